@@ -1,0 +1,68 @@
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidDecimalError } from '../errors.js';
+import { toDecimalString } from './canonical.js';
+
+describe('toDecimalString', () => {
+  it.each([
+    [0.1, '0.1'],
+    [5000.5, '5000.5'],
+    ['5000.50', '5000.5'],
+    ['0012.3400', '12.34'],
+    [1e21, '1000000000000000000000'],
+    [1e-7, '0.0000001'],
+    ['1.5e3', '1500'],
+    [-0, '0'],
+    ['-0.000', '0'],
+    ['123456789012345678901.123456789', '123456789012345678901.123456789'],
+    [new Decimal('0.30000000000000000001'), '0.30000000000000000001'],
+  ])('writes %s as %s', (input, expected) => {
+    expect(toDecimalString(input, 'quantity')).toBe(expected);
+  });
+
+  it.each([
+    [Number.NaN, 'NaN is not a finite number'],
+    [Number.POSITIVE_INFINITY, 'Infinity is not a finite number'],
+    ['', '"" is not a decimal number'],
+    [' 1', '" 1" is not a decimal number'],
+    ['1,000', '"1,000" is not a decimal number'],
+    ['0x10', '"0x10" is not a decimal number'],
+    [new Decimal(Number.NaN), 'NaN is not a finite number'],
+  ])('refuses %s naming the field', (input, reason) => {
+    const error = (() => {
+      try {
+        toDecimalString(input, 'order.price');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidDecimalError);
+    expect(error).toMatchObject({
+      field: 'order.price',
+      reason,
+      message: `order.price: ${reason}`,
+    });
+  });
+
+  it('round-trips every finite double through its canonical string', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        const text = toDecimalString(value, 'x');
+        expect(text).not.toMatch(/e/i);
+        expect(Number(text)).toBe(value === 0 ? 0 : value);
+      }),
+    );
+  });
+
+  it('keeps every digit of decimal strings longer than a double holds', () => {
+    const canonical = fc
+      .stringMatching(/^-?(0|[1-9]\d{0,40})(\.\d{0,30}[1-9])?$/)
+      .filter((text) => text !== '-0');
+    fc.assert(
+      fc.property(canonical, (text) => {
+        expect(toDecimalString(text, 'x')).toBe(text);
+      }),
+    );
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Cross-checks spec/state-tables.yaml against the specs: every operation a requirement
+ * names exists, documents the expected status code, and every state it names is a value
+ * of the enum schema its table declares.
+ */
+interface Operation {
+  api: string;
+  responses: string[];
+}
+
+interface OpenApiDocument {
+  paths?: Record<
+    string,
+    Record<string, { operationId?: string; responses?: Record<string, unknown> }>
+  >;
+  components?: { schemas?: Record<string, { enum?: unknown[] }> };
+}
+
+export interface StateTablesDocument {
+  tables: Record<string, { states?: { api: string; schema: string } }>;
+  requirements: Array<{
+    id: string;
+    level: string;
+    table: string;
+    row: number;
+    operations: string[];
+    given?: string[];
+    expect: { status: number; next?: string };
+  }>;
+}
+
+const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+const idPattern = /^[A-Z0-9]+(-[A-Z0-9]+)*$/;
+
+function operationsOf(specs: Record<string, OpenApiDocument>): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const [api, spec] of Object.entries(specs)) {
+    for (const item of Object.values(spec.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!methods.has(method) || !operation.operationId) continue;
+        operations.set(operation.operationId, {
+          api,
+          responses: Object.keys(operation.responses ?? {}),
+        });
+      }
+    }
+  }
+  return operations;
+}
+
+/** Every problem found, as a sentence naming the requirement; empty when all is consistent. */
+export function checkStateTables(
+  document: StateTablesDocument,
+  specs: Record<string, OpenApiDocument>,
+): string[] {
+  const problems: string[] = [];
+  const operations = operationsOf(specs);
+  const seen = new Set<string>();
+  for (const requirement of document.requirements) {
+    const { id } = requirement;
+    if (!idPattern.test(id)) problems.push(`${id}: id is not of the form WORD-WORD`);
+    if (seen.has(id)) problems.push(`${id}: id is used twice`);
+    seen.add(id);
+    if (requirement.level !== 'MUST' && requirement.level !== 'SHOULD') {
+      problems.push(`${id}: level "${requirement.level}" is neither MUST nor SHOULD`);
+    }
+    if (!Number.isInteger(requirement.row) || requirement.row < 1) {
+      problems.push(`${id}: row must be a positive integer`);
+    }
+    const table = document.tables[requirement.table];
+    if (!table) {
+      problems.push(`${id}: table "${requirement.table}" is not declared`);
+      continue;
+    }
+    if (requirement.operations.length === 0) problems.push(`${id}: names no operation`);
+    for (const operationId of requirement.operations) {
+      const operation = operations.get(operationId);
+      if (!operation) {
+        problems.push(`${id}: operation "${operationId}" is in no spec`);
+      } else if (!operation.responses.includes(String(requirement.expect.status))) {
+        problems.push(
+          `${id}: ${operationId} documents no ${requirement.expect.status} response (has ${operation.responses.join(', ')})`,
+        );
+      }
+    }
+    const states = requirement.given ?? [];
+    const next = requirement.expect.next;
+    if (!table.states) {
+      if (states.length > 0 || next)
+        problems.push(`${id}: table "${requirement.table}" has no states`);
+      continue;
+    }
+    const schema = specs[table.states.api]?.components?.schemas?.[table.states.schema];
+    const values = schema?.enum;
+    if (!values) {
+      problems.push(`${id}: ${table.states.api} spec has no enum schema ${table.states.schema}`);
+      continue;
+    }
+    for (const state of [...states, ...(next && next !== 'unchanged' ? [next] : [])]) {
+      if (!values.includes(state)) {
+        problems.push(`${id}: state "${state}" is not a value of ${table.states.schema}`);
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { checkStateTables, type StateTablesDocument } from './scripts/check-state-tables.js';
+import { bundleApi } from './scripts/codegen.js';
+
+let document: StateTablesDocument;
+let specs: Record<string, Record<string, unknown>>;
+
+beforeAll(async () => {
+  document = parse(await readFile(new URL('./state-tables.yaml', import.meta.url), 'utf8'));
+  specs = { exchange: await bundleApi('exchange'), partner: await bundleApi('partner') };
+});
+
+const withFirst = (change: (r: StateTablesDocument['requirements'][number]) => void) => {
+  const copy: StateTablesDocument = structuredClone(document);
+  const first = copy.requirements[0];
+  if (!first) throw new Error('state-tables.yaml has no requirement');
+  change(first);
+  return copy;
+};
+
+describe('spec/state-tables.yaml', () => {
+  it('names only operations, status codes and states the specs have', () => {
+    expect(checkStateTables(document, specs)).toEqual([]);
+  });
+
+  it('fails on an operation the specs lack', () => {
+    const broken = withFirst((r) => r.operations.push('cancelEverything'));
+    expect(checkStateTables(broken, specs)).toEqual([
+      'ORDER-CANCEL-LIVE: operation "cancelEverything" is in no spec',
+    ]);
+  });
+
+  it('fails on a status code the operation does not document', () => {
+    const broken = withFirst((r) => {
+      r.operations = ['cancelOrder'];
+      r.expect.status = 418;
+    });
+    expect(checkStateTables(broken, specs)).toEqual([
+      expect.stringMatching(/^ORDER-CANCEL-LIVE: cancelOrder documents no 418 response/),
+    ]);
+  });
+
+  it('fails on a state the enum lacks', () => {
+    const broken = withFirst((r) => {
+      r.expect.next = 'archived';
+    });
+    expect(checkStateTables(broken, specs)).toEqual([
+      'ORDER-CANCEL-LIVE: state "archived" is not a value of OrderStatus',
+    ]);
+  });
+
+  it('fails on a duplicate id and an unknown level', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const [first, second] = broken.requirements;
+    if (!first || !second) throw new Error('need two requirements');
+    second.id = first.id;
+    second.level = 'MAY';
+    expect(checkStateTables(broken, specs)).toEqual(
+      expect.arrayContaining([
+        `${first.id}: id is used twice`,
+        `${first.id}: level "MAY" is neither MUST nor SHOULD`,
+      ]),
+    );
+  });
+});
