@@ -13,14 +13,15 @@ interface Operation {
   responses: Record<string, { content?: Record<string, MediaType> }>;
 }
 type Document = {
-  paths: Record<string, Record<string, Operation>>;
+  paths?: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown> };
 };
 
 const config = parse(await readFile(new URL('./redocly.yaml', import.meta.url), 'utf8')) as {
-  apis: Record<string, { 'x-codegen': { schemas: string } }>;
+  apis: Record<string, { 'x-codegen': { schemas?: string } }>;
 };
 const apis = Object.keys(config.apis);
+const apisWithSchemas = apis.filter((api) => config.apis[api]?.['x-codegen'].schemas);
 const documents: Record<string, Document> = {};
 
 beforeAll(async () => {
@@ -29,7 +30,7 @@ beforeAll(async () => {
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
 const operationsOf = (document: Document) =>
-  Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     methods.flatMap((method) => (item[method] ? [{ path, method, operation: item[method] }] : [])),
   );
 
@@ -50,7 +51,9 @@ describe.each(apis)('%s codegen', (api) => {
       `./__snapshots__/${api}.surface.txt`,
     );
   });
+});
 
+describe.each(apisWithSchemas)('%s runtime schemas', (api) => {
   it('generates runtime schemas that accept every documented success example', async () => {
     const file = resolve(import.meta.dirname, config.apis[api]?.['x-codegen'].schemas ?? '');
     const schemas = (await import(file)) as Record<

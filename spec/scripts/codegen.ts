@@ -56,7 +56,7 @@ export async function bundleApi(name: string): Promise<Record<string, unknown>> 
 }
 
 async function typesFor(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
     alphabetize: false,
     defaultNonNullable: false,
   });

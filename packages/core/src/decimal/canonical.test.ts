@@ -13,6 +13,9 @@ describe('toDecimalString', () => {
     [1e21, '1000000000000000000000'],
     [1e-7, '0.0000001'],
     ['1.5e3', '1500'],
+    ['+.5', '0.5'],
+    ['-12.50E-3', '-0.0125'],
+    ['1e400', `1${'0'.repeat(400)}`],
     [-0, '0'],
     ['-0.000', '0'],
     ['123456789012345678901.123456789', '123456789012345678901.123456789'],
@@ -29,6 +32,9 @@ describe('toDecimalString', () => {
     ['1,000', '"1,000" is not a decimal number'],
     ['0x10', '"0x10" is not a decimal number'],
     [new Decimal(Number.NaN), 'NaN is not a finite number'],
+    ['.', '"." is not a decimal number'],
+    ['1e999999', '"1e999999" has an exponent beyond ±400'],
+    [null as unknown as string, 'expected a number, a decimal string or a Decimal, got null'],
   ])('refuses %s naming the field', (input, reason) => {
     const error = (() => {
       try {

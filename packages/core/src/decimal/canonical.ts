@@ -1,43 +1,74 @@
-import { Decimal } from 'decimal.js';
 import { InvalidDecimalError } from '../errors.js';
 
+/** A decimal.js `Decimal`, or any value that prints itself without exponent through toFixed(). */
+export interface DecimalObject {
+  isFinite(): boolean;
+  toFixed(): string;
+}
+
 /** What a request field that takes a decimal accepts. */
-export type DecimalInput = number | string | Decimal;
+export type DecimalInput = number | string | DecimalObject;
 
-// Plain decimal or scientific notation; no whitespace, no thousands separators, no hex.
-const decimalText = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+// Sign, integer digits, fraction digits, exponent; at least one digit somewhere.
+const decimalText = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+// Beyond this an exponent is a typo, not a price: refuse it rather than print a megabyte of zeros.
+const maxExponent = 400;
 
-function describe(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return String(value);
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+function isDecimalObject(value: unknown): value is DecimalObject {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as DecimalObject).isFinite === 'function' &&
+    typeof (value as DecimalObject).toFixed === 'function'
+  );
+}
+
+/** Moves the decimal point instead of computing, so no digit is ever rounded away. */
+function canonicalise(text: string, field: string): string {
+  const match = decimalText.exec(text);
+  const [, sign = '', integer = '', fraction = '', exponent = '0'] = match ?? [];
+  if (!match || integer.length + fraction.length === 0) {
+    throw new InvalidDecimalError(field, `${quote(text)} is not a decimal number`);
+  }
+  if (Math.abs(Number(exponent)) > maxExponent) {
+    throw new InvalidDecimalError(field, `${quote(text)} has an exponent beyond ±${maxExponent}`);
+  }
+  let digits = integer + fraction;
+  let point = integer.length + Number(exponent);
+  const significant = digits.replace(/^0+/, '');
+  point -= digits.length - significant.length;
+  digits = significant.replace(/0+$/, '');
+  if (digits === '') return '0';
+  let unsigned: string;
+  if (point <= 0) unsigned = `0.${'0'.repeat(-point)}${digits}`;
+  else if (point >= digits.length) unsigned = digits + '0'.repeat(point - digits.length);
+  else unsigned = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return sign === '-' ? `-${unsigned}` : unsigned;
 }
 
 /**
- * The canonical decimal string of a request value: no exponent, no trailing zeros after the
- * point, no float artefacts (a number is read as its shortest round-trip form, so 0.1 stays
- * "0.1"). Throws InvalidDecimalError naming `field` for NaN, infinities and malformed text.
+ * The canonical decimal string of a request value: no exponent, no leading or trailing
+ * zeros, no float artefacts (a number is read as its shortest round-trip form, so 0.1
+ * stays "0.1"). Throws InvalidDecimalError naming `field` for NaN, infinities and
+ * malformed text.
  */
 export function toDecimalString(value: DecimalInput, field: string): string {
-  let decimal: Decimal;
   if (typeof value === 'number') {
     if (!Number.isFinite(value))
       throw new InvalidDecimalError(field, `${value} is not a finite number`);
-    decimal = new Decimal(String(value));
-  } else if (typeof value === 'string') {
-    if (!decimalText.test(value)) {
-      throw new InvalidDecimalError(field, `${describe(value)} is not a decimal number`);
-    }
-    decimal = new Decimal(value);
-  } else if (Decimal.isDecimal(value)) {
-    if (!value.isFinite()) throw new InvalidDecimalError(field, `${value} is not a finite number`);
-    decimal = value;
-  } else {
-    throw new InvalidDecimalError(
-      field,
-      `expected a number, a decimal string or a Decimal, got ${typeof value}`,
-    );
+    return canonicalise(String(value), field);
   }
-  // toFixed() never uses an exponent; -0 prints as "0".
-  return decimal.isZero() ? '0' : decimal.toFixed();
+  if (typeof value === 'string') return canonicalise(value, field);
+  if (isDecimalObject(value)) {
+    if (!value.isFinite()) throw new InvalidDecimalError(field, `${value} is not a finite number`);
+    return canonicalise(value.toFixed(), field);
+  }
+  throw new InvalidDecimalError(
+    field,
+    `expected a number, a decimal string or a Decimal, got ${value === null ? 'null' : typeof value}`,
+  );
 }

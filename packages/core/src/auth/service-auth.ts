@@ -1,0 +1,69 @@
+import { signJwt } from '#sign-jwt';
+import type { components } from '../generated/common.js';
+import { nextNonce } from './nonce.js';
+
+type Schemas = components['schemas'];
+export type ServiceAuthPayload = Schemas['ServiceAuthPayload'];
+export type OAuthDelegatedPayload = Schemas['OAuthDelegatedPayload'];
+export type PartnerDelegatedPayload = Schemas['PartnerDelegatedPayload'];
+export type SessionAuthPayload = Schemas['SessionAuthPayload'];
+
+/** An API token created in the exchange web application. */
+export interface ApiToken {
+  tokenId: string;
+  tokenSecret: string;
+}
+
+/** The two ids of an OAuth request the user approved. */
+export interface OAuthRequestIds {
+  publicId: string;
+  privateId: string;
+}
+
+/** A Quick Exchange user session, as returned by session creation. */
+export interface SessionCredentials {
+  sessionId: string;
+  sessionSecret: string;
+}
+
+/** How a call is authenticated; `path` is the request path including its query string. */
+export type ServiceAuthRequest =
+  | { path: string; oauth?: undefined; delegate?: false }
+  | { path: string; oauth: OAuthRequestIds; delegate?: false }
+  | { path: string; oauth?: undefined; delegate: true };
+
+/** The X-Service-Auth payload of a call, with a fresh nonce. */
+export function serviceAuthPayload(
+  token: Pick<ApiToken, 'tokenId'>,
+  request: ServiceAuthRequest,
+): ServiceAuthPayload | OAuthDelegatedPayload | PartnerDelegatedPayload {
+  const nonce = nextNonce(token.tokenId);
+  if (request.delegate) {
+    return { token_id: token.tokenId, path: '/realtime', delegate_path: request.path, nonce };
+  }
+  if (request.oauth) {
+    return {
+      token_id: token.tokenId,
+      path: request.path,
+      nonce,
+      oauth_request_public_id: request.oauth.publicId,
+      oauth_request_private_id: request.oauth.privateId,
+    };
+  }
+  return { token_id: token.tokenId, path: request.path, nonce };
+}
+
+/** A fresh X-Service-Auth JWT for one call (and one for each retry). */
+export function signServiceAuth(token: ApiToken, request: ServiceAuthRequest): Promise<string> {
+  return signJwt(serviceAuthPayload(token, request), token.tokenSecret);
+}
+
+/** A fresh session Bearer JWT for one Quick Exchange call made for a user session. */
+export function signSessionAuth(session: SessionCredentials, path: string): Promise<string> {
+  const payload: SessionAuthPayload = {
+    path,
+    session_id: session.sessionId,
+    nonce: nextNonce(`session:${session.sessionId}`),
+  };
+  return signJwt(payload, session.sessionSecret);
+}

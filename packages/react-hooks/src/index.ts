@@ -1,0 +1,1 @@
+export { type WidgetInitialization, type WidgetOptions, widgetInitialization } from './widget.js';
