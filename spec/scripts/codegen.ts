@@ -9,12 +9,14 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { parse } from 'yaml';
+import { operationsModule } from './operations.js';
 
 const specDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(specDir, '..');
@@ -30,6 +32,7 @@ const stateTableOutputs = [
 interface CodegenTargets {
   types?: string;
   schemas?: string;
+  operations?: string;
   bundle?: string[];
 }
 
@@ -59,6 +62,13 @@ async function typesFor(document: Record<string, unknown>): Promise<string> {
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
     alphabetize: false,
     defaultNonNullable: false,
+    // Clients hand every decimal to the user as one exact representation: a decimal string.
+    transform(_schema, { path }) {
+      if (path?.endsWith('/components/schemas/DecimalLike')) {
+        return ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
+      }
+      return undefined;
+    },
   });
   return typesBanner + astToString(ast);
 }
@@ -94,7 +104,18 @@ export async function generate(): Promise<GeneratedFile[]> {
       files.push({ path: resolve(specDir, targets.types), contents: await typesFor(document) });
     }
     if (targets.schemas) {
-      files.push({ path: resolve(specDir, targets.schemas), contents: await schemasFor(document) });
+      const schemas = await schemasFor(document);
+      files.push({ path: resolve(specDir, targets.schemas), contents: schemas });
+      if (targets.operations) {
+        const exported = new Set(
+          [...schemas.matchAll(/^export const (\w+)/gm)].map((m) => m[1] as string),
+        );
+        const module = `./${basename(targets.schemas).replace(/\.ts$/, '.js')}`;
+        files.push({
+          path: resolve(specDir, targets.operations),
+          contents: operationsModule(document, module, exported),
+        });
+      }
     }
     for (const target of targets.bundle ?? []) {
       files.push({ path: resolve(specDir, target), contents: asJson(document) });

@@ -1,20 +1,52 @@
+/** Everything but signing, which lives in `@exchange-kit/core/auth` so browser bundles stay free of it. */
+export { type DecimalInput, type DecimalObject, toDecimalString } from './decimal/canonical.js';
+export { type DecimalPlan, normaliseDecimals } from './decimal/normalise.js';
 export {
-  type ApiToken,
-  type OAuthDelegatedPayload,
-  type OAuthRequestIds,
-  type PartnerDelegatedPayload,
-  type ServiceAuthPayload,
-  type ServiceAuthRequest,
-  type SessionAuthPayload,
-  type SessionCredentials,
-  serviceAuthPayload,
-  signServiceAuth,
-  signSessionAuth,
-} from './auth/service-auth.js';
-export { type DecimalInput, toDecimalString } from './decimal/canonical.js';
-export { ExchangeKitError, InvalidDecimalError } from './errors.js';
+  ApiError,
+  type ApiErrorDetails,
+  AuthenticationError,
+  type CallError,
+  ExchangeKitError,
+  errorFromResponse,
+  InvalidDecimalError,
+  NotFoundError,
+  OrderNotLiveError,
+  RateLimitedError,
+  type RequestSummary,
+  type ResponseIssue,
+  ResponseValidationError,
+  retryAfterSeconds,
+  ServerError,
+  TransportError,
+  ValidationError,
+} from './errors.js';
 export {
-  type ServiceAuthOptions,
-  serviceAuthMiddleware,
-  signedPath,
-} from './http/auth-middleware.js';
+  type ApiClientConfig,
+  type ClientOperation,
+  type ConnectionOptions,
+  createApiClient,
+  encodeDecimals,
+  unwrap,
+  type WithDecimalInputs,
+} from './http/client.js';
+export {
+  type DecodeOptions,
+  decodeBody,
+  decodingMiddleware,
+  type OperationInfo,
+  type OperationTable,
+  type ResponseSchema,
+} from './http/decode.js';
+export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';
+export {
+  createTransport,
+  type RequestEvent,
+  type ResponseEvent,
+  type RetryEvent,
+  type RetryOptions,
+  requestOf,
+  type Transport,
+  type TransportHooks,
+  type TransportOptions,
+} from './http/transport.js';
+export { parseJson } from './json/parse.js';

@@ -1,2 +1,36 @@
-export { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from './client.js';
+export {
+  AuthenticationError,
+  type CallError,
+  ExchangeKitError,
+  InvalidDecimalError,
+  NotFoundError,
+  OrderNotLiveError,
+  RateLimitedError,
+  ResponseValidationError,
+  ServerError,
+  TransportError,
+  ValidationError,
+} from '@exchange-kit/core';
+export {
+  type Accounts,
+  type CancelAllFilters,
+  type CancelledOrderEntry,
+  type Currency,
+  createExchangeClient,
+  type ExchangeClient,
+  type ExchangeClientOptions,
+  type ListOrdersQuery,
+  type LoanBookLadder,
+  type OAuthRequest,
+  type Order,
+  type OrderCreateInput,
+  type OrderEditInput,
+  type OrderList,
+  type OrderRef,
+  type OrderTpslInput,
+  type PriceLevels,
+  type Product,
+  type UserContext,
+  type UserView,
+} from './client.js';
 export type { components, operations, paths } from './generated/exchange.js';

@@ -1,17 +1,31 @@
 import spec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
 import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createPartnerClient, isPartnerCall } from './client.js';
+import { createPartnerClient as createBrowserClient } from './browser.js';
+import { createPartnerClient } from './index.js';
+import { isPartnerCall } from './partner-client.js';
 
 const publicApiKey = 'pk_sandbox_demo';
 const tokenSecret = 'demo-token-secret';
+const partnersUrl = 'http://127.0.0.1:4000';
+const pending =
+  spec.paths['/api/v1/transaction/intent_to_trade'].post.responses['202'].content[
+    'application/json'
+  ].example;
 
-function observedFetch(status: number, body: unknown) {
-  const requests: Request[] = [];
+type Answer = { status?: number; body: unknown };
+
+function server(...answers: Answer[]) {
+  const requests: Array<{ request: Request; body: string }> = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    requests.push(new Request(input, init));
-    return new Response(JSON.stringify(body), {
-      status,
+    const request = input instanceof Request ? input : new Request(input, init);
+    requests.push({ request, body: request.body ? await request.clone().text() : '' });
+    const answer = answers.shift() ?? {
+      status: 500,
+      body: { success: false, message: 'no answer' },
+    };
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
       headers: { 'content-type': 'application/json' },
     });
   };
@@ -20,38 +34,41 @@ function observedFetch(status: number, body: unknown) {
 
 describe('createPartnerClient', () => {
   it('signs exactly the operations the spec secures with X-Service-Auth', () => {
-    const secured = Object.entries(spec.paths).flatMap(([path, item]) =>
-      Object.values(item as Record<string, { security?: Array<Record<string, unknown>> }>)
-        .filter((operation) => typeof operation === 'object' && operation.security)
+    const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.values(
+        item as Record<string, { operationId?: string; security?: Array<Record<string, unknown>> }>,
+      )
+        .filter((operation) => typeof operation === 'object' && operation.operationId)
         .map((operation) => ({
           path,
           serviceAuth: (operation.security ?? []).some((s) => 'ServiceAuth' in s),
         })),
     );
-    expect(secured.length).toBeGreaterThan(0);
-    for (const { path, serviceAuth } of secured)
+    expect(operations).toHaveLength(7);
+    for (const { path, serviceAuth } of operations)
       expect(isPartnerCall(path), path).toBe(serviceAuth);
   });
 
   it('signs intent creation with path /realtime and the real path as delegate_path', async () => {
-    const { fetch, requests } = observedFetch(200, { success: true });
+    const intent =
+      spec.paths['/api/v1/partner/{public_api_key}/intent'].post.responses['200'].content[
+        'application/json'
+      ].example;
+    const { fetch, requests } = server({ body: intent });
     const client = createPartnerClient({
-      partnersUrl: 'http://127.0.0.1:4000',
+      partnersUrl,
       publicApiKey,
       tokenId: 'demo-token',
       tokenSecret,
       fetch,
     });
-    await client.raw.POST('/api/v1/partner/{public_api_key}/intent', {
-      params: { path: { public_api_key: publicApiKey } },
-      body: {
-        public_api_key: publicApiKey,
-        payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'BTC', quantity: '0.01' },
-        partner_order_id: 'order-1',
-        partner_tags: [],
-      },
+    const created = await client.intents.create({
+      payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'BTC', quantity: 0.015 },
+      partner_order_id: 'order-1',
+      partner_tags: [],
     });
-    const jwt = requests[0]?.headers.get('X-Service-Auth') ?? '';
+    expect(created.id).toBe(intent.payload.id);
+    const jwt = requests[0]?.request.headers.get('X-Service-Auth') ?? '';
     const { payload } = await jwtVerify(jwt, new TextEncoder().encode(tokenSecret), {
       algorithms: ['HS256'],
     });
@@ -61,19 +78,116 @@ describe('createPartnerClient', () => {
       delegate_path: `/api/v1/partner/${publicApiKey}/intent`,
       nonce: expect.any(Number),
     });
+    expect(JSON.parse(requests[0]?.body ?? '')).toMatchObject({
+      public_api_key: publicApiKey,
+      payout_settlement: { quantity: '0.015' },
+    });
   });
 
-  it('sends session calls without a token, and holds no secret when none is given', async () => {
-    const { fetch, requests } = observedFetch(200, { success: true });
+  it('opens a session with the public key alone, sending no credential', async () => {
+    const session =
+      spec.paths['/api/v1/session'].post.responses['200'].content['application/json'].example;
+    const { fetch, requests } = server({ body: session });
+    const client = createPartnerClient({ partnersUrl, publicApiKey, fetch });
+    expect((await client.sessions.create({ user_locale: 'en' })).session_id).toBe(
+      session.payload.session_id,
+    );
+    expect(requests[0]?.request.url).toBe(`${partnersUrl}/api/v1/session`);
+    expect(requests[0]?.request.headers.get('X-Service-Auth')).toBeNull();
+    expect(JSON.parse(requests[0]?.body ?? '')).toEqual({
+      user_locale: 'en',
+      public_api_key: publicApiKey,
+    });
+  });
+
+  it('refuses the token-only calls without a token, before sending anything', async () => {
+    const { fetch, requests } = server();
+    const client = createPartnerClient({ partnersUrl, publicApiKey, fetch });
+    await expect(
+      client.intents.create({
+        payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'BTC', quantity: '1' },
+        partner_order_id: 'x',
+        partner_tags: [],
+      }),
+    ).rejects.toThrow(
+      "intents.create needs the partner's API token (tokenId and tokenSecret): call it from your backend",
+    );
+    await expect(client.transactions.list()).rejects.toThrow(
+      /transactions.list needs the partner's API token/,
+    );
+    expect(requests).toHaveLength(0);
+  });
+
+  it('the browser build refuses a token secret', () => {
+    expect(() =>
+      createBrowserClient({ partnersUrl, publicApiKey, tokenId: 't', tokenSecret }),
+    ).toThrow('tokenSecret must not reach a browser: create intents on your backend');
+  });
+
+  it('creates a transaction with canonical decimals and returns its payload', async () => {
+    const { fetch, requests } = server({ status: 202, body: pending });
+    const client = createPartnerClient({ partnersUrl, publicApiKey, fetch });
+    const transaction = await client.transactions.create({
+      session_id: pending.payload.session_id,
+      symbol: 'BTC/USDC',
+      currency: 'BTC',
+      side: 'buy',
+      quantity: 0.015,
+      client_ref: 'order-7730',
+    });
+    expect(transaction.status).toBe('PENDING');
+    expect(JSON.parse(requests[0]?.body ?? '')).toMatchObject({
+      quantity: '0.015',
+      client_ref: 'order-7730',
+    });
+  });
+
+  it('pages the partner listing from the last timestamp + 1 until a short page', async () => {
+    const base = pending.payload as Record<string, unknown>;
+    const tx = (n: number) => ({
+      ...base,
+      transaction_id: crypto.randomUUID(),
+      created_at: 1_716_000_000_000 + n,
+      intent_id: null,
+      partner_order_id: 'order-1',
+      partner_ref: 'ref-1',
+      partner_tags: ['web'],
+    });
+    const selection = { limit: 100, count: 0 };
+    const first = Array.from({ length: 100 }, (_, n) => tx(n));
+    const { fetch, requests } = server(
+      {
+        body: {
+          success: true,
+          environment: 'SANDBOX',
+          payload: { transactions: first, selection: { ...selection, count: 100 } },
+        },
+      },
+      {
+        body: {
+          success: true,
+          environment: 'SANDBOX',
+          payload: { transactions: [tx(100)], selection: { ...selection, count: 1 } },
+        },
+      },
+    );
     const client = createPartnerClient({
-      partnersUrl: 'http://127.0.0.1:4000',
+      partnersUrl,
       publicApiKey,
+      tokenId: 't',
+      tokenSecret,
       fetch,
     });
-    await client.raw.POST('/api/v1/session', { body: { public_api_key: publicApiKey } });
-    expect(requests[0]?.url).toBe('http://127.0.0.1:4000/api/v1/session');
-    expect(requests[0]?.headers.get('X-Service-Auth')).toBeNull();
-    expect(JSON.stringify(client)).not.toContain(tokenSecret);
-    expect(() => decodeJwt(requests[0]?.headers.get('X-Service-Auth') ?? '')).toThrow();
+    const seen: number[] = [];
+    for await (const each of client.transactions.iterate({ status: 'PENDING' }))
+      seen.push(each.created_at);
+    expect(seen).toHaveLength(101);
+    expect(requests.map((r) => new URL(r.request.url).searchParams.get('min_ts'))).toEqual([
+      null,
+      '1716000000100',
+    ]);
+    expect(decodeJwt(requests[1]?.request.headers.get('X-Service-Auth') ?? '').delegate_path).toBe(
+      `/api/v1/partner/${publicApiKey}/transactions?status=PENDING&min_ts=1716000000100`,
+    );
   });
 });

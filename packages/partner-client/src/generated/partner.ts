@@ -949,7 +949,7 @@ export interface components {
          * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
          * @example 0.015
          */
-        DecimalLike: number | components["schemas"]["DecimalString"];
+        DecimalLike: string;
         /**
          * @description Error body with one human-readable message.
          * @example {

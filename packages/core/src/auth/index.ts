@@ -1,0 +1,19 @@
+/** Signing: X-Service-Auth and session JWTs. Server side, or wherever a secret may live. */
+export {
+  type ServiceAuthOptions,
+  serviceAuthenticator,
+  sessionAuthenticator,
+} from './authenticate.js';
+export {
+  type ApiToken,
+  type OAuthDelegatedPayload,
+  type OAuthRequestIds,
+  type PartnerDelegatedPayload,
+  type ServiceAuthPayload,
+  type ServiceAuthRequest,
+  type SessionAuthPayload,
+  type SessionCredentials,
+  serviceAuthPayload,
+  signServiceAuth,
+  signSessionAuth,
+} from './service-auth.js';

@@ -1,0 +1,32 @@
+export {
+  AuthenticationError,
+  type CallError,
+  ExchangeKitError,
+  InvalidDecimalError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseValidationError,
+  ServerError,
+  TransportError,
+  ValidationError,
+} from '@exchange-kit/core';
+export type { components, operations, paths } from './generated/partner.js';
+export { expiresInMs, hasStatus, type MissingInput, missingInputs } from './instructions.js';
+export type {
+  Intent,
+  IntentInput,
+  IntentToTradeInput,
+  ListTransactionsQuery,
+  PartnerClient,
+  PartnerClientOptions,
+  PartnerTransaction,
+  PartnerTransactionList,
+  SessionInput,
+  SettlementInstruction,
+  SettlementMethodInput,
+  SettlementParametersInput,
+  Transaction,
+  TransactionStatus,
+  UserSession,
+  WidgetInitialization,
+} from './partner-client.js';

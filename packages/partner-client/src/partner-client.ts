@@ -1,0 +1,166 @@
+import {
+  type ConnectionOptions,
+  createApiClient,
+  encodeDecimals,
+  unwrap,
+  type WithDecimalInputs,
+} from '@exchange-kit/core';
+import type { Client } from 'openapi-fetch';
+import type { components, operations as Operations, paths } from './generated/partner.js';
+import { operations } from './generated/partner.operations.js';
+
+type Schemas = components['schemas'];
+
+export type UserSession = Schemas['UserSession'];
+export type Intent = Schemas['Intent'];
+export type Transaction = Schemas['Transaction'];
+export type TransactionStatus = Schemas['TransactionStatus'];
+export type SettlementInstruction = Schemas['SettlementInstruction'];
+export type PartnerTransaction = Schemas['PartnerTransaction'];
+export type PartnerTransactionList = Schemas['PartnerTransactionList'];
+export type WidgetInitialization = Schemas['WidgetInitialization'];
+
+export type SessionInput = Omit<Schemas['SessionCreate'], 'public_api_key'>;
+export type IntentInput = WithDecimalInputs<
+  Omit<Schemas['IntentCreate'], 'public_api_key'>,
+  typeof operations.createIntent.requestDecimals
+>;
+export type IntentToTradeInput = WithDecimalInputs<
+  Schemas['IntentToTradeRequest'],
+  typeof operations.intentToTrade.requestDecimals
+>;
+export type SettlementMethodInput = Schemas['SettlementMethodRequest'];
+export type SettlementParametersInput = Schemas['SettlementParametersRequest'];
+export type ListTransactionsQuery = NonNullable<
+  Operations['listPartnerTransactions']['parameters']['query']
+>;
+
+export interface PartnerClientOptions extends ConnectionOptions {
+  /** The partner interface's base URL, without /api/v1 (the spec's paths carry it). */
+  partnersUrl: string;
+  /** The partner's public API key. */
+  publicApiKey: string;
+  /** API token id; with tokenSecret, enables the server-side calls (intents, listing). */
+  tokenId?: string;
+  /** API token secret. Server side only: the browser build refuses it. */
+  tokenSecret?: string;
+}
+
+/** How the calls under /api/v1/partner/{public_api_key} get their X-Service-Auth, when they can. */
+export type PartnerAuthenticator = ((request: Request, path: string) => Promise<void>) | undefined;
+
+/** At most this many transactions come back per listing call. */
+const listingLimit = 100;
+
+export function buildPartnerClient(
+  options: PartnerClientOptions,
+  authenticate: PartnerAuthenticator,
+) {
+  const {
+    partnersUrl,
+    publicApiKey,
+    tokenId: _tokenId,
+    tokenSecret: _tokenSecret,
+    ...connection
+  } = options;
+  const raw: Client<paths> = createApiClient<paths>({
+    ...connection,
+    baseUrl: partnersUrl,
+    operations,
+    ...(authenticate ? { authenticate } : {}),
+    ...(options.tokenId ? { rateLimitKey: options.tokenId } : {}),
+  });
+  const partnerPath = { params: { path: { public_api_key: publicApiKey } } };
+
+  function needsToken(call: string): void {
+    if (!authenticate) {
+      throw new TypeError(
+        `${call} needs the partner's API token (tokenId and tokenSecret): call it from your backend`,
+      );
+    }
+  }
+
+  const transactions = {
+    /** intent_to_trade: creates a transaction; pass `client_ref` to make retries safe. */
+    async create(input: IntentToTradeInput): Promise<Transaction> {
+      const body = encodeDecimals(
+        input,
+        operations.intentToTrade.requestDecimals,
+      ) as Schemas['IntentToTradeRequest'];
+      return unwrap(await raw.POST('/api/v1/transaction/intent_to_trade', { body })).payload;
+    },
+    async status(transactionId: string): Promise<Transaction> {
+      return unwrap(
+        await raw.GET('/api/v1/transaction/status/{transaction_id}', {
+          params: { path: { transaction_id: transactionId } },
+        }),
+      ).payload;
+    },
+    /** Chooses how one side of a transaction is funded or paid out. */
+    async setMethod(input: SettlementMethodInput): Promise<SettlementInstruction> {
+      return unwrap(await raw.POST('/api/v1/settlement/method', { body: input })).payload;
+    },
+    /** Supplies what an instruction still requires (a wallet address, a signed transaction). */
+    async setParameters(input: SettlementParametersInput): Promise<SettlementInstruction> {
+      return unwrap(await raw.POST('/api/v1/settlement/parameters', { body: input })).payload;
+    },
+    /** One listing call: at most 100 transactions, oldest first. Needs the token. */
+    async list(query: ListTransactionsQuery = {}): Promise<PartnerTransactionList> {
+      needsToken('transactions.list');
+      return unwrap(
+        await raw.GET('/api/v1/partner/{public_api_key}/transactions', {
+          params: { path: { public_api_key: publicApiKey }, query },
+        }),
+      ).payload;
+    },
+    /** Every transaction matching the filters, asking again from the last timestamp + 1. */
+    async *iterate(
+      query: ListTransactionsQuery = {},
+    ): AsyncGenerator<PartnerTransaction, void, undefined> {
+      let from = query.min_ts;
+      for (;;) {
+        const page = await transactions.list({
+          ...query,
+          ...(from === undefined ? {} : { min_ts: from }),
+        });
+        yield* page.transactions;
+        const last = page.transactions.at(-1);
+        if (!last || page.transactions.length < listingLimit) return;
+        from = last.created_at + 1;
+      }
+    },
+  };
+
+  return {
+    publicApiKey,
+    sessions: {
+      /** Opens a user session; its session_secret stays with whoever created it. */
+      async create(input: SessionInput = {}): Promise<UserSession> {
+        return unwrap(
+          await raw.POST('/api/v1/session', { body: { ...input, public_api_key: publicApiKey } }),
+        ).payload;
+      },
+    },
+    intents: {
+      /** Creates an intent with fixed economics. Needs the token: call it from your backend. */
+      async create(input: IntentInput): Promise<Intent> {
+        needsToken('intents.create');
+        const body = encodeDecimals(
+          { ...input, public_api_key: publicApiKey },
+          operations.createIntent.requestDecimals,
+        ) as Schemas['IntentCreate'];
+        return unwrap(
+          await raw.POST('/api/v1/partner/{public_api_key}/intent', { ...partnerPath, body }),
+        ).payload;
+      },
+    },
+    transactions,
+    /** The typed openapi-fetch client, for anything else. */
+    raw,
+  };
+}
+
+export type PartnerClient = ReturnType<typeof buildPartnerClient>;
+
+/** Partner calls (under /api/v1/partner/) are the ones the spec secures with X-Service-Auth. */
+export const isPartnerCall = (path: string): boolean => path.startsWith('/api/v1/partner/');

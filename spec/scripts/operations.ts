@@ -1,0 +1,143 @@
+/**
+ * The operations table a client needs at run time, derived from a bundled spec: for each
+ * operation its method, path template, success status, response schema and where its
+ * decimals are, plus the names of the fields the spec marks `x-secret`.
+ */
+type Json = Record<string, unknown>;
+
+/** Where the decimals of a value are: `true` marks a decimal, objects descend. */
+export type DecimalPlan = true | { [key: string]: DecimalPlan };
+
+const decimalSchemas = new Set([
+  '#/components/schemas/DecimalLike',
+  '#/components/schemas/DecimalString',
+]);
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+function resolve(document: Json, ref: string): Json {
+  let node: unknown = document;
+  for (const part of ref.slice(2).split('/'))
+    node = (node as Json)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+  return node as Json;
+}
+
+function merge(a: DecimalPlan | undefined, b: DecimalPlan | undefined): DecimalPlan | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  if (a === true || b === true) return true;
+  const merged: { [key: string]: DecimalPlan } = { ...a };
+  for (const [key, plan] of Object.entries(b)) {
+    const next = merge(merged[key], plan);
+    if (next) merged[key] = next;
+  }
+  return merged;
+}
+
+/** The decimal plan of a schema; undefined when it holds no decimal. */
+export function decimalPlan(
+  document: Json,
+  schema: Json | undefined,
+  seen = new Set<string>(),
+): DecimalPlan | undefined {
+  if (!schema) return undefined;
+  const ref = schema.$ref as string | undefined;
+  if (ref) {
+    if (decimalSchemas.has(ref)) return true;
+    if (seen.has(ref)) return undefined;
+    return decimalPlan(document, resolve(document, ref), new Set([...seen, ref]));
+  }
+  let plan: DecimalPlan | undefined;
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
+    for (const branch of (schema[key] as Json[] | undefined) ?? [])
+      plan = merge(plan, decimalPlan(document, branch, seen));
+  }
+  const fields: { [key: string]: DecimalPlan } = {};
+  for (const [name, property] of Object.entries(
+    (schema.properties as Record<string, Json>) ?? {},
+  )) {
+    const inner = decimalPlan(document, property, seen);
+    if (inner) fields[name] = inner;
+  }
+  (schema.prefixItems as Json[] | undefined)?.forEach((item, index) => {
+    const inner = decimalPlan(document, item, seen);
+    if (inner) fields[String(index)] = inner;
+  });
+  const items = schema.items as Json | undefined;
+  const additional = schema.additionalProperties;
+  const each = merge(
+    items ? decimalPlan(document, items, seen) : undefined,
+    typeof additional === 'object' ? decimalPlan(document, additional as Json, seen) : undefined,
+  );
+  if (each) fields['*'] = each;
+  return merge(plan, Object.keys(fields).length > 0 ? fields : undefined);
+}
+
+function secretFields(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) secretFields(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [name, property] of Object.entries((node as Json).properties ?? {})) {
+      if ((property as Json)['x-secret'] === true) found.add(name);
+    }
+    for (const value of Object.values(node)) secretFields(value, found);
+  }
+  return found;
+}
+
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+/** The TypeScript module of the operations table; `schemasModule` is the zod module's import path. */
+export function operationsModule(
+  document: Json,
+  schemasModule: string,
+  exportedSchemas: Set<string>,
+): string {
+  const entries: string[] = [];
+  const imports: string[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const method of methods) {
+      const operation = item[method] as Json | undefined;
+      if (!operation) continue;
+      const id = operation.operationId as string;
+      const responses = operation.responses as Record<string, Json>;
+      const status = Object.keys(responses).find((code) => code.startsWith('2')) ?? '200';
+      let response = responses[status] as Json;
+      if (response.$ref) response = resolve(document, response.$ref as string);
+      const schema = (response.content as Record<string, Json> | undefined)?.['application/json']
+        ?.schema as Json | undefined;
+      const zod = `z${pascal(id)}Response`;
+      const hasSchema = exportedSchemas.has(zod);
+      if (hasSchema) imports.push(zod);
+      const decimals = decimalPlan(document, schema);
+      let body = operation.requestBody as Json | undefined;
+      if (body?.$ref) body = resolve(document, body.$ref as string);
+      const bodySchema = (body?.content as Record<string, Json> | undefined)?.['application/json']
+        ?.schema as Json | undefined;
+      const requestDecimals = decimalPlan(document, bodySchema);
+      entries.push(
+        [
+          `  ${id}: {`,
+          `    method: '${method.toUpperCase()}',`,
+          `    path: '${path}',`,
+          `    status: ${status},`,
+          `    response: ${hasSchema ? zod : 'undefined'},`,
+          `    decimals: ${JSON.stringify(decimals ?? null)},`,
+          `    requestDecimals: ${JSON.stringify(requestDecimals ?? null)},`,
+          '  },',
+        ].join('\n'),
+      );
+    }
+  }
+  const secrets = [...secretFields(document)].sort();
+  return [
+    '// Generated by `pnpm codegen` from spec/. Do not edit.',
+    `import { ${imports.sort().join(', ')} } from '${schemasModule}';`,
+    '',
+    'export const operations = {',
+    ...entries,
+    '} as const;',
+    '',
+    '/** Names of the fields the spec marks `x-secret`: redacted wherever a body is logged. */',
+    `export const secretFields: readonly string[] = ${JSON.stringify(secrets)};`,
+    '',
+  ].join('\n');
+}
