@@ -79,7 +79,7 @@ async function schemasFor(document: Record<string, unknown>): Promise<string> {
     await createClient({
       input: structuredClone(document),
       output: { path: out },
-      plugins: [{ name: 'zod' }],
+      plugins: [{ name: 'zod', compatibilityVersion: 'mini' }],
       logs: { level: 'silent' },
     });
     const generated = await readFile(join(out, 'zod.gen.ts'), 'utf8');

@@ -36,6 +36,7 @@ export {
   type OperationInfo,
   type OperationTable,
   type ResponseSchema,
+  type SchemaLoader,
 } from './http/decode.js';
 export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';
 export {

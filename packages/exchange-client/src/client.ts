@@ -8,7 +8,7 @@ import {
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
 import type { Client } from 'openapi-fetch';
 import type { components, operations as Operations, paths } from './generated/exchange.js';
-import { operations } from './generated/exchange.operations.js';
+import { loadSchemas, operations } from './generated/exchange.operations.js';
 
 type Schemas = components['schemas'];
 
@@ -65,6 +65,7 @@ function clientFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Cli
     ...connection,
     baseUrl,
     operations,
+    loadSchemas,
     authenticate: serviceAuthenticator({ tokenId, tokenSecret }, oauth ? { oauth } : {}),
     rateLimitKey: tokenId,
   });

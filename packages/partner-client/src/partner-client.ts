@@ -7,7 +7,7 @@ import {
 } from '@exchange-kit/core';
 import type { Client } from 'openapi-fetch';
 import type { components, operations as Operations, paths } from './generated/partner.js';
-import { operations } from './generated/partner.operations.js';
+import { loadSchemas, operations } from './generated/partner.operations.js';
 
 type Schemas = components['schemas'];
 
@@ -67,6 +67,7 @@ export function buildPartnerClient(
     ...connection,
     baseUrl: partnersUrl,
     operations,
+    loadSchemas,
     ...(authenticate ? { authenticate } : {}),
     ...(options.tokenId ? { rateLimitKey: options.tokenId } : {}),
   });

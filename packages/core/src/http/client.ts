@@ -3,7 +3,7 @@ import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
 import { type CallError, errorFromResponse } from '../errors.js';
-import { decodingMiddleware, type OperationInfo } from './decode.js';
+import { decodingMiddleware, type OperationInfo, type SchemaLoader } from './decode.js';
 import type { RateLimit } from './rate-limiter.js';
 import { createTransport, type RetryOptions, requestOf, type TransportHooks } from './transport.js';
 
@@ -31,6 +31,8 @@ export interface ClientOperation extends OperationInfo {
 export interface ApiClientConfig extends ConnectionOptions {
   baseUrl: string;
   operations: Readonly<Record<string, ClientOperation>>;
+  /** The generated schemas module, loaded on the first response to validate. */
+  loadSchemas: SchemaLoader;
   authenticate?: (request: Request, path: string) => Promise<void> | void;
   /** Key of the shared rate-limit window, the token id. */
   rateLimitKey?: string;
@@ -51,7 +53,11 @@ export function createApiClient<Paths extends {}>(config: ApiClientConfig): Clie
       : {}),
   });
   const client = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transport });
-  client.use(decodingMiddleware(config.operations, { validate: config.validateResponses ?? true }));
+  client.use(
+    decodingMiddleware(config.operations, config.loadSchemas, {
+      validate: config.validateResponses ?? true,
+    }),
+  );
   return client;
 }
 

@@ -16,11 +16,15 @@ export interface OperationInfo {
   readonly method: string;
   readonly path: string;
   readonly status: number;
-  readonly response: ResponseSchema | undefined;
+  /** Name of the response schema in the generated schemas module. */
+  readonly response: string | null;
   readonly decimals: DecimalPlan | null;
 }
 
 export type OperationTable = Readonly<Record<string, OperationInfo>>;
+
+/** Loads the generated schemas module; called once, on the first response to validate. */
+export type SchemaLoader = () => Promise<Readonly<Record<string, unknown>>>;
 
 export interface DecodeOptions {
   /** Check every success body against the spec's schema. On by default. */
@@ -44,8 +48,8 @@ function issuesOf(schema: ResponseSchema, value: unknown): ResponseIssue[] {
  */
 export function decodeBody(
   text: string,
-  operation: OperationInfo,
-  context: { method: string; path: string; status: number; validate: boolean },
+  operation: Pick<OperationInfo, 'decimals'>,
+  context: { method: string; path: string; status: number; schema?: ResponseSchema | undefined },
 ): unknown {
   const request = { method: context.method, path: context.path };
   let value: unknown;
@@ -56,8 +60,8 @@ export function decodeBody(
       { pointer: '', message: 'body is not valid JSON' },
     ]);
   }
-  if (context.validate && operation.response) {
-    const issues = issuesOf(operation.response, value);
+  if (context.schema) {
+    const issues = issuesOf(context.schema, value);
     if (issues.length > 0) throw new ResponseValidationError(request, context.status, issues);
   }
   if (operation.decimals) {
@@ -77,22 +81,32 @@ export function decodeBody(
  * openapi-fetch middleware that decodes every JSON success body with decodeBody and hands
  * openapi-fetch the result. Error bodies pass untouched: the caller turns them into typed errors.
  */
-export function decodingMiddleware(table: OperationTable, options: DecodeOptions = {}): Middleware {
+export function decodingMiddleware(
+  table: OperationTable,
+  loadSchemas: SchemaLoader,
+  options: DecodeOptions = {},
+): Middleware {
   const byRoute = new Map(
     Object.values(table).map((operation) => [`${operation.method} ${operation.path}`, operation]),
   );
   const validate = options.validate ?? true;
+  let schemas: Promise<Readonly<Record<string, unknown>>> | undefined;
   return {
     async onResponse({ request, response, schemaPath }) {
       const operation = byRoute.get(`${request.method} ${schemaPath}`);
       if (!operation || !response.ok || !response.headers.get('content-type')?.includes('json'))
         return undefined;
       const { pathname, search } = new URL(request.url);
+      let schema: ResponseSchema | undefined;
+      if (validate && operation.response) {
+        schemas ??= loadSchemas();
+        schema = (await schemas)[operation.response] as ResponseSchema | undefined;
+      }
       const value = decodeBody(await response.text(), operation, {
         method: request.method,
         path: pathname + search,
         status: response.status,
-        validate,
+        schema,
       });
       const headers = new Headers(response.headers);
       headers.delete('content-length');

@@ -1,0 +1,23 @@
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+describe('bundle size', () => {
+  it('exchange-client with core, runtime schemas included, stays within 20 kB min+gzip', async () => {
+    const result = await build({
+      entryPoints: [new URL('./index.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      conditions: ['@exchange-kit/source'],
+      outdir: '/virtual',
+      write: false,
+    });
+    // Every chunk counts, the lazily loaded schemas too: this is what a validating client runs.
+    const size = gzipSync(result.outputFiles.map((file) => file.text).join('\n')).length;
+    console.log(`exchange-client with core: ${(size / 1024).toFixed(1)} kB min+gzip`);
+    expect(size).toBeLessThanOrEqual(20 * 1024);
+  });
+});
