@@ -135,13 +135,35 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-/** 5xx, or any other status the spec does not document for the call. */
+type Enumerate<N extends number, Seen extends number[] = []> = Seen['length'] extends N
+  ? Seen[number]
+  : Enumerate<N, [...Seen, Seen['length']]>;
+/** The integers from `From` up to but not including `To`. */
+type Range<From extends number, To extends number> = Exclude<Enumerate<To>, Enumerate<From>>;
+
+/** A 5xx status. */
+export type ServerStatus = Range<500, 600>;
+/** A 3xx or 4xx status that no other error class covers. */
+export type UnexpectedStatus = Exclude<Range<300, 500>, 400 | 401 | 404 | 422 | 429>;
+
+/** 5xx: the server failed. */
 export class ServerError extends ApiError {
   override name = 'ServerError';
-  readonly status: number;
+  readonly status: ServerStatus;
 
-  constructor(status: number, details: ApiErrorDetails) {
+  constructor(status: ServerStatus, details: ApiErrorDetails) {
     super(details, `server answered ${status}`);
+    this.status = status;
+  }
+}
+
+/** A status the spec does not document for the call (403, 409, a redirect...). */
+export class UnexpectedStatusError extends ApiError {
+  override name = 'UnexpectedStatusError';
+  readonly status: UnexpectedStatus;
+
+  constructor(status: UnexpectedStatus, details: ApiErrorDetails) {
+    super(details, `unexpected status ${status}`);
     this.status = status;
   }
 }
@@ -208,7 +230,8 @@ export type CallError =
   | NotFoundError
   | OrderNotLiveError
   | RateLimitedError
-  | ServerError;
+  | ServerError
+  | UnexpectedStatusError;
 
 /** The typed error of an error answer. */
 export function errorFromResponse(
@@ -229,6 +252,8 @@ export function errorFromResponse(
     case 429:
       return new RateLimitedError(details);
     default:
-      return new ServerError(status, details);
+      return status >= 500
+        ? new ServerError(status as ServerStatus, details)
+        : new UnexpectedStatusError(status as UnexpectedStatus, details);
   }
 }

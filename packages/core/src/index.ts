@@ -17,7 +17,10 @@ export {
   ResponseValidationError,
   retryAfterSeconds,
   ServerError,
+  type ServerStatus,
   TransportError,
+  type UnexpectedStatus,
+  UnexpectedStatusError,
   ValidationError,
 } from './errors.js';
 export {

@@ -9,6 +9,7 @@ export {
   ResponseValidationError,
   ServerError,
   TransportError,
+  UnexpectedStatusError,
   ValidationError,
 } from '@exchange-kit/core';
 export {

@@ -8,6 +8,7 @@ export {
   ResponseValidationError,
   ServerError,
   TransportError,
+  UnexpectedStatusError,
   ValidationError,
 } from '@exchange-kit/core';
 export type { components, operations, paths } from './generated/partner.js';

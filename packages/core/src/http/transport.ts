@@ -129,7 +129,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
       const forwardAbort = () => controller.abort(userSignal.reason);
       if (userSignal.aborted) forwardAbort();
       else userSignal.addEventListener('abort', forwardAbort, { once: true });
-      const attemptRequest = new Request(request.clone(), { signal: controller.signal });
+      // A body can be read once: keep the original for the next attempt when one may follow.
+      const source =
+        request.body !== null && mayRetry && attempt <= retries ? request.clone() : request;
+      const attemptRequest = new Request(source, { signal: controller.signal });
       await options.authenticate?.(attemptRequest, summary.path);
       hooks.onRequest?.({
         method: summary.method,

@@ -1,0 +1,62 @@
+import { Decimal } from 'decimal.js';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type CallError,
+  createExchangeClient,
+  type Order,
+  OrderNotLiveError,
+  type OrderRef,
+  RateLimitedError,
+  ValidationError,
+} from './index.js';
+
+const client = createExchangeClient({
+  baseUrl: 'http://127.0.0.1:4000',
+  tokenId: 't',
+  tokenSecret: 's',
+});
+
+describe('method signatures', () => {
+  it('takes decimals as numbers, strings or Decimals, and returns decimals as strings', () => {
+    expectTypeOf(client.orders.create)
+      .parameter(0)
+      .toHaveProperty('quantity')
+      .toEqualTypeOf<string | number | { isFinite(): boolean; toFixed(): string }>();
+    expectTypeOf(client.orders.edit).toBeCallableWith({ id: 1 }, { price: new Decimal('1.5') });
+    expectTypeOf(client.orders.edit).toBeCallableWith({ clientOrderId: 'a' }, { quantity: 0.1 });
+    expectTypeOf<Order['quantity']>().toEqualTypeOf<string>();
+    expectTypeOf<Order['take_profit']>().toEqualTypeOf<string | null>();
+    expectTypeOf(client.orders.cancel).returns.resolves.toEqualTypeOf<Order>();
+  });
+
+  it('addresses an order by exactly one of its ids', () => {
+    expectTypeOf<{ id: 1 }>().toMatchTypeOf<OrderRef>();
+    expectTypeOf<{ clientOrderId: 'a' }>().toMatchTypeOf<OrderRef>();
+    // @ts-expect-error both ids at once is ambiguous
+    const both: OrderRef = { id: 1, clientOrderId: 'a' };
+    void both;
+  });
+
+  it('accepts only the enum values of the spec', () => {
+    // @ts-expect-error "hold" is not a side
+    void client.orders.cancelAll({ side: 'hold' });
+    expectTypeOf(client.orders.cancelAll).toBeCallableWith({
+      side: 'sell',
+      trading_type: 'margin',
+    });
+  });
+});
+
+describe('error narrowing', () => {
+  it('narrows a call error by status', () => {
+    const narrow = (error: CallError) => {
+      if (error.status === 401)
+        expectTypeOf(error).toEqualTypeOf<import('./index.js').AuthenticationError>();
+      if (error.status === 429) expectTypeOf(error.retryAfter).toEqualTypeOf<number | undefined>();
+      if (error instanceof ValidationError) expectTypeOf(error.status).toEqualTypeOf<400 | 422>();
+      if (error instanceof OrderNotLiveError) expectTypeOf(error.status).toEqualTypeOf<404>();
+      if (error instanceof RateLimitedError) expectTypeOf(error.status).toEqualTypeOf<429>();
+    };
+    expectTypeOf(narrow).parameter(0).toEqualTypeOf<CallError>();
+  });
+});
