@@ -8,10 +8,9 @@ export interface Measurement {
 }
 
 /** Runs each task for about `timeMs` and returns its median; tasks run one after another. */
-export async function measure(
-  tasks: Array<[name: string, run: () => unknown]>,
-  timeMs = 1_500,
-): Promise<Measurement[]> {
+export async function measure<
+  const Tasks extends ReadonlyArray<readonly [name: string, run: () => unknown]>,
+>(tasks: Tasks, timeMs = 1_500): Promise<{ [K in keyof Tasks]: Measurement }> {
   const bench = new Bench({ time: timeMs, warmup: true });
   for (const [name, run] of tasks) bench.add(name, run);
   await bench.run();
@@ -23,7 +22,7 @@ export async function measure(
       medianUs: result.latency.p50 * 1000,
       samples: result.latency.samples?.length ?? 0,
     };
-  });
+  }) as { [K in keyof Tasks]: Measurement };
 }
 
 export const us = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} µs`;
