@@ -20,7 +20,7 @@ export async function measure<
     return {
       name: task.name,
       medianUs: result.latency.p50 * 1000,
-      samples: result.latency.samples?.length ?? 0,
+      samples: result.latency.samplesCount,
     };
   }) as { [K in keyof Tasks]: Measurement };
 }
