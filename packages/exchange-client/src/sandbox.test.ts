@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxProcess, startSandboxProcess } from '../../../apps/sandbox/test/process.js';
+import {
+  AuthenticationError,
+  createExchangeClient,
+  type ExchangeClient,
+  NotFoundError,
+  OrderNotLiveError,
+  ValidationError,
+} from './index.js';
+
+// The real sandbox, in its own process, over real HTTP on loopback. Every answer is checked
+// against the spec by the client itself (validation is on), so a drift fails these tests.
+let sandbox: SandboxProcess;
+let client: ExchangeClient;
+const run = `it-${process.pid}-${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess();
+  client = createExchangeClient({
+    baseUrl: sandbox.exchangeUrl,
+    tokenId: sandbox.tokenId,
+    tokenSecret: sandbox.tokenSecret,
+  });
+}, 60_000);
+afterAll(() => sandbox?.stop());
+
+// A buy far below the book rests as a live order instead of filling.
+const restingBuy = (clientOrderId: string, price = '9000000') =>
+  client.orders.create({
+    order_type: 'limit',
+    product_id: 1,
+    side: 'buy',
+    quantity: 0.001,
+    price,
+    client_order_id: clientOrderId,
+  });
+
+describe('exchange-client against the sandbox', () => {
+  it('reads products, the order book, currencies and the loan book with exact decimals', async () => {
+    const products = await client.products.list();
+    expect(products.length).toBeGreaterThan(0);
+    for (const product of products) expect(typeof product.taker_fee).toBe('string');
+    const book = await client.products.priceLevels(1);
+    const bids = book.buy_price_levels.map(([price]) => Number(price));
+    expect(bids).toEqual([...bids].sort((a, b) => b - a));
+    expect((await client.currencies.list()).map((c) => c.currency)).toContain('BTC');
+    const ladder = await client.loanBook.get('BTC');
+    const rates = ladder.bids.map(([rate]) => Number(rate));
+    expect(rates).toEqual([...rates].sort((a, b) => a - b));
+    await expect(client.loanBook.get('btc')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('follows an order through edit, update_tpsl and cancel by client id, then refuses it as not live', async () => {
+    const id = `${run} order/1`;
+    const created = await restingBuy(id);
+    expect(created).toMatchObject({
+      status: 'live',
+      client_order_id: id,
+      quantity: '0.001',
+      price: '9000000',
+    });
+
+    const edited = await client.orders.edit({ clientOrderId: id }, { price: 9_000_100.5 });
+    expect(edited).toMatchObject({ id: created.id, status: 'live', price: '9000100.5' });
+    expect((await client.orders.get({ clientOrderId: id })).price).toBe('9000100.5');
+
+    const tpsl = await client.orders.updateTpsl(
+      { id: created.id },
+      { take_profit: '9800000', stop_loss: '8500000' },
+    );
+    expect(tpsl).toMatchObject({ take_profit: '9800000', stop_loss: '8500000' });
+
+    const cancelled = await client.orders.cancel({ clientOrderId: id });
+    expect(cancelled.status).toBe('cancelled');
+    expect((await client.orders.get({ id: created.id })).status).toBe('cancelled');
+
+    await expect(client.orders.cancel({ clientOrderId: id })).rejects.toBeInstanceOf(
+      OrderNotLiveError,
+    );
+    await expect(client.orders.edit({ id: created.id }, { price: '1' })).rejects.toBeInstanceOf(
+      OrderNotLiveError,
+    );
+    await expect(
+      client.orders.updateTpsl({ id: created.id }, { stop_loss: '1' }),
+    ).rejects.toMatchObject({
+      name: 'OrderNotLiveError',
+      status: 404,
+    });
+  });
+
+  it('cancel_all with a filter moves exactly the matching live orders', async () => {
+    const buy = await restingBuy(`${run}-buy`);
+    const sell = await client.orders.create({
+      order_type: 'limit',
+      product_id: 1,
+      side: 'sell',
+      quantity: '0.001',
+      price: '9900000',
+      client_order_id: `${run}-sell`,
+    });
+    const moved = await client.orders.cancelAll({ side: 'buy' });
+    expect(moved.map((entry) => entry.id)).toContain(buy.id);
+    expect(moved.map((entry) => entry.id)).not.toContain(sell.id);
+    expect((await client.orders.get({ id: sell.id })).status).toBe('live');
+    expect((await client.orders.get({ id: buy.id })).status).toBe('cancelled');
+    await client.orders.cancel({ id: sell.id });
+  });
+
+  it('pages through the orders it placed', async () => {
+    const ids = [];
+    for (let n = 0; n < 3; n++) ids.push((await restingBuy(`${run}-page-${n}`)).id);
+    const seen: Array<number | string> = [];
+    for await (const order of client.orders.iterate({ status: 'live', limit: 2 }))
+      seen.push(order.id);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+    expect(new Set(seen).size).toBe(seen.length);
+    await client.orders.cancelAll();
+  });
+
+  it('gets a ValidationError naming the field for a negative quantity', async () => {
+    const error = await client.orders
+      .create({ order_type: 'limit', product_id: 1, side: 'buy', quantity: '-1', price: '1' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(Object.keys((error as ValidationError).fields).join(' ')).toMatch(/quantity/);
+  });
+
+  it('is refused with an AuthenticationError when the secret is wrong', async () => {
+    const wrong = createExchangeClient({
+      baseUrl: sandbox.exchangeUrl,
+      tokenId: sandbox.tokenId,
+      tokenSecret: 'not-the-secret',
+    });
+    const error = await wrong.orders.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(String((error as Error).message)).not.toContain('not-the-secret');
+  });
+
+  it('acts for a user through an approved OAuth request', async () => {
+    const request = await client.oauth.createRequest(`${run}-oauth`);
+    expect(request.api_challenge_href).toBe(
+      `${sandbox.exchangeUrl}/oauth/${request.oauth_request_private_id}/approve`,
+    );
+    const user = client.forUser({
+      publicId: request.oauth_request_public_id,
+      privateId: request.oauth_request_private_id,
+    });
+    await expect(user.context()).rejects.toBeInstanceOf(AuthenticationError);
+    await client.oauth.approve(request.oauth_request_private_id);
+    const context = await user.context();
+    expect(context.token_id).toBeTypeOf('string');
+    const accounts = await user.accounts();
+    expect(accounts.crypto_accounts.map((a) => a.currency)).toContain('BTC');
+    for (const account of accounts.fiat_accounts)
+      expect(account.balance).toMatch(/^-?\d+(\.\d+)?$/);
+  });
+});
