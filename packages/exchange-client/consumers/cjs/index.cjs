@@ -1,0 +1,20 @@
+const { createExchangeClient, OrderNotLiveError } = require('@exchange-kit/exchange-client');
+const { createPartnerClient } = require('@exchange-kit/partner-client');
+
+async function main() {
+  const client = createExchangeClient({
+    baseUrl: process.env.BASE_URL,
+    tokenId: 't',
+    tokenSecret: 's',
+  });
+  const order = await client.orders.get({ clientOrderId: 'a b' });
+  const notLive = await client.orders
+    .cancel({ id: 404 })
+    .catch((error) => error instanceof OrderNotLiveError);
+  const partner = createPartnerClient({ partnersUrl: process.env.BASE_URL, publicApiKey: 'pk' });
+  console.log(
+    JSON.stringify({ price: order.price, notLive, partner: typeof partner.sessions.create }),
+  );
+}
+
+main();

@@ -1,0 +1,31 @@
+import {
+  createExchangeClient,
+  type Order,
+  OrderNotLiveError,
+  type OrderRef,
+} from '@exchange-kit/exchange-client';
+import { zOrder } from '@exchange-kit/exchange-client/schemas';
+import { createPartnerClient, hasStatus, type Transaction } from '@exchange-kit/partner-client';
+
+const client = createExchangeClient({
+  baseUrl: 'http://127.0.0.1:4000',
+  tokenId: 't',
+  tokenSecret: 's',
+});
+const ref: OrderRef = { clientOrderId: 'a' };
+export async function cancel(): Promise<string> {
+  try {
+    const order: Order = await client.orders.cancel(ref);
+    const price: string = order.price;
+    return price;
+  } catch (error) {
+    if (error instanceof OrderNotLiveError) return String(error.status satisfies 404);
+    throw error;
+  }
+}
+export const isPending = (t: Transaction) => hasStatus(t, 'PENDING');
+export const partner = createPartnerClient({
+  partnersUrl: 'http://127.0.0.1:4000',
+  publicApiKey: 'pk',
+});
+export const schema = zOrder;
