@@ -130,9 +130,9 @@ export function createTransport(options: TransportOptions = {}): Transport {
       if (userSignal.aborted) forwardAbort();
       else userSignal.addEventListener('abort', forwardAbort, { once: true });
       // A body can be read once: keep the original for the next attempt when one may follow.
-      const source =
+      // The attempt's signal goes to fetch directly rather than into yet another Request.
+      const attemptRequest =
         request.body !== null && mayRetry && attempt <= retries ? request.clone() : request;
-      const attemptRequest = new Request(source, { signal: controller.signal });
       await options.authenticate?.(attemptRequest, summary.path);
       hooks.onRequest?.({
         method: summary.method,
