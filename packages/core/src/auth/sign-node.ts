@@ -9,6 +9,11 @@ const encodedHeader = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base6
  * fraction of its cost (no key import, no Web Crypto round trip).
  */
 export async function signJwt(payload: object, secret: string): Promise<string> {
+  return signJwtSync(payload, secret);
+}
+
+/** The same, for callers that cannot wait (load generators' request hooks). */
+export function signJwtSync(payload: object, secret: string): string {
   const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
   return `${signingInput}.${signature}`;

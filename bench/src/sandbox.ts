@@ -1,0 +1,285 @@
+/**
+ * The sandbox under load: an order edit/cancel/create mix and public reads, with autocannon
+ * at 16 connections, beside the store's own ceiling (the same edit transaction issued to the
+ * store directly, no HTTP) and a stateless mock (Prism) answering the same spec. Also: time
+ * from start to `ready` on an existing data folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import autocannon from 'autocannon';
+import { orderHandlers } from '../../apps/sandbox/src/exchange/orders.js';
+import { type RunningSandbox, startSandbox } from '../../apps/sandbox/src/server.js';
+import { addToken, demoUserId } from '../../apps/sandbox/src/store/seed.js';
+import { signJwtSync } from '../../packages/core/src/auth/sign-node.js';
+
+const connections = 16;
+const seconds = 8;
+const sandboxDir = fileURLToPath(new URL('../../apps/sandbox/', import.meta.url));
+const specPath = fileURLToPath(
+  new URL('../../spec/generated/exchange.openapi.json', import.meta.url),
+);
+
+type Token = { tokenId: string; tokenSecret: string };
+
+interface Load {
+  name: string;
+  perSecond: number;
+  p99Ms: number;
+  failed: number;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<Load> {
+  const result = await autocannon({ connections, duration: seconds, ...options });
+  return {
+    name,
+    perSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
+}
+
+const sign = (token: Token, path: string) =>
+  signJwtSync(serviceAuthPayload(token, { path }), token.tokenSecret);
+const newOrder = (clientOrderId: string) =>
+  JSON.stringify({
+    order_type: 'limit',
+    product_id: 1,
+    side: 'buy',
+    quantity: '0.001',
+    price: '9000000',
+    client_order_id: clientOrderId,
+  });
+
+/** Each connection signs with a token of its own and works on orders of its own. */
+interface Connection {
+  token: Token;
+  orders: number[];
+  cancelling?: number;
+}
+
+async function writeMix(sandbox: RunningSandbox): Promise<Load> {
+  const lanes: Connection[] = [];
+  for (let n = 0; n < connections; n++) {
+    const token = await sandbox.database.transaction((tx) => addToken(tx, demoUserId));
+    const orders: number[] = [];
+    for (let k = 0; k < 20; k++) {
+      const response = await fetch(`${sandbox.exchangeUrl}/orders`, {
+        method: 'POST',
+        body: newOrder(`bench-${n}-${k}`),
+        headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, '/orders') },
+      });
+      orders.push(((await response.json()) as { id: number }).id);
+    }
+    lanes.push({ token, orders });
+  }
+  let lane = 0;
+  let created = 0;
+  return load('order edit / cancel / create mix (writes)', {
+    url: sandbox.exchangeUrl,
+    requests: [
+      {
+        setupRequest: (request, context: { lane?: Connection }) => {
+          context.lane ??= lanes[lane++ % lanes.length];
+          const own = context.lane as Connection;
+          const roll = Math.random();
+          const id = own.orders[Math.floor(Math.random() * own.orders.length)];
+          if (id === undefined || roll > 0.9) {
+            const path = '/orders';
+            return {
+              ...request,
+              method: 'POST',
+              path,
+              body: newOrder(`bench-more-${created++}`),
+              headers: {
+                'content-type': 'application/json',
+                'x-service-auth': sign(own.token, path),
+              },
+            };
+          }
+          if (roll > 0.8) {
+            own.orders.splice(own.orders.indexOf(id), 1);
+            const path = `/orders/${id}/cancel`;
+            return {
+              ...request,
+              method: 'PUT',
+              path,
+              body: undefined,
+              headers: { 'x-service-auth': sign(own.token, path) },
+            };
+          }
+          const path = `/orders/${id}`;
+          const price = String(8_000_000 + Math.floor(Math.random() * 900_000));
+          return {
+            ...request,
+            method: 'PUT',
+            path,
+            body: JSON.stringify({ price }),
+            headers: {
+              'content-type': 'application/json',
+              'x-service-auth': sign(own.token, path),
+            },
+          };
+        },
+        onResponse: (status, body, context: { lane?: Connection }) => {
+          const created =
+            status === 200 &&
+            /"status":"live"/.test(body) &&
+            /"client_order_id":"bench-more-/.test(body);
+          const id = created ? Number(/"id":(\d+)/.exec(body)?.[1]) : undefined;
+          if (id !== undefined && context.lane) context.lane.orders.push(id);
+        },
+      },
+    ],
+  });
+}
+
+const reads = (sandbox: { exchangeUrl: string }, name: string) =>
+  load(name, {
+    url: sandbox.exchangeUrl,
+    requests: [
+      { method: 'GET', path: '/products' },
+      { method: 'GET', path: '/products/1/price_levels' },
+      { method: 'GET', path: '/ir_ladders/BTC' },
+    ],
+  });
+
+/** The edit transaction with nothing around it: what the store itself can do. */
+async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
+  const handler = orderHandlers.editOrder;
+  if (!handler) throw new Error('no editOrder handler');
+  const { rows } = await sandbox.database.transaction((tx) =>
+    tx.query<{ id: number }>(
+      "SELECT id FROM orders WHERE status = 'live' AND user_id = $1 LIMIT 50",
+      [demoUserId],
+    ),
+  );
+  const ids = rows.map((row) => String(row.id));
+  const caller = { kind: 'token' as const, tokenId: 'ceiling', userId: demoUserId };
+  const started = performance.now();
+  let done = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const orderId = ids[done % ids.length] as string;
+    const price = String(8_000_000 + (done % 900_000));
+    await sandbox.database.transaction((db) =>
+      handler({
+        operationId: 'editOrder',
+        path: { order_id: orderId },
+        query: {},
+        body: { price },
+        caller,
+        db,
+        now: Date.now(),
+      }),
+    );
+    done++;
+  }
+  return {
+    name: 'store ceiling: the edit transaction, no HTTP (one at a time)',
+    perSecond: done / seconds,
+    p99Ms: Number.NaN,
+    failed: 0,
+  };
+}
+
+async function prismReads(): Promise<Load> {
+  const port = 4900 + Math.floor(Math.random() * 90);
+  const prism = spawn(
+    fileURLToPath(new URL('../node_modules/.bin/prism', import.meta.url)),
+    ['mock', specPath, '--host', '127.0.0.1', '--port', String(port), '--errors', 'false'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('prism did not start in 60 s')), 60_000);
+      const watch = (line: string) => {
+        if (/Prism is listening/.test(line)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      createInterface({ input: prism.stdout }).on('line', watch);
+      createInterface({ input: prism.stderr }).on('line', watch);
+      prism.once('exit', (code) => reject(new Error(`prism exited with ${code}`)));
+    });
+    return await reads(
+      { exchangeUrl: `http://127.0.0.1:${port}` },
+      'reads from Prism mock (stateless, same spec)',
+    );
+  } finally {
+    prism.kill('SIGTERM');
+  }
+}
+
+/** Median of five starts of the real CLI on a data folder that already holds the store. */
+async function startupMs(dataDir: string): Promise<number> {
+  const times: number[] = [];
+  for (let n = 0; n < 5; n++) {
+    const started = performance.now();
+    const child = spawn(
+      `${sandboxDir}node_modules/.bin/tsx`,
+      ['--conditions=@exchange-kit/source', 'src/main.ts', '--data-dir', dataDir, '--port', '0'],
+      { cwd: sandboxDir, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (line === 'ready') resolve();
+      });
+    });
+    times.push(performance.now() - started);
+    await new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  }
+  return times.sort((a, b) => a - b)[2] as number;
+}
+
+export async function sandboxBench(): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
+  try {
+    const sandbox = await startSandbox({ port: 0, dataDir });
+    let rows: Load[];
+    try {
+      const writes = await writeMix(sandbox);
+      const ceiling = await storeCeiling(sandbox);
+      const read = await reads(sandbox, 'reads: products, order book, loan book');
+      rows = [writes, ceiling, read];
+    } finally {
+      await sandbox.close();
+    }
+    const startup = await startupMs(dataDir);
+    const prism = await prismReads().catch((error: Error) => ({
+      name: `Prism mock: ${error.message}`,
+      perSecond: Number.NaN,
+      p99Ms: Number.NaN,
+      failed: 0,
+    }));
+    rows.push(prism);
+    const [writes, ceiling] = rows as [Load, Load];
+    return [
+      '## Sandbox (PGlite on a data folder)',
+      '',
+      `autocannon, ${connections} connections, ${seconds} s per row.`,
+      '',
+      '| load | per second | p99 | non-2xx or errors |',
+      '| --- | --- | --- | --- |',
+      ...rows.map(
+        (row) =>
+          `| ${row.name} | ${Math.round(row.perSecond)} | ${Number.isNaN(row.p99Ms) ? '' : `${row.p99Ms} ms`} | ${row.failed} |`,
+      ),
+      '',
+      `Writes reach ${Math.round((writes.perSecond / ceiling.perSecond) * 100)}% of the store's own ceiling. Start-up to \`ready\` on an existing data folder (median of 5, through tsx): ${Math.round(startup)} ms.`,
+      '',
+      'Targets: writes at least 1,000/s and 60% of the ceiling with p99 at most 20 ms; reads at least 10,000/s; start-up at most 1.5 s.',
+    ].join('\n');
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
