@@ -14,7 +14,11 @@ describe('bundle size', () => {
       conditions: ['@exchange-kit/source'],
       outdir: '/virtual',
       write: false,
+      metafile: true,
     });
+    // Arithmetic lives in @exchange-kit/core/decimal: a client that does no sums carries no decimal.js.
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes('decimal.js'))).toEqual([]);
     // Every chunk counts, the lazily loaded schemas too: this is what a validating client runs.
     const size = gzipSync(result.outputFiles.map((file) => file.text).join('\n')).length;
     console.log(`exchange-client with core: ${(size / 1024).toFixed(1)} kB min+gzip`);
