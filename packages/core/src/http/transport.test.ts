@@ -125,3 +125,21 @@ describe('createTransport', () => {
     await expect(pending).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
   });
 });
+
+describe('the global fetch', () => {
+  it('is looked up per call, so one installed after the transport was made is used', async () => {
+    const transport = createTransport({ retry: false });
+    const original = globalThis.fetch;
+    const seen: string[] = [];
+    globalThis.fetch = async (input) => {
+      seen.push(input instanceof Request ? input.url : String(input));
+      return new Response('{}', { status: 200 });
+    };
+    try {
+      expect((await transport(new Request('http://127.0.0.1:1/late'))).status).toBe(200);
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(seen).toEqual(['http://127.0.0.1:1/late']);
+  });
+});

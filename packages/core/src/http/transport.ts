@@ -97,7 +97,9 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export function createTransport(options: TransportOptions = {}): Transport {
-  const send = options.fetch ?? globalThis.fetch;
+  // Looked up per call, so a fetch installed after the client was made (a test double, a polyfill) is used.
+  const send: typeof globalThis.fetch =
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
   const retries = retry?.retries ?? 2;
