@@ -6,4 +6,23 @@ const source = '@exchange-kit/source';
 export default defineConfig({
   resolve: { conditions: [source, 'module', 'browser', 'development|production'] },
   ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
+  test: {
+    // Hook tests render under jsdom; the SSR, bundle and end-to-end tests say `node` themselves.
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    globalSetup: ['test/global-setup.ts'],
+    typecheck: {
+      enabled: true,
+      include: ['src/**/*.test-d.{ts,tsx}'],
+      // Only the type tests and what they import: the whole package is `pnpm typecheck`'s job.
+      tsconfig: 'tsconfig.typecheck.json',
+    },
+    pool: 'threads',
+    // One jsdom per worker instead of one per file: setting it up is most of a file's time.
+    // Each test makes its own QueryClient, so files share nothing else.
+    isolate: false,
+    // Starting the sandbox's in-memory PostgreSQL takes seconds, more under load.
+    hookTimeout: 60_000,
+    testTimeout: 20_000,
+  },
 });

@@ -1,4 +1,6 @@
 import type { components } from '@exchange-kit/partner-client';
+import { useMemo } from 'react';
+import { useQuickExchange } from './provider.js';
 
 type Schemas = components['schemas'];
 
@@ -24,4 +26,25 @@ export function widgetInitialization(options: WidgetOptions): WidgetInitializati
       ? {}
       : { default_transaction: options.defaultTransaction }),
   };
+}
+
+/**
+ * The widget initialization object for the provider's public API key, the same object across
+ * renders while the options are the same.
+ */
+export function useWidgetInitialization(
+  options: Omit<WidgetOptions, 'publicApiKey'>,
+): WidgetInitialization {
+  const { publicApiKey } = useQuickExchange();
+  const { configVersion, intentId, defaultTransaction } = options;
+  return useMemo(
+    () =>
+      widgetInitialization({
+        publicApiKey,
+        configVersion,
+        ...(intentId === undefined ? {} : { intentId }),
+        ...(defaultTransaction === undefined ? {} : { defaultTransaction }),
+      }),
+    [publicApiKey, configVersion, intentId, defaultTransaction],
+  );
 }

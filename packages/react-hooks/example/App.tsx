@@ -1,0 +1,199 @@
+/**
+ * The whole buy flow on a page: the user buys 0.01 BTC paid out to their wallet, funding it
+ * with a USDC transfer. The partner's token secret stays on the backend (backend.ts), which
+ * creates the intent; the page holds only the public API key.
+ */
+import {
+  orderForIntent,
+  QuickExchangeProvider,
+  type SettlementRequirement,
+  useCreateIntent,
+  useSettlementCountdown,
+  useTransaction,
+  useUserSession,
+} from '@exchange-kit/react-hooks';
+import { QueryClient } from '@tanstack/react-query';
+import { StrictMode, useState } from 'react';
+import { backendCalls } from './backend-calls.js';
+
+const backend = backendCalls();
+const queryClient = new QueryClient();
+const purchase = { currency: 'BTC', quantity: '0.01' };
+const fundingCurrency = 'USDC';
+
+export function App() {
+  // The page is served with the partner interface proxied under /api, so it calls its own origin.
+  const config = { partnersUrl: window.location.origin, publicApiKey: __PUBLIC_API_KEY__ };
+  return (
+    <StrictMode>
+      <QuickExchangeProvider config={config} queryClient={queryClient}>
+        <h1>Buy {purchase.currency}</h1>
+        <BuyFlow />
+      </QuickExchangeProvider>
+    </StrictMode>
+  );
+}
+
+const requirementLabel: Record<SettlementRequirement['type'], (currency: string) => string> = {
+  WALLET_ADDRESS: (currency) => `Your ${currency} wallet address`,
+  SIGNED_RAW_TRANSACTION: (currency) => `Your signed ${currency} transaction`,
+};
+
+function RequirementForm({
+  requirement,
+  onSubmit,
+}: {
+  requirement: SettlementRequirement;
+  onSubmit: (value: string) => void;
+}) {
+  const [value, setValue] = useState('');
+  const label = requirementLabel[requirement.type](requirement.currency);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(value);
+      }}
+    >
+      <label>
+        {label}
+        <input type="text" value={value} onChange={(event) => setValue(event.target.value)} />
+      </label>
+      <button type="submit" disabled={value.trim() === ''}>
+        Submit
+      </button>
+    </form>
+  );
+}
+
+function BuyFlow() {
+  const { session, errorMessage: sessionError } = useUserSession();
+  const intentCreation = useCreateIntent(backend.createIntent);
+  const intent = intentCreation.intent;
+  const [accepted, setAccepted] = useState(false);
+  const transaction = useTransaction({ sessionId: session?.sessionId });
+  const { funding, payout } = transaction;
+  const countdown = useSettlementCountdown(funding);
+
+  if (!session) {
+    return <p role={sessionError ? 'alert' : 'status'}>{sessionError ?? 'Opening a session…'}</p>;
+  }
+  return (
+    <>
+      <section data-testid="session">
+        <h2>1. Session</h2>
+        {session.environment} session for {session.suggestedCountry}.
+      </section>
+
+      <section data-testid="intent">
+        <h2>2. Order</h2>
+        {intent ? (
+          <p>
+            Order {intent.partner_order_id}: {intent.payout_settlement?.quantity}{' '}
+            {intent.payout_settlement?.currency}, paid for in {fundingCurrency}.
+          </p>
+        ) : (
+          <button
+            type="button"
+            disabled={intentCreation.isCreating}
+            onClick={() => void intentCreation.createIntent(purchase)}
+          >
+            Buy {purchase.quantity} {purchase.currency}
+          </button>
+        )}
+        {intentCreation.errorMessage && <p role="alert">{intentCreation.errorMessage}</p>}
+      </section>
+
+      {intent && !transaction.transaction && (
+        <section data-testid="terms">
+          <h2>3. Terms</h2>
+          <label>
+            <input
+              type="checkbox"
+              checked={accepted}
+              onChange={(event) => setAccepted(event.target.checked)}
+            />{' '}
+            I accept the <a href={session.termsOfServiceHref}>terms of service</a>
+          </label>
+          <div>
+            <button
+              type="button"
+              disabled={!accepted || transaction.isWorking}
+              onClick={() =>
+                void transaction.create({
+                  ...orderForIntent(intent, fundingCurrency),
+                  terms_of_service: { accepted, terms_href: session.termsOfServiceHref },
+                })
+              }
+            >
+              Continue
+            </button>
+          </div>
+        </section>
+      )}
+
+      {transaction.transaction && (
+        <section data-testid="transaction">
+          <h2>4. Payment</h2>
+          <p>
+            Status: <span className="status">{transaction.status}</span>
+          </p>
+          {transaction.methodsRequired.includes('FUNDING') && (
+            <button
+              type="button"
+              disabled={transaction.isWorking}
+              onClick={() =>
+                void transaction.chooseMethod({
+                  direction: 'FUNDING',
+                  method: 'BLOCKCHAIN_TRANSFER',
+                })
+              }
+            >
+              Pay by {fundingCurrency} transfer
+            </button>
+          )}
+          {transaction.requirements.map((requirement) => (
+            <RequirementForm
+              key={`${requirement.settlementInstructionId}:${requirement.name}`}
+              requirement={requirement}
+              onSubmit={(value) => void transaction.submit(requirement, value)}
+            />
+          ))}
+          {funding?.status === 'WAITING_USER' && (
+            <div data-testid="funding">
+              {countdown.expired ? (
+                <p role="alert">
+                  The price expired.{' '}
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void transaction.chooseMethod({
+                        direction: 'FUNDING',
+                        method: 'BLOCKCHAIN_TRANSFER',
+                      })
+                    }
+                  >
+                    Get a new price
+                  </button>
+                </p>
+              ) : (
+                <p>
+                  Send {funding.quantity} {funding.currency} to{' '}
+                  <code>{funding.setup_parameters.account_key?.value}</code> within{' '}
+                  <span data-testid="countdown">{countdown.secondsLeft} s</span>.
+                </p>
+              )}
+            </div>
+          )}
+          {payout && transaction.status === 'PENDING' && (
+            <p data-testid="payout">
+              Then {payout.quantity} {payout.currency} go to{' '}
+              <code>{payout.received_input.account_key?.value}</code>.
+            </p>
+          )}
+          {transaction.errorMessage && <p role="alert">{transaction.errorMessage}</p>}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { render, renderHook } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { sandboxConfig } from '../test/support.js';
+import { type QuickExchangeConfig, QuickExchangeProvider, useQuickExchange } from './provider.js';
+
+describe('QuickExchangeProvider', () => {
+  it('refuses a token secret, even from untyped JavaScript', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const config = {
+      ...sandboxConfig(),
+      tokenId: 't',
+      tokenSecret: 's',
+    } as unknown as QuickExchangeConfig;
+    expect(() => render(<QuickExchangeProvider config={config} />)).toThrow(
+      'QuickExchangeProvider takes no tokenId or tokenSecret: create intents on your backend',
+    );
+    vi.mocked(console.error).mockRestore();
+  });
+
+  it('gives its hooks a partner client for the public key', () => {
+    const config = sandboxConfig();
+    const { result } = renderHook(() => useQuickExchange(), {
+      wrapper: ({ children }) => (
+        <QuickExchangeProvider config={config}>{children}</QuickExchangeProvider>
+      ),
+    });
+    expect(result.current.publicApiKey).toBe(config.publicApiKey);
+    expect(result.current.client.publicApiKey).toBe(config.publicApiKey);
+  });
+
+  it('tells where a hook is missing its provider', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(() => renderHook(() => useQuickExchange())).toThrow(
+      'Quick Exchange hooks must be used inside <QuickExchangeProvider>',
+    );
+    vi.mocked(console.error).mockRestore();
+  });
+});

@@ -1,0 +1,99 @@
+// @vitest-environment node
+/**
+ * The example's whole buy flow in headless Chromium against the sandbox, with a screenshot of
+ * each step under test-output/e2e/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ExampleServer, startExampleServer } from '../example/server.js';
+
+const screenshots = fileURLToPath(new URL('../test-output/e2e/', import.meta.url));
+const wallet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+let example: ExampleServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await mkdir(screenshots, { recursive: true });
+  [example, browser] = await Promise.all([
+    startExampleServer({
+      partnersUrl: inject('partnersUrl'),
+      publicApiKey: inject('publicApiKey'),
+      ...inject('backendCredentials'),
+    }),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await example?.close();
+});
+
+const shoot = (page: Page, step: string) =>
+  page.screenshot({ path: `${screenshots}${step}.png`, fullPage: true });
+
+describe('example buy flow', () => {
+  it('opens a session, takes an intent, pays and reaches PENDING with a live countdown', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const partnerCalls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/') || pathname.startsWith('/backend/')) {
+        partnerCalls.push(`${request.method()} ${pathname}`);
+      }
+    });
+
+    await page.goto(example.url);
+    await page.getByTestId('session').getByText('SANDBOX session for').waitFor();
+    await shoot(page, '1-session');
+
+    await page.getByRole('button', { name: 'Buy 0.01 BTC' }).click();
+    await page.getByTestId('intent').getByText('0.01 BTC, paid for in USDC').waitFor();
+    await shoot(page, '2-intent');
+
+    await page.getByLabel('I accept the terms of service').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('.status', { hasText: 'SETTLEMENT_METHOD_REQUIRED' }).waitFor();
+    await shoot(page, '3-transaction');
+
+    await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+    await page.locator('.status', { hasText: 'SETTLEMENT_PARAMETERS_REQUIRED' }).waitFor();
+    await page.getByLabel('Your BTC wallet address').fill(wallet);
+    await shoot(page, '4-requirements');
+
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.status', { hasText: 'PENDING' }).waitFor();
+    const countdown = page.getByTestId('countdown');
+    const first = Number.parseInt((await countdown.textContent()) ?? '', 10);
+    expect(first).toBeGreaterThan(10);
+    expect(first).toBeLessThanOrEqual(20);
+    await expect
+      .poll(async () => Number.parseInt((await countdown.textContent()) ?? '', 10), {
+        timeout: 3_000,
+      })
+      .toBeLessThan(first);
+    await expect(page.getByTestId('funding').textContent()).resolves.toMatch(
+      /^Send 675 USDC to 0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c within \d+ s\.$/,
+    );
+    await expect(page.getByTestId('payout').textContent()).resolves.toBe(
+      `Then 0.01 BTC go to ${wallet}.`,
+    );
+    await shoot(page, '5-pending');
+
+    expect(pageErrors).toEqual([]);
+    // StrictMode doubles the effects; the page still opens one session and one transaction.
+    expect(partnerCalls.filter((call) => call === 'POST /api/v1/session')).toHaveLength(1);
+    expect(
+      partnerCalls.filter((call) => call === 'POST /api/v1/transaction/intent_to_trade'),
+    ).toHaveLength(1);
+    expect(partnerCalls.some((call) => call.includes('/partner/'))).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+/**
+ * One sandbox and one example backend for the whole run, in Node: the hook tests run under
+ * jsdom, where the sandbox's store cannot start, and reach both over HTTP like a browser would.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type RunningSandbox, startSandbox } from '@exchange-kit/sandbox/src/server.js';
+import type { TestProject } from 'vitest/node';
+import { intentBackend } from '../example/backend.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    partnersUrl: string;
+    publicApiKey: string;
+    backendUrl: string;
+    /** Server side only: the e2e test hands it to the example's backend. */
+    backendCredentials: { tokenId: string; tokenSecret: string };
+  }
+}
+
+/**
+ * The sandbox never moves a transaction past PENDING, so the tests end one here, through the
+ * store the sandbox hands to tests: POST /test/transactions/{id}/status with {"status": ...}.
+ */
+async function finishTransaction(
+  database: RunningSandbox['database'],
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const id = /^\/test\/transactions\/([0-9a-f-]{36})\/status$/.exec(request.url ?? '')?.[1];
+  if (request.method !== 'POST' || !id) {
+    response.writeHead(404).end();
+    return;
+  }
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  const { status } = JSON.parse(text) as { status: 'FILLED' | 'CANCELLED' };
+  await database.transaction((tx) =>
+    tx.query('UPDATE qe_transactions SET status = $2 WHERE id = $1', [id, status]),
+  );
+  response.writeHead(204).end();
+}
+
+export default async function setup(project: TestProject) {
+  const sandbox = await startSandbox({ port: 0, memory: true });
+  const { publicApiKey, tokenId, tokenSecret } = sandbox.credentials;
+  const handle = intentBackend({
+    partnersUrl: sandbox.partnerUrl,
+    publicApiKey,
+    tokenId,
+    tokenSecret,
+  });
+  const backend = createServer((request, response) => {
+    void handle(request, response, () => {
+      void finishTransaction(sandbox.database, request, response);
+    });
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+  const { port } = backend.address() as AddressInfo;
+
+  project.provide('partnersUrl', sandbox.partnerUrl);
+  project.provide('publicApiKey', publicApiKey);
+  project.provide('backendUrl', `http://127.0.0.1:${port}`);
+  project.provide('backendCredentials', { tokenId, tokenSecret });
+
+  return async () => {
+    backend.closeAllConnections();
+    await new Promise<void>((resolve) => backend.close(() => resolve()));
+    await sandbox.close();
+  };
+}

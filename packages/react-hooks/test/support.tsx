@@ -1,0 +1,61 @@
+import { QueryClient } from '@tanstack/react-query';
+import { cleanup, configure } from '@testing-library/react';
+import { type ReactNode, StrictMode } from 'react';
+import { afterEach, inject } from 'vitest';
+import { backendCalls } from '../example/backend-calls.js';
+import { type QuickExchangeConfig, QuickExchangeProvider } from '../src/provider.js';
+
+// Vitest's globals are off, so Testing Library cannot register its cleanup by itself: without
+// it, hooks of earlier tests would stay mounted (and keep polling).
+afterEach(cleanup);
+// Every answer comes from a real server over HTTP, slower when the machine is busy.
+configure({ asyncUtilTimeout: 5_000 });
+
+/** The sandbox's partner interface, as a browser would be configured for it. */
+export function sandboxConfig(overrides: Partial<QuickExchangeConfig> = {}): QuickExchangeConfig {
+  return { partnersUrl: inject('partnersUrl'), publicApiKey: inject('publicApiKey'), ...overrides };
+}
+
+/** The application's backend: intent creation and loading happen there, with the token. */
+export const backend = () => backendCalls(inject('backendUrl'));
+
+/** A fetch that counts the requests it sends, by method and path. */
+export function countingFetch() {
+  const calls: string[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    calls.push(`${request.method} ${new URL(request.url).pathname}`);
+    return globalThis.fetch(input, init);
+  };
+  return { fetch, count: (call: string) => calls.filter((c) => c === call).length };
+}
+
+/** A renderHook/render wrapper with a fresh cache, optionally under StrictMode. */
+export function providerWrapper(
+  options: { config?: QuickExchangeConfig; strict?: boolean; queryClient?: QueryClient } = {},
+) {
+  const queryClient =
+    options.queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const config = options.config ?? sandboxConfig();
+  const wrapper = ({ children }: { children: ReactNode }) => {
+    const tree = (
+      <QuickExchangeProvider config={config} queryClient={queryClient}>
+        {children}
+      </QuickExchangeProvider>
+    );
+    return options.strict ? <StrictMode>{tree}</StrictMode> : tree;
+  };
+  return { wrapper, queryClient };
+}
+
+/** Ends a transaction in the sandbox, which never moves one past PENDING by itself. */
+export async function finishTransaction(transactionId: string, status: 'FILLED' | 'CANCELLED') {
+  const response = await fetch(
+    `${inject('backendUrl')}/test/transactions/${transactionId}/status`,
+    {
+      method: 'POST',
+      body: JSON.stringify({ status }),
+    },
+  );
+  if (response.status !== 204) throw new Error(`could not end ${transactionId}`);
+}
