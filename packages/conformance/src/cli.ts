@@ -1,40 +1,183 @@
 #!/usr/bin/env node
+import { writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { describeOrigin, requirements } from './requirements.js';
+import type { ConformanceAdapter } from './adapter.js';
+import { catalog, type Profile, profileNames, profiles } from './catalog.js';
+import { readExpectedFailures } from './expected-failures.js';
+import { consoleLine, consoleSummary } from './report/console.js';
+import { toHtml } from './report/html.js';
+import { toJson } from './report/json.js';
+import { toJunit } from './report/junit.js';
+import { type ConformanceReport, RunAbortedError, runConformance } from './run.js';
 
-const usage = `Usage: exchange-conformance <command>
+const usage = `Usage: exchange-conformance <command> [options]
 
 Commands:
-  list    every requirement id with its level and the table row it comes from
+  list    every requirement id with its level, profile and the table row it comes from
+  run     check a server; one verdict per requirement
+
+Options of run:
+  --exchange-url URL        base URL of the exchange interface (required)
+  --partner-url URL         base URL of the partner interface (default: the exchange URL)
+  --token-id ID             API token id (required)
+  --token-secret SECRET     API token secret (required; or env EXCHANGE_CONFORMANCE_TOKEN_SECRET)
+  --public-api-key KEY      partner public API key (required for the partner profiles)
+  --profile NAME            run only this profile; repeat for more (${profileNames.join(', ')})
+  --only ID                 run only this requirement; repeat for more
+  --adapter MODULE          module whose default export replaces fixture steps
+  --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
+  --report FORMAT=FILE      junit, json or html; repeat for more
+
+Exit status: 0 when no MUST requirement failed or errored, 1 when one did, 2 when the run
+could not proceed.
 `;
 
+class UsageError extends Error {}
+
 function list(): void {
-  const width = Math.max(...requirements.map((r) => r.id.length));
-  for (const requirement of requirements) {
+  const width = Math.max(...catalog.map((r) => r.id.length));
+  const profileWidth = Math.max(...profileNames.map((p) => p.length));
+  for (const requirement of catalog) {
     console.log(
-      `${requirement.id.padEnd(width)}  ${requirement.level.padEnd(6)}  ${describeOrigin(requirement)}  [${requirement.operations.join(', ')}]`,
+      `${requirement.id.padEnd(width)}  ${requirement.level.padEnd(6)}  ${(requirement.profiles[0] ?? '').padEnd(profileWidth)}  ${requirement.origin}  [${requirement.operations.join(', ')}]`,
     );
   }
 }
 
-function main(argv: string[]): number {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
-    strict: false,
+const writers: Record<string, (report: ConformanceReport) => string> = {
+  junit: toJunit,
+  json: toJson,
+  html: toHtml,
+};
+
+function reportTargets(values: string[]): [string, string][] {
+  return values.map((value) => {
+    const at = value.indexOf('=');
+    const format = value.slice(0, at);
+    const file = value.slice(at + 1);
+    if (at < 1 || !file || !writers[format]) {
+      throw new UsageError(
+        `--report ${value}: give FORMAT=FILE with FORMAT one of ${Object.keys(writers).join(', ')}`,
+      );
+    }
+    return [format, file];
   });
-  const [command] = positionals;
-  if (values.help || command === undefined) {
-    process.stdout.write(usage);
-    return command === undefined && !values.help ? 2 : 0;
-  }
-  if (command === 'list') {
-    list();
-    return 0;
-  }
-  process.stderr.write(`exchange-conformance: unknown command "${command}"\n\n${usage}`);
-  return 2;
 }
 
-process.exitCode = main(process.argv.slice(2));
+async function loadAdapter(module: string): Promise<ConformanceAdapter> {
+  const specifier =
+    module.startsWith('.') || isAbsolute(module) ? pathToFileURL(resolve(module)).href : module;
+  let loaded: { default?: ConformanceAdapter; adapter?: ConformanceAdapter };
+  try {
+    loaded = (await import(specifier)) as typeof loaded;
+  } catch (error) {
+    throw new UsageError(`--adapter ${module}: cannot import it (${(error as Error).message})`);
+  }
+  const adapter = loaded.default ?? loaded.adapter;
+  if (typeof adapter !== 'object' || adapter === null) {
+    throw new UsageError(
+      `--adapter ${module}: the module must export an adapter object as default (or as "adapter")`,
+    );
+  }
+  return adapter;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'exchange-url': { type: 'string' },
+      'partner-url': { type: 'string' },
+      'token-id': { type: 'string' },
+      'token-secret': { type: 'string' },
+      'public-api-key': { type: 'string' },
+      profile: { type: 'string', multiple: true },
+      only: { type: 'string', multiple: true },
+      adapter: { type: 'string' },
+      'expected-failures': { type: 'string' },
+      report: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  const tokenSecret = values['token-secret'] ?? process.env.EXCHANGE_CONFORMANCE_TOKEN_SECRET;
+  const missing = [
+    !values['exchange-url'] && '--exchange-url',
+    !values['token-id'] && '--token-id',
+    !tokenSecret && '--token-secret',
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`run needs ${missing.join(', ')}`);
+  const selected = (values.profile ?? []) as Profile[];
+  for (const profile of selected) {
+    if (!(profile in profiles))
+      throw new UsageError(`--profile ${profile}: the profiles are ${profileNames.join(', ')}`);
+  }
+  const partnerWanted = selected.length === 0 || selected.some((p) => p.startsWith('partner'));
+  if (partnerWanted && !values['public-api-key']) {
+    throw new UsageError(
+      'the partner profiles need --public-api-key (or leave them out with --profile)',
+    );
+  }
+  const reports = reportTargets(values.report ?? []);
+  const adapter = values.adapter ? await loadAdapter(values.adapter) : undefined;
+  let expectedFailures: Awaited<ReturnType<typeof readExpectedFailures>> | undefined;
+  if (values['expected-failures']) {
+    try {
+      expectedFailures = await readExpectedFailures(values['expected-failures']);
+    } catch (error) {
+      throw new UsageError(`--expected-failures: ${(error as Error).message}`);
+    }
+  }
+  const exchangeUrl = values['exchange-url'] as string;
+  const report = await runConformance(
+    {
+      exchangeUrl,
+      partnerUrl: values['partner-url'] ?? exchangeUrl,
+      tokenId: values['token-id'] as string,
+      tokenSecret: tokenSecret as string,
+      publicApiKey: values['public-api-key'] ?? '',
+    },
+    {
+      profiles: selected,
+      only: values.only,
+      adapter,
+      expectedFailures,
+      onResult: (result) => console.log(consoleLine(result)),
+    },
+  );
+  console.log(consoleSummary(report));
+  for (const [format, file] of reports) {
+    await writeFile(file, (writers[format] as (r: ConformanceReport) => string)(report));
+    console.log(`${format} report: ${file}`);
+  }
+  return report.mustFailures.length > 0 ? 1 : 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h') {
+    process.stdout.write(usage);
+    return command === undefined ? 2 : 0;
+  }
+  try {
+    if (command === 'list') {
+      list();
+      return 0;
+    }
+    if (command === 'run') return await run(rest);
+    throw new UsageError(`unknown command "${command}"`);
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof RunAbortedError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      process.stderr.write(`exchange-conformance: ${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,42 @@
 export {
+  type AdapterContext,
+  type ConformanceAdapter,
+  defaultAdapter,
+  type Market,
+  type OAuthRequestView,
+  type OrderFixture,
+  type OrderRef,
+  type ProductInfo,
+  type TradingType,
+} from './adapter.js';
+export { type BadInputCase, deriveBadInput } from './bad-input.js';
+export {
+  type ConformanceRequirement,
+  catalog,
+  type Profile,
+  profileNames,
+  profiles,
+  type RequirementKind,
+} from './catalog.js';
+export {
+  type ExpectedFailure,
+  parseExpectedFailures,
+  readExpectedFailures,
+} from './expected-failures.js';
+export {
+  type Evidence,
+  type Exchange,
+  Failure,
+  type Outcome,
+  SetupError,
+  Skip,
+} from './outcome.js';
+export { consoleLine, consoleSummary } from './report/console.js';
+export { curlOf } from './report/curl.js';
+export { toHtml } from './report/html.js';
+export { toJson } from './report/json.js';
+export { toJunit } from './report/junit.js';
+export {
   describeOrigin,
   type Level,
   type Requirement,
@@ -6,3 +44,13 @@ export {
   type StateTable,
   tables,
 } from './requirements.js';
+export {
+  type ConformanceReport,
+  type RequirementResult,
+  RunAbortedError,
+  type RunOptions,
+  runConformance,
+  type Verdict,
+} from './run.js';
+export type { Target } from './target.js';
+export { checkResponse, type Violation } from './validate.js';

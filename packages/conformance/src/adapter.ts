@@ -1,0 +1,305 @@
+import { Decimal } from 'decimal.js';
+import { bodyOf, type CallOptions } from './context.js';
+import { type Exchange, SetupError, Skip } from './outcome.js';
+import type { Target } from './target.js';
+
+/** A product the order fixtures trade, with prices that rest in its book or cross it. */
+export interface ProductInfo {
+  id: string;
+  baseCurrency: string;
+  marginEnabled: boolean;
+  /** The smallest quantity an order may have. */
+  quantity: string;
+  /** A buy price far below the market: the order rests. */
+  restingBuyPrice: string;
+  /** A sell price far above the market: the order rests. */
+  restingSellPrice: string;
+  /** A buy price above the best ask: the order fills at once. */
+  crossingBuyPrice: string;
+}
+
+/** Two products, so that cancel_all's product filter has orders to leave alone. */
+export interface Market {
+  primary: ProductInfo;
+  secondary?: ProductInfo;
+}
+
+export type TradingType = 'spot' | 'margin';
+
+export interface OrderFixture {
+  product: ProductInfo;
+  side: 'buy' | 'sell';
+  tradingType: TradingType;
+  /** Prefixed with the run id, so a run finds (and cleans up) what it made. */
+  clientOrderId: string;
+}
+
+export interface OrderRef {
+  id: string | number;
+  clientOrderId: string | null;
+  productId: string;
+  side: 'buy' | 'sell';
+  tradingType: TradingType;
+}
+
+export interface OAuthRequestView {
+  publicId: string;
+  privateId: string;
+  apiChallengeHref: string;
+}
+
+/** What an adapter step may use: the suite's own signed calls of the spec operations. */
+export interface AdapterContext {
+  target: Target;
+  runId: string;
+  call(operationId: string, options?: CallOptions): Promise<Exchange>;
+}
+
+/**
+ * How the suite makes its fixtures. The default uses only the public API (POST /orders, the
+ * approve href); a module replaces any step for a server that makes them another way. A step
+ * set to `null`, or one that throws `Skip`, means the server cannot: the requirements that
+ * need it are SKIPped with the reason.
+ */
+export interface ConformanceAdapter {
+  discoverMarket?: ((context: AdapterContext) => Promise<Market>) | null;
+  placeLiveOrder?:
+    | ((context: AdapterContext, fixture: OrderFixture, market: Market) => Promise<OrderRef>)
+    | null;
+  placeFilledOrder?:
+    | ((context: AdapterContext, fixture: OrderFixture, market: Market) => Promise<OrderRef>)
+    | null;
+  /** Live conditional orders (take profit / stop loss on a position), which cancel_all must leave. */
+  placeConditionalOrders?:
+    | ((context: AdapterContext, fixture: OrderFixture, market: Market) => Promise<OrderRef[]>)
+    | null;
+  approveOAuthRequest?:
+    | ((context: AdapterContext, request: OAuthRequestView) => Promise<void>)
+    | null;
+}
+
+const missing = [404, 405, 501];
+
+function setupFailed(what: string, exchange: Exchange): SetupError {
+  return new SetupError(
+    `${what}: ${exchange.method} ${new URL(exchange.url).pathname} answered ${exchange.status} ${exchange.responseText.slice(0, 200)}`,
+    exchange,
+  );
+}
+
+function scaled(
+  value: Decimal.Value,
+  factor: number,
+  tick: string,
+  rounding: Decimal.Rounding,
+): string {
+  const step = new Decimal(tick);
+  const raw = new Decimal(value).mul(factor);
+  const ticks = raw.div(step).toDecimalPlaces(0, rounding);
+  return Decimal.max(ticks, 1).mul(step).toFixed();
+}
+
+type Row = Record<string, unknown>;
+
+async function discoverMarket(context: AdapterContext): Promise<Market> {
+  const products = await context.call('listProducts');
+  if (products.status !== 200 || !Array.isArray(products.json))
+    throw setupFailed('listing the products', products);
+  const currencies = await context.call('listCurrencies');
+  const minimum = new Map<string, string>();
+  if (currencies.status === 200 && Array.isArray(currencies.json)) {
+    for (const currency of currencies.json as Row[]) {
+      minimum.set(String(currency.currency), String(currency.minimum_order_quantity));
+    }
+  }
+  const tradable = (products.json as Row[]).filter(
+    (product) =>
+      product.disabled !== true &&
+      product.perpetual_enabled !== true &&
+      product.market_bid !== null &&
+      product.market_ask !== null,
+  );
+  const info = (product: Row): ProductInfo => {
+    const tick = String(product.tick_size ?? '1');
+    const base = String(product.base_currency);
+    return {
+      id: String(product.id),
+      baseCurrency: base,
+      marginEnabled: product.margin_enabled === true,
+      quantity: minimum.get(base) ?? '0.01',
+      restingBuyPrice: scaled(String(product.market_bid), 0.5, tick, Decimal.ROUND_DOWN),
+      restingSellPrice: scaled(String(product.market_ask), 2, tick, Decimal.ROUND_UP),
+      crossingBuyPrice: scaled(String(product.market_ask), 1.01, tick, Decimal.ROUND_UP),
+    };
+  };
+  const primary = tradable.find((product) => product.margin_enabled === true) ?? tradable[0];
+  if (!primary)
+    throw new Skip('GET /products lists no enabled product with a market to place orders in');
+  const secondary = tradable.find((product) => product !== primary);
+  return { primary: info(primary), secondary: secondary && info(secondary) };
+}
+
+function orderBody(fixture: OrderFixture, price: string): Row {
+  return {
+    order_type: 'limit',
+    product_id: fixture.product.id,
+    side: fixture.side,
+    quantity: fixture.product.quantity,
+    price,
+    client_order_id: fixture.clientOrderId,
+    trading_type: fixture.tradingType,
+    ...(fixture.tradingType === 'margin' ? { leverage_level: 2 } : {}),
+  };
+}
+
+function refOf(order: Row, fixture: OrderFixture): OrderRef {
+  return {
+    id: order.id as string | number,
+    clientOrderId: (order.client_order_id as string | null) ?? null,
+    productId: fixture.product.id,
+    side: fixture.side,
+    tradingType: fixture.tradingType,
+  };
+}
+
+async function place(context: AdapterContext, fixture: OrderFixture, price: string): Promise<Row> {
+  const placed = await context.call('createOrder', { body: orderBody(fixture, price) });
+  if (missing.includes(placed.status)) {
+    throw new Skip(
+      `the server has no POST /orders (answered ${placed.status}); give an adapter (--adapter) whose placeLiveOrder makes live orders`,
+    );
+  }
+  if (placed.status !== 200) throw setupFailed(`placing order ${fixture.clientOrderId}`, placed);
+  return bodyOf(placed);
+}
+
+async function placeLiveOrder(context: AdapterContext, fixture: OrderFixture): Promise<OrderRef> {
+  const price =
+    fixture.side === 'buy' ? fixture.product.restingBuyPrice : fixture.product.restingSellPrice;
+  const order = await place(context, fixture, price);
+  if (order.status !== 'live') {
+    throw new SetupError(
+      `order ${fixture.clientOrderId} placed away from the market is ${String(order.status)}, not live`,
+    );
+  }
+  return refOf(order, fixture);
+}
+
+async function placeFilledOrder(context: AdapterContext, fixture: OrderFixture): Promise<OrderRef> {
+  const order = await place(context, { ...fixture, side: 'buy' }, fixture.product.crossingBuyPrice);
+  if (order.status !== 'filled') {
+    await context.call('cancelOrder', { path: { order_id: String(order.id) } });
+    throw new Skip(
+      `a buy above the best ask did not fill at once (status ${String(order.status)}); give an adapter whose placeFilledOrder makes a filled order`,
+    );
+  }
+  return refOf(order, { ...fixture, side: 'buy' });
+}
+
+async function liveOrderIds(context: AdapterContext, productId: string): Promise<Map<string, Row>> {
+  const listed = await context.call('listOrders', {
+    query: { product_id: productId, status: 'live', limit: '1000' },
+  });
+  if (listed.status !== 200) throw setupFailed('listing live orders', listed);
+  const models = (bodyOf(listed).models as Row[] | undefined) ?? [];
+  return new Map(models.map((order) => [String(order.id), order]));
+}
+
+/** Opens a position with take profit and stop loss: a resting margin buy given both, then moved across the market. */
+async function placeConditionalOrders(
+  context: AdapterContext,
+  fixture: OrderFixture,
+): Promise<OrderRef[]> {
+  if (!fixture.product.marginEnabled) {
+    throw new Skip(
+      'no margin-enabled product to open a position with take profit and stop loss on',
+    );
+  }
+  const buy = { ...fixture, side: 'buy' as const, tradingType: 'margin' as const };
+  const order = await place(context, buy, fixture.product.restingBuyPrice);
+  const id = String(order.id);
+  const tpsl = await context.call('updateOrderTpsl', {
+    path: { order_id: id },
+    body: {
+      take_profit: fixture.product.restingSellPrice,
+      stop_loss: scaled(fixture.product.restingBuyPrice, 0.5, '1', Decimal.ROUND_DOWN),
+    },
+  });
+  if (tpsl.status !== 200) throw setupFailed('setting take profit and stop loss', tpsl);
+  const before = await liveOrderIds(context, fixture.product.id);
+  const edited = await context.call('editOrder', {
+    path: { order_id: id },
+    body: { price: fixture.product.crossingBuyPrice },
+  });
+  if (edited.status !== 200) throw setupFailed('moving the order across the market', edited);
+  if (bodyOf(edited).status !== 'filled') {
+    throw new Skip(
+      'an order moved across the market did not fill, so no position (and no conditional order) opened',
+    );
+  }
+  const after = await liveOrderIds(context, fixture.product.id);
+  const conditional = [...after].filter(([orderId]) => !before.has(orderId) && orderId !== id);
+  if (conditional.length === 0) {
+    throw new Skip('filling an order with take profit and stop loss opened no conditional order');
+  }
+  return conditional.map(([, row]) => ({
+    id: row.id as string | number,
+    clientOrderId: (row.client_order_id as string | null) ?? null,
+    productId: fixture.product.id,
+    side: row.side as 'buy' | 'sell',
+    tradingType: 'margin',
+  }));
+}
+
+async function approveOAuthRequest(
+  context: AdapterContext,
+  request: OAuthRequestView,
+): Promise<void> {
+  // The href names the server's own host; the suite calls only the URL it was given.
+  const privateId = new URL(request.apiChallengeHref).pathname.match(
+    /\/oauth\/([^/]+)\/approve$/,
+  )?.[1];
+  if (!privateId)
+    throw new SetupError(
+      `api_challenge_href ${request.apiChallengeHref} is not of the form /oauth/<id>/approve`,
+    );
+  const approved = await context.call('approveOAuthRequest', {
+    path: { oauth_request_private_id: decodeURIComponent(privateId) },
+  });
+  if (missing.includes(approved.status)) {
+    throw new Skip(
+      `the approve href answered ${approved.status}; give an adapter whose approveOAuthRequest approves for the user`,
+    );
+  }
+  if (approved.status !== 200) throw setupFailed('approving the OAuth request', approved);
+}
+
+export const defaultAdapter: Required<{
+  [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
+}> = {
+  discoverMarket,
+  placeLiveOrder,
+  placeFilledOrder,
+  placeConditionalOrders,
+  approveOAuthRequest,
+};
+
+export type ResolvedAdapter = {
+  [K in keyof ConformanceAdapter]-?: NonNullable<ConformanceAdapter[K]>;
+};
+
+/** The default steps with those of `adapter` in their place; a `null` step SKIPs what needs it. */
+export function resolveAdapter(adapter: ConformanceAdapter = {}): ResolvedAdapter {
+  const resolved = { ...defaultAdapter } as Record<string, unknown>;
+  for (const [name, step] of Object.entries(adapter)) {
+    resolved[name] =
+      step === null
+        ? async () => {
+            throw new Skip(
+              `the adapter says the server cannot ${name.replace(/([A-Z])/g, ' $1').toLowerCase()}`,
+            );
+          }
+        : step;
+  }
+  return resolved as ResolvedAdapter;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { allowedTypes, deriveBadInput } from './bad-input.js';
+import { requestExamples, requestSchema } from './spec.js';
+
+const intent = { ...(requestExamples('createIntent').paymentRequest as Record<string, unknown>) };
+const cases = deriveBadInput('partner', requestSchema('createIntent'), intent);
+const byRequirement = (id: string) =>
+  cases.filter((c) => c.requirementId === id).map((c) => c.pointer);
+
+describe('bad input derived from a request schema', () => {
+  it('leaves out each required field, nested ones included', () => {
+    expect(byRequirement('INPUT-MISSING-REQUIRED')).toEqual([
+      '/payout_settlement',
+      '/payout_settlement/method',
+      '/payout_settlement/currency',
+    ]);
+    const missing = cases.find((c) => c.pointer === '/payout_settlement');
+    expect(missing?.body).not.toHaveProperty('payout_settlement');
+  });
+
+  it('makes partner_order_id one character longer than its maxLength of 40', () => {
+    const tooLong = cases.find(
+      (c) => c.requirementId === 'INPUT-TOO-LONG' && c.pointer === '/partner_order_id',
+    );
+    expect(
+      (tooLong?.body as { partner_order_id?: string } | undefined)?.partner_order_id,
+    ).toHaveLength(41);
+  });
+
+  it('breaks enums, types, patterns and the sign of quantities', () => {
+    expect(byRequirement('INPUT-UNKNOWN-ENUM')).toEqual(
+      expect.arrayContaining(['/strategy', '/payout_settlement/method']),
+    );
+    expect(byRequirement('INPUT-WRONG-TYPE')).toEqual(
+      expect.arrayContaining(['/partner_tags', '/payout_settlement']),
+    );
+    expect(byRequirement('INPUT-PATTERN')).toContain('/payout_settlement/quantity');
+    expect(byRequirement('INPUT-NEGATIVE-QUANTITY')).toEqual(['/payout_settlement/quantity']);
+  });
+
+  it('derives from the oneOf branch the valid body matches', () => {
+    const order = {
+      order_type: 'limit',
+      product_id: 1,
+      side: 'buy',
+      quantity: '0.01',
+      price: '1',
+      client_order_id: 'x',
+    };
+    const orderCases = deriveBadInput('exchange', requestSchema('createOrder'), order);
+    expect(
+      orderCases.filter((c) => c.requirementId === 'INPUT-MISSING-REQUIRED').map((c) => c.pointer),
+    ).toEqual(['/order_type', '/product_id', '/side', '/quantity']);
+    expect(
+      orderCases.find(
+        (c) => c.pointer === '/client_order_id' && c.requirementId === 'INPUT-TOO-LONG',
+      ),
+    ).toBeDefined();
+  });
+
+  it('reads the JSON types a schema admits through $ref and oneOf', () => {
+    expect(
+      [...allowedTypes('exchange', { $ref: '#/components/schemas/DecimalLike' })].sort(),
+    ).toEqual(['integer', 'number', 'string']);
+    expect([...allowedTypes('exchange', { type: ['integer', 'string'] })].sort()).toEqual([
+      'integer',
+      'string',
+    ]);
+  });
+});

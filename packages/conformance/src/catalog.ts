@@ -1,0 +1,210 @@
+import { describeOrigin, type Level, type Requirement, requirements } from './requirements.js';
+import { deref, operation, operations } from './spec.js';
+
+/** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
+export const profiles = {
+  orders: 'Exchange orders: edit, take profit / stop loss, cancel one or all',
+  'loan-book': 'Loan book and public market data',
+  oauth: 'OAuth requests and the user data read through them',
+  'partner-sessions': 'Quick Exchange sessions and intents',
+  'partner-transactions': 'Quick Exchange transactions and settlement',
+  auth: 'Authentication attacks: each forged call is refused and changes nothing',
+  input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
+} as const;
+
+export type Profile = keyof typeof profiles;
+
+export const profileNames = Object.keys(profiles) as Profile[];
+
+// Spec tags group operations; each tag belongs to the profile that exercises it.
+const profileOfTag: Record<string, Profile> = {
+  orders: 'orders',
+  'loan book': 'loan-book',
+  products: 'loan-book',
+  currencies: 'loan-book',
+  oauth: 'oauth',
+  user: 'oauth',
+  accounts: 'oauth',
+  sessions: 'partner-sessions',
+  intents: 'partner-sessions',
+  transactions: 'partner-transactions',
+  settlement: 'partner-transactions',
+};
+
+export type RequirementKind = 'state-table' | 'response' | 'cancel-all-filter' | 'auth' | 'input';
+
+/** A requirement the suite gives a verdict on: a state-table row or one the suite derives. */
+export interface ConformanceRequirement {
+  id: string;
+  level: Level;
+  kind: RequirementKind;
+  /** The requirement runs when any of these profiles is selected; the first one names it. */
+  profiles: Profile[];
+  /** Where it comes from, for reports: a table row, a schema, a convention. */
+  origin: string;
+  /** What a conforming server does, in one sentence. */
+  summary: string;
+  operations: string[];
+  /** The state-table row, for requirements that come from one. */
+  row?: Requirement;
+}
+
+export function profilesOf(operationIds: string[]): Profile[] {
+  const found = new Set<Profile>();
+  for (const id of operationIds) {
+    for (const tag of operation(id).tags) {
+      const profile = profileOfTag[tag];
+      if (profile) found.add(profile);
+    }
+  }
+  return [...found];
+}
+
+function stateTableRequirement(row: Requirement): ConformanceRequirement {
+  const expected = [
+    `status ${row.expect.status}`,
+    row.expect.next && `then ${row.expect.next}`,
+    row.expect.also,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return {
+    id: row.id,
+    level: row.level,
+    kind: 'state-table',
+    profiles: profilesOf(row.operations),
+    origin: describeOrigin(row),
+    summary: `${row.trigger} when ${row.condition}: ${expected}`,
+    operations: row.operations,
+    row,
+  };
+}
+
+/** `cancelOrderByClientId` → `CANCEL-ORDER-BY-CLIENT-ID`. */
+export function kebabUpper(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[_\s]+/g, '-')
+    .toUpperCase();
+}
+
+export function responseRequirementId(operationId: string): string {
+  return `RESPONSE-${kebabUpper(operationId)}`;
+}
+
+function responseRequirements(): ConformanceRequirement[] {
+  return [...operations.values()].map((op) => ({
+    id: responseRequirementId(op.operationId),
+    level: 'MUST',
+    kind: 'response',
+    profiles: profilesOf([op.operationId]),
+    origin: `${op.api}.openapi.yaml ${op.method} ${op.path} responses`,
+    summary: `Every ${op.operationId} response has a documented status, content type and a body valid against its schema`,
+    operations: [op.operationId],
+  }));
+}
+
+/** The filters of cancel_all, read from the CancelAllFilters schema. */
+export function cancelAllFilterNames(): string[] {
+  const media = operation('cancelAllOrders').requestBody?.content?.['application/json'];
+  const schema = deref('exchange', media?.schema) as { properties?: Record<string, unknown> };
+  return Object.keys(schema?.properties ?? {});
+}
+
+export function cancelAllFilterRequirementId(filter: string): string {
+  return `ORDER-CANCEL-ALL-FILTER-${kebabUpper(filter)}`;
+}
+
+function cancelAllFilterRequirements(): ConformanceRequirement[] {
+  return cancelAllFilterNames().map((filter) => ({
+    id: cancelAllFilterRequirementId(filter),
+    level: 'MUST',
+    kind: 'cancel-all-filter',
+    profiles: ['orders'],
+    origin: 'Order, row 2 (cancel_all filter, exchange.openapi.yaml CancelAllFilters)',
+    summary: `cancel_all with only ${filter} cancels the live orders that match it, lists exactly those, and leaves the others live`,
+    operations: ['cancelAllOrders'],
+  }));
+}
+
+const attack = (
+  id: string,
+  summary: string,
+  operationIds: string[] = ['cancelOrder'],
+): ConformanceRequirement => ({
+  id,
+  level: 'MUST',
+  kind: 'auth',
+  profiles: ['auth'],
+  origin: 'Authentication (conventions: X-Service-Auth, HS256, path with query, increasing nonce)',
+  summary: `${summary}: 401 and the state is unchanged`,
+  operations: operationIds,
+});
+
+const authRequirements: ConformanceRequirement[] = [
+  attack('AUTH-MISSING-HEADER', 'A private call without X-Service-Auth'),
+  attack('AUTH-BAD-SIGNATURE', 'A JWT signed with another secret'),
+  attack('AUTH-ALG-NONE', 'An unsigned JWT (alg none)'),
+  attack('AUTH-ALG-OTHER', 'A JWT signed with the right secret but HS512'),
+  attack('AUTH-NONCE-REPLAYED', 'A JWT replayed after the call it signed was accepted', [
+    'editOrder',
+  ]),
+  attack('AUTH-NONCE-SMALLER', 'A fresh JWT whose nonce is smaller than one already accepted'),
+  attack('AUTH-PATH-MISMATCH', 'A JWT whose path names another order'),
+  attack('AUTH-QUERY-MISMATCH', 'A JWT whose path leaves out the query string of the request'),
+  attack(
+    'AUTH-OAUTH-UNAPPROVED',
+    'An OAuth-delegated JWT carrying the ids of a request the user has not approved',
+    ['getUserContext'],
+  ),
+  attack(
+    'AUTH-PARTNER-DELEGATE-PATH',
+    'A partner JWT whose delegate_path names another partner path',
+    ['createIntent'],
+  ),
+];
+
+/** The operations the bad-input requirements send malformed bodies to. */
+export const badInputOperations = [
+  'createOrder',
+  'editOrder',
+  'cancelAllOrders',
+  'createIntent',
+  'intentToTrade',
+];
+
+const input = (id: string, summary: string): ConformanceRequirement => ({
+  id,
+  level: 'MUST',
+  kind: 'input',
+  profiles: ['input'],
+  origin: 'Request schemas of the specs; error statuses 400/422 (conventions)',
+  summary: `${summary}: a 4xx answer, never 5xx, and nothing changes`,
+  operations: badInputOperations,
+});
+
+const inputRequirements: ConformanceRequirement[] = [
+  input('INPUT-MALFORMED-JSON', 'A body that is not JSON'),
+  input('INPUT-MISSING-REQUIRED', 'A body without a field its schema requires'),
+  input('INPUT-WRONG-TYPE', 'A field of the wrong JSON type'),
+  input('INPUT-UNKNOWN-ENUM', 'A value outside the enumeration of its field'),
+  input('INPUT-TOO-LONG', 'A string longer than its maxLength (partner_order_id of 41 characters)'),
+  input(
+    'INPUT-PATTERN',
+    'A string that breaks its pattern (a non-decimal quantity, a malformed symbol)',
+  ),
+  input('INPUT-NEGATIVE-QUANTITY', 'A negative quantity'),
+];
+
+/** Every requirement the suite gives a verdict on, state-table rows first. */
+export const catalog: readonly ConformanceRequirement[] = [
+  ...requirements.map(stateTableRequirement),
+  ...cancelAllFilterRequirements(),
+  ...authRequirements,
+  ...inputRequirements,
+  ...responseRequirements(),
+];
+
+export const catalogById: ReadonlyMap<string, ConformanceRequirement> = new Map(
+  catalog.map((requirement) => [requirement.id, requirement]),
+);

@@ -1,0 +1,82 @@
+import type { Violation } from './validate.js';
+
+/** One HTTP call the suite made, as the reports show it. */
+export interface Exchange {
+  operationId: string;
+  method: string;
+  url: string;
+  /** Request headers; X-Service-Auth and Authorization are kept so curl can show their payload. */
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  contentType: string | null;
+  responseText: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json?: unknown;
+  /** How the response differs from the spec. */
+  violations: Violation[];
+  durationMs: number;
+}
+
+/** A check found the server doing something else than the spec documents. */
+export class Failure extends Error {
+  constructor(
+    message: string,
+    readonly details: { received?: string; documented?: string; exchange?: Exchange } = {},
+  ) {
+    super(message);
+    this.name = 'Failure';
+  }
+}
+
+/** The server lacks a capability the check needs (or the adapter gives none): SKIP, with why. */
+export class Skip extends Error {
+  override name = 'Skip';
+}
+
+/** Setting a check up broke (a fixture could not be made): ERROR, never counted as FAIL. */
+export class SetupError extends Error {
+  constructor(
+    message: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+    this.name = 'SetupError';
+  }
+}
+
+export type Outcome = 'pass' | 'fail' | 'error' | 'skip';
+
+/** What one check of a scenario found about one requirement. */
+export interface Evidence {
+  requirementId: string;
+  outcome: Outcome;
+  message: string;
+  received?: string;
+  documented?: string;
+  exchange?: Exchange;
+}
+
+// Statuses by which a server says it has no such operation at all.
+const absent = [404, 405, 501];
+
+/**
+ * The error for a fixture call that did not succeed: SKIP when the server lacks the operation
+ * (it answered 404, 405 or 501; leave its profile out), ERROR otherwise.
+ */
+export function fixtureFailed(
+  what: string,
+  exchange: Exchange,
+  profile: string,
+): SetupError | Skip {
+  const path = new URL(exchange.url).pathname;
+  if (absent.includes(exchange.status)) {
+    return new Skip(
+      `${exchange.method} ${path} answered ${exchange.status}: the server seems not to offer it (leave the ${profile} profile out with --profile)`,
+    );
+  }
+  return new SetupError(
+    `${what}: ${exchange.method} ${path} answered ${exchange.status} ${exchange.responseText.slice(0, 200)}`,
+    exchange,
+  );
+}

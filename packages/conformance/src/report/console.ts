@@ -1,0 +1,36 @@
+import type { ConformanceReport, RequirementResult } from '../run.js';
+import { curlOf, redactSecrets } from './curl.js';
+
+const indent = (text: string, by = '      ') =>
+  text
+    .split('\n')
+    .map((line) => `${by}${line}`)
+    .join('\n');
+
+/** One line per requirement as its verdict is known; failures with received, documented and curl. */
+export function consoleLine(result: RequirementResult): string {
+  const line = `${result.verdict.padEnd(5)}  ${result.id}  ${result.message}`;
+  if (!['FAIL', 'WARN', 'ERROR', 'XPASS'].includes(result.verdict)) return line;
+  const item = result.evidence[0];
+  const parts = [line];
+  if (item?.received) parts.push(indent(`received:   ${redactSecrets(item.received)}`));
+  if (item?.documented) parts.push(indent(`documented: ${item.documented}`));
+  if (item?.exchange) parts.push(indent(curlOf(item.exchange)));
+  return parts.join('\n');
+}
+
+export function consoleSummary(report: ConformanceReport): string {
+  const counts = Object.entries(report.summary)
+    .filter(([, count]) => count > 0)
+    .map(([verdict, count]) => `${count} ${verdict}`)
+    .join(', ');
+  const lines = [
+    ``,
+    `${report.results.length} requirements in ${(report.durationMs / 1000).toFixed(1)} s (${report.calls} calls): ${counts}`,
+  ];
+  if (report.mustFailures.length > 0)
+    lines.push(`MUST requirements not met: ${report.mustFailures.join(', ')}`);
+  if (report.leftovers.length > 0)
+    lines.push(`orders the run could not cancel: ${report.leftovers.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,68 @@
+import { profileNames } from '../catalog.js';
+import type { ConformanceReport, Verdict } from '../run.js';
+import { curlOf, redactSecrets } from './curl.js';
+
+const escapeHtml = (text: string) =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+
+const colours: Record<Verdict, string> = {
+  PASS: '#1a7f37',
+  FAIL: '#cf222e',
+  WARN: '#bf8700',
+  SKIP: '#6e7781',
+  ERROR: '#8250df',
+  XFAIL: '#0969da',
+  XPASS: '#bc4c00',
+};
+
+/** One self-contained HTML page: the requirement × profile matrix, then each non-pass in detail. */
+export function toHtml(report: ConformanceReport): string {
+  const used = profileNames.filter((profile) =>
+    report.results.some((r) => r.profiles.includes(profile)),
+  );
+  const badge = (verdict: Verdict) =>
+    `<span class="v" style="background:${colours[verdict]}">${verdict}</span>`;
+  const rows = report.results
+    .map(
+      (result) =>
+        `<tr><td><a href="#${escapeHtml(result.id)}">${escapeHtml(result.id)}</a></td><td>${result.level}</td>${used
+          .map(
+            (profile) =>
+              `<td>${result.profiles.includes(profile) ? badge(result.verdict) : ''}</td>`,
+          )
+          .join('')}<td>${escapeHtml(result.origin)}</td></tr>`,
+    )
+    .join('\n');
+  const details = report.results
+    .filter((result) => result.verdict !== 'PASS')
+    .map((result) => {
+      const item = result.evidence[0];
+      return `<section id="${escapeHtml(result.id)}"><h3>${badge(result.verdict)} ${escapeHtml(result.id)}</h3>
+<p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em></p><p>${escapeHtml(result.message)}</p>
+${item?.received ? `<div class="pair"><div><h4>Received</h4><pre>${escapeHtml(redactSecrets(item.received))}</pre></div><div><h4>Documented</h4><pre>${escapeHtml(item.documented ?? '')}</pre></div></div>` : ''}
+${item?.exchange ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.exchange))}</pre>` : ''}</section>`;
+    })
+    .join('\n');
+  const summary = Object.entries(report.summary)
+    .filter(([, count]) => count > 0)
+    .map(([verdict, count]) => `${badge(verdict as Verdict)} ${count}`)
+    .join(' ');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>exchange-conformance ${escapeHtml(report.runId)}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}
+.v{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}.pair{display:flex;gap:1em}.pair>div{flex:1}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}</style></head>
+<body><h1>exchange-conformance</h1>
+<p>Run ${escapeHtml(report.runId)} at ${escapeHtml(report.startedAt)} against ${escapeHtml(report.target.exchangeUrl)} and ${escapeHtml(report.target.partnerUrl)}, ${report.durationMs} ms.</p>
+<p>${summary}</p>
+<table><thead><tr><th>Requirement</th><th>Level</th>${used.map((p) => `<th>${escapeHtml(p)}</th>`).join('')}<th>Origin</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+${details}
+</body></html>
+`;
+}

@@ -1,0 +1,32 @@
+import type { Evidence } from '../outcome.js';
+import type { ConformanceReport } from '../run.js';
+import { curlOf, redactSecrets } from './curl.js';
+
+/** The JSON report: the run report with each evidence's call as a redacted curl command. */
+export function toJson(report: ConformanceReport): string {
+  const evidence = (item: Evidence) => ({
+    outcome: item.outcome,
+    message: item.message,
+    received: item.received === undefined ? undefined : redactSecrets(item.received),
+    documented: item.documented,
+    call: item.exchange && {
+      operationId: item.exchange.operationId,
+      method: item.exchange.method,
+      url: item.exchange.url,
+      status: item.exchange.status,
+      violations: item.exchange.violations,
+      curl: curlOf(item.exchange),
+    },
+  });
+  return `${JSON.stringify(
+    {
+      ...report,
+      results: report.results.map((result) => ({
+        ...result,
+        evidence: result.evidence.map(evidence),
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}

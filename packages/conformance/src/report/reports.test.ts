@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { forgeJwt } from '../forge.js';
+import type { Exchange } from '../outcome.js';
+import type { ConformanceReport, RequirementResult } from '../run.js';
+import { curlOf } from './curl.js';
+import { toHtml } from './html.js';
+import { toJson } from './json.js';
+import { toJunit } from './junit.js';
+
+const secret = 'the-token-secret';
+const exchange: Exchange = {
+  operationId: 'cancelOrder',
+  method: 'PUT',
+  url: 'http://127.0.0.1:4000/orders/7/cancel',
+  requestHeaders: {
+    'X-Service-Auth': forgeJwt({ token_id: '42', path: '/orders/7/cancel', nonce: 1 }, { secret }),
+  },
+  status: 200,
+  contentType: 'application/json',
+  responseText: '{"session_secret":"s3cr3t","status":"live"}',
+  violations: [],
+  durationMs: 3,
+};
+
+const failed: RequirementResult = {
+  id: 'ORDER-CANCEL-LIVE',
+  level: 'MUST',
+  kind: 'state-table',
+  profiles: ['orders'],
+  origin: 'Order, row 1',
+  summary: 'cancel a live order',
+  verdict: 'FAIL',
+  message: 'order 7 is still live <after> its cancel',
+  evidence: [
+    {
+      requirementId: 'ORDER-CANCEL-LIVE',
+      outcome: 'fail',
+      message: 'still live',
+      received: exchange.responseText,
+      documented: 'next state cancelled',
+      exchange,
+    },
+  ],
+};
+
+const report: ConformanceReport = {
+  schemaVersion: 1,
+  runId: 'ck1',
+  startedAt: '2026-11-22T00:00:00.000Z',
+  durationMs: 1234,
+  target: {
+    exchangeUrl: 'http://127.0.0.1:4000',
+    partnerUrl: 'http://127.0.0.1:4000',
+    tokenId: '42',
+    publicApiKey: 'pk',
+  },
+  profiles: ['orders'],
+  summary: { PASS: 1, FAIL: 1, WARN: 0, SKIP: 0, ERROR: 0, XFAIL: 0, XPASS: 0 },
+  mustFailures: ['ORDER-CANCEL-LIVE'],
+  results: [
+    failed,
+    { ...failed, id: 'ORDER-EDIT-LIVE', verdict: 'PASS', message: 'ok', evidence: [] },
+  ],
+  leftovers: [],
+  calls: 2,
+};
+
+describe('reports', () => {
+  it('shows a JWT in curl by its payload, never the secret or the signature', () => {
+    const curl = curlOf(exchange);
+    expect(curl).toContain(`curl -i -X PUT 'http://127.0.0.1:4000/orders/7/cancel'`);
+    expect(curl).toContain(
+      '<JWT HS256 {"token_id":"42","path":"/orders/7/cancel","nonce":1}, signed with the token secret>',
+    );
+    expect(curl).not.toContain(exchange.requestHeaders['X-Service-Auth']?.split('.')[2]);
+  });
+
+  it('writes JUnit with one testcase per requirement id', () => {
+    const junit = toJunit(report);
+    expect(junit).toContain('<testcase name="ORDER-CANCEL-LIVE" classname="orders.MUST">');
+    expect(junit).toContain(
+      '<failure message="order 7 is still live &lt;after&gt; its cancel" type="FAIL">',
+    );
+    expect(junit).toContain('<testcase name="ORDER-EDIT-LIVE"');
+    expect(junit).not.toContain('s3cr3t');
+  });
+
+  it('writes JSON with each call as a curl and secrets masked', () => {
+    const json = JSON.parse(toJson(report));
+    expect(json.results[0].evidence[0].call.curl).toContain('curl -i -X PUT');
+    expect(json.results[0].evidence[0].received).toContain('"session_secret":"<redacted>"');
+  });
+
+  it('writes an HTML matrix and the detail of each failure', () => {
+    const html = toHtml(report);
+    expect(html).toContain('<th>orders</th>');
+    expect(html).toContain('<section id="ORDER-CANCEL-LIVE">');
+    expect(html).toContain('next state cancelled');
+    expect(html).not.toContain('s3cr3t');
+  });
+});

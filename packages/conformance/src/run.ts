@@ -1,0 +1,432 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AdapterContext,
+  type ConformanceAdapter,
+  type Market,
+  type OrderRef,
+  resolveAdapter,
+} from './adapter.js';
+import {
+  type ConformanceRequirement,
+  catalog,
+  type Profile,
+  profileNames,
+  responseRequirementId,
+} from './catalog.js';
+import { Caller, Evidences, evidenceOf } from './context.js';
+import { type ExpectedFailure, isCurrent } from './expected-failures.js';
+import type { Evidence, Exchange } from './outcome.js';
+import { authScenarios } from './scenarios/auth.js';
+import { inputScenarios } from './scenarios/input.js';
+import { orderScenarios } from './scenarios/orders.js';
+import { partnerScenarios } from './scenarios/partner.js';
+import { readScenarios } from './scenarios/reads.js';
+import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
+import type { Target } from './target.js';
+
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
+
+export const verdicts: readonly Verdict[] = [
+  'PASS',
+  'FAIL',
+  'WARN',
+  'SKIP',
+  'ERROR',
+  'XFAIL',
+  'XPASS',
+];
+
+/** The verdict on one requirement, with the evidence behind it. */
+export interface RequirementResult {
+  id: string;
+  level: ConformanceRequirement['level'];
+  kind: ConformanceRequirement['kind'];
+  profiles: Profile[];
+  origin: string;
+  summary: string;
+  verdict: Verdict;
+  /** One line: why this verdict. */
+  message: string;
+  /** The failing (or erroring, or skipping) evidence first, then at most a few passes. */
+  evidence: Evidence[];
+  /** Set when an expected-failures entry names the requirement. */
+  expectedFailure?: ExpectedFailure & { expired: boolean };
+}
+
+export interface ConformanceReport {
+  /** Version of this report's shape; see the README. */
+  schemaVersion: 1;
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  target: { exchangeUrl: string; partnerUrl: string; tokenId: string; publicApiKey: string };
+  profiles: Profile[];
+  summary: Record<Verdict, number>;
+  /** MUST requirements that failed or errored: the run fails when there is one. */
+  mustFailures: string[];
+  results: RequirementResult[];
+  /** Orders the run could not cancel at the end. */
+  leftovers: string[];
+  /** HTTP calls the run made (the exchange limits a token to 600 in 5 minutes). */
+  calls: number;
+}
+
+export interface RunOptions {
+  /** Profiles to run; all when empty or absent. */
+  profiles?: Profile[];
+  /** Only these requirement ids. */
+  only?: string[];
+  adapter?: ConformanceAdapter;
+  expectedFailures?: ExpectedFailure[];
+  /** Called with each verdict as soon as it is known. */
+  onResult?: (result: RequirementResult) => void;
+  /** Prefix of every client order id the run makes; a fresh one by default. */
+  runId?: string;
+  now?: () => Date;
+}
+
+/** The run could not proceed at all (bad options, server unreachable): exit code 2. */
+export class RunAbortedError extends Error {
+  override name = 'RunAbortedError';
+}
+
+const scenarios: Scenario[] = [
+  ...readScenarios,
+  ...orderScenarios,
+  ...partnerScenarios,
+  ...authScenarios,
+  ...inputScenarios,
+];
+
+/** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */
+export function selectRequirements(options: Pick<RunOptions, 'profiles' | 'only'>): {
+  selected: ConformanceRequirement[];
+  profiles: Set<Profile>;
+} {
+  const profiles = new Set<Profile>(options.profiles?.length ? options.profiles : profileNames);
+  for (const profile of profiles) {
+    if (!profileNames.includes(profile)) {
+      throw new RunAbortedError(
+        `unknown profile "${profile}"; the profiles are ${profileNames.join(', ')}`,
+      );
+    }
+  }
+  const only = new Set(options.only ?? []);
+  for (const id of only) {
+    if (!catalog.some((requirement) => requirement.id === id)) {
+      throw new RunAbortedError(
+        `unknown requirement "${id}"; \`exchange-conformance list\` shows them all`,
+      );
+    }
+  }
+  const selected = catalog.filter(
+    (requirement) =>
+      requirement.profiles.some((profile) => profiles.has(profile)) &&
+      (only.size === 0 || only.has(requirement.id)),
+  );
+  return { selected, profiles };
+}
+
+/**
+ * The requirements checked by the same scenarios as `id`, which share its fixtures: a fault
+ * that breaks `id` can be shown to leave them alone. The status-table requirements are left
+ * out, since every scenario notes statuses for them.
+ */
+export function siblingRequirements(id: string): string[] {
+  const siblings = new Set<string>([id]);
+  for (const scenario of scenarios) {
+    if (!scenario.covers.includes(id)) continue;
+    for (const covered of scenario.covers)
+      if (!covered.startsWith('STATUS-')) siblings.add(covered);
+  }
+  return [...siblings];
+}
+
+function scenarioRuns(
+  scenario: Scenario,
+  selected: Set<string>,
+  responseProfiles: Set<Profile>,
+  profiles: Set<Profile>,
+): boolean {
+  if (!profiles.has(scenario.profile)) return false;
+  if (scenario.requires?.some((profile) => !profiles.has(profile))) return false;
+  return scenario.covers.some((id) => selected.has(id)) || responseProfiles.has(scenario.profile);
+}
+
+async function preflight(target: Target, profiles: Set<Profile>): Promise<void> {
+  const partnerOnly = [...profiles].every((profile) => profile.startsWith('partner'));
+  const urls = partnerOnly
+    ? [target.partnerUrl]
+    : [
+        target.exchangeUrl,
+        ...(profiles.has('partner-sessions') || profiles.has('partner-transactions')
+          ? [target.partnerUrl]
+          : []),
+      ];
+  for (const url of new Set(urls)) {
+    try {
+      new URL(url);
+    } catch {
+      throw new RunAbortedError(
+        `"${url}" is not a URL; give the base URL, for example http://127.0.0.1:4000`,
+      );
+    }
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(5000) });
+    } catch (error) {
+      throw new RunAbortedError(
+        `cannot reach ${url} (${String((error as Error).cause ?? (error as Error).message)}); start the server, or check --exchange-url / --partner-url`,
+      );
+    }
+  }
+}
+
+function responseEvidence(exchange: Exchange): Evidence {
+  const requirementId = responseRequirementId(exchange.operationId);
+  if (exchange.violations.length === 0) {
+    return {
+      requirementId,
+      outcome: 'pass',
+      message: `${exchange.method} ${new URL(exchange.url).pathname} ${exchange.status} matches the spec`,
+    };
+  }
+  return {
+    requirementId,
+    outcome: 'fail',
+    message: `${exchange.method} ${new URL(exchange.url).pathname} ${exchange.status}: ${exchange.violations.map((v) => `${v.pointer || '(body)'} ${v.message}`).join('; ')}`,
+    received: exchange.responseText.slice(0, 500),
+    documented: exchange.violations
+      .map(
+        (v) =>
+          `${v.pointer || '(body)'}: ${v.message}${v.specPath ? ` (${decodeURIComponent(v.specPath)})` : ''}`,
+      )
+      .join('\n'),
+    exchange,
+  };
+}
+
+function judge(
+  requirement: ConformanceRequirement,
+  evidence: Evidence[],
+  expected: ExpectedFailure | undefined,
+  now: Date,
+): RequirementResult {
+  const failing = evidence.filter((e) => e.outcome === 'fail');
+  const erroring = evidence.filter((e) => e.outcome === 'error');
+  const skipping = evidence.filter((e) => e.outcome === 'skip');
+  const passing = evidence.filter((e) => e.outcome === 'pass');
+  let verdict: Verdict;
+  let message: string;
+  if (failing.length > 0) {
+    verdict = requirement.level === 'MUST' ? 'FAIL' : 'WARN';
+    message = failing[0]?.message ?? '';
+  } else if (erroring.length > 0) {
+    verdict = 'ERROR';
+    message = erroring[0]?.message ?? '';
+  } else if (passing.length > 0) {
+    verdict = 'PASS';
+    message = `${passing.length} check${passing.length === 1 ? '' : 's'} passed${skipping.length ? `; skipped: ${skipping[0]?.message}` : ''}`;
+  } else {
+    verdict = 'SKIP';
+    message = skipping[0]?.message ?? 'no scenario of the selected profiles exercised it';
+  }
+  const result: RequirementResult = {
+    id: requirement.id,
+    level: requirement.level,
+    kind: requirement.kind,
+    profiles: requirement.profiles,
+    origin: requirement.origin,
+    summary: requirement.summary,
+    verdict,
+    message,
+    evidence: [...failing, ...erroring, ...skipping, ...passing.slice(0, 3)],
+  };
+  if (expected) {
+    const expired = !isCurrent(expected, now);
+    result.expectedFailure = { ...expected, expired };
+    if (!expired && (verdict === 'FAIL' || verdict === 'WARN')) {
+      result.verdict = 'XFAIL';
+      result.message = `expected failure (${expected.reason}): ${message}`;
+    } else if (!expired && verdict === 'PASS') {
+      result.verdict = 'XPASS';
+      result.message = `expected to fail (${expected.reason}) but passed: remove it from the expected-failures file`;
+    } else if (expired && (verdict === 'FAIL' || verdict === 'WARN')) {
+      result.message = `${message} (its expected-failures entry expired on ${expected.expires})`;
+    }
+  }
+  return result;
+}
+
+/**
+ * Runs the conformance suite against a server: every selected requirement as a deterministic
+ * scenario over HTTP, each response validated against the specs. Throws RunAbortedError when
+ * the run cannot proceed at all.
+ */
+export async function runConformance(
+  target: Target,
+  options: RunOptions = {},
+): Promise<ConformanceReport> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const startedMs = Date.now();
+  const { selected, profiles } = selectRequirements(options);
+  const expectedIds = new Map((options.expectedFailures ?? []).map((entry) => [entry.id, entry]));
+  await preflight(target, profiles);
+
+  const runId = options.runId ?? `ck${randomBytes(4).toString('hex')}`;
+  const caller = new Caller(target);
+  const evidence = new Evidences();
+  caller.onExchange.push((exchange) => evidence.record(responseEvidence(exchange)));
+  const adapter = resolveAdapter(options.adapter);
+  const adapterContext: AdapterContext = {
+    target,
+    runId,
+    call: (operationId, callOptions) => caller.call(operationId, callOptions),
+  };
+  let counter = 0;
+  let market: Promise<Market> | undefined;
+  const created: OrderRef[] = [];
+  const context: ScenarioContext = {
+    target,
+    runId,
+    startedAt: startedMs,
+    profiles,
+    caller,
+    evidence,
+    adapter,
+    adapterContext,
+    created,
+    market: () => {
+      market ??= adapter.discoverMarket(adapterContext);
+      return market;
+    },
+    clientOrderId: () => `${runId}-${++counter}`,
+    async liveOrder(fixture) {
+      const current = await context.market();
+      const order = await adapter.placeLiveOrder(
+        adapterContext,
+        {
+          product: current.primary,
+          side: 'buy',
+          tradingType: 'spot',
+          ...fixture,
+          clientOrderId: context.clientOrderId(),
+        },
+        current,
+      );
+      created.push(order);
+      return order;
+    },
+  };
+
+  const selectedIds = new Set(selected.map((requirement) => requirement.id));
+  const responseProfiles = new Set(
+    selected.filter((r) => r.kind === 'response').flatMap((r) => r.profiles),
+  );
+  const toRun = scenarios.filter((scenario) =>
+    scenarioRuns(scenario, selectedIds, responseProfiles, profiles),
+  );
+  // A scenario left out for want of the profile its fixtures need says so on what it covers.
+  for (const scenario of scenarios) {
+    const lacking = (scenario.requires ?? []).filter((profile) => !profiles.has(profile));
+    if (!profiles.has(scenario.profile) || lacking.length === 0) continue;
+    for (const id of scenario.covers) {
+      if (!selectedIds.has(id)) continue;
+      evidence.record({
+        requirementId: id,
+        outcome: 'skip',
+        message: `needs the ${lacking.join(' and ')} profile${lacking.length > 1 ? 's' : ''} as well, for its fixtures`,
+      });
+    }
+  }
+  const lastCovering = new Map<string, number>();
+  toRun.forEach((scenario, index) => {
+    for (const id of scenario.covers) lastCovering.set(id, index);
+  });
+
+  const results = new Map<string, RequirementResult>();
+  const emit = (requirement: ConformanceRequirement) => {
+    const result = judge(
+      requirement,
+      evidence.all.filter((e) => e.requirementId === requirement.id),
+      expectedIds.get(requirement.id),
+      started,
+    );
+    results.set(requirement.id, result);
+    options.onResult?.(result);
+  };
+
+  for (const [index, scenario] of toRun.entries()) {
+    const before = evidence.all.length;
+    try {
+      await scenario.run(context);
+    } catch (error) {
+      // A scenario that broke before checking something leaves that requirement its reason.
+      const checked = new Set(evidence.all.slice(before).map((e) => e.requirementId));
+      for (const id of scenario.covers)
+        if (!checked.has(id)) evidence.record(evidenceOf(id, error));
+    }
+    for (const requirement of selected) {
+      if (requirement.kind !== 'response' && lastCovering.get(requirement.id) === index)
+        emit(requirement);
+    }
+  }
+
+  const leftovers = await cleanUp(context);
+  for (const requirement of selected) if (!results.has(requirement.id)) emit(requirement);
+
+  const ordered = selected.map((requirement) => results.get(requirement.id) as RequirementResult);
+  const summary = Object.fromEntries(verdicts.map((verdict) => [verdict, 0])) as Record<
+    Verdict,
+    number
+  >;
+  for (const result of ordered) summary[result.verdict]++;
+  return {
+    schemaVersion: 1,
+    runId,
+    startedAt: started.toISOString(),
+    durationMs: Date.now() - startedMs,
+    target: {
+      exchangeUrl: target.exchangeUrl,
+      partnerUrl: target.partnerUrl,
+      tokenId: target.tokenId,
+      publicApiKey: target.publicApiKey,
+    },
+    profiles: [...profiles],
+    summary,
+    mustFailures: ordered
+      .filter((r) => r.level === 'MUST' && (r.verdict === 'FAIL' || r.verdict === 'ERROR'))
+      .map((r) => r.id),
+    results: ordered,
+    leftovers,
+    calls: caller.exchanges.length,
+  };
+}
+
+/** Cancels every order of the run that is still live; returns those it could not. */
+async function cleanUp(context: ScenarioContext): Promise<string[]> {
+  if (context.created.length === 0) return [];
+  const ours = new Set(context.created.map((order) => String(order.id)));
+  const leftovers: string[] = [];
+  try {
+    const listed = await context.caller.call('listOrders', {
+      query: { status: 'live', limit: '1000' },
+    });
+    const models = (
+      (listed.json as { models?: Record<string, unknown>[] } | undefined)?.models ?? []
+    ).filter(
+      (order) =>
+        ours.has(String(order.id)) ||
+        String(order.client_order_id ?? '').startsWith(`${context.runId}-`),
+    );
+    for (const order of models) {
+      const cancelled = await context.caller.call('cancelOrder', {
+        path: { order_id: String(order.id) },
+      });
+      if (cancelled.status !== 200) leftovers.push(String(order.id));
+    }
+  } catch {
+    leftovers.push(...ours);
+  }
+  return leftovers;
+}

@@ -1,0 +1,223 @@
+import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
+import type { OrderRef } from '../adapter.js';
+import { type Auth, bodyOf, expectStatus } from '../context.js';
+import { forgeJwt } from '../forge.js';
+import { type Exchange, Failure, fixtureFailed, SetupError } from '../outcome.js';
+import { example } from './partner.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+const refused = '401: the forged call is refused';
+
+async function orderState(
+  context: ScenarioContext,
+  order: OrderRef,
+): Promise<Record<string, unknown>> {
+  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
+  if (read.status !== 200)
+    throw new SetupError(`reading order ${order.id} back answered ${read.status}`, read);
+  return bodyOf(read);
+}
+
+/** The order must read back live with the same price: the refused call changed nothing. */
+async function expectUnchanged(
+  context: ScenarioContext,
+  order: OrderRef,
+  before: Record<string, unknown>,
+  attack: Exchange,
+): Promise<void> {
+  const after = await orderState(context, order);
+  for (const field of ['status', 'price', 'quantity']) {
+    if (JSON.stringify(after[field]) !== JSON.stringify(before[field])) {
+      throw new Failure(
+        `order ${order.id} changed after a refused call: ${field} ${JSON.stringify(before[field])} → ${JSON.stringify(after[field])}`,
+        {
+          received: `${field}: ${JSON.stringify(after[field])}`,
+          documented: 'the state is unchanged',
+          exchange: attack,
+        },
+      );
+    }
+  }
+}
+
+const custom = (
+  headers: (requestPath: string) => Promise<Record<string, string>> | Record<string, string>,
+): Auth => ({
+  kind: 'custom',
+  headers: async (requestPath) => headers(requestPath),
+});
+
+interface CancelAttack {
+  id: string;
+  auth: (context: ScenarioContext, order: OrderRef, other: OrderRef) => Auth;
+  query?: Record<string, string>;
+}
+
+const cancelAttacks: CancelAttack[] = [
+  { id: 'AUTH-MISSING-HEADER', auth: () => ({ kind: 'none' }) },
+  {
+    id: 'AUTH-BAD-SIGNATURE',
+    auth: (context) =>
+      custom((path) => ({
+        'X-Service-Auth': forgeJwt(serviceAuthPayload(context.target, { path }), {
+          secret: `${context.target.tokenSecret}-not`,
+        }),
+      })),
+  },
+  {
+    id: 'AUTH-ALG-NONE',
+    auth: (context) =>
+      custom((path) => ({
+        'X-Service-Auth': forgeJwt(serviceAuthPayload(context.target, { path }), { alg: 'none' }),
+      })),
+  },
+  {
+    id: 'AUTH-ALG-OTHER',
+    auth: (context) =>
+      custom((path) => ({
+        'X-Service-Auth': forgeJwt(serviceAuthPayload(context.target, { path }), {
+          alg: 'HS512',
+          secret: context.target.tokenSecret,
+        }),
+      })),
+  },
+  {
+    id: 'AUTH-NONCE-SMALLER',
+    // The calls just before were accepted with nonces of about now; one a minute old is smaller.
+    auth: (context) =>
+      custom((path) => ({
+        'X-Service-Auth': forgeJwt(
+          { token_id: context.target.tokenId, path, nonce: Date.now() - 60_000 },
+          { secret: context.target.tokenSecret },
+        ),
+      })),
+  },
+  {
+    id: 'AUTH-PATH-MISMATCH',
+    auth: (context, _order, other) =>
+      custom(async () => ({
+        'X-Service-Auth': await signServiceAuth(context.target, {
+          path: `/orders/${other.id}/cancel`,
+        }),
+      })),
+  },
+  {
+    id: 'AUTH-QUERY-MISMATCH',
+    query: { conformance: 'query-not-signed' },
+    auth: (context) =>
+      custom(async (path) => ({
+        'X-Service-Auth': await signServiceAuth(context.target, {
+          path: path.split('?')[0] ?? path,
+        }),
+      })),
+  },
+];
+
+const orderAttacks: Scenario = {
+  name: 'forged calls against a live order',
+  profile: 'auth',
+  requires: ['orders'],
+  covers: [...cancelAttacks.map((attack) => attack.id), 'AUTH-NONCE-REPLAYED'],
+  async run(context) {
+    const order = await context.liveOrder({});
+    const other = await context.liveOrder({ side: 'sell' });
+    for (const attack of cancelAttacks) {
+      const before = await orderState(context, order);
+      const answered = await context.caller.call('cancelOrder', {
+        path: { order_id: String(order.id) },
+        query: attack.query,
+        auth: attack.auth(context, order, other),
+      });
+      await context.evidence.check(attack.id, async () => {
+        expectStatus(answered, 401, refused);
+        await expectUnchanged(context, order, before, answered);
+        if (attack.id === 'AUTH-PATH-MISMATCH')
+          await expectUnchanged(context, other, await orderState(context, other), answered);
+        return 'refused with 401, the order unchanged';
+      });
+    }
+
+    // A JWT that was accepted once, sent again with another body (the body is not signed).
+    const market = await context.market();
+    const before = await orderState(context, order);
+    let captured = '';
+    const accepted = await context.caller.call('editOrder', {
+      path: { order_id: String(order.id) },
+      body: { price: String(before.price) },
+      auth: custom(async (path) => {
+        captured = await signServiceAuth(context.target, { path });
+        return { 'X-Service-Auth': captured };
+      }),
+    });
+    if (accepted.status !== 200)
+      throw new SetupError(`a valid edit to replay answered ${accepted.status}`, accepted);
+    const replayed = await context.caller.call('editOrder', {
+      path: { order_id: String(order.id) },
+      body: {
+        price:
+          market.primary.restingBuyPrice === String(before.price)
+            ? String(Number(before.price) - 1)
+            : market.primary.restingBuyPrice,
+      },
+      auth: custom(() => ({ 'X-Service-Auth': captured })),
+    });
+    await context.evidence.check('AUTH-NONCE-REPLAYED', async () => {
+      expectStatus(replayed, 401, refused);
+      await expectUnchanged(context, order, before, replayed);
+      return 'the replayed JWT was refused, the order unchanged';
+    });
+  },
+};
+
+const oauthAttack: Scenario = {
+  name: 'OAuth ids of a request nobody approved',
+  profile: 'auth',
+  requires: ['oauth'],
+  covers: ['AUTH-OAUTH-UNAPPROVED'],
+  async run(context) {
+    const created = await context.caller.call('createOAuthRequest', {
+      body: { external_ref: `${context.runId}-unapproved` },
+    });
+    if (created.status !== 200) throw fixtureFailed('creating an OAuth request', created, 'oauth');
+    const request = bodyOf(created);
+    const ids = {
+      publicId: String(request.oauth_request_public_id),
+      privateId: String(request.oauth_request_private_id),
+    };
+    const answered = await context.caller.call('getUserContext', { auth: { kind: 'oauth', ids } });
+    await context.evidence.check('AUTH-OAUTH-UNAPPROVED', async () => {
+      expectStatus(answered, 401, refused);
+      return 'refused with 401';
+    });
+  },
+};
+
+const partnerAttack: Scenario = {
+  name: 'a partner JWT whose delegate_path names another path',
+  profile: 'auth',
+  requires: ['partner-sessions'],
+  covers: ['AUTH-PARTNER-DELEGATE-PATH'],
+  async run(context) {
+    const key = context.target.publicApiKey;
+    const answered = await context.caller.call('createIntent', {
+      path: { public_api_key: key },
+      body: {
+        ...example('createIntent', 'paymentRequest'),
+        public_api_key: key,
+        partner_order_id: `${context.runId}-forged`,
+      },
+      auth: custom(async () => ({
+        'X-Service-Auth': await signServiceAuth(context.target, {
+          path: `/api/v1/partner/${encodeURIComponent(key)}/transactions`,
+          delegate: true,
+        }),
+      })),
+    });
+    await context.evidence.check('AUTH-PARTNER-DELEGATE-PATH', async () => {
+      expectStatus(answered, 401, refused);
+      return 'refused with 401';
+    });
+  },
+};
+
+export const authScenarios: Scenario[] = [orderAttacks, oauthAttack, partnerAttack];

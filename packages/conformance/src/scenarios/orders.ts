@@ -1,0 +1,533 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../adapter.js';
+import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../catalog.js';
+import { bodyOf, expectStatus } from '../context.js';
+import { type Exchange, Failure, SetupError, Skip } from '../outcome.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+type Row = Record<string, unknown>;
+type Via = 'id' | 'client';
+
+const sameDecimal = (a: unknown, b: unknown) =>
+  a !== null &&
+  a !== undefined &&
+  b !== null &&
+  b !== undefined &&
+  new Decimal(String(a)).eq(String(b));
+
+/** Path parameters naming `order` by its system id or by its client order id. */
+function pathOf(order: OrderRef, via: Via): Record<string, string> {
+  if (via === 'client') {
+    if (!order.clientOrderId) throw new Skip('the fixture order has no client order id');
+    return { client_order_id: order.clientOrderId };
+  }
+  return { order_id: String(order.id) };
+}
+
+const byClient = (operationId: string, via: Via) =>
+  via === 'client' ? `${operationId}ByClientId` : operationId;
+
+async function readOrder(
+  context: ScenarioContext,
+  order: OrderRef,
+  via: Via = 'id',
+): Promise<Row | undefined> {
+  const read = await context.caller.call(byClient('getOrder', via), { path: pathOf(order, via) });
+  if (read.status === 404) return undefined;
+  if (read.status !== 200) {
+    throw new SetupError(`reading order ${order.id} back answered ${read.status}`, read);
+  }
+  return bodyOf(read);
+}
+
+async function liveIds(context: ScenarioContext): Promise<Set<string>> {
+  const listed = await context.caller.call('listOrders', {
+    query: { status: 'live', limit: '1000' },
+  });
+  if (listed.status !== 200)
+    throw new SetupError(`listing live orders answered ${listed.status}`, listed);
+  return new Set(
+    ((bodyOf(listed).models as Row[] | undefined) ?? []).map((order) => String(order.id)),
+  );
+}
+
+function expectField(
+  exchange: Exchange | undefined,
+  body: Row | undefined,
+  field: string,
+  expected: unknown,
+  what: string,
+): void {
+  const value = body?.[field];
+  const ok =
+    typeof expected === 'string' && /^-?[0-9.]+$/.test(expected)
+      ? sameDecimal(value, expected)
+      : value === expected;
+  if (ok) return;
+  throw new Failure(
+    `${what}: ${field} is ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`,
+    {
+      received: `${field}: ${JSON.stringify(value)}`,
+      documented: `${field}: ${JSON.stringify(expected)}`,
+      exchange,
+    },
+  );
+}
+
+const cancelLive: Scenario = {
+  name: 'cancel a live order, by id and by client order id',
+  profile: 'orders',
+  covers: ['ORDER-CANCEL-LIVE', 'STATUS-200-SUCCESS'],
+  async run(context) {
+    for (const via of ['id', 'client'] as const) {
+      const order = await context.liveOrder({});
+      const cancelled = await context.caller.call(byClient('cancelOrder', via), {
+        path: pathOf(order, via),
+      });
+      context.evidence.noteStatus('STATUS-200-SUCCESS', cancelled, 200);
+      await context.evidence.check('ORDER-CANCEL-LIVE', async () => {
+        expectStatus(cancelled, 200, 'status 200 and the order with status cancelled');
+        expectField(cancelled, bodyOf(cancelled), 'status', 'cancelled', 'the cancel response');
+        const read = await readOrder(context, order);
+        if (read && read.status === 'live') {
+          throw new Failure(`order ${order.id} is still live after its cancel answered 200`, {
+            received: `GET /orders/${order.id}: status live`,
+            documented: 'next state cancelled',
+            exchange: cancelled,
+          });
+        }
+        if ((await liveIds(context)).has(String(order.id))) {
+          throw new Failure(
+            `order ${order.id} is still listed among the live orders after its cancel`,
+            {
+              received: 'listed by GET /orders?status=live',
+              documented: 'next state cancelled',
+              exchange: cancelled,
+            },
+          );
+        }
+        return `cancelled by ${via === 'id' ? 'system id' : 'client order id'}, read back as ${String(read?.status ?? 'gone')}`;
+      });
+    }
+  },
+};
+
+const notLiveRequirements = {
+  editOrder: 'ORDER-EDIT-NOT-LIVE',
+  updateOrderTpsl: 'ORDER-UPDATE-TPSL-NOT-LIVE',
+  cancelOrder: 'ORDER-CANCEL-NOT-LIVE',
+} as const;
+
+/** Edit, update_tpsl and cancel of an order that is not live: 404 each, and the order unchanged. */
+async function checkNotLive(
+  context: ScenarioContext,
+  order: OrderRef,
+  state: string,
+): Promise<void> {
+  const market = await context.market();
+  const before = await readOrder(context, order);
+  const bodies: Record<string, unknown> = {
+    editOrder: { price: market.primary.restingBuyPrice },
+    updateOrderTpsl: { take_profit: market.primary.restingSellPrice },
+    cancelOrder: undefined,
+  };
+  for (const [operationId, requirementId] of Object.entries(notLiveRequirements)) {
+    for (const via of ['id', 'client'] as const) {
+      if (via === 'client' && !order.clientOrderId) continue;
+      const answered = await context.caller.call(byClient(operationId, via), {
+        path: pathOf(order, via),
+        body: bodies[operationId],
+      });
+      context.evidence.noteStatus('STATUS-404-NOT-LIVE', answered, 404);
+      await context.evidence.check(requirementId, async () => {
+        expectStatus(answered, 404, `404 for a ${state} order`);
+        return `${answered.operationId} of a ${state} order answered 404`;
+      });
+    }
+  }
+  const after = await readOrder(context, order);
+  for (const requirementId of Object.values(notLiveRequirements)) {
+    await context.evidence.check(requirementId, async () => {
+      for (const field of ['status', 'price', 'quantity', 'take_profit', 'stop_loss']) {
+        if (JSON.stringify(before?.[field]) !== JSON.stringify(after?.[field])) {
+          throw new Failure(
+            `the ${state} order changed: ${field} was ${JSON.stringify(before?.[field])}, is ${JSON.stringify(after?.[field])}`,
+            {
+              received: `${field}: ${JSON.stringify(after?.[field])}`,
+              documented: 'next state unchanged',
+            },
+          );
+        }
+      }
+      return `the ${state} order read back unchanged`;
+    });
+  }
+}
+
+const notLive: Scenario = {
+  name: 'edit, update_tpsl and cancel of cancelled and filled orders',
+  profile: 'orders',
+  covers: [...Object.values(notLiveRequirements), 'STATUS-404-NOT-LIVE'],
+  async run(context) {
+    const order = await context.liveOrder({});
+    const cancelled = await context.caller.call('cancelOrder', {
+      path: { order_id: String(order.id) },
+    });
+    if (cancelled.status !== 200)
+      throw new SetupError(`cancelling the fixture answered ${cancelled.status}`, cancelled);
+    await checkNotLive(context, order, 'cancelled');
+    const market = await context.market();
+    let filled: OrderRef;
+    try {
+      filled = await context.adapter.placeFilledOrder(
+        context.adapterContext,
+        {
+          product: market.primary,
+          side: 'buy',
+          tradingType: 'spot',
+          clientOrderId: context.clientOrderId(),
+        },
+        market,
+      );
+    } catch (error) {
+      if (!(error instanceof Skip)) throw error;
+      for (const id of Object.values(notLiveRequirements)) {
+        context.evidence.record({
+          requirementId: id,
+          outcome: 'skip',
+          message: `filled orders not checked: ${error.message}`,
+        });
+      }
+      return;
+    }
+    await checkNotLive(context, filled, 'filled');
+  },
+};
+
+const editLive: Scenario = {
+  name: 'edit a live order, by id and by client order id',
+  profile: 'orders',
+  covers: ['ORDER-EDIT-LIVE', 'STATUS-200-SUCCESS'],
+  async run(context) {
+    const market = await context.market();
+    const order = await context.liveOrder({});
+    const price = new Decimal(market.primary.restingBuyPrice)
+      .mul(0.9)
+      .toDecimalPlaces(0, Decimal.ROUND_DOWN)
+      .toFixed();
+    const quantity = new Decimal(market.primary.quantity).mul(2).toFixed();
+    const edits = [
+      { via: 'id' as const, body: { price }, field: 'price', value: price },
+      { via: 'client' as const, body: { quantity }, field: 'quantity', value: quantity },
+    ];
+    for (const edit of edits) {
+      const edited = await context.caller.call(byClient('editOrder', edit.via), {
+        path: pathOf(order, edit.via),
+        body: edit.body,
+      });
+      context.evidence.noteStatus('STATUS-200-SUCCESS', edited, 200);
+      await context.evidence.check('ORDER-EDIT-LIVE', async () => {
+        expectStatus(edited, 200, 'status 200 and the updated order');
+        const body = bodyOf(edited);
+        expectField(edited, body, 'status', 'live', 'the edit response');
+        expectField(edited, body, edit.field, edit.value, 'the edit response');
+        const read = await readOrder(context, order, edit.via);
+        expectField(edited, read, 'status', 'live', `order ${order.id} read back`);
+        expectField(edited, read, edit.field, edit.value, `order ${order.id} read back`);
+        return `${edit.field} edited by ${edit.via === 'id' ? 'system id' : 'client order id'} and read back`;
+      });
+    }
+  },
+};
+
+const tpslLive: Scenario = {
+  name: 'update take profit and stop loss of a live order',
+  profile: 'orders',
+  covers: ['ORDER-UPDATE-TPSL-LIVE', 'STATUS-200-SUCCESS'],
+  async run(context) {
+    const market = await context.market();
+    const order = await context.liveOrder({
+      tradingType: market.primary.marginEnabled ? 'margin' : 'spot',
+    });
+    const takeProfit = market.primary.restingSellPrice;
+    const stopLoss = new Decimal(market.primary.restingBuyPrice)
+      .div(2)
+      .toDecimalPlaces(0, Decimal.ROUND_DOWN)
+      .toFixed();
+    const updates = [
+      { via: 'id' as const, body: { take_profit: takeProfit, stop_loss: stopLoss } },
+      { via: 'client' as const, body: { stop_loss: new Decimal(stopLoss).add(1).toFixed() } },
+    ];
+    for (const update of updates) {
+      const updated = await context.caller.call(byClient('updateOrderTpsl', update.via), {
+        path: pathOf(order, update.via),
+        body: update.body,
+      });
+      context.evidence.noteStatus('STATUS-200-SUCCESS', updated, 200);
+      await context.evidence.check('ORDER-UPDATE-TPSL-LIVE', async () => {
+        expectStatus(updated, 200, 'status 200 and the updated order');
+        const body = bodyOf(updated);
+        expectField(updated, body, 'status', 'live', 'the update_tpsl response');
+        for (const [field, value] of Object.entries(update.body))
+          expectField(updated, body, field, value, 'the update_tpsl response');
+        for (const field of ['margin_used', 'margin_interest', 'unwound_trade_leverage_level']) {
+          if (!(field in body)) {
+            throw new Failure(`the update_tpsl response lacks ${field}`, {
+              received: `fields: ${Object.keys(body).join(', ')}`,
+              documented:
+                'updated order returned with margin_used, margin_interest and unwound_trade_leverage_level',
+              exchange: updated,
+            });
+          }
+        }
+        const read = await readOrder(context, order);
+        expectField(updated, read, 'status', 'live', `order ${order.id} read back`);
+        for (const [field, value] of Object.entries(update.body))
+          expectField(updated, read, field, value, `order ${order.id} read back`);
+        return `take profit / stop loss updated by ${update.via === 'id' ? 'system id' : 'client order id'} and read back`;
+      });
+    }
+  },
+};
+
+// Which attribute of a fixture order each cancel_all filter of the spec compares.
+const filterAttribute: Record<string, keyof OrderRef> = {
+  product_id: 'productId',
+  trading_type: 'tradingType',
+  side: 'side',
+};
+
+interface BookSlot {
+  key: string;
+  product: 'primary' | 'secondary';
+  side: 'buy' | 'sell';
+  tradingType: 'spot' | 'margin';
+}
+
+/**
+ * One cancel_all round against a book of both matching and non-matching orders: the
+ * matching ones must be cancelled and listed, exactly; the others must stay live.
+ */
+async function cancelAllRound(
+  context: ScenarioContext,
+  book: Map<string, OrderRef>,
+  requirementId: string,
+  filters: Record<string, string> | undefined,
+  label: string,
+): Promise<void> {
+  const matches = (order: OrderRef) =>
+    Object.entries(filters ?? {}).every(([name, value]) => {
+      const attribute = filterAttribute[name];
+      return attribute !== undefined && String(order[attribute]) === value;
+    });
+  const ours = [...book.values()];
+  const matching = ours.filter(matches);
+  const others = ours.filter((order) => !matches(order));
+  if (filters && Object.keys(filters).length > 0 && others.length === 0) {
+    context.evidence.record({
+      requirementId,
+      outcome: 'skip',
+      message: `${label}: no fixture order differs in this filter, so leaving others live cannot be shown`,
+    });
+    return;
+  }
+  const answered = await context.caller.call(
+    'cancelAllOrders',
+    filters === undefined ? {} : { body: filters },
+  );
+  context.evidence.noteStatus('STATUS-200-SUCCESS', answered, 200);
+  const documented = `models lists exactly the matching orders (${matching.map((order) => order.id).join(', ') || 'none'}); the others stay live`;
+  await context.evidence.check(requirementId, async () => {
+    expectStatus(answered, 200, 'status 200 and {models}');
+    const models = bodyOf(answered).models;
+    if (!Array.isArray(models))
+      throw new Failure('the cancel_all response has no models array', {
+        received: answered.responseText.slice(0, 300),
+        documented,
+        exchange: answered,
+      });
+    const listed = new Map((models as Row[]).map((entry) => [String(entry.id), entry]));
+    const missing = matching.filter((order) => !listed.has(String(order.id)));
+    const extra = others.filter((order) => listed.has(String(order.id)));
+    const wrongClientId = matching.filter(
+      (order) =>
+        listed.has(String(order.id)) &&
+        listed.get(String(order.id))?.client_order_id !== order.clientOrderId,
+    );
+    const live = await liveIds(context);
+    const stillLive = matching.filter((order) => live.has(String(order.id)));
+    const gone = others.filter((order) => !live.has(String(order.id)));
+    const problems = [
+      missing.length > 0 &&
+        `matching orders not listed in models: ${missing.map((o) => o.id).join(', ')}`,
+      extra.length > 0 &&
+        `non-matching orders listed in models: ${extra.map((o) => o.id).join(', ')}`,
+      wrongClientId.length > 0 &&
+        `client_order_id wrong in models for ${wrongClientId.map((o) => o.id).join(', ')}`,
+      stillLive.length > 0 &&
+        `matching orders still live when read back: ${stillLive.map((o) => o.id).join(', ')}`,
+      gone.length > 0 &&
+        `non-matching orders no longer live when read back: ${gone.map((o) => o.id).join(', ')}`,
+    ].filter(Boolean);
+    if (problems.length > 0) {
+      throw new Failure(`${label}: ${problems.join('; ')}`, {
+        received: `models: ${[...listed.keys()].join(', ') || 'none'}; live afterwards: ${
+          ours
+            .filter((o) => live.has(String(o.id)))
+            .map((o) => o.id)
+            .join(', ') || 'none'
+        }`,
+        documented,
+        exchange: answered,
+      });
+    }
+    return `${label}: ${matching.length} cancelled and listed, ${others.length} left live`;
+  });
+  // The book follows what the server did, so one broken round does not spill into the next.
+  const live = await liveIds(context);
+  for (const order of ours) {
+    if (!live.has(String(order.id)))
+      book.delete(`${order.productId}/${order.side}/${order.tradingType}`);
+  }
+}
+
+const cancelAll: Scenario = {
+  name: 'cancel_all with each filter, all combined, and none',
+  profile: 'orders',
+  covers: [
+    ...cancelAllFilterNames().map(cancelAllFilterRequirementId),
+    'ORDER-CANCEL-ALL-MATCHING',
+    'ORDER-CANCEL-ALL-NO-FILTER',
+    'STATUS-200-SUCCESS',
+  ],
+  async run(context) {
+    const market = await context.market();
+    const slots: BookSlot[] = [];
+    for (const product of ['primary', 'secondary'] as const) {
+      const info = market[product];
+      if (!info) continue;
+      for (const side of ['buy', 'sell'] as const)
+        slots.push({ key: '', product, side, tradingType: 'spot' });
+      if (info.marginEnabled) slots.push({ key: '', product, side: 'buy', tradingType: 'margin' });
+    }
+    const book = new Map<string, OrderRef>();
+    const fill = async () => {
+      for (const slot of slots) {
+        const product = market[slot.product];
+        if (!product) continue;
+        const key = `${product.id}/${slot.side}/${slot.tradingType}`;
+        if (!book.has(key))
+          book.set(
+            key,
+            await context.liveOrder({ product, side: slot.side, tradingType: slot.tradingType }),
+          );
+      }
+    };
+    // Every filter takes the value of the primary product's spot buy: the book holds, for each
+    // filter, an order that matches all the others but not it, so each filter is shown to matter.
+    const reference: Pick<OrderRef, 'productId' | 'side' | 'tradingType'> = {
+      productId: market.primary.id,
+      side: 'buy',
+      tradingType: 'spot',
+    };
+    for (const filter of cancelAllFilterNames()) {
+      await fill();
+      const attribute = filterAttribute[filter];
+      const requirementId = cancelAllFilterRequirementId(filter);
+      if (!attribute) {
+        context.evidence.record({
+          requirementId,
+          outcome: 'skip',
+          message: `no fixture attribute is known for the filter ${filter}`,
+        });
+        continue;
+      }
+      await cancelAllRound(
+        context,
+        book,
+        requirementId,
+        { [filter]: String(reference[attribute as keyof typeof reference]) },
+        `cancel_all {${filter}}`,
+      );
+    }
+    await fill();
+    const combined: Record<string, string> = {};
+    for (const filter of cancelAllFilterNames()) {
+      const attribute = filterAttribute[filter];
+      if (attribute) combined[filter] = String(reference[attribute as keyof typeof reference]);
+    }
+    await cancelAllRound(
+      context,
+      book,
+      'ORDER-CANCEL-ALL-MATCHING',
+      combined,
+      'cancel_all with every filter',
+    );
+    await fill();
+    await cancelAllRound(
+      context,
+      book,
+      'ORDER-CANCEL-ALL-NO-FILTER',
+      {},
+      'cancel_all with an empty body',
+    );
+    await fill();
+    await cancelAllRound(
+      context,
+      book,
+      'ORDER-CANCEL-ALL-NO-FILTER',
+      undefined,
+      'cancel_all with no body',
+    );
+  },
+};
+
+const skipsConditional: Scenario = {
+  name: 'cancel_all leaves conditional orders',
+  profile: 'orders',
+  covers: ['ORDER-CANCEL-ALL-SKIPS-CONDITIONAL'],
+  async run(context) {
+    const market = await context.market();
+    const conditional = await context.adapter.placeConditionalOrders(
+      context.adapterContext,
+      {
+        product: market.primary,
+        side: 'buy',
+        tradingType: 'margin',
+        clientOrderId: context.clientOrderId(),
+      },
+      market,
+    );
+    context.created.push(...conditional);
+    const answered = await context.caller.call('cancelAllOrders', {});
+    await context.evidence.check('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL', async () => {
+      expectStatus(answered, 200, 'status 200 and {models}');
+      const listed = new Set(
+        ((bodyOf(answered).models as Row[] | undefined) ?? []).map((entry) => String(entry.id)),
+      );
+      const wronglyListed = conditional.filter((order) => listed.has(String(order.id)));
+      const live = await liveIds(context);
+      const cancelled = conditional.filter((order) => !live.has(String(order.id)));
+      if (wronglyListed.length > 0 || cancelled.length > 0) {
+        throw new Failure(
+          `cancel_all touched conditional orders: listed ${wronglyListed.map((o) => o.id).join(', ') || 'none'}, no longer live ${cancelled.map((o) => o.id).join(', ') || 'none'}`,
+          {
+            received: `models: ${[...listed].join(', ') || 'none'}`,
+            documented: 'conditional orders stay live and are not listed in models',
+            exchange: answered,
+          },
+        );
+      }
+      return `${conditional.length} conditional orders stayed live and unlisted`;
+    });
+  },
+};
+
+export const orderScenarios: Scenario[] = [
+  cancelLive,
+  notLive,
+  editLive,
+  tpslLive,
+  cancelAll,
+  skipsConditional,
+];

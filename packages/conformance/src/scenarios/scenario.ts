@@ -1,0 +1,47 @@
+import type {
+  AdapterContext,
+  Market,
+  OrderFixture,
+  OrderRef,
+  ResolvedAdapter,
+  TradingType,
+} from '../adapter.js';
+import type { Profile } from '../catalog.js';
+import type { Caller, Evidences } from '../context.js';
+import type { Target } from '../target.js';
+
+/** What a scenario works with: signed calls, the evidence it records and the fixtures. */
+export interface ScenarioContext {
+  target: Target;
+  runId: string;
+  /** When the run started, Unix milliseconds. */
+  startedAt: number;
+  /** The profiles selected for the run. */
+  profiles: ReadonlySet<Profile>;
+  caller: Caller;
+  evidence: Evidences;
+  adapter: ResolvedAdapter;
+  adapterContext: AdapterContext;
+  /** The market the order fixtures trade in, discovered once per run. */
+  market(): Promise<Market>;
+  /** A fresh client order id, prefixed with the run id. */
+  clientOrderId(): string;
+  /** A live order made through the adapter, remembered for the cleanup. */
+  liveOrder(fixture: Partial<Omit<OrderFixture, 'clientOrderId'>>): Promise<OrderRef>;
+  /** Orders the run made that may still be live; the run cancels them at the end. */
+  created: OrderRef[];
+}
+
+/** A deterministic sequence of calls that gives evidence about the requirements it covers. */
+export interface Scenario {
+  name: string;
+  /** The profile the scenario belongs to; it runs only when that profile is selected. */
+  profile: Profile;
+  /** Other profiles whose operations it needs for its fixtures. */
+  requires?: Profile[];
+  /** Requirement ids it gives evidence about; the scenario runs when one of them is selected. */
+  covers: string[];
+  run(context: ScenarioContext): Promise<void>;
+}
+
+export type { TradingType };

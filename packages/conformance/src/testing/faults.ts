@@ -1,0 +1,503 @@
+import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import {
+  cancelAllFilterNames,
+  cancelAllFilterRequirementId,
+  catalog,
+  responseRequirementId,
+} from '../catalog.js';
+import { forgeJwt, jwtHeader, jwtPayload } from '../forge.js';
+import { deref, findOperation, operation, requestExamples, requestSchemaPointer } from '../spec.js';
+import { validatorAt } from '../validate.js';
+import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
+
+type Row = Record<string, unknown>;
+
+const pathname = (request: ProxiedRequest) => request.path.split('?')[0] ?? request.path;
+const operationOf = (request: ProxiedRequest) =>
+  findOperation(request.method, pathname(request))?.operationId;
+const is = (request: ProxiedRequest, ...operationIds: string[]) =>
+  operationIds.includes(operationOf(request) ?? '');
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function withBody(request: ProxiedRequest, change: (body: Row) => Row | undefined): ProxiedRequest {
+  const body = parse(request.body);
+  if (typeof body !== 'object' || body === null) return request;
+  const changed = change(structuredClone(body) as Row);
+  return changed ? { ...request, body: JSON.stringify(changed) } : request;
+}
+
+function withJson(response: ProxiedResponse, change: (body: unknown) => unknown): ProxiedResponse {
+  const body = parse(response.body);
+  return body === undefined ? response : { ...response, body: JSON.stringify(change(body)) };
+}
+
+const status =
+  (from: number, to: number, ...operationIds: string[]) =>
+  (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, ...operationIds) && response.status === from
+      ? { ...response, status: to }
+      : response;
+
+const serverError = (): ProxiedResponse => ({
+  status: 500,
+  headers: { 'content-type': 'application/json' },
+  body: '{"message":"Internal error"}',
+});
+
+/** The request with its JWT payload changed and signed again with the real secret and a fresh nonce. */
+function resign(request: ProxiedRequest, tools: FaultTools, changes: Row = {}): ProxiedRequest {
+  const jwt = request.headers['x-service-auth'];
+  const payload = (jwt && jwtPayload(jwt)) || {
+    token_id: tools.target.tokenId,
+    path: request.path,
+  };
+  const { nonce } = serviceAuthPayload(tools.target, { path: request.path });
+  const signed = forgeJwt({ ...payload, ...changes, nonce }, { secret: tools.target.tokenSecret });
+  return { ...request, headers: { ...request.headers, 'x-service-auth': signed } };
+}
+
+const header = (jwt: string): Row => jwtHeader(jwt) ?? {};
+
+function signatureValid(jwt: string, secret: string): boolean {
+  const payload = jwtPayload(jwt);
+  return (
+    payload !== undefined && header(jwt).alg === 'HS256' && forgeJwt(payload, { secret }) === jwt
+  );
+}
+
+const example = (operationId: string, name: string) =>
+  structuredClone(requestExamples(operationId)[name]) as Row;
+
+/** A cancel that does nothing yet answers as if it had: the order, re-read, with status cancelled. */
+const swallowCancel: Fault = {
+  name: 'cancel leaves the order live and answers success',
+  covers: 'ORDER-CANCEL-LIVE',
+  async request(request, tools) {
+    if (!is(request, 'cancelOrder', 'cancelOrderByClientId')) return request;
+    const path = pathname(request).replace(/\/cancel$/, '');
+    const read = await tools.forward({
+      ...request,
+      method: 'GET',
+      path,
+      headers: { ...request.headers, 'x-service-auth': await tools.sign(path) },
+    });
+    return withJson(read, (order) => ({
+      ...(order as Row),
+      status: 'cancelled',
+      margin_used: '0',
+      margin_interest: '0',
+      unwound_trade_leverage_level: null,
+    }));
+  },
+};
+
+const requestFaults: Fault[] = [
+  swallowCancel,
+  ...cancelAllFilterNames().map(
+    (filter): Fault => ({
+      name: `cancel_all ignores its ${filter} filter`,
+      covers: cancelAllFilterRequirementId(filter),
+      // The combined round uses every filter, so it breaks too.
+      alsoFails: ['ORDER-CANCEL-ALL-MATCHING'],
+      request: (request) =>
+        is(request, 'cancelAllOrders')
+          ? withBody(request, (body) => {
+              delete body[filter];
+              return body;
+            })
+          : request,
+    }),
+  ),
+  {
+    name: 'cancel_all ignores combined filters',
+    covers: 'ORDER-CANCEL-ALL-MATCHING',
+    request: (request) =>
+      is(request, 'cancelAllOrders')
+        ? withBody(request, (body) => (Object.keys(body).length > 1 ? {} : body))
+        : request,
+  },
+  {
+    name: 'cancel_all without filter cancels only buy orders',
+    covers: 'ORDER-CANCEL-ALL-NO-FILTER',
+    request: (request) =>
+      is(request, 'cancelAllOrders') &&
+      Object.keys((parse(request.body) as Row | undefined) ?? {}).length === 0
+        ? {
+            ...request,
+            body: '{"side":"buy"}',
+            headers: { ...request.headers, 'content-type': 'application/json' },
+          }
+        : request,
+  },
+  {
+    name: 'cancel_all also cancels conditional orders',
+    covers: 'ORDER-CANCEL-ALL-SKIPS-CONDITIONAL',
+    async request(request, tools) {
+      if (!is(request, 'cancelAllOrders')) return request;
+      const path = '/orders?status=live&limit=1000';
+      const listed = await tools.forward({
+        method: 'GET',
+        path,
+        headers: { 'x-service-auth': await tools.sign(path) },
+        body: '',
+      });
+      const conditional = (
+        ((parse(listed.body) as Row | undefined)?.models as Row[] | undefined) ?? []
+      ).filter((order) => order.source_action === 'netout_open');
+      for (const order of conditional) {
+        const cancel = `/orders/${order.id}/cancel`;
+        await tools.forward({
+          method: 'PUT',
+          path: cancel,
+          headers: { 'x-service-auth': await tools.sign(cancel) },
+          body: '',
+        });
+      }
+      return request;
+    },
+  },
+  {
+    name: 'edit answers the unchanged order',
+    covers: 'ORDER-EDIT-LIVE',
+    async request(request, tools) {
+      if (!is(request, 'editOrder', 'editOrderByClientId')) return request;
+      return tools.forward({
+        ...request,
+        method: 'GET',
+        headers: { ...request.headers, 'x-service-auth': await tools.sign(pathname(request)) },
+      });
+    },
+  },
+  {
+    name: 'transaction with no method created PENDING (methods added)',
+    covers: 'QE-TRADE-NO-METHOD',
+    request: (request) =>
+      is(request, 'intentToTrade')
+        ? withBody(request, (body) => {
+            if (body.funding_settlement || body.payout_settlement || body.intent_id)
+              return undefined;
+            const full = example('intentToTrade', 'full');
+            return {
+              ...body,
+              funding_settlement: full.funding_settlement,
+              payout_settlement: full.payout_settlement,
+            };
+          })
+        : request,
+  },
+  {
+    name: 'a parameter given with both methods is lost',
+    covers: 'QE-TRADE-BOTH-METHODS',
+    request: (request) =>
+      is(request, 'intentToTrade')
+        ? withBody(request, (body) => {
+            const funding = body.funding_settlement as Row | undefined;
+            if (!funding?.input_parameters || !body.payout_settlement) return undefined;
+            delete funding.input_parameters;
+            return body;
+          })
+        : request,
+  },
+  {
+    name: 'a missing parameter is invented',
+    covers: 'QE-TRADE-PARAMETER-MISSING',
+    request: (request) =>
+      is(request, 'intentToTrade')
+        ? withBody(request, (body) => {
+            const funding = body.funding_settlement as Row | undefined;
+            if (!funding || funding.input_parameters) return undefined;
+            funding.input_parameters = (
+              example('intentToTrade', 'full').funding_settlement as Row
+            ).input_parameters;
+            return body;
+          })
+        : request,
+  },
+  {
+    name: 'an intent without strategy becomes ONE_TO_MANY',
+    covers: 'INTENT-STRATEGY-DEFAULT',
+    request: (request) =>
+      is(request, 'createIntent')
+        ? withBody(request, (body) =>
+            body.strategy ? undefined : { ...body, strategy: 'ONE_TO_MANY' },
+          )
+        : request,
+  },
+  {
+    name: 'a ONE_TO_MANY intent forgets its partner_ref',
+    covers: 'INTENT-ONE-TO-MANY-REUSABLE',
+    request: (request) =>
+      is(request, 'createIntent')
+        ? withBody(request, (body) => {
+            if (body.strategy !== 'ONE_TO_MANY') return undefined;
+            delete body.partner_ref;
+            return body;
+          })
+        : request,
+  },
+  {
+    name: 'a private order call without X-Service-Auth is signed for it',
+    covers: 'AUTH-MISSING-HEADER',
+    request: async (request, tools) =>
+      is(request, 'cancelOrder') && !request.headers['x-service-auth']
+        ? resign(request, tools, { path: request.path })
+        : request,
+  },
+  {
+    name: 'a bad signature is accepted',
+    covers: 'AUTH-BAD-SIGNATURE',
+    request: (request, tools) => {
+      const jwt = request.headers['x-service-auth'];
+      return jwt && header(jwt).alg === 'HS256' && !signatureValid(jwt, tools.target.tokenSecret)
+        ? resign(request, tools)
+        : request;
+    },
+  },
+  {
+    name: 'alg none is accepted',
+    covers: 'AUTH-ALG-NONE',
+    request: (request, tools) => {
+      const jwt = request.headers['x-service-auth'];
+      return jwt && header(jwt).alg === 'none' ? resign(request, tools) : request;
+    },
+  },
+  {
+    name: 'HS512 is accepted',
+    covers: 'AUTH-ALG-OTHER',
+    request: (request, tools) => {
+      const jwt = request.headers['x-service-auth'];
+      return jwt && header(jwt).alg === 'HS512' ? resign(request, tools) : request;
+    },
+  },
+  ((): Fault => {
+    const seen = new Set<string>();
+    return {
+      name: 'a replayed JWT is accepted',
+      covers: 'AUTH-NONCE-REPLAYED',
+      request: (request, tools) => {
+        const jwt = request.headers['x-service-auth'];
+        if (!jwt) return request;
+        if (seen.has(jwt)) return resign(request, tools);
+        seen.add(jwt);
+        return request;
+      },
+    };
+  })(),
+  ((): Fault => {
+    let highest = 0;
+    return {
+      name: 'a smaller nonce is accepted',
+      covers: 'AUTH-NONCE-SMALLER',
+      request: (request, tools) => {
+        const nonce = Number(jwtPayload(request.headers['x-service-auth'] ?? '')?.nonce);
+        if (!Number.isFinite(nonce)) return request;
+        if (nonce < highest) return resign(request, tools);
+        highest = nonce;
+        return request;
+      },
+    };
+  })(),
+  {
+    name: 'a JWT signed for another path is accepted',
+    covers: 'AUTH-PATH-MISMATCH',
+    request: (request, tools) => {
+      const payload = jwtPayload(request.headers['x-service-auth'] ?? '');
+      const signed = String(payload?.path ?? '').split('?')[0];
+      return payload && payload.path !== '/realtime' && signed !== pathname(request)
+        ? resign(request, tools, { path: request.path })
+        : request;
+    },
+  },
+  {
+    name: 'the query string is left out of the path check',
+    covers: 'AUTH-QUERY-MISMATCH',
+    request: (request, tools) => {
+      const payload = jwtPayload(request.headers['x-service-auth'] ?? '');
+      return payload && payload.path === pathname(request) && request.path.includes('?')
+        ? resign(request, tools, { path: request.path })
+        : request;
+    },
+  },
+  {
+    name: 'the ids of an unapproved OAuth request are accepted',
+    covers: 'AUTH-OAUTH-UNAPPROVED',
+    response: status(401, 200, 'getUserContext'),
+  },
+  {
+    name: 'delegate_path is not checked',
+    covers: 'AUTH-PARTNER-DELEGATE-PATH',
+    request: (request, tools) => {
+      const payload = jwtPayload(request.headers['x-service-auth'] ?? '');
+      return payload?.path === '/realtime' && payload.delegate_path !== request.path
+        ? resign(request, tools, { delegate_path: request.path })
+        : request;
+    },
+  },
+  {
+    name: 'malformed JSON crashes the server',
+    covers: 'INPUT-MALFORMED-JSON',
+    request: (request) =>
+      request.body !== '' && parse(request.body) === undefined ? serverError() : request,
+  },
+  {
+    name: 'a negative quantity crashes the server',
+    covers: 'INPUT-NEGATIVE-QUANTITY',
+    request: (request) => (/"quantity":"-/.test(request.body) ? serverError() : request),
+  },
+];
+
+// Each schema keyword a bad-input requirement breaks: a request breaking it crashes the server.
+const keywordOf: Record<string, string> = {
+  'INPUT-MISSING-REQUIRED': 'required',
+  'INPUT-WRONG-TYPE': 'type',
+  'INPUT-UNKNOWN-ENUM': 'enum',
+  'INPUT-TOO-LONG': 'maxLength',
+  'INPUT-PATTERN': 'pattern',
+};
+
+/**
+ * The schema errors of a request body, against the oneOf branch it is meant for (the one
+ * sharing most property names with it), so a flat order is not judged as a wrapped one.
+ */
+function requestErrors(
+  api: 'exchange' | 'partner',
+  pointer: string,
+  body: unknown,
+): { keyword: string; instancePath: string }[] {
+  const schema = deref(api, { $ref: decodeURIComponent(pointer) }) as Row;
+  const branches = (schema.oneOf as unknown[] | undefined) ?? [];
+  let where = pointer;
+  if (branches.length > 0 && typeof body === 'object' && body !== null) {
+    const overlap = (branch: unknown) =>
+      Object.keys(((deref(api, branch) as Row).properties as Row | undefined) ?? {}).filter(
+        (name) => name in body,
+      ).length;
+    const best = branches.reduce<number>(
+      (chosen, branch, index) => (overlap(branch) > overlap(branches[chosen]) ? index : chosen),
+      0,
+    );
+    where = `${pointer}/oneOf/${best}`;
+  }
+  const validate = validatorAt(api, where);
+  return validate(body) ? [] : (validate.errors ?? []);
+}
+
+const schemaFaults: Fault[] = Object.entries(keywordOf).map(([covers, keyword]) => ({
+  name: `a request breaking its schema's ${keyword} crashes the server`,
+  covers,
+  request(request) {
+    const op = findOperation(request.method, pathname(request));
+    const pointer = op && requestSchemaPointer(op.operationId);
+    const body = parse(request.body);
+    if (!op || !pointer || body === undefined) return request;
+    const errors = requestErrors(op.api, pointer, body);
+    // A value of the wrong type breaks its enum and pattern too; that is the type's fault alone.
+    const mistyped = new Set(
+      errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath),
+    );
+    const breaks = errors.some(
+      (error) =>
+        error.keyword === keyword && (keyword === 'type' || !mistyped.has(error.instancePath)),
+    );
+    return breaks ? serverError() : request;
+  },
+}));
+
+const responseFaults: Fault[] = [
+  {
+    name: 'a 404 of edit turned into 200',
+    covers: 'ORDER-EDIT-NOT-LIVE',
+    response: status(404, 200, 'editOrder', 'editOrderByClientId'),
+  },
+  {
+    name: 'a 404 of update_tpsl turned into 200',
+    covers: 'ORDER-UPDATE-TPSL-NOT-LIVE',
+    response: status(404, 200, 'updateOrderTpsl', 'updateOrderTpslByClientId'),
+  },
+  {
+    name: 'a 404 of cancel turned into 200',
+    covers: 'ORDER-CANCEL-NOT-LIVE',
+    response: status(404, 200, 'cancelOrder', 'cancelOrderByClientId'),
+  },
+  {
+    name: 'a 404 of cancel turned into 422',
+    covers: 'STATUS-404-NOT-LIVE',
+    alsoFails: ['ORDER-CANCEL-NOT-LIVE'],
+    response: status(404, 422, 'cancelOrder', 'cancelOrderByClientId'),
+  },
+  {
+    name: 'the loan book answers 203',
+    covers: 'STATUS-200-SUCCESS',
+    response: status(200, 203, 'getLoanBook'),
+  },
+  {
+    name: 'intent_to_trade answers 200 instead of 202',
+    covers: 'STATUS-202-TRANSACTION-CREATED',
+    // Each row of the transaction table says response 202 as well.
+    alsoFails: ['QE-TRADE-NO-METHOD', 'QE-TRADE-BOTH-METHODS', 'QE-TRADE-PARAMETER-MISSING'],
+    response: status(202, 200, 'intentToTrade'),
+  },
+  {
+    name: 'a consumed intent is fulfilled again',
+    covers: 'INTENT-ONE-TO-ONE-CONSUMED',
+    response: status(422, 202, 'intentToTrade'),
+  },
+  {
+    name: 'update_tpsl drops the margin fields',
+    covers: 'ORDER-UPDATE-TPSL-LIVE',
+    response: (request, response) =>
+      is(request, 'updateOrderTpsl', 'updateOrderTpslByClientId') && response.status === 200
+        ? withJson(response, (order) => {
+            const { margin_used, margin_interest, unwound_trade_leverage_level, ...rest } =
+              order as Row;
+            return rest;
+          })
+        : response,
+  },
+];
+
+/** The first property a schema requires, following $ref and taking the first oneOf branch. */
+function firstRequired(api: 'exchange' | 'partner', schema: unknown): string | undefined {
+  const resolved = deref(api, schema) as Row | undefined;
+  const branch = resolved?.oneOf ? deref(api, (resolved.oneOf as unknown[])[0]) : resolved;
+  return ((branch as Row | undefined)?.required as string[] | undefined)?.[0];
+}
+
+/** For every operation: its 2xx response loses its first required field (or, for an array, gets a mistyped item). */
+const fieldFaults: Fault[] = catalog
+  .filter((requirement) => requirement.kind === 'response')
+  .map((requirement) => {
+    const operationId = requirement.operations[0] as string;
+    const op = operation(operationId);
+    return {
+      name: `${operationId} drops a required field`,
+      covers: responseRequirementId(operationId),
+      response: (request, response) => {
+        if (!is(request, operationId) || response.status >= 300) return response;
+        const schema = Object.values(op.responses[String(response.status)]?.content ?? {})[0]
+          ?.schema;
+        return withJson(response, (body) => {
+          if (Array.isArray(body)) return ['conformance', ...body.slice(1)];
+          const field = firstRequired(op.api, schema);
+          if (!field) return [];
+          const { [field]: _dropped, ...rest } = body as Row;
+          return rest;
+        });
+      },
+    };
+  });
+
+/** Every fault the suite must catch, at least one per requirement. */
+export const faults: Fault[] = [
+  ...requestFaults,
+  ...schemaFaults,
+  ...responseFaults,
+  ...fieldFaults,
+];
