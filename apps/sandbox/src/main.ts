@@ -1,10 +1,19 @@
 import { parseArgs } from 'node:util';
+import { credentialsFromEnv } from './config.js';
 import { startSandbox } from './server.js';
 
+// `pnpm sandbox -- --port 4000` hands the script a leading `--`; it separates nothing here.
+const args = process.argv.slice(2);
+if (args[0] === '--') args.shift();
+
 const { values } = parseArgs({
+  args,
   options: {
     port: { type: 'string', default: process.env.PORT ?? '4000' },
     host: { type: 'string', default: '127.0.0.1' },
+    'data-dir': { type: 'string', default: '.sandbox-data' },
+    memory: { type: 'boolean', default: false },
+    'database-url': { type: 'string', default: process.env.DATABASE_URL },
   },
   strict: true,
 });
@@ -15,12 +24,37 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const sandbox = await startSandbox({ port, host: values.host });
+const { credentials, defaulted } = credentialsFromEnv();
+const databaseUrl = values['database-url'] || undefined;
+const sandbox = await startSandbox({
+  port,
+  host: values.host,
+  dataDir: values['data-dir'],
+  memory: values.memory,
+  databaseUrl,
+  credentials,
+});
+
+// A secret is printed only while it is the published default; one from the environment is
+// the user's own and stays out of logs. The database URL may carry a password: not printed.
+const shown = (name: string, value: string, isDefault: boolean, secret = false) =>
+  `  ${name}=${secret && !isDefault ? '(set in the environment)' : value}${isDefault ? '  (default)' : ''}`;
+const store = databaseUrl
+  ? 'PostgreSQL (--database-url / DATABASE_URL)'
+  : values.memory
+    ? 'in memory (--memory): nothing is kept'
+    : `PGlite in ${values['data-dir']}`;
+
 console.log(`exchange API:  ${sandbox.exchangeUrl}`);
 console.log(`partner API:   ${sandbox.partnerUrl}/api/v1`);
 console.log(
   `specs:         ${sandbox.exchangeUrl}/openapi/exchange.json, ${sandbox.exchangeUrl}/openapi/partner.json`,
 );
+console.log(`store:         ${store}`);
+console.log('demo credentials (set these variables to choose your own):');
+console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
+console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));
+console.log(shown('SANDBOX_PUBLIC_API_KEY', credentials.publicApiKey, defaulted.publicApiKey));
 console.log('ready');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,4 +1,140 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
 /** What domain code needs of a database: PGlite and node-postgres both fit this shape. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/** A store: every unit of work runs in `transaction`, which commits when `work` resolves. */
+export interface Database {
+  /** Runs `work` in one transaction; a rejection rolls the whole transaction back. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type StoreOptions = { memory: true } | { dataDir: string } | { databaseUrl: string };
+
+/**
+ * PGlite is one connection: a query issued while another caller's transaction is open would
+ * run inside it. Every unit of work therefore goes through one queue, so transactions never
+ * interleave and each one sees the committed effects of the ones before it.
+ */
+class PgliteDatabase implements Database {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: PGlite) {}
+
+  #enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(work);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#enqueue(() => this.db.transaction((tx) => work(tx)));
+  }
+
+  close(): Promise<void> {
+    return this.#enqueue(() => this.db.close());
+  }
+}
+
+// Any number works as long as every sandbox process sharing a database uses the same one.
+const writeLockKey = 4_000_001;
+
+/**
+ * node-postgres over a pool. Each transaction first takes one transaction-scoped advisory
+ * lock, which serialises the sandbox's units of work even across processes sharing the
+ * database; row locks (SELECT ... FOR UPDATE) in the domain code keep each one correct on
+ * its own.
+ */
+class PostgresDatabase implements Database {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [writeLockKey]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+// node-postgres returns int8 as a string; PGlite returns a number. Ids and Unix times fit a
+// double, so both stores hand domain code numbers. numeric stays a string in both.
+const int8Oid = 20;
+const postgresTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === int8Oid
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+// The image belongs to one installed PGlite: named after where it is installed and when.
+const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+const pgliteBuild = createHash('sha256')
+  .update(`${pgliteEntry}:${statSync(pgliteEntry).mtimeMs}`)
+  .digest('hex')
+  .slice(0, 16);
+const emptyClusterImage = join(tmpdir(), `exchange-kit-sandbox-pglite-${pgliteBuild}.tar`);
+
+/** A freshly initialised, empty cluster, dumped; built once per PGlite installation. */
+async function emptyCluster(rebuild = false): Promise<Blob> {
+  const cached = rebuild ? undefined : await readFile(emptyClusterImage).catch(() => undefined);
+  if (cached) return new Blob([cached]);
+  const db = await PGlite.create();
+  const image = await db.dumpDataDir('none');
+  await db.close();
+  // Written aside and renamed, so a concurrent reader never sees half an image.
+  const partial = `${emptyClusterImage}.${process.pid}.partial`;
+  await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+  await rename(partial, emptyClusterImage);
+  return image;
+}
+
+/**
+ * Opens PGlite in memory, or under `dataDir`. initdb in WebAssembly takes seconds and tests
+ * start many stores, so a new cluster is loaded from the image of an empty one kept in the
+ * temporary folder; the image holds no data of any run.
+ */
+async function openPglite(dataDir?: string): Promise<PGlite> {
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true });
+    if (existsSync(join(dataDir, 'PG_VERSION'))) return PGlite.create(dataDir);
+  }
+  try {
+    return await PGlite.create({ dataDir, loadDataDir: await emptyCluster() });
+  } catch {
+    // A damaged image: build it again.
+    return PGlite.create({ dataDir, loadDataDir: await emptyCluster(true) });
+  }
+}
+
+/** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
+export async function openDatabase(options: StoreOptions): Promise<Database> {
+  if ('databaseUrl' in options) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, types: postgresTypes });
+    await pool.query('SELECT 1');
+    return new PostgresDatabase(pool);
+  }
+  return new PgliteDatabase(await openPglite('dataDir' in options ? options.dataDir : undefined));
 }

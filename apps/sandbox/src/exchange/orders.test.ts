@@ -1,0 +1,485 @@
+import {
+  zCancelAllOrdersResponse,
+  zCancelOrderByClientIdResponse,
+  zCancelOrderResponse,
+  zCreateOrderResponse,
+  zEditOrderByClientIdResponse,
+  zEditOrderResponse,
+  zGetAccountsResponse,
+  zGetOrderByClientIdResponse,
+  zGetOrderResponse,
+  zListOrdersResponse,
+  zUpdateOrderTpslByClientIdResponse,
+  zUpdateOrderTpslResponse,
+} from '@exchange-kit/exchange-client/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type { RunningSandbox } from '../server.js';
+import { addProduct, addToken } from '../store/seed.js';
+import {
+  type Client,
+  clientFor,
+  newUser,
+  type RequestOptions,
+  startTestSandbox,
+  valid,
+} from '../test-support.js';
+
+type Order = z.infer<typeof zCreateOrderResponse>;
+
+let sandbox: RunningSandbox;
+// Products of these tests alone, with empty books, so every fill is one a test set up.
+let quiet: number;
+let quietEth: number;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  [quiet, quietEth] = await sandbox.database.transaction(async (tx) => [
+    await addProduct(tx, { base: 'BTC', quote: 'JPY', margin: true }),
+    await addProduct(tx, { base: 'ETH', quote: 'JPY' }),
+  ]);
+});
+afterAll(() => sandbox.close());
+
+const path = (key: { id: number | string } | { clientOrderId: string }, suffix = '') =>
+  'id' in key
+    ? `/orders/${key.id}${suffix}`
+    : `/orders/client:${encodeURIComponent(key.clientOrderId)}${suffix}`;
+
+async function place(call: Client, body: Record<string, unknown>): Promise<Order> {
+  return valid(
+    zCreateOrderResponse,
+    await call('POST', '/orders', {
+      body: { order_type: 'limit', product_id: quiet, side: 'buy', quantity: '0.01', ...body },
+    }),
+  );
+}
+
+/** A product with an empty book, for a test whose fills must not meet other tests' orders. */
+function freshProduct(): Promise<number> {
+  return sandbox.database.transaction((tx) => addProduct(tx, { base: 'BTC', quote: 'JPY' }));
+}
+
+async function balances(call: Client, currency: string) {
+  const accounts = valid(zGetAccountsResponse, await call('GET', '/accounts'));
+  const account = [...accounts.crypto_accounts, ...accounts.fiat_accounts].find(
+    (entry) => entry.currency === currency,
+  );
+  return { balance: String(account?.balance), reserved: String(account?.reserved_balance) };
+}
+
+async function getOrder(call: Client, id: number | string): Promise<Order> {
+  return valid(zGetOrderResponse, await call('GET', `/orders/${id}`));
+}
+
+/** A live order, a cancelled one and a filled one of a fresh user, at prices of their own. */
+async function ordersInEveryState(price: string) {
+  const user = await newUser(sandbox);
+  const seller = await newUser(sandbox);
+  const live = await place(user.call, { price: '9000000', client_order_id: `live-${price}` });
+  const cancelled = await place(user.call, { price: '9000000', client_order_id: `gone-${price}` });
+  valid(zCancelOrderResponse, await user.call('PUT', `/orders/${cancelled.id}/cancel`));
+  await place(seller.call, { side: 'sell', price, quantity: '0.02' });
+  const filled = await place(user.call, {
+    price,
+    quantity: '0.02',
+    client_order_id: `done-${price}`,
+  });
+  expect(filled.status).toBe('filled');
+  return { user, live, cancelled, filled };
+}
+
+describe('placing, listing and reading orders', () => {
+  it('places a flat and a wrapped order, both live', async () => {
+    const { call } = await newUser(sandbox);
+    const flat = await place(call, { price: '9100000', client_order_id: 'flat-1' });
+    expect(flat).toMatchObject({ status: 'live', client_order_id: 'flat-1', trading_type: 'spot' });
+    const wrapped = valid(
+      zCreateOrderResponse,
+      await call('POST', '/orders', {
+        body: {
+          order: {
+            order_type: 'limit',
+            product_id: String(quiet),
+            side: 'sell',
+            quantity: '0.02',
+            price: '9900000',
+            trading_type: 'margin',
+            leverage_level: 2,
+            funding_currency: 'JPY',
+          },
+        },
+      }),
+    );
+    expect(wrapped).toMatchObject({ status: 'live', trading_type: 'margin', margin_type: 'cross' });
+    expect(wrapped.leverage_level).toBe(2);
+  });
+
+  it('reads an order by system id and by a client id that needs percent-encoding', async () => {
+    const { call } = await newUser(sandbox);
+    const clientOrderId = 'a/b?c#d%e f:é';
+    const order = await place(call, { price: '9100000', client_order_id: clientOrderId });
+    expect(valid(zGetOrderResponse, await call('GET', path({ id: order.id }))).id).toBe(order.id);
+    const byClient = valid(zGetOrderByClientIdResponse, await call('GET', path({ clientOrderId })));
+    expect(byClient).toMatchObject({ id: order.id, client_order_id: clientOrderId });
+  });
+
+  it("does not show another user's order", async () => {
+    const owner = await newUser(sandbox);
+    const other = await newUser(sandbox);
+    const order = await place(owner.call, { price: '9100000' });
+    expect((await other.call('GET', `/orders/${order.id}`)).status).toBe(404);
+    expect((await other.call('PUT', `/orders/${order.id}/cancel`)).status).toBe(404);
+    expect((await getOrder(owner.call, order.id)).status).toBe('live');
+  });
+
+  it('lists newest first, paginated, with filters', async () => {
+    const { call } = await newUser(sandbox);
+    const ids: (number | string)[] = [];
+    for (let index = 0; index < 5; index++) ids.push((await place(call, { price: '9100000' })).id);
+    await place(call, { product_id: quietEth, price: '400000', quantity: '0.1' });
+    const page = valid(
+      zListOrdersResponse,
+      await call('GET', `/orders?product_id=${quiet}&limit=2&page=2`),
+    );
+    expect(page).toMatchObject({ current_page: 2, total_pages: 3 });
+    expect(page.models.map((order) => order.id)).toEqual([ids[2], ids[1]]);
+    const eth = valid(zListOrdersResponse, await call('GET', `/orders?product_id=${quietEth}`));
+    expect(eth.models).toHaveLength(1);
+    const all = valid(
+      zListOrdersResponse,
+      await call('GET', '/orders?status=live&funding_currency=JPY'),
+    );
+    expect(all.models).toHaveLength(6);
+    const none = valid(zListOrdersResponse, await call('GET', '/orders?trading_type=margin'));
+    expect(none).toMatchObject({ models: [], total_pages: 0 });
+  });
+});
+
+describe('matching and balances', () => {
+  it('fills crossing limit orders by price-time priority at the resting price', async () => {
+    const first = await newUser(sandbox);
+    const second = await newUser(sandbox);
+    const buyer = await newUser(sandbox);
+    const early = await place(first.call, { side: 'sell', price: '9200000', quantity: '0.03' });
+    const late = await place(second.call, { side: 'sell', price: '9200000', quantity: '0.03' });
+    const jpyBefore = await balances(buyer.call, 'JPY');
+    const buy = await place(buyer.call, { price: '9200500', quantity: '0.04' });
+    expect(buy).toMatchObject({
+      status: 'filled',
+      filled_quantity: '0.04',
+      average_price: '9200000',
+    });
+    expect((await getOrder(first.call, early.id)).status).toBe('filled');
+    const partial = await getOrder(second.call, late.id);
+    expect(partial).toMatchObject({ status: 'partially_filled', filled_quantity: '0.01' });
+    const jpyAfter = await balances(buyer.call, 'JPY');
+    expect(Number(jpyBefore.balance) - Number(jpyAfter.balance)).toBe(0.04 * 9200000);
+    expect(jpyAfter.reserved).toBe('0');
+    expect((await balances(buyer.call, 'BTC')).balance).toBe('10.04');
+    expect((await balances(first.call, 'BTC')).balance).toBe('9.97');
+    // The rest of the partially filled order still holds its BTC.
+    expect((await balances(second.call, 'BTC')).reserved).toBe('0.02');
+  });
+
+  it('fills a market order from the book and refuses one the book cannot fill', async () => {
+    const product_id = await freshProduct();
+    const seller = await newUser(sandbox);
+    const buyer = await newUser(sandbox);
+    const market = { product_id, order_type: 'market', price: undefined };
+    const empty = await buyer.call('POST', '/orders', {
+      body: { order_type: 'market', product_id, side: 'buy', quantity: '0.01' },
+    });
+    expect(empty).toMatchObject({ status: 422, body: { errors: { quantity: ['no_liquidity'] } } });
+    await place(seller.call, { product_id, side: 'sell', price: '9300000', quantity: '0.01' });
+    await place(seller.call, { product_id, side: 'sell', price: '9400000', quantity: '0.01' });
+    const filled = await place(buyer.call, { ...market, quantity: '0.02' });
+    expect(filled).toMatchObject({ status: 'filled', average_price: '9350000' });
+    expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
+  });
+
+  it('refuses a post-only order that would take liquidity', async () => {
+    const product_id = await freshProduct();
+    const seller = await newUser(sandbox);
+    const buyer = await newUser(sandbox);
+    await place(seller.call, { product_id, side: 'sell', price: '9300000' });
+    const answer = await buyer.call('POST', '/orders', {
+      body: {
+        order_type: 'limit_post_only',
+        product_id,
+        side: 'buy',
+        quantity: '0.01',
+        price: '9300000',
+      },
+    });
+    expect(answer).toMatchObject({
+      status: 422,
+      body: { errors: { price: ['would_take_liquidity'] } },
+    });
+    const resting = await place(buyer.call, {
+      product_id,
+      order_type: 'limit_post_only',
+      price: '9200000',
+    });
+    expect(resting.status).toBe('live');
+  });
+
+  it('holds the funds of resting orders and gives them back on cancel', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000', quantity: '0.5' });
+    expect((await balances(call, 'JPY')).reserved).toBe('4500000');
+    valid(zCancelOrderResponse, await call('PUT', `/orders/${order.id}/cancel`));
+    expect((await balances(call, 'JPY')).reserved).toBe('0');
+  });
+
+  it('refuses an order the free balance does not cover, and changes nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const before = await balances(call, 'JPY');
+    const answer = await call('POST', '/orders', {
+      body: {
+        order_type: 'limit',
+        product_id: quiet,
+        side: 'buy',
+        quantity: '100',
+        price: '9000000',
+      },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ errors: { user: ['not_enough_free_balance'] } });
+    expect(await balances(call, 'JPY')).toEqual(before);
+    expect(valid(zListOrdersResponse, await call('GET', '/orders')).models).toEqual([]);
+  });
+});
+
+describe('order state table', () => {
+  for (const form of ['id', 'client'] as const) {
+    const keyOf = (order: Order) =>
+      form === 'id' ? { id: order.id } : { clientOrderId: String(order.client_order_id) };
+
+    it(`ORDER-CANCEL-LIVE (${form}): a live order is cancelled and returned cancelled`, async () => {
+      const { call } = await newUser(sandbox);
+      const order = await place(call, { price: '9000000', client_order_id: `cancel ${form}/1` });
+      const schema = form === 'id' ? zCancelOrderResponse : zCancelOrderByClientIdResponse;
+      const cancelled = valid(schema, await call('PUT', path(keyOf(order), '/cancel')));
+      expect(cancelled).toMatchObject({ id: order.id, status: 'cancelled' });
+      expect(cancelled).toHaveProperty('margin_used');
+      expect(cancelled).toHaveProperty('margin_interest');
+      expect(cancelled).toHaveProperty('unwound_trade_leverage_level');
+      expect((await getOrder(call, order.id)).status).toBe('cancelled');
+    });
+
+    it(`ORDER-EDIT-LIVE (${form}): price and quantity change, the order stays live`, async () => {
+      const { call } = await newUser(sandbox);
+      const order = await place(call, { price: '9000000', client_order_id: `edit ${form}/1` });
+      const schema = form === 'id' ? zEditOrderResponse : zEditOrderByClientIdResponse;
+      const edited = valid(
+        schema,
+        await call('PUT', path(keyOf(order)), { body: { price: '9100000', quantity: '0.02' } }),
+      );
+      expect(edited).toMatchObject({ status: 'live', price: '9100000', quantity: '0.02' });
+      expect((await balances(call, 'JPY')).reserved).toBe('182000');
+      const wrapped = valid(
+        schema,
+        await call('PUT', path(keyOf(order)), { body: { order: { quantity: '0.03' } } }),
+      );
+      expect(wrapped).toMatchObject({ status: 'live', price: '9100000', quantity: '0.03' });
+    });
+
+    it(`ORDER-UPDATE-TPSL-LIVE (${form}): take profit and stop loss are set`, async () => {
+      const { call } = await newUser(sandbox);
+      const order = await place(call, { price: '9000000', client_order_id: `tpsl ${form}/1` });
+      const schema = form === 'id' ? zUpdateOrderTpslResponse : zUpdateOrderTpslByClientIdResponse;
+      const updated = valid(
+        schema,
+        await call('PUT', path(keyOf(order), '/update_tpsl'), {
+          body: { take_profit: '10000000', stop_loss: '8000000' },
+        }),
+      );
+      expect(updated).toMatchObject({
+        status: 'live',
+        take_profit: '10000000',
+        stop_loss: '8000000',
+      });
+      expect(updated).toHaveProperty('margin_used');
+      expect(updated).toHaveProperty('unwound_trade_leverage_level');
+    });
+
+    it(`ORDER-CANCEL-NOT-LIVE, ORDER-EDIT-NOT-LIVE, ORDER-UPDATE-TPSL-NOT-LIVE (${form}): 404, unchanged`, async () => {
+      const { user, cancelled, filled } = await ordersInEveryState(
+        form === 'id' ? '9300000' : '9300100',
+      );
+      for (const order of [cancelled, filled]) {
+        const before = await getOrder(user.call, order.id);
+        const attempts = [
+          await user.call('PUT', path(keyOf(order), '/cancel')),
+          await user.call('PUT', path(keyOf(order)), { body: { price: '9000001' } }),
+          await user.call('PUT', path(keyOf(order), '/update_tpsl'), {
+            body: { take_profit: '1' },
+          }),
+        ];
+        for (const answer of attempts) {
+          expect(answer.status).toBe(404);
+          expect(answer.body).toEqual({ message: 'Order not found' });
+        }
+        expect(await getOrder(user.call, order.id)).toEqual(before);
+      }
+    });
+  }
+
+  it('ORDER-CANCEL-ALL-MATCHING: only orders matching every filter are cancelled and listed', async () => {
+    const { call } = await newUser(sandbox);
+    const spotBuy = await place(call, { price: '9000000', client_order_id: 'match-me' });
+    const spotSell = await place(call, { side: 'sell', price: '9990000' });
+    const marginBuy = await place(call, {
+      price: '9000000',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const otherProduct = await place(call, {
+      product_id: quietEth,
+      price: '400000',
+      quantity: '0.1',
+    });
+    const result = valid(
+      zCancelAllOrdersResponse,
+      await call('PUT', '/orders/cancel_all', {
+        body: { product_id: String(quiet), trading_type: 'spot', side: 'buy' },
+      }),
+    );
+    expect(result.models).toEqual([{ id: spotBuy.id, client_order_id: 'match-me' }]);
+    for (const order of [spotSell, marginBuy, otherProduct]) {
+      expect((await getOrder(call, order.id)).status).toBe('live');
+    }
+    const margin = valid(
+      zCancelAllOrdersResponse,
+      await call('PUT', '/orders/cancel_all', { body: { trading_type: 'margin' } }),
+    );
+    expect(margin.models).toEqual([{ id: marginBuy.id, client_order_id: null }]);
+  });
+
+  it('ORDER-CANCEL-ALL-NO-FILTER: with no body or an empty one every open order is cancelled', async () => {
+    const { call } = await newUser(sandbox);
+    const first = await place(call, { price: '9000000' });
+    const second = await place(call, {
+      product_id: quietEth,
+      side: 'sell',
+      price: '500000',
+      quantity: '0.1',
+    });
+    const product_id = await freshProduct();
+    const partly = await place(call, {
+      product_id,
+      side: 'sell',
+      price: '9450000',
+      quantity: '0.05',
+    });
+    const buyer = await newUser(sandbox);
+    await place(buyer.call, { product_id, price: '9450000', quantity: '0.01' });
+    expect((await getOrder(call, partly.id)).status).toBe('partially_filled');
+    const result = valid(zCancelAllOrdersResponse, await call('PUT', '/orders/cancel_all'));
+    expect(result.models.map((model) => model.id).sort()).toEqual(
+      [first.id, second.id, partly.id].sort(),
+    );
+    const again = valid(
+      zCancelAllOrdersResponse,
+      await call('PUT', '/orders/cancel_all', { body: {} }),
+    );
+    expect(again.models).toEqual([]);
+    expect((await balances(call, 'BTC')).reserved).toBe('0');
+    expect((await balances(call, 'ETH')).reserved).toBe('0');
+  });
+
+  it('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL: take profit and stop loss orders on a position stay live', async () => {
+    const trader = await newUser(sandbox);
+    const seller = await newUser(sandbox);
+    const order = await place(trader.call, {
+      price: '9000000',
+      trading_type: 'margin',
+      leverage_level: 2,
+      client_order_id: 'with-tpsl',
+    });
+    valid(
+      zUpdateOrderTpslResponse,
+      await trader.call('PUT', `/orders/${order.id}/update_tpsl`, {
+        body: { take_profit: '9800000', stop_loss: '8800000' },
+      }),
+    );
+    await place(seller.call, { side: 'sell', price: '9350000', quantity: '0.01' });
+    const edited = valid(
+      zEditOrderResponse,
+      await trader.call('PUT', `/orders/${order.id}`, { body: { price: '9350000' } }),
+    );
+    expect(edited.status).toBe('filled');
+    const plain = await place(trader.call, { price: '9000000' });
+    const conditional = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
+    const triggers = conditional.models.filter((model) => model.id !== plain.id);
+    expect(triggers.map((model) => model.price).sort()).toEqual(['8800000', '9800000']);
+    const result = valid(zCancelAllOrdersResponse, await trader.call('PUT', '/orders/cancel_all'));
+    expect(result.models).toEqual([{ id: plain.id, client_order_id: null }]);
+    for (const trigger of triggers) {
+      expect((await getOrder(trader.call, trigger.id)).status).toBe('live');
+    }
+  });
+
+  it('refuses to edit a partially filled order with the conventional code', async () => {
+    const { call } = await newUser(sandbox);
+    const buyer = await newUser(sandbox);
+    const product_id = await freshProduct();
+    const order = await place(call, {
+      product_id,
+      side: 'sell',
+      price: '9460000',
+      quantity: '0.05',
+    });
+    await place(buyer.call, { product_id, price: '9460000', quantity: '0.01' });
+    const answer = await call('PUT', `/orders/${order.id}`, { body: { price: '9470000' } });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ errors: { order: ['Can not update partially filled order'] } });
+  });
+});
+
+describe('concurrency', () => {
+  it('concurrent cancels and cancel_all cancel every order exactly once', async () => {
+    const { call, userId } = await newUser(sandbox);
+    const orders: Order[] = [];
+    for (let index = 0; index < 10; index++) {
+      orders.push(
+        await place(call, { price: String(8_000_000 + index), client_order_id: `race-${index}` }),
+      );
+    }
+    // One token per concurrent call: a token's nonces must rise, so calls racing on one
+    // token would be refused for their order of arrival rather than for what they do.
+    const requests: [string, string, RequestOptions?][] = [
+      ...orders.flatMap((order): [string, string][] => [
+        ['PUT', `/orders/${order.id}/cancel`],
+        ['PUT', path({ clientOrderId: String(order.client_order_id) }, '/cancel')],
+      ]),
+      ['PUT', '/orders/cancel_all'],
+      ['PUT', '/orders/cancel_all', { body: {} }],
+    ];
+    const signed = await sandbox.database.transaction(async (tx) => {
+      const pairs = [];
+      for (const request of requests) {
+        pairs.push({ request, call: clientFor(sandbox, await addToken(tx, userId)) });
+      }
+      return pairs;
+    });
+    const answers = await Promise.all(
+      signed.map(({ request: [method, url, options], call }) => call(method, url, options)),
+    );
+    const single = answers.slice(0, -2);
+    const models = answers
+      .slice(-2)
+      .flatMap((answer) => valid(zCancelAllOrdersResponse, answer).models.map((model) => model.id));
+    for (const answer of single) expect([200, 404]).toContain(answer.status);
+    for (const order of orders) {
+      const viaSingle = single.filter(
+        (answer) => answer.status === 200 && (answer.body as Order).id === order.id,
+      ).length;
+      const viaBulk = models.filter((id) => id === order.id).length;
+      expect(viaSingle + viaBulk, `order ${order.id}`).toBe(1);
+      expect((await getOrder(call, order.id)).status).toBe('cancelled');
+    }
+    expect((await balances(call, 'JPY')).reserved).toBe('0');
+  });
+});

@@ -1,0 +1,199 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Database } from '../store/database.js';
+import { AuthError, authenticate, type SessionSecretLookup } from './auth.js';
+import { findRoute, type Route } from './router.js';
+import { specs } from './spec.js';
+import { type Handlers, HttpError, type Reply } from './types.js';
+import { validateRequest } from './validate.js';
+
+export interface AppOptions {
+  db: Database;
+  routes: Route[];
+  handlers: Handlers;
+  findSessionSecret: SessionSecretLookup;
+  now: () => number;
+}
+
+// Far above any real request of these interfaces; a larger body is refused unread.
+const maxBodyBytes = 1024 * 1024;
+
+const specDocuments: Record<string, unknown> = {
+  '/openapi/exchange.json': specs.exchange,
+  '/openapi/partner.json': specs.partner,
+};
+
+class BodyTooLarge extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(response: ServerResponse, reply: Reply): void {
+  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  response.writeHead(reply.status, {
+    'content-type':
+      typeof reply.body === 'string'
+        ? 'text/plain; charset=utf-8'
+        : 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...corsHeaders,
+    ...reply.headers,
+  });
+  response.end(text);
+}
+
+/**
+ * A refusal in the error shape its interface documents: the exchange's `{errors}` or
+ * `{message}`, or the Quick Exchange envelope `{success: false, message, errors?}`.
+ */
+function errorReply(error: HttpError, api: Route['api'] = 'exchange'): Reply {
+  if (api === 'partner') {
+    return {
+      status: error.status,
+      body: {
+        success: false,
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      },
+    };
+  }
+  return {
+    status: error.status,
+    body: error.errors ? { errors: error.errors } : { message: error.message },
+  };
+}
+
+// Browser applications call the partner interface from their own origin. No cookie is ever
+// involved (credentials travel in headers), so any origin may call.
+const corsHeaders = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, OPTIONS',
+  'access-control-allow-headers':
+    'content-type, authorization, x-service-auth, x-service-api-version',
+  'access-control-max-age': '600',
+};
+
+function parseQuery(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(search)) query[name] ??= value;
+  return query;
+}
+
+/** A POST /orders carrying a client_order_id may be signed without a nonce. */
+function carriesClientOrderId(route: Route, body: unknown): boolean {
+  if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
+    return false;
+  }
+  const order = 'order' in body ? (body as { order: unknown }).order : body;
+  return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
+}
+
+/**
+ * The sandbox's request handling: route by the specs, parse the body, then in one database
+ * transaction authenticate, validate and run the operation's handler. A refusal after
+ * authentication rolls back to a savepoint, so the nonce stays spent while nothing else
+ * changes.
+ */
+export function createApp(options: AppOptions) {
+  async function answer(request: IncomingMessage): Promise<Reply> {
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const method = request.method ?? 'GET';
+    if (method === 'OPTIONS') return { status: 204, body: '' };
+    const document = specDocuments[pathname];
+    if (method === 'GET' && document) return { status: 200, body: document };
+
+    const resolution = findRoute(options.routes, method, pathname);
+    if (resolution.kind === 'not-found') {
+      return { status: 404, body: { message: `No route for ${method} ${pathname}` } };
+    }
+    if (resolution.kind === 'bad-encoding') {
+      return {
+        status: 404,
+        body: { message: `Path parameter ${resolution.parameter} is not valid percent-encoding` },
+      };
+    }
+    const { route, path } = resolution.match;
+    const handler = options.handlers[route.operation.operationId];
+    if (!handler) {
+      return {
+        status: 501,
+        body: { message: `${route.operation.operationId} is not implemented` },
+      };
+    }
+
+    let text: string;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLarge)
+        return { status: 400, body: { message: 'Body too large' } };
+      throw error;
+    }
+    let body: unknown;
+    if (route.operation.requestBody && text.trim() !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return { status: 400, body: { message: 'Malformed JSON body' } };
+      }
+    }
+
+    const now = options.now();
+    const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    return options.db.transaction(async (db) => {
+      const caller = await authenticate(
+        db,
+        {
+          route,
+          url,
+          headers: request.headers,
+          nonceOptional: carriesClientOrderId(route, body),
+          now,
+        },
+        options.findSessionSecret,
+      );
+      await db.query('SAVEPOINT call');
+      try {
+        const valid = validateRequest(route, { path, query, body });
+        return await handler({
+          operationId: route.operation.operationId,
+          path,
+          query,
+          body: valid.body,
+          caller,
+          db,
+          now,
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        await db.query('ROLLBACK TO SAVEPOINT call');
+        return errorReply(error, route.api);
+      }
+    });
+  }
+
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    answer(request).then(
+      (reply) => send(response, reply),
+      (error: unknown) => {
+        if (error instanceof AuthError) {
+          send(response, { status: 401, body: error.message });
+        } else if (error instanceof HttpError) {
+          send(response, errorReply(error));
+        } else {
+          console.error(`${request.method} ${request.url?.split('?')[0]}:`, error);
+          send(response, { status: 500, body: { message: 'Internal error' } });
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,184 @@
+import { decodeJwt, type JWTPayload, jwtVerify } from 'jose';
+import type { Queryable } from '../store/database.js';
+import type { Route } from './router.js';
+import { specs } from './spec.js';
+import type { Caller } from './types.js';
+
+/** An authentication refusal: 401 with one of the conventional plain-text bodies. */
+export class AuthError extends Error {}
+
+const failed = () => new AuthError('API Authentication failed');
+const pathMismatch = () => new AuthError('Path does not match');
+const nonceTooSmall = () => new AuthError('Nonce is too small');
+
+export interface AuthRequest {
+  route: Route;
+  /** The request path with its query string, exactly as sent. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** A POST /orders whose body carries a client_order_id may leave the nonce out. */
+  nonceOptional: boolean;
+  now: number;
+}
+
+/** Finds the secret of a Quick Exchange user session, if there is such a session. */
+export type SessionSecretLookup = (db: Queryable, sessionId: string) => Promise<string | undefined>;
+
+function header(headers: AuthRequest['headers'], name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function securityOf(route: Route): Record<string, string[]>[] {
+  return route.operation.security ?? specs[route.api].security ?? [];
+}
+
+/** Verifies an HS256 JWT; any other algorithm, `none` included, is refused. */
+async function verify(jwt: string, secret: string): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(jwt, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'],
+    });
+    return payload;
+  } catch {
+    throw failed();
+  }
+}
+
+/** Reads a claim before the signature is checked, only to find which secret checks it. */
+function unverifiedClaim(jwt: string, claim: string): string {
+  let payload: JWTPayload;
+  try {
+    payload = decodeJwt(jwt);
+  } catch {
+    throw failed();
+  }
+  const value = payload[claim];
+  // Nothing printable is a token or session id; a NUL would not even reach the database.
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(value)) throw failed();
+  return value;
+}
+
+/**
+ * Accepts `nonce` only when it is larger than the last one accepted for `scope`, and records
+ * it in the caller's transaction: the row is the lock that orders concurrent calls.
+ */
+async function consumeNonce(db: Queryable, scope: string, nonce: unknown): Promise<void> {
+  const text = typeof nonce === 'number' && Number.isSafeInteger(nonce) ? String(nonce) : nonce;
+  if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,30})$/.test(text)) throw failed();
+  const { rows } = await db.query(
+    `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric)
+     ON CONFLICT (scope) DO UPDATE SET last_nonce = EXCLUDED.last_nonce
+       WHERE nonces.last_nonce < EXCLUDED.last_nonce
+     RETURNING scope`,
+    [scope, text],
+  );
+  if (rows.length === 0) throw nonceTooSmall();
+}
+
+async function sessionCaller(
+  db: Queryable,
+  request: AuthRequest,
+  jwt: string,
+  findSessionSecret: SessionSecretLookup,
+): Promise<Caller> {
+  const sessionId = unverifiedClaim(jwt, 'session_id');
+  const secret = await findSessionSecret(db, sessionId);
+  if (secret === undefined) throw failed();
+  const payload = await verify(jwt, secret);
+  if (payload.path !== request.url) throw pathMismatch();
+  await consumeNonce(db, `session:${sessionId}`, payload.nonce);
+  return { kind: 'session', sessionId };
+}
+
+interface TokenRow {
+  user_id: number;
+  secret: string;
+}
+
+async function serviceCaller(db: Queryable, request: AuthRequest, jwt: string): Promise<Caller> {
+  const tokenId = unverifiedClaim(jwt, 'token_id');
+  const { rows } = await db.query<TokenRow>(
+    'SELECT user_id, secret FROM api_tokens WHERE id = $1',
+    [tokenId],
+  );
+  const token = rows[0];
+  if (!token) throw failed();
+  const payload = await verify(jwt, token.secret);
+  const partnerCall = request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload';
+  const signedPath = partnerCall
+    ? payload.path === '/realtime' && payload.delegate_path
+    : payload.path;
+  if (signedPath !== request.url) throw pathMismatch();
+  if (payload.nonce !== undefined || !request.nonceOptional) {
+    await consumeNonce(db, `token:${tokenId}`, payload.nonce);
+  }
+  if (partnerCall) return partnerCaller(db, request, tokenId, token.user_id);
+  const publicId = payload.oauth_request_public_id;
+  const privateId = payload.oauth_request_private_id;
+  if (publicId === undefined && privateId === undefined) {
+    return { kind: 'token', tokenId, userId: token.user_id };
+  }
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (typeof publicId !== 'string' || typeof privateId !== 'string') throw failed();
+  if (!uuid.test(publicId) || !uuid.test(privateId)) throw failed();
+  const { rows: approved } = await db.query<{ public_id: string; approved_by_user_id: number }>(
+    `SELECT public_id, approved_by_user_id FROM oauth_requests
+     WHERE public_id::text = $1 AND private_id::text = $2 AND app_token_id = $3
+       AND approved_by_user_id IS NOT NULL AND expires_at > $4`,
+    [publicId.toLowerCase(), privateId.toLowerCase(), tokenId, request.now],
+  );
+  const grant = approved[0];
+  if (!grant) throw failed();
+  return {
+    kind: 'oauth',
+    tokenId,
+    appUserId: token.user_id,
+    userId: grant.approved_by_user_id,
+    oauthRequestId: grant.public_id,
+  };
+}
+
+/** The partner application the token's user owns: the one named in the path when it is theirs. */
+async function partnerCaller(
+  db: Queryable,
+  request: AuthRequest,
+  tokenId: string,
+  userId: number,
+): Promise<Caller> {
+  const { rows } = await db.query<{ id: number; public_api_key: string }>(
+    'SELECT id, public_api_key FROM partner_applications WHERE user_id = $1 ORDER BY id',
+    [userId],
+  );
+  const named = request.url.match(/\/partner\/([^/?]+)/)?.[1];
+  const application =
+    rows.find((row) => named !== undefined && row.public_api_key === decodeURIComponent(named)) ??
+    rows[0];
+  if (!application) throw failed();
+  return { kind: 'partner', tokenId, userId, partnerId: application.id };
+}
+
+/**
+ * Establishes who makes the call, as the operation's security in the spec asks: nothing for
+ * public operations, X-Service-Auth for ServiceAuth, and an optional session Bearer JWT where
+ * the spec allows a call without credentials or with one.
+ */
+export async function authenticate(
+  db: Queryable,
+  request: AuthRequest,
+  findSessionSecret: SessionSecretLookup,
+): Promise<Caller> {
+  const security = securityOf(request.route);
+  const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
+  const optional = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
+  if (schemes.has('ServiceAuth')) {
+    const jwt = header(request.headers, 'X-Service-Auth');
+    if (jwt) return serviceCaller(db, request, jwt);
+  }
+  if (schemes.has('SessionBearer')) {
+    const bearer = header(request.headers, 'Authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    if (bearer) return sessionCaller(db, request, bearer, findSessionSecret);
+  }
+  if (optional) return { kind: 'anonymous' };
+  throw failed();
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxHandlers } from '../server.js';
+import { buildRoutes, findRoute } from './router.js';
+
+const routes = buildRoutes();
+
+function operation(method: string, path: string): string | undefined {
+  const resolution = findRoute(routes, method, path);
+  return resolution.kind === 'matched' ? resolution.match.route.operation.operationId : undefined;
+}
+
+describe('route table from the specs', () => {
+  it('has one route per operation of both specs', () => {
+    const ids = routes.map((route) => route.operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining(['cancelAllOrders', 'createSession', 'getLoanBook']),
+    );
+  });
+
+  it('has a handler for every operation', () => {
+    const handlers = sandboxHandlers('http://127.0.0.1:4000');
+    const missing = routes.filter((route) => !handlers[route.operation.operationId]);
+    expect(missing.map((route) => route.operation.operationId)).toEqual([]);
+  });
+
+  it('prefers the concrete /orders/cancel_all over /orders/{order_id}', () => {
+    expect(operation('PUT', '/orders/cancel_all')).toBe('cancelAllOrders');
+    expect(operation('PUT', '/orders/123')).toBe('editOrder');
+  });
+
+  it('matches the literal client: prefix and decodes the client order id', () => {
+    const resolution = findRoute(routes, 'PUT', '/orders/client:a%2Fb%3F%23%25/cancel');
+    expect(resolution.kind).toBe('matched');
+    if (resolution.kind !== 'matched') return;
+    expect(resolution.match.route.operation.operationId).toBe('cancelOrderByClientId');
+    expect(resolution.match.path).toEqual({ client_order_id: 'a/b?#%' });
+  });
+
+  it('serves partner paths under /api/v1', () => {
+    expect(operation('POST', '/api/v1/partner/pk_1/intent')).toBe('createIntent');
+    expect(operation('GET', '/api/v1/transaction/status/x')).toBe('getTransactionStatus');
+  });
+
+  it('finds nothing for an unknown path, a wrong method or an empty client id', () => {
+    expect(findRoute(routes, 'GET', '/nowhere').kind).toBe('not-found');
+    expect(findRoute(routes, 'DELETE', '/orders').kind).toBe('not-found');
+    expect(findRoute(routes, 'GET', '/orders/client:').kind).toBe('matched');
+    expect(operation('GET', '/orders/client:')).toBe('getOrder');
+  });
+
+  it('reports a parameter that is not valid percent-encoding', () => {
+    expect(findRoute(routes, 'GET', '/orders/client:%E0%A4%A').kind).toBe('bad-encoding');
+  });
+});

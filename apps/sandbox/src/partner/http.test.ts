@@ -1,0 +1,214 @@
+/** The partner operations over real loopback HTTP, signed the way real clients sign them. */
+import { signServiceAuth, signSessionAuth } from '@exchange-kit/core/auth';
+import {
+  zCreateIntentResponse,
+  zCreateSessionResponse,
+  zIntentToTradeResponse,
+  zListPartnerTransactionsResponse,
+  zSetSettlementMethodResponse,
+  zSetSettlementParametersResponse,
+  zTransactionStatusResponse,
+} from '@exchange-kit/partner-client/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { type RunningSandbox, startSandbox } from '../server.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, memory: true });
+}, 60_000);
+afterAll(() => sandbox.close());
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+async function send(
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(sandbox.partnerUrl + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.startsWith('application/json');
+  return { status: response.status, body: json ? JSON.parse(text) : text };
+}
+
+/** A call of the demo partner: X-Service-Auth with path /realtime and delegate_path the real path. */
+async function asPartner(method: string, path: string, body?: unknown): Promise<Answer> {
+  const { tokenId, tokenSecret } = sandbox.credentials;
+  const jwt = await signServiceAuth({ tokenId, tokenSecret }, { path, delegate: true });
+  return send(method, path, { body, headers: { 'X-Service-Auth': jwt } });
+}
+
+function ok<S extends z.core.$ZodType>(schema: S, answer: Answer, status: number): z.infer<S> {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return z.parse(schema, answer.body);
+}
+
+describe('Quick Exchange over HTTP', () => {
+  it('STATUS-200-SUCCESS, INTENT-ONE-TO-MANY-REUSABLE, QE-TRADE-BOTH-METHODS: session, intent, trades, listing', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const session = ok(
+      zCreateSessionResponse,
+      await send('POST', '/api/v1/session', {
+        body: { public_api_key: key, user_locale: 'en-SG' },
+      }),
+      200,
+    ).payload;
+
+    const intentPath = `/api/v1/partner/${key}/intent`;
+    const intent = ok(
+      zCreateIntentResponse,
+      await asPartner('POST', intentPath, {
+        payout_settlement: {
+          method: 'SERVICE_PARTNER_WALLET',
+          currency: 'USDC',
+          quantity: '49.90',
+        },
+        strategy: 'ONE_TO_MANY',
+        partner_order_id: 'SUBSCRIPTION-MONTHLY',
+        partner_tags: ['subscription'],
+      }),
+      200,
+    ).payload;
+
+    const tradePath = '/api/v1/transaction/intent_to_trade';
+    const bearer = async (path: string) => ({
+      Authorization: `Bearer ${await signSessionAuth({ sessionId: session.session_id, sessionSecret: session.session_secret }, path)}`,
+    });
+    const ids: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const trade = ok(
+        zIntentToTradeResponse,
+        await send('POST', tradePath, {
+          headers: await bearer(tradePath),
+          body: {
+            session_id: session.session_id,
+            intent_id: intent.id,
+            side: 'buy',
+            symbol: 'USDC/ETH',
+            currency: 'USDC',
+            quantity: '49.90',
+            funding_settlement: {
+              method: 'BLOCKCHAIN_DELEGATED_BROADCAST',
+              input_parameters: {
+                transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: '0x02f8b1' },
+              },
+            },
+          },
+        }),
+        202,
+      ).payload;
+      expect(trade.status).toBe('PENDING');
+      ids.push(trade.transaction_id);
+    }
+
+    const listPath = `/api/v1/partner/${key}/transactions?intent_id=${intent.id}`;
+    const listing = ok(
+      zListPartnerTransactionsResponse,
+      await asPartner('GET', listPath),
+      200,
+    ).payload;
+    expect(listing.transactions.map((t) => t.transaction_id)).toEqual(ids);
+    expect(listing.transactions[0]).toMatchObject({
+      partner_order_id: 'SUBSCRIPTION-MONTHLY',
+      partner_tags: ['subscription'],
+    });
+    expect(listing.selection).toEqual({ intent_id: intent.id, limit: 100, count: 2 });
+  });
+
+  it('QE-TRADE-NO-METHOD then settlement method and parameters, to PENDING', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const session = ok(
+      zCreateSessionResponse,
+      await send('POST', '/api/v1/session', { body: { public_api_key: key } }),
+      200,
+    ).payload;
+    const trade = ok(
+      zIntentToTradeResponse,
+      await send('POST', '/api/v1/transaction/intent_to_trade', {
+        body: {
+          session_id: session.session_id,
+          side: 'buy',
+          symbol: 'BTC/USDC',
+          currency: 'BTC',
+          quantity: '0.015',
+        },
+      }),
+      202,
+    ).payload;
+    expect(trade.status).toBe('SETTLEMENT_METHOD_REQUIRED');
+    const transaction_id = trade.transaction_id;
+    ok(
+      zSetSettlementMethodResponse,
+      await send('POST', '/api/v1/settlement/method', {
+        body: { transaction_id, direction: 'FUNDING', method: 'BLOCKCHAIN_TRANSFER' },
+      }),
+      202,
+    );
+    const payout = ok(
+      zSetSettlementMethodResponse,
+      await send('POST', '/api/v1/settlement/method', {
+        body: { transaction_id, direction: 'PAYOUT', method: 'BLOCKCHAIN_TRANSFER' },
+      }),
+      202,
+    ).payload;
+    expect(payout.status).toBe('PARAMETERS_REQUIRED');
+    ok(
+      zSetSettlementParametersResponse,
+      await send('POST', '/api/v1/settlement/parameters', {
+        body: {
+          settlement_instruction_id: payout.settlement_instruction_id,
+          input_parameters: {
+            account_key: {
+              type: 'WALLET_ADDRESS',
+              value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+            },
+          },
+        },
+      }),
+      202,
+    );
+    const status = ok(
+      zTransactionStatusResponse,
+      await send('GET', `/api/v1/transaction/status/${transaction_id}`),
+      200,
+    ).payload;
+    expect(status.status).toBe('PENDING');
+  });
+
+  it('refuses intent creation without the partner header (401) and unknown ids (404 naming the field)', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const anonymous = await send('POST', `/api/v1/partner/${key}/intent`, {
+      body: {
+        payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '1' },
+      },
+    });
+    expect(anonymous.status).toBe(401);
+    const unknownSession = await send('POST', '/api/v1/transaction/intent_to_trade', {
+      body: {
+        session_id: '00000000-0000-4000-8000-000000000000',
+        side: 'buy',
+        symbol: 'BTC/USDC',
+        currency: 'BTC',
+        quantity: '1',
+      },
+    });
+    expect(unknownSession.status).toBe(404);
+    expect(unknownSession.body).toMatchObject({ errors: { session_id: ['not_found'] } });
+    const unknownTransaction = await send(
+      'GET',
+      '/api/v1/transaction/status/00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknownTransaction.status).toBe(404);
+  });
+});

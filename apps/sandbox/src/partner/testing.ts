@@ -1,0 +1,133 @@
+/**
+ * Test support: a migrated in-memory store and calls of the partner handlers as the HTTP layer
+ * makes them (body validated against the operation's schema, one transaction per call).
+ */
+import { randomUUID } from 'node:crypto';
+import * as schemas from '@exchange-kit/partner-client/schemas';
+import pg from 'pg';
+import * as z from 'zod/mini';
+import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import { type Database, openDatabase } from '../store/database.js';
+import { migrate } from '../store/migrations.js';
+import { partnerHandlers } from './handlers.js';
+
+export const T0 = 1_716_000_000_000;
+
+/**
+ * A fresh, migrated store: in-memory PGlite, or a new database on the PostgreSQL server named by
+ * SANDBOX_TEST_DATABASE_URL, so the same tests also prove the SQL on a real server.
+ */
+export async function migratedStore(): Promise<Database> {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  const db = serverUrl
+    ? await openDatabase({ databaseUrl: await freshDatabase(serverUrl) })
+    : await openDatabase({ memory: true });
+  await migrate(db);
+  return db;
+}
+
+export async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `partner_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+let nextUser = 900_000;
+
+/** A user owning one partner application; returns the partner id and its public key. */
+export async function seedPartner(
+  db: Database,
+): Promise<{ partnerId: number; publicApiKey: string }> {
+  nextUser += 1;
+  const userId = nextUser;
+  const publicApiKey = `pk_test_${userId}`;
+  const partnerId = await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO users (id, email, first_name, last_name, country, currency, language,
+         kyc_status, app_vendor_id, affiliate_code, email_confirmed_at_s)
+       VALUES ($1, $2, 'Test', 'Partner', 'SG', 'USD', 'en', 'approved', 1, 'AFF', 0)`,
+      [userId, `partner${userId}@example.test`],
+    );
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO partner_applications (user_id, public_api_key, name) VALUES ($1, $2, 'Test')
+       RETURNING id`,
+      [userId, publicApiKey],
+    );
+    return Number(rows[0]?.id);
+  });
+  return { partnerId, publicApiKey };
+}
+
+export type OperationId = keyof typeof partnerHandlers;
+
+export interface Call {
+  body?: unknown;
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  caller?: Caller;
+  now?: number;
+}
+
+const capitalised = (operationId: string) => operationId[0]?.toUpperCase() + operationId.slice(1);
+
+/** Calls an operation's handler in one transaction; a refusal rejects with its HttpError. */
+export async function call(
+  db: Database,
+  operationId: OperationId,
+  input: Call = {},
+): Promise<Reply> {
+  const bodySchema = (schemas as unknown as Record<string, z.core.$ZodType | undefined>)[
+    `z${capitalised(operationId)}Body`
+  ];
+  const body =
+    bodySchema && input.body !== undefined ? z.parse(bodySchema, input.body) : input.body;
+  const handler = partnerHandlers[operationId] as Handler;
+  return db.transaction((tx) =>
+    handler({
+      operationId,
+      path: input.path ?? {},
+      query: input.query ?? {},
+      body,
+      caller: input.caller ?? { kind: 'anonymous' },
+      db: tx,
+      now: input.now ?? T0,
+    }),
+  );
+}
+
+/** The HttpError a call is refused with (fails the test if the call succeeds). */
+export async function refusal(reply: Promise<Reply>): Promise<HttpError> {
+  try {
+    const answer = await reply;
+    throw new Error(`expected a refusal, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+}
+
+/** The response body, checked against the operation's 2xx schema of the spec. */
+export function parsed<S extends z.core.$ZodType>(schema: S, reply: Reply): z.infer<S> {
+  return z.parse(schema, reply.body);
+}
+
+export async function count(db: Database, table: string): Promise<number> {
+  const { rows } = await db.transaction((tx) =>
+    tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`),
+  );
+  return Number(rows[0]?.n);
+}
+
+/** A fresh session of a partner. */
+export async function newSession(db: Database, publicApiKey: string): Promise<string> {
+  const reply = await call(db, 'createSession', { body: { public_api_key: publicApiKey } });
+  return parsed(schemas.zCreateSessionResponse, reply).payload.session_id;
+}

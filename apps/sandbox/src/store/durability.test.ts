@@ -1,0 +1,161 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { signServiceAuth } from '@exchange-kit/core/auth';
+import {
+  zCreateOrderResponse,
+  zGetAccountsResponse,
+  zGetOrderByClientIdResponse,
+  zListOrdersResponse,
+} from '@exchange-kit/exchange-client/schemas';
+import { SignJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultCredentials } from '../config.js';
+import { startSandbox } from '../server.js';
+import { demoClient, send, valid } from '../test-support.js';
+
+const directories: string[] = [];
+
+async function dataDir(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'sandbox-durability-'));
+  directories.push(directory);
+  return directory;
+}
+
+afterEach(async () => {
+  for (const directory of directories.splice(0))
+    await rm(directory, { recursive: true, force: true });
+});
+
+const order = (clientOrderId: string, price = '9000000') => ({
+  order_type: 'limit',
+  product_id: 1,
+  side: 'buy',
+  quantity: '0.01',
+  price,
+  client_order_id: clientOrderId,
+});
+
+describe('durability', () => {
+  it('keeps orders, balances and spent nonces across a restart', async () => {
+    const dir = await dataDir();
+    const first = await startSandbox({ port: 0, dataDir: dir });
+    const call = demoClient(first);
+    for (const id of ['keep-1', 'keep-2', 'gone-1']) {
+      valid(zCreateOrderResponse, await call('POST', '/orders', { body: order(id) }));
+    }
+    expect((await call('PUT', '/orders/client:gone-1/cancel')).status).toBe(200);
+    const spent = await signServiceAuth(
+      { tokenId: first.credentials.tokenId, tokenSecret: first.credentials.tokenSecret },
+      { path: '/accounts' },
+    );
+    const headers = { 'X-Service-Auth': spent };
+    const accountsBefore = valid(
+      zGetAccountsResponse,
+      await send(first.exchangeUrl, 'GET', '/accounts', headers),
+    );
+    const ordersBefore = valid(zListOrdersResponse, await call('GET', '/orders'));
+    const productsBefore = await send(first.exchangeUrl, 'GET', '/products', {});
+    await first.close();
+
+    const second = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      const again = demoClient(second);
+      expect(valid(zListOrdersResponse, await again('GET', '/orders'))).toEqual(ordersBefore);
+      expect(valid(zGetAccountsResponse, await again('GET', '/accounts'))).toEqual(accountsBefore);
+      const products = await send(second.exchangeUrl, 'GET', '/products', {});
+      expect((products.body as unknown[]).length).toBe((productsBefore.body as unknown[]).length);
+      const replay = await send(second.exchangeUrl, 'GET', '/accounts', headers);
+      expect(replay).toMatchObject({ status: 401, body: 'Nonce is too small' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('loses no acknowledged write when killed with SIGKILL under load', async () => {
+    const dir = await dataDir();
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@exchange-kit/source',
+        '--import',
+        'tsx',
+        'src/main.ts',
+        '--port',
+        '0',
+        '--data-dir',
+        dir,
+      ],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let acknowledged: string[] = [];
+    try {
+      const baseUrl = await readyUrl(child);
+      // Orders placed in parallel, as the convention allows: no nonce, a client_order_id each.
+      const secret = new TextEncoder().encode(defaultCredentials.tokenSecret);
+      const jwt = await new SignJWT({ token_id: defaultCredentials.tokenId, path: '/orders' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(secret);
+      const place = async (clientOrderId: string) => {
+        const answer = await send(
+          baseUrl,
+          'POST',
+          '/orders',
+          { 'X-Service-Auth': jwt, 'content-type': 'application/json' },
+          JSON.stringify(order(clientOrderId, '8000000')),
+        ).catch(() => undefined);
+        return answer?.status === 200 ? clientOrderId : undefined;
+      };
+      const settled: Promise<string | undefined>[] = [];
+      for (let index = 0; index < 60; index++) {
+        settled.push(place(`kill-${index}`));
+        // Kill mid-stream, with writes still in flight.
+        if (index === 40) {
+          await settled[20];
+          child.kill('SIGKILL');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      acknowledged = (await Promise.all(settled)).filter((id): id is string => id !== undefined);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(acknowledged.length).toBeGreaterThan(10);
+
+    const reopened = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      const call = demoClient(reopened);
+      for (const id of acknowledged) {
+        const found = valid(zGetOrderByClientIdResponse, await call('GET', `/orders/client:${id}`));
+        expect(found.client_order_id).toBe(id);
+      }
+    } finally {
+      await reopened.close();
+    }
+  }, 90_000);
+});
+
+/** The exchange URL the child prints, once it has printed `ready`. */
+function readyUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /exchange API:\s+(\S+)/.exec(output)?.[1];
+      if (url && /^ready$/m.test(output)) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${output}`));
+    });
+  });
+}

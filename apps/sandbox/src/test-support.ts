@@ -1,0 +1,103 @@
+/**
+ * Test support: a sandbox on an ephemeral port, and a small signing HTTP client that speaks to
+ * it the way real clients do.
+ */
+import { type ApiToken, signServiceAuth } from '@exchange-kit/core/auth';
+import { expect } from 'vitest';
+import * as z from 'zod/mini';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import { addUser, type NewUser } from './store/seed.js';
+
+/**
+ * A sandbox on an ephemeral port: in-memory PGlite, or the PostgreSQL named by
+ * SANDBOX_TEST_DATABASE_URL to run the same tests against a real server.
+ */
+export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const databaseUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  return startSandbox({
+    port: 0,
+    ...(databaseUrl ? { databaseUrl } : { memory: true }),
+    ...options,
+  });
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  /** Parsed JSON, or the text of a non-JSON body. */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is, instead of `body` as JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Sign this path instead of the request's own. */
+  signPath?: string;
+  /** Send no X-Service-Auth header. */
+  anonymous?: boolean;
+  /** Sign for a user through an approved OAuth request. */
+  oauth?: { publicId: string; privateId: string };
+}
+
+export async function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
+  const response = await fetch(baseUrl + path, { method, headers, body });
+  const contentType = response.headers.get('content-type') ?? '';
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType,
+    body: contentType.startsWith('application/json') ? JSON.parse(text) : text,
+  };
+}
+
+/** A client of the sandbox signing every call with `token`. */
+export function clientFor(sandbox: RunningSandbox, token: ApiToken) {
+  return async (method: string, path: string, options: RequestOptions = {}): Promise<Answer> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (!options.anonymous) {
+      const signPath = options.signPath ?? path;
+      headers['X-Service-Auth'] = options.oauth
+        ? await signServiceAuth(token, { path: signPath, oauth: options.oauth })
+        : await signServiceAuth(token, { path: signPath });
+    }
+    let body = options.rawBody;
+    if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    return send(sandbox.exchangeUrl, method, path, headers, body);
+  };
+}
+
+export type Client = ReturnType<typeof clientFor>;
+
+export function demoClient(sandbox: RunningSandbox): Client {
+  return clientFor(sandbox, {
+    tokenId: sandbox.credentials.tokenId,
+    tokenSecret: sandbox.credentials.tokenSecret,
+  });
+}
+
+/** A new funded user of the sandbox with a client signing as that user. */
+export async function newUser(sandbox: RunningSandbox): Promise<NewUser & { call: Client }> {
+  const user = await sandbox.database.transaction((tx) => addUser(tx));
+  return { ...user, call: clientFor(sandbox, user) };
+}
+
+/** Asserts a success response and that its body validates against the operation's schema. */
+export function valid<S extends z.core.$ZodType>(
+  schema: S,
+  answer: Answer,
+  status = 200,
+): z.output<S> {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  const result = z.safeParse(schema, answer.body);
+  expect(result.success, JSON.stringify(result.error?.issues)).toBe(true);
+  return result.data as z.output<S>;
+}
