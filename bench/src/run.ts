@@ -1,10 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { clientBench } from './clients.js';
+import { conformanceBench } from './conformance.js';
 import { sandboxBench } from './sandbox.js';
 
 const clients = await clientBench();
 const sandbox = await sandboxBench();
+const conformance = await conformanceBench();
 const report = [
   '# exchange-kit benchmarks',
   '',
@@ -13,6 +15,8 @@ const report = [
   clients.markdown,
   '',
   sandbox,
+  '',
+  conformance,
   '',
 ].join('\n');
 await writeFile(new URL('../results/latest.md', import.meta.url), report);
