@@ -1,27 +1,32 @@
 import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { cell, operationLink, operations } from './openapi.js';
 
 type Requirement = (typeof stateTables.requirements)[number];
 
-const cell = (text: string | number | undefined) =>
-  String(text ?? '')
-    .replaceAll('|', '\\|')
-    .replaceAll('\n', ' ');
+/** Where the conformance page lists a requirement. */
+export const conformanceLink = (id: string) => `/reference/conformance#${id.toLowerCase()}`;
 
 function row(requirement: Requirement): string {
   const given = 'given' in requirement ? requirement.given : undefined;
   const origin = 'note' in requirement ? `note: ${requirement.note}` : `row ${requirement.row}`;
+  const ops = operations();
+  const opLinks = requirement.operations.map((id) => {
+    const op = ops.find((o) => o.operationId === id);
+    if (!op) throw new Error(`${requirement.id} names the unknown operation ${id}`);
+    return `[\`${id}\`](${operationLink(op)})`;
+  });
   return `| ${[
-    requirement.id,
+    `[${requirement.id}](${conformanceLink(requirement.id)})`,
     requirement.level,
     origin,
-    requirement.operations.map((op) => `\`${op}\``).join(', '),
+    opLinks.join(', '),
     given === undefined ? '' : given.length === 0 ? '(none)' : given.join(', '),
     requirement.trigger,
     requirement.condition,
     requirement.expect.status,
     'next' in requirement.expect ? requirement.expect.next : '',
   ]
-    .map(cell)
+    .map((value) => cell(value))
     .join(' | ')} |`;
 }
 
@@ -32,12 +37,23 @@ export function renderStateTables(): string {
     return [
       `## ${table.title}`,
       '',
-      `From the interface description, section ${table.section}.`,
+      `From the interface description, section ${table.section}. Each requirement links to the conformance check that covers it.`,
       '',
       '| Requirement | Level | Origin | Operations | Given | Trigger | Condition | Status | Next |',
       '|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n');
   });
-  return `# State tables\n\n${sections.join('\n\n')}\n`;
+  return [
+    '---',
+    'aside: false',
+    '---',
+    '',
+    '# State tables',
+    '',
+    'Every row of the state and status tables of the interface description, as a requirement with a stable id (`spec/state-tables.yaml`). The sandbox implements them, the clients rely on them, and the conformance suite runs one scenario per requirement.',
+    '',
+    sections.join('\n\n'),
+    '',
+  ].join('\n');
 }

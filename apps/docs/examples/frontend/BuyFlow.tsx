@@ -1,0 +1,164 @@
+/**
+ * A whole buy flow with the hooks: open a session, create a transaction, choose how to fund
+ * and how to be paid, give the wallet address, and watch the price countdown. The page holds
+ * only the public API key; nothing here can sign.
+ */
+// #region provider
+import {
+  QuickExchangeProvider,
+  type SettlementDirection,
+  type SettlementRequirement,
+  useSettlementCountdown,
+  useTransaction,
+  useUserSession,
+} from '@exchange-kit/react-hooks';
+import { QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+
+const queryClient = new QueryClient();
+
+export function BuyApp({
+  partnersUrl,
+  publicApiKey,
+}: {
+  partnersUrl: string;
+  publicApiKey: string;
+}) {
+  return (
+    <QuickExchangeProvider config={{ partnersUrl, publicApiKey }} queryClient={queryClient}>
+      <BuyFlow />
+    </QuickExchangeProvider>
+  );
+}
+// #endregion provider
+
+// #region session
+function BuyFlow() {
+  const { session, errorMessage } = useUserSession();
+  if (!session)
+    return <p role={errorMessage ? 'alert' : 'status'}>{errorMessage ?? 'Opening a session…'}</p>;
+  return (
+    <>
+      <p data-testid="session">
+        {session.environment} session, suggested country {session.suggestedCountry}.
+      </p>
+      <Checkout sessionId={session.sessionId} termsHref={session.termsOfServiceHref} />
+    </>
+  );
+}
+// #endregion session
+
+// #region transaction
+function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: string }) {
+  const [accepted, setAccepted] = useState(false);
+  const tx = useTransaction({ sessionId });
+  const countdown = useSettlementCountdown(tx.funding);
+
+  if (!tx.transaction) {
+    return (
+      <div data-testid="order">
+        <label>
+          <input
+            type="checkbox"
+            checked={accepted}
+            onChange={(e) => setAccepted(e.target.checked)}
+          />{' '}
+          I accept the <a href={termsHref}>terms of service</a>
+        </label>
+        <button
+          type="button"
+          disabled={!accepted || tx.isWorking}
+          onClick={() =>
+            void tx.create({
+              side: 'buy',
+              symbol: 'BTC/USDC',
+              currency: 'BTC',
+              quantity: '0.01',
+              terms_of_service: { accepted, terms_href: termsHref },
+            })
+          }
+        >
+          Buy 0.01 BTC with USDC
+        </button>
+        {tx.errorMessage && <p role="alert">{tx.errorMessage}</p>}
+      </div>
+    );
+  }
+  // #endregion transaction
+
+  // #region settlement
+  const methodFor: Record<SettlementDirection, string> = {
+    FUNDING: 'Pay by USDC transfer',
+    PAYOUT: 'Receive to my BTC wallet',
+  };
+  return (
+    <div data-testid="transaction">
+      <p>
+        Status: <strong className="status">{tx.status}</strong>
+      </p>
+      {tx.methodsRequired.map((direction) => (
+        <button
+          key={direction}
+          type="button"
+          disabled={tx.isWorking}
+          onClick={() => void tx.chooseMethod({ direction, method: 'BLOCKCHAIN_TRANSFER' })}
+        >
+          {methodFor[direction]}
+        </button>
+      ))}
+      {tx.requirements.map((requirement) => (
+        <Requirement
+          key={`${requirement.settlementInstructionId}:${requirement.name}`}
+          requirement={requirement}
+          onSubmit={(value) => void tx.submit(requirement, value)}
+        />
+      ))}
+      {tx.funding?.setup_parameters.account_key && tx.status === 'PENDING' && (
+        <p data-testid="funding">
+          Send {tx.funding.quantity} {tx.funding.currency} to{' '}
+          <code>{tx.funding.setup_parameters.account_key.value}</code>{' '}
+          {countdown.expired ? (
+            <>before a new price: the price expired.</>
+          ) : (
+            <>
+              within <span data-testid="countdown">{countdown.secondsLeft} s</span>.
+            </>
+          )}
+        </p>
+      )}
+      {tx.errorMessage && <p role="alert">{tx.errorMessage}</p>}
+    </div>
+  );
+}
+// #endregion settlement
+
+// #region requirement
+function Requirement({
+  requirement,
+  onSubmit,
+}: {
+  requirement: SettlementRequirement;
+  onSubmit: (value: string) => void;
+}) {
+  const [value, setValue] = useState('');
+  const label =
+    requirement.type === 'WALLET_ADDRESS'
+      ? `Your ${requirement.currency} wallet address`
+      : `Your signed ${requirement.currency} transaction`;
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(value);
+      }}
+    >
+      <label>
+        {label} <input type="text" value={value} onChange={(e) => setValue(e.target.value)} />
+      </label>
+      <button type="submit" disabled={value.trim() === ''}>
+        Submit
+      </button>
+    </form>
+  );
+}
+// #endregion requirement

@@ -1,0 +1,51 @@
+import type { Intent } from '@exchange-kit/partner-client';
+// #region intent
+import { orderForIntent, useCreateIntent, useTransaction } from '@exchange-kit/react-hooks';
+
+/** What the page asks your backend for; the backend decides the economics and signs. */
+interface IntentRequest {
+  currency: string;
+  quantity: string;
+}
+
+async function createIntentOnMyBackend(input: IntentRequest): Promise<Intent> {
+  const response = await fetch('/backend/intents', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  if (!response.ok) throw new Error(`intent: ${response.status}`);
+  return (await response.json()) as Intent;
+}
+
+export function BuyWithIntent({ sessionId, termsHref }: { sessionId: string; termsHref: string }) {
+  const { intent, createIntent, isCreating } = useCreateIntent(createIntentOnMyBackend);
+  const tx = useTransaction({ sessionId, clientRef: 'checkout-42' });
+  if (!intent) {
+    return (
+      <button
+        type="button"
+        disabled={isCreating}
+        onClick={() => void createIntent({ currency: 'BTC', quantity: '0.01' })}
+      >
+        Buy 0.01 BTC
+      </button>
+    );
+  }
+  return (
+    <button
+      type="button"
+      disabled={tx.isWorking || tx.transaction !== undefined}
+      onClick={() =>
+        void tx.create({
+          // intent_id plus the intent's payout, funded in USDC unless the intent fixes it
+          ...orderForIntent(intent, 'USDC'),
+          terms_of_service: { accepted: true, terms_href: termsHref },
+        })
+      }
+    >
+      Continue to payment
+    </button>
+  );
+}
+// #endregion intent

@@ -1,0 +1,108 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitepress';
+import { apis, operationLink, operations } from '../../src/reference/openapi.js';
+
+const source = '@exchange-kit/source';
+
+const apiSidebar = (Object.keys(apis) as (keyof typeof apis)[]).map((api) => ({
+  text: apis[api].title,
+  collapsed: true,
+  items: [
+    { text: 'Overview', link: `/reference/${api}/` },
+    ...operations()
+      .filter((op) => op.api === api)
+      .map((op) => ({
+        text: `${op.method} ${op.path.replace(/^\/api\/v1/, '')}`,
+        link: operationLink(op),
+      })),
+    { text: 'Schemas', link: `/reference/${api}/schemas` },
+  ],
+}));
+
+const packages = [
+  '@exchange-kit/core',
+  '@exchange-kit/core/auth',
+  '@exchange-kit/core/decimal',
+  '@exchange-kit/exchange-client',
+  '@exchange-kit/exchange-client/schemas',
+  '@exchange-kit/partner-client',
+  '@exchange-kit/partner-client/schemas',
+  '@exchange-kit/react-hooks',
+  '@exchange-kit/conformance',
+  '@exchange-kit/conformance/vitest',
+];
+
+export default defineConfig({
+  title: 'exchange-kit',
+  description:
+    'TypeScript toolkit for the exchange REST interface and the Quick Exchange partner interface.',
+  outDir: '../dist',
+  cacheDir: '../node_modules/.vitepress-cache',
+  cleanUrls: false,
+  // A broken internal link fails the build.
+  ignoreDeadLinks: false,
+  themeConfig: {
+    search: { provider: 'local' },
+    nav: [
+      { text: 'Guides', link: '/guide/' },
+      { text: 'API reference', link: '/reference/' },
+      { text: 'Packages', link: '/reference/packages/' },
+      { text: 'Live', link: '/live' },
+    ],
+    sidebar: {
+      '/guide/': [
+        {
+          text: 'Guides',
+          items: [
+            { text: 'Start here', link: '/guide/' },
+            { text: 'Backend teams', link: '/guide/backend' },
+            { text: 'Frontend teams', link: '/guide/frontend' },
+            { text: 'Server implementers', link: '/guide/server' },
+            { text: 'Contributors', link: '/guide/contributing' },
+          ],
+        },
+      ],
+      '/reference/': [
+        {
+          text: 'Reference',
+          items: [
+            { text: 'Overview', link: '/reference/' },
+            { text: 'Authentication', link: '/reference/authentication' },
+            { text: 'State tables', link: '/reference/state-tables' },
+            { text: 'Conformance requirements', link: '/reference/conformance' },
+          ],
+        },
+        ...apiSidebar,
+        {
+          text: 'Packages',
+          collapsed: false,
+          items: [
+            { text: 'All packages', link: '/reference/packages/' },
+            ...packages.map((name) => ({
+              text: name.replace('@exchange-kit/', ''),
+              link: `/reference/packages/${name}`,
+            })),
+          ],
+        },
+      ],
+    },
+    outline: { level: [2, 3] },
+  },
+  vite: {
+    resolve: { conditions: [source, 'module', 'browser', 'development|production'] },
+    ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
+    esbuild: { jsx: 'automatic' },
+    build: {
+      chunkSizeWarningLimit: 2000,
+      rollupOptions: {
+        onwarn(warning, warn) {
+          // React Server Components' "use client" markers mean nothing in a static site.
+          if (warning.code !== 'INVALID_ANNOTATION' && warning.code !== 'MODULE_LEVEL_DIRECTIVE') {
+            warn(warning);
+          }
+        },
+      },
+    },
+    server: { fs: { allow: [fileURLToPath(new URL('../../../../', import.meta.url))] } },
+  },
+});

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/conformance/vitest
+ */
+export * from '@exchange-kit/conformance/vitest';

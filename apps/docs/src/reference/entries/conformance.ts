@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/conformance
+ */
+export * from '@exchange-kit/conformance';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/core/auth
+ */
+export * from '@exchange-kit/core/auth';

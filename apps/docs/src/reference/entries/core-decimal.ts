@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/core/decimal
+ */
+export * from '@exchange-kit/core/decimal';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/core
+ */
+export * from '@exchange-kit/core';

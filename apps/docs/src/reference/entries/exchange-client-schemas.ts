@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/exchange-client/schemas
+ */
+export * from '@exchange-kit/exchange-client/schemas';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/partner-client/schemas
+ */
+export * from '@exchange-kit/partner-client/schemas';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/react-hooks
+ */
+export * from '@exchange-kit/react-hooks';

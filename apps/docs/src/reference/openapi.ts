@@ -1,0 +1,452 @@
+/**
+ * The API reference, rendered from the bundled specs: one page per operation, one page of
+ * schemas per interface, and the authentication payloads.
+ */
+import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+
+type Json = Record<string, unknown>;
+export type ApiName = 'exchange' | 'partner';
+
+export const apis: Record<ApiName, { title: string; spec: Json; host: string }> = {
+  exchange: { title: 'Exchange REST interface', spec: exchangeSpec as Json, host: '{base_url}' },
+  partner: {
+    title: 'Quick Exchange partner interface',
+    spec: partnerSpec as Json,
+    host: '{partners_url}',
+  },
+};
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export interface Operation {
+  api: ApiName;
+  operationId: string;
+  method: string;
+  path: string;
+  tag: string;
+  summary: string;
+  source: string;
+  raw: Json;
+  pathItem: Json;
+}
+
+/** Every operation of both interfaces, in spec order. */
+export function operations(): Operation[] {
+  const found: Operation[] = [];
+  for (const [api, { spec }] of Object.entries(apis) as [ApiName, (typeof apis)[ApiName]][]) {
+    for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
+      for (const method of methods) {
+        const raw = item[method] as Json | undefined;
+        if (!raw) continue;
+        found.push({
+          api,
+          operationId: raw.operationId as string,
+          method: method.toUpperCase(),
+          path,
+          tag: ((raw.tags as string[] | undefined) ?? ['other'])[0] as string,
+          summary: (raw.summary as string | undefined) ?? '',
+          source: (raw['x-source'] as string | undefined) ?? 'unspecified',
+          raw,
+          pathItem: item,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** The page of an operation, relative to the site root, without extension. */
+export const operationLink = (op: Pick<Operation, 'api' | 'operationId'>) =>
+  `/reference/${op.api}/${op.operationId}`;
+
+export const schemaLink = (api: ApiName, name: string) =>
+  `/reference/${api}/schemas#${name.toLowerCase()}`;
+
+function deref(spec: Json, value: unknown): Json {
+  let current = value as Json;
+  const seen = new Set<string>();
+  while (current && typeof current.$ref === 'string') {
+    const ref = current.$ref;
+    if (seen.has(ref)) break;
+    seen.add(ref);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/')], spec) as Json;
+    // Sibling keys of a $ref (a description) override the target's.
+    const { $ref: _, ...siblings } = current;
+    current = { ...target, ...siblings };
+  }
+  return current;
+}
+
+const refName = (schema: Json) =>
+  typeof schema.$ref === 'string' ? (schema.$ref.split('/').pop() as string) : undefined;
+
+/**
+ * Markdown text outside code spans, with what markdown would misread escaped: angle brackets
+ * (Vue reads them as tags) and braces (read as attributes, as in `/orders/{order_id}`).
+ */
+export function text(value: unknown): string {
+  return String(value ?? '')
+    .split(/(`[^`]*`)/)
+    .map((part) =>
+      part.startsWith('`')
+        ? part
+        : part
+            .replaceAll('<', '&lt;')
+            .replaceAll('>', '&gt;')
+            .replaceAll('{', '&#123;')
+            .replaceAll('}', '&#125;'),
+    )
+    .join('');
+}
+
+export const cell = (value: unknown) =>
+  text(value)
+    .replaceAll('|', '\\|')
+    .replace(/\s*\n\s*/g, ' ');
+
+/** A schema as a short type expression, with named schemas linked. */
+export function typeOf(api: ApiName, schema: Json | undefined): string {
+  if (!schema) return 'any';
+  const name = refName(schema);
+  if (name) return `[${name}](${schemaLink(api, name)})`;
+  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) {
+    return ((schema.oneOf ?? schema.anyOf) as Json[]).map((s) => typeOf(api, s)).join(' or ');
+  }
+  if (Array.isArray(schema.allOf))
+    return (schema.allOf as Json[]).map((s) => typeOf(api, s)).join(' and ');
+  if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type ?? 'any'];
+  return types
+    .map((t) => {
+      if (t === 'array') return `array of ${typeOf(api, schema.items as Json | undefined)}`;
+      if (
+        t === 'object' &&
+        schema.additionalProperties &&
+        typeof schema.additionalProperties === 'object'
+      ) {
+        return `map of ${typeOf(api, schema.additionalProperties as Json)}`;
+      }
+      return String(t);
+    })
+    .join(' or ');
+}
+
+/** Constraints and allowed values of a schema, as a sentence. */
+function constraints(api: ApiName, raw: Json): string {
+  const schema = deref(apis[api].spec, raw);
+  const parts: string[] = [];
+  if (Array.isArray(schema.enum))
+    parts.push(`one of ${schema.enum.map((v) => `\`${v}\``).join(', ')}`);
+  else if (Array.isArray(schema['x-values-seen'])) {
+    parts.push(
+      `values seen: ${(schema['x-values-seen'] as unknown[]).map((v) => `\`${v}\``).join(', ')}`,
+    );
+  }
+  if (schema.format) parts.push(`format ${schema.format}`);
+  if (schema.pattern) parts.push(`pattern \`${schema.pattern}\``);
+  if (schema.minLength !== undefined) parts.push(`at least ${schema.minLength} characters`);
+  if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
+  if (schema.minimum !== undefined) parts.push(`minimum ${schema.minimum}`);
+  if (schema.maximum !== undefined) parts.push(`maximum ${schema.maximum}`);
+  if (schema.maxItems !== undefined) parts.push(`at most ${schema.maxItems} items`);
+  return parts.join('; ');
+}
+
+/** The properties of an object schema (following allOf and one level of refs), as a table. */
+export function fieldsTable(api: ApiName, raw: Json | undefined): string {
+  if (!raw) return '';
+  const spec = apis[api].spec;
+  const schema = deref(spec, raw);
+  const props: Record<string, Json> = {};
+  const required = new Set<string>();
+  const collect = (s: Json) => {
+    const resolved = deref(spec, s);
+    for (const part of (resolved.allOf as Json[] | undefined) ?? []) collect(part);
+    Object.assign(props, (resolved.properties as Record<string, Json> | undefined) ?? {});
+    for (const r of (resolved.required as string[] | undefined) ?? []) required.add(r);
+  };
+  collect(schema);
+  if (Object.keys(props).length === 0) {
+    const type = typeOf(api, raw);
+    const rules = constraints(api, raw);
+    return `Type: ${type}${rules ? ` (${cell(rules)})` : ''}.`;
+  }
+  const rows = Object.entries(props).map(([name, prop]) => {
+    const resolved = deref(spec, prop);
+    const source = prop['x-source'] ?? '';
+    return `| \`${name}\` | ${cell(typeOf(api, prop))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(
+      [resolved.description, constraints(api, prop)].filter(Boolean).join(' — '),
+    )}${source ? ` (x-source: ${source})` : ''} |`;
+  });
+  return ['| Field | Type | Required | Description |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function examplesOf(media: Json): { title: string; value: unknown }[] {
+  if (media.example !== undefined) return [{ title: 'Example', value: media.example }];
+  return Object.entries((media.examples as Record<string, Json> | undefined) ?? {}).map(
+    ([key, example]) => ({
+      title: `Example: ${(example.summary as string | undefined) ?? key}`,
+      value: example.value,
+    }),
+  );
+}
+
+const jsonBlock = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'].join('\n');
+
+function contentSection(api: ApiName, content: Json | undefined, level: string): string[] {
+  if (!content) return [];
+  const out: string[] = [];
+  for (const [type, media] of Object.entries(content as Record<string, Json>)) {
+    const schema = media.schema as Json | undefined;
+    const resolved = schema ? deref(apis[api].spec, schema) : undefined;
+    out.push(`Content type \`${type}\`, schema ${schema ? typeOf(api, schema) : 'any'}.`, '');
+    if (resolved?.description && refName(schema ?? {})) out.push(text(resolved.description), '');
+    const variants =
+      resolved && Array.isArray(resolved.oneOf) ? (resolved.oneOf as Json[]) : [schema];
+    for (const variant of variants) {
+      if (!variant) continue;
+      if (variants.length > 1) out.push(`${level} One of: ${typeOf(api, variant)}`, '');
+      out.push(fieldsTable(api, variant), '');
+    }
+    for (const example of examplesOf(media))
+      out.push(`**${example.title}**`, '', jsonBlock(example.value), '');
+  }
+  return out;
+}
+
+export interface Coverage {
+  id: string;
+  level: string;
+  summary: string;
+}
+
+/** The page of one operation. `coverage` lists the conformance requirements that exercise it. */
+export function renderOperation(op: Operation, coverage: Coverage[]): string {
+  const spec = apis[op.api].spec;
+  const raw = op.raw;
+  const out: string[] = [
+    `# ${op.method} ${text(op.path)}`,
+    '',
+    `**${text(op.summary)}** · operation \`${op.operationId}\` · tag \`${op.tag}\` · <span class="x-source x-source-${op.source}">x-source: ${op.source}</span>`,
+    '',
+    '```http',
+    `${op.method} ${apis[op.api].host}${op.path}`,
+    '```',
+    '',
+    text(raw.description),
+    '',
+  ];
+
+  const security = (raw.security ?? spec.security ?? []) as Record<string, unknown>[];
+  out.push('## Authentication', '');
+  if (security.length === 0) out.push('None: a public operation.', '');
+  for (const requirement of security) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = deref(
+        spec,
+        (spec.components as Json).securitySchemes &&
+          ((spec.components as Json).securitySchemes as Json)[name],
+      );
+      const header = scheme.type === 'http' ? 'Authorization: Bearer' : `${scheme.name}`;
+      const payload = raw['x-auth-payload'] as string | undefined;
+      out.push(
+        `\`${header}\` (${name}, x-source: ${scheme['x-source'] ?? 'unspecified'})${
+          payload
+            ? `: a JWT with payload [${payload}](/reference/authentication#${payload.toLowerCase()})`
+            : ''
+        }.`,
+        '',
+      );
+    }
+  }
+
+  const parameters = [
+    ...((op.pathItem.parameters as Json[] | undefined) ?? []),
+    ...((raw.parameters as Json[] | undefined) ?? []),
+  ].map((p) => deref(spec, p));
+  if (parameters.length > 0) {
+    out.push(
+      '## Parameters',
+      '',
+      '| Name | In | Type | Required | Description |',
+      '|---|---|---|---|---|',
+    );
+    for (const p of parameters) {
+      const schema = p.schema as Json;
+      out.push(
+        `| \`${p.name}\` | ${p.in} | ${cell(typeOf(op.api, schema))} | ${p.required ? 'yes' : 'no'} | ${cell(
+          [
+            p.description,
+            constraints(op.api, schema),
+            p.example !== undefined ? `example \`${p.example}\`` : '',
+          ]
+            .filter(Boolean)
+            .join(' — '),
+        )} |`,
+      );
+    }
+    out.push('');
+  }
+
+  if (raw.requestBody) {
+    const body = deref(spec, raw.requestBody);
+    out.push(
+      '## Request body',
+      '',
+      `${body.required ? 'Required' : 'Optional'}. ${text(body.description ?? '')}`,
+      '',
+    );
+    out.push(...contentSection(op.api, body.content as Json, '####'));
+  }
+
+  out.push('## Responses', '');
+  for (const [status, value] of Object.entries(raw.responses as Record<string, Json>)) {
+    const response = deref(spec, value);
+    out.push(`### ${status}`, '', text(response.description), '');
+    if (response['x-source']) out.push(`x-source: ${response['x-source']}`, '');
+    out.push(...contentSection(op.api, response.content as Json | undefined, '####'));
+  }
+
+  out.push('## Conformance', '');
+  if (coverage.length === 0) out.push('No conformance requirement names this operation.', '');
+  else {
+    out.push('The conformance suite checks this operation through:', '');
+    for (const c of coverage) {
+      out.push(
+        `- [${c.id}](/reference/conformance#${c.id.toLowerCase()}) (${c.level}): ${cell(c.summary)}`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The index of an interface: its operations grouped by tag. */
+export function renderApiIndex(api: ApiName): string {
+  const spec = apis[api].spec;
+  const info = spec.info as Json;
+  const out = [`# ${apis[api].title}`, '', text(info.description), ''];
+  const tags = (spec.tags as Json[] | undefined) ?? [];
+  const ops = operations().filter((o) => o.api === api);
+  for (const tag of tags) {
+    const inTag = ops.filter((o) => o.tag === tag.name);
+    if (inTag.length === 0) continue;
+    out.push(
+      `## ${tag.name}`,
+      '',
+      text(tag.description),
+      '',
+      '| Operation | Summary | x-source |',
+      '|---|---|---|',
+    );
+    for (const o of inTag) {
+      out.push(
+        `| [\`${o.method} ${o.path}\`](${operationLink(o)}) | ${cell(o.summary)} | ${o.source} |`,
+      );
+    }
+    out.push('');
+  }
+  out.push(`Schemas: [every schema of this interface](/reference/${api}/schemas).`, '');
+  return out.join('\n');
+}
+
+/** Every component schema of an interface, one section each. */
+export function renderSchemas(api: ApiName): string {
+  const spec = apis[api].spec;
+  const schemas = (spec.components as Json).schemas as Record<string, Json>;
+  const out = [`# Schemas: ${apis[api].title}`, ''];
+  for (const [name, schema] of Object.entries(schemas)) {
+    out.push(`## ${name} {#${name.toLowerCase()}}`, '');
+    if (schema['x-source']) out.push(`x-source: ${schema['x-source']}`, '');
+    if (schema.description) out.push(text(schema.description), '');
+    out.push(fieldsTable(api, schema), '');
+    if (Array.isArray(schema.oneOf))
+      out.push(`One of: ${(schema.oneOf as Json[]).map((s) => typeOf(api, s)).join(', ')}.`, '');
+    if (schema.example !== undefined) out.push(jsonBlock(schema.example), '');
+  }
+  return out.join('\n');
+}
+
+const payloadSchemas: { api: ApiName; name: string; use: string }[] = [
+  {
+    api: 'exchange',
+    name: 'ServiceAuthPayload',
+    use: 'Calls made with your own API token (orders, loan book...).',
+  },
+  {
+    api: 'exchange',
+    name: 'OAuthDelegatedPayload',
+    use: 'Calls made for a user through an approved OAuth request (user context, accounts).',
+  },
+  {
+    api: 'partner',
+    name: 'PartnerDelegatedPayload',
+    use: 'Partner calls (create an intent, list transactions): `path` is `/realtime`, `delegate_path` the real path.',
+  },
+  {
+    api: 'partner',
+    name: 'SessionAuthPayload',
+    use: 'Quick Exchange calls made for a user session, as `Authorization: Bearer`, signed with the `session_secret`.',
+  },
+];
+
+/** The security schemes of both interfaces and the JWT payloads they carry. */
+export function renderAuthentication(
+  samples: Record<string, { header: unknown; payload: unknown }> = {},
+): string {
+  const out = ['# Authentication', ''];
+  out.push('## Security schemes', '');
+  for (const api of ['exchange', 'partner'] as const) {
+    const schemes = ((apis[api].spec.components as Json).securitySchemes ?? {}) as Record<
+      string,
+      Json
+    >;
+    for (const [name, scheme] of Object.entries(schemes)) {
+      out.push(
+        `### ${name} (${apis[api].title}) {#${api}-${name.toLowerCase()}}`,
+        '',
+        `Type \`${scheme.type}\`${scheme.in ? `, in ${scheme.in} \`${scheme.name}\`` : ''}${scheme.scheme ? `, scheme \`${scheme.scheme}\`` : ''}. x-source: ${scheme['x-source'] ?? 'unspecified'}.`,
+        '',
+        text(scheme.description),
+        '',
+      );
+    }
+  }
+  out.push('## JWT payloads', '');
+  for (const { api, name, use } of payloadSchemas) {
+    const schema = ((apis[api].spec.components as Json).schemas as Record<string, Json>)[name];
+    if (!schema) throw new Error(`The spec has no schema ${name}`);
+    const users = operations().filter((o) => o.raw['x-auth-payload'] === name);
+    out.push(
+      `### ${name} {#${name.toLowerCase()}}`,
+      '',
+      use,
+      '',
+      `x-source: ${schema['x-source'] ?? 'unspecified'}. ${text(schema.description)}`,
+      '',
+    );
+    out.push(fieldsTable(api, schema), '');
+    const sample = samples[name];
+    if (sample) {
+      out.push(
+        'Header and payload of such a JWT, as `@exchange-kit/core/auth` signs it:',
+        '',
+        jsonBlock(sample.header),
+        '',
+        jsonBlock(sample.payload),
+        '',
+      );
+    }
+    if (users.length > 0) {
+      out.push(
+        `Used by: ${users.map((o) => `[\`${o.method} ${o.path}\`](${operationLink(o)})`).join(', ')}.`,
+        '',
+      );
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,32 @@
+import { coverageOf, renderConformance } from './conformance.js';
+import {
+  type ApiName,
+  operations,
+  renderApiIndex,
+  renderAuthentication,
+  renderOperation,
+  renderSchemas,
+} from './openapi.js';
+import { renderStateTables } from './state-tables.js';
+
+/** Every page generated from spec/ and the conformance catalog, by path under site/. */
+export function generatedPages(
+  authSamples: Parameters<typeof renderAuthentication>[0] = {},
+): Record<string, string> {
+  const pages: Record<string, string> = {
+    'reference/state-tables.md': renderStateTables(),
+    'reference/conformance.md': renderConformance(),
+    'reference/authentication.md': renderAuthentication(authSamples),
+  };
+  for (const api of ['exchange', 'partner'] as ApiName[]) {
+    pages[`reference/${api}/index.md`] = renderApiIndex(api);
+    pages[`reference/${api}/schemas.md`] = renderSchemas(api);
+  }
+  for (const op of operations()) {
+    pages[`reference/${op.api}/${op.operationId}.md`] = renderOperation(
+      op,
+      coverageOf(op.operationId),
+    );
+  }
+  return pages;
+}

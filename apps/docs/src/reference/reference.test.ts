@@ -1,0 +1,84 @@
+import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { describe, expect, it } from 'vitest';
+import { authSamples } from './auth-samples.js';
+import { renderConformance } from './conformance.js';
+import { operations, renderAuthentication, renderOperation } from './openapi.js';
+import { generatedPages } from './pages.js';
+import { renderStateTables } from './state-tables.js';
+
+describe('API reference', () => {
+  const pages = generatedPages();
+
+  it('has a page per operation of both specs', () => {
+    expect(operations().length).toBeGreaterThan(20);
+    for (const op of operations()) {
+      const page = pages[`reference/${op.api}/${op.operationId}.md`];
+      expect(page, op.operationId).toContain(`# ${op.method} `);
+      expect(page).toContain(`x-source: ${op.source}`);
+      for (const status of Object.keys(op.raw.responses as object)) {
+        expect(page).toContain(`### ${status}`);
+      }
+    }
+  });
+
+  it('shows fields, types, enum values, examples and coverage of cancel_all', () => {
+    const op = operations().find((o) => o.operationId === 'cancelAllOrders');
+    if (!op) throw new Error('no cancelAllOrders');
+    const page = renderOperation(op, [{ id: 'X-1', level: 'MUST', summary: 's' }]);
+    expect(page).toContain('| `trading_type` |');
+    expect(page).toContain('`spot`, `margin`, `cfd`, `perpetual`');
+    expect(page).toContain('"client_order_id": "my-order-1"');
+    expect(page).toContain('[X-1](/reference/conformance#x-1)');
+  });
+
+  it('documents the four JWT payloads, with one signed by core/auth for each', async () => {
+    const samples = await authSamples();
+    expect(Object.keys(samples)).toHaveLength(4);
+    expect(samples.PartnerDelegatedPayload?.payload).toMatchObject({
+      path: '/realtime',
+      delegate_path: '/api/v1/partner/pk_sandbox_demo/intent',
+    });
+    const page = renderAuthentication(samples);
+    expect(page).toContain('"alg": "HS256"');
+    for (const name of [
+      'ServiceAuthPayload',
+      'OAuthDelegatedPayload',
+      'PartnerDelegatedPayload',
+      'SessionAuthPayload',
+    ]) {
+      expect(page).toContain(`### ${name} {#${name.toLowerCase()}}`);
+    }
+    expect(page).toContain('| `delegate_path` |');
+  });
+});
+
+describe('state-tables page', () => {
+  const page = renderStateTables();
+  const conformance = renderConformance();
+
+  it('has a section per table and a line per requirement under its own table', () => {
+    const sections = page.split(/^## /m).slice(1);
+    expect(sections.map((s) => s.split('\n')[0])).toEqual(
+      Object.values(stateTables.tables).map((t) => t.title),
+    );
+    for (const requirement of stateTables.requirements) {
+      const title = stateTables.tables[requirement.table as keyof typeof stateTables.tables].title;
+      const section = sections.find((s) => s.startsWith(`${title}\n`));
+      expect(section).toContain(
+        `| [${requirement.id}](/reference/conformance#${requirement.id.toLowerCase()}) | ${requirement.level} |`,
+      );
+    }
+  });
+
+  it('links every row to a conformance anchor that exists', () => {
+    for (const [, anchor] of page.matchAll(/\/reference\/conformance#([a-z0-9-]+)/g)) {
+      expect(conformance).toContain(`<a id="${anchor}"></a>`);
+    }
+  });
+
+  it('escapes pipes so a condition cannot break the table', () => {
+    for (const line of page.split('\n').filter((l) => l.startsWith('| ') && !l.includes('---'))) {
+      expect(line.split(/(?<!\\)\|/)).toHaveLength(11);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Every TypeScript sample on a hand-written page is a file under examples/ (type-checked with
+ * the packages by `tsc`, the runnable ones run in examples.test.ts), included by region.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const docsDir = fileURLToPath(new URL('../', import.meta.url));
+const generated = readFileSync(`${docsDir}.gitignore`, 'utf8')
+  .split('\n')
+  .filter((line) => line.startsWith('site/'))
+  .map((line) => line.replace(/\/$/, ''));
+
+function pages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    const relative = path.slice(docsDir.length);
+    if (generated.some((g) => relative === g || relative.startsWith(`${g}/`))) return [];
+    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : pages(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+describe('code samples of the hand-written pages', () => {
+  const files = pages(`${docsDir}site`);
+
+  it('are no inline TypeScript: every one is an included, compiled file', () => {
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/^```(ts|tsx|typescript|js)\b/m);
+    }
+  });
+
+  it('include files and regions that exist', () => {
+    let includes = 0;
+    for (const file of files) {
+      for (const [, path, region] of readFileSync(file, 'utf8').matchAll(
+        /^<<< @\/\.\.\/(\S+?)(?:#(\S+))?$/gm,
+      )) {
+        includes += 1;
+        const target = `${docsDir}${path}`;
+        expect(existsSync(target), `${file}: ${path}`).toBe(true);
+        if (region) {
+          const source = readFileSync(target, 'utf8');
+          expect(source, `${path}#${region}`).toContain(`// #region ${region}\n`);
+          expect(source, `${path}#${region}`).toContain(`// #endregion ${region}\n`);
+        }
+      }
+    }
+    expect(includes).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * The built site in headless Chromium, served beside a real sandbox: the home page, a guide per
+ * audience, an operation's reference page, the state tables, search, and the live buy flow.
+ * A screenshot of each goes to test-output/site/.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxProcess } from '../../sandbox/test/process.js';
+import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
+import { sandboxForTests } from './sandbox.js';
+
+const screenshots = fileURLToPath(new URL('../test-output/site/', import.meta.url));
+let sandbox: SandboxProcess;
+let docs: DocsServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await mkdir(screenshots, { recursive: true });
+  [sandbox, browser] = await Promise.all([
+    sandboxForTests(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    }),
+  ]);
+  docs = await startDocsServer({
+    sandboxUrl: sandbox.partnerUrl,
+    publicApiKey: sandbox.publicApiKey,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await docs?.close();
+  await sandbox?.stop();
+});
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  (page as Page & { errors: string[] }).errors = errors;
+  await page.goto(new URL(path, docs.url).href);
+  return page;
+}
+
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: `${screenshots}${name}.png`, fullPage: false });
+
+describe('the built site', () => {
+  it('home page leads to the four guides', async () => {
+    const page = await open('/');
+    await page.getByText('One contract, typed clients').waitFor();
+    const guides = {
+      'Backend teams': 'backend',
+      'Frontend teams': 'frontend',
+      'Server implementers': 'server',
+      Contributors: 'contributing',
+    };
+    for (const [audience, slug] of Object.entries(guides)) {
+      const card = page.locator('a.VPFeature', { hasText: audience });
+      await expect(card.getAttribute('href')).resolves.toBe(`/guide/${slug}.html`);
+    }
+    await shoot(page, 'home');
+  });
+
+  const guides = [
+    ['backend', 'Backend guide', 'createExchangeClient'],
+    ['frontend', 'Frontend guide', 'QuickExchangeProvider'],
+    ['server', 'Server implementers', 'runConformance'],
+    ['contributing', 'Contributors', 'pnpm codegen'],
+  ] as const;
+  for (const [slug, title, code] of guides) {
+    it(`${slug} guide shows its compiled samples`, async () => {
+      const page = await open(`/guide/${slug}.html`);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await expect(page.locator('.vp-doc').textContent()).resolves.toContain(code);
+      await shoot(page, `guide-${slug}`);
+    });
+  }
+
+  it('reference page of PUT /orders/{order_id}/cancel', async () => {
+    const page = await open('/reference/exchange/cancelOrder.html');
+    await page.getByRole('heading', { level: 1, name: 'PUT /orders/{order_id}/cancel' }).waitFor();
+    const text = (await page.locator('.vp-doc').textContent()) ?? '';
+    expect(text).toContain('x-source: described');
+    expect(text).toContain('ServiceAuthPayload');
+    for (const status of ['200', '401', '404', '429']) {
+      await page.getByRole('heading', { level: 3, name: status }).first().waitFor();
+    }
+    expect(text).toContain('"status": "cancelled"');
+    await page.getByRole('link', { name: 'ORDER-CANCEL-LIVE' }).first().waitFor();
+    await shoot(page, 'reference-cancel-order');
+  });
+
+  it('state tables link each row to the conformance check that covers it', async () => {
+    const page = await open('/reference/state-tables.html');
+    await page.getByRole('heading', { level: 1, name: 'State tables' }).waitFor();
+    const link = page.getByRole('link', { name: 'ORDER-CANCEL-LIVE', exact: true });
+    await shoot(page, 'state-tables');
+    await link.click();
+    await page.waitForURL(/\/reference\/conformance\.html#order-cancel-live$/);
+    await page.locator('#order-cancel-live').waitFor({ state: 'attached' });
+    // Every anchor the state tables link to exists on the conformance page.
+    const tables = await readFile(`${distDir}reference/state-tables.html`, 'utf8');
+    const conformance = await readFile(`${distDir}reference/conformance.html`, 'utf8');
+    const anchors = [...tables.matchAll(/conformance\.html#([a-z0-9-]+)/g)].map((m) => m[1]);
+    expect(anchors.length).toBeGreaterThan(10);
+    for (const anchor of anchors) expect(conformance).toContain(`id="${anchor}"`);
+  });
+
+  it('search for cancel_all finds its page', async () => {
+    const page = await open('/');
+    await page.locator('.VPNavBarSearch button').click();
+    await page.locator('.VPLocalSearchBox input').fill('cancel_all');
+    const hit = page.locator('.VPLocalSearchBox .result[href*="cancelAllOrders"]').first();
+    await hit.waitFor();
+    await shoot(page, 'search-cancel-all');
+    await hit.click();
+    await page.getByRole('heading', { level: 1, name: 'PUT /orders/cancel_all' }).waitFor();
+  });
+
+  it('live page says how to reach a sandbox when the site is served without one', async () => {
+    const alone = await startDocsServer();
+    try {
+      const page = await browser.newPage();
+      await page.goto(new URL('/live.html', alone.url).href);
+      await page.getByRole('alert').getByText('No sandbox to talk to').waitFor({ timeout: 15_000 });
+      await page.close();
+    } finally {
+      await alone.close();
+    }
+  });
+
+  it('live page runs the buy flow against the sandbox to PENDING, with no secret', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const calls: { path: string; signed: boolean }[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (!pathname.startsWith('/api/')) return;
+      const headers = request.headers();
+      calls.push({
+        path: `${request.method()} ${pathname}`,
+        signed: 'x-service-auth' in headers || 'authorization' in headers,
+      });
+    });
+    await page.goto(new URL('/live.html', docs.url).href);
+    await page.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
+    await page.getByLabel('I accept the terms of service').check();
+    await page.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
+    await page.locator('.status', { hasText: 'SETTLEMENT_METHOD_REQUIRED' }).waitFor();
+    await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+    const wallet = page.getByLabel('Your BTC wallet address');
+    const payout = page.getByRole('button', { name: 'Receive to my BTC wallet' });
+    await wallet.or(payout).first().waitFor();
+    if (await payout.isVisible()) await payout.click();
+    await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.status', { hasText: 'PENDING' }).waitFor();
+    await page.getByTestId('countdown').waitFor();
+    await expect(page.getByTestId('funding').textContent()).resolves.toMatch(
+      /^Send \S+ USDC to \S+ within \d+ s\.$/,
+    );
+    await shoot(page, 'live-pending');
+    expect(errors).toEqual([]);
+    expect(calls.filter((c) => c.path === 'POST /api/v1/session')).toHaveLength(1);
+    expect(calls.filter((c) => c.path === 'POST /api/v1/transaction/intent_to_trade')).toHaveLength(
+      1,
+    );
+    // Nothing the page sends is signed, and it never calls the partner's own endpoints.
+    expect(calls.filter((c) => c.signed || c.path.includes('/partner/'))).toEqual([]);
+  });
+});
