@@ -6,6 +6,10 @@ const source = '@exchange-kit/source';
 export default defineConfig({
   resolve: { conditions: [source, 'module', 'browser', 'development|production'] },
   ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
+  // globalSetup runs in vitest's own environment: it imports the sandbox's sources too.
+  environments: {
+    __vitest__: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
+  },
   test: {
     // Hook tests render under jsdom; the SSR, bundle and end-to-end tests say `node` themselves.
     environment: 'jsdom',
