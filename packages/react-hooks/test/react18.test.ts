@@ -76,6 +76,6 @@ describe('React 18', () => {
       first: 'SETTLEMENT_METHOD_REQUIRED',
       transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    expect(seen.then).not.toBe('SETTLEMENT_METHOD_REQUIRED');
+    expect(seen.afterMethods).not.toBe('SETTLEMENT_METHOD_REQUIRED');
   }, 60_000);
 });

@@ -57,7 +57,7 @@ console.log(
     react: React.version,
     environment: result.current.session?.environment,
     first: before.status,
-    then: result.current.transaction.status,
+    afterMethods: result.current.transaction.status,
     transactionId: result.current.transaction.transactionId,
   }),
 );
