@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxProcess, startSandboxProcess } from '../../../apps/sandbox/test/process.js';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/test/process.js';
 
 const run = promisify(execFile);
 const hooks = fileURLToPath(new URL('../', import.meta.url));
