@@ -9,8 +9,8 @@ import { access, cp, mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/test/process.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const hooks = fileURLToPath(new URL('../', import.meta.url));
