@@ -2,6 +2,7 @@ import type { Middleware } from 'openapi-fetch';
 import { type DecimalPlan, normaliseDecimals } from '../decimal/normalise.js';
 import { ExchangeKitError, type ResponseIssue, ResponseValidationError } from '../errors.js';
 import { parseJson } from '../json/parse.js';
+import { requestOf } from './transport.js';
 
 /** A runtime schema as the generated zod schemas provide it. */
 export interface ResponseSchema {
@@ -77,6 +78,11 @@ export function decodeBody(
   return value;
 }
 
+function pathOf(url: string): string {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+}
+
 /**
  * A response whose body is already decoded, so that nothing reads it back through a stream:
  * json() gives the value itself, text() its JSON.
@@ -120,7 +126,8 @@ export function decodingMiddleware(
       const operation = byRoute.get(`${request.method} ${schemaPath}`);
       if (!operation || !response.ok || !response.headers.get('content-type')?.includes('json'))
         return undefined;
-      const { pathname, search } = new URL(request.url);
+      // The transport already read the path off the URL; a fetch of the caller's own has not.
+      const path = requestOf(response)?.path ?? pathOf(request.url);
       let schema: ResponseSchema | undefined;
       if (validate && operation.response) {
         schemas ??= loadSchemas();
@@ -128,7 +135,7 @@ export function decodingMiddleware(
       }
       const value = decodeBody(await response.text(), operation, {
         method: request.method,
-        path: pathname + search,
+        path,
         status: response.status,
         schema,
       });
