@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Database } from '../store/database.js';
-import { AuthError, authenticate, type SessionSecretLookup } from './auth.js';
+import type { Database, Queryable } from '../store/database.js';
+import { AuthError, authenticate, isPublic, type SessionSecretLookup } from './auth.js';
+import { ReplyCache, type Serialized } from './reply-cache.js';
 import { findRoute, type Route } from './router.js';
 import { specs } from './spec.js';
-import { type Handlers, HttpError, type Reply } from './types.js';
+import { type Caller, type Handlers, HttpError, type Reply } from './types.js';
 import { validateRequest } from './validate.js';
 
 export interface AppOptions {
@@ -35,18 +36,24 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function send(response: ServerResponse, reply: Reply): void {
-  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  response.writeHead(reply.status, {
-    'content-type':
-      typeof reply.body === 'string'
-        ? 'text/plain; charset=utf-8'
-        : 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...corsHeaders,
-    ...reply.headers,
-  });
-  response.end(text);
+function serialize(reply: Reply): Serialized {
+  const text = typeof reply.body === 'string';
+  const bytes = Buffer.from(text ? (reply.body as string) : JSON.stringify(reply.body));
+  return {
+    status: reply.status,
+    headers: {
+      'content-type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      ...corsHeaders,
+      ...reply.headers,
+    },
+    bytes,
+  };
+}
+
+function send(response: ServerResponse, reply: Serialized): void {
+  response.writeHead(reply.status, reply.headers);
+  response.end(reply.bytes);
 }
 
 /**
@@ -99,10 +106,13 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
  * The sandbox's request handling: route by the specs, parse the body, then in one database
  * transaction authenticate, validate and run the operation's handler. A refusal after
  * authentication rolls back to a savepoint, so the nonce stays spent while nothing else
- * changes.
+ * changes. Public reads run in a read-only transaction and their answers are kept until the
+ * store changes.
  */
 export function createApp(options: AppOptions) {
-  async function answer(request: IncomingMessage): Promise<Reply> {
+  const publicReads = new ReplyCache();
+
+  async function answer(request: IncomingMessage): Promise<Reply | Serialized> {
     const url = request.url ?? '/';
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -149,6 +159,31 @@ export function createApp(options: AppOptions) {
 
     const now = options.now();
     const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const run = (db: Queryable, caller: Caller) => {
+      const valid = validateRequest(route, { path, query, body });
+      return handler({
+        operationId: route.operation.operationId,
+        path,
+        query,
+        body: valid.body,
+        caller,
+        db,
+        now,
+      });
+    };
+
+    if (method === 'GET' && isPublic(route)) {
+      const generation = options.db.generation;
+      try {
+        const reply = serialize(await options.db.read((db) => run(db, { kind: 'anonymous' })));
+        if (reply.status === 200) publicReads.set(url, generation, now, reply);
+        return reply;
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        return errorReply(error, route.api);
+      }
+    }
+
     return options.db.transaction(async (db) => {
       const caller = await authenticate(
         db,
@@ -163,16 +198,7 @@ export function createApp(options: AppOptions) {
       );
       await db.query('SAVEPOINT call');
       try {
-        const valid = validateRequest(route, { path, query, body });
-        return await handler({
-          operationId: route.operation.operationId,
-          path,
-          query,
-          body: valid.body,
-          caller,
-          db,
-          now,
-        });
+        return await run(db, caller);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         await db.query('ROLLBACK TO SAVEPOINT call');
@@ -182,16 +208,23 @@ export function createApp(options: AppOptions) {
   }
 
   return (request: IncomingMessage, response: ServerResponse): void => {
+    if (request.method === 'GET') {
+      const kept = publicReads.get(request.url ?? '/', options.db.generation, options.now());
+      if (kept) {
+        send(response, kept);
+        return;
+      }
+    }
     answer(request).then(
-      (reply) => send(response, reply),
+      (reply) => send(response, 'bytes' in reply ? reply : serialize(reply)),
       (error: unknown) => {
         if (error instanceof AuthError) {
-          send(response, { status: 401, body: error.message });
+          send(response, serialize({ status: 401, body: error.message }));
         } else if (error instanceof HttpError) {
-          send(response, errorReply(error));
+          send(response, serialize(errorReply(error)));
         } else {
           console.error(`${request.method} ${request.url?.split('?')[0]}:`, error);
-          send(response, { status: 500, body: { message: 'Internal error' } });
+          send(response, serialize({ status: 500, body: { message: 'Internal error' } }));
         }
       },
     );

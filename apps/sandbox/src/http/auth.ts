@@ -33,6 +33,11 @@ function securityOf(route: Route): Record<string, string[]>[] {
   return route.operation.security ?? specs[route.api].security ?? [];
 }
 
+/** An operation anyone may call: its answer depends on nothing but the request and the store. */
+export function isPublic(route: Route): boolean {
+  return securityOf(route).every((requirement) => Object.keys(requirement).length === 0);
+}
+
 /** Verifies an HS256 JWT; any other algorithm, `none` included, is refused. */
 async function verify(jwt: string, secret: string): Promise<JWTPayload> {
   try {

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** What domain code needs of a database: PGlite and node-postgres both fit this shape. */
 export interface Queryable {
@@ -16,6 +16,13 @@ export interface Queryable {
 export interface Database {
   /** Runs `work` in one transaction; a rejection rolls the whole transaction back. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `work`, which changes nothing, in one transaction that does not count as a change. */
+  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Grows after every committed `transaction` of this process: an answer computed while it
+   * held one value is still current while it holds that value.
+   */
+  readonly generation: number;
   close(): Promise<void>;
 }
 
@@ -28,6 +35,7 @@ export type StoreOptions = { memory: true } | { dataDir: string } | { databaseUr
  */
 class PgliteDatabase implements Database {
   #tail: Promise<unknown> = Promise.resolve();
+  generation = 0;
 
   constructor(private readonly db: PGlite) {}
 
@@ -38,6 +46,14 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#enqueue(async () => {
+      const result = await this.db.transaction((tx) => work(tx));
+      this.generation++;
+      return result;
+    });
+  }
+
+  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#enqueue(() => this.db.transaction((tx) => work(tx)));
   }
 
@@ -56,13 +72,30 @@ const writeLockKey = 4_000_001;
  * its own.
  */
 class PostgresDatabase implements Database {
+  generation = 0;
+
   constructor(private readonly pool: pg.Pool) {}
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const result = await this.#run(work, true);
+    this.generation++;
+    return result;
+  }
+
+  /** A snapshot of committed data; it takes no lock, so it waits for no writer. */
+  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#run(work, false);
+  }
+
+  async #run<T>(work: (tx: Queryable) => Promise<T>, write: boolean): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [writeLockKey]);
+      if (write) {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [writeLockKey]);
+      } else {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      }
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -82,12 +115,12 @@ class PostgresDatabase implements Database {
 // node-postgres returns int8 as a string; PGlite returns a number. Ids and Unix times fit a
 // double, so both stores hand domain code numbers. numeric stays a string in both.
 const int8Oid = 20;
-const postgresTypes = {
+const postgresTypes = (types: typeof pg.types): pg.CustomTypesConfig => ({
   getTypeParser: ((oid: number, format?: string) =>
     oid === int8Oid
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
-};
+      : types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+});
 
 // The image belongs to one installed PGlite: named after where it is installed and when.
 const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
@@ -132,7 +165,12 @@ async function openPglite(dataDir?: string): Promise<PGlite> {
 /** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
 export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, types: postgresTypes });
+    // Loaded only here: most runs use PGlite, and every start pays for what it imports.
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      types: postgresTypes(pg.types),
+    });
     await pool.query('SELECT 1');
     return new PostgresDatabase(pool);
   }

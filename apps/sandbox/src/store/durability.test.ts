@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,20 +76,13 @@ describe('durability', () => {
 
   it('loses no acknowledged write when killed with SIGKILL under load', async () => {
     const dir = await dataDir();
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@exchange-kit/source',
-        '--import',
-        'tsx',
-        'src/main.ts',
-        '--port',
-        '0',
-        '--data-dir',
-        dir,
-      ],
-      { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    // The bundle users start as `exchange-sandbox`, built as `pnpm start` builds it.
+    const sandboxDir = fileURLToPath(new URL('../..', import.meta.url));
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: sandboxDir });
+    const child = spawn(process.execPath, ['dist/main.js', '--port', '0', '--data-dir', dir], {
+      cwd: sandboxDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let acknowledged: string[] = [];
     try {
       const baseUrl = await readyUrl(child);
