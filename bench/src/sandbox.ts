@@ -62,7 +62,14 @@ interface Connection {
   cancelling?: number;
 }
 
-async function writeMix(sandbox: RunningSandbox): Promise<Load> {
+/** What autocannon keeps per connection between a request and its response. */
+interface LaneContext {
+  lane?: Connection;
+  creating?: boolean;
+}
+
+/** A token and twenty resting orders per connection, written to the store before the load. */
+async function prepareLanes(sandbox: RunningSandbox): Promise<Connection[]> {
   const lanes: Connection[] = [];
   for (let n = 0; n < connections; n++) {
     const token = await sandbox.database.transaction((tx) => addToken(tx, demoUserId));
@@ -77,18 +84,24 @@ async function writeMix(sandbox: RunningSandbox): Promise<Load> {
     }
     lanes.push({ token, orders });
   }
+  return lanes;
+}
+
+async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load> {
   let lane = 0;
   let created = 0;
   return load('order edit / cancel / create mix (writes)', {
-    url: sandbox.exchangeUrl,
+    url: exchangeUrl,
     requests: [
       {
-        setupRequest: (request, context: { lane?: Connection }) => {
+        setupRequest: (request, context: LaneContext) => {
           context.lane ??= lanes[lane++ % lanes.length];
+          context.creating = false;
           const own = context.lane as Connection;
           const roll = Math.random();
           const id = own.orders[Math.floor(Math.random() * own.orders.length)];
           if (id === undefined || roll > 0.9) {
+            context.creating = true;
             const path = '/orders';
             return {
               ...request,
@@ -125,8 +138,10 @@ async function writeMix(sandbox: RunningSandbox): Promise<Load> {
             },
           };
         },
-        onResponse: (status, body, context: { lane?: Connection }) => {
+        onResponse: (status, body, context: LaneContext) => {
+          // An edit answers with the order too: only a placement adds one to the lane.
           const created =
+            context.creating === true &&
             status === 200 &&
             /"status":"live"/.test(body) &&
             /"client_order_id":"bench-more-/.test(body);
@@ -148,38 +163,40 @@ const reads = (sandbox: { exchangeUrl: string }, name: string) =>
     ],
   });
 
-/** The edit transaction with nothing around it: what the store itself can do. */
+/**
+ * The edit with nothing around it: decided on the state and its changes (the order, the
+ * account, the nonce) committed to the store, one at a time, no HTTP.
+ */
 async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
   const handler = orderHandlers.editOrder;
   if (!handler) throw new Error('no editOrder handler');
-  const { rows } = await sandbox.database.transaction((tx) =>
-    tx.query<{ id: number }>(
-      "SELECT id FROM orders WHERE status = 'live' AND user_id = $1 LIMIT 50",
-      [demoUserId],
-    ),
-  );
-  const ids = rows.map((row) => String(row.id));
+  const ids = (sandbox.exchange.state.ordersByUser.get(demoUserId) ?? [])
+    .filter((order) => order.status === 'live')
+    .slice(0, 50)
+    .map((order) => String(order.id));
+  if (ids.length === 0) throw new Error('no live order of the demo user to edit');
   const caller = { kind: 'token' as const, tokenId: 'ceiling', userId: demoUserId };
   const started = performance.now();
   let done = 0;
   while (performance.now() - started < seconds * 1000) {
     const orderId = ids[done % ids.length] as string;
     const price = String(8_000_000 + (done % 900_000));
-    await sandbox.database.transaction((db) =>
-      handler({
+    await sandbox.exchange.run((journal) => {
+      journal.nonce('token:ceiling', BigInt(done + 1));
+      return handler({
         operationId: 'editOrder',
         path: { order_id: orderId },
         query: {},
         body: { price },
         caller,
-        db,
+        journal,
         now: Date.now(),
-      }),
-    );
+      });
+    });
     done++;
   }
   return {
-    name: 'store ceiling: the edit transaction, no HTTP (one at a time)',
+    name: 'store ceiling: the edit, decided and committed, no HTTP (one at a time)',
     perSecond: done / seconds,
     p99Ms: Number.NaN,
     failed: 0,
@@ -215,28 +232,44 @@ async function prismReads(): Promise<Load> {
   }
 }
 
+/** The built `exchange-sandbox` in a process of its own, as users start it. */
+async function spawnSandbox(
+  dataDir: string,
+): Promise<{ exchangeUrl: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['dist/main.js', '--data-dir', dataDir, '--port', '0'], {
+    cwd: sandboxDir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exchangeUrl = await new Promise<string>((resolve, reject) => {
+    let url = '';
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      url = /^exchange API:\s+(\S+)$/.exec(line)?.[1] ?? url;
+      if (line === 'ready') resolve(url);
+    });
+  });
+  return {
+    exchangeUrl,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const buildSandbox = () =>
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: sandboxDir, stdio: 'inherit' });
+
 /** Median of five starts of the built `exchange-sandbox` on a data folder that holds a store. */
 async function startupMs(dataDir: string): Promise<number> {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: sandboxDir, stdio: 'inherit' });
   const times: number[] = [];
   for (let n = 0; n < 5; n++) {
     const started = performance.now();
-    const child = spawn(process.execPath, ['dist/main.js', '--data-dir', dataDir, '--port', '0'], {
-      cwd: sandboxDir,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line === 'ready') resolve();
-      });
-    });
+    const sandbox = await spawnSandbox(dataDir);
     times.push(performance.now() - started);
-    await new Promise<void>((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    await sandbox.stop();
   }
   return times.sort((a, b) => a - b)[2] as number;
 }
@@ -244,15 +277,26 @@ async function startupMs(dataDir: string): Promise<number> {
 export async function sandboxBench(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
   try {
-    const sandbox = await startSandbox({ port: 0, dataDir });
+    buildSandbox();
+    // Fixtures and the store's own ceiling in this process; the loads against the real
+    // server in its own process, so autocannon does not share its thread.
+    const fixtures = await startSandbox({ port: 0, dataDir });
+    let lanes: Connection[];
+    let ceiling: Load;
+    try {
+      lanes = await prepareLanes(fixtures);
+      ceiling = await storeCeiling(fixtures);
+    } finally {
+      await fixtures.close();
+    }
+    const server = await spawnSandbox(dataDir);
     let rows: Load[];
     try {
-      const writes = await writeMix(sandbox);
-      const ceiling = await storeCeiling(sandbox);
-      const read = await reads(sandbox, 'reads: products, order book, loan book');
+      const writes = await writeMix(server.exchangeUrl, lanes);
+      const read = await reads(server, 'reads: products, order book, loan book');
       rows = [writes, ceiling, read];
     } finally {
-      await sandbox.close();
+      await server.stop();
     }
     const startup = await startupMs(dataDir);
     const prism = await prismReads().catch((error: Error) => ({
@@ -262,11 +306,11 @@ export async function sandboxBench(): Promise<string> {
       failed: 0,
     }));
     rows.push(prism);
-    const [writes, ceiling] = rows as [Load, Load];
+    const [writes] = rows as [Load];
     return [
       '## Sandbox (PGlite on a data folder)',
       '',
-      `autocannon, ${connections} connections, ${seconds} s per row.`,
+      `autocannon, ${connections} connections, ${seconds} s per row, against the built \`exchange-sandbox\` in its own process.`,
       '',
       '| load | per second | p99 | non-2xx or errors |',
       '| --- | --- | --- | --- |',

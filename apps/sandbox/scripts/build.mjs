@@ -1,9 +1,10 @@
 // Bundles the sandbox and the workspace sources it uses into dist/main.js: one file loads
 // in a fraction of the time tsx takes to compile the sources at every start.
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
+const { dependencies } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 rmSync(new URL('dist/', root), { recursive: true, force: true });
 await build({
   entryPoints: [new URL('src/main.ts', root).pathname],
@@ -13,9 +14,10 @@ await build({
   format: 'esm',
   target: 'node20',
   conditions: ['@exchange-kit/source'],
-  // PGlite loads its WebAssembly and data files from beside its own module, and pg is only
-  // loaded for --database-url: both stay packages resolved at run time.
-  external: ['@electric-sql/pglite', 'pg'],
+  // Installed packages stay packages, resolved at run time (PGlite loads its WebAssembly from
+  // beside its own module, CommonJS ones require Node's modules); only the workspace's
+  // sources, which would otherwise be compiled at every start, go into the bundle.
+  external: Object.keys(dependencies).filter((name) => !name.startsWith('@exchange-kit/')),
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });

@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
+import type { Exchange } from './exchange/exchange.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
-import { userHandlers } from './exchange/users.js';
+import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
 import { buildRoutes } from './http/router.js';
-import type { Handlers } from './http/types.js';
+import type { ExchangeHandlers, Handlers } from './http/types.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
@@ -34,19 +35,39 @@ export interface RunningSandbox {
   /** Base URL of the partner interface; partner paths add /api/v1 to it. */
   partnerUrl: string;
   credentials: DemoCredentials;
-  /** The store, for fixtures and checks in tests. */
+  /**
+   * The store, for fixtures and checks in tests. A transaction run through it is read back
+   * into the exchange state in memory once it commits.
+   */
   database: Database;
+  /** The exchange state in memory, for tools that drive it without HTTP (benchmarks). */
+  exchange: Exchange;
   close(): Promise<void>;
 }
 
-/** Every operation's handler; `exchangeUrl` is what the OAuth challenge hrefs point at. */
+/** The operations run in a transaction of their own; `exchangeUrl` is what OAuth hrefs name. */
 export function sandboxHandlers(exchangeUrl: string): Handlers {
+  return { ...userHandlers, ...oauthHandlers(exchangeUrl), ...partnerHandlers };
+}
+
+/** The operations decided on the exchange state in memory. */
+export const exchangeHandlers: ExchangeHandlers = {
+  ...marketHandlers,
+  ...orderHandlers,
+  ...accountHandlers,
+};
+
+/** The store as tests and tools see it: what they write directly, the exchange reads back. */
+function fixtureDatabase(database: Database, exchange: Exchange): Database {
   return {
-    ...marketHandlers,
-    ...orderHandlers,
-    ...userHandlers,
-    ...oauthHandlers(exchangeUrl),
-    ...partnerHandlers,
+    async transaction(work) {
+      const result = await database.transaction(work);
+      await exchange.reload();
+      return result;
+    },
+    read: (work) => database.read(work),
+    apply: (statements) => database.apply(statements),
+    close: () => database.close(),
   };
 }
 
@@ -61,9 +82,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
   const database = await openDatabase(storeOptions(options));
+  let exchange: Exchange;
   try {
     await migrate(database);
-    await seed(database, credentials, now());
+    exchange = await seed(database, credentials, now());
   } catch (error) {
     await database.close();
     throw error;
@@ -83,8 +105,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     'request',
     createApp({
       db: database,
+      exchange,
       routes: buildRoutes(),
       handlers: sandboxHandlers(origin),
+      exchangeHandlers,
       findSessionSecret,
       now,
     }),
@@ -95,12 +119,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     exchangeUrl: origin,
     partnerUrl: origin,
     credentials,
-    database,
+    database: fixtureDatabase(database, exchange),
+    exchange,
     async close() {
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      await exchange.settled();
       await database.close();
     },
   };

@@ -1,69 +1,43 @@
-import type { Queryable } from '../store/database.js';
+import type { Journal } from './journal.js';
 import { exchange, syncReserve } from './ledger.js';
-import { type OrderRow, orderColumns, orderFrom, reloadOrder } from './order-view.js';
-
-interface Fill {
-  quantity: string;
-  price: string;
-}
+import { D, isOpen, type Order } from './state.js';
 
 /**
- * Matches `takerId` against the opposite side of its product's book by price-time priority:
+ * Matches `taker` against the opposite side of its product's book by price-time priority:
  * best price first, oldest order first at one price, always at the resting order's price.
  * A limit order stops at its price and rests with what is left; a market order takes what
  * the book offers and its remainder is cancelled.
  */
-export async function matchOrder(db: Queryable, takerId: number, now: number): Promise<void> {
+export function matchOrder(journal: Journal, taker: Order, now: number): void {
   for (;;) {
-    const taker = await reloadOrder(db, takerId);
-    if (taker.status !== 'live' && taker.status !== 'partially_filled') return;
-    const maker = await bestOpposite(db, taker);
+    if (!isOpen(taker)) return;
+    const maker = bestOpposite(journal, taker);
     if (!maker) break;
-    const fill = await fillSize(db, taker, maker);
-    const settled = await settle(db, taker, maker, fill, now);
-    if (!settled) break;
-  }
-  const taker = await reloadOrder(db, takerId);
-  if (
-    taker.order_type === 'market' &&
-    (taker.status === 'live' || taker.status === 'partially_filled')
-  ) {
-    await db.query(
-      `UPDATE orders SET status = CASE WHEN filled_quantity > 0 THEN 'filled' ELSE 'cancelled' END,
-         quantity = CASE WHEN filled_quantity > 0 THEN filled_quantity ELSE quantity END,
-         updated_at = $2
-       WHERE id = $1`,
-      [takerId, now],
+    const quantity = D.min(
+      taker.quantity.minus(taker.filledQuantity),
+      maker.quantity.minus(maker.filledQuantity),
     );
-    await syncReserve(db, await reloadOrder(db, takerId));
+    if (!settle(journal, taker, maker, quantity, maker.price, now)) break;
+  }
+  if (taker.orderType === 'market' && isOpen(taker)) {
+    journal.touchOrder(taker);
+    const filled = taker.filledQuantity.gt(0);
+    taker.status = filled ? 'filled' : 'cancelled';
+    if (filled) taker.quantity = taker.filledQuantity;
+    taker.updatedAt = now;
+    journal.reposition(taker);
+    syncReserve(journal, taker);
   }
 }
 
-async function bestOpposite(db: Queryable, taker: OrderRow): Promise<OrderRow | undefined> {
-  const buying = taker.side === 'buy';
-  const limited = taker.order_type !== 'market';
-  const { rows } = await db.query<OrderRow>(
-    `SELECT ${orderColumns} FROM ${orderFrom}
-     WHERE o.product_id = $1 AND o.side = $2 AND o.status IN ('live', 'partially_filled')
-       AND NOT o.conditional AND o.id <> $3
-       ${limited ? `AND o.price ${buying ? '<=' : '>='} $4::numeric` : ''}
-     ORDER BY o.price ${buying ? 'ASC' : 'DESC'}, o.sequence ASC
-     LIMIT 1
-     FOR UPDATE OF o`,
-    [taker.product_id, buying ? 'sell' : 'buy', taker.id, ...(limited ? [taker.price] : [])],
-  );
-  return rows[0];
-}
-
-async function fillSize(db: Queryable, taker: OrderRow, maker: OrderRow): Promise<Fill> {
-  const { rows } = await db.query<Fill>(
-    `SELECT least($1::numeric - $2::numeric, $3::numeric - $4::numeric)::text AS quantity,
-       $5::numeric::text AS price`,
-    [taker.quantity, taker.filled_quantity, maker.quantity, maker.filled_quantity, maker.price],
-  );
-  const fill = rows[0];
-  if (!fill) throw new Error('No fill size');
-  return fill;
+/** The resting order `taker` would meet first, if its price allows. */
+export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
+  const side = journal.state.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
+  const maker = side.orders.find((order) => order !== taker);
+  if (!maker || taker.orderType === 'market') return maker;
+  const crosses =
+    taker.side === 'buy' ? maker.price.lte(taker.price) : maker.price.gte(taker.price);
+  return crosses ? maker : undefined;
 }
 
 /**
@@ -71,70 +45,54 @@ async function fillSize(db: Queryable, taker: OrderRow, maker: OrderRow): Promis
  * between buyer and seller, and an order that completes with a take profit or stop loss
  * opens its conditional orders. Returns false when a market taker cannot pay for the fill.
  */
-async function settle(
-  db: Queryable,
-  taker: OrderRow,
-  maker: OrderRow,
-  fill: Fill,
+function settle(
+  journal: Journal,
+  taker: Order,
+  maker: Order,
+  quantity: D,
+  price: D,
   now: number,
-): Promise<boolean> {
+): boolean {
+  const { state } = journal;
+  const product = state.products.get(taker.productId);
+  if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
-  const cost = await db.query<{ value: string }>(
-    'SELECT ($1::numeric * $2::numeric)::text AS value',
-    [fill.quantity, fill.price],
-  );
-  const value = cost.rows[0]?.value ?? '0';
-  if (taker.order_type === 'market' && taker.trading_type === 'spot') {
+  const value = quantity.times(price);
+  if (taker.orderType === 'market' && taker.tradingType === 'spot') {
     const [currency, needed] =
-      taker.side === 'buy' ? [taker.quoted_currency, value] : [taker.base_currency, fill.quantity];
-    const { rows } = await db.query(
-      `SELECT 1 FROM accounts WHERE user_id = $1 AND currency = $2
-         AND balance - reserved_balance >= $3::numeric`,
-      [taker.user_id, currency, needed],
-    );
-    if (rows.length === 0) return false;
+      taker.side === 'buy' ? [product.quotedCurrency, value] : [product.baseCurrency, quantity];
+    const account = state.account(taker.userId, currency);
+    if (!account || account.balance.minus(account.reserved).lt(needed)) return false;
   }
-  const { rows: inserted } = await db.query<{ id: number }>(
-    `INSERT INTO fills (product_id, taker_order_id, maker_order_id, taker_side, price, quantity, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [taker.product_id, taker.id, maker.id, taker.side, fill.price, fill.quantity, now],
-  );
-  const fillId = inserted[0]?.id ?? null;
+  const fillId = state.next.fill++;
+  journal.addFill({
+    id: fillId,
+    productId: taker.productId,
+    takerOrderId: taker.id,
+    makerOrderId: maker.id,
+    takerSide: taker.side,
+    price,
+    quantity,
+    createdAt: now,
+  });
   for (const order of [taker, maker]) {
-    await db.query(
-      `UPDATE orders SET filled_quantity = filled_quantity + $2::numeric,
-         filled_value = filled_value + $3::numeric,
-         status = CASE WHEN filled_quantity + $2::numeric >= quantity THEN 'filled'
-           ELSE 'partially_filled' END,
-         updated_at = $4
-       WHERE id = $1`,
-      [order.id, fill.quantity, value, now],
-    );
-    await syncReserve(db, await reloadOrder(db, order.id));
+    journal.touchOrder(order);
+    order.filledQuantity = order.filledQuantity.plus(quantity);
+    order.filledValue = order.filledValue.plus(value);
+    order.status = order.filledQuantity.gte(order.quantity) ? 'filled' : 'partially_filled';
+    order.updatedAt = now;
+    journal.reposition(order);
+    syncReserve(journal, order);
   }
   // A spot side pays and receives in full; two spot sides thus swap currencies. Margin
   // positions are not modelled, so a margin side only gives its hold back (done above).
-  if (buyer.trading_type === 'spot') {
-    await exchange(
-      db,
-      buyer.user_id,
-      buyer.quoted_currency,
-      value,
-      buyer.base_currency,
-      fill.quantity,
-    );
+  if (buyer.tradingType === 'spot') {
+    exchange(journal, buyer.userId, product.quotedCurrency, value, product.baseCurrency, quantity);
   }
-  if (seller.trading_type === 'spot') {
-    await exchange(
-      db,
-      seller.user_id,
-      seller.base_currency,
-      fill.quantity,
-      seller.quoted_currency,
-      value,
-    );
+  if (seller.tradingType === 'spot') {
+    exchange(journal, seller.userId, product.baseCurrency, quantity, product.quotedCurrency, value);
   }
-  for (const order of [taker, maker]) await openConditionalOrders(db, order.id, fillId, now);
+  for (const order of [taker, maker]) openConditionalOrders(journal, order, fillId, now);
   return true;
 }
 
@@ -142,39 +100,41 @@ async function settle(
  * A filled order that carries a take profit or a stop loss opens a position; each becomes a
  * conditional order on it (opposite side, same size) that waits for its trigger.
  */
-async function openConditionalOrders(
-  db: Queryable,
-  orderId: number,
-  tradeId: number | null,
-  now: number,
-): Promise<void> {
-  const order = await reloadOrder(db, orderId);
+function openConditionalOrders(journal: Journal, order: Order, tradeId: number, now: number): void {
   if (order.status !== 'filled' || order.conditional) return;
+  const { state } = journal;
+  const product = state.products.get(order.productId);
+  if (!product) return;
   const triggers = [
-    { price: order.take_profit, type: 'limit' },
-    { price: order.stop_loss, type: 'stop' },
+    { price: order.takeProfit, type: 'limit' },
+    { price: order.stopLoss, type: 'stop' },
   ];
   for (const trigger of triggers) {
     if (trigger.price === null) continue;
-    await db.query(
-      `INSERT INTO orders (user_id, product_id, order_type, side, trading_type, quantity, price,
-         status, leverage_level, funding_currency, conditional, trade_id, reserved_currency,
-         created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, true, $10, $11, $12, $12)`,
-      [
-        order.user_id,
-        order.product_id,
-        trigger.type,
-        order.side === 'buy' ? 'sell' : 'buy',
-        order.trading_type,
-        order.quantity,
-        trigger.price,
-        order.leverage_level,
-        order.funding_currency,
-        tradeId,
-        order.quoted_currency,
-        now,
-      ],
-    );
+    journal.addOrder({
+      id: state.next.order++,
+      userId: order.userId,
+      productId: order.productId,
+      clientOrderId: null,
+      orderType: trigger.type,
+      side: order.side === 'buy' ? 'sell' : 'buy',
+      tradingType: order.tradingType,
+      quantity: order.quantity,
+      filledQuantity: new D(0),
+      price: trigger.price,
+      filledValue: new D(0),
+      status: 'live',
+      leverageLevel: order.leverageLevel,
+      fundingCurrency: order.fundingCurrency,
+      takeProfit: null,
+      stopLoss: null,
+      conditional: true,
+      tradeId,
+      reservedAmount: new D(0),
+      reservedCurrency: product.quotedCurrency,
+      sequence: state.next.orderSequence++,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 }

@@ -1,119 +1,71 @@
-import { toDecimalString } from '@exchange-kit/core';
-import type { Queryable } from '../store/database.js';
+import { D, type ExchangeState, type Order } from './state.js';
 
-/** An order as stored, with the product fields its representation needs. */
-export interface OrderRow {
-  id: number;
-  user_id: number;
-  product_id: number;
-  client_order_id: string | null;
-  order_type: string;
-  side: 'buy' | 'sell';
-  trading_type: string;
-  quantity: string;
-  filled_quantity: string;
-  price: string;
-  filled_value: string;
-  average_price: string;
-  status: 'live' | 'partially_filled' | 'filled' | 'cancelled';
-  leverage_level: number;
-  funding_currency: string;
-  take_profit: string | null;
-  stop_loss: string | null;
-  conditional: boolean;
-  trade_id: number | null;
-  reserved_amount: string;
-  reserved_currency: string;
-  created_at: number;
-  updated_at: number;
-  product_code: string;
-  base_currency: string;
-  quoted_currency: string;
-}
-
-/** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
-export const openStatuses = ['live', 'partially_filled'] as const;
-
-// The average is cut, not rounded, to 8 places so a buyer's average never shows above what
-// was paid; filled_value itself stays exact.
-export const orderColumns = `o.*, p.code AS product_code, p.base_currency, p.quoted_currency,
-  CASE WHEN o.filled_quantity > 0 THEN trunc(o.filled_value / o.filled_quantity, 8) ELSE 0 END
-    AS average_price`;
-export const orderFrom = 'orders o JOIN products p ON p.id = o.product_id';
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const decimal = (value: D) => value.toFixed();
+const nullable = (value: D | null) => (value === null ? null : value.toFixed());
 
 /** Where an order is named: `/orders/{order_id}` or `/orders/client:{client_order_id}`. */
 export type OrderKey = { id: string } | { clientOrderId: string };
 
-/** Loads one of `userId`'s orders; with `lock`, holds its row until the transaction ends. */
-export async function findOrder(
-  db: Queryable,
-  userId: number,
-  key: OrderKey,
-  lock = false,
-): Promise<OrderRow | undefined> {
-  const byId = 'id' in key;
-  if (byId && !/^[0-9]{1,15}$/.test(key.id)) return undefined;
-  const { rows } = await db.query<OrderRow>(
-    `SELECT ${orderColumns} FROM ${orderFrom}
-     WHERE o.user_id = $1 AND ${byId ? 'o.id = $2::bigint' : 'o.client_order_id = $2'}
-     ${lock ? 'FOR UPDATE OF o' : ''}`,
-    [userId, byId ? key.id : key.clientOrderId],
-  );
-  return rows[0];
+/** One of `userId`'s orders, in any state. */
+export function findOrder(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
+  if ('clientOrderId' in key) return state.orderByClientId(userId, key.clientOrderId);
+  if (!/^[0-9]{1,15}$/.test(key.id)) return undefined;
+  const order = state.orders.get(Number(key.id));
+  return order?.userId === userId ? order : undefined;
 }
 
-export async function reloadOrder(db: Queryable, id: number): Promise<OrderRow> {
-  const { rows } = await db.query<OrderRow>(
-    `SELECT ${orderColumns} FROM ${orderFrom} WHERE o.id = $1`,
-    [id],
-  );
-  const row = rows[0];
-  if (!row) throw new Error(`Order ${id} vanished inside its own transaction`);
-  return row;
+// The average is cut, not rounded, to 8 places so a buyer's average never shows above what
+// was paid; filled_value itself stays exact.
+function averagePrice(order: Order): D {
+  if (order.filledQuantity.isZero()) return new D(0);
+  return order.filledValue.div(order.filledQuantity).toDecimalPlaces(8, D.ROUND_DOWN);
 }
-
-const decimal = (value: string) => toDecimalString(value, 'stored decimal');
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /**
  * The Order of the spec. `withMargin` adds margin_used, margin_interest and
  * unwound_trade_leverage_level, which the update_tpsl and cancel responses carry.
  */
-export function orderView(order: OrderRow, withMargin = false): Record<string, unknown> {
-  const spot = order.trading_type === 'spot';
+export function orderView(
+  state: ExchangeState,
+  order: Order,
+  withMargin = false,
+): Record<string, unknown> {
+  const product = state.products.get(order.productId);
+  const spot = order.tradingType === 'spot';
   const view: Record<string, unknown> = {
     id: order.id,
-    client_order_id: order.client_order_id,
-    order_type: order.order_type,
+    client_order_id: order.clientOrderId,
+    order_type: order.orderType,
     quantity: decimal(order.quantity),
     disc_quantity: '0',
     iceberg_total_quantity: '0',
     side: order.side,
-    filled_quantity: decimal(order.filled_quantity),
+    filled_quantity: decimal(order.filledQuantity),
     price: decimal(order.price),
-    average_price: decimal(order.average_price),
-    created_at: seconds(order.created_at),
-    updated_at: seconds(order.updated_at),
+    average_price: decimal(averagePrice(order)),
+    created_at: seconds(order.createdAt),
+    updated_at: seconds(order.updatedAt),
     status: order.status,
-    leverage_level: order.leverage_level,
+    leverage_level: order.leverageLevel,
     source_exchange: 0,
-    product_id: order.product_id,
-    product_code: order.product_code,
-    currency_pair_code: `${order.base_currency}${order.quoted_currency}`,
-    funding_currency: order.funding_currency,
+    product_id: order.productId,
+    product_code: product?.code,
+    currency_pair_code: `${product?.baseCurrency}${product?.quotedCurrency}`,
+    funding_currency: order.fundingCurrency,
     crypto_account_id: null,
     margin_type: spot ? null : 'cross',
-    take_profit: order.take_profit === null ? null : decimal(order.take_profit),
-    stop_loss: order.stop_loss === null ? null : decimal(order.stop_loss),
-    trading_type: order.trading_type,
+    take_profit: nullable(order.takeProfit),
+    stop_loss: nullable(order.stopLoss),
+    trading_type: order.tradingType,
     target: spot ? 'spot' : 'open',
     order_fee: '0',
     source_action: order.conditional ? 'netout_open' : 'manual',
     unwound_trade_id: null,
-    trade_id: order.trade_id,
+    trade_id: order.tradeId,
   };
   if (withMargin) {
-    view.margin_used = spot ? '0' : decimal(order.reserved_amount);
+    view.margin_used = spot ? '0' : decimal(order.reservedAmount);
     view.margin_interest = '0';
     view.unwound_trade_leverage_level = null;
   }

@@ -1,8 +1,12 @@
-import { toDecimalString } from '@exchange-kit/core';
-import { type Handler, type Handlers, HttpError } from '../http/types.js';
+import {
+  type ExchangeHandler,
+  type ExchangeHandlers,
+  type Handler,
+  type Handlers,
+  HttpError,
+} from '../http/types.js';
 import { actingUser } from './caller.js';
-
-const decimal = (value: string) => toDecimalString(value, 'stored decimal');
+import { type Account, type Currency, D } from './state.js';
 
 interface UserRow {
   id: number;
@@ -64,68 +68,61 @@ const getUserContext: Handler = async ({ db, caller }) => {
   };
 };
 
-interface AccountRow {
-  id: number;
-  currency: string;
-  balance: string;
-  reserved_balance: string;
-  address: string;
-  currency_type: 'crypto' | 'fiat';
-  symbol: string;
-  minimum_withdrawal: string;
-  exchange_rate: string;
-  lowest_rate: string | null;
-  highest_rate: string | null;
-}
-
 /** The user's accounts; crypto ones show the range of the currency's loan book offers. */
-const getAccounts: Handler = async ({ db, caller }) => {
+const getAccounts: ExchangeHandler = ({ journal: { state }, caller }) => {
   const userId = actingUser(caller);
-  const { rows } = await db.query<AccountRow>(
-    `SELECT a.id, a.currency, a.balance, a.reserved_balance, a.address, c.currency_type, c.symbol,
-       c.minimum_withdrawal, c.exchange_rate,
-       (SELECT min(rate) FROM loan_book_levels l WHERE l.currency = a.currency) AS lowest_rate,
-       (SELECT max(rate) FROM loan_book_levels l WHERE l.currency = a.currency) AS highest_rate
-     FROM accounts a JOIN currencies c ON c.code = a.currency
-     WHERE a.user_id = $1 ORDER BY a.id`,
-    [userId],
-  );
-  const common = (row: AccountRow) => {
-    const channel = `user_${userId}_account_${row.currency.toLowerCase()}`;
+  const accounts = [...(state.accounts.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
+  const rates = (currency: string) => {
+    const book = state.loanBook.get(currency);
+    const all = [...(book?.bid ?? []), ...(book?.ask ?? [])].map((level) => level.rate);
+    const byValue = (a: string, b: string) => new D(a).cmp(b);
+    const sorted = all.sort(byValue);
+    return { lowest: sorted[0] ?? null, highest: sorted.at(-1) ?? null };
+  };
+  const view = (account: Account, currency: Currency) => {
+    const channel = `user_${userId}_account_${account.currency.toLowerCase()}`;
     return {
-      id: row.id,
-      currency: row.currency,
-      balance: decimal(row.balance),
-      reserved_balance: decimal(row.reserved_balance),
+      id: account.id,
+      currency: account.currency,
+      balance: account.balance.toFixed(),
+      reserved_balance: account.reserved.toFixed(),
       push_channel: channel,
       pusher_channel: channel,
-      currency_symbol: row.symbol,
-      currency_type: row.currency_type,
+      currency_symbol: currency.symbol,
+      currency_type: currency.currencyType,
     };
   };
+  const withCurrency = accounts.flatMap((account) => {
+    const currency = state.currencies.get(account.currency);
+    return currency ? [{ account, currency }] : [];
+  });
   return {
     status: 200,
     body: {
-      crypto_accounts: rows
-        .filter((row) => row.currency_type === 'crypto')
-        .map((row) => ({
-          ...common(row),
-          lowest_offer_interest_rate: row.lowest_rate,
-          highest_offer_interest_rate: row.highest_rate,
-          address: row.address,
-          minimum_withdraw: decimal(row.minimum_withdrawal),
-        })),
-      fiat_accounts: rows
-        .filter((row) => row.currency_type === 'fiat')
-        .map((row) => ({
-          ...common(row),
+      crypto_accounts: withCurrency
+        .filter(({ currency }) => currency.currencyType === 'crypto')
+        .map(({ account, currency }) => {
+          const { lowest, highest } = rates(account.currency);
+          return {
+            ...view(account, currency),
+            lowest_offer_interest_rate: lowest,
+            highest_offer_interest_rate: highest,
+            address: account.address,
+            minimum_withdraw: currency.minimumWithdrawal.toFixed(),
+          };
+        }),
+      fiat_accounts: withCurrency
+        .filter(({ currency }) => currency.currencyType === 'fiat')
+        .map(({ account, currency }) => ({
+          ...view(account, currency),
           lowest_offer_interest_rate: null,
           highest_offer_interest_rate: null,
           send_to_btc_address: null,
-          exchange_rate: decimal(row.exchange_rate),
+          exchange_rate: currency.exchangeRate.toFixed(),
         })),
     },
   };
 };
 
-export const userHandlers: Handlers = { getUserContext, getAccounts };
+export const userHandlers: Handlers = { getUserContext };
+export const accountHandlers: ExchangeHandlers = { getAccounts };

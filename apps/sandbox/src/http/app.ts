@@ -1,16 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Exchange } from '../exchange/exchange.js';
+import { noncesSql } from '../exchange/journal.js';
 import type { Database, Queryable } from '../store/database.js';
-import { AuthError, authenticate, isPublic, type SessionSecretLookup } from './auth.js';
+import {
+  AuthError,
+  acceptNonce,
+  authenticate,
+  isPublic,
+  type SessionSecretLookup,
+} from './auth.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { findRoute, type Route } from './router.js';
 import { specs } from './spec.js';
-import { type Caller, type Handlers, HttpError, type Reply } from './types.js';
+import { type ExchangeHandlers, type Handlers, HttpError, type Reply } from './types.js';
 import { validateRequest } from './validate.js';
 
 export interface AppOptions {
   db: Database;
+  exchange: Exchange;
   routes: Route[];
+  /** Operations that run in a database transaction of their own. */
   handlers: Handlers;
+  /** Operations decided on the exchange state in memory (orders, accounts, market data). */
+  exchangeHandlers: ExchangeHandlers;
   findSessionSecret: SessionSecretLookup;
   now: () => number;
 }
@@ -110,7 +122,13 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
  * store changes.
  */
 export function createApp(options: AppOptions) {
+  const { exchange } = options;
   const publicReads = new ReplyCache();
+  // Authentication reads OAuth grants and session secrets; a call decided in memory has no
+  // transaction of its own to read them in.
+  const reader: Queryable = {
+    query: (sql, params) => options.db.read((tx) => tx.query(sql, params)),
+  };
 
   async function answer(request: IncomingMessage): Promise<Reply | Serialized> {
     const url = request.url ?? '/';
@@ -132,8 +150,10 @@ export function createApp(options: AppOptions) {
       };
     }
     const { route, path } = resolution.match;
-    const handler = options.handlers[route.operation.operationId];
-    if (!handler) {
+    const operationId = route.operation.operationId;
+    const handler = options.handlers[operationId];
+    const exchangeHandler = options.exchangeHandlers[operationId];
+    if (!handler && !exchangeHandler) {
       return {
         status: 501,
         body: { message: `${route.operation.operationId} is not implemented` },
@@ -159,46 +179,54 @@ export function createApp(options: AppOptions) {
 
     const now = options.now();
     const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    const run = (db: Queryable, caller: Caller) => {
-      const valid = validateRequest(route, { path, query, body });
-      return handler({
-        operationId: route.operation.operationId,
-        path,
-        query,
-        body: valid.body,
-        caller,
-        db,
-        now,
-      });
+    const call = { operationId, path, query, now };
+    const validBody = () => validateRequest(route, { path, query, body }).body;
+    const authRequest = {
+      route,
+      url,
+      headers: request.headers,
+      nonceOptional: carriesClientOrderId(route, body),
+      now,
+      state: exchange.state,
     };
 
-    if (method === 'GET' && isPublic(route)) {
-      const generation = options.db.generation;
-      try {
-        const reply = serialize(await options.db.read((db) => run(db, { kind: 'anonymous' })));
-        if (reply.status === 200) publicReads.set(url, generation, now, reply);
-        return reply;
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        return errorReply(error, route.api);
-      }
+    if (exchangeHandler) {
+      const publicRead = method === 'GET' && isPublic(route);
+      const version = exchange.version;
+      const { caller, nonce } = publicRead
+        ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
+        : await authenticate(reader, authRequest, options.findSessionSecret);
+      const reply = await exchange.run((journal) => {
+        if (nonce) {
+          acceptNonce(journal.state, nonce);
+          journal.nonce(nonce.scope, nonce.value);
+        }
+        try {
+          return exchangeHandler({ ...call, body: validBody(), caller, journal });
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          journal.undo();
+          return errorReply(error, route.api);
+        }
+      });
+      if (!publicRead || reply.status !== 200) return reply;
+      // Kept only once what it shows is committed.
+      await exchange.settled();
+      const serialized = serialize(reply);
+      publicReads.set(url, version, now, serialized);
+      return serialized;
     }
 
+    if (!handler) throw new Error(`${operationId} has no handler`);
     return options.db.transaction(async (db) => {
-      const caller = await authenticate(
-        db,
-        {
-          route,
-          url,
-          headers: request.headers,
-          nonceOptional: carriesClientOrderId(route, body),
-          now,
-        },
-        options.findSessionSecret,
-      );
+      const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
+      if (nonce) {
+        acceptNonce(exchange.state, nonce);
+        await db.query(noncesSql([nonce]));
+      }
       await db.query('SAVEPOINT call');
       try {
-        return await run(db, caller);
+        return await handler({ ...call, body: validBody(), caller, db });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         await db.query('ROLLBACK TO SAVEPOINT call');
@@ -209,7 +237,7 @@ export function createApp(options: AppOptions) {
 
   return (request: IncomingMessage, response: ServerResponse): void => {
     if (request.method === 'GET') {
-      const kept = publicReads.get(request.url ?? '/', options.db.generation, options.now());
+      const kept = publicReads.get(request.url ?? '/', exchange.version, options.now());
       if (kept) {
         send(response, kept);
         return;

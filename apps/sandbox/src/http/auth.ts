@@ -1,4 +1,6 @@
-import { decodeJwt, type JWTPayload, jwtVerify } from 'jose';
+import { createVerifier } from 'fast-jwt';
+import { decodeJwt, type JWTPayload } from 'jose';
+import type { ExchangeState } from '../exchange/state.js';
 import type { Queryable } from '../store/database.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
@@ -19,6 +21,19 @@ export interface AuthRequest {
   /** A POST /orders whose body carries a client_order_id may leave the nonce out. */
   nonceOptional: boolean;
   now: number;
+  /** Where the tokens and the last nonce of each scope are kept. */
+  state: ExchangeState;
+}
+
+/** A nonce the call carries: accepted (see acceptNonce) once the whole call is let in. */
+export interface Nonce {
+  scope: string;
+  value: bigint;
+}
+
+export interface Authenticated {
+  caller: Caller;
+  nonce?: Nonce;
 }
 
 /** Finds the secret of a Quick Exchange user session, if there is such a session. */
@@ -38,13 +53,23 @@ export function isPublic(route: Route): boolean {
   return securityOf(route).every((requirement) => Object.keys(requirement).length === 0);
 }
 
+// One verifier per secret: fast-jwt verifies synchronously, so a call is decided without
+// waiting on the thread pool that Web Crypto's HMAC goes through.
+const verifiers = new Map<string, (jwt: string) => JWTPayload>();
+const maxVerifiers = 10_000;
+
 /** Verifies an HS256 JWT; any other algorithm, `none` included, is refused. */
-async function verify(jwt: string, secret: string): Promise<JWTPayload> {
+function verify(jwt: string, secret: string): JWTPayload {
+  let verifier = verifiers.get(secret);
+  if (!verifier) {
+    if (verifiers.size >= maxVerifiers) verifiers.clear();
+    verifier = createVerifier({ key: secret, algorithms: ['HS256'] }) as (
+      jwt: string,
+    ) => JWTPayload;
+    verifiers.set(secret, verifier);
+  }
   try {
-    const { payload } = await jwtVerify(jwt, new TextEncoder().encode(secret), {
-      algorithms: ['HS256'],
-    });
-    return payload;
+    return verifier(jwt);
   } catch {
     throw failed();
   }
@@ -64,21 +89,24 @@ function unverifiedClaim(jwt: string, claim: string): string {
   return value;
 }
 
-/**
- * Accepts `nonce` only when it is larger than the last one accepted for `scope`, and records
- * it in the caller's transaction: the row is the lock that orders concurrent calls.
- */
-async function consumeNonce(db: Queryable, scope: string, nonce: unknown): Promise<void> {
+function checkNonce(state: ExchangeState, scope: string, nonce: unknown): Nonce {
   const text = typeof nonce === 'number' && Number.isSafeInteger(nonce) ? String(nonce) : nonce;
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,30})$/.test(text)) throw failed();
-  const { rows } = await db.query(
-    `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric)
-     ON CONFLICT (scope) DO UPDATE SET last_nonce = EXCLUDED.last_nonce
-       WHERE nonces.last_nonce < EXCLUDED.last_nonce
-     RETURNING scope`,
-    [scope, text],
-  );
-  if (rows.length === 0) throw nonceTooSmall();
+  const value = BigInt(text);
+  const last = state.nonces.get(scope);
+  if (last !== undefined && value <= last) throw nonceTooSmall();
+  return { scope, value };
+}
+
+/**
+ * Spends `nonce`: it must still be larger than the last one accepted for its scope. Runs in
+ * the same synchronous step that decides the call, so concurrent calls are ordered here; the
+ * caller stores the nonce with the call's changes.
+ */
+export function acceptNonce(state: ExchangeState, nonce: Nonce): void {
+  const last = state.nonces.get(nonce.scope);
+  if (last !== undefined && nonce.value <= last) throw nonceTooSmall();
+  state.nonces.set(nonce.scope, nonce.value);
 }
 
 async function sessionCaller(
@@ -86,43 +114,51 @@ async function sessionCaller(
   request: AuthRequest,
   jwt: string,
   findSessionSecret: SessionSecretLookup,
-): Promise<Caller> {
+): Promise<Authenticated> {
   const sessionId = unverifiedClaim(jwt, 'session_id');
   const secret = await findSessionSecret(db, sessionId);
   if (secret === undefined) throw failed();
-  const payload = await verify(jwt, secret);
+  const payload = verify(jwt, secret);
   if (payload.path !== request.url) throw pathMismatch();
-  await consumeNonce(db, `session:${sessionId}`, payload.nonce);
-  return { kind: 'session', sessionId };
+  const nonce = checkNonce(request.state, `session:${sessionId}`, payload.nonce);
+  return { caller: { kind: 'session', sessionId }, nonce };
 }
 
-interface TokenRow {
-  user_id: number;
-  secret: string;
-}
-
-async function serviceCaller(db: Queryable, request: AuthRequest, jwt: string): Promise<Caller> {
+async function serviceCaller(
+  db: Queryable,
+  request: AuthRequest,
+  jwt: string,
+): Promise<Authenticated> {
   const tokenId = unverifiedClaim(jwt, 'token_id');
-  const { rows } = await db.query<TokenRow>(
-    'SELECT user_id, secret FROM api_tokens WHERE id = $1',
-    [tokenId],
-  );
-  const token = rows[0];
+  const token = request.state.tokens.get(tokenId);
   if (!token) throw failed();
-  const payload = await verify(jwt, token.secret);
+  const payload = verify(jwt, token.secret);
   const partnerCall = request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload';
   const signedPath = partnerCall
     ? payload.path === '/realtime' && payload.delegate_path
     : payload.path;
   if (signedPath !== request.url) throw pathMismatch();
-  if (payload.nonce !== undefined || !request.nonceOptional) {
-    await consumeNonce(db, `token:${tokenId}`, payload.nonce);
+  const nonce =
+    payload.nonce !== undefined || !request.nonceOptional
+      ? checkNonce(request.state, `token:${tokenId}`, payload.nonce)
+      : undefined;
+  return { caller: await tokenCaller(db, request, payload, tokenId, token.userId), nonce };
+}
+
+async function tokenCaller(
+  db: Queryable,
+  request: AuthRequest,
+  payload: JWTPayload,
+  tokenId: string,
+  userId: number,
+): Promise<Caller> {
+  if (request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload') {
+    return partnerCaller(db, request, tokenId, userId);
   }
-  if (partnerCall) return partnerCaller(db, request, tokenId, token.user_id);
   const publicId = payload.oauth_request_public_id;
   const privateId = payload.oauth_request_private_id;
   if (publicId === undefined && privateId === undefined) {
-    return { kind: 'token', tokenId, userId: token.user_id };
+    return { kind: 'token', tokenId, userId };
   }
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (typeof publicId !== 'string' || typeof privateId !== 'string') throw failed();
@@ -138,7 +174,7 @@ async function serviceCaller(db: Queryable, request: AuthRequest, jwt: string): 
   return {
     kind: 'oauth',
     tokenId,
-    appUserId: token.user_id,
+    appUserId: userId,
     userId: grant.approved_by_user_id,
     oauthRequestId: grant.public_id,
   };
@@ -172,7 +208,7 @@ export async function authenticate(
   db: Queryable,
   request: AuthRequest,
   findSessionSecret: SessionSecretLookup,
-): Promise<Caller> {
+): Promise<Authenticated> {
   const security = securityOf(request.route);
   const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
   const optional = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
@@ -184,6 +220,6 @@ export async function authenticate(
     const bearer = header(request.headers, 'Authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (bearer) return sessionCaller(db, request, bearer, findSessionSecret);
   }
-  if (optional) return { kind: 'anonymous' };
+  if (optional) return { caller: { kind: 'anonymous' } };
   throw failed();
 }

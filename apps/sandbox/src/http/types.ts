@@ -4,6 +4,7 @@
  * operation of the specs, validates it against the operation's generated schema,
  * authenticates it, opens one database transaction, and calls the operation's handler.
  */
+import type { Journal } from '../exchange/journal.js';
 import type { Queryable } from '../store/database.js';
 
 /** Who made the call, as established by authentication. */
@@ -19,7 +20,7 @@ export type Caller =
   /** Authorization: Bearer session JWT signed with the session secret. */
   | { kind: 'session'; sessionId: string };
 
-export interface RequestContext<Body = unknown> {
+interface CallContext<Body> {
   operationId: string;
   /** Path parameters, already percent-decoded (client order ids included). */
   path: Record<string, string>;
@@ -28,10 +29,18 @@ export interface RequestContext<Body = unknown> {
   /** The body, validated against the operation's schema; undefined when none was sent. */
   body: Body;
   caller: Caller;
-  /** The database transaction the whole call runs in; it commits when the handler returns. */
-  db: Queryable;
   /** Current time in ms; injectable so tests and expiry logic agree. */
   now: number;
+}
+
+export interface RequestContext<Body = unknown> extends CallContext<Body> {
+  /** The database transaction the whole call runs in; it commits when the handler returns. */
+  db: Queryable;
+}
+
+/** A call decided on the exchange state in memory; its changes are stored before it is answered. */
+export interface ExchangeContext<Body = unknown> extends CallContext<Body> {
+  journal: Journal;
 }
 
 export interface Reply {
@@ -44,6 +53,11 @@ export type Handler = (context: RequestContext) => Promise<Reply>;
 
 /** Handlers keyed by the operationId of the spec. */
 export type Handlers = Record<string, Handler>;
+
+/** Runs without waiting on anything: one call at a time decides on the exchange state. */
+export type ExchangeHandler = (context: ExchangeContext) => Reply;
+
+export type ExchangeHandlers = Record<string, ExchangeHandler>;
 
 /**
  * A refusal a handler throws to answer with an error body; the transaction is rolled back.

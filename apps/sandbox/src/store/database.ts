@@ -16,13 +16,13 @@ export interface Queryable {
 export interface Database {
   /** Runs `work` in one transaction; a rejection rolls the whole transaction back. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs `work`, which changes nothing, in one transaction that does not count as a change. */
+  /** Runs `work`, which changes nothing, in one transaction. */
   read<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Grows after every committed `transaction` of this process: an answer computed while it
-   * held one value is still current while it holds that value.
+   * Writes `statements` (SQL with its values inlined, separated by semicolons) in one
+   * transaction: a multi-statement query commits whole or not at all.
    */
-  readonly generation: number;
+  apply(statements: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,7 +35,6 @@ export type StoreOptions = { memory: true } | { dataDir: string } | { databaseUr
  */
 class PgliteDatabase implements Database {
   #tail: Promise<unknown> = Promise.resolve();
-  generation = 0;
 
   constructor(private readonly db: PGlite) {}
 
@@ -46,15 +45,15 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#enqueue(async () => {
-      const result = await this.db.transaction((tx) => work(tx));
-      this.generation++;
-      return result;
-    });
+    return this.#enqueue(() => this.db.transaction((tx) => work(tx)));
   }
 
   read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#enqueue(() => this.db.transaction((tx) => work(tx)));
+    return this.transaction(work);
+  }
+
+  async apply(statements: string): Promise<void> {
+    await this.#enqueue(() => this.db.exec(statements));
   }
 
   close(): Promise<void> {
@@ -72,14 +71,14 @@ const writeLockKey = 4_000_001;
  * its own.
  */
 class PostgresDatabase implements Database {
-  generation = 0;
-
   constructor(private readonly pool: pg.Pool) {}
 
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const result = await this.#run(work, true);
-    this.generation++;
-    return result;
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#run(work, true);
+  }
+
+  async apply(statements: string): Promise<void> {
+    await this.pool.query(`SELECT pg_advisory_xact_lock(${writeLockKey});\n${statements}`);
   }
 
   /** A snapshot of committed data; it takes no lock, so it waits for no writer. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DemoCredentials } from '../config.js';
+import { Exchange } from '../exchange/exchange.js';
 import { depositAddress } from '../exchange/ledger.js';
 import { placeOrder } from '../exchange/orders.js';
 import type { Database, Queryable } from './database.js';
@@ -153,7 +154,7 @@ export async function addProduct(db: Queryable, product: NewProduct): Promise<nu
   return id;
 }
 
-async function seedMarket(db: Queryable, now: number): Promise<void> {
+async function seedMarket(db: Queryable): Promise<void> {
   for (const [
     code,
     name,
@@ -204,25 +205,35 @@ async function seedMarket(db: Queryable, now: number): Promise<void> {
     );
   }
   await addUser(db, { userId: marketMakerId, firstName: 'Market maker' });
-  for (const [productId, side, price, quantity] of book) {
-    await placeOrder(
-      db,
-      marketMakerId,
-      { order_type: 'limit', product_id: productId, side, price, quantity },
-      now,
-    );
-  }
+}
+
+/** The market maker's resting book, placed as orders like any other. */
+async function seedBook(exchange: Exchange, now: number): Promise<void> {
+  await exchange.run((journal) => {
+    for (const [productId, side, price, quantity] of book) {
+      placeOrder(
+        journal,
+        marketMakerId,
+        { order_type: 'limit', product_id: productId, side, price, quantity },
+        now,
+      );
+    }
+  });
 }
 
 /**
  * Seeds the market (currencies, products, loan book, a market maker's resting book) once,
  * and makes sure the demo user, its API token and its partner application match the
- * configured credentials on every start.
+ * configured credentials on every start. Resolves to the exchange, loaded from the store.
  */
-export async function seed(db: Database, credentials: DemoCredentials, now: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function seed(
+  db: Database,
+  credentials: DemoCredentials,
+  now: number,
+): Promise<Exchange> {
+  const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
-    if (rows.length === 0) await seedMarket(tx, now);
+    if (rows.length === 0) await seedMarket(tx);
     const { rows: demo } = await tx.query('SELECT 1 FROM users WHERE id = $1', [demoUserId]);
     if (demo.length === 0) {
       await addUser(tx, {
@@ -244,5 +255,9 @@ export async function seed(db: Database, credentials: DemoCredentials, now: numb
        VALUES ($1, $2, 'Demo partner') ON CONFLICT (public_api_key) DO NOTHING`,
       [demoUserId, credentials.publicApiKey],
     );
+    return rows.length === 0;
   });
+  const exchange = await Exchange.open(db);
+  if (seeded) await seedBook(exchange, now);
+  return exchange;
 }

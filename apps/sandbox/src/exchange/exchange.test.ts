@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { type Database, openDatabase } from '../store/database.js';
+import { migrate } from '../store/migrations.js';
+import { addProduct, addToken, addUser, seed } from '../store/seed.js';
+import { type Client, clientFor, newUser, startTestSandbox } from '../test-support.js';
+import { placeOrder } from './orders.js';
+import { ExchangeState } from './state.js';
+
+/** Everything the state holds, as plain values, ids and all. */
+function snapshot(state: ExchangeState) {
+  const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+  return {
+    orders: plain([...state.orders.values()].sort((a, b) => a.id - b.id)),
+    accounts: plain(
+      [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
+    ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
+    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
+    nonces: Object.fromEntries([...state.nonces].map(([scope, value]) => [scope, String(value)])),
+    books: [...state.books].map(([product, book]) => [
+      product,
+      book.buy.orders.map((order) => order.id),
+      book.sell.orders.map((order) => order.id),
+    ]),
+    next: { ...state.next },
+  };
+}
+
+describe('the exchange state and its store', () => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(() => sandbox.close());
+
+  it('stores every change of a burst of concurrent calls: the store reads back as memory', async () => {
+    const product = await sandbox.database.transaction((tx) =>
+      addProduct(tx, { base: 'BTC', quote: 'JPY', margin: true }),
+    );
+    const traders = await Promise.all([newUser(sandbox), newUser(sandbox), newUser(sandbox)]);
+    // A token's nonces must rise in the order calls arrive: one token per concurrent call.
+    const as = async (user: { userId: number }) =>
+      clientFor(sandbox, await sandbox.database.transaction((tx) => addToken(tx, user.userId)));
+    const order = (side: string, price: number, extra: Record<string, unknown> = {}) => ({
+      order_type: 'limit',
+      product_id: product,
+      side,
+      quantity: '0.01',
+      price: String(price),
+      ...extra,
+    });
+    // Resting orders on both sides, then crossing ones in parallel: fills, partial fills,
+    // edits that lose their priority, a take profit that opens a conditional order, refusals.
+    const [maker, taker, third] = traders;
+    if (!maker || !taker || !third) throw new Error('three traders');
+    const resting = await Promise.all(
+      [1000, 1001, 1002, 1003].map((price, n) =>
+        maker.call('POST', '/orders', {
+          body: order('sell', price, { client_order_id: `s-${n}` }),
+        }),
+      ),
+    );
+    expect(resting.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const ids = resting.map((answer) => (answer.body as { id: number }).id);
+    await maker.call('PUT', `/orders/${ids[0]}/update_tpsl`, { body: { take_profit: '1200' } });
+    const calls: [Client, string, string, Record<string, unknown>?][] = [
+      [await as(taker), 'POST', '/orders', order('buy', 1001, { quantity: '0.015' })],
+      [await as(third), 'POST', '/orders', { ...order('buy', 0), order_type: 'market' }],
+      [await as(maker), 'PUT', `/orders/${ids[3]}`, { price: '999' }],
+      [await as(maker), 'PUT', `/orders/${ids[2]}/cancel`],
+      [await as(third), 'POST', '/orders', order('buy', 1, { quantity: '-1' })],
+      [await as(taker), 'POST', '/orders', order('sell', 5000, { trading_type: 'margin' })],
+      [await as(maker), 'PUT', '/orders/cancel_all', { side: 'buy' }],
+    ];
+    const answers = await Promise.all(
+      calls.map(([call, method, path, body]) => call(method, path, body ? { body } : {})),
+    );
+    // Whichever way the race went, each call is answered: the market order fills or finds
+    // the book empty, the negative quantity is refused.
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses[1]).toBeOneOf([200, 422]);
+    expect(statuses.filter((_, n) => n !== 1)).toEqual([200, 200, 200, 422, 200, 200]);
+
+    await sandbox.exchange.settled();
+    const stored = await sandbox.database.read((tx) => ExchangeState.load(tx));
+    const memory = snapshot(sandbox.exchange.state);
+    expect(memory.fills.length).toBeGreaterThanOrEqual(2);
+    expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
+    expect(snapshot(stored)).toEqual(memory);
+  });
+});
+
+describe('a batch the store refuses', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openDatabase({ memory: true });
+    await migrate(db);
+  });
+  afterAll(() => db.close());
+
+  it('commits none of its statements', async () => {
+    await expect(
+      db.apply(
+        `INSERT INTO loan_book_levels (currency, side, rate, amount) VALUES ('BTC', 'bid', 1, 1);
+         INSERT INTO loan_book_levels (currency, side, rate, amount) VALUES ('BTC', 'nope', 1, 1)`,
+      ),
+    ).rejects.toThrow();
+    const { rows } = await db.read((tx) => tx.query('SELECT * FROM loan_book_levels'));
+    expect(rows).toEqual([]);
+  });
+
+  it('fails the calls it carried, and memory goes back to what the store holds', async () => {
+    const credentials = {
+      tokenId: 'batch-token',
+      tokenSecret: 'batch-secret',
+      publicApiKey: 'pk_b',
+    };
+    const exchange = await seed(db, credentials, Date.now());
+    const user = await db.transaction((tx) => addUser(tx));
+    await exchange.reload();
+    const before = snapshot(exchange.state);
+    const place = (price: string) =>
+      exchange.run((journal) =>
+        placeOrder(
+          journal,
+          user.userId,
+          { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
+          Date.now(),
+        ),
+      );
+    // The store now refuses any new fill, so the batch carrying this crossing order fails.
+    await db.transaction((tx) =>
+      tx.query('ALTER TABLE fills ADD CONSTRAINT refuse_fills CHECK (false) NOT VALID'),
+    );
+    await expect(place('9600000')).rejects.toThrow(/refuse_fills/);
+    // The next call waits for the state to be read back.
+    await exchange.run(() => undefined);
+    expect(snapshot(exchange.state)).toEqual(before);
+    await db.transaction((tx) => tx.query('ALTER TABLE fills DROP CONSTRAINT refuse_fills'));
+    // And the exchange goes on.
+    const resting = await place('100');
+    expect(exchange.state.orders.get(resting.id)?.status).toBe('live');
+  });
+});

@@ -1,0 +1,410 @@
+import { Decimal } from 'decimal.js';
+import type { Queryable } from '../store/database.js';
+
+/**
+ * Exact decimal arithmetic for amounts: enough significant digits that no product or sum of
+ * two accepted amounts (at most 32 characters each) is ever rounded.
+ */
+export const D = Decimal.clone({ precision: 100, toExpNeg: -100, toExpPos: 100 });
+export type D = InstanceType<typeof D>;
+
+export interface Currency {
+  code: string;
+  name: string;
+  currencyType: 'crypto' | 'fiat';
+  symbol: string;
+  depositable: boolean;
+  withdrawable: boolean;
+  assetsPrecision: number;
+  minimumWithdrawal: D;
+  withdrawalFee: D;
+  minimumOrderQuantity: D;
+  exchangeRate: D;
+}
+
+export interface Product {
+  id: number;
+  productType: string;
+  code: string;
+  baseCurrency: string;
+  quotedCurrency: string;
+  takerFee: D;
+  makerFee: D;
+  tickSize: D;
+  disabled: boolean;
+  marginEnabled: boolean;
+  cfdEnabled: boolean;
+  perpetualEnabled: boolean;
+  perpetual: boolean;
+}
+
+export interface Account {
+  id: number;
+  userId: number;
+  currency: string;
+  balance: D;
+  reserved: D;
+  address: string;
+}
+
+export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
+
+export interface Order {
+  id: number;
+  userId: number;
+  productId: number;
+  clientOrderId: string | null;
+  orderType: string;
+  side: 'buy' | 'sell';
+  tradingType: string;
+  quantity: D;
+  filledQuantity: D;
+  price: D;
+  /** Sum of price * quantity over the fills, so the average price stays exact. */
+  filledValue: D;
+  status: OrderStatus;
+  leverageLevel: number;
+  fundingCurrency: string;
+  takeProfit: D | null;
+  stopLoss: D | null;
+  /** A take profit or stop loss order on a position: triggered, not resting in the book. */
+  conditional: boolean;
+  tradeId: number | null;
+  /** What the order holds of its owner's funds right now, and in which currency. */
+  reservedAmount: D;
+  reservedCurrency: string;
+  /** Time priority among orders at one price. */
+  sequence: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Fill {
+  id: number;
+  productId: number;
+  takerOrderId: number;
+  makerOrderId: number;
+  takerSide: 'buy' | 'sell';
+  price: D;
+  quantity: D;
+  createdAt: number;
+}
+
+export interface LoanLevel {
+  rate: string;
+  amount: string;
+}
+
+/** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
+export const isOpen = (order: Order) =>
+  order.status === 'live' || order.status === 'partially_filled';
+
+/** Whether `a` comes before `b` in its side of the book: better price, then older. */
+function ahead(a: Order, b: Order): boolean {
+  const byPrice = a.price.cmp(b.price);
+  if (byPrice !== 0) return a.side === 'buy' ? byPrice > 0 : byPrice < 0;
+  return a.sequence < b.sequence;
+}
+
+/** One side of a product's book: resting orders, best first. */
+export class BookSide {
+  readonly orders: Order[] = [];
+
+  insert(order: Order): void {
+    let low = 0;
+    let high = this.orders.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ahead(this.orders[middle] as Order, order)) low = middle + 1;
+      else high = middle;
+    }
+    this.orders.splice(low, 0, order);
+  }
+
+  remove(order: Order): void {
+    const at = this.orders.indexOf(order);
+    if (at !== -1) this.orders.splice(at, 1);
+  }
+}
+
+interface Book {
+  buy: BookSide;
+  sell: BookSide;
+}
+
+interface Sequences {
+  order: number;
+  orderSequence: number;
+  fill: number;
+  account: number;
+}
+
+/**
+ * The exchange as it stands: every order, account, fill, token and nonce, loaded from the
+ * store at start and kept in step with it. Calls are decided here, in memory and one at a
+ * time, and each call's changes are written to the store in one transaction (see Journal)
+ * before it is answered: the store stays the record, memory makes the decision cheap.
+ */
+export class ExchangeState {
+  currencies = new Map<string, Currency>();
+  products = new Map<number, Product>();
+  tokens = new Map<string, { userId: number; secret: string }>();
+  nonces = new Map<string, bigint>();
+  accounts = new Map<number, Map<string, Account>>();
+  orders = new Map<number, Order>();
+  ordersByUser = new Map<number, Order[]>();
+  clientOrderIds = new Map<string, Order>();
+  fillsByProduct = new Map<number, Fill[]>();
+  loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
+  books = new Map<number, Book>();
+  /** Whether each order is in its book right now; the book is derived, never stored. */
+  readonly resting = new WeakSet<Order>();
+  next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1 };
+  /** Grows with every change, in memory or in the store: what a kept answer is checked against. */
+  version = 0;
+
+  static async load(db: Queryable): Promise<ExchangeState> {
+    const state = new ExchangeState();
+    await state.#load(db);
+    return state;
+  }
+
+  async #load(db: Queryable): Promise<void> {
+    const query = async <Row>(sql: string) => (await db.query<Row>(sql)).rows;
+    for (const row of await query<Record<string, string | number | boolean>>(
+      'SELECT * FROM currencies',
+    )) {
+      this.currencies.set(String(row.code), {
+        code: String(row.code),
+        name: String(row.name),
+        currencyType: row.currency_type as Currency['currencyType'],
+        symbol: String(row.symbol),
+        depositable: Boolean(row.depositable),
+        withdrawable: Boolean(row.withdrawable),
+        assetsPrecision: Number(row.assets_precision),
+        minimumWithdrawal: new D(String(row.minimum_withdrawal)),
+        withdrawalFee: new D(String(row.withdrawal_fee)),
+        minimumOrderQuantity: new D(String(row.minimum_order_quantity)),
+        exchangeRate: new D(String(row.exchange_rate)),
+      });
+    }
+    for (const row of await query<Record<string, string | number | boolean>>(
+      'SELECT * FROM products',
+    )) {
+      this.products.set(Number(row.id), {
+        id: Number(row.id),
+        productType: String(row.product_type),
+        code: String(row.code),
+        baseCurrency: String(row.base_currency),
+        quotedCurrency: String(row.quoted_currency),
+        takerFee: new D(String(row.taker_fee)),
+        makerFee: new D(String(row.maker_fee)),
+        tickSize: new D(String(row.tick_size)),
+        disabled: Boolean(row.disabled),
+        marginEnabled: Boolean(row.margin_enabled),
+        cfdEnabled: Boolean(row.cfd_enabled),
+        perpetualEnabled: Boolean(row.perpetual_enabled),
+        perpetual: Boolean(row.perpetual),
+      });
+    }
+    for (const row of await query<{ id: string; user_id: number; secret: string }>(
+      'SELECT id, user_id, secret FROM api_tokens',
+    )) {
+      this.tokens.set(row.id, { userId: Number(row.user_id), secret: row.secret });
+    }
+    for (const row of await query<{ scope: string; last_nonce: string }>(
+      'SELECT scope, last_nonce::text AS last_nonce FROM nonces',
+    )) {
+      this.nonces.set(row.scope, BigInt(row.last_nonce));
+    }
+    for (const row of await query<Record<string, string | number>>(
+      'SELECT * FROM accounts ORDER BY id',
+    )) {
+      this.#addAccount({
+        id: Number(row.id),
+        userId: Number(row.user_id),
+        currency: String(row.currency),
+        balance: new D(String(row.balance)),
+        reserved: new D(String(row.reserved_balance)),
+        address: String(row.address),
+      });
+    }
+    for (const row of await query<Record<string, string | number | boolean | null>>(
+      'SELECT * FROM orders ORDER BY id',
+    )) {
+      const nullable = (value: unknown) => (value === null ? null : new D(String(value)));
+      this.addOrder({
+        id: Number(row.id),
+        userId: Number(row.user_id),
+        productId: Number(row.product_id),
+        clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
+        orderType: String(row.order_type),
+        side: row.side as Order['side'],
+        tradingType: String(row.trading_type),
+        quantity: new D(String(row.quantity)),
+        filledQuantity: new D(String(row.filled_quantity)),
+        price: new D(String(row.price)),
+        filledValue: new D(String(row.filled_value)),
+        status: row.status as OrderStatus,
+        leverageLevel: Number(row.leverage_level),
+        fundingCurrency: String(row.funding_currency),
+        takeProfit: nullable(row.take_profit),
+        stopLoss: nullable(row.stop_loss),
+        conditional: Boolean(row.conditional),
+        tradeId: row.trade_id === null ? null : Number(row.trade_id),
+        reservedAmount: new D(String(row.reserved_amount)),
+        reservedCurrency: String(row.reserved_currency),
+        sequence: Number(row.sequence),
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+      });
+    }
+    for (const row of await query<Record<string, string | number>>(
+      'SELECT * FROM fills ORDER BY id',
+    )) {
+      this.addFill({
+        id: Number(row.id),
+        productId: Number(row.product_id),
+        takerOrderId: Number(row.taker_order_id),
+        makerOrderId: Number(row.maker_order_id),
+        takerSide: row.taker_side as Fill['takerSide'],
+        price: new D(String(row.price)),
+        quantity: new D(String(row.quantity)),
+        createdAt: Number(row.created_at),
+      });
+    }
+    for (const row of await query<{
+      currency: string;
+      side: 'bid' | 'ask';
+      rate: string;
+      amount: string;
+    }>(
+      'SELECT currency, side, rate::text AS rate, amount::text AS amount FROM loan_book_levels ORDER BY rate',
+    )) {
+      entry(this.loanBook, row.currency, () => ({ bid: [], ask: [] }))[row.side].push({
+        rate: row.rate,
+        amount: row.amount,
+      });
+    }
+    const [sequences] = await query<Record<string, string | number>>(
+      `SELECT (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_id_seq) AS order,
+         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_sequence_seq)
+           AS order_sequence,
+         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
+         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account`,
+    );
+    const after = (stored: unknown, used: Iterable<number>) =>
+      Math.max(Number(stored), ...[...used].map((id) => id + 1));
+    this.next = {
+      order: after(sequences?.order, this.orders.keys()),
+      orderSequence: after(
+        sequences?.order_sequence,
+        [...this.orders.values()].map((order) => order.sequence),
+      ),
+      fill: after(
+        sequences?.fill,
+        [...this.fillsByProduct.values()].flat().map((fill) => fill.id),
+      ),
+      account: after(
+        sequences?.account,
+        [...this.accounts.values()].flatMap((byCurrency) =>
+          [...byCurrency.values()].map((account) => account.id),
+        ),
+      ),
+    };
+  }
+
+  #addAccount(account: Account): void {
+    entry(this.accounts, account.userId, () => new Map<string, Account>()).set(
+      account.currency,
+      account,
+    );
+  }
+
+  account(userId: number, currency: string): Account | undefined {
+    return this.accounts.get(userId)?.get(currency);
+  }
+
+  /** A user's account in `currency`, opened empty when the user has none yet. */
+  openAccount(userId: number, currency: string, address: string): Account {
+    const found = this.account(userId, currency);
+    if (found) return found;
+    const account = {
+      id: this.next.account++,
+      userId,
+      currency,
+      balance: new D(0),
+      reserved: new D(0),
+      address,
+    };
+    this.#addAccount(account);
+    return account;
+  }
+
+  /** Forgets an account opened by a call that was then refused. */
+  dropAccount(account: Account): void {
+    this.accounts.get(account.userId)?.delete(account.currency);
+  }
+
+  addOrder(order: Order): void {
+    this.orders.set(order.id, order);
+    entry(this.ordersByUser, order.userId, (): Order[] => []).push(order);
+    if (order.clientOrderId !== null) {
+      this.clientOrderIds.set(clientKey(order.userId, order.clientOrderId), order);
+    }
+    this.rest(order);
+  }
+
+  /** Forgets an order placed by a call that was then refused. */
+  dropOrder(order: Order): void {
+    this.unrest(order);
+    this.orders.delete(order.id);
+    const own = this.ordersByUser.get(order.userId);
+    own?.splice(own.indexOf(order), 1);
+    if (order.clientOrderId !== null) {
+      this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
+    }
+  }
+
+  orderByClientId(userId: number, clientOrderId: string): Order | undefined {
+    return this.clientOrderIds.get(clientKey(userId, clientOrderId));
+  }
+
+  book(productId: number): Book {
+    return entry(this.books, productId, () => ({ buy: new BookSide(), sell: new BookSide() }));
+  }
+
+  /** Puts an open, non-conditional order in its book, where its price and age place it. */
+  rest(order: Order): void {
+    if (!isOpen(order) || order.conditional || this.resting.has(order)) return;
+    this.book(order.productId)[order.side].insert(order);
+    this.resting.add(order);
+  }
+
+  unrest(order: Order): void {
+    if (!this.resting.has(order)) return;
+    this.book(order.productId)[order.side].remove(order);
+    this.resting.delete(order);
+  }
+
+  addFill(fill: Fill): void {
+    entry(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
+  }
+
+  dropFill(fill: Fill): void {
+    const fills = this.fillsByProduct.get(fill.productId);
+    fills?.splice(fills.indexOf(fill), 1);
+  }
+}
+
+/** The value under `key`, put there by `create` when there is none yet. */
+function entry<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
+const clientKey = (userId: number, clientOrderId: string) => `${userId}\u0000${clientOrderId}`;
