@@ -66,7 +66,7 @@ function fixtureDatabase(database: Database, exchange: Exchange): Database {
       return result;
     },
     read: (work) => database.read(work),
-    apply: (statements) => database.apply(statements),
+    apply: (statements, prepared) => database.apply(statements, prepared),
     close: () => database.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../store/database.js';
 import { Changes, Journal } from './journal.js';
+import { preparedWrites } from './rows.js';
 import { ExchangeState } from './state.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -88,7 +89,7 @@ export class Exchange {
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
         if (this.#batch?.changes === changes) this.#batch = undefined;
         try {
-          await this.db.apply(changes.sql(this.#state.next));
+          await this.db.apply(changes.sql(this.#state.next), preparedWrites);
         } catch (error) {
           // Memory now holds what the store refused: read the store's truth back.
           void this.reload().catch(() => undefined);

@@ -1,4 +1,5 @@
-import type { Account, D, ExchangeState, Fill, Order } from './state.js';
+import { writeAccounts, writeFills, writeNonces, writeOrders } from './rows.js';
+import type { Account, ExchangeState, Fill, Order } from './state.js';
 
 /**
  * One call's changes to the exchange state: what it touched (with the values before, so a
@@ -111,55 +112,15 @@ export class Changes {
   /** One statement per table, and the store's sequences moved past the ids used in memory. */
   sql(next: ExchangeState['next']): string {
     const statements: string[] = [];
-    const orders = [...this.orders.values()];
-    if (orders.length > 0) {
-      statements.push(
-        `INSERT INTO orders (${orderColumns.join(', ')}) VALUES ${orders.map(orderValues).join(', ')}
-         ON CONFLICT (id) DO UPDATE SET ${orderColumns
-           .filter((column) => column !== 'id')
-           .map((column) => `${column} = EXCLUDED.${column}`)
-           .join(', ')}`,
-      );
-    }
-    const accounts = [...this.accounts.values()];
-    if (accounts.length > 0) {
-      statements.push(
-        `INSERT INTO accounts (id, user_id, currency, balance, reserved_balance, address)
-         VALUES ${accounts
-           .map((a) =>
-             row([a.id, a.userId, text(a.currency), a.balance, a.reserved, text(a.address)]),
-           )
-           .join(', ')}
-         ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance,
-           reserved_balance = EXCLUDED.reserved_balance`,
-      );
-    }
-    if (this.fills.length > 0) {
-      statements.push(
-        `INSERT INTO fills (id, product_id, taker_order_id, maker_order_id, taker_side, price,
-           quantity, created_at)
-         VALUES ${this.fills
-           .map((f) =>
-             row([
-               f.id,
-               f.productId,
-               f.takerOrderId,
-               f.makerOrderId,
-               text(f.takerSide),
-               f.price,
-               f.quantity,
-               f.createdAt,
-             ]),
-           )
-           .join(', ')}`,
-      );
-    }
+    if (this.orders.size > 0) statements.push(writeOrders([...this.orders.values()]));
+    if (this.accounts.size > 0) statements.push(writeAccounts([...this.accounts.values()]));
+    if (this.fills.length > 0) statements.push(writeFills(this.fills));
     if (this.nonces.size > 0) {
-      statements.push(noncesSql([...this.nonces].map(([scope, value]) => ({ scope, value }))));
+      statements.push(writeNonces([...this.nonces].map(([scope, value]) => ({ scope, value }))));
     }
     // Rows added outside these calls (fixtures, seeds) take ids from the store's sequences:
     // never one already used here.
-    if (orders.length > 0 || this.fills.length > 0 || accounts.length > 0) {
+    if (this.orders.size > 0 || this.accounts.size > 0) {
       statements.push(
         `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
            setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
@@ -169,89 +130,4 @@ export class Changes {
     }
     return statements.join(';\n');
   }
-}
-
-/** Records nonces; `greatest` keeps a stored one rising whatever order writes land in. */
-export function noncesSql(nonces: { scope: string; value: bigint }[]): string {
-  return `INSERT INTO nonces (scope, last_nonce)
-    VALUES ${nonces.map(({ scope, value }) => `(${text(scope).sql}, ${value})`).join(', ')}
-    ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)`;
-}
-
-const orderColumns = [
-  'id',
-  'user_id',
-  'product_id',
-  'client_order_id',
-  'order_type',
-  'side',
-  'trading_type',
-  'quantity',
-  'filled_quantity',
-  'price',
-  'filled_value',
-  'status',
-  'leverage_level',
-  'funding_currency',
-  'take_profit',
-  'stop_loss',
-  'conditional',
-  'trade_id',
-  'reserved_amount',
-  'reserved_currency',
-  'sequence',
-  'created_at',
-  'updated_at',
-];
-
-function orderValues(o: Order): string {
-  return row([
-    o.id,
-    o.userId,
-    o.productId,
-    o.clientOrderId === null ? null : text(o.clientOrderId),
-    text(o.orderType),
-    text(o.side),
-    text(o.tradingType),
-    o.quantity,
-    o.filledQuantity,
-    o.price,
-    o.filledValue,
-    text(o.status),
-    o.leverageLevel,
-    text(o.fundingCurrency),
-    o.takeProfit,
-    o.stopLoss,
-    o.conditional,
-    o.tradeId,
-    o.reservedAmount,
-    text(o.reservedCurrency),
-    o.sequence,
-    o.createdAt,
-    o.updatedAt,
-  ]);
-}
-
-/** A string as an SQL literal. Calls refuse text holding NUL before it gets this far. */
-function text(value: string): Literal {
-  if (value.includes('\u0000')) throw new Error('NUL in a stored string');
-  return { sql: `'${value.replaceAll("'", "''")}'` };
-}
-
-type Literal = { sql: string };
-
-function row(values: (Literal | D | number | boolean | null)[]): string {
-  return `(${values
-    .map((value) => {
-      if (value === null) return 'NULL';
-      if (typeof value === 'number') {
-        if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
-        return String(value);
-      }
-      if (typeof value === 'boolean') return String(value);
-      if ('sql' in value) return value.sql;
-      // A decimal: digits, a point and a sign only, which toFixed guarantees.
-      return `${value.toFixed()}::numeric`;
-    })
-    .join(', ')})`;
 }

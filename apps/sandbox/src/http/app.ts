@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../exchange/exchange.js';
-import { noncesSql } from '../exchange/journal.js';
+import { nonceUpsert } from '../exchange/rows.js';
 import type { Database, Queryable } from '../store/database.js';
 import {
   AuthError,
@@ -222,7 +222,8 @@ export function createApp(options: AppOptions) {
       const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
       if (nonce) {
         acceptNonce(exchange.state, nonce);
-        await db.query(noncesSql([nonce]));
+        const upsert = nonceUpsert(nonce);
+        await db.query(upsert.sql, upsert.params);
       }
       await db.query('SAVEPOINT call');
       try {

@@ -20,9 +20,10 @@ export interface Database {
   read<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Writes `statements` (SQL with its values inlined, separated by semicolons) in one
-   * transaction: a multi-statement query commits whole or not at all.
+   * transaction: a multi-statement query commits whole or not at all. `prepared` names the
+   * PREPARE statements they EXECUTE, run once on the connection that writes.
    */
-  apply(statements: string): Promise<void>;
+  apply(statements: string, prepared?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,8 +53,17 @@ class PgliteDatabase implements Database {
     return this.transaction(work);
   }
 
-  async apply(statements: string): Promise<void> {
-    await this.#enqueue(() => this.db.exec(statements));
+  readonly #prepared = new Set<string>();
+
+  async apply(statements: string, prepared: Record<string, string> = {}): Promise<void> {
+    await this.#enqueue(async () => {
+      for (const [name, sql] of Object.entries(prepared)) {
+        if (this.#prepared.has(name)) continue;
+        await this.db.exec(sql);
+        this.#prepared.add(name);
+      }
+      await this.db.exec(statements);
+    });
   }
 
   close(): Promise<void> {
@@ -77,8 +87,30 @@ class PostgresDatabase implements Database {
     return this.#run(work, true);
   }
 
-  async apply(statements: string): Promise<void> {
-    await this.pool.query(`SELECT pg_advisory_xact_lock(${writeLockKey});\n${statements}`);
+  // Batches are written one at a time, on one connection that keeps its prepared statements.
+  #writer: Promise<{ client: pg.PoolClient; prepared: Set<string> }> | undefined;
+  #writes: Promise<unknown> = Promise.resolve();
+
+  apply(statements: string, prepared: Record<string, string> = {}): Promise<void> {
+    const written = this.#writes.then(async () => {
+      this.#writer ??= this.pool.connect().then((client) => {
+        // A broken connection is dropped; the next batch opens another.
+        client.on('error', () => {
+          this.#writer = undefined;
+          client.release(true);
+        });
+        return { client, prepared: new Set<string>() };
+      });
+      const writer = await this.#writer;
+      for (const [name, sql] of Object.entries(prepared)) {
+        if (writer.prepared.has(name)) continue;
+        await writer.client.query(sql);
+        writer.prepared.add(name);
+      }
+      await writer.client.query(`SELECT pg_advisory_xact_lock(${writeLockKey});\n${statements}`);
+    });
+    this.#writes = written.catch(() => undefined);
+    return written;
   }
 
   /** A snapshot of committed data; it takes no lock, so it waits for no writer. */
@@ -106,8 +138,11 @@ class PostgresDatabase implements Database {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await this.#writes;
+    const writer = await this.#writer?.catch(() => undefined);
+    writer?.client.release();
+    await this.pool.end();
   }
 }
 

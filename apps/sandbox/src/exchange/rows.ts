@@ -1,0 +1,145 @@
+import type { Account, D, Fill, Order } from './state.js';
+
+type Value = string | number | boolean | D | null;
+
+/** How one table's rows are written: each column's SQL type and where its value comes from. */
+interface Table<Row> {
+  name: string;
+  columns: [column: string, type: string, value: (row: Row) => Value][];
+  /** What happens to a row that is already there. */
+  onConflict: string;
+}
+
+const orders: Table<Order> = {
+  name: 'orders',
+  columns: [
+    ['id', 'bigint', (o) => o.id],
+    ['user_id', 'bigint', (o) => o.userId],
+    ['product_id', 'bigint', (o) => o.productId],
+    ['client_order_id', 'text', (o) => o.clientOrderId],
+    ['order_type', 'text', (o) => o.orderType],
+    ['side', 'text', (o) => o.side],
+    ['trading_type', 'text', (o) => o.tradingType],
+    ['quantity', 'numeric', (o) => o.quantity],
+    ['filled_quantity', 'numeric', (o) => o.filledQuantity],
+    ['price', 'numeric', (o) => o.price],
+    ['filled_value', 'numeric', (o) => o.filledValue],
+    ['status', 'text', (o) => o.status],
+    ['leverage_level', 'integer', (o) => o.leverageLevel],
+    ['funding_currency', 'text', (o) => o.fundingCurrency],
+    ['take_profit', 'numeric', (o) => o.takeProfit],
+    ['stop_loss', 'numeric', (o) => o.stopLoss],
+    ['conditional', 'boolean', (o) => o.conditional],
+    ['trade_id', 'bigint', (o) => o.tradeId],
+    ['reserved_amount', 'numeric', (o) => o.reservedAmount],
+    ['reserved_currency', 'text', (o) => o.reservedCurrency],
+    ['sequence', 'bigint', (o) => o.sequence],
+    ['created_at', 'bigint', (o) => o.createdAt],
+    ['updated_at', 'bigint', (o) => o.updatedAt],
+  ],
+  onConflict: '',
+};
+// Every column of an order can change but its id.
+orders.onConflict = `ON CONFLICT (id) DO UPDATE SET ${orders.columns
+  .slice(1)
+  .map(([column]) => `${column} = EXCLUDED.${column}`)
+  .join(', ')}`;
+
+const accounts: Table<Account> = {
+  name: 'accounts',
+  columns: [
+    ['id', 'bigint', (a) => a.id],
+    ['user_id', 'bigint', (a) => a.userId],
+    ['currency', 'text', (a) => a.currency],
+    ['balance', 'numeric', (a) => a.balance],
+    ['reserved_balance', 'numeric', (a) => a.reserved],
+    ['address', 'text', (a) => a.address],
+  ],
+  onConflict:
+    'ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance, reserved_balance = EXCLUDED.reserved_balance',
+};
+
+const fills: Table<Fill> = {
+  name: 'fills',
+  columns: [
+    ['id', 'bigint', (f) => f.id],
+    ['product_id', 'bigint', (f) => f.productId],
+    ['taker_order_id', 'bigint', (f) => f.takerOrderId],
+    ['maker_order_id', 'bigint', (f) => f.makerOrderId],
+    ['taker_side', 'text', (f) => f.takerSide],
+    ['price', 'numeric', (f) => f.price],
+    ['quantity', 'numeric', (f) => f.quantity],
+    ['created_at', 'bigint', (f) => f.createdAt],
+  ],
+  onConflict: '',
+};
+
+export interface NonceRow {
+  scope: string;
+  value: bigint;
+}
+
+const nonces: Table<NonceRow> = {
+  name: 'nonces',
+  columns: [
+    ['scope', 'text', (n) => n.scope],
+    ['last_nonce', 'numeric', (n) => String(n.value)],
+  ],
+  // `greatest` keeps a stored nonce rising whatever order writes land in.
+  onConflict:
+    'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)',
+};
+
+/** The nonce of a call run in a transaction of its own, as a parameterised statement. */
+export function nonceUpsert(nonce: NonceRow): { sql: string; params: string[] } {
+  return {
+    sql: `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric) ${nonces.onConflict}`,
+    params: [nonce.scope, String(nonce.value)],
+  };
+}
+
+const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
+
+/**
+ * Each table's write as a prepared statement taking one array per column: parsed and
+ * planned once per connection, where a statement of literals costs that at every batch.
+ */
+export const preparedWrites: Record<string, string> = Object.fromEntries(
+  [orders, accounts, fills, nonces].map((table) => {
+    const t = table as Table<never>;
+    const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
+    const columns = t.columns.map(([column]) => column).join(', ');
+    const arrays = t.columns.map((_, n) => `$${n + 1}`).join(', ');
+    return [
+      statementName(t),
+      `PREPARE ${statementName(t)}(${parameters}) AS
+       INSERT INTO ${t.name} (${columns}) SELECT * FROM unnest(${arrays}) ${t.onConflict}`,
+    ];
+  }),
+);
+
+/** A Postgres array literal element; NUL cannot be stored, and calls refuse it earlier. */
+function element(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : value.toFixed();
+  if (text.includes('\u0000')) throw new Error('NUL in a stored string');
+  return `"${text.replace(/["\\]/g, '\\$&')}"`;
+}
+
+function write<Row>(table: Table<Row>, rows: Row[]): string {
+  const arrays = table.columns.map(([, , value]) => {
+    const literal = `{${rows.map((row) => element(value(row))).join(',')}}`;
+    return `'${literal.replaceAll("'", "''")}'`;
+  });
+  return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;
+}
+
+export const writeOrders = (rows: Order[]) => write(orders, rows);
+export const writeAccounts = (rows: Account[]) => write(accounts, rows);
+export const writeFills = (rows: Fill[]) => write(fills, rows);
+export const writeNonces = (rows: NonceRow[]) => write(nonces, rows);
