@@ -1,9 +1,10 @@
 /**
  * The client side: signing, decoding one order, and a whole call on loopback measured
- * against the floor (global fetch + JSON.parse of the same answer) and bare openapi-fetch.
+ * against the floor (global fetch + JSON.parse of the same answer), the lower floor of
+ * node:http that the client sends through on Node, and bare openapi-fetch.
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeBody, type ResponseSchema } from '@exchange-kit/core';
 import { signServiceAuth } from '@exchange-kit/core/auth';
@@ -65,16 +66,43 @@ export async function clientBench(): Promise<{ markdown: string; targets: Target
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const bare = createClient<paths>({ baseUrl });
   const client = createExchangeClient({ baseUrl, ...token, retry: false });
+  const viaFetch = createExchangeClient({
+    baseUrl,
+    ...token,
+    retry: false,
+    fetch: (input, init) => fetch(input, init),
+  });
+  const agent = new Agent({ keepAlive: true });
+  const nodeHttp = () =>
+    new Promise<unknown>((resolve, reject) => {
+      request(`${baseUrl}/orders/2157480`, { agent }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve(JSON.parse(text)));
+        response.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
   await client.orders.get({ id: 2157480 });
-  const [floor, openapiFetch, full] = await measure(
+  await viaFetch.orders.get({ id: 2157480 });
+  const [floor, nodeFloor, openapiFetch, fetchCall, full] = await measure(
     [
       [
         'fetch + JSON.parse (floor)',
         async () => JSON.parse(await (await fetch(`${baseUrl}/orders/2157480`)).text()),
       ],
+      ['node:http keep-alive agent + JSON.parse (floor of the Node transport)', nodeHttp],
       [
         'bare openapi-fetch',
         () => bare.GET('/orders/{order_id}', { params: { path: { order_id: 2157480 } } }),
+      ],
+      [
+        'exchange-client orders.get through a given fetch',
+        () => viaFetch.orders.get({ id: 2157480 }),
       ],
       [
         'exchange-client orders.get (sign, send, decode, validate, normalise)',
@@ -83,12 +111,12 @@ export async function clientBench(): Promise<{ markdown: string; targets: Target
     ],
     3_000,
   );
+  agent.destroy();
   server.close();
 
-  const rows = [sign, jose, decode, parseOnly, floor, openapiFetch, full].map((m) => {
-    const vsFloor = [floor, openapiFetch, full].includes(m)
-      ? `${(m.medianUs / floor.medianUs).toFixed(2)}x`
-      : '';
+  const calls = [floor, nodeFloor, openapiFetch, fetchCall, full];
+  const rows = [sign, jose, decode, parseOnly, ...calls].map((m) => {
+    const vsFloor = calls.includes(m) ? `${(m.medianUs / floor.medianUs).toFixed(2)}x` : '';
     return `| ${m.name} | ${us(m.medianUs)} | ${vsFloor} | ${m.samples} |`;
   });
   const ratio = full.medianUs / floor.medianUs;
@@ -98,6 +126,8 @@ export async function clientBench(): Promise<{ markdown: string; targets: Target
     '| what | median | vs floor | samples |',
     '| --- | --- | --- | --- |',
     ...rows,
+    '',
+    `On Node the client sends through node:http with a keep-alive agent; with a \`fetch\` option it sends through that fetch. Against the node:http floor the full call is ${(full.medianUs / nodeFloor.medianUs).toFixed(2)}x.`,
     '',
     `Targets: signing at most 10 µs per token (${us(sign.medianUs)}); decode + validate + normalise of one order at most 20 µs (${us(decode.medianUs)}); exchange-client at most 1.10x the floor (${ratio.toFixed(2)}x).`,
   ].join('\n');

@@ -24,9 +24,14 @@ export {
   ValidationError,
 } from './errors.js';
 export {
+  type Api,
   type ApiClientConfig,
+  type Call,
+  type CallData,
+  type CallInput,
   type ClientOperation,
   type ConnectionOptions,
+  createApi,
   createApiClient,
   encodeDecimals,
   unwrap,
@@ -42,15 +47,21 @@ export {
   type SchemaLoader,
 } from './http/decode.js';
 export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';
+export type { Answer, Outgoing, Send } from './http/send.js';
 export {
+  type AttemptRequest,
+  type CallRequest,
+  createSender,
   createTransport,
   type RequestEvent,
   type ResponseEvent,
   type RetryEvent,
   type RetryOptions,
   requestOf,
+  type Sender,
   type Transport,
   type TransportHooks,
   type TransportOptions,
+  transportOf,
 } from './http/transport.js';
 export { parseJson } from './json/parse.js';

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import spec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
 import { Decimal } from 'decimal.js';
 import { decodeJwt, jwtVerify } from 'jose';
@@ -259,5 +262,31 @@ describe('forUser', () => {
       oauth_request_public_id: oauth.publicId,
       oauth_request_private_id: oauth.privateId,
     });
+  });
+});
+
+describe('transport', () => {
+  it('sends through node:http on Node, and through the fetch given when there is one', async () => {
+    const received: IncomingHttpHeaders[] = [];
+    const local = createServer((request, response) => {
+      received.push(request.headers);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(order));
+    });
+    local.listen(0, '127.0.0.1');
+    await once(local, 'listening');
+    const localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    try {
+      const options = { baseUrl: localUrl, tokenId: 't', tokenSecret };
+      expect((await createExchangeClient(options).orders.get({ id: 1 })).price).toBe('9600000');
+      const viaFetch = createExchangeClient({ ...options, fetch: (...args) => fetch(...args) });
+      expect((await viaFetch.orders.get({ id: 1 })).price).toBe('9600000');
+    } finally {
+      local.closeAllConnections();
+      local.close();
+    }
+    // Node's fetch marks its requests; node:http adds nothing of its own.
+    expect(received.map((headers) => headers['sec-fetch-mode'])).toEqual([undefined, 'cors']);
+    expect(received.every((headers) => typeof headers['x-service-auth'] === 'string')).toBe(true);
   });
 });

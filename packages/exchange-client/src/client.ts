@@ -1,12 +1,11 @@
 import {
+  type Api,
+  type CallInput,
   type ConnectionOptions,
-  createApiClient,
-  encodeDecimals,
-  unwrap,
+  createApi,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
-import type { Client } from 'openapi-fetch';
 import type { components, operations as Operations, paths } from './generated/exchange.js';
 import { loadSchemas, operations } from './generated/exchange.operations.js';
 
@@ -51,17 +50,27 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
   baseUrl: string;
 }
 
-const orderNotLive = { notFound: 'order-not-live' } as const;
-
-function orderPath(ref: OrderRef) {
-  return ref.clientOrderId === undefined
-    ? ({ by: 'id', path: { order_id: ref.id } } as const)
-    : ({ by: 'client', path: { client_order_id: ref.clientOrderId } } as const);
+/** The calls made for one user through an approved OAuth request. */
+function userView({ raw, call }: ExchangeApi) {
+  return {
+    raw,
+    /** The user's context: ids, KYC status, permissions. */
+    context: (): Promise<UserContext> => call('getUserContext'),
+    /** The user's crypto and fiat accounts. */
+    accounts: (): Promise<Accounts> => call('getAccounts'),
+  };
 }
 
-function clientFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Client<paths> {
+export type UserView = ReturnType<typeof userView>;
+
+type ExchangeApi = Api<paths, Operations>;
+type OrderOperation = 'getOrder' | 'editOrder' | 'updateOrderTpsl' | 'cancelOrder';
+// Does not compile when the spec renames one operation of a pair.
+type OrderOperations = keyof Pick<Operations, OrderOperation | `${OrderOperation}ByClientId`>;
+
+function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): ExchangeApi {
   const { baseUrl, tokenId, tokenSecret, ...connection } = options;
-  return createApiClient<paths>({
+  return createApi<paths, Operations>({
     ...connection,
     baseUrl,
     operations,
@@ -71,37 +80,34 @@ function clientFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Cli
   });
 }
 
-/** The calls made for one user through an approved OAuth request. */
-function userView(raw: Client<paths>) {
-  return {
-    raw,
-    /** The user's context: ids, KYC status, permissions. */
-    async context(): Promise<UserContext> {
-      return unwrap(await raw.GET('/user/context'));
-    },
-    /** The user's crypto and fiat accounts. */
-    async accounts(): Promise<Accounts> {
-      return unwrap(await raw.GET('/accounts'));
-    },
-  };
-}
-
-export type UserView = ReturnType<typeof userView>;
-
 export function createExchangeClient(options: ExchangeClientOptions) {
-  const raw = clientFor(options);
+  const { raw, call } = apiFor(options);
+
+  /**
+   * The calls on one order come in pairs, `x` by system id and `xByClientId`; all but a get
+   * answer a 404 with OrderNotLiveError.
+   */
+  function onOrder(operation: OrderOperation, ref: OrderRef, body?: object): Promise<Order> {
+    const byId = ref.clientOrderId === undefined;
+    const name: OrderOperations = byId ? operation : `${operation}ByClientId`;
+    // One signature stands for all eight: each takes an order's path and answers an Order.
+    return call(
+      name as 'getOrder',
+      {
+        path: byId ? { order_id: ref.id } : { client_order_id: ref.clientOrderId },
+        body,
+        notFound: operation === 'getOrder' ? undefined : 'order-not-live',
+      } as CallInput<Operations['getOrder']>,
+    );
+  }
 
   const orders = {
-    async create(order: OrderCreateInput): Promise<Order> {
-      const body = encodeDecimals(
-        order,
-        operations.createOrder.requestDecimals,
-      ) as Schemas['OrderCreate'];
-      return unwrap(await raw.POST('/orders', { body }));
+    create(order: OrderCreateInput): Promise<Order> {
+      return call('createOrder', { body: order as Schemas['OrderCreate'] });
     },
     /** One page of orders. */
-    async list(query: ListOrdersQuery = {}): Promise<OrderList> {
-      return unwrap(await raw.GET('/orders', { params: { query } }));
+    list(query: ListOrdersQuery = {}): Promise<OrderList> {
+      return call('listOrders', { query });
     },
     /** Every order matching the filters, fetching page after page as the loop asks for more. */
     async *iterate(
@@ -113,138 +119,67 @@ export function createExchangeClient(options: ExchangeClientOptions) {
         if (list.models.length === 0 || page >= Number(list.total_pages)) return;
       }
     },
-    async get(ref: OrderRef): Promise<Order> {
-      const target = orderPath(ref);
-      return target.by === 'id'
-        ? unwrap(await raw.GET('/orders/{order_id}', { params: { path: target.path } }))
-        : unwrap(
-            await raw.GET('/orders/client:{client_order_id}', { params: { path: target.path } }),
-          );
+    get(ref: OrderRef): Promise<Order> {
+      return onOrder('getOrder', ref);
     },
     /** Edits price and/or quantity. Throws OrderNotLiveError when the order is not live. */
-    async edit(ref: OrderRef, changes: OrderEditInput): Promise<Order> {
-      const target = orderPath(ref);
-      const body = encodeDecimals(
-        changes,
-        operations.editOrder.requestDecimals,
-      ) as Schemas['OrderEdit'];
-      return target.by === 'id'
-        ? unwrap(
-            await raw.PUT('/orders/{order_id}', { params: { path: target.path }, body }),
-            orderNotLive,
-          )
-        : unwrap(
-            await raw.PUT('/orders/client:{client_order_id}', {
-              params: { path: target.path },
-              body,
-            }),
-            orderNotLive,
-          );
+    edit(ref: OrderRef, changes: OrderEditInput): Promise<Order> {
+      return onOrder('editOrder', ref, changes);
     },
     /** Updates take profit and/or stop loss. Throws OrderNotLiveError when the order is not live. */
-    async updateTpsl(ref: OrderRef, changes: OrderTpslInput): Promise<Order> {
-      const target = orderPath(ref);
-      const body = encodeDecimals(
-        changes,
-        operations.updateOrderTpsl.requestDecimals,
-      ) as Schemas['OrderTpslUpdate'];
-      return target.by === 'id'
-        ? unwrap(
-            await raw.PUT('/orders/{order_id}/update_tpsl', {
-              params: { path: target.path },
-              body,
-            }),
-            orderNotLive,
-          )
-        : unwrap(
-            await raw.PUT('/orders/client:{client_order_id}/update_tpsl', {
-              params: { path: target.path },
-              body,
-            }),
-            orderNotLive,
-          );
+    updateTpsl(ref: OrderRef, changes: OrderTpslInput): Promise<Order> {
+      return onOrder('updateOrderTpsl', ref, changes);
     },
     /** Cancels a live order. Throws OrderNotLiveError when the order is not live. */
-    async cancel(ref: OrderRef): Promise<Order> {
-      const target = orderPath(ref);
-      return target.by === 'id'
-        ? unwrap(
-            await raw.PUT('/orders/{order_id}/cancel', { params: { path: target.path } }),
-            orderNotLive,
-          )
-        : unwrap(
-            await raw.PUT('/orders/client:{client_order_id}/cancel', {
-              params: { path: target.path },
-            }),
-            orderNotLive,
-          );
+    cancel(ref: OrderRef): Promise<Order> {
+      return onOrder('cancelOrder', ref);
     },
     /** Cancels every live order matching all the filters given (every live order with none). */
     async cancelAll(filters?: CancelAllFilters): Promise<CancelledOrderEntry[]> {
-      const result = unwrap(await raw.PUT('/orders/cancel_all', filters ? { body: filters } : {}));
-      return result.models;
+      return (await call('cancelAllOrders', { body: filters })).models;
     },
   };
 
   return {
     orders,
     products: {
-      async list(query: { perpetual?: boolean } = {}): Promise<Product[]> {
-        return unwrap(
-          await raw.GET('/products', {
-            params: { query: query.perpetual ? { perpetual: 1 } : {} },
-          }),
-        );
+      list(query: { perpetual?: boolean } = {}): Promise<Product[]> {
+        return call('listProducts', { query: query.perpetual ? { perpetual: 1 } : {} });
       },
-      async get(productId: number | string): Promise<Product> {
-        return unwrap(
-          await raw.GET('/products/{product_id}', { params: { path: { product_id: productId } } }),
-        );
+      get(productId: number | string): Promise<Product> {
+        return call('getProduct', { path: { product_id: productId } });
       },
       /** The order book of a product, best price first. */
-      async priceLevels(productId: number | string): Promise<PriceLevels> {
-        // openapi-fetch widens the [price, quantity] tuples to arrays; the schema checked them.
-        return unwrap(
-          await raw.GET('/products/{product_id}/price_levels', {
-            params: { path: { product_id: productId } },
-          }),
-        ) as PriceLevels;
+      priceLevels(productId: number | string): Promise<PriceLevels> {
+        return call('getPriceLevels', { path: { product_id: productId } });
       },
     },
     currencies: {
-      async list(): Promise<Currency[]> {
-        return unwrap(await raw.GET('/currencies'));
+      list(): Promise<Currency[]> {
+        return call('listCurrencies');
       },
     },
     loanBook: {
       /** Interest rates and amounts for margin trading in `currency` (case sensitive). */
-      async get(currency: string): Promise<LoanBookLadder> {
-        return unwrap(
-          await raw.GET('/ir_ladders/{currency}', { params: { path: { currency } } }),
-        ) as LoanBookLadder;
+      get(currency: string): Promise<LoanBookLadder> {
+        return call('getLoanBook', { path: { currency } });
       },
     },
     oauth: {
       /** Starts acting for a user: the user opens `app_challenge_href` and approves. */
-      async createRequest(externalRef?: string): Promise<OAuthRequest> {
-        return unwrap(
-          await raw.POST('/system/oauth_requests', {
-            body: externalRef === undefined ? {} : { external_ref: externalRef },
-          }),
-        );
+      createRequest(externalRef?: string): Promise<OAuthRequest> {
+        return call('createOAuthRequest', {
+          body: externalRef === undefined ? {} : { external_ref: externalRef },
+        });
       },
       /** Approves a request; call it with a client of the *user's* own token. */
-      async approve(privateId: string): Promise<OAuthRequest> {
-        return unwrap(
-          await raw.POST('/oauth/{oauth_request_private_id}/approve', {
-            params: { path: { oauth_request_private_id: privateId } },
-          }),
-        );
+      approve(privateId: string): Promise<OAuthRequest> {
+        return call('approveOAuthRequest', { path: { oauth_request_private_id: privateId } });
       },
     },
     /** A view whose calls carry the ids of an approved OAuth request: they act for that user. */
     forUser(request: OAuthRequestIds): UserView {
-      return userView(clientFor(options, request));
+      return userView(apiFor(options, request));
     },
     /** The typed openapi-fetch client, for anything else; its calls are signed and decoded too. */
     raw,

@@ -1,4 +1,5 @@
 import {
+  type ApiClientConfig,
   type ConnectionOptions,
   createApiClient,
   encodeDecimals,
@@ -47,7 +48,7 @@ export interface PartnerClientOptions extends ConnectionOptions {
 }
 
 /** How the calls under /api/v1/partner/{public_api_key} get their X-Service-Auth, when they can. */
-export type PartnerAuthenticator = ((request: Request, path: string) => Promise<void>) | undefined;
+export type PartnerAuthenticator = ApiClientConfig['authenticate'];
 
 /** At most this many transactions come back per listing call. */
 const listingLimit = 100;

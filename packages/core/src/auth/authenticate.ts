@@ -13,9 +13,12 @@ export interface ServiceAuthOptions {
   delegate?: (path: string) => boolean;
 }
 
+/** An attempt as the transport hands it over; a Request fits too. */
+type Attempt = { readonly headers: Pick<Headers, 'set'> };
+
 /** Adds a fresh X-Service-Auth JWT for the exact path (query string included) to an attempt. */
 export function serviceAuthenticator(token: ApiToken, options: ServiceAuthOptions = {}) {
-  return async (request: Request, path: string): Promise<void> => {
+  return async (request: Attempt, path: string): Promise<void> => {
     const jwt = options.delegate?.(path)
       ? await signServiceAuth(token, { path, delegate: true })
       : options.oauth
@@ -27,7 +30,7 @@ export function serviceAuthenticator(token: ApiToken, options: ServiceAuthOption
 
 /** Adds a fresh session Bearer JWT to an attempt. */
 export function sessionAuthenticator(session: SessionCredentials) {
-  return async (request: Request, path: string): Promise<void> => {
+  return async (request: Attempt, path: string): Promise<void> => {
     request.headers.set('Authorization', `Bearer ${await signSessionAuth(session, path)}`);
   };
 }

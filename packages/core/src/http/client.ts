@@ -1,17 +1,39 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, {
+  type Client,
+  createFinalURL,
+  createQuerySerializer,
+  defaultPathSerializer,
+  removeTrailingSlash,
+} from 'openapi-fetch';
 import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
 import { type CallError, errorFromResponse } from '../errors.js';
-import { decodingMiddleware, type OperationInfo, type SchemaLoader } from './decode.js';
-import type { RateLimit } from './rate-limiter.js';
-import { createTransport, type RetryOptions, requestOf, type TransportHooks } from './transport.js';
+import {
+  decodeBody,
+  decodingMiddleware,
+  type OperationInfo,
+  type ResponseSchema,
+  type SchemaLoader,
+} from './decode.js';
+import { defaultRateLimit, type RateLimit } from './rate-limiter.js';
+import {
+  createSender,
+  type RetryOptions,
+  requestOf,
+  type TransportHooks,
+  type TransportOptions,
+  transportOf,
+} from './transport.js';
 
 /** Options every client takes for how it talks to the server. */
 export interface ConnectionOptions {
-  /** A fetch to send requests with; the global fetch by default. */
+  /**
+   * A fetch to send requests with. Without one, Node sends through node:http with a keep-alive
+   * agent, and browsers and edge runtimes through the global fetch.
+   */
   fetch?: typeof globalThis.fetch;
-  /** Per attempt, in ms. Default 30 000. */
+  /** Per attempt, in ms, until the whole answer is in. Default 30 000. */
   timeoutMs?: number;
   /** Retries of 429 and 503 for idempotent calls; `false` turns them off. */
   retry?: RetryOptions | false;
@@ -33,32 +55,121 @@ export interface ApiClientConfig extends ConnectionOptions {
   operations: Readonly<Record<string, ClientOperation>>;
   /** The generated schemas module, loaded on the first response to validate. */
   loadSchemas: SchemaLoader;
-  authenticate?: (request: Request, path: string) => Promise<void> | void;
+  authenticate?: TransportOptions['authenticate'];
   /** Key of the shared rate-limit window, the token id. */
   rateLimitKey?: string;
 }
 
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What a call of an operation takes: its path and query parameters and its JSON body. */
+export type CallInput<Operation> = (Operation extends { parameters: { path: infer Path } }
+  ? { path: Path }
+  : { path?: undefined }) &
+  (Operation extends { parameters: { query?: infer Query } } ? { query?: Query } : unknown) &
+  (Operation extends { requestBody: infer Body }
+    ? { body: JsonContent<Body> }
+    : Operation extends { requestBody?: infer Body }
+      ? { body?: JsonContent<Body> }
+      : unknown) & {
+    /** A 404 means the order is not live (edit, update_tpsl, cancel). */
+    notFound?: 'order-not-live';
+  };
+
+/** What a successful call of an operation answers, decoded. */
+export type CallData<Operation> = Operation extends { responses: { 200: infer Ok } }
+  ? JsonContent<Ok>
+  : undefined;
+
+/**
+ * Calls one operation of the generated table by its operationId: the decoded data of a
+ * success, or a typed error. Request decimals go out as canonical strings.
+ */
+export type Call<Operations> = <Name extends keyof Operations & string>(
+  operation: Name,
+  ...input: Partial<CallInput<Operations[Name]>> extends CallInput<Operations[Name]>
+    ? [CallInput<Operations[Name]>?]
+    : [CallInput<Operations[Name]>]
+) => Promise<CallData<Operations[Name]>>;
+
+export interface Api<Paths extends {}, Operations> {
+  /** The typed openapi-fetch client, signed and decoded the same way. */
+  raw: Client<Paths>;
+  call: Call<Operations>;
+}
+
+const querySerializer = createQuerySerializer();
+
+/**
+ * A client's two ways to call: `call` sends straight through the transport and decodes the
+ * answer once; `raw` is openapi-fetch over the same transport, with decoding middleware.
+ */
+export function createApi<Paths extends {}, Operations>(
+  config: ApiClientConfig,
+): Api<Paths, Operations> {
+  const rateLimit = config.rateLimit === true ? defaultRateLimit : config.rateLimit;
+  const send = createSender({
+    ...config,
+    rateLimit: rateLimit && { ...rateLimit, key: config.rateLimitKey ?? config.baseUrl },
+  });
+  let schemas: ReturnType<SchemaLoader> | undefined;
+  const loadSchemas = () => (schemas ??= config.loadSchemas());
+  const validate = config.validateResponses ?? true;
+  const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
+  raw.use(decodingMiddleware(config.operations, loadSchemas, { validate }));
+
+  async function call(name: string, input: Record<string, unknown> = {}): Promise<unknown> {
+    const operation = config.operations[name] as ClientOperation;
+    const { method } = operation;
+    // Parsed as fetch parses it, so the path signed is the one on the wire. A relative base URL
+    // resolves against the page (not through `location`, which throws in Deno).
+    const url = new URL(
+      createFinalURL(operation.path, {
+        baseUrl: removeTrailingSlash(config.baseUrl),
+        params: input,
+        querySerializer,
+        pathSerializer: defaultPathSerializer,
+      }),
+      globalThis.document?.baseURI,
+    );
+    const path = url.pathname + url.search;
+    // Without a body, JSON.stringify gives undefined.
+    const body = JSON.stringify(encodeDecimals(input.body, operation.requestDecimals)) as
+      | string
+      | undefined;
+    const answer = await send({
+      method,
+      url: url.href,
+      path,
+      body,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    });
+    const request = { method, path };
+    const { status, text } = answer;
+    if (status < 200 || status > 299) {
+      let details: unknown = text || undefined;
+      try {
+        details = JSON.parse(text);
+      } catch {}
+      throw errorFromResponse(
+        status,
+        { request, body: details, headers: answer.headers },
+        input as { notFound?: 'order-not-live' },
+      );
+    }
+    const schema =
+      validate && operation.response
+        ? ((await loadSchemas())[operation.response] as ResponseSchema | undefined)
+        : undefined;
+    return decodeBody(text, operation, { ...request, status, schema });
+  }
+
+  return { raw, call: call as Call<Operations> };
+}
+
 /** A typed openapi-fetch client whose requests go through the shared transport and decoding. */
 export function createApiClient<Paths extends {}>(config: ApiClientConfig): Client<Paths> {
-  const rateLimit =
-    config.rateLimit === true ? { calls: 600, windowMs: 300_000 } : config.rateLimit || undefined;
-  const transport = createTransport({
-    ...(config.fetch ? { fetch: config.fetch } : {}),
-    ...(config.authenticate ? { authenticate: config.authenticate } : {}),
-    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
-    ...(config.retry === undefined ? {} : { retry: config.retry }),
-    ...(config.hooks ? { hooks: config.hooks } : {}),
-    ...(rateLimit
-      ? { rateLimit: { ...rateLimit, key: config.rateLimitKey ?? config.baseUrl } }
-      : {}),
-  });
-  const client = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transport });
-  client.use(
-    decodingMiddleware(config.operations, config.loadSchemas, {
-      validate: config.validateResponses ?? true,
-    }),
-  );
-  return client;
+  return createApi<Paths, unknown>(config).raw;
 }
 
 /** The data of a successful call, or its typed error. */

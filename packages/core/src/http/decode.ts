@@ -84,30 +84,6 @@ function pathOf(url: string): string {
 }
 
 /**
- * A response whose body is already decoded, so that nothing reads it back through a stream:
- * json() gives the value itself, text() its JSON.
- */
-class DecodedResponse extends Response {
-  readonly #value: unknown;
-
-  constructor(value: unknown, original: Response) {
-    const headers = new Headers(original.headers);
-    // The original length no longer describes this body.
-    headers.delete('content-length');
-    super(null, { status: original.status, statusText: original.statusText, headers });
-    this.#value = value;
-  }
-
-  override async json(): Promise<unknown> {
-    return this.#value;
-  }
-
-  override async text(): Promise<string> {
-    return this.#value === undefined ? '' : JSON.stringify(this.#value);
-  }
-}
-
-/**
  * openapi-fetch middleware that decodes every JSON success body with decodeBody and hands
  * openapi-fetch the result. Error bodies pass untouched: the caller turns them into typed errors.
  */
@@ -139,7 +115,9 @@ export function decodingMiddleware(
         status: response.status,
         schema,
       });
-      return new DecodedResponse(value, response);
+      // openapi-fetch parses the body itself: the decoded value goes back as JSON, every
+      // decimal already a string.
+      return new Response(JSON.stringify(value) ?? null, response);
     },
   };
 }

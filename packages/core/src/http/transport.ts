@@ -1,5 +1,7 @@
+import { defaultSend } from '#send';
 import { type RequestSummary, retryAfterSeconds, TransportError } from '../errors.js';
-import { type RateLimit, takeRateLimitSlot } from './rate-limiter.js';
+import { type RateLimit, sleep, takeRateLimitSlot } from './rate-limiter.js';
+import { type Answer, fetchSend } from './send.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -45,17 +47,44 @@ export interface TransportHooks {
   onRetry?(event: RetryEvent): void;
 }
 
+/** What an authenticator sees of one attempt (a Request fits): it signs the path and sets headers. */
+export interface AttemptRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+}
+
 export interface TransportOptions {
+  /**
+   * A fetch to send requests with. Without one, Node sends through node:http with a keep-alive
+   * agent, and browsers and edge runtimes through the global fetch.
+   */
   fetch?: typeof globalThis.fetch;
   /** Adds credentials to one attempt; called for every attempt, so each carries a fresh JWT. */
-  authenticate?: (request: Request, path: string) => Promise<void> | void;
-  /** Per attempt. Default 30 s. */
+  authenticate?: (request: AttemptRequest, path: string) => Promise<void> | void;
+  /** Per attempt, until the whole answer is in. Default 30 s. */
   timeoutMs?: number;
   retry?: RetryOptions | false;
   /** Client-side rate limit, shared per key; off unless given. */
   rateLimit?: (RateLimit & { key: string }) | false;
   hooks?: TransportHooks;
 }
+
+/** One call as a sender takes it. */
+export interface CallRequest {
+  method: string;
+  /** Absolute, exactly as it goes on the wire. */
+  url: string;
+  /** The URL's path and query string, as signed. */
+  path: string;
+  /** Copied for every attempt, before the credentials are added. */
+  headers?: HeadersInit | undefined;
+  body?: string | Uint8Array<ArrayBuffer> | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Sends one call with signing, timeouts, retries, limits and hooks; answers with the body read. */
+export type Sender = (request: CallRequest) => Promise<Answer>;
 
 /** A fetch with which openapi-fetch sends requests: signing, timeouts, retries, limits, hooks. */
 export type Transport = (input: Request) => Promise<Response>;
@@ -76,30 +105,11 @@ function headersForLog(headers: Headers): Record<string, string> {
   return out;
 }
 
-function summaryOf(request: Request): RequestSummary {
-  const { pathname, search } = new URL(request.url);
-  return { method: request.method, path: pathname + search };
-}
+const aborted = (request: RequestSummary, cause: unknown) =>
+  new TransportError(request, 'aborted', { cause });
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
-
-export function createTransport(options: TransportOptions = {}): Transport {
-  // Looked up per call, so a fetch installed after the client was made (a test double, a polyfill) is used.
-  const send: typeof globalThis.fetch =
-    options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+export function createSender(options: TransportOptions = {}): Sender {
+  const send = options.fetch ? fetchSend(options.fetch) : defaultSend;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
   const retries = retry?.retries ?? 2;
@@ -109,93 +119,81 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const maxDelayMs = retry?.maxDelayMs ?? 10_000;
   const hooks = options.hooks ?? {};
 
-  return async function transport(request: Request): Promise<Response> {
-    const summary = summaryOf(request);
-    const userSignal = request.signal;
-    const mayRetry = retry !== undefined && retryMethods.has(request.method);
+  return async function sender(call: CallRequest): Promise<Answer> {
+    const { method, url, signal } = call;
+    const summary: RequestSummary = { method, path: call.path };
+    const mayRetry = retry !== undefined && retryMethods.has(method);
     for (let attempt = 1; ; attempt++) {
       if (options.rateLimit) {
         const { key, ...limit } = options.rateLimit;
-        await takeRateLimitSlot(key, limit, userSignal).catch((cause) => {
-          throw new TransportError(summary, 'aborted', { cause });
+        await takeRateLimitSlot(key, limit, signal).catch((cause) => {
+          throw aborted(summary, cause);
         });
       }
-      // One controller per attempt, held here: signals derived with AbortSignal.any can be
-      // collected while a fetch still waits on them, and then never fire.
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
-      }, timeoutMs);
-      const forwardAbort = () => controller.abort(userSignal.reason);
-      if (userSignal.aborted) forwardAbort();
-      else userSignal.addEventListener('abort', forwardAbort, { once: true });
-      // A body can be read once: keep the original for the next attempt when one may follow.
-      // The attempt's signal goes to fetch directly rather than into yet another Request.
-      const attemptRequest =
-        request.body !== null && mayRetry && attempt <= retries ? request.clone() : request;
-      await options.authenticate?.(attemptRequest, summary.path);
-      hooks.onRequest?.({
-        method: summary.method,
-        url: request.url,
-        attempt,
-        headers: headersForLog(attemptRequest.headers),
-      });
+      // A string body can be sent again as it is; only the headers are made anew per attempt.
+      const outgoing = { method, url, headers: new Headers(call.headers), body: call.body };
+      await options.authenticate?.(outgoing, call.path);
+      hooks.onRequest?.({ method, url, attempt, headers: headersForLog(outgoing.headers) });
       const started = performance.now();
-      let response: Response;
+      let answer: Answer | undefined;
+      let failure: unknown;
       try {
-        response = await send(attemptRequest, { signal: controller.signal });
+        answer = await send(outgoing, signal, timeoutMs);
       } catch (cause) {
-        if (userSignal.aborted) throw new TransportError(summary, 'aborted', { cause });
-        if (timedOut) throw new TransportError(summary, 'timeout', { cause });
-        if (mayRetry && attempt <= retries) {
-          const delayMs = baseDelayMs * 2 ** (attempt - 1);
-          hooks.onRetry?.({
-            method: summary.method,
-            url: request.url,
-            attempt,
-            delayMs,
-            reason: 'network error',
-          });
-          await wait(delayMs, userSignal).catch((abort) => {
-            throw new TransportError(summary, 'aborted', { cause: abort });
-          });
-          continue;
+        if (signal?.aborted) throw aborted(summary, cause);
+        if ((cause as Error | null)?.name === 'TimeoutError') {
+          throw new TransportError(summary, 'timeout', { cause });
         }
-        throw new TransportError(summary, 'network', { cause });
-      } finally {
-        clearTimeout(timer);
-        userSignal.removeEventListener('abort', forwardAbort);
+        failure = cause;
       }
-      hooks.onResponse?.({
-        method: summary.method,
-        url: request.url,
-        attempt,
-        status: response.status,
-        durationMs: performance.now() - started,
-      });
-      if (mayRetry && attempt <= retries && retryStatuses.has(response.status)) {
-        const asked = retryAfterSeconds(response.headers);
+      if (answer) {
+        hooks.onResponse?.({
+          method,
+          url,
+          attempt,
+          status: answer.status,
+          durationMs: performance.now() - started,
+        });
+      }
+      // A network failure is retried like a retryable status, with the same backoff.
+      if (mayRetry && attempt <= retries && (!answer || retryStatuses.has(answer.status))) {
+        const asked = answer && retryAfterSeconds(answer.headers);
         const backoff = baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
         const delayMs = asked === undefined ? backoff : asked * 1000;
         if (delayMs <= maxDelayMs) {
-          hooks.onRetry?.({
-            method: summary.method,
-            url: request.url,
-            attempt,
-            delayMs,
-            reason: `status ${response.status}`,
-          });
-          await response.body?.cancel();
-          await wait(delayMs, userSignal).catch((cause) => {
-            throw new TransportError(summary, 'aborted', { cause });
+          const reason = answer ? `status ${answer.status}` : 'network error';
+          hooks.onRetry?.({ method, url, attempt, delayMs, reason });
+          await sleep(delayMs, signal).catch((cause) => {
+            throw aborted(summary, cause);
           });
           continue;
         }
       }
-      requestOfResponse.set(response, summary);
-      return response;
+      if (!answer) throw new TransportError(summary, 'network', { cause: failure });
+      return answer;
     }
   };
+}
+
+/** A fetch over a sender, for openapi-fetch: the answer comes back as a Response. */
+export function transportOf(sender: Sender): Transport {
+  return async (request) => {
+    const { pathname, search } = new URL(request.url);
+    const summary = { method: request.method, path: pathname + search };
+    const answer = await sender({
+      ...summary,
+      url: request.url,
+      headers: request.headers,
+      body: request.body ? new Uint8Array(await request.arrayBuffer()) : undefined,
+      signal: request.signal,
+    });
+    // A status without a body (204, 304) refuses even an empty one.
+    const response = new Response(answer.text || null, answer);
+    requestOfResponse.set(response, summary);
+    return response;
+  };
+}
+
+export function createTransport(options: TransportOptions = {}): Transport {
+  return transportOf(createSender(options));
 }

@@ -1,0 +1,58 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Call } from './client.js';
+
+// Operations in the shape openapi-typescript writes them.
+interface Operations {
+  getThing: {
+    parameters: { query?: { q?: string }; path: { thing_id: string } };
+    requestBody?: never;
+    responses: {
+      200: { content: { 'application/json': { id: string; levels: [string, string][] } } };
+    };
+  };
+  listThings: {
+    parameters: { query?: { page?: number }; path?: never };
+    requestBody?: never;
+    responses: { 200: { content: { 'application/json': { models: string[] } } } };
+  };
+  createThing: {
+    parameters: { query?: never; path?: never };
+    requestBody: { content: { 'application/json': { name: string } } };
+    responses: { 200: { content: { 'application/json': { id: string } } } };
+  };
+  cancelThings: {
+    parameters: { query?: never; path?: never };
+    requestBody?: { content: { 'application/json': { side?: 'buy' | 'sell' } } };
+    responses: { 200: { content: { 'application/json': { ids: string[] } } } };
+  };
+}
+declare const call: Call<Operations>;
+
+describe('call', () => {
+  it('answers the success type of the operation, tuples kept', () => {
+    expectTypeOf(call('getThing', { path: { thing_id: 'a' } })).resolves.toEqualTypeOf<{
+      id: string;
+      levels: [string, string][];
+    }>();
+    expectTypeOf(call('listThings')).resolves.toEqualTypeOf<{ models: string[] }>();
+  });
+
+  it('asks for what the operation requires, and only for that', () => {
+    void call('listThings', { query: { page: 2 } });
+    void call('cancelThings');
+    void call('cancelThings', { body: { side: 'buy' } });
+    void call('createThing', { body: { name: 'a' } });
+    // @ts-expect-error the path parameters are required
+    void call('getThing');
+    // @ts-expect-error a parameter of another name
+    void call('getThing', { path: { id: 'a' } });
+    // @ts-expect-error no body on a get
+    void call('getThing', { path: { thing_id: 'a' }, body: {} });
+    // @ts-expect-error a query the operation does not take
+    void call('listThings', { query: { page: 'two' } });
+    // @ts-expect-error the body is required
+    void call('createThing');
+    // @ts-expect-error an operation the table does not have
+    void call('deleteThing');
+  });
+});

@@ -1,0 +1,225 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { serviceAuthenticator } from '../auth/authenticate.js';
+import {
+  NotFoundError,
+  OrderNotLiveError,
+  ResponseValidationError,
+  ValidationError,
+} from '../errors.js';
+import { type ApiClientConfig, type ClientOperation, createApi } from './client.js';
+import type { ResponseSchema } from './decode.js';
+
+// A small table in the shape codegen writes, with its types, so the tests need no spec.
+interface Thing {
+  id: string;
+  price: string;
+}
+interface Operations {
+  getThing: {
+    parameters: { path: { thing_id: string }; query?: { q?: string; tags?: string[] } };
+    responses: { 200: { content: { 'application/json': Thing } } };
+  };
+  editThing: {
+    parameters: { path: { thing_id: string } };
+    requestBody: { content: { 'application/json': { price: string } } };
+    responses: { 200: { content: { 'application/json': Thing } } };
+  };
+}
+interface Paths {
+  '/things/{thing_id}': {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: Operations['getThing'];
+    put: Operations['editThing'];
+  };
+}
+const operations: Record<keyof Operations, ClientOperation> = {
+  getThing: {
+    method: 'GET',
+    path: '/things/{thing_id}',
+    status: 200,
+    response: 'zThing',
+    decimals: { price: true },
+    requestDecimals: null,
+  },
+  editThing: {
+    method: 'PUT',
+    path: '/things/{thing_id}',
+    status: 200,
+    response: 'zThing',
+    decimals: { price: true },
+    requestDecimals: { price: true },
+  },
+};
+// Stands in for a zod schema: an id must be a string.
+const zThing: ResponseSchema = {
+  safeParse: (value) =>
+    typeof (value as Thing).id === 'string'
+      ? { success: true }
+      : { success: false, error: { issues: [{ path: ['id'], message: 'expected string' }] } },
+};
+let schemaLoads = 0;
+const loadSchemas = async () => {
+  schemaLoads++;
+  return { zThing };
+};
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+let handle: Handler;
+const seen: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+const server = createServer(async (request, response) => {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  seen.push({ url: request.url ?? '', headers: request.headers, body });
+  handle(request, body, response);
+});
+const answer =
+  (status: number, text: string, type = 'application/json'): Handler =>
+  (_request, _body, response) => {
+    response.writeHead(status, { 'content-type': type });
+    response.end(text);
+  };
+let origin: string;
+
+beforeAll(async () => {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  seen.length = 0;
+});
+
+const token = { tokenId: 'api-token', tokenSecret: 'api-secret' };
+function api(config: Partial<ApiClientConfig> = {}) {
+  return createApi<Paths, Operations>({
+    baseUrl: origin,
+    operations,
+    loadSchemas,
+    authenticate: serviceAuthenticator(token),
+    retry: false,
+    ...config,
+  });
+}
+const signedPath = (index = 0) =>
+  decodeJwt(seen[index]?.headers['x-service-auth'] as string).path as string;
+
+describe('call', () => {
+  it('answers the decoded value: lossless, validated, decimals as canonical strings', async () => {
+    handle = answer(200, '{"id":"t1","price":123456789012345678901.123456789}');
+    const thing = await api().call('getThing', { path: { thing_id: 't1' } });
+    expect(thing).toEqual({ id: 't1', price: '123456789012345678901.123456789' });
+  });
+
+  it('signs exactly the path and query that go on the wire, whatever the characters', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    const { call } = api();
+    await call('getThing', {
+      path: { thing_id: "it's/a b" },
+      query: { q: "o'clock é", tags: ['a', 'b'] },
+    });
+    await call('getThing', { path: { thing_id: '..' }, query: { q: '[x]' } });
+    // As fetch would send them: a quote in a query escaped, a dot segment resolved.
+    expect(seen.map((request) => request.url)).toEqual([
+      "/things/it's%2Fa%20b?q=o%27clock%20%C3%A9&tags=a&tags=b",
+      '/?q=%5Bx%5D',
+    ]);
+    expect([signedPath(0), signedPath(1)]).toEqual(seen.map((request) => request.url));
+  });
+
+  it('keeps the path of a base URL, signed with it', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    await api({ baseUrl: `${origin}/api/v2/` }).call('getThing', { path: { thing_id: 't' } });
+    expect(seen[0]?.url).toBe('/api/v2/things/t');
+    expect(signedPath()).toBe('/api/v2/things/t');
+  });
+
+  it('sends the body as JSON with its decimals as canonical strings', async () => {
+    handle = answer(200, '{"id":"t","price":"0.1"}');
+    await api().call('editThing', {
+      path: { thing_id: 't' },
+      body: { price: 0.1 as unknown as string },
+    });
+    expect(seen[0]?.body).toBe('{"price":"0.1"}');
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('throws the typed error of an error status, with the parsed body or the text', async () => {
+    const { call } = api();
+    handle = answer(422, '{"errors":{"price":["must_be_positive"]}}');
+    const invalid = await call('getThing', { path: { thing_id: 't' } }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(invalid).toMatchObject({
+      fields: { price: ['must_be_positive'] },
+      request: { method: 'GET', path: '/things/t' },
+    });
+    handle = answer(404, 'gone', 'text/plain');
+    const missing = await call('getThing', { path: { thing_id: 't' } }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ body: 'gone', message: 'GET /things/t: not found (gone)' });
+    const notLive = await call('editThing', {
+      path: { thing_id: 't' },
+      body: { price: '1' },
+      notFound: 'order-not-live',
+    }).catch((e: unknown) => e);
+    expect(notLive).toBeInstanceOf(OrderNotLiveError);
+  });
+
+  it('refuses a success body that breaks the schema, or that is not JSON at all', async () => {
+    const { call } = api();
+    handle = answer(200, '{"id":1,"price":"1"}');
+    const wrong = await call('getThing', { path: { thing_id: 't' } }).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(ResponseValidationError);
+    expect((wrong as ResponseValidationError).issues).toEqual([
+      { pointer: '/id', message: 'expected string' },
+    ]);
+    handle = answer(200, '<html>maintenance</html>', 'text/html');
+    await expect(call('getThing', { path: { thing_id: 't' } })).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+      issues: [{ pointer: '', message: 'body is not valid JSON' }],
+    });
+  });
+
+  it('loads the schemas once, and not at all when validation is off', async () => {
+    handle = answer(200, '{"id":1,"price":2}');
+    const before = schemaLoads;
+    const { call } = api({ validateResponses: false });
+    expect(await call('getThing', { path: { thing_id: 't' } })).toEqual({ id: 1, price: '2' });
+    expect(schemaLoads).toBe(before);
+    const validating = api();
+    handle = answer(200, '{"id":"t","price":2}');
+    await Promise.all(
+      [1, 2, 3].map(() => validating.call('getThing', { path: { thing_id: 't' } })),
+    );
+    expect(schemaLoads).toBe(before + 1);
+  });
+});
+
+describe('raw', () => {
+  it('goes through the same transport and decoding', async () => {
+    handle = answer(200, '{"id":"t","price":1.50}');
+    const { data, response } = await api().raw.GET('/things/{thing_id}', {
+      params: { path: { thing_id: 't' }, query: { q: "it's" } },
+    });
+    expect(data).toEqual({ id: 't', price: '1.5' });
+    expect(response.status).toBe(200);
+    expect(signedPath()).toBe(seen[0]?.url);
+    expect(seen[0]?.url).toBe('/things/t?q=it%27s');
+  });
+
+  it('hands error answers to openapi-fetch untouched', async () => {
+    handle = answer(404, '{"message":"no such thing"}');
+    const { error, response } = await api().raw.GET('/things/{thing_id}', {
+      params: { path: { thing_id: 't' } },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ message: 'no such thing' });
+  });
+});

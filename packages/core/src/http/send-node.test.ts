@@ -1,0 +1,226 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { serviceAuthenticator } from '../auth/authenticate.js';
+import { TransportError } from '../errors.js';
+import {
+  type CallRequest,
+  createSender,
+  type RetryEvent,
+  type TransportOptions,
+} from './transport.js';
+
+// A real server on loopback; each test says how it answers. On Node the default sender is
+// node:http, so everything here crosses a real socket.
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+let handle: Handler;
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  port: number;
+}
+const seen: Seen[] = [];
+const server = createServer(async (request, response) => {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  const { method = '', url = '', headers, socket } = request;
+  seen.push({ method, url, headers, body, port: socket.remotePort ?? 0 });
+  handle(request, body, response);
+});
+let origin: string;
+
+beforeAll(async () => {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  seen.length = 0;
+});
+
+const json = (status: number, value: unknown, headers: Record<string, string> = {}): Handler => {
+  return (_request, _body, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(value));
+  };
+};
+
+function call(path: string, init: Partial<CallRequest> = {}): CallRequest {
+  return { method: 'GET', url: origin + path, path, ...init };
+}
+
+const sender = (options: TransportOptions = {}) => createSender({ retry: false, ...options });
+const token = { tokenId: 'node-token', tokenSecret: 'node-secret' };
+
+describe('the Node sender', () => {
+  it('sends method, path, headers and body as given, and reads status, headers and body', async () => {
+    handle = (_request, _body, response) => {
+      response.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-trace': 'abc' });
+      response.end('{"ok":true}');
+    };
+    const answer = await sender({ authenticate: serviceAuthenticator(token) })(
+      call('/orders/client:a%20b?x=1&y=%C3%A9', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-service-api-version': '2' },
+        body: '{"price":"1.5"}',
+      }),
+    );
+    expect(answer).toMatchObject({ status: 201, statusText: 'Made', text: '{"ok":true}' });
+    expect(answer.headers.get('x-trace')).toBe('abc');
+    const [request] = seen;
+    expect(request).toMatchObject({
+      method: 'PUT',
+      url: '/orders/client:a%20b?x=1&y=%C3%A9',
+      body: '{"price":"1.5"}',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': '15',
+        'x-service-api-version': '2',
+      },
+    });
+    expect(decodeJwt(request?.headers['x-service-auth'] as string).path).toBe(
+      '/orders/client:a%20b?x=1&y=%C3%A9',
+    );
+  });
+
+  it('keeps the connection alive between calls', async () => {
+    handle = json(200, {});
+    const send = sender();
+    for (let n = 0; n < 5; n++) await send(call(`/accounts?n=${n}`));
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen.map((request) => request.port)).size).toBe(1);
+  });
+
+  it('reads a large body whole, multibyte characters split across chunks included', async () => {
+    const value = { models: Array.from({ length: 20_000 }, (_, id) => ({ id, name: 'é€😀' })) };
+    handle = json(200, value);
+    const answer = await sender()(call('/orders'));
+    expect(answer.text.length).toBeGreaterThan(500_000);
+    expect(JSON.parse(answer.text)).toEqual(value);
+  });
+
+  it('reads a chunked body sent piece by piece', async () => {
+    handle = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const pieces = ['{"models":[', '1,', '2,', '3', ']}'];
+      const next = () => {
+        const piece = pieces.shift();
+        if (piece === undefined) return response.end();
+        response.write(piece);
+        setTimeout(next, 5);
+      };
+      next();
+    };
+    const answer = await sender()(call('/orders'));
+    expect(answer.headers.get('transfer-encoding')).toBe('chunked');
+    expect(JSON.parse(answer.text)).toEqual({ models: [1, 2, 3] });
+  });
+
+  it('hands a redirect back as it is instead of following it with the credentials', async () => {
+    handle = (_request, _body, response) => {
+      response.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
+      response.end();
+    };
+    const answer = await sender()(call('/accounts'));
+    expect(answer.status).toBe(302);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out an attempt with no answer, and one whose body stalls', async () => {
+    handle = () => undefined;
+    await expect(sender({ timeoutMs: 50 })(call('/accounts'))).rejects.toMatchObject({
+      name: 'TransportError',
+      reason: 'timeout',
+    });
+    handle = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"models":[');
+    };
+    await expect(sender({ timeoutMs: 50 })(call('/orders'))).rejects.toMatchObject({
+      name: 'TransportError',
+      reason: 'timeout',
+      request: { method: 'GET', path: '/orders' },
+    });
+  });
+
+  it('stops on the caller’s signal, and sends nothing for a signal already aborted', async () => {
+    handle = () => undefined;
+    const caller = new AbortController();
+    const pending = sender()(call('/accounts', { signal: caller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    caller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
+
+    seen.length = 0;
+    await expect(
+      sender()(call('/accounts', { signal: AbortSignal.abort() })),
+    ).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toHaveLength(0);
+  });
+
+  it('reports a connection reset, before or during the answer, as a network TransportError', async () => {
+    handle = (request) => request.socket.destroy();
+    const before = await sender()(call('/accounts')).catch((error: unknown) => error);
+    expect(before).toBeInstanceOf(TransportError);
+    expect(before).toMatchObject({ reason: 'network', request: { path: '/accounts' } });
+
+    handle = (request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"models":[');
+      setTimeout(() => request.socket.destroy(), 10);
+    };
+    await expect(sender()(call('/orders'))).rejects.toMatchObject({
+      name: 'TransportError',
+      reason: 'network',
+    });
+  });
+
+  it('retries a reset GET and a 503 with Retry-After, each attempt with a fresh JWT', async () => {
+    const script: Handler[] = [
+      (request) => request.socket.destroy(),
+      json(503, { message: 'busy' }, { 'retry-after': '0' }),
+      json(200, { ok: true }),
+    ];
+    handle = (request, body, response) => script.shift()?.(request, body, response);
+    const retries: RetryEvent[] = [];
+    const answer = await createSender({
+      authenticate: serviceAuthenticator(token),
+      retry: { baseDelayMs: 1 },
+      hooks: { onRetry: (event) => retries.push(event) },
+    })(call('/orders/1', { method: 'PUT', body: '{"price":"2"}' }));
+    expect(answer.status).toBe(200);
+    expect(retries.map((event) => event.reason)).toEqual(['network error', 'status 503']);
+    expect(seen.map((request) => request.body)).toEqual([
+      '{"price":"2"}',
+      '{"price":"2"}',
+      '{"price":"2"}',
+    ]);
+    const nonces = seen.map(
+      (request) => decodeJwt(request.headers['x-service-auth'] as string).nonce as number,
+    );
+    expect(new Set(nonces).size).toBe(3);
+    expect(nonces).toEqual([...nonces].sort((a, b) => a - b));
+  });
+
+  it('sends through the fetch it is given instead', async () => {
+    handle = json(200, { via: 'server' });
+    const urls: string[] = [];
+    const answer = await sender({
+      fetch: async (input, init) => {
+        urls.push(String(input));
+        return fetch(input, init);
+      },
+    })(call('/accounts?x=1'));
+    expect(urls).toEqual([`${origin}/accounts?x=1`]);
+    expect(JSON.parse(answer.text)).toEqual({ via: 'server' });
+  });
+});

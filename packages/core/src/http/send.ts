@@ -1,0 +1,58 @@
+/** One attempt, as a sender puts it on the wire. */
+export interface Outgoing {
+  method: string;
+  /** Absolute; its path and query are byte for byte the ones that were signed. */
+  url: string;
+  headers: Headers;
+  body: string | Uint8Array<ArrayBuffer> | undefined;
+}
+
+/** An answer with its whole body read. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * Sends one attempt and reads the whole answer. Rejects with a DOMException named
+ * TimeoutError when `timeoutMs` passes first, with the signal's reason when it aborts.
+ */
+export type Send = (
+  request: Outgoing,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+) => Promise<Answer>;
+
+export const timeoutError = () => new DOMException('The attempt timed out', 'TimeoutError');
+
+/** Sends through a fetch: the global one in browsers and edge runtimes, or the caller's own. */
+export function fetchSend(fetch: typeof globalThis.fetch): Send {
+  return async (request, signal, timeoutMs) => {
+    // One controller per attempt, held here for as long as fetch may wait on it: a signal
+    // derived with AbortSignal.any can be collected while a fetch still waits, and never fire.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(timeoutError()), timeoutMs);
+    const forwardAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) forwardAbort();
+    else signal?.addEventListener('abort', forwardAbort, { once: true });
+    try {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+      });
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        text: await response.text(),
+      };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forwardAbort);
+    }
+  };
+}
