@@ -14,6 +14,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string', default: '.sandbox-data' },
     memory: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
+    'rate-limit': { type: 'string', default: 'off' },
   },
   strict: true,
 });
@@ -24,6 +25,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+// CALLS/SECONDS per token, as the service's 600/300; off by default, so test runs and
+// conformance runs are never refused for their pace.
+const rateLimitText = values['rate-limit'];
+const rateLimitMatch = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(rateLimitText);
+if (rateLimitText !== 'off' && !rateLimitMatch) {
+  console.error(`--rate-limit: "${rateLimitText}" is neither off nor CALLS/SECONDS (as 600/300)`);
+  process.exit(2);
+}
+const rateLimit = rateLimitMatch
+  ? { calls: Number(rateLimitMatch[1]), windowMs: Number(rateLimitMatch[2]) * 1000 }
+  : undefined;
+
 const { credentials, defaulted } = credentialsFromEnv();
 const databaseUrl = values['database-url'] || undefined;
 const sandbox = await startSandbox({
@@ -33,6 +46,7 @@ const sandbox = await startSandbox({
   memory: values.memory,
   databaseUrl,
   credentials,
+  rateLimit,
 });
 
 // A secret is printed only while it is the published default; one from the environment is
@@ -51,6 +65,9 @@ console.log(
   `specs:         ${sandbox.exchangeUrl}/openapi/exchange.json, ${sandbox.exchangeUrl}/openapi/partner.json`,
 );
 console.log(`store:         ${store}`);
+console.log(
+  `rate limit:    ${rateLimit ? `${rateLimitText} calls/seconds per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
+);
 console.log('demo credentials (set these variables to choose your own):');
 console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
 console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));

@@ -7,6 +7,7 @@ import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
+import type { RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   /** A real PostgreSQL instead of PGlite. */
   databaseUrl?: string;
   credentials?: DemoCredentials;
+  /** Calls allowed per token, as the service limits them; unlimited when absent. */
+  rateLimit?: RateLimit;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
 }
@@ -111,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       exchangeHandlers,
       findSessionSecret,
       now,
+      rateLimit: options.rateLimit,
     }),
   );
 

@@ -18,10 +18,14 @@ const sandboxDir = fileURLToPath(new URL('../', import.meta.url));
  * Starts the real sandbox as its own process, in memory, on a free loopback port, exactly as
  * a user starts it, and reads its URLs and demo credentials from what it prints.
  */
-export async function startSandboxProcess(timeoutMs = 30_000): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  timeoutMs = 30_000,
+  /** More options of the command line, as `['--rate-limit', '2/60']`. */
+  args: string[] = [],
+): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     `${sandboxDir}node_modules/.bin/tsx`,
-    ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', '--port', '0'],
+    ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', '--port', '0', ...args],
     {
       cwd: sandboxDir,
       stdio: ['ignore', 'pipe', 'pipe'],

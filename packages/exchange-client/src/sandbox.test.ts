@@ -6,6 +6,7 @@ import {
   type ExchangeClient,
   NotFoundError,
   OrderNotLiveError,
+  RateLimitedError,
   ValidationError,
 } from './index.js';
 
@@ -154,5 +155,28 @@ describe('exchange-client against the sandbox', () => {
     expect(accounts.crypto_accounts.map((a) => a.currency)).toContain('BTC');
     for (const account of accounts.fiat_accounts)
       expect(account.balance).toMatch(/^-?\d+(\.\d+)?$/);
+  });
+});
+
+describe('exchange-client against a sandbox that limits calls as the service does', () => {
+  let limited: SandboxProcess;
+
+  beforeAll(async () => {
+    limited = await startSandboxProcess(60_000, ['--rate-limit', '2/60']);
+  }, 60_000);
+  afterAll(() => limited?.stop());
+
+  it('throws RateLimitedError with the wait the server names', async () => {
+    const client = createExchangeClient({
+      baseUrl: limited.exchangeUrl,
+      tokenId: limited.tokenId,
+      tokenSecret: limited.tokenSecret,
+      retry: false,
+    });
+    await client.orders.list();
+    await client.orders.list();
+    const refused = await client.orders.list().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect(refused).toMatchObject({ status: 429, retryAfter: 60 });
   });
 });

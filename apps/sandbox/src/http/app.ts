@@ -9,10 +9,17 @@ import {
   isPublic,
   type SessionSecretLookup,
 } from './auth.js';
+import { type RateLimit, TokenRateLimiter } from './rate-limit.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { findRoute, type Route } from './router.js';
 import { specs } from './spec.js';
-import { type ExchangeHandlers, type Handlers, HttpError, type Reply } from './types.js';
+import {
+  type Caller,
+  type ExchangeHandlers,
+  type Handlers,
+  HttpError,
+  type Reply,
+} from './types.js';
 import { validateRequest } from './validate.js';
 
 export interface AppOptions {
@@ -25,6 +32,8 @@ export interface AppOptions {
   exchangeHandlers: ExchangeHandlers;
   findSessionSecret: SessionSecretLookup;
   now: () => number;
+  /** Calls allowed per token; unlimited when absent. */
+  rateLimit?: RateLimit;
 }
 
 // Far above any real request of these interfaces; a larger body is refused unread.
@@ -124,6 +133,23 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
 export function createApp(options: AppOptions) {
   const { exchange } = options;
   const publicReads = new ReplyCache();
+  const limiter = options.rateLimit && new TokenRateLimiter(options.rateLimit);
+
+  /**
+   * The service's answer to a token over its limit, before the call spends its nonce or
+   * changes anything: the same call succeeds once the client has waited as told.
+   */
+  function overLimit(caller: Caller, now: number): Reply | undefined {
+    if (!limiter || !('tokenId' in caller)) return undefined;
+    const refused = limiter.take(caller.tokenId, now);
+    if (!refused) return undefined;
+    const seconds = refused.retryAfterSeconds;
+    return {
+      status: 429,
+      headers: { 'retry-after': String(seconds) },
+      body: { message: `API rate limit exceeded. Please retry after ${seconds}s` },
+    };
+  }
   // Authentication reads OAuth grants and session secrets; a call decided in memory has no
   // transaction of its own to read them in.
   const reader: Queryable = {
@@ -196,6 +222,8 @@ export function createApp(options: AppOptions) {
       const { caller, nonce } = publicRead
         ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
         : await authenticate(reader, authRequest, options.findSessionSecret);
+      const limited = overLimit(caller, now);
+      if (limited) return limited;
       const reply = await exchange.run((journal) => {
         if (nonce) {
           acceptNonce(journal.state, nonce);
@@ -220,6 +248,8 @@ export function createApp(options: AppOptions) {
     if (!handler) throw new Error(`${operationId} has no handler`);
     return options.db.transaction(async (db) => {
       const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
+      const limited = overLimit(caller, now);
+      if (limited) return limited;
       if (nonce) {
         acceptNonce(exchange.state, nonce);
         const upsert = nonceUpsert(nonce);
