@@ -15,6 +15,7 @@ const { values } = parseArgs({
     memory: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     'rate-limit': { type: 'string', default: 'off' },
+    'settle-after': { type: 'string', default: '10' },
   },
   strict: true,
 });
@@ -37,6 +38,15 @@ const rateLimit = rateLimitMatch
   ? { calls: Number(rateLimitMatch[1]), windowMs: Number(rateLimitMatch[2]) * 1000 }
   : undefined;
 
+// Seconds until a PENDING transaction is FILLED, as if its settlements had run; `never`
+// keeps transactions PENDING.
+const settleAfterText = values['settle-after'];
+if (settleAfterText !== 'never' && !/^(0|[1-9][0-9]{0,6})$/.test(settleAfterText)) {
+  console.error(`--settle-after: "${settleAfterText}" is neither never nor a number of seconds`);
+  process.exit(2);
+}
+const settleAfterMs = settleAfterText === 'never' ? undefined : Number(settleAfterText) * 1000;
+
 const { credentials, defaulted } = credentialsFromEnv();
 const databaseUrl = values['database-url'] || undefined;
 const sandbox = await startSandbox({
@@ -47,6 +57,7 @@ const sandbox = await startSandbox({
   databaseUrl,
   credentials,
   rateLimit,
+  settleAfterMs,
 });
 
 // A secret is printed only while it is the published default; one from the environment is
@@ -65,6 +76,9 @@ console.log(
   `specs:         ${sandbox.exchangeUrl}/openapi/exchange.json, ${sandbox.exchangeUrl}/openapi/partner.json`,
 );
 console.log(`store:         ${store}`);
+console.log(
+  `settlements:   ${settleAfterMs === undefined ? 'never complete (--settle-after never)' : `PENDING transactions are FILLED after ${settleAfterText} s (--settle-after)`}`,
+);
 console.log(
   `rate limit:    ${rateLimit ? `${rateLimitText} calls/seconds per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
 );

@@ -10,6 +10,7 @@ import { createApp } from './http/app.js';
 import type { RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
+import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   credentials?: DemoCredentials;
   /** Calls allowed per token, as the service limits them; unlimited when absent. */
   rateLimit?: RateLimit;
+  /** A PENDING transaction is FILLED this long after its settlements start; never when absent. */
+  settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
 }
@@ -49,8 +52,12 @@ export interface RunningSandbox {
 }
 
 /** The operations run in a transaction of their own; `exchangeUrl` is what OAuth hrefs name. */
-export function sandboxHandlers(exchangeUrl: string): Handlers {
-  return { ...userHandlers, ...oauthHandlers(exchangeUrl), ...partnerHandlers };
+export function sandboxHandlers(exchangeUrl: string, settleAfterMs?: number): Handlers {
+  const partner =
+    settleAfterMs === undefined
+      ? partnerHandlers
+      : completingSettlements(partnerHandlers, settleAfterMs);
+  return { ...userHandlers, ...oauthHandlers(exchangeUrl), ...partner };
 }
 
 /** The operations decided on the exchange state in memory. */
@@ -110,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       db: database,
       exchange,
       routes: buildRoutes(),
-      handlers: sandboxHandlers(origin),
+      handlers: sandboxHandlers(origin, options.settleAfterMs),
       exchangeHandlers,
       findSessionSecret,
       now,

@@ -19,8 +19,9 @@ declare module 'vitest' {
 }
 
 /**
- * The sandbox never moves a transaction past PENDING, so the tests end one here, through the
- * store the sandbox hands to tests: POST /test/transactions/{id}/status with {"status": ...}.
+ * This sandbox is started without settleAfterMs, so no transaction moves past PENDING on its
+ * own: the tests end one when they choose, through the store the sandbox hands to tests:
+ * POST /test/transactions/{id}/status with {"status": ...}.
  */
 async function finishTransaction(
   database: RunningSandbox['database'],

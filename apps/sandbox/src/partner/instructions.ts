@@ -144,7 +144,11 @@ export async function updateReceivedInput(
  * a direction without a method keeps it at SETTLEMENT_METHOD_REQUIRED, a missing required
  * parameter at SETTLEMENT_PARAMETERS_REQUIRED, and otherwise it is PENDING.
  */
-export async function settle(db: Queryable, transactionId: string): Promise<TransactionStatus> {
+export async function settle(
+  db: Queryable,
+  transactionId: string,
+  now: number,
+): Promise<TransactionStatus> {
   const instructions = (await instructionsOf(db, [transactionId])).get(transactionId) ?? [];
   const facts = instructions.map((row) => ({
     row,
@@ -173,6 +177,11 @@ export async function settle(db: Queryable, transactionId: string): Promise<Tran
       [row.id, state.status, state.expires],
     );
   }
-  await db.query('UPDATE qe_transactions SET status = $2 WHERE id = $1', [transactionId, status]);
+  await db.query(
+    `UPDATE qe_transactions
+        SET status = $2, pending_since = CASE WHEN $2::text = 'PENDING' THEN $3::bigint END
+      WHERE id = $1`,
+    [transactionId, status, now],
+  );
   return status;
 }

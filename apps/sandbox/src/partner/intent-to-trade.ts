@@ -302,6 +302,6 @@ export const intentToTrade: Handler = async ({ body, caller, db, now }) => {
     throw new HttpError(503, 'The transaction could not be created; retry');
   }
   for (const instruction of instructions) await putInstruction(db, instruction);
-  await settle(db, transactionId);
+  await settle(db, transactionId, now);
   return reply(db, (await findTransaction(db, transactionId)) as TransactionRow);
 };

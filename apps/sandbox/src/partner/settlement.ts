@@ -110,7 +110,7 @@ export const setSettlementMethod: Handler = async ({ body, caller, db, now }) =>
     received: acceptInputs(required, {}, request.input_parameters, 'input_parameters'),
     expiresAt: now + QUOTE_TTL_MS,
   });
-  await settle(db, transaction.id);
+  await settle(db, transaction.id, now);
   const { rows } = await db.query<{ id: string }>(
     'SELECT id FROM qe_settlement_instructions WHERE transaction_id = $1 AND direction = $2',
     [transaction.id, request.direction],
@@ -119,7 +119,7 @@ export const setSettlementMethod: Handler = async ({ body, caller, db, now }) =>
   return instructionReply(db, rows[0]?.id ?? '', `${label} method set.`);
 };
 
-export const setSettlementParameters: Handler = async ({ body, caller, db }) => {
+export const setSettlementParameters: Handler = async ({ body, caller, db, now }) => {
   rejectNul(body);
   const request = body as SettlementParametersRequest;
   const id = request.settlement_instruction_id;
@@ -145,6 +145,6 @@ export const setSettlementParameters: Handler = async ({ body, caller, db }) => 
     'input_parameters',
   );
   await updateReceivedInput(db, instruction.id, received);
-  await settle(db, transaction.id);
+  await settle(db, transaction.id, now);
   return instructionReply(db, instruction.id, 'Settlement parameters accepted.');
 };

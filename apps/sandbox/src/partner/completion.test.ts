@@ -1,0 +1,121 @@
+/** Settlements completing on the sandbox's clock, over real loopback HTTP. */
+
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { signServiceAuth } from '@exchange-kit/core/auth';
+import {
+  zCreateSessionResponse,
+  zIntentToTradeResponse,
+  zListPartnerTransactionsResponse,
+  zTransactionStatusResponse,
+} from '@exchange-kit/partner-client/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import type { RunningSandbox } from '../server.js';
+import { startTestSandbox } from '../test-support.js';
+
+let sandbox: RunningSandbox;
+let clock = 1_800_000_000_000;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ now: () => clock, settleAfterMs: 10_000 });
+}, 60_000);
+afterAll(() => sandbox.close());
+
+async function send(method: string, path: string, body?: unknown, headers = {}) {
+  const response = await fetch(sandbox.partnerUrl + path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+function ok<S extends z.core.$ZodType>(schema: S, answer: { status: number; body: unknown }) {
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return z.parse(schema, answer.body);
+}
+
+/** A transaction with both methods and every parameter: PENDING from the start. */
+async function pendingTransaction(): Promise<string> {
+  const session = ok(
+    zCreateSessionResponse,
+    await send('POST', '/api/v1/session', { public_api_key: sandbox.credentials.publicApiKey }),
+  ).payload;
+  const trade = ok(
+    zIntentToTradeResponse,
+    await send('POST', '/api/v1/transaction/intent_to_trade', {
+      session_id: session.session_id,
+      side: 'buy',
+      symbol: 'BTC/USDC',
+      currency: 'BTC',
+      quantity: '0.015',
+      funding_settlement: {
+        method: 'BLOCKCHAIN_DELEGATED_BROADCAST',
+        input_parameters: {
+          transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: '0x02f8b1' },
+        },
+      },
+      payout_settlement: {
+        method: 'BLOCKCHAIN_TRANSFER',
+        input_parameters: {
+          account_key: {
+            type: 'WALLET_ADDRESS',
+            value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          },
+        },
+      },
+    }),
+  ).payload;
+  expect(trade.status).toBe('PENDING');
+  return trade.transaction_id;
+}
+
+const status = async (id: string) =>
+  ok(zTransactionStatusResponse, await send('GET', `/api/v1/transaction/status/${id}`));
+
+describe('settlements completing after --settle-after', () => {
+  it('keeps a transaction PENDING until its settlements have run, then answers FILLED', async () => {
+    const id = await pendingTransaction();
+    clock += 9_999;
+    expect((await status(id)).payload.status).toBe('PENDING');
+    clock += 1;
+    const filled = await status(id);
+    expect(filled.payload.status).toBe('FILLED');
+    expect(filled.message).toBe('Transaction filled.');
+    for (const instruction of [
+      filled.payload.funding_settlement,
+      filled.payload.payout_settlement,
+    ]) {
+      expect(instruction).toMatchObject({ status: 'COMPLETE' });
+    }
+  });
+
+  it('lists the partner transaction as FILLED too', async () => {
+    const id = await pendingTransaction();
+    clock += 10_000;
+    const path = `/api/v1/partner/${sandbox.credentials.publicApiKey}/transactions`;
+    const { tokenId, tokenSecret } = sandbox.credentials;
+    const jwt = await signServiceAuth({ tokenId, tokenSecret }, { path, delegate: true });
+    const listing = ok(
+      zListPartnerTransactionsResponse,
+      await send('GET', path, undefined, { 'X-Service-Auth': jwt }),
+    ).payload;
+    expect(listing.transactions.find((t) => t.transaction_id === id)?.status).toBe('FILLED');
+  });
+});
+
+describe('--settle-after', () => {
+  it('refuses a value that is neither never nor seconds, naming the option', () => {
+    const sandboxDir = fileURLToPath(new URL('../..', import.meta.url));
+    const result = spawnSync(
+      `${sandboxDir}node_modules/.bin/tsx`,
+      ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', '--settle-after', 'soon'],
+      { cwd: sandboxDir, encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /--settle-after: "soon" is neither never nor a number of seconds/,
+    );
+  });
+});
