@@ -1,12 +1,12 @@
 import type { Journal } from './journal.js';
 import { exchange, syncReserve } from './ledger.js';
-import { D, isOpen, type Order } from './state.js';
+import { D, isOpen, type Order, takesOnly } from './state.js';
 
 /**
  * Matches `taker` against the opposite side of its product's book by price-time priority:
  * best price first, oldest order first at one price, always at the resting order's price.
  * A limit order stops at its price and rests with what is left; a market order takes what
- * the book offers and its remainder is cancelled.
+ * the book offers (within its range, for market_with_range) and its remainder is cancelled.
  */
 export function matchOrder(journal: Journal, taker: Order, now: number): void {
   for (;;) {
@@ -19,7 +19,7 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
     );
     if (!settle(journal, taker, maker, quantity, maker.price, now)) break;
   }
-  if (taker.orderType === 'market' && isOpen(taker)) {
+  if (takesOnly(taker.orderType) && isOpen(taker)) {
     journal.touchOrder(taker);
     const filled = taker.filledQuantity.gt(0);
     taker.status = filled ? 'filled' : 'cancelled';
@@ -30,7 +30,7 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
   }
 }
 
-/** The resting order `taker` would meet first, if its price allows. */
+/** The resting order `taker` would meet first, if its price (a range's bound) allows. */
 export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
   const side = journal.state.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
   const maker = side.orders.find((order) => order !== taker);
@@ -58,7 +58,7 @@ function settle(
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
   const value = quantity.times(price);
-  if (taker.orderType === 'market' && taker.tradingType === 'spot') {
+  if (takesOnly(taker.orderType) && taker.tradingType === 'spot') {
     const [currency, needed] =
       taker.side === 'buy' ? [product.quotedCurrency, value] : [product.baseCurrency, quantity];
     const account = state.account(taker.userId, currency);

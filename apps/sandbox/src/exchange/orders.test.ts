@@ -8,6 +8,7 @@ import {
   zGetAccountsResponse,
   zGetOrderByClientIdResponse,
   zGetOrderResponse,
+  zGetPriceLevelsResponse,
   zListOrdersResponse,
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
@@ -195,6 +196,47 @@ describe('matching and balances', () => {
     await place(seller.call, { product_id, side: 'sell', price: '9400000', quantity: '0.01' });
     const filled = await place(buyer.call, { ...market, quantity: '0.02' });
     expect(filled).toMatchObject({ status: 'filled', average_price: '9350000' });
+    expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
+  });
+
+  it('fills a market_with_range order only within its range of the best price', async () => {
+    const product_id = await freshProduct();
+    const seller = await newUser(sandbox);
+    const buyer = await newUser(sandbox);
+    const ranged = { product_id, order_type: 'market_with_range', side: 'buy' };
+    const empty = await buyer.call('POST', '/orders', {
+      body: { ...ranged, quantity: '0.01', price_range: '100' },
+    });
+    expect(empty).toMatchObject({ status: 422, body: { errors: { quantity: ['no_liquidity'] } } });
+    const unbounded = await buyer.call('POST', '/orders', {
+      body: { ...ranged, quantity: '0.01' },
+    });
+    expect(unbounded).toMatchObject({
+      status: 422,
+      body: { errors: { price_range: ['required'] } },
+    });
+    for (const price of ['9300000', '9300100', '9300500']) {
+      await place(seller.call, { product_id, side: 'sell', price, quantity: '0.01' });
+    }
+    const filled = await place(buyer.call, {
+      ...ranged,
+      price: undefined,
+      quantity: '0.03',
+      price_range: '100',
+    });
+    // The third ask lies beyond 9300000 + 100: the order takes two and the rest is cancelled.
+    expect(filled).toMatchObject({
+      status: 'filled',
+      quantity: '0.02',
+      filled_quantity: '0.02',
+      price: '9300100',
+      average_price: '9300050',
+    });
+    const book = valid(
+      zGetPriceLevelsResponse,
+      await buyer.call('GET', `/products/${product_id}/price_levels`),
+    );
+    expect(book.sell_price_levels).toEqual([['9300500', '0.01']]);
     expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
   });
 

@@ -16,7 +16,7 @@ import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
 import { bestOpposite, matchOrder } from './matching.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
-import { D, isOpen, type Order, type Product } from './state.js';
+import { D, isOpen, type Order, type Product, takesOnly } from './state.js';
 
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
@@ -69,12 +69,15 @@ export function placeOrder(
   const { state } = journal;
   const product = loadProduct(journal, input.product_id);
   if (product.disabled) throw refuse('product_id', 'product_disabled');
-  const supported = ['limit', 'limit_post_only', 'market'];
+  const supported = ['limit', 'limit_post_only', 'market', 'market_with_range'];
   if (!supported.includes(input.order_type)) throw refuse('order_type', 'not_supported');
   checkAmount('quantity', input.quantity);
-  const limited = input.order_type !== 'market';
+  const limited = !takesOnly(input.order_type);
   if (limited && input.price === undefined) throw refuse('price', 'required');
   checkAmount('price', input.price);
+  const ranged = input.order_type === 'market_with_range';
+  if (ranged && input.price_range === undefined) throw refuse('price_range', 'required');
+  checkAmount('price_range', input.price_range);
   const clientOrderId = input.client_order_id;
   if (clientOrderId !== undefined && Buffer.byteLength(clientOrderId) > 36) {
     throw refuse('client_order_id', 'longer_than_36_bytes');
@@ -123,11 +126,19 @@ export function placeOrder(
   if (input.order_type === 'limit_post_only' && bestOpposite(journal, order)) {
     throw refuse('price', 'would_take_liquidity');
   }
+  if (ranged) {
+    // The range is counted from the best price on offer when the order arrives; the order's
+    // price is the far end of it, beyond which it takes nothing.
+    const best = bestOpposite(journal, { ...order, orderType: 'market' });
+    if (!best) throw refuse('quantity', 'no_liquidity');
+    const range = new D(input.price_range as string);
+    order.price = input.side === 'buy' ? best.price.plus(range) : D.max(0, best.price.minus(range));
+  }
   journal.addOrder(order);
   // A market order holds nothing up front: each fill checks the funds it takes.
   if (limited) syncReserve(journal, order);
   matchOrder(journal, order, now);
-  if (input.order_type === 'market' && order.status === 'cancelled') {
+  if (takesOnly(input.order_type) && order.status === 'cancelled') {
     throw refuse('quantity', order.filledQuantity.isZero() ? 'no_liquidity' : 'not_filled');
   }
   return order;

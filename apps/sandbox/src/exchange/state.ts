@@ -95,6 +95,13 @@ export interface LoanLevel {
   amount: string;
 }
 
+/**
+ * Orders that take what the book offers and never rest: a market order, and a market order
+ * bounded by a price range.
+ */
+export const takesOnly = (orderType: string) =>
+  orderType === 'market' || orderType === 'market_with_range';
+
 /** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
 export const isOpen = (order: Order) =>
   order.status === 'live' || order.status === 'partially_filled';
