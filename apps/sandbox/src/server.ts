@@ -111,19 +111,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   // The OAuth hrefs name the server's own URL, known once it listens; requests are
   // handled from here on.
-  server.on(
-    'request',
-    createApp({
-      db: database,
-      exchange,
-      routes: buildRoutes(),
-      handlers: sandboxHandlers(origin, options.settleAfterMs),
-      exchangeHandlers,
-      findSessionSecret,
-      now,
-      rateLimit: options.rateLimit,
-    }),
-  );
+  const app = createApp({
+    db: database,
+    exchange,
+    routes: buildRoutes(),
+    handlers: sandboxHandlers(origin, options.settleAfterMs),
+    exchangeHandlers,
+    findSessionSecret,
+    now,
+    rateLimit: options.rateLimit,
+  });
+  server.on('request', app);
 
   return {
     server,
@@ -137,6 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      await app.drain();
       await exchange.settled();
       await database.close();
     },

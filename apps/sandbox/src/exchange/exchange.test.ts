@@ -1,9 +1,17 @@
+import { zCreateOAuthRequestResponse } from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { addProduct, addToken, addUser, seed } from '../store/seed.js';
-import { type Client, clientFor, newUser, startTestSandbox } from '../test-support.js';
+import {
+  type Client,
+  clientFor,
+  demoClient,
+  newUser,
+  startTestSandbox,
+  valid,
+} from '../test-support.js';
 import { placeOrder } from './orders.js';
 import { ExchangeState } from './state.js';
 
@@ -142,5 +150,42 @@ describe('a batch the store refuses', () => {
     // And the exchange goes on.
     const resting = await place('100');
     expect(exchange.state.orders.get(resting.id)?.status).toBe('live');
+  });
+});
+
+describe('closing with a call in flight', () => {
+  it('waits for the call to be answered before it closes the store', async () => {
+    const sandbox = await startTestSandbox();
+    const app = demoClient(sandbox);
+    const user = await newUser(sandbox);
+    const request = valid(
+      zCreateOAuthRequestResponse,
+      await app('POST', '/system/oauth_requests', { body: {} }),
+    );
+    await user.call('POST', new URL(request.api_challenge_href).pathname);
+    const oauth = {
+      publicId: request.oauth_request_public_id,
+      privateId: request.oauth_request_private_id,
+    };
+    const errors: unknown[] = [];
+    const logged = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      // Hold the store, so the OAuth grant lookup of the call waits in its queue.
+      let release = () => {};
+      const held = sandbox.database.read(() => new Promise<void>((resolve) => (release = resolve)));
+      const inFlight = app('GET', '/accounts', { oauth }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const closed = sandbox.close();
+      // Let the closing reach the store's queue, behind the call's lookup, before releasing.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await Promise.all([held, inFlight, closed]);
+      // Closed means nothing is left running: anything logged from here was still in flight.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      console.error = logged;
+    }
+    expect(errors).toEqual([]);
   });
 });

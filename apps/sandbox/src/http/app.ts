@@ -266,7 +266,10 @@ export function createApp(options: AppOptions) {
     });
   }
 
-  return (request: IncomingMessage, response: ServerResponse): void => {
+  // Calls being answered: closing waits for them, so none meets a closed store.
+  const inFlight = new Set<Promise<void>>();
+
+  function listener(request: IncomingMessage, response: ServerResponse): void {
     if (request.method === 'GET') {
       const kept = publicReads.get(request.url ?? '/', exchange.version, options.now());
       if (kept) {
@@ -274,7 +277,7 @@ export function createApp(options: AppOptions) {
         return;
       }
     }
-    answer(request).then(
+    const answered = answer(request).then(
       (reply) => send(response, 'bytes' in reply ? reply : serialize(reply)),
       (error: unknown) => {
         if (error instanceof AuthError) {
@@ -287,5 +290,14 @@ export function createApp(options: AppOptions) {
         }
       },
     );
-  };
+    inFlight.add(answered);
+    void answered.finally(() => inFlight.delete(answered));
+  }
+
+  return Object.assign(listener, {
+    /** Resolves once every call received so far is answered. */
+    async drain(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  });
 }
