@@ -56,7 +56,11 @@ const newOrder = (clientOrderId: string) =>
     client_order_id: clientOrderId,
   });
 
-/** Each connection signs with a token of its own and works on orders of its own. */
+/**
+ * A token and the orders it works on. autocannon hands every request a fresh context, so
+ * lanes go round-robin; with far more lanes than connections, no two calls in flight share a
+ * token (whose nonces must arrive in order) or an order.
+ */
 interface Connection {
   token: Token;
   orders: number[];
@@ -69,10 +73,12 @@ interface LaneContext {
   creating?: boolean;
 }
 
-/** A token and twenty resting orders per connection, written to the store before the load. */
+const laneCount = connections * 8;
+
+/** The lanes' tokens and resting orders, written to the store before the load. */
 async function prepareLanes(sandbox: RunningSandbox): Promise<Connection[]> {
   const lanes: Connection[] = [];
-  for (let n = 0; n < connections; n++) {
+  for (let n = 0; n < laneCount; n++) {
     const token = await sandbox.database.transaction((tx) => addToken(tx, demoUserId));
     const orders: number[] = [];
     for (let k = 0; k < 20; k++) {
