@@ -71,7 +71,7 @@ describe('the exchange state and its store', () => {
     );
     expect(resting.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     const ids = resting.map((answer) => (answer.body as { id: number }).id);
-    await maker.call('PUT', `/orders/${ids[0]}/update_tpsl`, { body: { take_profit: '1200' } });
+    await maker.call('PUT', `/orders/${ids[0]}/update_tpsl`, { body: { take_profit: '800' } });
     const calls: [Client, string, string, Record<string, unknown>?][] = [
       [await as(taker), 'POST', '/orders', order('buy', 1001, { quantity: '0.015' })],
       [await as(third), 'POST', '/orders', { ...order('buy', 0), order_type: 'market' }],

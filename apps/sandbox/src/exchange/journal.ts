@@ -52,6 +52,11 @@ export class Journal {
     this.#fills.push(fill);
   }
 
+  /** Whether this call traded on `productId`: only then can its price have reached a trigger. */
+  traded(productId: number): boolean {
+    return this.#fills.some((fill) => fill.productId === productId);
+  }
+
   nonce(scope: string, value: bigint): void {
     this.#nonces.set(scope, value);
   }

@@ -1,5 +1,5 @@
 import type { Journal } from './journal.js';
-import { exchange, syncReserve } from './ledger.js';
+import { exchange, reserveFor, syncReserve } from './ledger.js';
 import { D, isOpen, type Order, takesOnly } from './state.js';
 
 /**
@@ -34,7 +34,8 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
 export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
   const side = journal.state.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
   const maker = side.orders.find((order) => order !== taker);
-  if (!maker || taker.orderType === 'market') return maker;
+  // A triggered stop loss sells or buys at market, whatever its trigger price was.
+  if (!maker || taker.orderType === 'market' || taker.orderType === 'stop') return maker;
   const crosses =
     taker.side === 'buy' ? maker.price.lte(taker.price) : maker.price.gte(taker.price);
   return crosses ? maker : undefined;
@@ -58,7 +59,8 @@ function settle(
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
   const value = quantity.times(price);
-  if (takesOnly(taker.orderType) && taker.tradingType === 'spot') {
+  const atMarket = takesOnly(taker.orderType) || taker.orderType === 'stop';
+  if (atMarket && taker.tradingType === 'spot') {
     const [currency, needed] =
       taker.side === 'buy' ? [product.quotedCurrency, value] : [product.baseCurrency, quantity];
     const account = state.account(taker.userId, currency);
@@ -136,5 +138,86 @@ function openConditionalOrders(journal: Journal, order: Order, tradeId: number, 
       createdAt: now,
       updatedAt: now,
     });
+  }
+}
+
+// Each round may fill orders, print a new price and reach more triggers; there are only as
+// many rounds as conditional orders, and this bounds them whatever happens.
+const maxTriggerRounds = 100;
+
+/** Whether a take profit (a limit order) or a stop loss (a stop order) is reached by `price`. */
+function reachedBy(order: Order, price: D): boolean {
+  const takeProfit = order.orderType === 'limit';
+  if (order.side === 'sell') return takeProfit ? price.gte(order.price) : price.lte(order.price);
+  return takeProfit ? price.lte(order.price) : price.gte(order.price);
+}
+
+/**
+ * Brings in the take profit and stop loss orders of `productId` that its last traded price
+ * has reached: a take profit rests at its price as a limit order, a stop loss takes the book
+ * as a market order, and the other order on the same position is cancelled (one cancels the
+ * other). One whose owner no longer has the funds it would hold is cancelled instead.
+ */
+export function triggerConditionalOrders(journal: Journal, productId: number, now: number): void {
+  const { state } = journal;
+  if (!journal.traded(productId)) return;
+  for (let round = 0; round < maxTriggerRounds; round++) {
+    const last = state.fillsByProduct.get(productId)?.at(-1)?.price;
+    if (!last) return;
+    const waiting = [...state.orders.values()].filter(
+      (order) => order.productId === productId && order.conditional && isOpen(order),
+    );
+    const reached = waiting.filter((order) => reachedBy(order, last));
+    if (reached.length === 0) return;
+    for (const order of reached.sort((a, b) => a.id - b.id)) {
+      if (!order.conditional || !isOpen(order)) continue;
+      for (const other of waiting) {
+        if (other !== order && other.tradeId === order.tradeId && isOpen(other)) {
+          close(journal, other, now);
+        }
+      }
+      activate(journal, order, now);
+    }
+  }
+}
+
+function close(journal: Journal, order: Order, now: number): void {
+  journal.touchOrder(order);
+  order.status = 'cancelled';
+  order.updatedAt = now;
+  journal.reposition(order);
+  syncReserve(journal, order);
+}
+
+function activate(journal: Journal, order: Order, now: number): void {
+  const { state } = journal;
+  const product = state.products.get(order.productId);
+  if (!product) return;
+  const stop = order.orderType === 'stop';
+  if (!stop) {
+    const { currency, amount } = reserveFor(
+      { ...order, conditional: false },
+      product.baseCurrency,
+      product.quotedCurrency,
+    );
+    const account = state.account(order.userId, currency);
+    if (!account || account.balance.minus(account.reserved).lt(amount)) {
+      close(journal, order, now);
+      return;
+    }
+  }
+  journal.touchOrder(order);
+  order.conditional = false;
+  order.sequence = state.next.orderSequence++;
+  order.updatedAt = now;
+  journal.reposition(order);
+  if (!stop) syncReserve(journal, order);
+  matchOrder(journal, order, now);
+  // A stop loss the book could not fill in full gives up the rest, as a market order does.
+  if (stop && isOpen(order)) {
+    journal.touchOrder(order);
+    order.status = order.filledQuantity.gt(0) ? 'filled' : 'cancelled';
+    if (order.filledQuantity.gt(0)) order.quantity = order.filledQuantity;
+    journal.reposition(order);
   }
 }

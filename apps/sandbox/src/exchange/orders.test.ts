@@ -463,6 +463,68 @@ describe('order state table', () => {
     }
   });
 
+  /** A filled spot buy at 100 with its take profit at 120 and stop loss at 80 waiting. */
+  async function position(product_id: number) {
+    const trader = await newUser(sandbox);
+    const seller = await newUser(sandbox);
+    const bought = await place(trader.call, { product_id, price: '100' });
+    valid(
+      zUpdateOrderTpslResponse,
+      await trader.call('PUT', `/orders/${bought.id}/update_tpsl`, {
+        body: { take_profit: '120', stop_loss: '80' },
+      }),
+    );
+    await place(seller.call, { product_id, side: 'sell', price: '100' });
+    const waiting = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
+    const byPrice = (price: string) => waiting.models.find((model) => model.price === price);
+    const takeProfit = byPrice('120');
+    const stopLoss = byPrice('80');
+    if (!takeProfit || !stopLoss) throw new Error('no take profit and stop loss waiting');
+    expect(takeProfit.source_action).toBe('netout_open');
+    return { trader, takeProfit, stopLoss };
+  }
+
+  /** A trade between two others at `price`: the product's last price. */
+  async function tradeAt(product_id: number, price: string) {
+    const buyer = await newUser(sandbox);
+    const seller = await newUser(sandbox);
+    await place(buyer.call, { product_id, price, quantity: '0.001' });
+    await place(seller.call, { product_id, side: 'sell', price, quantity: '0.001' });
+  }
+
+  it('brings a take profit into the book once the price reaches it, and cancels its stop loss', async () => {
+    const product_id = await freshProduct();
+    const { trader, takeProfit, stopLoss } = await position(product_id);
+    await tradeAt(product_id, '119');
+    expect((await getOrder(trader.call, takeProfit.id)).source_action).toBe('netout_open');
+    await tradeAt(product_id, '120');
+    expect(await getOrder(trader.call, takeProfit.id)).toMatchObject({
+      status: 'live',
+      source_action: 'manual',
+    });
+    expect((await getOrder(trader.call, stopLoss.id)).status).toBe('cancelled');
+    const book = valid(
+      zGetPriceLevelsResponse,
+      await trader.call('GET', `/products/${product_id}/price_levels`),
+    );
+    expect(book.sell_price_levels).toEqual([['120', '0.01']]);
+    expect((await balances(trader.call, 'BTC')).reserved).toBe('0.01');
+  });
+
+  it('sells at market once the price falls to the stop loss, and cancels the take profit', async () => {
+    const product_id = await freshProduct();
+    const { trader, takeProfit, stopLoss } = await position(product_id);
+    const bidder = await newUser(sandbox);
+    await place(bidder.call, { product_id, price: '70', quantity: '0.02' });
+    await tradeAt(product_id, '80');
+    expect(await getOrder(trader.call, stopLoss.id)).toMatchObject({
+      status: 'filled',
+      filled_quantity: '0.01',
+      average_price: '70',
+    });
+    expect((await getOrder(trader.call, takeProfit.id)).status).toBe('cancelled');
+  });
+
   it('refuses to edit a partially filled order with the conventional code', async () => {
     const { call } = await newUser(sandbox);
     const buyer = await newUser(sandbox);

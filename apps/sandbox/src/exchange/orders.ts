@@ -14,7 +14,7 @@ import {
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
-import { bestOpposite, matchOrder } from './matching.js';
+import { bestOpposite, matchOrder, triggerConditionalOrders } from './matching.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { D, isOpen, type Order, type Product, takesOnly } from './state.js';
 
@@ -141,6 +141,7 @@ export function placeOrder(
   if (takesOnly(input.order_type) && order.status === 'cancelled') {
     throw refuse('quantity', order.filledQuantity.isZero() ? 'no_liquidity' : 'not_filled');
   }
+  triggerConditionalOrders(journal, product.id, now);
   return order;
 }
 
@@ -225,7 +226,10 @@ const editOrder: ExchangeHandler = (context) => {
   order.updatedAt = context.now;
   journal.reposition(order);
   syncReserve(journal, order);
-  if (!order.conditional) matchOrder(journal, order, context.now);
+  if (!order.conditional) {
+    matchOrder(journal, order, context.now);
+    triggerConditionalOrders(journal, order.productId, context.now);
+  }
   return { status: 200, body: orderView(journal.state, order) };
 };
 
