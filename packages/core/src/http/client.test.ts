@@ -1,8 +1,5 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serviceAuthenticator } from '../auth/authenticate.js';
 import {
   NotFoundError,
@@ -12,6 +9,7 @@ import {
 } from '../errors.js';
 import { type ApiClientConfig, type ClientOperation, createApi } from './client.js';
 import type { ResponseSchema } from './decode.js';
+import { type Handler, loopbackServer } from './loopback.test-support.js';
 
 // A small table in the shape codegen writes, with its types, so the tests need no spec.
 interface Thing {
@@ -67,40 +65,20 @@ const loadSchemas = async () => {
   return { zThing };
 };
 
-type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 let handle: Handler;
-const seen: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
-const server = createServer(async (request, response) => {
-  let body = '';
-  for await (const chunk of request) body += chunk;
-  seen.push({ url: request.url ?? '', headers: request.headers, body });
-  handle(request, body, response);
-});
+const loopback = loopbackServer((request, body, response) => handle(request, body, response));
+const { seen } = loopback;
 const answer =
   (status: number, text: string, type = 'application/json'): Handler =>
   (_request, _body, response) => {
     response.writeHead(status, { 'content-type': type });
     response.end(text);
   };
-let origin: string;
-
-beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
-beforeEach(() => {
-  seen.length = 0;
-});
 
 const token = { tokenId: 'api-token', tokenSecret: 'api-secret' };
 function api(config: Partial<ApiClientConfig> = {}) {
   return createApi<Paths, Operations>({
-    baseUrl: origin,
+    baseUrl: loopback.origin,
     operations,
     loadSchemas,
     authenticate: serviceAuthenticator(token),
@@ -136,7 +114,9 @@ describe('call', () => {
 
   it('keeps the path of a base URL, signed with it', async () => {
     handle = answer(200, '{"id":"t","price":"1"}');
-    await api({ baseUrl: `${origin}/api/v2/` }).call('getThing', { path: { thing_id: 't' } });
+    await api({ baseUrl: `${loopback.origin}/api/v2/` }).call('getThing', {
+      path: { thing_id: 't' },
+    });
     expect(seen[0]?.url).toBe('/api/v2/things/t');
     expect(signedPath()).toBe('/api/v2/things/t');
   });

@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serviceAuthenticator } from '../auth/authenticate.js';
 import { TransportError } from '../errors.js';
+import { type Handler, loopbackServer } from './loopback.test-support.js';
 import {
   type CallRequest,
   createSender,
@@ -14,37 +12,9 @@ import {
 
 // A real server on loopback; each test says how it answers. On Node the default sender is
 // node:http, so everything here crosses a real socket.
-type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 let handle: Handler;
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-  port: number;
-}
-const seen: Seen[] = [];
-const server = createServer(async (request, response) => {
-  let body = '';
-  for await (const chunk of request) body += chunk;
-  const { method = '', url = '', headers, socket } = request;
-  seen.push({ method, url, headers, body, port: socket.remotePort ?? 0 });
-  handle(request, body, response);
-});
-let origin: string;
-
-beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
-beforeEach(() => {
-  seen.length = 0;
-});
+const loopback = loopbackServer((request, body, response) => handle(request, body, response));
+const { seen } = loopback;
 
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): Handler => {
   return (_request, _body, response) => {
@@ -54,7 +24,7 @@ const json = (status: number, value: unknown, headers: Record<string, string> = 
 };
 
 function call(path: string, init: Partial<CallRequest> = {}): CallRequest {
-  return { method: 'GET', url: origin + path, path, ...init };
+  return { method: 'GET', url: loopback.origin + path, path, ...init };
 }
 
 const sender = (options: TransportOptions = {}) => createSender({ retry: false, ...options });
@@ -220,7 +190,7 @@ describe('the Node sender', () => {
         return fetch(input, init);
       },
     })(call('/accounts?x=1'));
-    expect(urls).toEqual([`${origin}/accounts?x=1`]);
+    expect(urls).toEqual([`${loopback.origin}/accounts?x=1`]);
     expect(JSON.parse(answer.text)).toEqual({ via: 'server' });
   });
 });
