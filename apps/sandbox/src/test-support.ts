@@ -2,6 +2,8 @@
  * Test support: a sandbox on an ephemeral port, and a small signing HTTP client that speaks to
  * it the way real clients do.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { type ApiToken, signServiceAuth } from '@exchange-kit/core/auth';
 import { expect } from 'vitest';
 import * as z from 'zod/mini';
@@ -100,4 +102,14 @@ export function valid<S extends z.core.$ZodType>(
   const result = z.safeParse(schema, answer.body);
   expect(result.success, JSON.stringify(result.error?.issues)).toBe(true);
   return result.data as z.output<S>;
+}
+
+/** Runs the sandbox's command line from the sources with `args`, in memory, to its exit. */
+export function runCommandLine(args: string[]): { status: number | null; stderr: string } {
+  const sandboxDir = fileURLToPath(new URL('..', import.meta.url));
+  return spawnSync(
+    `${sandboxDir}node_modules/.bin/tsx`,
+    ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', ...args],
+    { cwd: sandboxDir, encoding: 'utf8', timeout: 30_000 },
+  );
 }

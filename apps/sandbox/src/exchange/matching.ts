@@ -59,8 +59,7 @@ function settle(
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
   const value = quantity.times(price);
-  const atMarket = takesOnly(taker.orderType) || taker.orderType === 'stop';
-  if (atMarket && taker.tradingType === 'spot') {
+  if (takesOnly(taker.orderType) && taker.tradingType === 'spot') {
     const [currency, needed] =
       taker.side === 'buy' ? [product.quotedCurrency, value] : [product.baseCurrency, quantity];
     const account = state.account(taker.userId, currency);
@@ -173,7 +172,7 @@ export function triggerConditionalOrders(journal: Journal, productId: number, no
       if (!order.conditional || !isOpen(order)) continue;
       for (const other of waiting) {
         if (other !== order && other.tradeId === order.tradeId && isOpen(other)) {
-          close(journal, other, now);
+          cancel(journal, other, now);
         }
       }
       activate(journal, order, now);
@@ -181,7 +180,8 @@ export function triggerConditionalOrders(journal: Journal, productId: number, no
   }
 }
 
-function close(journal: Journal, order: Order, now: number): void {
+/** Cancels `order`, giving back what it holds. */
+export function cancel(journal: Journal, order: Order, now: number): void {
   journal.touchOrder(order);
   order.status = 'cancelled';
   order.updatedAt = now;
@@ -193,8 +193,10 @@ function activate(journal: Journal, order: Order, now: number): void {
   const { state } = journal;
   const product = state.products.get(order.productId);
   if (!product) return;
-  const stop = order.orderType === 'stop';
-  if (!stop) {
+  // A take profit holds funds as any resting order does; a stop loss, like a market order,
+  // holds nothing and checks each fill instead.
+  const holds = !takesOnly(order.orderType);
+  if (holds) {
     const { currency, amount } = reserveFor(
       { ...order, conditional: false },
       product.baseCurrency,
@@ -202,7 +204,7 @@ function activate(journal: Journal, order: Order, now: number): void {
     );
     const account = state.account(order.userId, currency);
     if (!account || account.balance.minus(account.reserved).lt(amount)) {
-      close(journal, order, now);
+      cancel(journal, order, now);
       return;
     }
   }
@@ -211,13 +213,6 @@ function activate(journal: Journal, order: Order, now: number): void {
   order.sequence = state.next.orderSequence++;
   order.updatedAt = now;
   journal.reposition(order);
-  if (!stop) syncReserve(journal, order);
+  if (holds) syncReserve(journal, order);
   matchOrder(journal, order, now);
-  // A stop loss the book could not fill in full gives up the rest, as a market order does.
-  if (stop && isOpen(order)) {
-    journal.touchOrder(order);
-    order.status = order.filledQuantity.gt(0) ? 'filled' : 'cancelled';
-    if (order.filledQuantity.gt(0)) order.quantity = order.filledQuantity;
-    journal.reposition(order);
-  }
 }

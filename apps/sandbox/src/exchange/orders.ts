@@ -14,7 +14,7 @@ import {
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
-import { bestOpposite, matchOrder, triggerConditionalOrders } from './matching.js';
+import { bestOpposite, cancel, matchOrder, triggerConditionalOrders } from './matching.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { D, isOpen, type Order, type Product, takesOnly } from './state.js';
 
@@ -245,14 +245,6 @@ const updateOrderTpsl: ExchangeHandler = (context) => {
   order.updatedAt = context.now;
   return { status: 200, body: orderView(journal.state, order, true) };
 };
-
-function cancel(journal: Journal, order: Order, now: number): void {
-  journal.touchOrder(order);
-  order.status = 'cancelled';
-  order.updatedAt = now;
-  journal.reposition(order);
-  syncReserve(journal, order);
-}
 
 const cancelOrder: ExchangeHandler = (context) => {
   const { journal } = context;

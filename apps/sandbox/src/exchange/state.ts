@@ -96,11 +96,11 @@ export interface LoanLevel {
 }
 
 /**
- * Orders that take what the book offers and never rest: a market order, and a market order
- * bounded by a price range.
+ * Orders that take what the book offers and never rest: a market order, a market order
+ * bounded by a price range, and a stop loss once triggered (until then it waits, conditional).
  */
 export const takesOnly = (orderType: string) =>
-  orderType === 'market' || orderType === 'market_with_range';
+  orderType === 'market' || orderType === 'market_with_range' || orderType === 'stop';
 
 /** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
 export const isOpen = (order: Order) =>

@@ -89,13 +89,19 @@ function unverifiedClaim(jwt: string, claim: string): string {
   return value;
 }
 
+/** Refuses `nonce` unless it is larger than the last one accepted for its scope. */
+function requireLarger(state: ExchangeState, nonce: Nonce): void {
+  const last = state.nonces.get(nonce.scope);
+  if (last !== undefined && nonce.value <= last) throw nonceTooSmall();
+}
+
+/** Reads the nonce a call carries and refuses it early when it is already too small. */
 function checkNonce(state: ExchangeState, scope: string, nonce: unknown): Nonce {
   const text = typeof nonce === 'number' && Number.isSafeInteger(nonce) ? String(nonce) : nonce;
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,30})$/.test(text)) throw failed();
-  const value = BigInt(text);
-  const last = state.nonces.get(scope);
-  if (last !== undefined && value <= last) throw nonceTooSmall();
-  return { scope, value };
+  const checked = { scope, value: BigInt(text) };
+  requireLarger(state, checked);
+  return checked;
 }
 
 /**
@@ -104,8 +110,7 @@ function checkNonce(state: ExchangeState, scope: string, nonce: unknown): Nonce 
  * caller stores the nonce with the call's changes.
  */
 export function acceptNonce(state: ExchangeState, nonce: Nonce): void {
-  const last = state.nonces.get(nonce.scope);
-  if (last !== undefined && nonce.value <= last) throw nonceTooSmall();
+  requireLarger(state, nonce);
   state.nonces.set(nonce.scope, nonce.value);
 }
 

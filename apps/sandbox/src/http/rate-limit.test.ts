@@ -1,12 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { zErrorMessage, zListOrdersResponse } from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { addToken } from '../store/seed.js';
-import { clientFor, newUser, send, startTestSandbox } from '../test-support.js';
+import { clientFor, newUser, runCommandLine, send, startTestSandbox } from '../test-support.js';
 import { TokenRateLimiter } from './rate-limit.js';
 
 let sandbox: RunningSandbox;
@@ -92,12 +90,7 @@ describe('TokenRateLimiter', () => {
 
 describe('--rate-limit', () => {
   it('refuses a value that is neither off nor CALLS/SECONDS, naming the option', () => {
-    const sandboxDir = fileURLToPath(new URL('../..', import.meta.url));
-    const result = spawnSync(
-      `${sandboxDir}node_modules/.bin/tsx`,
-      ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', '--rate-limit', '600'],
-      { cwd: sandboxDir, encoding: 'utf8', timeout: 30_000 },
-    );
+    const result = runCommandLine(['--rate-limit', '600']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/--rate-limit: "600" is neither off nor CALLS\/SECONDS/);
   });

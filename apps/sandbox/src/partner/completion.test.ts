@@ -1,7 +1,5 @@
 /** Settlements completing on the sandbox's clock, over real loopback HTTP. */
 
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import {
   zCreateSessionResponse,
@@ -12,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
-import { startTestSandbox } from '../test-support.js';
+import { runCommandLine, startTestSandbox } from '../test-support.js';
 
 let sandbox: RunningSandbox;
 let clock = 1_800_000_000_000;
@@ -107,12 +105,7 @@ describe('settlements completing after --settle-after', () => {
 
 describe('--settle-after', () => {
   it('refuses a value that is neither never nor seconds, naming the option', () => {
-    const sandboxDir = fileURLToPath(new URL('../..', import.meta.url));
-    const result = spawnSync(
-      `${sandboxDir}node_modules/.bin/tsx`,
-      ['--conditions=@exchange-kit/source', 'src/main.ts', '--memory', '--settle-after', 'soon'],
-      { cwd: sandboxDir, encoding: 'utf8', timeout: 30_000 },
-    );
+    const result = runCommandLine(['--settle-after', 'soon']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /--settle-after: "soon" is neither never nor a number of seconds/,
