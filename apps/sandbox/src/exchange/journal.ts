@@ -1,5 +1,5 @@
-import { writeAccounts, writeFills, writeNonces, writeOrders } from './rows.js';
-import type { Account, ExchangeState, Fill, Order } from './state.js';
+import { writeAccounts, writeFills, writeNonces, writeOrders, writePositions } from './rows.js';
+import type { Account, ExchangeState, Fill, Order, Position } from './state.js';
 
 /**
  * One call's changes to the exchange state: what it touched (with the values before, so a
@@ -9,8 +9,10 @@ import type { Account, ExchangeState, Fill, Order } from './state.js';
 export class Journal {
   readonly #orders = new Map<Order, Order>();
   readonly #accounts = new Map<Account, Account>();
+  readonly #positions = new Map<Position, Position>();
   readonly #newOrders: Order[] = [];
   readonly #newAccounts: Account[] = [];
+  readonly #newPositions: Position[] = [];
   readonly #fills: Fill[] = [];
   readonly #nonces = new Map<string, bigint>();
 
@@ -31,6 +33,17 @@ export class Journal {
   touchAccount(account: Account): Account {
     if (!this.#accounts.has(account)) this.#accounts.set(account, { ...account });
     return account;
+  }
+
+  touchPosition(position: Position): Position {
+    if (!this.#positions.has(position)) this.#positions.set(position, { ...position });
+    return position;
+  }
+
+  addPosition(position: Position): void {
+    this.state.addPosition(position);
+    this.#newPositions.push(position);
+    this.#positions.set(position, { ...position });
   }
 
   addOrder(order: Order): void {
@@ -71,7 +84,12 @@ export class Journal {
     for (const fill of this.#fills) this.state.dropFill(fill);
     for (const order of this.#newOrders) this.state.dropOrder(order);
     for (const account of this.#newAccounts) this.state.dropAccount(account);
-    const created = new Set<unknown>([...this.#newOrders, ...this.#newAccounts]);
+    for (const position of this.#newPositions) this.state.dropPosition(position);
+    const created = new Set<unknown>([
+      ...this.#newOrders,
+      ...this.#newAccounts,
+      ...this.#newPositions,
+    ]);
     for (const [order, before] of this.#orders) {
       if (created.has(order)) continue;
       this.state.unrest(order);
@@ -81,10 +99,15 @@ export class Journal {
     for (const [account, before] of this.#accounts) {
       if (!created.has(account)) Object.assign(account, before);
     }
+    for (const [position, before] of this.#positions) {
+      if (!created.has(position)) Object.assign(position, before);
+    }
     this.#orders.clear();
     this.#accounts.clear();
+    this.#positions.clear();
     this.#newOrders.length = 0;
     this.#newAccounts.length = 0;
+    this.#newPositions.length = 0;
     this.#fills.length = 0;
   }
 
@@ -92,6 +115,7 @@ export class Journal {
   mergeInto(changes: Changes): void {
     for (const order of this.#orders.keys()) changes.orders.set(order.id, order);
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
+    for (const position of this.#positions.keys()) changes.positions.set(position.id, position);
     changes.fills.push(...this.#fills);
     for (const [scope, value] of this.#nonces) {
       const known = changes.nonces.get(scope);
@@ -111,6 +135,7 @@ export class Journal {
 export class Changes {
   readonly orders = new Map<number, Order>();
   readonly accounts = new Map<number, Account>();
+  readonly positions = new Map<number, Position>();
   readonly fills: Fill[] = [];
   readonly nonces = new Map<string, bigint>();
 
@@ -120,6 +145,8 @@ export class Changes {
     if (this.orders.size > 0) statements.push(writeOrders([...this.orders.values()]));
     if (this.accounts.size > 0) statements.push(writeAccounts([...this.accounts.values()]));
     if (this.fills.length > 0) statements.push(writeFills(this.fills));
+    // After the fills: a position's id is the fill that opened it.
+    if (this.positions.size > 0) statements.push(writePositions([...this.positions.values()]));
     if (this.nonces.size > 0) {
       statements.push(writeNonces([...this.nonces].map(([scope, value]) => ({ scope, value }))));
     }

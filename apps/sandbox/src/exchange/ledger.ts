@@ -1,6 +1,6 @@
 import { HttpError } from '../http/types.js';
 import type { Journal } from './journal.js';
-import { D, isOpen, type Order } from './state.js';
+import { D, isOpen, type Order, takesOnly } from './state.js';
 
 const notEnoughFreeBalance = () =>
   new HttpError(422, 'Not enough free balance', { user: ['not_enough_free_balance'] });
@@ -11,10 +11,21 @@ export function depositAddress(userId: number, currency: string): string {
 }
 
 /**
+ * The margin that `quantity` at `price` takes at `leverage`, in the funding currency: the
+ * notional over the leverage, counted in the base currency when that is the funding one.
+ * Cut to 16 places, as the store's numeric division would, so a third stays finite.
+ */
+export function marginOf(quantity: D, price: D, leverage: number, inBase: boolean): D {
+  const notional = inBase ? quantity : quantity.times(price);
+  return notional.div(leverage).toDecimalPlaces(16, D.ROUND_DOWN);
+}
+
+/**
  * What an order must hold of its owner's funds for its unfilled part: the quote amount of a
- * spot buy, the base amount of a spot sell, and the margin (notional / leverage) in the
- * funding currency of any other trading type. Closed orders hold nothing, and neither do
- * conditional ones: they only close a position when triggered.
+ * spot buy, the base amount of a spot sell, and the margin of any other trading type. A
+ * waiting stop holds what it would at its trigger price. Closed orders hold nothing, nor do
+ * orders that take (each fill checks the funds it takes), nor a take profit or stop loss
+ * while it waits, nor one that closes a margin position (the position holds the margin).
  */
 export function reserveFor(
   order: Order,
@@ -22,22 +33,20 @@ export function reserveFor(
   quotedCurrency: string,
 ): { currency: string; amount: D } {
   const remaining = order.quantity.minus(order.filledQuantity);
-  const held = (currency: string, amount: D) => ({
-    currency,
-    amount: isOpen(order) ? amount : new D(0),
-  });
-  if (order.conditional) return { currency: quotedCurrency, amount: new D(0) };
-  if (order.tradingType !== 'spot') {
-    // Cut to 16 places, as the store's numeric division would, so a third stays finite.
-    const margin = remaining
-      .times(order.price)
-      .div(order.leverageLevel)
-      .toDecimalPlaces(16, D.ROUND_DOWN);
-    return held(order.fundingCurrency, margin);
+  const spot = order.tradingType === 'spot';
+  const currency = spot
+    ? order.side === 'buy'
+      ? quotedCurrency
+      : baseCurrency
+    : order.fundingCurrency;
+  const closes = order.unwoundTradeId !== null && (order.conditional || !spot);
+  const takes = takesOnly(order.orderType) && !order.conditional;
+  if (!isOpen(order) || closes || takes) return { currency, amount: new D(0) };
+  if (!spot) {
+    const inBase = order.fundingCurrency === baseCurrency;
+    return { currency, amount: marginOf(remaining, order.price, order.leverageLevel, inBase) };
   }
-  return order.side === 'buy'
-    ? held(quotedCurrency, remaining.times(order.price))
-    : held(baseCurrency, remaining);
+  return { currency, amount: order.side === 'buy' ? remaining.times(order.price) : remaining };
 }
 
 /**
@@ -57,7 +66,8 @@ export function syncReserve(journal: Journal, order: Order): void {
   adjustReserved(journal, order.userId, currency, amount);
 }
 
-function adjustReserved(journal: Journal, userId: number, currency: string, delta: D): void {
+/** Moves `delta` onto `userId`'s reserved balance in `currency`, within the balance. */
+export function adjustReserved(journal: Journal, userId: number, currency: string, delta: D): void {
   const account = journal.openAccount(userId, currency, depositAddress(userId, currency));
   const reserved = account.reserved.plus(delta);
   if (account.balance.lt(reserved)) throw notEnoughFreeBalance();

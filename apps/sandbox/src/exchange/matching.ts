@@ -1,6 +1,7 @@
 import type { Journal } from './journal.js';
 import { exchange, reserveFor, syncReserve } from './ledger.js';
-import { D, isOpen, type Order, takesOnly } from './state.js';
+import { bookMarginFill, marginToOpen } from './positions.js';
+import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
 
 /**
  * Matches `taker` against the opposite side of its product's book by price-time priority:
@@ -34,17 +35,36 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
 export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
   const side = journal.state.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
   const maker = side.orders.find((order) => order !== taker);
-  // A triggered stop loss sells or buys at market, whatever its trigger price was.
-  if (!maker || taker.orderType === 'market' || taker.orderType === 'stop') return maker;
+  // A triggered stop sells or buys at market, whatever its trigger price was.
+  if (!maker || (takesOnly(taker.orderType) && taker.orderType !== 'market_with_range')) {
+    return maker;
+  }
   const crosses =
     taker.side === 'buy' ? maker.price.lte(taker.price) : maker.price.gte(taker.price);
   return crosses ? maker : undefined;
 }
 
 /**
- * Books one fill: both orders advance, their holds shrink, a spot fill swaps the currencies
- * between buyer and seller, and an order that completes with a take profit or stop loss
- * opens its conditional orders. Returns false when a market taker cannot pay for the fill.
+ * What a fill of `quantity` at `price` costs `taker`, an order that holds nothing up front:
+ * the currency it pays on spot, the margin it opens otherwise.
+ */
+function fillCost(taker: Order, product: Product, quantity: D, price: D) {
+  if (taker.tradingType !== 'spot') {
+    return {
+      currency: taker.fundingCurrency,
+      amount: marginToOpen(taker, product, quantity, price),
+    };
+  }
+  return taker.side === 'buy'
+    ? { currency: product.quotedCurrency, amount: quantity.times(price) }
+    : { currency: product.baseCurrency, amount: quantity };
+}
+
+/**
+ * Books one fill: both orders advance and their holds shrink; a spot side pays and receives
+ * in full, so two spot sides swap currencies, and a margin side opens or closes a position.
+ * An order that completes with a take profit or stop loss opens its conditional orders.
+ * Returns false when a taker that holds nothing (a market order) cannot pay for the fill.
  */
 function settle(
   journal: Journal,
@@ -59,11 +79,11 @@ function settle(
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
   const value = quantity.times(price);
-  if (takesOnly(taker.orderType) && taker.tradingType === 'spot') {
-    const [currency, needed] =
-      taker.side === 'buy' ? [product.quotedCurrency, value] : [product.baseCurrency, quantity];
-    const account = state.account(taker.userId, currency);
-    if (!account || account.balance.minus(account.reserved).lt(needed)) return false;
+  if (takesOnly(taker.orderType)) {
+    const cost = fillCost(taker, product, quantity, price);
+    const account = state.account(taker.userId, cost.currency);
+    const free = account ? account.balance.minus(account.reserved) : new D(0);
+    if (free.lt(cost.amount)) return false;
   }
   const fillId = state.next.fill++;
   journal.addFill({
@@ -85,24 +105,27 @@ function settle(
     journal.reposition(order);
     syncReserve(journal, order);
   }
-  // A spot side pays and receives in full; two spot sides thus swap currencies. Margin
-  // positions are not modelled, so a margin side only gives its hold back (done above).
   if (buyer.tradingType === 'spot') {
     exchange(journal, buyer.userId, product.quotedCurrency, value, product.baseCurrency, quantity);
+  } else {
+    bookMarginFill(journal, buyer, fillId, quantity, price, now);
   }
   if (seller.tradingType === 'spot') {
     exchange(journal, seller.userId, product.baseCurrency, quantity, product.quotedCurrency, value);
+  } else {
+    bookMarginFill(journal, seller, fillId, quantity, price, now);
   }
   for (const order of [taker, maker]) openConditionalOrders(journal, order, fillId, now);
   return true;
 }
 
 /**
- * A filled order that carries a take profit or a stop loss opens a position; each becomes a
- * conditional order on it (opposite side, same size) that waits for its trigger.
+ * A filled order that carries a take profit or a stop loss: each becomes a conditional order
+ * (opposite side, same size) that waits for its trigger to close the trade, which is the
+ * order's margin position or, on spot, its last fill.
  */
-function openConditionalOrders(journal: Journal, order: Order, tradeId: number, now: number): void {
-  if (order.status !== 'filled' || order.conditional) return;
+function openConditionalOrders(journal: Journal, order: Order, fillId: number, now: number): void {
+  if (order.status !== 'filled' || order.unwoundTradeId !== null) return;
   const { state } = journal;
   const product = state.products.get(order.productId);
   if (!product) return;
@@ -130,7 +153,9 @@ function openConditionalOrders(journal: Journal, order: Order, tradeId: number, 
       takeProfit: null,
       stopLoss: null,
       conditional: true,
-      tradeId,
+      tradeId: null,
+      unwoundTradeId: order.tradingType === 'spot' ? fillId : order.tradeId,
+      trailingStop: null,
       reservedAmount: new D(0),
       reservedCurrency: product.quotedCurrency,
       sequence: state.next.orderSequence++,
@@ -144,18 +169,39 @@ function openConditionalOrders(journal: Journal, order: Order, tradeId: number, 
 // many rounds as conditional orders, and this bounds them whatever happens.
 const maxTriggerRounds = 100;
 
-/** Whether a take profit (a limit order) or a stop loss (a stop order) is reached by `price`. */
+/**
+ * Whether `price` reaches a waiting order: a take profit (a limit order) when the price
+ * comes to it from below for a sell, from above for a buy; any stop the other way round.
+ */
 function reachedBy(order: Order, price: D): boolean {
   const takeProfit = order.orderType === 'limit';
   if (order.side === 'sell') return takeProfit ? price.gte(order.price) : price.lte(order.price);
   return takeProfit ? price.lte(order.price) : price.gte(order.price);
 }
 
+/** Where a trailing stop's trigger stands when the price is `price`. */
+export function trailingTrigger(side: Order['side'], trailing: TrailingStop, price: D): D {
+  const distance = trailing.type === 'fiat' ? trailing.value : price.times(trailing.value).div(100);
+  return side === 'sell' ? price.minus(distance) : price.plus(distance);
+}
+
+/** Moves a trailing stop's trigger after `price`, only ever towards it. */
+function trail(journal: Journal, order: Order, price: D, now: number): void {
+  if (!order.trailingStop) return;
+  const trigger = trailingTrigger(order.side, order.trailingStop, price);
+  const closer = order.side === 'sell' ? trigger.gt(order.price) : trigger.lt(order.price);
+  if (!closer) return;
+  journal.touchOrder(order);
+  order.price = trigger;
+  order.updatedAt = now;
+  holdOrCancel(journal, order, now);
+}
+
 /**
- * Brings in the take profit and stop loss orders of `productId` that its last traded price
- * has reached: a take profit rests at its price as a limit order, a stop loss takes the book
- * as a market order, and the other order on the same position is cancelled (one cancels the
- * other). One whose owner no longer has the funds it would hold is cancelled instead.
+ * Brings in the waiting orders of `productId` that its last traded price has reached, once
+ * trailing stops have followed it: a take profit rests at its price as a limit order, and a
+ * stop loss, a stop or a trailing stop takes the book as a market order. The take profit and
+ * stop loss of one trade cancel each other: the one reached first cancels the other.
  */
 export function triggerConditionalOrders(journal: Journal, productId: number, now: number): void {
   const { state } = journal;
@@ -163,15 +209,14 @@ export function triggerConditionalOrders(journal: Journal, productId: number, no
   for (let round = 0; round < maxTriggerRounds; round++) {
     const last = state.fillsByProduct.get(productId)?.at(-1)?.price;
     if (!last) return;
-    const waiting = [...state.orders.values()].filter(
-      (order) => order.productId === productId && order.conditional && isOpen(order),
-    );
-    const reached = waiting.filter((order) => reachedBy(order, last));
+    const waiting = state.waiting(productId);
+    for (const order of waiting) trail(journal, order, last, now);
+    const reached = waiting.filter((order) => isOpen(order) && reachedBy(order, last));
     if (reached.length === 0) return;
-    for (const order of reached.sort((a, b) => a.id - b.id)) {
+    for (const order of reached) {
       if (!order.conditional || !isOpen(order)) continue;
       for (const other of waiting) {
-        if (other !== order && other.tradeId === order.tradeId && isOpen(other)) {
+        if (other !== order && isOpen(other) && closesSameTrade(order, other)) {
           cancel(journal, other, now);
         }
       }
@@ -179,6 +224,13 @@ export function triggerConditionalOrders(journal: Journal, productId: number, no
     }
   }
 }
+
+/** The take profit and the stop loss of one trade: same owner, same trade, same side. */
+const closesSameTrade = (a: Order, b: Order) =>
+  a.unwoundTradeId !== null &&
+  a.unwoundTradeId === b.unwoundTradeId &&
+  a.userId === b.userId &&
+  a.side === b.side;
 
 /** Cancels `order`, giving back what it holds. */
 export function cancel(journal: Journal, order: Order, now: number): void {
@@ -189,30 +241,33 @@ export function cancel(journal: Journal, order: Order, now: number): void {
   syncReserve(journal, order);
 }
 
-function activate(journal: Journal, order: Order, now: number): void {
-  const { state } = journal;
-  const product = state.products.get(order.productId);
-  if (!product) return;
-  // A take profit holds funds as any resting order does; a stop loss, like a market order,
-  // holds nothing and checks each fill instead.
-  const holds = !takesOnly(order.orderType);
-  if (holds) {
-    const { currency, amount } = reserveFor(
-      { ...order, conditional: false },
-      product.baseCurrency,
-      product.quotedCurrency,
-    );
-    const account = state.account(order.userId, currency);
-    if (!account || account.balance.minus(account.reserved).lt(amount)) {
-      cancel(journal, order, now);
-      return;
-    }
+/**
+ * Sets what `order` holds to what it now needs; when its owner's free balance no longer
+ * covers that, the order is cancelled instead, so that another user's call, which moved the
+ * price, is never refused for it. Returns whether the order stands.
+ */
+function holdOrCancel(journal: Journal, order: Order, now: number): boolean {
+  const product = journal.state.products.get(order.productId);
+  if (!product) return false;
+  const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
+  const account = journal.state.account(order.userId, currency);
+  const own = order.reservedCurrency === currency ? order.reservedAmount : new D(0);
+  const free = account ? account.balance.minus(account.reserved).plus(own) : new D(0);
+  if (amount.gt(free)) {
+    cancel(journal, order, now);
+    return false;
   }
+  syncReserve(journal, order);
+  return true;
+}
+
+/** A reached order leaves the waiting ones: it rests in the book, or takes it at once. */
+function activate(journal: Journal, order: Order, now: number): void {
   journal.touchOrder(order);
   order.conditional = false;
-  order.sequence = state.next.orderSequence++;
+  order.sequence = journal.state.next.orderSequence++;
   order.updatedAt = now;
+  if (!holdOrCancel(journal, order, now)) return;
   journal.reposition(order);
-  if (holds) syncReserve(journal, order);
   matchOrder(journal, order, now);
 }

@@ -23,8 +23,9 @@ function averagePrice(order: Order): D {
 }
 
 /**
- * The Order of the spec. `withMargin` adds margin_used, margin_interest and
- * unwound_trade_leverage_level, which the update_tpsl and cancel responses carry.
+ * The Order of the spec. `withMargin` adds margin_used (what the order holds and what its
+ * open position holds), margin_interest and unwound_trade_leverage_level, which the
+ * update_tpsl and cancel responses carry.
  */
 export function orderView(
   state: ExchangeState,
@@ -60,14 +61,18 @@ export function orderView(
     trading_type: order.tradingType,
     target: spot ? 'spot' : 'open',
     order_fee: '0',
-    source_action: order.conditional ? 'netout_open' : 'manual',
-    unwound_trade_id: null,
+    // A take profit or stop loss closes (nets out) what an order opened.
+    source_action: order.unwoundTradeId === null ? 'manual' : 'netout_open',
+    unwound_trade_id: order.unwoundTradeId,
     trade_id: order.tradeId,
   };
   if (withMargin) {
-    view.margin_used = spot ? '0' : decimal(order.reservedAmount);
+    const opened = order.tradeId === null ? undefined : state.positions.get(order.tradeId);
+    const unwound =
+      spot || order.unwoundTradeId === null ? undefined : state.positions.get(order.unwoundTradeId);
+    view.margin_used = spot ? '0' : decimal(order.reservedAmount.plus(opened?.margin ?? 0));
     view.margin_interest = '0';
-    view.unwound_trade_leverage_level = null;
+    view.unwound_trade_leverage_level = unwound?.leverageLevel ?? null;
   }
   return view;
 }

@@ -5,7 +5,6 @@ import {
   zCreateOrderResponse,
   zEditOrderByClientIdResponse,
   zEditOrderResponse,
-  zGetAccountsResponse,
   zGetOrderByClientIdResponse,
   zGetOrderResponse,
   zGetPriceLevelsResponse,
@@ -14,7 +13,6 @@ import {
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { addProduct, addToken } from '../store/seed.js';
 import {
@@ -25,8 +23,8 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
-
-type Order = z.infer<typeof zCreateOrderResponse>;
+import * as trading from './trading.test-support.js';
+import { balances, getOrder, type Order } from './trading.test-support.js';
 
 let sandbox: RunningSandbox;
 // Products of these tests alone, with empty books, so every fill is one a test set up.
@@ -47,31 +45,11 @@ const path = (key: { id: number | string } | { clientOrderId: string }, suffix =
     ? `/orders/${key.id}${suffix}`
     : `/orders/client:${encodeURIComponent(key.clientOrderId)}${suffix}`;
 
-async function place(call: Client, body: Record<string, unknown>): Promise<Order> {
-  return valid(
-    zCreateOrderResponse,
-    await call('POST', '/orders', {
-      body: { order_type: 'limit', product_id: quiet, side: 'buy', quantity: '0.01', ...body },
-    }),
-  );
-}
+/** An order on the quiet BTC/JPY product unless `body` names another. */
+const place = (call: Client, body: Record<string, unknown>) =>
+  trading.place(call, { product_id: quiet, ...body });
 
-/** A product with an empty book, for a test whose fills must not meet other tests' orders. */
-function freshProduct(): Promise<number> {
-  return sandbox.database.transaction((tx) => addProduct(tx, { base: 'BTC', quote: 'JPY' }));
-}
-
-async function balances(call: Client, currency: string) {
-  const accounts = valid(zGetAccountsResponse, await call('GET', '/accounts'));
-  const account = [...accounts.crypto_accounts, ...accounts.fiat_accounts].find(
-    (entry) => entry.currency === currency,
-  );
-  return { balance: String(account?.balance), reserved: String(account?.reserved_balance) };
-}
-
-async function getOrder(call: Client, id: number | string): Promise<Order> {
-  return valid(zGetOrderResponse, await call('GET', `/orders/${id}`));
-}
+const freshProduct = () => trading.freshProduct(sandbox);
 
 /** A live order, a cancelled one and a filled one of a fresh user, at prices of their own. */
 async function ordersInEveryState(price: string) {
@@ -484,30 +462,26 @@ describe('order state table', () => {
     return { trader, takeProfit, stopLoss };
   }
 
-  /** A trade between two others at `price`: the product's last price. */
-  async function tradeAt(product_id: number, price: string) {
-    const buyer = await newUser(sandbox);
-    const seller = await newUser(sandbox);
-    await place(buyer.call, { product_id, price, quantity: '0.001' });
-    await place(seller.call, { product_id, side: 'sell', price, quantity: '0.001' });
-  }
+  const tradeAt = (product_id: number, price: string) =>
+    trading.tradeAt(sandbox, product_id, price);
 
   it('brings a take profit into the book once the price reaches it, and cancels its stop loss', async () => {
     const product_id = await freshProduct();
     const { trader, takeProfit, stopLoss } = await position(product_id);
+    const asks = async () =>
+      valid(
+        zGetPriceLevelsResponse,
+        await trader.call('GET', `/products/${product_id}/price_levels`),
+      ).sell_price_levels;
     await tradeAt(product_id, '119');
-    expect((await getOrder(trader.call, takeProfit.id)).source_action).toBe('netout_open');
+    expect(await asks()).toEqual([]);
     await tradeAt(product_id, '120');
     expect(await getOrder(trader.call, takeProfit.id)).toMatchObject({
       status: 'live',
-      source_action: 'manual',
+      source_action: 'netout_open',
     });
     expect((await getOrder(trader.call, stopLoss.id)).status).toBe('cancelled');
-    const book = valid(
-      zGetPriceLevelsResponse,
-      await trader.call('GET', `/products/${product_id}/price_levels`),
-    );
-    expect(book.sell_price_levels).toEqual([['120', '0.01']]);
+    expect(await asks()).toEqual([['120', '0.01']]);
     expect((await balances(trader.call, 'BTC')).reserved).toBe('0.01');
   });
 

@@ -14,9 +14,16 @@ import {
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
-import { bestOpposite, cancel, matchOrder, triggerConditionalOrders } from './matching.js';
+import {
+  bestOpposite,
+  cancel,
+  matchOrder,
+  trailingTrigger,
+  triggerConditionalOrders,
+} from './matching.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
-import { D, isOpen, type Order, type Product, takesOnly } from './state.js';
+import { openQuantity, positionClosedBy } from './positions.js';
+import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
 
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
@@ -47,6 +54,46 @@ function minimumQuantity(journal: Journal, product: Product): D {
   return journal.state.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
 }
 
+const trailingStopTypes: readonly string[] = [
+  'fiat',
+  'percentage',
+] satisfies TrailingStop['type'][];
+
+/** How far a new trailing stop follows the price: `trailing_stop_type` and `_value`, checked. */
+function trailingStopOf(input: OrderCreate): TrailingStop {
+  const type = input.trailing_stop_type;
+  if (type === undefined) throw refuse('trailing_stop_type', 'required');
+  if (!trailingStopTypes.includes(type))
+    throw refuse('trailing_stop_type', 'must_be_fiat_or_percentage');
+  if (input.trailing_stop_value === undefined) throw refuse('trailing_stop_value', 'required');
+  checkAmount('trailing_stop_value', input.trailing_stop_value);
+  const value = new D(input.trailing_stop_value);
+  if (type === 'percentage' && value.gte(100)) {
+    throw refuse('trailing_stop_value', 'must_be_less_than_100');
+  }
+  return { type: type as TrailingStop['type'], value };
+}
+
+/**
+ * Where a new stop or trailing stop is triggered. A stop that the last traded price has
+ * already reached is refused: it would trade at once, which a market order says plainly. A
+ * trailing stop starts at its distance from the last traded price, so the product needs one.
+ */
+function firstTrigger(journal: Journal, order: Order, price: string | undefined): D {
+  const last = journal.state.fillsByProduct.get(order.productId)?.at(-1)?.price;
+  if (order.trailingStop) {
+    if (!last) throw refuse('product_id', 'no_last_traded_price');
+    const trigger = trailingTrigger(order.side, order.trailingStop, last);
+    if (trigger.lte(0)) throw refuse('trailing_stop_value', 'must_be_less_than_the_price');
+    return trigger;
+  }
+  if (price === undefined) throw refuse('price', 'required');
+  const trigger = new D(price);
+  const reached = order.side === 'buy' ? last?.gte(trigger) : last?.lte(trigger);
+  if (reached) throw refuse('price', 'would_trigger_immediately');
+  return trigger;
+}
+
 function tradingTypeFor(product: Product, requested: string | undefined): string {
   const tradingType = requested ?? (product.perpetual ? 'perpetual' : 'spot');
   const enabled: Record<string, boolean> = {
@@ -69,12 +116,12 @@ export function placeOrder(
   const { state } = journal;
   const product = loadProduct(journal, input.product_id);
   if (product.disabled) throw refuse('product_id', 'product_disabled');
-  const supported = ['limit', 'limit_post_only', 'market', 'market_with_range'];
-  if (!supported.includes(input.order_type)) throw refuse('order_type', 'not_supported');
   checkAmount('quantity', input.quantity);
+  const waits = input.order_type === 'stop' || input.order_type === 'trailing_stop';
   const limited = !takesOnly(input.order_type);
   if (limited && input.price === undefined) throw refuse('price', 'required');
   checkAmount('price', input.price);
+  const trailingStop = input.order_type === 'trailing_stop' ? trailingStopOf(input) : null;
   const ranged = input.order_type === 'market_with_range';
   if (ranged && input.price_range === undefined) throw refuse('price_range', 'required');
   checkAmount('price_range', input.price_range);
@@ -115,8 +162,10 @@ export function placeOrder(
     fundingCurrency: funding,
     takeProfit: null,
     stopLoss: null,
-    conditional: false,
+    conditional: waits,
     tradeId: null,
+    unwoundTradeId: null,
+    trailingStop,
     reservedAmount: new D(0),
     reservedCurrency: product.quotedCurrency,
     sequence: state.next.orderSequence++,
@@ -134,9 +183,11 @@ export function placeOrder(
     const range = new D(input.price_range as string);
     order.price = input.side === 'buy' ? best.price.plus(range) : D.max(0, best.price.minus(range));
   }
+  if (waits) order.price = firstTrigger(journal, order, input.price);
   journal.addOrder(order);
   // A market order holds nothing up front: each fill checks the funds it takes.
-  if (limited) syncReserve(journal, order);
+  if (limited || waits) syncReserve(journal, order);
+  if (waits) return order;
   matchOrder(journal, order, now);
   if (takesOnly(input.order_type) && order.status === 'cancelled') {
     throw refuse('quantity', order.filledQuantity.isZero() ? 'no_liquidity' : 'not_filled');
@@ -211,11 +262,16 @@ const editOrder: ExchangeHandler = (context) => {
   }
   checkAmount('price', edit.price);
   checkAmount('quantity', edit.quantity);
+  if (edit.price !== undefined && order.trailingStop) throw refuse('price', 'follows_the_market');
   const price = edit.price === undefined ? order.price : new D(edit.price);
   const quantity = edit.quantity === undefined ? order.quantity : new D(edit.quantity);
   const product = loadProduct(journal, order.productId);
   if (quantity.lt(minimumQuantity(journal, product))) {
     throw refuse('quantity', 'less_than_order_size');
+  }
+  const position = positionClosedBy(journal, order);
+  if (position && quantity.minus(order.filledQuantity).gt(openQuantity(position))) {
+    throw refuse('quantity', 'more_than_the_open_position');
   }
   journal.touchOrder(order);
   if (!price.eq(order.price) || quantity.gt(order.quantity)) {
@@ -258,7 +314,10 @@ const cancelOrder: ExchangeHandler = (context) => {
   };
 };
 
-/** Cancels every open order matching all given filters; conditional orders are left alone. */
+/**
+ * Cancels every open order matching all given filters. A take profit or stop loss waiting on
+ * a position is left alone; a user's own stop or trailing stop is an order like any other.
+ */
 const cancelAllOrders: ExchangeHandler = (context) => {
   const filters = (context.body ?? {}) as z.infer<typeof zCancelAllOrdersBody>;
   const { journal } = context;
@@ -269,7 +328,7 @@ const cancelAllOrders: ExchangeHandler = (context) => {
     .filter(
       (order) =>
         isOpen(order) &&
-        !order.conditional &&
+        !(order.conditional && order.unwoundTradeId !== null) &&
         (filters.product_id === undefined || String(order.productId) === filters.product_id) &&
         (filters.trading_type === undefined || order.tradingType === filters.trading_type) &&
         (filters.side === undefined || order.side === filters.side),

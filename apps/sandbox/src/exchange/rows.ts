@@ -1,4 +1,4 @@
-import type { Account, D, Fill, Order } from './state.js';
+import type { Account, D, Fill, Order, Position } from './state.js';
 
 type Value = string | number | boolean | D | null;
 
@@ -31,6 +31,9 @@ const orders: Table<Order> = {
     ['stop_loss', 'numeric', (o) => o.stopLoss],
     ['conditional', 'boolean', (o) => o.conditional],
     ['trade_id', 'bigint', (o) => o.tradeId],
+    ['unwound_trade_id', 'bigint', (o) => o.unwoundTradeId],
+    ['trailing_stop_type', 'text', (o) => o.trailingStop?.type ?? null],
+    ['trailing_stop_value', 'numeric', (o) => o.trailingStop?.value ?? null],
     ['reserved_amount', 'numeric', (o) => o.reservedAmount],
     ['reserved_currency', 'text', (o) => o.reservedCurrency],
     ['sequence', 'bigint', (o) => o.sequence],
@@ -39,11 +42,12 @@ const orders: Table<Order> = {
   ],
   onConflict: '',
 };
-// Every column of an order can change but its id.
-orders.onConflict = `ON CONFLICT (id) DO UPDATE SET ${orders.columns
-  .slice(1)
-  .map(([column]) => `${column} = EXCLUDED.${column}`)
-  .join(', ')}`;
+/** A row already there takes every new value but its id. */
+function updateAllButId(table: Table<never>): string {
+  const columns = table.columns.slice(1).map(([column]) => `${column} = EXCLUDED.${column}`);
+  return `ON CONFLICT (id) DO UPDATE SET ${columns.join(', ')}`;
+}
+orders.onConflict = updateAllButId(orders as Table<never>);
 
 const accounts: Table<Account> = {
   name: 'accounts',
@@ -73,6 +77,30 @@ const fills: Table<Fill> = {
   ],
   onConflict: '',
 };
+
+const positions: Table<Position> = {
+  name: 'positions',
+  columns: [
+    ['id', 'bigint', (p) => p.id],
+    ['user_id', 'bigint', (p) => p.userId],
+    ['product_id', 'bigint', (p) => p.productId],
+    ['trading_type', 'text', (p) => p.tradingType],
+    ['side', 'text', (p) => p.side],
+    ['leverage_level', 'integer', (p) => p.leverageLevel],
+    ['funding_currency', 'text', (p) => p.fundingCurrency],
+    ['quantity', 'numeric', (p) => p.quantity],
+    ['open_value', 'numeric', (p) => p.openValue],
+    ['closed_quantity', 'numeric', (p) => p.closedQuantity],
+    ['closed_value', 'numeric', (p) => p.closedValue],
+    ['margin', 'numeric', (p) => p.margin],
+    ['realized_pnl', 'numeric', (p) => p.realizedPnl],
+    ['status', 'text', (p) => p.status],
+    ['created_at', 'bigint', (p) => p.createdAt],
+    ['updated_at', 'bigint', (p) => p.updatedAt],
+  ],
+  onConflict: '',
+};
+positions.onConflict = updateAllButId(positions as Table<never>);
 
 export interface NonceRow {
   scope: string;
@@ -105,7 +133,7 @@ const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
  * planned once per connection, where a statement of literals costs that at every batch.
  */
 export const preparedWrites: Record<string, string> = Object.fromEntries(
-  [orders, accounts, fills, nonces].map((table) => {
+  [orders, accounts, fills, positions, nonces].map((table) => {
     const t = table as Table<never>;
     const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
     const columns = t.columns.map(([column]) => column).join(', ');
@@ -142,4 +170,5 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
 export const writeOrders = (rows: Order[]) => write(orders, rows);
 export const writeAccounts = (rows: Account[]) => write(accounts, rows);
 export const writeFills = (rows: Fill[]) => write(fills, rows);
+export const writePositions = (rows: Position[]) => write(positions, rows);
 export const writeNonces = (rows: NonceRow[]) => write(nonces, rows);

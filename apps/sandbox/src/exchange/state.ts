@@ -67,14 +67,52 @@ export interface Order {
   fundingCurrency: string;
   takeProfit: D | null;
   stopLoss: D | null;
-  /** A take profit or stop loss order on a position: triggered, not resting in the book. */
+  /**
+   * Waiting for the product's price to reach `price`, outside the book: a take profit or stop
+   * loss on a position, or a stop or trailing stop order not yet triggered.
+   */
   conditional: boolean;
+  /** The margin position this order opened (the id of its first fill). */
   tradeId: number | null;
+  /** The trade a take profit or stop loss order closes: a margin position, or a spot fill. */
+  unwoundTradeId: number | null;
+  /** How far a trailing stop's trigger follows the price: an amount, or a percentage of it. */
+  trailingStop: TrailingStop | null;
   /** What the order holds of its owner's funds right now, and in which currency. */
   reservedAmount: D;
   reservedCurrency: string;
   /** Time priority among orders at one price. */
   sequence: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TrailingStop {
+  type: 'fiat' | 'percentage';
+  value: D;
+}
+
+/**
+ * A margin (or cfd, perpetual) position: opened by an order's fills, closed by its take
+ * profit or stop loss. Its id is that of the fill that opened it, which is its trade id.
+ */
+export interface Position {
+  id: number;
+  userId: number;
+  productId: number;
+  tradingType: string;
+  side: 'buy' | 'sell';
+  leverageLevel: number;
+  fundingCurrency: string;
+  /** Opened in total, and sum of price * quantity over the opening fills. */
+  quantity: D;
+  openValue: D;
+  closedQuantity: D;
+  closedValue: D;
+  /** What the position holds of its owner's funding currency right now. */
+  margin: D;
+  realizedPnl: D;
+  status: 'open' | 'closed';
   createdAt: number;
   updatedAt: number;
 }
@@ -97,10 +135,14 @@ export interface LoanLevel {
 
 /**
  * Orders that take what the book offers and never rest: a market order, a market order
- * bounded by a price range, and a stop loss once triggered (until then it waits, conditional).
+ * bounded by a price range, and a stop (a stop loss, a stop or a trailing stop) once
+ * triggered; until then it waits, conditional.
  */
 export const takesOnly = (orderType: string) =>
-  orderType === 'market' || orderType === 'market_with_range' || orderType === 'stop';
+  orderType === 'market' ||
+  orderType === 'market_with_range' ||
+  orderType === 'stop' ||
+  orderType === 'trailing_stop';
 
 /** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
 export const isOpen = (order: Order) =>
@@ -162,10 +204,13 @@ export class ExchangeState {
   ordersByUser = new Map<number, Order[]>();
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
+  positions = new Map<number, Position>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
   readonly resting = new WeakSet<Order>();
+  /** Open conditional orders by product: what a trade there may trigger. Derived too. */
+  readonly #waiting = new Map<number, Set<Order>>();
   next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1 };
   /** Grows with every change, in memory or in the store: what a kept answer is checked against. */
   version = 0;
@@ -259,6 +304,14 @@ export class ExchangeState {
         stopLoss: nullable(row.stop_loss),
         conditional: Boolean(row.conditional),
         tradeId: row.trade_id === null ? null : Number(row.trade_id),
+        unwoundTradeId: row.unwound_trade_id === null ? null : Number(row.unwound_trade_id),
+        trailingStop:
+          row.trailing_stop_type === null
+            ? null
+            : {
+                type: row.trailing_stop_type as TrailingStop['type'],
+                value: new D(String(row.trailing_stop_value)),
+              },
         reservedAmount: new D(String(row.reserved_amount)),
         reservedCurrency: String(row.reserved_currency),
         sequence: Number(row.sequence),
@@ -278,6 +331,28 @@ export class ExchangeState {
         price: new D(String(row.price)),
         quantity: new D(String(row.quantity)),
         createdAt: Number(row.created_at),
+      });
+    }
+    for (const row of await query<Record<string, string | number>>(
+      'SELECT * FROM positions ORDER BY id',
+    )) {
+      this.positions.set(Number(row.id), {
+        id: Number(row.id),
+        userId: Number(row.user_id),
+        productId: Number(row.product_id),
+        tradingType: String(row.trading_type),
+        side: row.side as Position['side'],
+        leverageLevel: Number(row.leverage_level),
+        fundingCurrency: String(row.funding_currency),
+        quantity: new D(String(row.quantity)),
+        openValue: new D(String(row.open_value)),
+        closedQuantity: new D(String(row.closed_quantity)),
+        closedValue: new D(String(row.closed_value)),
+        margin: new D(String(row.margin)),
+        realizedPnl: new D(String(row.realized_pnl)),
+        status: row.status as Position['status'],
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
       });
     }
     for (const row of await query<{
@@ -381,17 +456,40 @@ export class ExchangeState {
     return entry(this.books, productId, () => ({ buy: new BookSide(), sell: new BookSide() }));
   }
 
-  /** Puts an open, non-conditional order in its book, where its price and age place it. */
+  /**
+   * Puts an open order where it now belongs: in its book, where its price and age place it,
+   * or among the product's waiting orders when it is conditional.
+   */
   rest(order: Order): void {
-    if (!isOpen(order) || order.conditional || this.resting.has(order)) return;
+    if (!isOpen(order)) return;
+    if (order.conditional) {
+      entry(this.#waiting, order.productId, () => new Set<Order>()).add(order);
+      return;
+    }
+    if (this.resting.has(order)) return;
     this.book(order.productId)[order.side].insert(order);
     this.resting.add(order);
   }
 
   unrest(order: Order): void {
+    this.#waiting.get(order.productId)?.delete(order);
     if (!this.resting.has(order)) return;
     this.book(order.productId)[order.side].remove(order);
     this.resting.delete(order);
+  }
+
+  /** The open conditional orders of `productId`, oldest first. */
+  waiting(productId: number): Order[] {
+    return [...(this.#waiting.get(productId) ?? [])].sort((a, b) => a.id - b.id);
+  }
+
+  addPosition(position: Position): void {
+    this.positions.set(position.id, position);
+  }
+
+  /** Forgets a position opened by a call that was then refused. */
+  dropPosition(position: Position): void {
+    this.positions.delete(position.id);
   }
 
   addFill(fill: Fill): void {

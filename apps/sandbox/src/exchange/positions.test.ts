@@ -1,0 +1,179 @@
+import {
+  zEditOrderResponse,
+  zListOrdersResponse,
+  zUpdateOrderTpslResponse,
+} from '@exchange-kit/exchange-client/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { type Client, newUser, startTestSandbox, valid } from '../test-support.js';
+import * as trading from './trading.test-support.js';
+import { balances, getOrder, place } from './trading.test-support.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+const startingJpy = '100000000';
+
+/**
+ * A margin order of 1 BTC at 100 with its take profit and stop loss, filled by a spot
+ * counterpart: the position it opens, and the two conditional orders waiting on it.
+ */
+async function openPosition(options: {
+  side: 'buy' | 'sell';
+  leverage: number;
+  takeProfit: string;
+  stopLoss: string;
+}) {
+  const product_id = await trading.freshProduct(sandbox, { margin: true });
+  const trader = await newUser(sandbox);
+  const counterpart = await newUser(sandbox);
+  const opening = await place(trader.call, {
+    product_id,
+    side: options.side,
+    price: '100',
+    quantity: '1',
+    trading_type: 'margin',
+    leverage_level: options.leverage,
+  });
+  valid(
+    zUpdateOrderTpslResponse,
+    await trader.call('PUT', `/orders/${opening.id}/update_tpsl`, {
+      body: { take_profit: options.takeProfit, stop_loss: options.stopLoss },
+    }),
+  );
+  await place(counterpart.call, {
+    product_id,
+    side: options.side === 'buy' ? 'sell' : 'buy',
+    price: '100',
+    quantity: '1',
+  });
+  const opened = await getOrder(trader.call, opening.id);
+  expect(opened.status).toBe('filled');
+  if (typeof opened.trade_id !== 'number') throw new Error('the filled order opened no position');
+  const waiting = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
+  const byPrice = (price: string) => {
+    const order = waiting.models.find((model) => model.price === price);
+    if (!order) throw new Error(`nothing waits at ${price}`);
+    return order;
+  };
+  return {
+    product_id,
+    trader,
+    tradeId: opened.trade_id,
+    takeProfit: byPrice(options.takeProfit),
+    stopLoss: byPrice(options.stopLoss),
+  };
+}
+
+const tpsl = (call: Client, id: number | string) =>
+  call('PUT', `/orders/${id}/update_tpsl`, { body: {} });
+
+describe('margin positions', () => {
+  it('a filled margin order opens a position that holds its margin and swaps no currency', async () => {
+    const { trader, tradeId, takeProfit, stopLoss } = await openPosition({
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '50' });
+    expect(await balances(trader.call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+    for (const order of [takeProfit, stopLoss]) {
+      expect(order).toMatchObject({
+        side: 'sell',
+        quantity: '1',
+        unwound_trade_id: tradeId,
+        source_action: 'netout_open',
+      });
+      const answer = valid(zUpdateOrderTpslResponse, await tpsl(trader.call, order.id));
+      expect(answer).toMatchObject({ margin_used: '0', unwound_trade_leverage_level: 2 });
+    }
+  });
+
+  it('its take profit closes it at a profit, paid into the funding currency', async () => {
+    const { product_id, trader, takeProfit, stopLoss } = await openPosition({
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    await trading.tradeAt(sandbox, product_id, '120');
+    expect((await getOrder(trader.call, stopLoss.id)).status).toBe('cancelled');
+    // Resting now, the take profit closes a position: it holds no margin of its own.
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
+    const buyer = await newUser(sandbox);
+    await place(buyer.call, { product_id, price: '120', quantity: '1' });
+    expect(await getOrder(trader.call, takeProfit.id)).toMatchObject({
+      status: 'filled',
+      average_price: '120',
+    });
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: '100000020',
+      reserved: '0',
+    });
+    expect(await balances(trader.call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+
+  it('its stop loss closes a short at a loss that takes no more than the margin', async () => {
+    const { product_id, trader, takeProfit, stopLoss } = await openPosition({
+      side: 'sell',
+      leverage: 4,
+      takeProfit: '50',
+      stopLoss: '110',
+    });
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('25');
+    const asker = await newUser(sandbox);
+    await place(asker.call, { product_id, side: 'sell', price: '150', quantity: '1' });
+    await trading.tradeAt(sandbox, product_id, '110');
+    expect(await getOrder(trader.call, stopLoss.id)).toMatchObject({
+      status: 'filled',
+      average_price: '150',
+    });
+    expect((await getOrder(trader.call, takeProfit.id)).status).toBe('cancelled');
+    // Bought back at 150, the short lost 50; its margin was 25.
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999975', reserved: '0' });
+  });
+
+  it('a take profit cannot be made larger than the position it closes', async () => {
+    const { trader, takeProfit } = await openPosition({
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    const refused = await trader.call('PUT', `/orders/${takeProfit.id}`, {
+      body: { quantity: '1.5' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ errors: { quantity: ['more_than_the_open_position'] } });
+    const edited = valid(
+      zEditOrderResponse,
+      await trader.call('PUT', `/orders/${takeProfit.id}`, { body: { quantity: '0.5' } }),
+    );
+    expect(edited.quantity).toBe('0.5');
+  });
+
+  it('is kept in the store: read back, it still holds its margin and its take profit closes it', async () => {
+    const { product_id, trader, takeProfit } = await openPosition({
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    await sandbox.exchange.reload();
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
+    await trading.tradeAt(sandbox, product_id, '120');
+    const buyer = await newUser(sandbox);
+    await place(buyer.call, { product_id, price: '120', quantity: '1' });
+    await sandbox.exchange.reload();
+    expect((await getOrder(trader.call, takeProfit.id)).status).toBe('filled');
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: '100000020',
+      reserved: '0',
+    });
+  });
+});

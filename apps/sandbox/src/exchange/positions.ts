@@ -1,0 +1,120 @@
+import type { Journal } from './journal.js';
+import { adjustReserved, depositAddress, marginOf } from './ledger.js';
+import { D, type Order, type Position, type Product } from './state.js';
+
+/**
+ * The margin position that `order` closes, when it is a take profit or stop loss on one.
+ * Such an order never opens a position of its own.
+ */
+export function positionClosedBy(journal: Journal, order: Order): Position | undefined {
+  if (order.tradingType === 'spot' || order.unwoundTradeId === null) return undefined;
+  return journal.state.positions.get(order.unwoundTradeId);
+}
+
+export const openQuantity = (position: Position) =>
+  position.quantity.minus(position.closedQuantity);
+
+/** What a fill of `quantity` at `price` would add to the margin `order` holds: none to close. */
+export function marginToOpen(order: Order, product: Product, quantity: D, price: D): D {
+  if (order.unwoundTradeId !== null) return new D(0);
+  const inBase = order.fundingCurrency === product.baseCurrency;
+  return marginOf(quantity, price, order.leverageLevel, inBase);
+}
+
+/**
+ * Books one margin fill of `order`: a take profit or stop loss closes part of its position
+ * (a position already closed takes no more); any other order opens its position with its
+ * first fill, whose id becomes the order's trade id, and adds to it with the next ones.
+ */
+export function bookMarginFill(
+  journal: Journal,
+  order: Order,
+  fillId: number,
+  quantity: D,
+  price: D,
+  now: number,
+): void {
+  const product = journal.state.products.get(order.productId);
+  if (!product) throw new Error(`Order ${order.id} names no product`);
+  if (order.unwoundTradeId !== null) {
+    const position = positionClosedBy(journal, order);
+    if (position?.status === 'open') close(journal, position, product, quantity, price, now);
+    return;
+  }
+  let position = order.tradeId === null ? undefined : journal.state.positions.get(order.tradeId);
+  if (position) {
+    journal.touchPosition(position);
+  } else {
+    position = {
+      id: fillId,
+      userId: order.userId,
+      productId: order.productId,
+      tradingType: order.tradingType,
+      side: order.side,
+      leverageLevel: order.leverageLevel,
+      fundingCurrency: order.fundingCurrency,
+      quantity: new D(0),
+      openValue: new D(0),
+      closedQuantity: new D(0),
+      closedValue: new D(0),
+      margin: new D(0),
+      realizedPnl: new D(0),
+      status: 'open',
+      createdAt: now,
+      updatedAt: now,
+    };
+    journal.addPosition(position);
+    journal.touchOrder(order).tradeId = fillId;
+  }
+  position.quantity = position.quantity.plus(quantity);
+  position.openValue = position.openValue.plus(quantity.times(price));
+  position.updatedAt = now;
+  holdMargin(journal, position, product);
+}
+
+/**
+ * Closes `quantity` of `position` at `price`: its margin is released in proportion, and the
+ * profit or loss against the average open price is paid into the funding account. A loss
+ * is taken from the released margin and never beyond it, so no balance falls under what its
+ * owner's other orders and positions hold.
+ */
+function close(
+  journal: Journal,
+  position: Position,
+  product: Product,
+  quantity: D,
+  price: D,
+  now: number,
+): void {
+  journal.touchPosition(position);
+  const closed = D.min(quantity, openQuantity(position));
+  const cost = position.openValue.times(closed).div(position.quantity);
+  const value = closed.times(price);
+  const gain = position.side === 'buy' ? value.minus(cost) : cost.minus(value);
+  const inBase = position.fundingCurrency === product.baseCurrency;
+  const pnl = (inBase ? gain.div(price) : gain).toDecimalPlaces(16, D.ROUND_FLOOR);
+  position.closedQuantity = position.closedQuantity.plus(closed);
+  position.closedValue = position.closedValue.plus(value);
+  if (openQuantity(position).isZero()) position.status = 'closed';
+  position.updatedAt = now;
+  const before = position.margin;
+  holdMargin(journal, position, product);
+  const realized = D.max(pnl, before.minus(position.margin).neg());
+  position.realizedPnl = position.realizedPnl.plus(realized);
+  const account = journal.openAccount(
+    position.userId,
+    position.fundingCurrency,
+    depositAddress(position.userId, position.fundingCurrency),
+  );
+  account.balance = account.balance.plus(realized);
+}
+
+/** Sets the margin `position` holds to what its open part takes at its average open price. */
+function holdMargin(journal: Journal, position: Position, product: Product): void {
+  const open = openQuantity(position);
+  const averagePrice = position.openValue.div(position.quantity);
+  const inBase = position.fundingCurrency === product.baseCurrency;
+  const margin = marginOf(open, averagePrice, position.leverageLevel, inBase);
+  adjustReserved(journal, position.userId, position.fundingCurrency, margin.minus(position.margin));
+  position.margin = margin;
+}
