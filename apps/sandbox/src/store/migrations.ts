@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Database } from './database.js';
 
 const migrationsDir = new URL('./migrations/', import.meta.url);
@@ -14,11 +14,15 @@ export async function migrate(db: Database): Promise<string[]> {
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at bigint NOT NULL)',
     ),
   );
-  const files = (await readdir(migrationsDir)).filter((name) => name.endsWith('.sql')).sort();
+  // Read synchronously: a few small files, before the server takes calls, where the thread
+  // pool that asynchronous reads queue on is still busy with the store's own start.
+  const files = readdirSync(migrationsDir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
   const applied: string[] = [];
   for (const file of files) {
     const version = file.replace(/\.sql$/, '');
-    const sql = await readFile(new URL(file, migrationsDir), 'utf8');
+    const sql = readFileSync(new URL(file, migrationsDir), 'utf8');
     const done = await db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
         version,
