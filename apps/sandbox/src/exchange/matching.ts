@@ -120,12 +120,13 @@ function settle(
 }
 
 /**
- * A filled order that carries a take profit or a stop loss: each becomes a conditional order
- * (opposite side, same size) that waits for its trigger to close the trade, which is the
- * order's margin position or, on spot, its last fill.
+ * An order that carries a take profit or a stop loss and is done, filled or cancelled after
+ * part of it filled: each becomes a conditional order (opposite side, the size filled) that
+ * waits for its trigger to close the trade, which is the order's margin position or, on
+ * spot, its last fill.
  */
 function openConditionalOrders(journal: Journal, order: Order, fillId: number, now: number): void {
-  if (order.status !== 'filled' || order.unwoundTradeId !== null) return;
+  if (isOpen(order) || order.filledQuantity.isZero() || order.unwoundTradeId !== null) return;
   const { state } = journal;
   const product = state.products.get(order.productId);
   if (!product) return;
@@ -143,7 +144,7 @@ function openConditionalOrders(journal: Journal, order: Order, fillId: number, n
       orderType: trigger.type,
       side: order.side === 'buy' ? 'sell' : 'buy',
       tradingType: order.tradingType,
-      quantity: order.quantity,
+      quantity: order.filledQuantity,
       filledQuantity: new D(0),
       price: trigger.price,
       filledValue: new D(0),
@@ -232,13 +233,28 @@ const closesSameTrade = (a: Order, b: Order) =>
   a.userId === b.userId &&
   a.side === b.side;
 
-/** Cancels `order`, giving back what it holds. */
+/**
+ * Cancels `order`, giving back what it holds. What part of it filled keeps its take profit
+ * and stop loss: a margin position would otherwise hold its margin with nothing to close it.
+ */
 export function cancel(journal: Journal, order: Order, now: number): void {
   journal.touchOrder(order);
+  const filledInPart = order.status === 'partially_filled';
   order.status = 'cancelled';
   order.updatedAt = now;
   journal.reposition(order);
   syncReserve(journal, order);
+  if (filledInPart) openConditionalOrders(journal, order, lastFillOf(journal, order), now);
+}
+
+/** The id of the last fill of `order`, which has filled in part. */
+function lastFillOf(journal: Journal, order: Order): number {
+  const fills = journal.state.fillsByProduct.get(order.productId) ?? [];
+  for (let at = fills.length - 1; at >= 0; at--) {
+    const fill = fills[at] as (typeof fills)[number];
+    if (fill.takerOrderId === order.id || fill.makerOrderId === order.id) return fill.id;
+  }
+  throw new Error(`Order ${order.id} has filled in part but has no fill`);
 }
 
 /**

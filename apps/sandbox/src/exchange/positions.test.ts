@@ -1,4 +1,5 @@
 import {
+  zCancelOrderResponse,
   zEditOrderResponse,
   zListOrdersResponse,
   zUpdateOrderTpslResponse,
@@ -136,6 +137,48 @@ describe('margin positions', () => {
     expect((await getOrder(trader.call, takeProfit.id)).status).toBe('cancelled');
     // Bought back at 150, the short lost 50; its margin was 25.
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999975', reserved: '0' });
+  });
+
+  it('a margin order cancelled after part of it filled leaves a take profit and stop loss on that part', async () => {
+    const product_id = await trading.freshProduct(sandbox, { margin: true });
+    const trader = await newUser(sandbox);
+    const counterpart = await newUser(sandbox);
+    const opening = await place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    valid(
+      zUpdateOrderTpslResponse,
+      await trader.call('PUT', `/orders/${opening.id}/update_tpsl`, {
+        body: { take_profit: '120', stop_loss: '80' },
+      }),
+    );
+    await place(counterpart.call, { product_id, side: 'sell', price: '100', quantity: '0.4' });
+    // 30 held for the 0.6 still to fill, 20 by the position of 0.4.
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
+    const cancelled = valid(
+      zCancelOrderResponse,
+      await trader.call('PUT', `/orders/${opening.id}/cancel`),
+    );
+    expect(cancelled).toMatchObject({ status: 'cancelled', margin_used: '50' });
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('20');
+    const waiting = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
+    expect(
+      waiting.models.map(({ price, quantity, unwound_trade_id }) => ({
+        price,
+        quantity,
+        unwound_trade_id,
+      })),
+    ).toEqual(
+      ['80', '120'].map((price) => ({
+        price,
+        quantity: '0.4',
+        unwound_trade_id: cancelled.trade_id,
+      })),
+    );
   });
 
   it('a take profit cannot be made larger than the position it closes', async () => {
