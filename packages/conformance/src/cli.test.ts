@@ -18,6 +18,17 @@ async function conformance(...args: string[]) {
   }
 }
 
+/** `run` with every argument it needs, against a port where nothing listens. */
+const runAgainstNothing = [
+  'run',
+  '--exchange-url',
+  'http://127.0.0.1:9',
+  '--token-id',
+  'id',
+  '--token-secret',
+  'secret',
+];
+
 describe('exchange-conformance CLI', () => {
   it('lists every requirement with its level, profile and origin', async () => {
     const { code, stdout } = await conformance('list');
@@ -33,17 +44,7 @@ describe('exchange-conformance CLI', () => {
   });
 
   it('exits 2 with what to do when the server cannot be reached', async () => {
-    const { code, stderr } = await conformance(
-      'run',
-      '--exchange-url',
-      'http://127.0.0.1:9',
-      '--token-id',
-      'id',
-      '--token-secret',
-      'secret',
-      '--profile',
-      'orders',
-    );
+    const { code, stderr } = await conformance(...runAgainstNothing, '--profile', 'orders');
     expect(code).toBe(2);
     expect(stderr).toContain('cannot reach http://127.0.0.1:9');
     expect(stderr).toContain('start the server, or check --exchange-url');
@@ -53,27 +54,11 @@ describe('exchange-conformance CLI', () => {
     const missing = await conformance('run', '--token-id', 'id');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('run needs --exchange-url, --token-secret');
-    const profile = await conformance(
-      'run',
-      '--exchange-url',
-      'http://127.0.0.1:9',
-      '--token-id',
-      'i',
-      '--token-secret',
-      's',
-      '--profile',
-      'bonds',
-    );
+    const profile = await conformance(...runAgainstNothing, '--profile', 'bonds');
     expect(profile.code).toBe(2);
     expect(profile.stderr).toContain('--profile bonds: the profiles are orders, loan-book');
     const report = await conformance(
-      'run',
-      '--exchange-url',
-      'http://127.0.0.1:9',
-      '--token-id',
-      'i',
-      '--token-secret',
-      's',
+      ...runAgainstNothing,
       '--profile',
       'orders',
       '--report',

@@ -6,7 +6,6 @@
 import {
   orderForIntent,
   QuickExchangeProvider,
-  type SettlementRequirement,
   useCreateIntent,
   useSettlementCountdown,
   useTransaction,
@@ -15,6 +14,8 @@ import {
 import { QueryClient } from '@tanstack/react-query';
 import { StrictMode, useState } from 'react';
 import { backendCalls } from './backend-calls.js';
+import { SettlementRequirements } from './settlement-requirements.js';
+import { TermsAcceptance } from './terms-acceptance.js';
 
 const backend = backendCalls();
 const queryClient = new QueryClient();
@@ -31,38 +32,6 @@ export function App() {
         <BuyFlow />
       </QuickExchangeProvider>
     </StrictMode>
-  );
-}
-
-const requirementLabel: Record<SettlementRequirement['type'], (currency: string) => string> = {
-  WALLET_ADDRESS: (currency) => `Your ${currency} wallet address`,
-  SIGNED_RAW_TRANSACTION: (currency) => `Your signed ${currency} transaction`,
-};
-
-function RequirementForm({
-  requirement,
-  onSubmit,
-}: {
-  requirement: SettlementRequirement;
-  onSubmit: (value: string) => void;
-}) {
-  const [value, setValue] = useState('');
-  const label = requirementLabel[requirement.type](requirement.currency);
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(value);
-      }}
-    >
-      <label>
-        {label}
-        <input type="text" value={value} onChange={(event) => setValue(event.target.value)} />
-      </label>
-      <button type="submit" disabled={value.trim() === ''}>
-        Submit
-      </button>
-    </form>
   );
 }
 
@@ -107,14 +76,11 @@ function BuyFlow() {
       {intent && !transaction.transaction && (
         <section data-testid="terms">
           <h2>3. Terms</h2>
-          <label>
-            <input
-              type="checkbox"
-              checked={accepted}
-              onChange={(event) => setAccepted(event.target.checked)}
-            />{' '}
-            I accept the <a href={session.termsOfServiceHref}>terms of service</a>
-          </label>
+          <TermsAcceptance
+            accepted={accepted}
+            onChange={setAccepted}
+            termsHref={session.termsOfServiceHref}
+          />
           <div>
             <button
               type="button"
@@ -152,13 +118,10 @@ function BuyFlow() {
               Pay by {fundingCurrency} transfer
             </button>
           )}
-          {transaction.requirements.map((requirement) => (
-            <RequirementForm
-              key={`${requirement.settlementInstructionId}:${requirement.name}`}
-              requirement={requirement}
-              onSubmit={(value) => void transaction.submit(requirement, value)}
-            />
-          ))}
+          <SettlementRequirements
+            requirements={transaction.requirements}
+            onSubmit={(requirement, value) => void transaction.submit(requirement, value)}
+          />
           {funding?.status === 'WAITING_USER' && (
             <div data-testid="funding">
               {countdown.expired ? (

@@ -7,13 +7,14 @@
 import {
   QuickExchangeProvider,
   type SettlementDirection,
-  type SettlementRequirement,
   useSettlementCountdown,
   useTransaction,
   useUserSession,
 } from '@exchange-kit/react-hooks';
 import { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SettlementRequirements } from '../../../../packages/react-hooks/example/settlement-requirements.js';
+import { TermsAcceptance } from '../../../../packages/react-hooks/example/terms-acceptance.js';
 
 const queryClient = new QueryClient();
 
@@ -57,14 +58,7 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
   if (!tx.transaction) {
     return (
       <div data-testid="order">
-        <label>
-          <input
-            type="checkbox"
-            checked={accepted}
-            onChange={(e) => setAccepted(e.target.checked)}
-          />{' '}
-          I accept the <a href={termsHref}>terms of service</a>
-        </label>
+        <TermsAcceptance accepted={accepted} onChange={setAccepted} termsHref={termsHref} />
         <button
           type="button"
           disabled={!accepted || tx.isWorking}
@@ -106,13 +100,10 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
           {methodFor[direction]}
         </button>
       ))}
-      {tx.requirements.map((requirement) => (
-        <Requirement
-          key={`${requirement.settlementInstructionId}:${requirement.name}`}
-          requirement={requirement}
-          onSubmit={(value) => void tx.submit(requirement, value)}
-        />
-      ))}
+      <SettlementRequirements
+        requirements={tx.requirements}
+        onSubmit={(requirement, value) => void tx.submit(requirement, value)}
+      />
       {tx.funding?.setup_parameters.account_key && tx.status === 'PENDING' && (
         <p data-testid="funding">
           Send {tx.funding.quantity} {tx.funding.currency} to{' '}
@@ -131,34 +122,3 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
   );
 }
 // #endregion settlement
-
-// #region requirement
-function Requirement({
-  requirement,
-  onSubmit,
-}: {
-  requirement: SettlementRequirement;
-  onSubmit: (value: string) => void;
-}) {
-  const [value, setValue] = useState('');
-  const label =
-    requirement.type === 'WALLET_ADDRESS'
-      ? `Your ${requirement.currency} wallet address`
-      : `Your signed ${requirement.currency} transaction`;
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(value);
-      }}
-    >
-      <label>
-        {label} <input type="text" value={value} onChange={(e) => setValue(e.target.value)} />
-      </label>
-      <button type="submit" disabled={value.trim() === ''}>
-        Submit
-      </button>
-    </form>
-  );
-}
-// #endregion requirement

@@ -4,24 +4,29 @@
  * Runs in the PostgreSQL pass of the tests (scripts/with-postgres.mjs), which sets
  * SANDBOX_TEST_DATABASE_URL; PGlite, one connection, cannot run calls side by side.
  */
-import {
-  zCreateIntentResponse,
-  zIntentToTradeResponse,
-} from '@exchange-kit/partner-client/schemas';
+import { zIntentToTradeResponse } from '@exchange-kit/partner-client/schemas';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { partnerHandlers } from './handlers.js';
-import { call, freshDatabase, newSession, parsed, seedPartner, T0 } from './testing.js';
+import {
+  freshDatabase,
+  newSession,
+  newWalletIntent,
+  parsed,
+  type SeededPartner,
+  seedPartner,
+  T0,
+} from './testing.js';
 
 const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
 
 describe('concurrent calls on PostgreSQL without the write lock', () => {
   let db: Database;
   let pool: pg.Pool;
-  let partner: { partnerId: number; publicApiKey: string };
+  let partner: SeededPartner;
   let sessionId: string;
 
   beforeAll(async () => {
@@ -73,16 +78,7 @@ describe('concurrent calls on PostgreSQL without the write lock', () => {
     });
 
   it('INTENT-ONE-TO-ONE-CONSUMED: exactly one of concurrent attempts goes through', async () => {
-    const intent = parsed(
-      zCreateIntentResponse,
-      await call(db, 'createIntent', {
-        body: {
-          payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '10' },
-        },
-        path: { public_api_key: partner.publicApiKey },
-        caller: { kind: 'partner', tokenId: 't', userId: 1, partnerId: partner.partnerId },
-      }),
-    ).payload;
+    const intent = await newWalletIntent(db, partner, '10');
     const outcomes = await Promise.all(
       Array.from({ length: 6 }, () => trade({ intent_id: intent.id })),
     );

@@ -5,13 +5,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
 import {
+  btcPurchase,
   call,
   count,
-  migratedStore,
   newSession,
   parsed,
+  partnerWalletSettlements,
   refusal,
-  seedPartner,
+  storeWithSession,
   T0,
 } from './testing.js';
 
@@ -23,24 +24,29 @@ let publicApiKey: string;
 let sessionId: string;
 
 beforeAll(async () => {
-  db = await migratedStore();
-  ({ publicApiKey } = await seedPartner(db));
-  sessionId = await newSession(db, publicApiKey);
+  ({
+    db,
+    sessionId,
+    partner: { publicApiKey },
+  } = await storeWithSession());
 }, 60_000);
 afterAll(() => db.close());
 
 const trade = (body: Record<string, unknown>, now = T0) =>
-  call(db, 'intentToTrade', {
-    body: {
-      session_id: sessionId,
-      side: 'buy',
-      symbol: 'BTC/USDC',
-      currency: 'BTC',
-      quantity: '0.015',
-      ...body,
-    },
-    now,
-  });
+  call(db, 'intentToTrade', { body: btcPurchase(sessionId, body), now });
+
+const payoutToWallet = {
+  method: 'BLOCKCHAIN_TRANSFER',
+  input_parameters: { account_key: { type: 'WALLET_ADDRESS', value: btcAddress } },
+};
+
+/** A blockchain payout given one input parameter `name` of `type`. */
+const payoutWithInput = (name: string, type: string) => ({
+  payout_settlement: {
+    method: 'BLOCKCHAIN_TRANSFER',
+    input_parameters: { [name]: { type, value: 'x' } },
+  },
+});
 
 describe('intent_to_trade state table', () => {
   it('QE-TRADE-NO-METHOD: neither method yields SETTLEMENT_METHOD_REQUIRED (202)', async () => {
@@ -67,10 +73,7 @@ describe('intent_to_trade state table', () => {
           transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: signedTransaction },
         },
       },
-      payout_settlement: {
-        method: 'BLOCKCHAIN_TRANSFER',
-        input_parameters: { account_key: { type: 'WALLET_ADDRESS', value: btcAddress } },
-      },
+      payout_settlement: payoutToWallet,
     });
     expect(reply.status).toBe(202);
     const { payload } = parsed(zIntentToTradeResponse, reply);
@@ -110,10 +113,7 @@ describe('intent_to_trade state table', () => {
   it('QE-TRADE-PARAMETER-MISSING: delegated broadcast funding without its signed transaction', async () => {
     const reply = await trade({
       funding_settlement: { method: 'BLOCKCHAIN_DELEGATED_BROADCAST' },
-      payout_settlement: {
-        method: 'BLOCKCHAIN_TRANSFER',
-        input_parameters: { account_key: { type: 'WALLET_ADDRESS', value: btcAddress } },
-      },
+      payout_settlement: payoutToWallet,
     });
     expect(reply.status).toBe(202);
     const body = parsed(zIntentToTradeResponse, reply);
@@ -160,49 +160,35 @@ describe('intent_to_trade state table', () => {
 });
 
 describe('intent_to_trade quantities', () => {
+  /** The transaction of a trade settled in the partner's wallets, so both sides are priced. */
+  const pricedTrade = async (body: Record<string, unknown>) =>
+    parsed(zIntentToTradeResponse, await trade({ ...body, ...partnerWalletSettlements })).payload;
+
   it('prices the other side exactly and rounds what the user pays up', async () => {
-    const { payload } = parsed(
-      zIntentToTradeResponse,
-      await trade({
-        symbol: 'ETH/USDC',
-        currency: 'ETH',
-        quantity: '0.0000033',
-        funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-        payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-      }),
-    );
+    const payload = await pricedTrade({
+      symbol: 'ETH/USDC',
+      currency: 'ETH',
+      quantity: '0.0000033',
+    });
     // 0.0000033 * 3025 = 0.0099825 USDC, paid in cents: rounded up to 0.01.
     expect(payload.funding_settlement?.quantity).toBe('0.01');
     expect(payload.payout_settlement?.quantity).toBe('0.0000033');
   });
 
   it('rounds what the user receives down when the pair is priced the other way round', async () => {
-    const { payload } = parsed(
-      zIntentToTradeResponse,
-      await trade({
-        symbol: 'USDC/ETH',
-        currency: 'USDC',
-        side: 'sell',
-        quantity: '100',
-        funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-        payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-      }),
-    );
+    const payload = await pricedTrade({
+      symbol: 'USDC/ETH',
+      currency: 'USDC',
+      side: 'sell',
+      quantity: '100',
+    });
     // 100 / 3025 = 0.0330578512... ETH, cut at 8 places.
     expect(payload.payout_settlement).toMatchObject({ currency: 'ETH', quantity: '0.03305785' });
     expect(payload.funding_settlement).toMatchObject({ currency: 'USDC', quantity: '100' });
   });
 
   it('takes quantity_2 as given with a quote', async () => {
-    const { payload } = parsed(
-      zIntentToTradeResponse,
-      await trade({
-        quantity_2: '1012.50',
-        quote_id: 'q-1',
-        funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-        payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-      }),
-    );
+    const payload = await pricedTrade({ quantity_2: '1012.50', quote_id: 'q-1' });
     expect(payload.funding_settlement?.quantity).toBe('1012.50');
   });
 });
@@ -235,14 +221,7 @@ describe('intent_to_trade client_ref', () => {
   it('answers a client_ref repeated from a later session of the partner with its transaction', async () => {
     const first = parsed(zIntentToTradeResponse, await trade({ client_ref: 'order-2' })).payload;
     const later = await newSession(db, publicApiKey);
-    const body = {
-      session_id: later,
-      side: 'buy',
-      symbol: 'BTC/USDC',
-      currency: 'BTC',
-      quantity: '1',
-      client_ref: 'order-2',
-    };
+    const body = btcPurchase(later, { quantity: '1', client_ref: 'order-2' });
     const again = parsed(zIntentToTradeResponse, await call(db, 'intentToTrade', { body })).payload;
     expect(again).toEqual(first);
     // A session token sees only its own session's transactions.
@@ -302,23 +281,13 @@ describe('intent_to_trade refusals change nothing', () => {
     ],
     [
       'unknown input parameter',
-      {
-        payout_settlement: {
-          method: 'BLOCKCHAIN_TRANSFER',
-          input_parameters: { memo: { type: 'WALLET_ADDRESS', value: 'x' } },
-        },
-      },
+      payoutWithInput('memo', 'WALLET_ADDRESS'),
       422,
       { 'payout_settlement.input_parameters.memo': ['unknown_parameter'] },
     ],
     [
       'wrong parameter type',
-      {
-        payout_settlement: {
-          method: 'BLOCKCHAIN_TRANSFER',
-          input_parameters: { account_key: { type: 'SIGNED_RAW_TRANSACTION', value: 'x' } },
-        },
-      },
+      payoutWithInput('account_key', 'SIGNED_RAW_TRANSACTION'),
       422,
       { 'payout_settlement.input_parameters.account_key': ['wrong_type'] },
     ],
@@ -361,13 +330,7 @@ describe('intent_to_trade refusals change nothing', () => {
   it('refuses a session token of another session with 401', async () => {
     const error = await refusal(
       call(db, 'intentToTrade', {
-        body: {
-          session_id: sessionId,
-          side: 'buy',
-          symbol: 'BTC/USDC',
-          currency: 'BTC',
-          quantity: '1',
-        },
+        body: btcPurchase(sessionId, { quantity: '1' }),
         caller: { kind: 'session', sessionId: '00000000-0000-4000-8000-000000000001' },
       }),
     );

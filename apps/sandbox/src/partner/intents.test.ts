@@ -10,24 +10,22 @@ import type { Database } from '../store/database.js';
 import {
   call,
   count,
-  migratedStore,
   newSession,
   parsed,
   refusal,
+  type SeededPartner,
   seedPartner,
+  storeWithSession,
   T0,
 } from './testing.js';
 
 let db: Database;
-let partner: { partnerId: number; publicApiKey: string };
+let partner: SeededPartner;
 let caller: Caller;
 let sessionId: string;
 
 beforeAll(async () => {
-  db = await migratedStore();
-  partner = await seedPartner(db);
-  caller = { kind: 'partner', tokenId: 'tok', userId: 1, partnerId: partner.partnerId };
-  sessionId = await newSession(db, partner.publicApiKey);
+  ({ db, partner, caller, sessionId } = await storeWithSession());
 }, 60_000);
 afterAll(() => db.close());
 

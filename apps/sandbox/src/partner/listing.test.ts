@@ -6,10 +6,20 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../http/types.js';
 import type { Database } from '../store/database.js';
-import { call, migratedStore, newSession, parsed, refusal, seedPartner, T0 } from './testing.js';
+import {
+  btcPurchase,
+  call,
+  parsed,
+  partnerWalletSettlements,
+  refusal,
+  type SeededPartner,
+  seedPartner,
+  storeWithSession,
+  T0,
+} from './testing.js';
 
 let db: Database;
-let partner: { partnerId: number; publicApiKey: string };
+let partner: SeededPartner;
 let caller: Caller;
 let sessionId: string;
 
@@ -18,24 +28,14 @@ const created: string[] = [];
 const TOTAL = 230;
 
 beforeAll(async () => {
-  db = await migratedStore();
-  partner = await seedPartner(db);
-  caller = { kind: 'partner', tokenId: 'tok', userId: 1, partnerId: partner.partnerId };
-  sessionId = await newSession(db, partner.publicApiKey);
+  ({ db, partner, caller, sessionId } = await storeWithSession());
   for (let index = 0; index < TOTAL; index++) {
     const pending = index % 3 === 0;
     const reply = await call(db, 'intentToTrade', {
-      body: {
-        session_id: sessionId,
-        side: 'buy',
-        symbol: 'BTC/USDC',
-        currency: 'BTC',
+      body: btcPurchase(sessionId, {
         quantity: '0.01',
-        ...(pending && {
-          funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-          payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-        }),
-      },
+        ...(pending && partnerWalletSettlements),
+      }),
       now: T0,
     });
     created.push(parsed(zIntentToTradeResponse, reply).payload.transaction_id);

@@ -1,15 +1,24 @@
 import {
-  zCreateIntentResponse,
   zCreateSessionResponse,
   zIntentToTradeResponse,
 } from '@exchange-kit/partner-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
 import { findSessionSecret } from './handlers.js';
-import { call, count, migratedStore, parsed, refusal, seedPartner } from './testing.js';
+import {
+  btcPurchase,
+  call,
+  count,
+  migratedStore,
+  newWalletIntent,
+  parsed,
+  refusal,
+  type SeededPartner,
+  seedPartner,
+} from './testing.js';
 
 let db: Database;
-let partner: { partnerId: number; publicApiKey: string };
+let partner: SeededPartner;
 
 beforeAll(async () => {
   db = await migratedStore();
@@ -49,29 +58,14 @@ describe('createSession', () => {
       await call(db, 'createSession', { body: { public_api_key: partner.publicApiKey } }),
     );
     const trade = await call(db, 'intentToTrade', {
-      body: {
-        session_id: payload.session_id,
-        side: 'buy',
-        symbol: 'BTC/USDC',
-        currency: 'BTC',
-        quantity: '1',
-      },
+      body: btcPurchase(payload.session_id, { quantity: '1' }),
     });
     parsed(zIntentToTradeResponse, trade);
     expect(JSON.stringify(trade.body)).not.toContain(payload.session_secret);
   });
 
   it('takes the widget configuration and its default transaction', async () => {
-    const intent = parsed(
-      zCreateIntentResponse,
-      await call(db, 'createIntent', {
-        body: {
-          payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '5' },
-        },
-        path: { public_api_key: partner.publicApiKey },
-        caller: { kind: 'partner', tokenId: 't', userId: 1, partnerId: partner.partnerId },
-      }),
-    ).payload;
+    const intent = await newWalletIntent(db, partner, '5');
     const config = {
       public_api_key: partner.publicApiKey,
       config_version: '1.2',

@@ -6,7 +6,15 @@ import {
 } from '@exchange-kit/partner-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
-import { call, migratedStore, newSession, parsed, refusal, seedPartner, T0 } from './testing.js';
+import {
+  btcPurchase,
+  call,
+  parsed,
+  partnerWalletSettlements,
+  refusal,
+  storeWithSession,
+  T0,
+} from './testing.js';
 
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const unknownId = '00000000-0000-4000-8000-000000000000';
@@ -15,23 +23,12 @@ let db: Database;
 let sessionId: string;
 
 beforeAll(async () => {
-  db = await migratedStore();
-  const { publicApiKey } = await seedPartner(db);
-  sessionId = await newSession(db, publicApiKey);
+  ({ db, sessionId } = await storeWithSession());
 }, 60_000);
 afterAll(() => db.close());
 
 async function newTransaction(extra: Record<string, unknown> = {}) {
-  const reply = await call(db, 'intentToTrade', {
-    body: {
-      session_id: sessionId,
-      side: 'buy',
-      symbol: 'BTC/USDC',
-      currency: 'BTC',
-      quantity: '0.015',
-      ...extra,
-    },
-  });
+  const reply = await call(db, 'intentToTrade', { body: btcPurchase(sessionId, extra) });
   return parsed(zIntentToTradeResponse, reply).payload;
 }
 
@@ -191,10 +188,7 @@ describe('settlement method and parameters', () => {
   });
 
   it('refuses to change the settlement of a PENDING transaction (422)', async () => {
-    const created = await newTransaction({
-      funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-      payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
-    });
+    const created = await newTransaction(partnerWalletSettlements);
     expect(created.status).toBe('PENDING');
     const error = await refusal(
       setMethod({

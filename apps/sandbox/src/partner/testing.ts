@@ -42,10 +42,13 @@ export async function freshDatabase(serverUrl: string): Promise<string> {
 
 let nextUser = 900_000;
 
+export interface SeededPartner {
+  partnerId: number;
+  publicApiKey: string;
+}
+
 /** A user owning one partner application; returns the partner id and its public key. */
-export async function seedPartner(
-  db: Database,
-): Promise<{ partnerId: number; publicApiKey: string }> {
+export async function seedPartner(db: Database): Promise<SeededPartner> {
   nextUser += 1;
   const userId = nextUser;
   const publicApiKey = `pk_test_${userId}`;
@@ -130,4 +133,53 @@ export async function count(db: Database, table: string): Promise<number> {
 export async function newSession(db: Database, publicApiKey: string): Promise<string> {
   const reply = await call(db, 'createSession', { body: { public_api_key: publicApiKey } });
   return parsed(schemas.zCreateSessionResponse, reply).payload.session_id;
+}
+
+/** The caller a partner's API token makes of the handlers. */
+function partnerToken(partnerId: number): Caller {
+  return { kind: 'partner', tokenId: 'tok', userId: 1, partnerId };
+}
+
+/** A fresh store holding a partner and a session of it, where most tests of a file work. */
+export async function storeWithSession(): Promise<{
+  db: Database;
+  partner: SeededPartner;
+  /** The partner's API token. */
+  caller: Caller;
+  sessionId: string;
+}> {
+  const db = await migratedStore();
+  const partner = await seedPartner(db);
+  const sessionId = await newSession(db, partner.publicApiKey);
+  return { db, partner, caller: partnerToken(partner.partnerId), sessionId };
+}
+
+/** A new intent of `partner` paying `quantity` USDC out to the partner's own wallet. */
+export async function newWalletIntent(db: Database, partner: SeededPartner, quantity: string) {
+  const reply = await call(db, 'createIntent', {
+    body: {
+      payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity },
+    },
+    path: { public_api_key: partner.publicApiKey },
+    caller: partnerToken(partner.partnerId),
+  });
+  return parsed(schemas.zCreateIntentResponse, reply).payload;
+}
+
+/** Both settlements in the partner's wallets: with nothing left to give, a trade is PENDING. */
+export const partnerWalletSettlements = {
+  funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
+  payout_settlement: { method: 'SERVICE_PARTNER_WALLET' },
+};
+
+/** An intent_to_trade body buying 0.015 BTC with USDC in `sessionId`; `extra` adds or overrides. */
+export function btcPurchase(sessionId: string, extra: Record<string, unknown> = {}) {
+  return {
+    session_id: sessionId,
+    side: 'buy',
+    symbol: 'BTC/USDC',
+    currency: 'BTC',
+    quantity: '0.015',
+    ...extra,
+  };
 }

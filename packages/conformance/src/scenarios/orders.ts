@@ -204,6 +204,69 @@ const notLive: Scenario = {
   },
 };
 
+/** One change sent to a live order: the fields it sets, naming the order by `via`. */
+interface LiveOrderChange {
+  via: Via;
+  body: Row;
+  /** What the verdict says was done, e.g. `price edited`. */
+  done: string;
+}
+
+interface LiveOrderChangeCheck {
+  operationId: 'editOrder' | 'updateOrderTpsl';
+  requirementId: string;
+  /** How failures name the response, e.g. `the edit response`. */
+  response: string;
+  /** Which id reads the order back; by default the one the change named it by. */
+  readBackVia?: Via;
+  /** What else the response must hold besides the changed fields. */
+  checkResponse?: (exchange: Exchange, body: Row) => void;
+}
+
+function expectLiveWith(exchange: Exchange, body: Row | undefined, fields: Row, what: string) {
+  expectField(exchange, body, 'status', 'live', what);
+  for (const [field, value] of Object.entries(fields))
+    expectField(exchange, body, field, value, what);
+}
+
+function expectMarginFields(exchange: Exchange, body: Row): void {
+  for (const field of ['margin_used', 'margin_interest', 'unwound_trade_leverage_level']) {
+    if (!(field in body)) {
+      throw new Failure(`the update_tpsl response lacks ${field}`, {
+        received: `fields: ${Object.keys(body).join(', ')}`,
+        documented:
+          'updated order returned with margin_used, margin_interest and unwound_trade_leverage_level',
+        exchange,
+      });
+    }
+  }
+}
+
+/** Each change answers 200 with the order still live and changed, and reads back the same. */
+async function checkLiveOrderChanges(
+  context: ScenarioContext,
+  order: OrderRef,
+  check: LiveOrderChangeCheck,
+  changes: LiveOrderChange[],
+): Promise<void> {
+  for (const change of changes) {
+    const changed = await context.caller.call(byClient(check.operationId, change.via), {
+      path: pathOf(order, change.via),
+      body: change.body,
+    });
+    context.evidence.noteStatus('STATUS-200-SUCCESS', changed, 200);
+    await context.evidence.check(check.requirementId, async () => {
+      expectStatus(changed, 200, 'status 200 and the updated order');
+      const body = bodyOf(changed);
+      expectLiveWith(changed, body, change.body, check.response);
+      check.checkResponse?.(changed, body);
+      const read = await readOrder(context, order, check.readBackVia ?? change.via);
+      expectLiveWith(changed, read, change.body, `order ${order.id} read back`);
+      return `${change.done} by ${change.via === 'id' ? 'system id' : 'client order id'} and read back`;
+    });
+  }
+}
+
 const editLive: Scenario = {
   name: 'edit a live order, by id and by client order id',
   profile: 'orders',
@@ -216,27 +279,15 @@ const editLive: Scenario = {
       .toDecimalPlaces(0, Decimal.ROUND_DOWN)
       .toFixed();
     const quantity = new Decimal(market.primary.quantity).mul(2).toFixed();
-    const edits = [
-      { via: 'id' as const, body: { price }, field: 'price', value: price },
-      { via: 'client' as const, body: { quantity }, field: 'quantity', value: quantity },
-    ];
-    for (const edit of edits) {
-      const edited = await context.caller.call(byClient('editOrder', edit.via), {
-        path: pathOf(order, edit.via),
-        body: edit.body,
-      });
-      context.evidence.noteStatus('STATUS-200-SUCCESS', edited, 200);
-      await context.evidence.check('ORDER-EDIT-LIVE', async () => {
-        expectStatus(edited, 200, 'status 200 and the updated order');
-        const body = bodyOf(edited);
-        expectField(edited, body, 'status', 'live', 'the edit response');
-        expectField(edited, body, edit.field, edit.value, 'the edit response');
-        const read = await readOrder(context, order, edit.via);
-        expectField(edited, read, 'status', 'live', `order ${order.id} read back`);
-        expectField(edited, read, edit.field, edit.value, `order ${order.id} read back`);
-        return `${edit.field} edited by ${edit.via === 'id' ? 'system id' : 'client order id'} and read back`;
-      });
-    }
+    await checkLiveOrderChanges(
+      context,
+      order,
+      { operationId: 'editOrder', requirementId: 'ORDER-EDIT-LIVE', response: 'the edit response' },
+      [
+        { via: 'id', body: { price }, done: 'price edited' },
+        { via: 'client', body: { quantity }, done: 'quantity edited' },
+      ],
+    );
   },
 };
 
@@ -254,39 +305,22 @@ const tpslLive: Scenario = {
       .div(2)
       .toDecimalPlaces(0, Decimal.ROUND_DOWN)
       .toFixed();
-    const updates = [
-      { via: 'id' as const, body: { take_profit: takeProfit, stop_loss: stopLoss } },
-      { via: 'client' as const, body: { stop_loss: new Decimal(stopLoss).add(1).toFixed() } },
-    ];
-    for (const update of updates) {
-      const updated = await context.caller.call(byClient('updateOrderTpsl', update.via), {
-        path: pathOf(order, update.via),
-        body: update.body,
-      });
-      context.evidence.noteStatus('STATUS-200-SUCCESS', updated, 200);
-      await context.evidence.check('ORDER-UPDATE-TPSL-LIVE', async () => {
-        expectStatus(updated, 200, 'status 200 and the updated order');
-        const body = bodyOf(updated);
-        expectField(updated, body, 'status', 'live', 'the update_tpsl response');
-        for (const [field, value] of Object.entries(update.body))
-          expectField(updated, body, field, value, 'the update_tpsl response');
-        for (const field of ['margin_used', 'margin_interest', 'unwound_trade_leverage_level']) {
-          if (!(field in body)) {
-            throw new Failure(`the update_tpsl response lacks ${field}`, {
-              received: `fields: ${Object.keys(body).join(', ')}`,
-              documented:
-                'updated order returned with margin_used, margin_interest and unwound_trade_leverage_level',
-              exchange: updated,
-            });
-          }
-        }
-        const read = await readOrder(context, order);
-        expectField(updated, read, 'status', 'live', `order ${order.id} read back`);
-        for (const [field, value] of Object.entries(update.body))
-          expectField(updated, read, field, value, `order ${order.id} read back`);
-        return `take profit / stop loss updated by ${update.via === 'id' ? 'system id' : 'client order id'} and read back`;
-      });
-    }
+    const done = 'take profit / stop loss updated';
+    await checkLiveOrderChanges(
+      context,
+      order,
+      {
+        operationId: 'updateOrderTpsl',
+        requirementId: 'ORDER-UPDATE-TPSL-LIVE',
+        response: 'the update_tpsl response',
+        readBackVia: 'id',
+        checkResponse: expectMarginFields,
+      },
+      [
+        { via: 'id', body: { take_profit: takeProfit, stop_loss: stopLoss }, done },
+        { via: 'client', body: { stop_loss: new Decimal(stopLoss).add(1).toFixed() }, done },
+      ],
+    );
   },
 };
 
