@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
 import autocannon from 'autocannon';
 import { orderHandlers } from '../../apps/sandbox/src/exchange/orders.js';
-import { freshDatabase } from '../../apps/sandbox/src/partner/testing.js';
+import { freshDatabase } from '../../apps/sandbox/src/postgres.test-support.js';
 import { type RunningSandbox, startSandbox } from '../../apps/sandbox/src/server.js';
 import { addToken, demoUserId } from '../../apps/sandbox/src/store/seed.js';
 import { signJwtSync } from '../../packages/core/src/auth/sign-node.js';

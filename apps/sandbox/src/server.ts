@@ -70,11 +70,7 @@ export const exchangeHandlers: ExchangeHandlers = {
 /** The store as tests and tools see it: what they write directly, the exchange reads back. */
 function fixtureDatabase(database: Database, exchange: Exchange): Database {
   return {
-    async transaction(work) {
-      const result = await database.transaction(work);
-      await exchange.reload();
-      return result;
-    },
+    transaction: (work) => exchange.writeDirectly(work),
     read: (work) => database.read(work),
     apply: (statements, prepared) => database.apply(statements, prepared),
     close: () => database.close(),

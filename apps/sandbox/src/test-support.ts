@@ -7,18 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { type ApiToken, signServiceAuth } from '@exchange-kit/core/auth';
 import { expect } from 'vitest';
 import * as z from 'zod/mini';
+import { freshDatabase } from './postgres.test-support.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
 import { addUser, type NewUser } from './store/seed.js';
 
 /**
- * A sandbox on an ephemeral port: in-memory PGlite, or the PostgreSQL named by
- * SANDBOX_TEST_DATABASE_URL to run the same tests against a real server.
+ * A sandbox on an ephemeral port: in-memory PGlite, or a database of its own on the
+ * PostgreSQL named by SANDBOX_TEST_DATABASE_URL to run the same tests against a real server.
  */
-export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const databaseUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
   return startSandbox({
     port: 0,
-    ...(databaseUrl ? { databaseUrl } : { memory: true }),
+    ...(serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true }),
     ...options,
   });
 }

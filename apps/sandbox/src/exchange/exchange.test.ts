@@ -1,4 +1,7 @@
-import { zCreateOAuthRequestResponse } from '@exchange-kit/exchange-client/schemas';
+import {
+  zCreateOAuthRequestResponse,
+  zCreateOrderResponse,
+} from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
@@ -96,6 +99,35 @@ describe('the exchange state and its store', () => {
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
+  });
+
+  it('gives rows written to the store directly ids after every id a call has used', async () => {
+    const user = await newUser(sandbox);
+    const placed = valid(
+      zCreateOrderResponse,
+      await user.call('POST', '/orders', {
+        body: { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price: '1' },
+      }),
+    );
+    const direct = await sandbox.database.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO orders (user_id, product_id, order_type, side, trading_type, quantity, price,
+           status, leverage_level, funding_currency, reserved_currency, created_at, updated_at)
+         VALUES ($1, 1, 'limit', 'buy', 'spot', 0.01, 1, 'cancelled', 1, 'JPY', 'JPY', 0, 0)
+         RETURNING id`,
+        [user.userId],
+      );
+      return Number(rows[0]?.id);
+    });
+    expect(direct).toBeGreaterThan(Number(placed.id));
+    const next = valid(
+      zCreateOrderResponse,
+      await user.call('POST', '/orders', {
+        body: { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price: '1' },
+      }),
+    );
+    expect(Number(next.id)).toBeGreaterThan(direct);
+    expect(sandbox.exchange.state.orders.get(direct)?.status).toBe('cancelled');
   });
 });
 

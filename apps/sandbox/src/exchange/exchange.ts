@@ -1,4 +1,4 @@
-import type { Database } from '../store/database.js';
+import type { Database, Queryable } from '../store/database.js';
 import { Changes, Journal } from './journal.js';
 import { preparedWrites } from './rows.js';
 import { ExchangeState } from './state.js';
@@ -61,18 +61,41 @@ export class Exchange {
     return this.#lastBatch.then(() => undefined);
   }
 
-  /**
-   * Reads the state again from the store, for rows written to it directly (fixtures, seeds).
-   * Calls wait meanwhile, and everything already decided is committed first.
-   */
+  /** Reads the state again from the store, once everything already decided is committed. */
   reload(): Promise<void> {
-    const reloaded = this.#ready.then(async () => {
+    return this.#exclusively(async () => undefined);
+  }
+
+  /**
+   * Runs `work` in a transaction of the store's own (fixtures, seeds), then reads the state
+   * back. Ids are handed out in memory, so the store's sequences are first moved past them:
+   * rows `work` adds never take one a call has used.
+   */
+  writeDirectly<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#exclusively(() =>
+      this.db.transaction(async (tx) => {
+        await tx.query(sequencesPast(this.#state.next));
+        return work(tx);
+      }),
+    );
+  }
+
+  /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */
+  #exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.#ready.then(async () => {
       await this.settled();
-      this.#state = await this.db.read((tx) => ExchangeState.load(tx));
-      this.#version++;
+      try {
+        return await work();
+      } finally {
+        this.#state = await this.db.read((tx) => ExchangeState.load(tx));
+        this.#version++;
+      }
     });
-    this.#ready = reloaded.catch(() => undefined);
-    return reloaded;
+    this.#ready = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
   }
 
   /**
@@ -89,7 +112,7 @@ export class Exchange {
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
         if (this.#batch?.changes === changes) this.#batch = undefined;
         try {
-          await this.db.apply(changes.sql(this.#state.next), preparedWrites);
+          await this.db.apply(changes.sql(), preparedWrites);
         } catch (error) {
           // Memory now holds what the store refused: read the store's truth back.
           void this.reload().catch(() => undefined);
@@ -102,4 +125,12 @@ export class Exchange {
     journal.mergeInto(this.#batch.changes);
     return this.#batch.stored;
   }
+}
+
+/** Moves the store's sequences to the ids memory hands out next. */
+function sequencesPast(next: ExchangeState['next']): string {
+  return `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
+    setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
+    setval('fills_id_seq', ${Math.max(next.fill - 1, 1)}),
+    setval('accounts_id_seq', ${Math.max(next.account - 1, 1)})`;
 }

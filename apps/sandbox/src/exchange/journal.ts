@@ -139,8 +139,8 @@ export class Changes {
   readonly fills: Fill[] = [];
   readonly nonces = new Map<string, bigint>();
 
-  /** One statement per table, and the store's sequences moved past the ids used in memory. */
-  sql(next: ExchangeState['next']): string {
+  /** One statement per table, children after the rows they name. */
+  sql(): string {
     const statements: string[] = [];
     if (this.orders.size > 0) statements.push(writeOrders([...this.orders.values()]));
     if (this.accounts.size > 0) statements.push(writeAccounts([...this.accounts.values()]));
@@ -149,16 +149,6 @@ export class Changes {
     if (this.positions.size > 0) statements.push(writePositions([...this.positions.values()]));
     if (this.nonces.size > 0) {
       statements.push(writeNonces([...this.nonces].map(([scope, value]) => ({ scope, value }))));
-    }
-    // Rows added outside these calls (fixtures, seeds) take ids from the store's sequences:
-    // never one already used here.
-    if (this.orders.size > 0 || this.accounts.size > 0) {
-      statements.push(
-        `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
-           setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
-           setval('fills_id_seq', ${Math.max(next.fill - 1, 1)}),
-           setval('accounts_id_seq', ${Math.max(next.account - 1, 1)})`,
-      );
     }
     return statements.join(';\n');
   }

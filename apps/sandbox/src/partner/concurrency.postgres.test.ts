@@ -8,11 +8,11 @@ import { zIntentToTradeResponse } from '@exchange-kit/partner-client/schemas';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import { freshDatabase } from '../postgres.test-support.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { partnerHandlers } from './handlers.js';
 import {
-  freshDatabase,
   newSession,
   newWalletIntent,
   parsed,

@@ -2,11 +2,10 @@
  * Test support: a migrated in-memory store and calls of the partner handlers as the HTTP layer
  * makes them (body validated against the operation's schema, one transaction per call).
  */
-import { randomUUID } from 'node:crypto';
 import * as schemas from '@exchange-kit/partner-client/schemas';
-import pg from 'pg';
 import * as z from 'zod/mini';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import { freshDatabase } from '../postgres.test-support.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { partnerHandlers } from './handlers.js';
@@ -24,20 +23,6 @@ export async function migratedStore(): Promise<Database> {
     : await openDatabase({ memory: true });
   await migrate(db);
   return db;
-}
-
-export async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `partner_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 let nextUser = 900_000;

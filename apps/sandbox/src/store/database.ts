@@ -71,8 +71,9 @@ class PgliteDatabase implements Database {
   }
 }
 
-// Any number works as long as every sandbox process sharing a database uses the same one.
+// Any numbers work as long as every sandbox process uses the same ones.
 const writeLockKey = 4_000_001;
+const ownerLockKey = 4_000_002;
 
 /**
  * node-postgres over a pool. Each transaction first takes one transaction-scoped advisory
@@ -83,6 +84,25 @@ const writeLockKey = 4_000_001;
 class PostgresDatabase implements Database {
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * Opens the store at `url` for one sandbox. The exchange is decided in one process's memory,
+   * so a second sandbox writing to the same database would hand out the same ids: the first
+   * holds a session lock on its writer connection, and another is refused at start.
+   */
+  static async open(url: string): Promise<PostgresDatabase> {
+    // Loaded only here: most runs use PGlite, and every start pays for what it imports.
+    const { default: postgres } = await import('pg');
+    const pool = new postgres.Pool({ connectionString: url, types: postgresTypes(postgres.types) });
+    const database = new PostgresDatabase(pool);
+    try {
+      await database.#writerConnection();
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return database;
+  }
+
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#run(work, true);
   }
@@ -91,17 +111,32 @@ class PostgresDatabase implements Database {
   #writer: Promise<{ client: pg.PoolClient; prepared: Set<string> }> | undefined;
   #writes: Promise<unknown> = Promise.resolve();
 
+  #writerConnection(): Promise<{ client: pg.PoolClient; prepared: Set<string> }> {
+    this.#writer ??= this.pool.connect().then(async (client) => {
+      // A broken connection is dropped; the next batch opens another.
+      client.on('error', () => {
+        this.#writer = undefined;
+        client.release(true);
+      });
+      const { rows } = await client.query<{ owned: boolean }>(
+        'SELECT pg_try_advisory_lock($1) AS owned',
+        [ownerLockKey],
+      );
+      if (!rows[0]?.owned) {
+        this.#writer = undefined;
+        client.release(true);
+        throw new Error(
+          'Another sandbox is using this PostgreSQL database: give each sandbox a database of its own.',
+        );
+      }
+      return { client, prepared: new Set<string>() };
+    });
+    return this.#writer;
+  }
+
   apply(statements: string, prepared: Record<string, string> = {}): Promise<void> {
     const written = this.#writes.then(async () => {
-      this.#writer ??= this.pool.connect().then((client) => {
-        // A broken connection is dropped; the next batch opens another.
-        client.on('error', () => {
-          this.#writer = undefined;
-          client.release(true);
-        });
-        return { client, prepared: new Set<string>() };
-      });
-      const writer = await this.#writer;
+      const writer = await this.#writerConnection();
       for (const [name, sql] of Object.entries(prepared)) {
         if (writer.prepared.has(name)) continue;
         await writer.client.query(sql);
@@ -199,14 +234,7 @@ async function openPglite(dataDir?: string): Promise<PGlite> {
 /** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
 export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {
-    // Loaded only here: most runs use PGlite, and every start pays for what it imports.
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      types: postgresTypes(pg.types),
-    });
-    await pool.query('SELECT 1');
-    return new PostgresDatabase(pool);
+    return PostgresDatabase.open(options.databaseUrl);
   }
   return new PgliteDatabase(await openPglite('dataDir' in options ? options.dataDir : undefined));
 }
