@@ -20,6 +20,9 @@ import { signJwtSync } from '../../packages/core/src/auth/sign-node.js';
 
 const connections = 16;
 const seconds = 8;
+// Write rows swing by a fifth from one 8 s round to the next on a shared 2-core machine: each
+// is the median of several rounds, shown with their range.
+const writeRounds = 3;
 const sandboxDir = fileURLToPath(new URL('../../apps/sandbox/', import.meta.url));
 const specPath = fileURLToPath(
   new URL('../../spec/generated/exchange.openapi.json', import.meta.url),
@@ -32,6 +35,27 @@ interface Load {
   perSecond: number;
   p99Ms: number;
   failed: number;
+  /** Lowest and highest of the rounds a median row was taken from. */
+  range?: { perSecond: [number, number]; p99Ms: [number, number] };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const span = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+
+/** `measure` run `writeRounds` times: the median of each figure, the sum of failures. */
+async function rounds(measure: () => Promise<Load>): Promise<Load> {
+  const loads: Load[] = [];
+  for (let n = 0; n < writeRounds; n++) loads.push(await measure());
+  const perSecond = loads.map((round) => round.perSecond);
+  const p99Ms = loads.map((round) => round.p99Ms);
+  return {
+    name: (loads[0] as Load).name,
+    perSecond: median(perSecond),
+    p99Ms: median(p99Ms),
+    failed: loads.reduce((sum, round) => sum + round.failed, 0),
+    range: { perSecond: span(perSecond), p99Ms: span(p99Ms) },
+  };
 }
 
 async function load(name: string, options: autocannon.Options): Promise<Load> {
@@ -94,9 +118,11 @@ async function prepareLanes(sandbox: RunningSandbox): Promise<Connection[]> {
   return lanes;
 }
 
+// Client order ids must not repeat: counted across every round.
+let created = 0;
+
 async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load> {
   let lane = 0;
-  let created = 0;
   return load('order edit / cancel / create mix (writes)', {
     url: exchangeUrl,
     requests: [
@@ -295,13 +321,13 @@ async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load }> 
   let ceiling: Load;
   try {
     lanes = await prepareLanes(fixtures);
-    ceiling = await storeCeiling(fixtures);
+    ceiling = await rounds(() => storeCeiling(fixtures));
   } finally {
     await fixtures.close();
   }
   const server = await spawnSandbox(store);
   try {
-    return { writes: await writeMix(server.exchangeUrl, lanes), ceiling };
+    return { writes: await rounds(() => writeMix(server.exchangeUrl, lanes)), ceiling };
   } finally {
     await server.stop();
   }
@@ -314,8 +340,13 @@ async function postgresStore(): Promise<Store | undefined> {
   return { databaseUrl: await freshDatabase(serverUrl) };
 }
 
-const tableRow = (row: Load) =>
-  `| ${row.name} | ${Math.round(row.perSecond)} | ${Number.isNaN(row.p99Ms) ? '' : `${row.p99Ms} ms`} | ${row.failed} |`;
+const ranged = (value: string, range: [number, number] | undefined, unit = '') =>
+  range ? `${value} (${Math.round(range[0])}-${Math.round(range[1])}${unit})` : value;
+const tableRow = (row: Load) => {
+  const perSecond = ranged(String(Math.round(row.perSecond)), row.range?.perSecond);
+  const p99 = Number.isNaN(row.p99Ms) ? '' : ranged(`${row.p99Ms} ms`, row.range?.p99Ms, ' ms');
+  return `| ${row.name} | ${perSecond} | ${p99} | ${row.failed} |`;
+};
 const share = (writes: Load, ceiling: Load) =>
   `${Math.round((writes.perSecond / ceiling.perSecond) * 100)}%`;
 
@@ -343,7 +374,7 @@ export async function sandboxBench(): Promise<string> {
     return [
       '## Sandbox',
       '',
-      `autocannon, ${connections} connections, ${seconds} s per row, against the built \`exchange-sandbox\` in its own process.`,
+      `autocannon, ${connections} connections, ${seconds} s per round, against the built \`exchange-sandbox\` in its own process. Write rows and ceilings: median of ${writeRounds} rounds on one server and store, lowest-highest in brackets.`,
       '',
       '| load | per second | p99 | non-2xx or errors |',
       '| --- | --- | --- | --- |',

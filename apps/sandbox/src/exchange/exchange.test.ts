@@ -1,6 +1,7 @@
 import {
   zCreateOAuthRequestResponse,
   zCreateOrderResponse,
+  zGetOrderByClientIdResponse,
 } from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
@@ -15,6 +16,7 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
+import { Exchange } from './exchange.js';
 import { placeOrder } from './orders.js';
 import { ExchangeState } from './state.js';
 
@@ -99,6 +101,30 @@ describe('the exchange state and its store', () => {
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
+  });
+
+  it('reads back text with tabs, line breaks and backslashes as it was written', async () => {
+    const user = await newUser(sandbox);
+    const clientOrderId = 'tab\there\nline\\back\\\\slash\r\u000b';
+    const placed = valid(
+      zCreateOrderResponse,
+      await user.call('POST', '/orders', {
+        body: {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.01',
+          price: '1',
+          client_order_id: clientOrderId,
+        },
+      }),
+    );
+    await sandbox.exchange.reload();
+    const read = valid(
+      zGetOrderByClientIdResponse,
+      await user.call('GET', `/orders/client:${encodeURIComponent(clientOrderId)}`),
+    );
+    expect(read).toMatchObject({ id: placed.id, client_order_id: clientOrderId });
   });
 
   it('gives rows written to the store directly ids after every id a call has used', async () => {
@@ -219,5 +245,47 @@ describe('closing with a call in flight', () => {
       console.error = logged;
     }
     expect(errors).toEqual([]);
+  });
+});
+
+describe('a store without autovacuum', () => {
+  it('has the room of replaced rows reclaimed as writes go on', async () => {
+    const db = await openDatabase({ memory: true });
+    try {
+      await migrate(db);
+      const credentials = {
+        tokenId: 'vacuum-token',
+        tokenSecret: 'vacuum-secret',
+        publicApiKey: 'pk_v',
+      };
+      await seed(db, credentials, Date.now());
+      const user = await db.transaction((tx) => addUser(tx));
+      const exchange = await Exchange.open(db, { rowsPerReclaim: 30 });
+      const lastVacuum = async () =>
+        (
+          await db.read((tx) =>
+            tx.query<{ at: Date | null }>(
+              "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'orders'",
+            ),
+          )
+        ).rows[0]?.at ?? null;
+      const order = (price: string) =>
+        exchange.run((journal) =>
+          placeOrder(
+            journal,
+            user.userId,
+            { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
+            Date.now(),
+          ),
+        );
+      await order('1');
+      await exchange.settled();
+      expect(await lastVacuum()).toBeNull();
+      for (let n = 2; n < 20; n++) await order(String(n));
+      await exchange.settled();
+      expect(await lastVacuum()).not.toBeNull();
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -139,6 +139,11 @@ export class Changes {
   readonly fills: Fill[] = [];
   readonly nonces = new Map<string, bigint>();
 
+  /** How many rows the batch writes. */
+  get size(): number {
+    return this.orders.size + this.accounts.size + this.positions.size + this.nonces.size;
+  }
+
   /** One statement per table, children after the rows they name. */
   sql(): string {
     const statements: string[] = [];

@@ -1,3 +1,4 @@
+import type { Queryable } from '../store/database.js';
 import type { Account, D, Fill, Order, Position } from './state.js';
 
 type Value = string | number | boolean | D | null;
@@ -124,6 +125,52 @@ export function nonceUpsert(nonce: NonceRow): { sql: string; params: string[] } 
     sql: `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric) ${nonces.onConflict}`,
     params: [nonce.scope, String(nonce.value)],
   };
+}
+
+const tables = { orders, accounts, fills, positions } as Record<string, Table<never>>;
+
+type Stored = string | number | boolean | null;
+
+/** A value of COPY's text format as the row readers expect it: numeric stays a string. */
+function fromCopy(field: string, type: string): Stored {
+  if (field === '\\N') return null;
+  if (type === 'bigint' || type === 'integer') return Number(field);
+  if (type === 'boolean') return field === 't';
+  if (type === 'numeric' || !field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, char: string) => copyEscapes[char] ?? char);
+}
+const copyEscapes: Record<string, string> = {
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
+
+/** Every row of `table`, ordered by id; numeric columns as strings, every digit kept. */
+export async function readRows(
+  db: Queryable,
+  table: 'orders' | 'accounts' | 'fills' | 'positions',
+): Promise<Record<string, Stored>[]> {
+  const { columns } = tables[table] as Table<never>;
+  const select = `SELECT ${columns
+    .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))
+    .join(', ')} FROM ${table} ORDER BY id`;
+  if (!db.copyOut) return (await db.query<Record<string, Stored>>(select)).rows;
+  const text = await db.copyOut(select);
+  const rows: Record<string, Stored>[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const fields = line.split('\t');
+    const row: Record<string, Stored> = {};
+    for (let n = 0; n < columns.length; n++) {
+      const [column, type] = columns[n] as Table<never>['columns'][number];
+      row[column] = fromCopy(fields[n] ?? '\\N', type);
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 const statementName = (table: Table<never>) => `exchange_write_${table.name}`;

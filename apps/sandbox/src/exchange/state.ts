@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Queryable } from '../store/database.js';
+import { readRows } from './rows.js';
 
 /**
  * Exact decimal arithmetic for amounts: enough significant digits that no product or sum of
@@ -269,9 +270,7 @@ export class ExchangeState {
     )) {
       this.nonces.set(row.scope, BigInt(row.last_nonce));
     }
-    for (const row of await query<Record<string, string | number>>(
-      'SELECT * FROM accounts ORDER BY id',
-    )) {
+    for (const row of await readRows(db, 'accounts')) {
       this.#addAccount({
         id: Number(row.id),
         userId: Number(row.user_id),
@@ -281,9 +280,7 @@ export class ExchangeState {
         address: String(row.address),
       });
     }
-    for (const row of await query<Record<string, string | number | boolean | null>>(
-      'SELECT * FROM orders ORDER BY id',
-    )) {
+    for (const row of await readRows(db, 'orders')) {
       const nullable = (value: unknown) => (value === null ? null : new D(String(value)));
       this.addOrder({
         id: Number(row.id),
@@ -319,9 +316,7 @@ export class ExchangeState {
         updatedAt: Number(row.updated_at),
       });
     }
-    for (const row of await query<Record<string, string | number>>(
-      'SELECT * FROM fills ORDER BY id',
-    )) {
+    for (const row of await readRows(db, 'fills')) {
       this.addFill({
         id: Number(row.id),
         productId: Number(row.product_id),
@@ -333,9 +328,7 @@ export class ExchangeState {
         createdAt: Number(row.created_at),
       });
     }
-    for (const row of await query<Record<string, string | number>>(
-      'SELECT * FROM positions ORDER BY id',
-    )) {
+    for (const row of await readRows(db, 'positions')) {
       this.positions.set(Number(row.id), {
         id: Number(row.id),
         userId: Number(row.user_id),

@@ -10,6 +10,12 @@ import type pg from 'pg';
 /** What domain code needs of a database: PGlite and node-postgres both fit this shape. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /**
+   * The rows of `select` in COPY's text format, where the store gives them faster so: PGlite
+   * hands each value of a query's result to JavaScript one by one, which took most of a start
+   * on a store of some thousand orders.
+   */
+  copyOut?(select: string): Promise<string>;
 }
 
 /** A store: every unit of work runs in `transaction`, which commits when `work` resolves. */
@@ -24,6 +30,12 @@ export interface Database {
    * PREPARE statements they EXECUTE, run once on the connection that writes.
    */
   apply(statements: string, prepared?: Record<string, string>): Promise<void>;
+  /**
+   * Reclaims the room of rows that writes replaced. PostgreSQL's autovacuum does it on its
+   * own; PGlite runs none, and its tables and the time to read them at start would grow with
+   * every edit.
+   */
+  reclaim?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,7 +58,17 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#enqueue(() => this.db.transaction((tx) => work(tx)));
+    return this.#enqueue(() =>
+      this.db.transaction((tx) =>
+        work({
+          query: (sql, params) => tx.query(sql, params),
+          copyOut: async (select) => {
+            const { blob } = await tx.query(`COPY (${select}) TO '/dev/blob'`);
+            return blob ? blob.text() : '';
+          },
+        }),
+      ),
+    );
   }
 
   read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -64,6 +86,10 @@ class PgliteDatabase implements Database {
       }
       await this.db.exec(statements);
     });
+  }
+
+  async reclaim(): Promise<void> {
+    await this.#enqueue(() => this.db.exec('VACUUM'));
   }
 
   close(): Promise<void> {
