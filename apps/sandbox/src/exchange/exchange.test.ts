@@ -157,6 +157,17 @@ describe('the exchange state and its store', () => {
   });
 });
 
+/** A limit buy of 0.01 on product 1 by `userId`, decided without HTTP. */
+const buyAt = (exchange: Exchange, userId: number, price: string) =>
+  exchange.run((journal) =>
+    placeOrder(
+      journal,
+      userId,
+      { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
+      Date.now(),
+    ),
+  );
+
 describe('a batch the store refuses', () => {
   let db: Database;
 
@@ -187,15 +198,7 @@ describe('a batch the store refuses', () => {
     const user = await db.transaction((tx) => addUser(tx));
     await exchange.reload();
     const before = snapshot(exchange.state);
-    const place = (price: string) =>
-      exchange.run((journal) =>
-        placeOrder(
-          journal,
-          user.userId,
-          { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
-          Date.now(),
-        ),
-      );
+    const place = (price: string) => buyAt(exchange, user.userId, price);
     // The store now refuses any new fill, so the batch carrying this crossing order fails.
     await db.transaction((tx) =>
       tx.query('ALTER TABLE fills ADD CONSTRAINT refuse_fills CHECK (false) NOT VALID'),
@@ -269,15 +272,7 @@ describe('a store without autovacuum', () => {
             ),
           )
         ).rows[0]?.at ?? null;
-      const order = (price: string) =>
-        exchange.run((journal) =>
-          placeOrder(
-            journal,
-            user.userId,
-            { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
-            Date.now(),
-          ),
-        );
+      const order = (price: string) => buyAt(exchange, user.userId, price);
       await order('1');
       await exchange.settled();
       expect(await lastVacuum()).toBeNull();
