@@ -49,6 +49,8 @@ const settleAfterMs = settleAfterText === 'never' ? undefined : Number(settleAft
 
 const { credentials, defaulted } = credentialsFromEnv();
 const databaseUrl = values['database-url'] || undefined;
+// A start that fails for a reason of the user's (a folder or port in use, a database out of
+// reach) says so in one line, not in a stack trace.
 const sandbox = await startSandbox({
   port,
   host: values.host,
@@ -58,6 +60,9 @@ const sandbox = await startSandbox({
   credentials,
   rateLimit,
   settleAfterMs,
+}).catch((error: Error) => {
+  console.error(`exchange-sandbox: ${error.message}`);
+  process.exit(1);
 });
 
 // A secret is printed only while it is the published default; one from the environment is

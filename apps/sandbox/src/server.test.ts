@@ -12,7 +12,14 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from './server.js';
 import { addUser, type NewUser } from './store/seed.js';
-import { type Client, demoClient, send, startTestSandbox, valid } from './test-support.js';
+import {
+  type Client,
+  demoClient,
+  runCommandLine,
+  send,
+  startTestSandbox,
+  valid,
+} from './test-support.js';
 
 let sandbox: RunningSandbox;
 let call: Client;
@@ -33,6 +40,15 @@ async function orderCount(): Promise<number> {
 describe('sandbox server', () => {
   it('listens on loopback only', () => {
     expect(sandbox.exchangeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('says in one line why it cannot start, and exits with 1', () => {
+    const port = new URL(sandbox.exchangeUrl).port;
+    const result = runCommandLine(['--port', port]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^exchange-sandbox: listen EADDRINUSE: .*:\d+$/),
+    ]);
   });
 
   it('serves the bundled exchange spec it implements', async () => {

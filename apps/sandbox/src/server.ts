@@ -100,10 +100,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer();
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4000, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 4000, host, resolve);
+    });
+  } catch (error) {
+    // The port is taken: give the store, and its data folder, back.
+    await exchange.settled();
+    await database.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   // The OAuth hrefs name the server's own URL, known once it listens; requests are

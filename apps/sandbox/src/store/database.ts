@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -49,7 +49,10 @@ export type StoreOptions = { memory: true } | { dataDir: string } | { databaseUr
 class PgliteDatabase implements Database {
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly release: () => void = () => undefined,
+  ) {}
 
   #enqueue<T>(work: () => Promise<T>): Promise<T> {
     const result = this.#tail.then(work);
@@ -93,7 +96,10 @@ class PgliteDatabase implements Database {
   }
 
   close(): Promise<void> {
-    return this.#enqueue(() => this.db.close());
+    return this.#enqueue(async () => {
+      await this.db.close();
+      this.release();
+    });
   }
 }
 
@@ -244,6 +250,40 @@ async function emptyCluster(rebuild = false): Promise<Blob> {
  * start many stores, so a new cluster is loaded from the image of an empty one kept in the
  * temporary folder; the image holds no data of any run.
  */
+/**
+ * Claims `dataDir` for this process. PGlite has no lock of its own, and two processes
+ * writing one folder would corrupt it: a second is refused while the first runs. A claim
+ * left by a process that no longer runs (killed) is taken over. Returns the release.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const lock = join(dataDir, 'sandbox.pid');
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(readFileSync(lock, 'utf8'));
+    if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+      throw new Error(
+        `Another sandbox (process ${owner}) is using the data folder ${dataDir}: stop it, or give this one a --data-dir of its own.`,
+      );
+    }
+    rmSync(lock, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function openPglite(dataDir?: string): Promise<PGlite> {
   if (dataDir !== undefined) {
     mkdirSync(dataDir, { recursive: true });
@@ -262,5 +302,13 @@ export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     return PostgresDatabase.open(options.databaseUrl);
   }
-  return new PgliteDatabase(await openPglite('dataDir' in options ? options.dataDir : undefined));
+  if (!('dataDir' in options)) return new PgliteDatabase(await openPglite());
+  mkdirSync(options.dataDir, { recursive: true });
+  const release = claimDataDir(options.dataDir);
+  try {
+    return new PgliteDatabase(await openPglite(options.dataDir), release);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../server.js';
+
+const directories: string[] = [];
+afterEach(async () => {
+  for (const directory of directories.splice(0)) {
+    await rm(directory, { recursive: true, force: true });
+  }
+});
+
+async function dataDir(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'sandbox-data-dir-'));
+  directories.push(directory);
+  return directory;
+}
+
+describe('a PGlite data folder', () => {
+  it('serves one sandbox at a time', async () => {
+    const dir = await dataDir();
+    const first = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
+        `Another sandbox (process ${process.pid}) is using the data folder ${dir}`,
+      );
+    } finally {
+      await first.close();
+    }
+    const next = await startSandbox({ port: 0, dataDir: dir });
+    await next.close();
+  });
+
+  it('is given back when the sandbox cannot listen', async () => {
+    const dir = await dataDir();
+    const holder = await startSandbox({ port: 0, memory: true });
+    try {
+      const port = Number(new URL(holder.exchangeUrl).port);
+      await expect(startSandbox({ port, dataDir: dir })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await holder.close();
+    }
+    const sandbox = await startSandbox({ port: 0, dataDir: dir });
+    await sandbox.close();
+  });
+
+  it('is taken over from a sandbox that was killed', async () => {
+    const dir = await dataDir();
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    await writeFile(join(dir, 'sandbox.pid'), gone.stdout.toString());
+    const sandbox = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      expect(await readFile(join(dir, 'sandbox.pid'), 'utf8')).toBe(String(process.pid));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
