@@ -44,13 +44,16 @@ async function run(example: string): Promise<string> {
 }
 
 describe('runnable samples against the sandbox', () => {
-  it('backend/orders.ts: first call, edit and cancel by either id, cancel_all, decimals, errors', async () => {
+  it('backend/orders.ts: first call, edit and cancel by either id, cancel_all, stops, decimals, errors', async () => {
     const out = await run('backend/orders.ts');
     expect(out).toMatch(/^order \d+ is live$/m);
     expect(out).toMatch(/^order \d+ is cancelled$/m);
     expect(out).toContain('already cancelled');
     expect(out).toMatch(/^cancel_all cancelled docs-\w+-buy$/m);
     expect(out).toContain('price kept to the digit: 1000.000000000000000001');
+    const stops = /^bought at (\S+), trailing stop triggers at (\S+)$/m.exec(out);
+    expect(Number(stops?.[2])).toBeCloseTo(Number(stops?.[1]) * 0.95, 6);
+    expect(out).toContain('cancelled 2 stops: true');
     expect(out).toMatch(/^rejected with 4\d\d: /m);
   });
 
