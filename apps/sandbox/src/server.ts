@@ -73,7 +73,7 @@ function fixtureDatabase(database: Database, exchange: Exchange): Database {
     transaction: (work) => exchange.writeDirectly(work),
     read: (work) => database.read(work),
     apply: (statements, prepared) => database.apply(statements, prepared),
-    reclaim: database.reclaim && (() => database.reclaim?.() ?? Promise.resolve()),
+    reclaim: database.reclaim?.bind(database),
     close: () => database.close(),
   };
 }

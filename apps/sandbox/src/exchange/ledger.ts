@@ -20,12 +20,38 @@ export function marginOf(quantity: D, price: D, leverage: number, inBase: boolea
   return notional.div(leverage).toDecimalPlaces(16, D.ROUND_DOWN);
 }
 
+/** A take profit or stop loss on a margin position: the position holds the margin, not it. */
+export const closesPosition = (order: Order) =>
+  order.unwoundTradeId !== null && order.tradingType !== 'spot';
+
 /**
- * What an order must hold of its owner's funds for its unfilled part: the quote amount of a
- * spot buy, the base amount of a spot sell, and the margin of any other trading type. A
- * waiting stop holds what it would at its trigger price. Closed orders hold nothing, nor do
- * orders that take (each fill checks the funds it takes), nor a take profit or stop loss
- * while it waits, nor one that closes a margin position (the position holds the margin).
+ * What `quantity` of `order` at `price` takes of its owner's funds: on spot, the quote amount
+ * a buy pays or the base amount a sell gives; on any other trading type, its margin.
+ */
+export function fundsFor(
+  order: Order,
+  baseCurrency: string,
+  quotedCurrency: string,
+  quantity: D,
+  price: D,
+): { currency: string; amount: D } {
+  if (order.tradingType !== 'spot') {
+    const inBase = order.fundingCurrency === baseCurrency;
+    return {
+      currency: order.fundingCurrency,
+      amount: marginOf(quantity, price, order.leverageLevel, inBase),
+    };
+  }
+  return order.side === 'buy'
+    ? { currency: quotedCurrency, amount: quantity.times(price) }
+    : { currency: baseCurrency, amount: quantity };
+}
+
+/**
+ * What an order must hold of its owner's funds for its unfilled part at its price. A waiting
+ * stop holds what it would at its trigger price. Closed orders hold nothing, nor do orders
+ * that take (each fill checks the funds it takes), nor a take profit or stop loss while it
+ * waits, nor one that closes a margin position.
  */
 export function reserveFor(
   order: Order,
@@ -33,20 +59,13 @@ export function reserveFor(
   quotedCurrency: string,
 ): { currency: string; amount: D } {
   const remaining = order.quantity.minus(order.filledQuantity);
-  const spot = order.tradingType === 'spot';
-  const currency = spot
-    ? order.side === 'buy'
-      ? quotedCurrency
-      : baseCurrency
-    : order.fundingCurrency;
-  const closes = order.unwoundTradeId !== null && (order.conditional || !spot);
+  const needed = fundsFor(order, baseCurrency, quotedCurrency, remaining, order.price);
+  const waitsOnTrade = order.unwoundTradeId !== null && order.conditional;
   const takes = takesOnly(order.orderType) && !order.conditional;
-  if (!isOpen(order) || closes || takes) return { currency, amount: new D(0) };
-  if (!spot) {
-    const inBase = order.fundingCurrency === baseCurrency;
-    return { currency, amount: marginOf(remaining, order.price, order.leverageLevel, inBase) };
+  if (!isOpen(order) || waitsOnTrade || closesPosition(order) || takes) {
+    return { currency: needed.currency, amount: new D(0) };
   }
-  return { currency, amount: order.side === 'buy' ? remaining.times(order.price) : remaining };
+  return needed;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Journal } from './journal.js';
-import { exchange, reserveFor, syncReserve } from './ledger.js';
-import { bookMarginFill, marginToOpen } from './positions.js';
-import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
+import { closesPosition, exchange, fundsFor, reserveFor, syncReserve } from './ledger.js';
+import { bookMarginFill } from './positions.js';
+import { D, isOpen, type Order, type TrailingStop, takesOnly } from './state.js';
 
 /**
  * Matches `taker` against the opposite side of its product's book by price-time priority:
@@ -45,22 +45,6 @@ export function bestOpposite(journal: Journal, taker: Order): Order | undefined 
 }
 
 /**
- * What a fill of `quantity` at `price` costs `taker`, an order that holds nothing up front:
- * the currency it pays on spot, the margin it opens otherwise.
- */
-function fillCost(taker: Order, product: Product, quantity: D, price: D) {
-  if (taker.tradingType !== 'spot') {
-    return {
-      currency: taker.fundingCurrency,
-      amount: marginToOpen(taker, product, quantity, price),
-    };
-  }
-  return taker.side === 'buy'
-    ? { currency: product.quotedCurrency, amount: quantity.times(price) }
-    : { currency: product.baseCurrency, amount: quantity };
-}
-
-/**
  * Books one fill: both orders advance and their holds shrink; a spot side pays and receives
  * in full, so two spot sides swap currencies, and a margin side opens or closes a position.
  * An order that completes with a take profit or stop loss opens its conditional orders.
@@ -79,8 +63,10 @@ function settle(
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
   const value = quantity.times(price);
-  if (takesOnly(taker.orderType)) {
-    const cost = fillCost(taker, product, quantity, price);
+  // A taker that holds nothing up front pays for each fill from its free balance; closing a
+  // margin position costs nothing new.
+  if (takesOnly(taker.orderType) && !closesPosition(taker)) {
+    const cost = fundsFor(taker, product.baseCurrency, product.quotedCurrency, quantity, price);
     const account = state.account(taker.userId, cost.currency);
     const free = account ? account.balance.minus(account.reserved) : new D(0);
     if (free.lt(cost.amount)) return false;
@@ -208,7 +194,7 @@ export function triggerConditionalOrders(journal: Journal, productId: number, no
   const { state } = journal;
   if (!journal.traded(productId)) return;
   for (let round = 0; round < maxTriggerRounds; round++) {
-    const last = state.fillsByProduct.get(productId)?.at(-1)?.price;
+    const last = state.lastPrice(productId);
     if (!last) return;
     const waiting = state.waiting(productId);
     for (const order of waiting) trail(journal, order, last, now);

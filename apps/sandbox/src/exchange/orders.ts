@@ -80,7 +80,7 @@ function trailingStopOf(input: OrderCreate): TrailingStop {
  * trailing stop starts at its distance from the last traded price, so the product needs one.
  */
 function firstTrigger(journal: Journal, order: Order, price: string | undefined): D {
-  const last = journal.state.fillsByProduct.get(order.productId)?.at(-1)?.price;
+  const last = journal.state.lastPrice(order.productId);
   if (order.trailingStop) {
     if (!last) throw refuse('product_id', 'no_last_traded_price');
     const trigger = trailingTrigger(order.side, order.trailingStop, last);

@@ -1,5 +1,5 @@
 import type { Journal } from './journal.js';
-import { adjustReserved, depositAddress, marginOf } from './ledger.js';
+import { adjustReserved, closesPosition, depositAddress, marginOf } from './ledger.js';
 import { D, type Order, type Position, type Product } from './state.js';
 
 /**
@@ -7,19 +7,12 @@ import { D, type Order, type Position, type Product } from './state.js';
  * Such an order never opens a position of its own.
  */
 export function positionClosedBy(journal: Journal, order: Order): Position | undefined {
-  if (order.tradingType === 'spot' || order.unwoundTradeId === null) return undefined;
-  return journal.state.positions.get(order.unwoundTradeId);
+  if (!closesPosition(order)) return undefined;
+  return journal.state.positions.get(order.unwoundTradeId as number);
 }
 
 export const openQuantity = (position: Position) =>
   position.quantity.minus(position.closedQuantity);
-
-/** What a fill of `quantity` at `price` would add to the margin `order` holds: none to close. */
-export function marginToOpen(order: Order, product: Product, quantity: D, price: D): D {
-  if (order.unwoundTradeId !== null) return new D(0);
-  const inBase = order.fundingCurrency === product.baseCurrency;
-  return marginOf(quantity, price, order.leverageLevel, inBase);
-}
 
 /**
  * Books one margin fill of `order`: a take profit or stop loss closes part of its position

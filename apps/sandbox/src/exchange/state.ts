@@ -485,6 +485,11 @@ export class ExchangeState {
     this.positions.delete(position.id);
   }
 
+  /** The price of the product's last fill: what stops and trailing stops are measured by. */
+  lastPrice(productId: number): D | undefined {
+    return this.fillsByProduct.get(productId)?.at(-1)?.price;
+  }
+
   addFill(fill: Fill): void {
     entry(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
   }

@@ -103,15 +103,14 @@ class PgliteDatabase implements Database {
   }
 }
 
-// Any numbers work as long as every sandbox process uses the same ones.
+// Any numbers work as long as every sandbox uses the same ones.
 const writeLockKey = 4_000_001;
 const ownerLockKey = 4_000_002;
 
 /**
  * node-postgres over a pool. Each transaction first takes one transaction-scoped advisory
- * lock, which serialises the sandbox's units of work even across processes sharing the
- * database; row locks (SELECT ... FOR UPDATE) in the domain code keep each one correct on
- * its own.
+ * lock, which serialises the sandbox's units of work across the pool's connections; row
+ * locks (SELECT ... FOR UPDATE) in the domain code keep each one correct on its own.
  */
 class PostgresDatabase implements Database {
   constructor(private readonly pool: pg.Pool) {}
@@ -246,11 +245,6 @@ async function emptyCluster(rebuild = false): Promise<Blob> {
 }
 
 /**
- * Opens PGlite in memory, or under `dataDir`. initdb in WebAssembly takes seconds and tests
- * start many stores, so a new cluster is loaded from the image of an empty one kept in the
- * temporary folder; the image holds no data of any run.
- */
-/**
  * Claims `dataDir` for this process. PGlite has no lock of its own, and two processes
  * writing one folder would corrupt it: a second is refused while the first runs. A claim
  * left by a process that no longer runs (killed) is taken over. Returns the release.
@@ -284,10 +278,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * Opens PGlite in memory, or under `dataDir`. initdb in WebAssembly takes seconds and tests
+ * start many stores, so a new cluster is loaded from the image of an empty one kept in the
+ * temporary folder; the image holds no data of any run.
+ */
 async function openPglite(dataDir?: string): Promise<PGlite> {
-  if (dataDir !== undefined) {
-    mkdirSync(dataDir, { recursive: true });
-    if (existsSync(join(dataDir, 'PG_VERSION'))) return PGlite.create(dataDir);
+  if (dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'))) {
+    return PGlite.create(dataDir);
   }
   try {
     return await PGlite.create({ dataDir, loadDataDir: await emptyCluster() });
