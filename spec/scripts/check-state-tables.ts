@@ -16,8 +16,14 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, { enum?: unknown[] }> };
 }
 
+/** What code may need to know of a state; see the head of spec/state-tables.yaml. */
+export const stateFlags = ['open', 'polled', 'terminal'] as const;
+
 export interface StateTablesDocument {
-  tables: Record<string, { states?: { api: string; schema: string } }>;
+  tables: Record<
+    string,
+    { states?: { api: string; schema: string; flags: Record<string, string[]> } }
+  >;
   requirements: Array<{
     id: string;
     level: string;
@@ -48,6 +54,34 @@ function operationsOf(specs: Record<string, OpenApiDocument>): Map<string, Opera
   return operations;
 }
 
+/** Every state of every table has its flags, and only the states of its enum have them. */
+function flagProblems(
+  document: StateTablesDocument,
+  specs: Record<string, OpenApiDocument>,
+): string[] {
+  const problems: string[] = [];
+  for (const [name, table] of Object.entries(document.tables)) {
+    if (!table.states) continue;
+    const { api, schema, flags } = table.states;
+    const values = (specs[api]?.components?.schemas?.[schema]?.enum ?? []) as string[];
+    for (const value of values) {
+      if (!flags?.[value])
+        problems.push(`table ${name}: state "${value}" of ${schema} has no flags`);
+    }
+    for (const [state, given] of Object.entries(flags ?? {})) {
+      if (!values.includes(state)) {
+        problems.push(`table ${name}: flags name "${state}", which is not a value of ${schema}`);
+      }
+      for (const flag of given) {
+        if (!(stateFlags as readonly string[]).includes(flag)) {
+          problems.push(`table ${name}: state "${state}" has unknown flag "${flag}"`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
 /** Every problem found, as a sentence naming the requirement; empty when all is consistent. */
 export function checkStateTables(
   document: StateTablesDocument,
@@ -55,6 +89,7 @@ export function checkStateTables(
 ): string[] {
   const problems: string[] = [];
   const operations = operationsOf(specs);
+  problems.push(...flagProblems(document, specs));
   const seen = new Set<string>();
   for (const requirement of document.requirements) {
     const { id } = requirement;

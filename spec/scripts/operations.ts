@@ -1,7 +1,8 @@
 /**
- * The operations table a client needs at run time, derived from a bundled spec: for each
- * operation its method, path template, success status, the name of its response schema and where its
- * decimals are, plus the names of the fields the spec marks `x-secret`.
+ * The operations table, derived from a bundled spec: for each operation its method, path
+ * template, success and documented error statuses, security scheme and JWT payload, the
+ * permission a delegated call needs, the name of its response schema and where its decimals
+ * are; plus the names of the fields the spec marks `x-secret`.
  */
 type Json = Record<string, unknown>;
 
@@ -119,12 +120,25 @@ export function operationsModule(
       const bodySchema = (body?.content as Record<string, Json> | undefined)?.['application/json']
         ?.schema as Json | undefined;
       const requestDecimals = decimalPlan(document, bodySchema);
+      const statuses = Object.keys(responses)
+        .filter((code) => /^\d{3}$/.test(code))
+        .map(Number);
+      const security = (operation.security ?? document.security) as
+        | Array<Record<string, unknown>>
+        | undefined;
+      const scheme = security?.flatMap((requirement) => Object.keys(requirement))[0];
+      const text = (value: unknown) => (typeof value === 'string' ? `'${value}'` : 'null');
       entries.push(
         [
           `  ${id}: {`,
           `    method: '${method.toUpperCase()}',`,
           `    path: '${path}',`,
           `    status: ${status},`,
+          `    successes: [${statuses.filter((code) => code < 300).join(', ')}],`,
+          `    errors: [${statuses.filter((code) => code >= 400).join(', ')}],`,
+          `    security: ${text(scheme)},`,
+          `    authPayload: ${text(operation['x-auth-payload'])},`,
+          `    permission: ${text(operation['x-permission'])},`,
           `    response: ${hasSchema ? `'${zod}'` : 'null'},`,
           `    decimals: ${planRef(decimals)},`,
           `    requestDecimals: ${planRef(requestDecimals)},`,
@@ -142,7 +156,7 @@ export function operationsModule(
     '',
     ...[...plans].map(([json, name]) => `const ${name} = ${json} as const;`),
     '',
-    'export const operations = {',
+    'export const operationTable = {',
     ...entries,
     '} as const;',
     '',

@@ -44,12 +44,12 @@ export interface ConformanceRequirement {
   origin: string;
   /** What a conforming server does, in one sentence. */
   summary: string;
-  operations: string[];
+  operations: readonly string[];
   /** The state-table row, for requirements that come from one. */
   row?: Requirement;
 }
 
-export function profilesOf(operationIds: string[]): Profile[] {
+export function profilesOf(operationIds: readonly string[]): Profile[] {
   const found = new Set<Profile>();
   for (const id of operationIds) {
     for (const tag of operation(id).tags) {

@@ -1,5 +1,5 @@
-import exchangeSpec from './generated/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from './generated/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 
 export type Api = 'exchange' | 'partner';
 

@@ -1,4 +1,11 @@
 import {
+  type components,
+  loadSchemas,
+  type operations as Operations,
+  operationTable as operations,
+  type paths,
+} from '@exchange-kit/contract/exchange';
+import {
   type Api,
   type CallInput,
   type ConnectionOptions,
@@ -6,8 +13,6 @@ import {
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
-import type { components, operations as Operations, paths } from './generated/exchange.js';
-import { loadSchemas, operations } from './generated/exchange.operations.js';
 
 type Schemas = components['schemas'];
 

@@ -1,4 +1,11 @@
 import {
+  type components,
+  loadSchemas,
+  type operations as Operations,
+  operationTable as operations,
+  type paths,
+} from '@exchange-kit/contract/partner';
+import {
   type ApiClientConfig,
   type ConnectionOptions,
   createApiClient,
@@ -7,8 +14,6 @@ import {
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import type { Client } from 'openapi-fetch';
-import type { components, operations as Operations, paths } from './generated/partner.js';
-import { loadSchemas, operations } from './generated/partner.operations.js';
 
 type Schemas = components['schemas'];
 

@@ -2,8 +2,8 @@
  * The API reference, rendered from the bundled specs: one page per operation, one page of
  * schemas per interface, and the authentication payloads.
  */
-import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 
 type Json = Record<string, unknown>;
 export type ApiName = 'exchange' | 'partner';

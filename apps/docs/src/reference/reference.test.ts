@@ -1,4 +1,4 @@
-import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { stateTables } from '@exchange-kit/contract/state-tables';
 import { describe, expect, it } from 'vitest';
 import { authSamples } from './auth-samples.js';
 import { renderConformance } from './conformance.js';

@@ -1,4 +1,4 @@
-import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { stateTables } from '@exchange-kit/contract/state-tables';
 import { cell, operationLink, operations } from './openapi.js';
 
 type Requirement = (typeof stateTables.requirements)[number];

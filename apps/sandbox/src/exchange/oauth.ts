@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { zOAuthRequestCreate } from '@exchange-kit/exchange-client/schemas';
+import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { type Handler, type Handlers, HttpError } from '../http/types.js';
 

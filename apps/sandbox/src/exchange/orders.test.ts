@@ -11,7 +11,7 @@ import {
   zListOrdersResponse,
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { addProduct, addToken } from '../store/seed.js';

@@ -3,7 +3,7 @@ import type {
   zCreateOrderBody,
   zEditOrderBody,
   zOrderTpslUpdate,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import {
   type ExchangeContext,
@@ -24,6 +24,8 @@ import {
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
+
+type TradingType = Order['tradingType'];
 
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
@@ -94,9 +96,10 @@ function firstTrigger(journal: Journal, order: Order, price: string | undefined)
   return trigger;
 }
 
-function tradingTypeFor(product: Product, requested: string | undefined): string {
+function tradingTypeFor(product: Product, requested: TradingType | undefined): TradingType {
   const tradingType = requested ?? (product.perpetual ? 'perpetual' : 'spot');
-  const enabled: Record<string, boolean> = {
+  // Keyed by every trading type of the spec: a new one does not compile until it is decided here.
+  const enabled: Record<TradingType, boolean> = {
     spot: !product.perpetual,
     margin: product.marginEnabled,
     cfd: product.cfdEnabled,

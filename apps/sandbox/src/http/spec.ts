@@ -1,5 +1,5 @@
-import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 
 /** The parts of a bundled OpenAPI document the HTTP layer reads. */
 export interface SpecSchema {

@@ -1,5 +1,5 @@
-import * as exchangeSchemas from '@exchange-kit/exchange-client/schemas';
-import * as partnerSchemas from '@exchange-kit/partner-client/schemas';
+import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
+import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import * as z from 'zod/mini';
 import type { Route } from './router.js';
 import { type Api, resolve, type SpecSchema, specs } from './spec.js';

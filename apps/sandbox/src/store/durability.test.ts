@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signServiceAuth } from '@exchange-kit/core/auth';
 import {
   zCreateOrderResponse,
   zGetAccountsResponse,
   zGetOrderByClientIdResponse,
   zListOrdersResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';

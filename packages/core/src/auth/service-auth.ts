@@ -1,5 +1,5 @@
+import type { components } from '@exchange-kit/contract/common';
 import { signJwt } from '#sign-jwt';
-import type { components } from '../generated/common.js';
 import { nextNonce } from './nonce.js';
 
 type Schemas = components['schemas'];
