@@ -76,9 +76,19 @@ export type CallInput<Operation> = (Operation extends { parameters: { path: infe
     notFound?: 'order-not-live';
   };
 
-/** What a successful call of an operation answers, decoded. */
-export type CallData<Operation> = Operation extends { responses: { 200: infer Ok } }
-  ? JsonContent<Ok>
+type Success<Responses> = Responses extends { 200: infer Ok }
+  ? Ok
+  : Responses extends { 201: infer Created }
+    ? Created
+    : Responses extends { 202: infer Accepted }
+      ? Accepted
+      : never;
+
+/** What a successful call of an operation answers (200, 201 or 202), decoded. */
+export type CallData<Operation> = Operation extends { responses: infer Responses }
+  ? JsonContent<Success<Responses>> extends never
+    ? undefined
+    : JsonContent<Success<Responses>>
   : undefined;
 
 /**
