@@ -3,6 +3,11 @@
  * names exists, documents the expected status code, and every state it names is a value
  * of the enum schema its table declares.
  */
+import {
+  operationsOf,
+  type OpenApiDocument as ReaderDocument,
+} from '@exchange-kit/contract/spec-reader';
+
 interface Operation {
   api: string;
   responses: string[];
@@ -35,20 +40,16 @@ export interface StateTablesDocument {
   }>;
 }
 
-const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 const idPattern = /^[A-Z0-9]+(-[A-Z0-9]+)*$/;
 
-function operationsOf(specs: Record<string, OpenApiDocument>): Map<string, Operation> {
+function operationsByIdOf(specs: Record<string, OpenApiDocument>): Map<string, Operation> {
   const operations = new Map<string, Operation>();
   for (const [api, spec] of Object.entries(specs)) {
-    for (const item of Object.values(spec.paths ?? {})) {
-      for (const [method, operation] of Object.entries(item)) {
-        if (!methods.has(method) || !operation.operationId) continue;
-        operations.set(operation.operationId, {
-          api,
-          responses: Object.keys(operation.responses ?? {}),
-        });
-      }
+    for (const { operationId, operation } of operationsOf(spec as ReaderDocument)) {
+      operations.set(operationId, {
+        api,
+        responses: Object.keys((operation.responses as object | undefined) ?? {}),
+      });
     }
   }
   return operations;
@@ -88,7 +89,7 @@ export function checkStateTables(
   specs: Record<string, OpenApiDocument>,
 ): string[] {
   const problems: string[] = [];
-  const operations = operationsOf(specs);
+  const operations = operationsByIdOf(specs);
   problems.push(...flagProblems(document, specs));
   const seen = new Set<string>();
   for (const requirement of document.requirements) {

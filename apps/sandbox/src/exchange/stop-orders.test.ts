@@ -226,7 +226,7 @@ describe('stop and trailing stop input', () => {
     [
       'a trailing stop of an unknown type',
       { order_type: 'trailing_stop', trailing_stop_type: 'points', trailing_stop_value: '10' },
-      { trailing_stop_type: ['must_be_fiat_or_percentage'] },
+      { trailing_stop_type: ['must_be_one_of:fiat,percentage'] },
     ],
     [
       'a trailing stop without its value',

@@ -631,12 +631,15 @@ export interface components {
             price?: components["schemas"]["DecimalString"];
             /** @description Accepted slippage of a market_with_range order. */
             price_range?: components["schemas"]["DecimalString"];
-            /** @description How trailing_stop_value is expressed (values not shown). */
-            trailing_stop_type?: string;
+            /**
+             * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
+             * @enum {string}
+             */
+            trailing_stop_type?: "fiat" | "percentage";
             trailing_stop_value?: components["schemas"]["DecimalString"];
             /** @description Client-chosen order id, at most 36 bytes; must not repeat. */
             client_order_id?: string;
-            /** @description Leverage for margin trading. */
+            /** @description Leverage for margin trading. The maximum is not shown in the description; 100 is the sandbox's. */
             leverage_level?: number;
             /** @description Funding currency for margin trading. */
             funding_currency?: string;

@@ -189,10 +189,10 @@ export const zOrderCreate = z.object({
     quantity: zDecimalString,
     price: z.optional(zDecimalString),
     price_range: z.optional(zDecimalString),
-    trailing_stop_type: z.optional(z.string()),
+    trailing_stop_type: z.optional(z.enum(['fiat', 'percentage'])),
     trailing_stop_value: z.optional(zDecimalString),
     client_order_id: z.optional(z.string().check(z.minLength(1), z.maxLength(36))),
-    leverage_level: z.optional(z.int().check(z.gte(1))),
+    leverage_level: z.optional(z.int().check(z.gte(1), z.lte(100))),
     funding_currency: z.optional(z.string()),
     trading_type: z.optional(zTradingType)
 });
