@@ -43,6 +43,7 @@ export interface RetryEvent {
   url: string;
   attempt: number;
   delayMs: number;
+  /** `status 429`, `status 503`, `network error`, or `nonce too small` for a nonce resend. */
   reason: string;
 }
 
