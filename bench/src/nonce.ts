@@ -50,6 +50,8 @@ export async function nonceBench(): Promise<string> {
           tokenId: sandbox.tokenId,
           tokenSecret: sandbox.tokenSecret,
           hooks: { onRetry: (event) => retries.push(event) },
+          // With at most 8 resends and 2 retries per call, this bounds every call in time.
+          timeoutMs: 10_000,
           ...row.options,
         });
         const tag = `nb-${rowIndex}-${round}`;

@@ -22,6 +22,8 @@ function clientWithRetries(options: Partial<ExchangeClientOptions> = {}) {
     tokenId: sandbox.tokenId,
     tokenSecret: sandbox.tokenSecret,
     hooks: { onRetry: (event) => retries.push(event) },
+    // With at most 8 resends and 2 retries per call, this bounds every call in time.
+    timeoutMs: 10_000,
     ...options,
   });
   return { client, retries };

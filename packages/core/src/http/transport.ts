@@ -49,6 +49,10 @@ export interface RetryEvent {
 
 /** Logging hooks. They see no credential: auth headers arrive as "[redacted]". */
 export interface TransportHooks {
+  /**
+   * When an attempt is signed, right before it is written (on Node, once its socket is
+   * connected): an attempt that never got a connection is reported by onRetry or the error only.
+   */
   onRequest?(event: RequestEvent): void;
   onResponse?(event: ResponseEvent): void;
   onRetry?(event: RetryEvent): void;
