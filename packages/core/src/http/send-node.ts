@@ -21,7 +21,8 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
       {
         agent: https ? httpsAgent : httpAgent,
         method: request.method,
-        headers: Object.fromEntries(request.headers),
+        // A request signed later gets its headers then, all at once.
+        headers: request.sign ? undefined : Object.fromEntries(request.headers),
       },
       (response) => {
         let text = '';
