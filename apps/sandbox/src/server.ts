@@ -103,7 +103,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 4000, host, resolve);
+      // A client with a thousand calls in flight opens as many connections at once: Node's
+      // default queue of 511 drops the rest, whose calls then stall a second or are reset.
+      server.listen({ port: options.port ?? 4000, host, backlog: 4096 }, resolve);
     });
   } catch (error) {
     // The port is taken: give the store, and its data folder, back.
