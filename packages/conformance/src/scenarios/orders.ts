@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../adapter.js';
 import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../catalog.js';
 import { bodyOf, expectStatus } from '../context.js';
-import { type Exchange, Failure, SetupError, Skip } from '../outcome.js';
+import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
 import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -31,12 +31,8 @@ const byClient = (operationId: string, via: Via) =>
   via === 'client' ? `${operationId}ByClientId` : operationId;
 
 /** Every successful call is evidence for the status table's row of successes. */
-function noteSuccess(context: ScenarioContext, exchange: Exchange): void {
-  context.evidence.noteStatus(
-    'STATUS-200-SUCCESS',
-    exchange,
-    expected('STATUS-200-SUCCESS').status,
-  );
+function noteSuccess(context: ScenarioContext, call: RecordedCall): void {
+  context.evidence.noteStatus('STATUS-200-SUCCESS', call, expected('STATUS-200-SUCCESS').status);
 }
 
 async function readOrder(
@@ -64,7 +60,7 @@ async function liveIds(context: ScenarioContext): Promise<Set<string>> {
 }
 
 function expectField(
-  exchange: Exchange | undefined,
+  call: RecordedCall | undefined,
   body: Row | undefined,
   field: string,
   expected: unknown,
@@ -81,7 +77,7 @@ function expectField(
     {
       received: `${field}: ${JSON.stringify(value)}`,
       documented: `${field}: ${JSON.stringify(expected)}`,
-      exchange,
+      call,
     },
   );
 }
@@ -108,7 +104,7 @@ const cancelLive: Scenario = {
             {
               received: `GET /orders/${order.id}: status ${String(read.status)}`,
               documented: `next state ${next}`,
-              exchange: cancelled,
+              call: cancelled,
             },
           );
         }
@@ -118,7 +114,7 @@ const cancelLive: Scenario = {
             {
               received: 'listed by GET /orders?status=live',
               documented: `next state ${next}`,
-              exchange: cancelled,
+              call: cancelled,
             },
           );
         }
@@ -245,29 +241,28 @@ interface LiveOrderChangeCheck {
   /** Which id reads the order back; by default the one the change named it by. */
   readBackVia?: Via;
   /** What else the response must hold besides the changed fields. */
-  checkResponse?: (exchange: Exchange, body: Row) => void;
+  checkResponse?: (call: RecordedCall, body: Row) => void;
 }
 
 function expectStateWith(
-  exchange: Exchange,
+  call: RecordedCall,
   body: Row | undefined,
   state: string | undefined,
   fields: Row,
   what: string,
 ) {
-  expectField(exchange, body, 'status', state, what);
-  for (const [field, value] of Object.entries(fields))
-    expectField(exchange, body, field, value, what);
+  expectField(call, body, 'status', state, what);
+  for (const [field, value] of Object.entries(fields)) expectField(call, body, field, value, what);
 }
 
-function expectMarginFields(exchange: Exchange, body: Row): void {
+function expectMarginFields(call: RecordedCall, body: Row): void {
   for (const field of ['margin_used', 'margin_interest', 'unwound_trade_leverage_level']) {
     if (!(field in body)) {
       throw new Failure(`the update_tpsl response lacks ${field}`, {
         received: `fields: ${Object.keys(body).join(', ')}`,
         documented:
           'updated order returned with margin_used, margin_interest and unwound_trade_leverage_level',
-        exchange,
+        call,
       });
     }
   }
@@ -412,7 +407,7 @@ async function cancelAllRound(
       throw new Failure('the cancel_all response has no models array', {
         received: answered.responseText.slice(0, 300),
         documented,
-        exchange: answered,
+        call: answered,
       });
     const listed = new Map((models as Row[]).map((entry) => [String(entry.id), entry]));
     const missing = matching.filter((order) => !listed.has(String(order.id)));
@@ -446,7 +441,7 @@ async function cancelAllRound(
             .join(', ') || 'none'
         }`,
         documented,
-        exchange: answered,
+        call: answered,
       });
     }
     return `${label}: ${matching.length} cancelled and listed, ${others.length} left live`;
@@ -587,7 +582,7 @@ const skipsConditional: Scenario = {
           {
             received: `models: ${[...listed].join(', ') || 'none'}`,
             documented: `conditional orders stay ${next} and are not listed in models`,
-            exchange: answered,
+            call: answered,
           },
         );
       }

@@ -2,7 +2,7 @@ import { operationTable } from '@exchange-kit/contract/partner';
 import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
 import { bodyOf, expectStatus } from '../context.js';
-import { type Exchange, Failure, fixtureFailed, SetupError } from '../outcome.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
 import { requestExamples } from '../spec.js';
 import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -49,7 +49,7 @@ export async function createIntent(
   context: ScenarioContext,
   name: string,
   changes: Row,
-): Promise<Exchange> {
+): Promise<RecordedCall> {
   const body: Row = {
     ...example('createIntent', name),
     public_api_key: context.target.publicApiKey,
@@ -67,39 +67,35 @@ export async function createIntent(
 }
 
 /** Every successful call is evidence for the status table's row of successes. */
-function noteSuccess(context: ScenarioContext, exchange: Exchange): void {
-  context.evidence.noteStatus(
-    'STATUS-200-SUCCESS',
-    exchange,
-    expected('STATUS-200-SUCCESS').status,
-  );
+function noteSuccess(context: ScenarioContext, call: RecordedCall): void {
+  context.evidence.noteStatus('STATUS-200-SUCCESS', call, expected('STATUS-200-SUCCESS').status);
 }
 
-function payloadOf(exchange: Exchange): Row {
-  const payload = bodyOf(exchange).payload;
+function payloadOf(call: RecordedCall): Row {
+  const payload = bodyOf(call).payload;
   if (typeof payload !== 'object' || payload === null) {
-    throw new Failure(`${exchange.operationId} answered no payload object`, {
-      received: exchange.responseText.slice(0, 300),
-      exchange,
+    throw new Failure(`${call.operationId} answered no payload object`, {
+      received: call.responseText.slice(0, 300),
+      call,
     });
   }
   return payload as Row;
 }
 
 function expectPayload(
-  exchange: Exchange,
+  call: RecordedCall,
   field: string,
   expected: unknown,
   documented: string,
 ): void {
-  const value = payloadOf(exchange)[field];
+  const value = payloadOf(call)[field];
   if (value !== expected) {
     throw new Failure(
-      `${exchange.operationId}: payload.${field} is ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`,
+      `${call.operationId}: payload.${field} is ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`,
       {
         received: `payload.${field}: ${JSON.stringify(value)}`,
         documented,
-        exchange,
+        call,
       },
     );
   }
@@ -207,7 +203,7 @@ const tradeStates: Scenario = {
           throw new Failure('both methods were supplied but the response lacks an instruction', {
             received: `funding_settlement ${payload.funding_settlement ? 'present' : 'absent'}, payout_settlement ${payload.payout_settlement ? 'present' : 'absent'}`,
             documented: 'both instructions returned',
-            exchange: created,
+            call: created,
           });
         }
         if (trade.requirementId === 'QE-TRADE-PARAMETER-MISSING') {
@@ -221,7 +217,7 @@ const tradeStates: Scenario = {
           if (!required) {
             throw new Failure('no instruction lists a required input parameter', {
               documented: 'instructions list what is required',
-              exchange: created,
+              call: created,
             });
           }
         }
@@ -242,7 +238,7 @@ async function trade(
   context: ScenarioContext,
   session: SessionCredentials,
   intentId: string,
-): Promise<Exchange> {
+): Promise<RecordedCall> {
   const body = {
     ...example('intentToTrade', 'fromIntent'),
     session_id: session.sessionId,
@@ -309,7 +305,7 @@ const intentStrategies: Scenario = {
           {
             received: `listed: ${transactions.map((t) => t.transaction_id).join(', ') || 'none'}`,
             documented: 'every attempt creates a transaction of the intent',
-            exchange: listed,
+            call: listed,
           },
         );
       }
@@ -321,7 +317,7 @@ const intentStrategies: Scenario = {
               {
                 received: `${field}: ${JSON.stringify(transaction[field])}`,
                 documented: `${field}: ${JSON.stringify(value)} (copied from the intent)`,
-                exchange: listed,
+                call: listed,
               },
             );
           }
