@@ -33,6 +33,8 @@ export interface SandboxOptions {
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
+  /** The docs site running beside the sandbox, linked from its index page. */
+  docsUrl?: string;
 }
 
 export interface RunningSandbox {
@@ -125,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
-    pages: sandboxPages({ db: database, now }),
+    pages: sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
   });
   server.on('request', app);
 

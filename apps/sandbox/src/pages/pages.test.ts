@@ -6,7 +6,7 @@ import { escapeHtml } from './html.js';
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await startTestSandbox({ docsUrl: 'http://127.0.0.1:4173/' });
 });
 afterAll(() => sandbox.close());
 
@@ -25,6 +25,21 @@ async function openRequest(): Promise<{ href: string; publicId: string }> {
 }
 
 describe('pages for people', () => {
+  it('answers / with links to the docs, both specs and health, each of which answers', async () => {
+    const index = await fetch(`${sandbox.exchangeUrl}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const text = await index.text();
+    expect(text).toContain('href="http://127.0.0.1:4173/"');
+    const links = [...text.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]);
+    expect(links).toEqual(['/openapi/exchange.json', '/openapi/partner.json', '/health']);
+    for (const link of links) {
+      const answer = await fetch(`${sandbox.exchangeUrl}${link}`);
+      expect(answer.status, link).toBe(200);
+    }
+    expect(await (await fetch(`${sandbox.exchangeUrl}/health`)).json()).toEqual({ status: 'ok' });
+  });
+
   it('serves the approval page without CORS, so no other origin reads its form token', async () => {
     const { href } = await openRequest();
     const page = await fetch(href, { headers: { origin: 'https://elsewhere.example' } });
