@@ -38,6 +38,7 @@ describe('pages for people', () => {
       expect(answer.status, link).toBe(200);
     }
     expect(await (await fetch(`${sandbox.exchangeUrl}/health`)).json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${sandbox.partnerUrl}/api/v1`)).status).toBe(200);
   });
 
   it('serves the approval page without CORS, so no other origin reads its form token', async () => {

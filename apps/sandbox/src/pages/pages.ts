@@ -20,7 +20,9 @@ export function sandboxPages(options: PagesOptions) {
   const index = indexPage(options);
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
     const method = request.method ?? 'GET';
-    if (pathname === '/' && (method === 'GET' || method === 'HEAD')) return index;
+    // The partner interface's base URL, as the banner prints it, leads to the same page.
+    const home = pathname === '/' || pathname === '/api/v1' || pathname === '/api/v1/';
+    if (home && (method === 'GET' || method === 'HEAD')) return index;
     if (pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
       const bytes = Buffer.from(JSON.stringify({ status: 'ok' }));
       return {
