@@ -45,7 +45,10 @@ export async function siteFiles(root = repoDir) {
 
 export async function siteKey(root = repoDir) {
   const hash = createHash('sha256');
-  for (const file of await siteFiles(root)) {
+  // Without git (a copy of the sources, not a clone) the files cannot be listed: a key of its
+  // own every time, so the site is always built rather than served stale.
+  const files = await siteFiles(root).catch(() => [`unlisted ${Date.now()} ${Math.random()}`]);
+  for (const file of files) {
     // A tracked file deleted from the work tree counts as gone, not as an error.
     const content = await readFile(`${root}${file}`).catch(() => Buffer.from('\0deleted'));
     hash.update(`${file}\0${content.length}\0`).update(content);

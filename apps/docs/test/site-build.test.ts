@@ -53,4 +53,13 @@ describe('the docs build key', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('never matches a build outside a git work tree, where the files cannot be listed', async () => {
+    const root = `${await mkdtemp(join(tmpdir(), 'site-key-'))}/`;
+    try {
+      expect(await siteKey(root)).not.toBe(await siteKey(root));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
