@@ -40,7 +40,7 @@ function stop(code) {
   if (running.length === 0) process.exit(code);
   let left = running.length;
   const killer = setTimeout(() => {
-    for (const child of running) child.kill('SIGKILL');
+    for (const child of running) signalGroup(child, 'SIGKILL');
   }, 5000);
   for (const child of running) {
     child.once('exit', () => {
@@ -50,9 +50,23 @@ function stop(code) {
         process.exit(code);
       }
     });
-    child.kill('SIGTERM');
+    signalGroup(child, 'SIGTERM');
   }
 }
+
+/** A child and whatever it started (a build's workers): each child leads a group of its own. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+// Should this process end any other way, its detached servers must not outlive it.
+process.on('exit', () => {
+  for (const child of children) signalGroup(child, 'SIGTERM');
+});
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
