@@ -16,6 +16,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     'rate-limit': { type: 'string', default: 'off' },
     'settle-after': { type: 'string', default: '10' },
+    'docs-url': { type: 'string' },
   },
   strict: true,
 });
@@ -60,6 +61,7 @@ const sandbox = await startSandbox({
   credentials,
   rateLimit,
   settleAfterMs,
+  docsUrl: values['docs-url'],
 }).catch((error: Error) => {
   console.error(`exchange-sandbox: ${error.message}`);
   process.exit(1);

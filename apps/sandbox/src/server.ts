@@ -10,6 +10,7 @@ import { createApp } from './http/app.js';
 import type { RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
+import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
+  /** The docs site running beside the sandbox, linked from its index page. */
+  docsUrl?: string;
 }
 
 export interface RunningSandbox {
@@ -126,6 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
+    pages: sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
   });
   server.on('request', app);
 

@@ -175,14 +175,40 @@ export function fieldsTable(api: ApiName, raw: Json | undefined): string {
     const rules = constraints(api, raw);
     return `Type: ${type}${rules ? ` (${cell(rules)})` : ''}.`;
   }
+  // A named schema's own description (DecimalLike's, say) is said once under the table when
+  // several fields share it, not again on each of their rows.
+  const inherited = (prop: Json) =>
+    refName(prop) && prop.description === undefined
+      ? (deref(spec, prop).description as string | undefined)
+      : undefined;
+  const sharers = new Map<string, string[]>();
+  for (const [name, prop] of Object.entries(props)) {
+    const ref = refName(prop);
+    if (ref && inherited(prop)) sharers.set(ref, [...(sharers.get(ref) ?? []), name]);
+  }
+  const shared = new Map([...sharers].filter(([, names]) => names.length > 1));
   const rows = Object.entries(props).map(([name, prop]) => {
     const resolved = deref(spec, prop);
     const source = prop['x-source'] ?? '';
+    const ref = refName(prop);
+    const description =
+      ref && shared.has(ref) && inherited(prop) ? undefined : resolved.description;
     return `| \`${name}\` | ${cell(typeOf(api, prop))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(
-      [resolved.description, constraints(api, prop)].filter(Boolean).join(' — '),
+      [description, constraints(api, prop)].filter(Boolean).join(' — '),
     )}${source ? ` (x-source: ${source})` : ''} |`;
   });
-  return ['| Field | Type | Required | Description |', '|---|---|---|---|', ...rows].join('\n');
+  const notes = [...shared].map(
+    ([ref, names]) =>
+      `${names.map((name) => `\`${name}\``).join(', ')}: ${typeOf(api, { $ref: `#/components/schemas/${ref}` })}, ${cell(
+        inherited(props[names[0] as string] as Json),
+      )}`,
+  );
+  return [
+    '| Field | Type | Required | Description |',
+    '|---|---|---|---|',
+    ...rows,
+    ...(notes.length > 0 ? ['', ...notes.map((note) => `- ${note}`)] : []),
+  ].join('\n');
 }
 
 function examplesOf(media: Json): { title: string; value: unknown }[] {
@@ -224,8 +250,39 @@ export interface Coverage {
   summary: string;
 }
 
-/** The page of one operation. `coverage` lists the conformance requirements that exercise it. */
-export function renderOperation(op: Operation, coverage: Coverage[]): string {
+/** What makes an operation's call from the packages (see calls.ts). */
+export interface CallsFromCode {
+  clients: { packageName: string; call: string }[];
+  hooks: string[];
+}
+
+function callsSection(calls: CallsFromCode | undefined): string[] {
+  if (!calls) return [];
+  const out = ['## From the packages', ''];
+  if (calls.clients.length === 0) out.push('No client method makes this call.', '');
+  for (const client of calls.clients) {
+    out.push(`Client method: \`${client.call}\` (\`${client.packageName}\`).`, '');
+  }
+  out.push(
+    calls.hooks.length === 0
+      ? 'React hook: none makes this call.'
+      : `React hook${calls.hooks.length > 1 ? 's' : ''}: ${calls.hooks
+          .map((hook) => `\`${hook}\``)
+          .join(', ')} (\`@exchange-kit/react-hooks\`).`,
+    '',
+  );
+  return out;
+}
+
+/**
+ * The page of one operation. `coverage` lists the conformance requirements that exercise it;
+ * `calls` the client method and hooks that make the call.
+ */
+export function renderOperation(
+  op: Operation,
+  coverage: Coverage[],
+  calls?: CallsFromCode,
+): string {
   const spec = apis[op.api].spec;
   const raw = op.raw;
   const out: string[] = [
@@ -239,6 +296,7 @@ export function renderOperation(op: Operation, coverage: Coverage[]): string {
     '',
     text(raw.description),
     '',
+    ...callsSection(calls),
   ];
 
   const security = (raw.security ?? spec.security ?? []) as Record<string, unknown>[];

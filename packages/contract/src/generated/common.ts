@@ -40,6 +40,7 @@ export interface components {
          *     }
          */
         ErrorMessage: {
+            /** @description What went wrong, in words for a person (such as `Order not found`). */
             message: string;
         };
         /**
@@ -53,6 +54,7 @@ export interface components {
          *     }
          */
         ErrorFields: {
+            /** @description Field name (or `user`) to the error codes raised for it. */
             errors: {
                 [key: string]: string[];
             };

@@ -785,8 +785,12 @@ export interface components {
          *     }
          */
         QuickExchangeError: {
-            /** @constant */
+            /**
+             * @description Always false in an error envelope.
+             * @constant
+             */
             success: false;
+            /** @description What went wrong, in words for a person (such as `Validation failed`). */
             message: string;
             errors?: components["schemas"]["QuickExchangeFieldErrors"];
         };
@@ -814,8 +818,12 @@ export interface components {
          *     }
          */
         QuickExchangeValidationError: {
-            /** @constant */
+            /**
+             * @description Always false in an error envelope.
+             * @constant
+             */
             success: false;
+            /** @description What went wrong, in words for a person (such as `Validation failed`). */
             message: string;
             errors: components["schemas"]["QuickExchangeFieldErrors"];
         };
@@ -957,6 +965,7 @@ export interface components {
          *     }
          */
         ErrorMessage: {
+            /** @description What went wrong, in words for a person (such as `Order not found`). */
             message: string;
         };
         /**
@@ -970,6 +979,7 @@ export interface components {
          *     }
          */
         ErrorFields: {
+            /** @description Field name (or `user`) to the error codes raised for it. */
             errors: {
                 [key: string]: string[];
             };
