@@ -17,7 +17,7 @@ export function escapePointer(segment: string): string {
   return encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'));
 }
 
-const unescape = (segment: string) =>
+const unescapePointer = (segment: string) =>
   decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~');
 
 /**
@@ -32,7 +32,7 @@ export function resolveRef<T>(document: OpenApiDocument, value: T | { $ref: stri
     const target = ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((node, key) => (node as Json | undefined)?.[unescape(key)], document);
+      .reduce<unknown>((node, key) => (node as Json | undefined)?.[unescapePointer(key)], document);
     if (target === undefined) throw new Error(`${ref} names nothing in the document`);
     const { $ref: _, ...siblings } = current as Json;
     current = Object.keys(siblings).length > 0 ? { ...(target as Json), ...siblings } : target;
