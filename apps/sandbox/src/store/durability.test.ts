@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,7 +123,12 @@ describe('durability', () => {
       }
       acknowledged = (await Promise.all(settled)).filter((id): id is string => id !== undefined);
     } finally {
+      // Its claim on the data folder goes only once the process is gone: under load that is
+      // later than the kill, and reopening before would find the folder still claimed.
+      const gone = child.exitCode !== null || child.signalCode !== null;
+      const exited = gone ? Promise.resolve() : once(child, 'exit');
       child.kill('SIGKILL');
+      await exited;
     }
     expect(acknowledged.length).toBeGreaterThanOrEqual(12);
 
