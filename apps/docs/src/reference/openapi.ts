@@ -4,6 +4,7 @@
  */
 import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
 import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
 
 type Json = Record<string, unknown>;
 export type ApiName = 'exchange' | 'partner';
@@ -16,8 +17,6 @@ export const apis: Record<ApiName, { title: string; spec: Json; host: string }> 
     host: '{partners_url}',
   },
 };
-
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export interface Operation {
   api: ApiName;
@@ -35,22 +34,20 @@ export interface Operation {
 export function operations(): Operation[] {
   const found: Operation[] = [];
   for (const [api, { spec }] of Object.entries(apis) as [ApiName, (typeof apis)[ApiName]][]) {
-    for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
-      for (const method of methods) {
-        const raw = item[method] as Json | undefined;
-        if (!raw) continue;
-        found.push({
-          api,
-          operationId: raw.operationId as string,
-          method: method.toUpperCase(),
-          path,
-          tag: ((raw.tags as string[] | undefined) ?? ['other'])[0] as string,
-          summary: (raw.summary as string | undefined) ?? '',
-          source: (raw['x-source'] as string | undefined) ?? 'unspecified',
-          raw,
-          pathItem: item,
-        });
-      }
+    for (const { operationId, method, path, operation: raw } of operationsOf(
+      spec as unknown as OpenApiDocument,
+    )) {
+      found.push({
+        api,
+        operationId,
+        method,
+        path,
+        tag: ((raw.tags as string[] | undefined) ?? ['other'])[0] as string,
+        summary: (raw.summary as string | undefined) ?? '',
+        source: (raw['x-source'] as string | undefined) ?? 'unspecified',
+        raw,
+        pathItem: (spec.paths as Record<string, Json>)[path] as Json,
+      });
     }
   }
   return found;
@@ -63,23 +60,8 @@ export const operationLink = (op: Pick<Operation, 'api' | 'operationId'>) =>
 export const schemaLink = (api: ApiName, name: string) =>
   `/reference/${api}/schemas#${name.toLowerCase()}`;
 
-function deref(spec: Json, value: unknown): Json {
-  let current = value as Json;
-  const seen = new Set<string>();
-  while (current && typeof current.$ref === 'string') {
-    const ref = current.$ref;
-    if (seen.has(ref)) break;
-    seen.add(ref);
-    const target = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/')], spec) as Json;
-    // Sibling keys of a $ref (a description) override the target's.
-    const { $ref: _, ...siblings } = current;
-    current = { ...target, ...siblings };
-  }
-  return current;
-}
+const deref = (spec: Json, value: unknown): Json =>
+  resolveRef(spec as unknown as OpenApiDocument, value as Json);
 
 const refName = (schema: Json) =>
   typeof schema.$ref === 'string' ? (schema.$ref.split('/').pop() as string) : undefined;
