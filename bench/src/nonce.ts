@@ -6,7 +6,7 @@
  */
 import type { RetryEvent } from '@exchange-kit/core';
 import { createExchangeClient, type ExchangeClientOptions } from '@exchange-kit/exchange-client';
-import { startSandboxProcess } from '../../apps/sandbox/test/process.js';
+import { startSandboxProcess } from '@exchange-kit/sandbox/testing';
 
 const calls = 1_000;
 const rounds = 3;

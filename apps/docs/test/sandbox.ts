@@ -1,4 +1,4 @@
-import { type SandboxProcess, startSandboxProcess } from '../../sandbox/test/process.js';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 
 /**
  * The sandbox the tests run against: a fresh one in its own process, or, when

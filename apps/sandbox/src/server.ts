@@ -16,6 +16,7 @@ import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { seed } from './store/seed.js';
+import { TestClock, testControl } from './test-control/test-control.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -35,6 +36,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** The docs site running beside the sandbox, linked from its index page. */
   docsUrl?: string;
+  /** Serve the test-control endpoints (`/test/...`): settle a transaction, move the clock. */
+  testControl?: boolean;
 }
 
 export interface RunningSandbox {
@@ -81,6 +84,15 @@ function fixtureDatabase(database: Database, exchange: Exchange): Database {
   };
 }
 
+type PathHandler = ReturnType<typeof testControl>;
+
+/** The pages, then the test-control endpoints when the sandbox serves them. */
+function withTestControl(pages: PathHandler, control: PathHandler | undefined): PathHandler {
+  if (!control) return pages;
+  return async (request, pathname) =>
+    (await pages(request, pathname)) ?? control(request, pathname);
+}
+
 function storeOptions(options: SandboxOptions): StoreOptions {
   if (options.databaseUrl) return { databaseUrl: options.databaseUrl };
   if (options.memory) return { memory: true };
@@ -89,7 +101,8 @@ function storeOptions(options: SandboxOptions): StoreOptions {
 
 /** Opens and migrates the store, seeds it, and resolves once the server accepts connections. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const now = options.now ?? Date.now;
+  const clock = options.testControl ? new TestClock(options.now ?? Date.now) : undefined;
+  const now = clock?.now ?? options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
   const database = await openDatabase(storeOptions(options));
   let exchange: Exchange;
@@ -129,7 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
-    pages: sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
+    pages: withTestControl(
+      sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
+      clock && testControl({ db: database, clock }),
+    ),
   });
   server.on('request', app);
 
