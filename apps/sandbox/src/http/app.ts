@@ -20,7 +20,7 @@ import {
   HttpError,
   type Reply,
 } from './types.js';
-import { validateRequest } from './validate.js';
+import { maxBodyBytes, parseBody, validateRequest } from './validate.js';
 
 export interface AppOptions {
   db: Database;
@@ -36,22 +36,20 @@ export interface AppOptions {
   rateLimit?: RateLimit;
 }
 
-// Far above any real request of these interfaces; a larger body is refused unread.
-const maxBodyBytes = 1024 * 1024;
-
 const specDocuments: Record<string, unknown> = {
   '/openapi/exchange.json': specs.exchange,
   '/openapi/partner.json': specs.partner,
 };
 
-class BodyTooLarge extends Error {}
-
-async function readBody(request: IncomingMessage): Promise<string> {
+/** The body as text; a body over `limit` bytes is refused without reading the rest. */
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new BodyTooLarge();
+    if (size > limit) {
+      throw new HttpError(413, 'Body too large', { body: [`larger_than_${limit}_bytes`] });
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -186,21 +184,13 @@ export function createApp(options: AppOptions) {
       };
     }
 
-    let text: string;
-    try {
-      text = await readBody(request);
-    } catch (error) {
-      if (error instanceof BodyTooLarge)
-        return { status: 400, body: { message: 'Body too large' } };
-      throw error;
-    }
     let body: unknown;
-    if (route.operation.requestBody && text.trim() !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return { status: 400, body: { message: 'Malformed JSON body' } };
-      }
+    try {
+      const text = await readBody(request, maxBodyBytes(route));
+      body = parseBody(route, text, request.headers['content-type']);
+    } catch (error) {
+      if (error instanceof HttpError) return errorReply(error, route.api);
+      throw error;
     }
 
     const now = options.now();

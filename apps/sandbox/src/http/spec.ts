@@ -5,6 +5,13 @@ import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: '
 export interface SpecSchema {
   type?: string | string[];
   $ref?: string;
+  properties?: Record<string, SpecSchema>;
+  additionalProperties?: boolean | SpecSchema;
+  items?: SpecSchema;
+  oneOf?: SpecSchema[];
+  anyOf?: SpecSchema[];
+  allOf?: SpecSchema[];
+  maxProperties?: number;
 }
 
 export interface SpecParameter {
@@ -19,13 +26,24 @@ type SecurityRequirement = Record<string, string[]>;
 export interface SpecOperation {
   operationId: string;
   parameters?: (SpecParameter | { $ref: string })[];
-  requestBody?: { required?: boolean; $ref?: string };
+  requestBody?: {
+    required?: boolean;
+    $ref?: string;
+    content?: Record<string, { schema?: SpecSchema }>;
+  };
   responses: Record<string, unknown>;
   security?: SecurityRequirement[];
   'x-auth-payload'?: string;
 }
 
+/** The bounds of a whole request body, `info.x-request-limits` of each spec. */
+export interface RequestLimits {
+  'max-body-bytes': number;
+  'max-nesting-depth': number;
+}
+
 export interface SpecDocument {
+  info: { 'x-request-limits': RequestLimits };
   security?: SecurityRequirement[];
   paths: Record<string, Record<string, unknown>>;
   components?: Record<string, Record<string, unknown>>;

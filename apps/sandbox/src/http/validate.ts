@@ -116,9 +116,9 @@ function reason(issue: Issue, data: unknown): string {
       if (issue.format !== 'regex') return `must_be_${issue.format}`;
       return issue.pattern === decimalPattern ? 'must_be_decimal' : 'invalid_format';
     case 'too_big':
-      return issue.origin === 'string'
-        ? `longer_than_${issue.maximum}_characters`
-        : `must_be_at_most_${issue.maximum}`;
+      if (issue.origin === 'string') return `longer_than_${issue.maximum}_characters`;
+      if (issue.origin === 'array') return `more_than_${issue.maximum}_items`;
+      return `must_be_at_most_${issue.maximum}`;
     case 'too_small':
       return issue.origin === 'string'
         ? `shorter_than_${issue.minimum}_characters`
@@ -176,15 +176,136 @@ function intendedBranch(schema: Schema, data: unknown): Schema {
   return best;
 }
 
-/** Where a string holds a NUL character, which no PostgreSQL text can store. */
-function nulField(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nulField(item, [...path, key]);
-    if (found !== undefined) return found;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a string cannot be kept as sent: PostgreSQL text holds no NUL, and a lone UTF-16
+ * surrogate is no Unicode at all (stored, it would fail or turn into U+FFFD).
+ */
+function textFault(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must_not_contain_nul';
+  if (loneSurrogate.test(text)) return 'must_not_contain_lone_surrogate';
+  return undefined;
+}
+
+/**
+ * The first string, key or value, that cannot be stored as sent, and where it is. A stack,
+ * not recursion: whatever the nesting, this cannot overflow.
+ */
+function textFaultIn(value: unknown): { field: string; code: string } | undefined {
+  const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value === 'string') {
+      const code = textFault(next.value);
+      if (code) return { field: next.path.join('.'), code };
+    } else if (typeof next.value === 'object' && next.value !== null) {
+      for (const [key, item] of Object.entries(next.value)) {
+        const path = [...next.path, key];
+        const code = textFault(key);
+        if (code) return { field: path.join('.'), code };
+        pending.push({ value: item, path });
+      }
+    }
   }
   return undefined;
+}
+
+/**
+ * The generated schemas do not carry `maxProperties`: it is read from the bundled spec,
+ * following the body's schema wherever the body has an object.
+ */
+function propertyCountFault(route: Route, body: unknown): Record<string, string[]> | undefined {
+  const spec = specs[route.api];
+  const request = route.operation.requestBody && resolve(spec, route.operation.requestBody);
+  const root = request?.content?.['application/json']?.schema;
+  if (!root) return undefined;
+  const pending: { schema: SpecSchema; value: unknown; path: string[] }[] = [
+    { schema: root, value: body, path: [] },
+  ];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    const schema = resolve(spec, next.schema);
+    for (const branch of [
+      ...(schema.oneOf ?? []),
+      ...(schema.anyOf ?? []),
+      ...(schema.allOf ?? []),
+    ])
+      pending.push({ schema: branch, value, path });
+    if (Array.isArray(value)) {
+      if (schema.items)
+        for (const item of value) pending.push({ schema: schema.items, value: item, path });
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
+      return { [path.join('.') || 'body']: [`more_than_${schema.maxProperties}_properties`] };
+    }
+    for (const key of keys) {
+      const property =
+        schema.properties?.[key] ??
+        (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      if (property) {
+        pending.push({
+          schema: property,
+          value: (value as Record<string, unknown>)[key],
+          path: [...path, key],
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How deeply the arrays and objects of a JSON text nest, read without parsing it. */
+export function nestingDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b || char === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x7d || char === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const jsonMediaType = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/**
+ * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
+ * nests deeper than the spec allows: nothing after this point walks an unbounded depth.
+ */
+export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
+  if (!route.operation.requestBody || text.trim() === '') return undefined;
+  if (!jsonMediaType.test(contentType ?? '')) {
+    throw new HttpError(415, 'A body is sent as application/json', {
+      'content-type': ['must_be_application/json'],
+    });
+  }
+  const limit = specs[route.api].info['x-request-limits']['max-nesting-depth'];
+  if (nestingDepthOver(text, limit)) {
+    throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {
+      body: [`nested_deeper_than_${limit}_levels`],
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body');
+  }
+}
+
+/** The largest body an operation's interface takes, in bytes. */
+export function maxBodyBytes(route: Route): number {
+  return specs[route.api].info['x-request-limits']['max-body-bytes'];
 }
 
 export interface ValidRequest {
@@ -199,10 +320,10 @@ export interface ValidRequest {
 export function validateRequest(route: Route, request: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
   for (const part of ['path', 'query', 'body'] as const) {
-    const field = nulField(request[part]);
-    if (field !== undefined) {
-      throw new HttpError(refusalStatus(route, part), 'NUL character', {
-        [field || part]: ['must_not_contain_nul'],
+    const fault = textFaultIn(request[part]);
+    if (fault) {
+      throw new HttpError(refusalStatus(route, part), 'Text that cannot be stored as sent', {
+        [fault.field || part]: [fault.code],
       });
     }
   }
@@ -231,6 +352,8 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
     }
     return { body: undefined };
   }
+  const tooMany = propertyCountFault(route, request.body);
+  if (tooMany) throw new HttpError(refusalStatus(route, 'body'), 'Invalid body', tooMany);
   const result = z.safeParse(schemas.body, request.body);
   if (!result.success) {
     const branch = z.safeParse(intendedBranch(schemas.body, request.body), request.body);
