@@ -155,8 +155,9 @@ function refusalStatus(route: Route, part: 'path' | 'query' | 'body'): number {
 
 /**
  * The branch of a union of object shapes that the input was written for: the one sharing
- * the most keys with it (a body with an `order` key is the wrapped form). Its own issues
- * name the fields far better than the union's.
+ * strictly more keys with it than any other (a body with an `order` key is the wrapped
+ * form). Validated alone, so a bad wrapped body cannot pass as an empty flat one; with no
+ * clear branch, the whole union.
  */
 function intendedBranch(schema: Schema, data: unknown): Schema {
   // Read through the definition, which classic and mini schemas share.
@@ -166,12 +167,13 @@ function intendedBranch(schema: Schema, data: unknown): Schema {
   }
   const keys = Object.keys(data);
   let best: Schema = schema;
-  let bestOverlap = -1;
+  let bestOverlap = 0;
   for (const option of def.options) {
     const shape = (option._zod.def as { shape?: Record<string, unknown> }).shape;
     if (!shape) return schema;
     const overlap = keys.filter((key) => key in shape).length;
     if (overlap > bestOverlap) [best, bestOverlap] = [option, overlap];
+    else if (overlap === bestOverlap) best = schema;
   }
   return best;
 }
@@ -354,14 +356,12 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
   }
   const tooMany = propertyCountFault(route, request.body);
   if (tooMany) throw new HttpError(refusalStatus(route, 'body'), 'Invalid body', tooMany);
-  const result = z.safeParse(schemas.body, request.body);
+  const result = z.safeParse(intendedBranch(schemas.body, request.body), request.body);
   if (!result.success) {
-    const branch = z.safeParse(intendedBranch(schemas.body, request.body), request.body);
-    const issues = branch.success ? result.error.issues : branch.error.issues;
     throw new HttpError(
       refusalStatus(route, 'body'),
       'Invalid body',
-      fieldErrors(issues, request.body, 'body'),
+      fieldErrors(result.error.issues, request.body, 'body'),
     );
   }
   return { body: result.data };
