@@ -10,6 +10,7 @@ import { createApp } from './http/app.js';
 import type { RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
+import { createLogger, type LogDestination } from './log.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
+  /** Where the JSON log lines go; standard error when absent. */
+  logDestination?: LogDestination;
 }
 
 export interface RunningSandbox {
@@ -124,6 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
+    log: createLogger(options.logDestination),
   });
   server.on('request', app);
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../exchange/exchange.js';
 import { nonceUpsert } from '../exchange/rows.js';
+import type { Logger } from '../log.js';
 import type { Database, Queryable } from '../store/database.js';
 import {
   AuthError,
@@ -34,6 +35,7 @@ export interface AppOptions {
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
   rateLimit?: RateLimit;
+  log: Logger;
 }
 
 const specDocuments: Record<string, unknown> = {
@@ -270,12 +272,16 @@ export function createApp(options: AppOptions) {
     const answered = answer(request).then(
       (reply) => send(response, 'bytes' in reply ? reply : serialize(reply)),
       (error: unknown) => {
+        const call = { method: request.method, path: request.url?.split('?')[0] };
         if (error instanceof AuthError) {
           send(response, serialize({ status: 401, body: error.message }));
         } else if (error instanceof HttpError) {
           send(response, serialize(errorReply(error)));
+        } else if (!request.complete && request.destroyed) {
+          // The client went away mid-body: nothing to answer, and nothing went wrong here.
+          options.log.info(call, 'request aborted by the client');
         } else {
-          console.error(`${request.method} ${request.url?.split('?')[0]}:`, error);
+          options.log.error({ ...call, err: error }, 'internal error');
           send(response, serialize({ status: 500, body: { message: 'Internal error' } }));
         }
       },
