@@ -7,7 +7,7 @@ import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
-import type { RateLimit } from './http/rate-limit.js';
+import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
 import { createLogger, type LogDestination } from './log.js';
@@ -29,6 +29,8 @@ export interface SandboxOptions {
   credentials?: DemoCredentials;
   /** Calls allowed per token, as the service limits them; unlimited when absent. */
   rateLimit?: RateLimit;
+  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
+  anonymousRateLimits?: AnonymousRateLimits;
   /** A PENDING transaction is FILLED this long after its settlements start; never when absent. */
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
@@ -127,6 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
+    anonymousRateLimits: options.anonymousRateLimits,
     log: createLogger(options.logDestination),
   });
   server.on('request', app);

@@ -10,7 +10,7 @@ import {
   isPublic,
   type SessionSecretLookup,
 } from './auth.js';
-import { type RateLimit, TokenRateLimiter } from './rate-limit.js';
+import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { findRoute, type Route } from './router.js';
 import { specs } from './spec.js';
@@ -35,6 +35,8 @@ export interface AppOptions {
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
   rateLimit?: RateLimit;
+  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
+  anonymousRateLimits?: AnonymousRateLimits;
   log: Logger;
 }
 
@@ -114,6 +116,13 @@ function parseQuery(search: string): Record<string, string> {
   return query;
 }
 
+/** What a rate limit reads of a call besides its caller. */
+interface LimitedCall {
+  api: Route['api'];
+  body: unknown;
+  address: string;
+}
+
 /** A POST /orders carrying a client_order_id may be signed without a nonce. */
 function carriesClientOrderId(route: Route, body: unknown): boolean {
   if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
@@ -133,21 +142,50 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
 export function createApp(options: AppOptions) {
   const { exchange } = options;
   const publicReads = new ReplyCache();
-  const limiter = options.rateLimit && new TokenRateLimiter(options.rateLimit);
+  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
+  const { perKey, perAddress } = options.anonymousRateLimits ?? {};
+  const keyLimiter = perKey && new RateLimiter(perKey);
+  const addressLimiter = perAddress && new RateLimiter(perAddress);
+
+  /** The partner public key an anonymous call names, if it names one. */
+  function publicKeyOf(body: unknown): string | undefined {
+    if (typeof body !== 'object' || body === null) return undefined;
+    const { public_api_key: key, api_key: legacy } = body as Record<string, unknown>;
+    if (typeof key === 'string') return key;
+    return typeof legacy === 'string' ? legacy : undefined;
+  }
 
   /**
-   * The service's answer to a token over its limit, before the call spends its nonce or
-   * changes anything: the same call succeeds once the client has waited as told.
+   * The service's answer to a caller over its limit, before the call spends its nonce or
+   * changes anything: the same call succeeds once the client has waited as told. A token is
+   * limited by its own count; an anonymous partner call by its public key's and its
+   * address's, counted only when both let it in.
    */
-  function overLimit(caller: Caller, now: number): Reply | undefined {
-    if (!limiter || !('tokenId' in caller)) return undefined;
-    const refused = limiter.take(caller.tokenId, now);
+  function overLimit(caller: Caller, now: number, call: LimitedCall): Reply | undefined {
+    let refused: { retryAfterSeconds: number } | undefined;
+    if ('tokenId' in caller) {
+      refused = limiter?.take(caller.tokenId, now);
+    } else if (caller.kind === 'anonymous' && call.api === 'partner') {
+      const key = publicKeyOf(call.body);
+      const byKey = key === undefined ? undefined : keyLimiter?.refusal(key, now);
+      const byAddress = addressLimiter?.refusal(call.address, now);
+      refused =
+        byKey && byAddress
+          ? byKey.retryAfterSeconds > byAddress.retryAfterSeconds
+            ? byKey
+            : byAddress
+          : (byKey ?? byAddress);
+      if (!refused) {
+        if (key !== undefined) keyLimiter?.count(key, now);
+        addressLimiter?.count(call.address, now);
+      }
+    }
     if (!refused) return undefined;
     const seconds = refused.retryAfterSeconds;
+    const message = `API rate limit exceeded. Please retry after ${seconds}s`;
     return {
-      status: 429,
+      ...errorReply(new HttpError(429, message), call.api),
       headers: { 'retry-after': String(seconds) },
-      body: { message: `API rate limit exceeded. Please retry after ${seconds}s` },
     };
   }
   // Authentication reads OAuth grants and session secrets; a call decided in memory has no
@@ -196,6 +234,7 @@ export function createApp(options: AppOptions) {
     }
 
     const now = options.now();
+    const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
     const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
     const call = { operationId, path, query, now };
     const validBody = () => validateRequest(route, { path, query, body }).body;
@@ -214,7 +253,7 @@ export function createApp(options: AppOptions) {
       const { caller, nonce } = publicRead
         ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
         : await authenticate(reader, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now);
+      const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       const reply = await exchange.run((journal) => {
         if (nonce) {
@@ -240,7 +279,7 @@ export function createApp(options: AppOptions) {
     if (!handler) throw new Error(`${operationId} has no handler`);
     return options.db.transaction(async (db) => {
       const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now);
+      const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       if (nonce) {
         acceptNonce(exchange.state, nonce);
