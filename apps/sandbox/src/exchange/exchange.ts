@@ -202,6 +202,8 @@ export class Exchange {
       const part = new Changes();
       for (const journal of group) journal.mergeInto(part);
       part.nonces.clear();
+      // A call refused before the store changes only its nonce, written below.
+      if (part.size === 0) continue;
       try {
         await this.db.apply(part.sql(), preparedWrites);
       } catch (cause) {
@@ -247,6 +249,9 @@ export class Exchange {
     }
     for (const journal of withdrawn.reverse()) journal.undo();
     this.#version++;
+    // Undone, memory holds what the store does but for the ids the refused calls took: read
+    // the store back once the calls decided meanwhile are stored.
+    void this.reload().catch(() => undefined);
   }
 }
 

@@ -6,12 +6,16 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
-import { type Answer, newUser, send, startTestSandbox } from '../test-support.js';
+import { type Answer, type Client, newUser, send, startTestSandbox } from '../test-support.js';
+import { freshProduct } from './trading.test-support.js';
 
 let sandbox: RunningSandbox;
+const logged: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await startTestSandbox({
+    logDestination: { write: (line: string) => void logged.push(line) },
+  });
   await sandbox.database.transaction(async (tx) => {
     await tx.query(`CREATE FUNCTION refuse_marked_order() RETURNS trigger AS $$
       BEGIN
@@ -96,6 +100,9 @@ describe('a call the store refuses', () => {
     expect(failures.map((answer) => [answer.status, answer.body])).toEqual([]);
     expect(otherAnswers).toHaveLength(rounds * (perRound + 1));
     for (const answer of refused) expect(answer.status).toBeGreaterThanOrEqual(500);
+    // Each refused call is logged once, as its own error.
+    const internal = logged.filter((line) => line.includes('"msg":"internal error"'));
+    expect(internal).toHaveLength(rounds);
 
     // Nothing of the refused calls is shown, and the victim's funds are as they were.
     for (let round = 0; round < rounds; round++) {
@@ -107,7 +114,7 @@ describe('a call the store refuses', () => {
     // Every order the other user was told it placed is in the store, and memory agrees.
     const listed = await other.call('GET', '/orders?limit=1000');
     const inMemory = (listed.body as { models: unknown[] }).models.length;
-    const { rows } = await sandbox.database.transaction((tx) =>
+    const { rows } = await sandbox.database.read((tx) =>
       tx.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE user_id = $1', [
         other.userId,
       ]),
@@ -115,4 +122,52 @@ describe('a call the store refuses', () => {
     expect(rows[0]?.n).toBe(rounds * perRound + 1);
     expect(inMemory).toBe(rounds * perRound + 1);
   });
+
+  it('refuses too a call decided on its rows, and leaves memory as the store', async () => {
+    const product = await freshProduct(sandbox);
+    const victim = await newUser(sandbox);
+    const seller = await newUser(sandbox);
+    const statuses: number[][] = [];
+    for (let round = 0; round < 5; round++) {
+      const cross = { order_type: 'limit', product_id: product, quantity: '0.001', price: '1000' };
+      const answers = await Promise.all([
+        placeWithoutNonce(victim, {
+          ...cross,
+          side: 'buy',
+          client_order_id: `refused-by-store-cross-${round}`,
+        }),
+        placeWithoutNonce(seller, { ...cross, side: 'sell', client_order_id: `cross-${round}` }),
+      ]);
+      statuses.push(answers.map((answer) => answer.status));
+    }
+    // The refused buy never shows; a sell that met it is refused with it, else it rests.
+    for (const [buy] of statuses) expect(buy).toBeGreaterThanOrEqual(500);
+    await expectMemoryAsStore(victim);
+    await expectMemoryAsStore(seller);
+    const listed = await seller.call('GET', `/orders?product_id=${product}`);
+    const models = (listed.body as { models: { status: string }[] }).models;
+    expect(models.every((order) => order.status === 'live')).toBe(true);
+    expect(models).toHaveLength(statuses.filter(([, sell]) => sell === 200).length);
+  });
 });
+
+/** What the user's calls show (memory) is what the store holds. */
+async function expectMemoryAsStore(user: { userId: number; call: Client }): Promise<void> {
+  const shown = (await user.call('GET', '/accounts')).body as {
+    crypto_accounts: Account[];
+    fiat_accounts: Account[];
+  };
+  const inMemory = [...shown.crypto_accounts, ...shown.fiat_accounts]
+    .map((account) => [account.currency, Number(account.balance), Number(account.reserved_balance)])
+    .sort();
+  const { rows } = await sandbox.database.read((tx) =>
+    tx.query<{ currency: string; balance: string; reserved_balance: string }>(
+      'SELECT currency, balance::text, reserved_balance::text FROM accounts WHERE user_id = $1',
+      [user.userId],
+    ),
+  );
+  const stored = rows
+    .map((row) => [row.currency, Number(row.balance), Number(row.reserved_balance)])
+    .sort();
+  expect(inMemory).toEqual(stored);
+}
