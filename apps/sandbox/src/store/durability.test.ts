@@ -123,6 +123,10 @@ describe('durability', () => {
       acknowledged = (await Promise.all(settled)).filter((id): id is string => id !== undefined);
     } finally {
       child.kill('SIGKILL');
+      // Until it is reaped, the killed process still holds its pid, and so the data folder.
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
     }
     expect(acknowledged.length).toBeGreaterThanOrEqual(12);
 
