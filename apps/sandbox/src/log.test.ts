@@ -91,6 +91,12 @@ describe('the log of every error path', () => {
     expect((await impostor('GET', '/accounts')).status).toBe(401);
     expect((await impostor('POST', '/orders', { body: { order_type: 'limit' } })).status).toBe(401);
 
+    // A refused login: approving an OAuth request with a token secret that is not the user's.
+    const oauth = await demoClient(sandbox)('POST', '/system/oauth_requests', { body: {} });
+    const privateId = (oauth.body as { oauth_request_private_id: string }).oauth_request_private_id;
+    secrets.push(privateId);
+    expect((await impostor('POST', `/oauth/${privateId}/approve`)).status).toBe(401);
+
     const created = await partner('POST', '/api/v1/session', { public_api_key: key });
     expect(created.status).toBe(200);
     const session = (created.body as { payload: { session_id: string; session_secret: string } })

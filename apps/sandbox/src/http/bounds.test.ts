@@ -174,6 +174,23 @@ describe('lengths, counts and sizes from the spec', () => {
   });
 });
 
+describe('keys named like object internals', () => {
+  it('reads __proto__ and constructor as plain keys, never as a schema or a 5xx', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const bodies = [
+      `{"public_api_key":"${key}","__proto__":{"public_api_key":"x"}}`,
+      `{"public_api_key":"${key}","identity":{"__proto__":{"a":1},"constructor":{"b":2}}}`,
+      `{"__proto__":{"order":{"price":"1e5"}}}`,
+    ];
+    for (const body of bodies.slice(0, 2)) {
+      const answer = await partner('/api/v1/session', body);
+      expect(answer.status, body).toBe(200);
+    }
+    const order = await call('POST', '/orders', { rawBody: bodies[2] });
+    expect(order.status).toBe(422);
+  });
+});
+
 describe('content types', () => {
   it('refuses a body sent as anything but JSON with 415', async () => {
     const orders = await count('orders');

@@ -171,7 +171,7 @@ function intendedBranch(schema: Schema, data: unknown): Schema {
   for (const option of def.options) {
     const shape = (option._zod.def as { shape?: Record<string, unknown> }).shape;
     if (!shape) return schema;
-    const overlap = keys.filter((key) => key in shape).length;
+    const overlap = keys.filter((key) => Object.hasOwn(shape, key)).length;
     if (overlap > bestOverlap) [best, bestOverlap] = [option, overlap];
     else if (overlap === bestOverlap) best = schema;
   }
@@ -244,9 +244,13 @@ function propertyCountFault(route: Route, body: unknown): Record<string, string[
       return { [path.join('.') || 'body']: [`more_than_${schema.maxProperties}_properties`] };
     }
     for (const key of keys) {
+      // Own keys only: a body key such as `__proto__` names no schema of the spec.
       const property =
-        schema.properties?.[key] ??
-        (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+        schema.properties && Object.hasOwn(schema.properties, key)
+          ? schema.properties[key]
+          : typeof schema.additionalProperties === 'object'
+            ? schema.additionalProperties
+            : undefined;
       if (property) {
         pending.push({
           schema: property,
