@@ -212,15 +212,49 @@ function textFaultIn(value: unknown): { field: string; code: string } | undefine
   return undefined;
 }
 
+// Per operation: its body schema when some object in it has a `maxProperties`, else null.
+const boundedBodies = new WeakMap<Route, SpecSchema | null>();
+
+/** The body schema of `route` if it bounds a property count anywhere, found once. */
+function boundedBodySchema(route: Route): SpecSchema | undefined {
+  let known = boundedBodies.get(route);
+  if (known === undefined) {
+    const spec = specs[route.api];
+    const request = route.operation.requestBody && resolve(spec, route.operation.requestBody);
+    const root = request?.content?.['application/json']?.schema;
+    known = null;
+    const seen = new Set<SpecSchema>();
+    const pending: SpecSchema[] = root ? [root] : [];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const schema = resolve(spec, next);
+      if (seen.has(schema)) continue;
+      seen.add(schema);
+      if (schema.maxProperties !== undefined) {
+        known = root ?? null;
+        break;
+      }
+      pending.push(
+        ...(schema.oneOf ?? []),
+        ...(schema.anyOf ?? []),
+        ...(schema.allOf ?? []),
+        ...Object.values(schema.properties ?? {}),
+        ...(schema.items ? [schema.items] : []),
+        ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+      );
+    }
+    boundedBodies.set(route, known);
+  }
+  return known ?? undefined;
+}
+
 /**
  * The generated schemas do not carry `maxProperties`: it is read from the bundled spec,
  * following the body's schema wherever the body has an object.
  */
 function propertyCountFault(route: Route, body: unknown): Record<string, string[]> | undefined {
-  const spec = specs[route.api];
-  const request = route.operation.requestBody && resolve(spec, route.operation.requestBody);
-  const root = request?.content?.['application/json']?.schema;
+  const root = boundedBodySchema(route);
   if (!root) return undefined;
+  const spec = specs[route.api];
   const pending: { schema: SpecSchema; value: unknown; path: string[] }[] = [
     { schema: root, value: body, path: [] },
   ];
