@@ -7,8 +7,8 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { catalog, parseExpectedFailures } from '@exchange-kit/conformance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxProcess } from '@exchange-kit/sandbox/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxForTests } from './sandbox.js';
 
 const docsDir = fileURLToPath(new URL('../', import.meta.url));

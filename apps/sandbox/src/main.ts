@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
 import { credentialsFromEnv } from './config.js';
+import {
+  defaultAnonymousRateLimits,
+  describeRateLimit,
+  parseRateLimit,
+  rateLimitText,
+} from './http/rate-limit.js';
 import type { ReadyMessage } from './ready.js';
 import { startSandbox } from './server.js';
 
@@ -16,6 +22,14 @@ const { values } = parseArgs({
     memory: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     'rate-limit': { type: 'string', default: 'off' },
+    'key-rate-limit': {
+      type: 'string',
+      default: rateLimitText(defaultAnonymousRateLimits.perKey),
+    },
+    'address-rate-limit': {
+      type: 'string',
+      default: rateLimitText(defaultAnonymousRateLimits.perAddress),
+    },
     'settle-after': { type: 'string', default: '10' },
     'docs-url': { type: 'string' },
     'test-control': { type: 'boolean', default: false },
@@ -29,17 +43,24 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-// CALLS/SECONDS per token, as the service's 600/300; off by default, so test runs and
-// conformance runs are never refused for their pace.
-const rateLimitText = values['rate-limit'];
-const rateLimitMatch = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(rateLimitText);
-if (rateLimitText !== 'off' && !rateLimitMatch) {
-  console.error(`--rate-limit: "${rateLimitText}" is neither off nor CALLS/SECONDS (as 600/300)`);
-  process.exit(2);
+/** A CALLS/SECONDS option, or the line saying why not and exit 2. */
+function rateLimitOption(flag: 'rate-limit' | 'key-rate-limit' | 'address-rate-limit') {
+  try {
+    return parseRateLimit(`--${flag}`, values[flag] ?? 'off');
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
 }
-const rateLimit = rateLimitMatch
-  ? { calls: Number(rateLimitMatch[1]), windowMs: Number(rateLimitMatch[2]) * 1000 }
-  : undefined;
+// Per token, as the service's 600/300; off by default, so test runs and conformance runs
+// are never refused for their pace.
+const rateLimit = rateLimitOption('rate-limit');
+// Anonymous partner calls write to the store with no token to answer for them: limited by
+// default, per public key and per client address.
+const anonymousRateLimits = {
+  perKey: rateLimitOption('key-rate-limit'),
+  perAddress: rateLimitOption('address-rate-limit'),
+};
 
 // Seconds until a PENDING transaction is FILLED, as if its settlements had run; `never`
 // keeps transactions PENDING.
@@ -62,6 +83,7 @@ const sandbox = await startSandbox({
   databaseUrl,
   credentials,
   rateLimit,
+  anonymousRateLimits,
   settleAfterMs,
   docsUrl: values['docs-url'],
   testControl: values['test-control'],
@@ -90,7 +112,10 @@ console.log(
   `settlements:   ${settleAfterMs === undefined ? 'never complete (--settle-after never)' : `PENDING transactions are FILLED after ${settleAfterText} s (--settle-after)`}`,
 );
 console.log(
-  `rate limit:    ${rateLimit ? `${rateLimitText} calls/seconds per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
+  `rate limit:    ${rateLimit ? `${describeRateLimit(rateLimit)} per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
+);
+console.log(
+  `anonymous:     partner calls without a token, ${describeRateLimit(anonymousRateLimits.perKey)} per public key (--key-rate-limit), ${describeRateLimit(anonymousRateLimits.perAddress)} per client address (--address-rate-limit)`,
 );
 if (values['test-control']) {
   console.log(

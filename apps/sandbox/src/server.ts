@@ -7,9 +7,10 @@ import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
-import type { RateLimit } from './http/rate-limit.js';
+import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
+import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   credentials?: DemoCredentials;
   /** Calls allowed per token, as the service limits them; unlimited when absent. */
   rateLimit?: RateLimit;
+  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
+  anonymousRateLimits?: AnonymousRateLimits;
   /** A PENDING transaction is FILLED this long after its settlements start; never when absent. */
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
@@ -38,6 +41,8 @@ export interface SandboxOptions {
   docsUrl?: string;
   /** Serve the test-control endpoints (`/test/...`): settle a transaction, move the clock. */
   testControl?: boolean;
+  /** Where the JSON log lines go; standard error when absent. */
+  logDestination?: LogDestination;
 }
 
 export interface RunningSandbox {
@@ -146,6 +151,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
       clock && testControl({ db: database, clock }),
     ),
+    anonymousRateLimits: options.anonymousRateLimits,
+    log: createLogger(options.logDestination),
   });
   server.on('request', app);
 

@@ -203,7 +203,10 @@ describe('a batch the store refuses', () => {
     await db.transaction((tx) =>
       tx.query('ALTER TABLE fills ADD CONSTRAINT refuse_fills CHECK (false) NOT VALID'),
     );
-    await expect(place('9600000')).rejects.toThrow(/refuse_fills/);
+    await expect(place('9600000')).rejects.toMatchObject({
+      name: 'Error',
+      cause: expect.objectContaining({ message: expect.stringMatching(/refuse_fills/) }),
+    });
     // The next call waits for the state to be read back.
     await exchange.run(() => undefined);
     expect(snapshot(exchange.state)).toEqual(before);
@@ -216,7 +219,10 @@ describe('a batch the store refuses', () => {
 
 describe('closing with a call in flight', () => {
   it('waits for the call to be answered before it closes the store', async () => {
-    const sandbox = await startTestSandbox();
+    const logged: string[] = [];
+    const sandbox = await startTestSandbox({
+      logDestination: { write: (line: string) => void logged.push(line) },
+    });
     const app = demoClient(sandbox);
     const user = await newUser(sandbox);
     const request = valid(
@@ -228,26 +234,19 @@ describe('closing with a call in flight', () => {
       publicId: request.oauth_request_public_id,
       privateId: request.oauth_request_private_id,
     };
-    const errors: unknown[] = [];
-    const logged = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
-      // Hold the store, so the OAuth grant lookup of the call waits in its queue.
-      let release = () => {};
-      const held = sandbox.database.read(() => new Promise<void>((resolve) => (release = resolve)));
-      const inFlight = app('GET', '/accounts', { oauth }).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const closed = sandbox.close();
-      // Let the closing reach the store's queue, behind the call's lookup, before releasing.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      release();
-      await Promise.all([held, inFlight, closed]);
-      // Closed means nothing is left running: anything logged from here was still in flight.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    } finally {
-      console.error = logged;
-    }
-    expect(errors).toEqual([]);
+    // Hold the store, so the OAuth grant lookup of the call waits in its queue.
+    let release = () => {};
+    const held = sandbox.database.read(() => new Promise<void>((resolve) => (release = resolve)));
+    const inFlight = app('GET', '/accounts', { oauth }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = sandbox.close();
+    // Let the closing reach the store's queue, behind the call's lookup, before releasing.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await Promise.all([held, inFlight, closed]);
+    // Closed means nothing is left running: anything logged from here was still in flight.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logged).toEqual([]);
   });
 });
 

@@ -9,6 +9,49 @@ const defaultRowsPerReclaim = 20_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A call whose changes the store refused, or that was decided on such a call: none is kept. */
+export class CallNotStored extends Error {
+  constructor(reason: string, cause: unknown) {
+    super(reason, { cause });
+  }
+}
+
+interface Batch {
+  changes: Changes;
+  /** The calls stored with this batch, in the order they were decided. */
+  journals: Journal[];
+  stored: Promise<void>;
+}
+
+/**
+ * The calls of a batch in groups that share no row: a group is stored, or refused, as a
+ * whole, and no group's rows hold another group's changes.
+ */
+function groupsSharingNoRow(journals: Journal[]): Journal[][] {
+  const parent = journals.map((_, index) => index);
+  const root = (index: number): number => {
+    let at = index;
+    while (parent[at] !== at) at = parent[at] as number;
+    parent[index] = at;
+    return at;
+  };
+  const owner = new Map<string, number>();
+  journals.forEach((journal, index) => {
+    for (const key of journal.rowKeys()) {
+      const other = owner.get(key);
+      if (other === undefined) owner.set(key, index);
+      else parent[root(index)] = root(other);
+    }
+  });
+  const groups = new Map<number, Journal[]>();
+  journals.forEach((journal, index) => {
+    const group = groups.get(root(index)) ?? [];
+    group.push(journal);
+    groups.set(root(index), group);
+  });
+  return [...groups.values()];
+}
+
 /**
  * The exchange's calls, decided one at a time on the state in memory and stored through
  * the database's group commit: a call is answered once its changes are committed.
@@ -18,7 +61,7 @@ export class Exchange {
   #ready: Promise<void> = Promise.resolve();
   #version = 0;
   /** The batch calls decided now are stored with; it is written once the one before is. */
-  #batch: { changes: Changes; stored: Promise<void> } | undefined;
+  #batch: Batch | undefined;
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
 
@@ -62,6 +105,7 @@ export class Exchange {
       throw error;
     }
     await this.#store(journal);
+    if (journal.refusal) throw journal.refusal;
     return result;
   }
 
@@ -116,6 +160,7 @@ export class Exchange {
     if (journal.changedMarket) this.#version++;
     if (!this.#batch) {
       const changes = new Changes();
+      const journals: Journal[] = [];
       // Written a turn of the event loop later, so every call whose request is already in
       // hand joins this batch.
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
@@ -130,16 +175,83 @@ export class Exchange {
             void this.db.reclaim().catch(() => undefined);
           }
         } catch (error) {
-          // Memory now holds what the store refused: read the store's truth back.
-          void this.reload().catch(() => undefined);
-          throw error;
+          try {
+            await this.#storeApart(journals, changes.nonces);
+          } catch {
+            // Memory now holds what the store refused: read the store's truth back.
+            void this.reload().catch(() => undefined);
+            throw error;
+          }
         }
       });
-      this.#batch = { changes, stored };
+      this.#batch = { changes, journals, stored };
       this.#lastBatch = stored.catch(() => undefined);
     }
     journal.mergeInto(this.#batch.changes);
+    this.#batch.journals.push(journal);
     return this.#batch.stored;
+  }
+
+  /**
+   * A batch the store refused, stored again one group of calls at a time: one call's bad
+   * row fails only the calls that changed the same rows, and every other call is kept.
+   */
+  async #storeApart(journals: Journal[], nonces: Changes['nonces']): Promise<void> {
+    const refused = new Set<Journal>();
+    for (const group of groupsSharingNoRow(journals)) {
+      const part = new Changes();
+      for (const journal of group) journal.mergeInto(part);
+      part.nonces.clear();
+      // A call refused before the store changes only its nonce, written below.
+      if (part.size === 0) continue;
+      try {
+        await this.db.apply(part.sql(), preparedWrites);
+      } catch (cause) {
+        for (const journal of group) {
+          journal.refusal = new CallNotStored('The store refused the changes of this call', cause);
+          refused.add(journal);
+        }
+      }
+    }
+    // A refused call's nonce stays spent, as it does for any refused call.
+    const spent = new Changes();
+    for (const [scope, value] of nonces) spent.nonces.set(scope, value);
+    if (spent.size > 0) await this.db.apply(spent.sql(), preparedWrites);
+    if (refused.size > 0) this.#withdraw(journals.filter((journal) => refused.has(journal)));
+  }
+
+  /**
+   * Takes back from memory the refused calls and the calls decided since on rows they
+   * changed (those are not stored yet, and are refused too), latest first so that each undo
+   * finds its rows as its call left them.
+   */
+  #withdraw(refused: Journal[]): void {
+    const rows = new Set(refused.flatMap((journal) => journal.rowKeys()));
+    const withdrawn = [...refused];
+    const next = this.#batch;
+    if (next) {
+      const kept: Journal[] = [];
+      for (const journal of next.journals) {
+        const keys = journal.rowKeys();
+        if (!keys.some((key) => rows.has(key))) {
+          kept.push(journal);
+          continue;
+        }
+        for (const key of keys) rows.add(key);
+        journal.refusal = new CallNotStored(
+          'This call was decided on a call whose changes the store refused',
+          refused[0]?.refusal,
+        );
+        withdrawn.push(journal);
+      }
+      next.changes.clearRows();
+      for (const journal of kept) journal.mergeInto(next.changes);
+    }
+    for (const journal of withdrawn.reverse()) journal.undo();
+    this.#version++;
+    // Undone, memory holds what the store does but for the ids the refused calls took: read
+    // the store back once the calls decided meanwhile are stored.
+    void this.reload().catch(() => undefined);
   }
 }
 

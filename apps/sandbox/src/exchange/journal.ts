@@ -15,8 +15,19 @@ export class Journal {
   readonly #newPositions: Position[] = [];
   readonly #fills: Fill[] = [];
   readonly #nonces = new Map<string, bigint>();
+  /** Why the store did not keep this call's changes, once it is known they were withdrawn. */
+  refusal: Error | undefined;
 
   constructor(readonly state: ExchangeState) {}
+
+  /** The rows this call changed or created, by table and id; nonces aside. */
+  rowKeys(): string[] {
+    return [
+      ...[...this.#orders.keys()].map((order) => `order:${order.id}`),
+      ...[...this.#accounts.keys()].map((account) => `account:${account.id}`),
+      ...[...this.#positions.keys()].map((position) => `position:${position.id}`),
+    ];
+  }
 
   /** Call before changing `order`: its values now are what an undo brings back. */
   touchOrder(order: Order): Order {
@@ -79,7 +90,10 @@ export class Journal {
     return this.#orders.size > 0 || this.#accounts.size > 0;
   }
 
-  /** Puts back everything the call changed, its nonce aside: a refused call still spends it. */
+  /**
+   * Puts back everything the call changed, its nonce aside: a refused call still spends it.
+   * Right only while no later call has changed the same rows, or once those are undone.
+   */
   undo(): void {
     for (const fill of this.#fills) this.state.dropFill(fill);
     for (const order of this.#newOrders) this.state.dropOrder(order);
@@ -142,6 +156,14 @@ export class Changes {
   /** How many rows the batch writes. */
   get size(): number {
     return this.orders.size + this.accounts.size + this.positions.size + this.nonces.size;
+  }
+
+  /** Forgets every row but the nonces, which only ever grow. */
+  clearRows(): void {
+    this.orders.clear();
+    this.accounts.clear();
+    this.positions.clear();
+    this.fills.length = 0;
   }
 
   /** One statement per table, children after the rows they name. */

@@ -326,6 +326,23 @@ describe('order state table', () => {
       expect(wrapped).toMatchObject({ status: 'live', price: '9100000', quantity: '0.03' });
     });
 
+    it(`refuses a bad wrapped edit (${form}) with 422 naming the field, as it does a flat one`, async () => {
+      const { call } = await newUser(sandbox);
+      const order = await place(call, { price: '9000000', client_order_id: `bad edit ${form}` });
+      const refusals: [unknown, Record<string, string[]>][] = [
+        [{ price: '1e5' }, { price: ['must_be_decimal'] }],
+        [{ order: { price: '1e5' } }, { 'order.price': ['must_be_decimal'] }],
+        [{ order: { quantity: 7 } }, { 'order.quantity': ['must_be_string'] }],
+        [{ order: 'x' }, { order: ['must_be_object'] }],
+        [{ order: null }, { order: ['must_be_object'] }],
+      ];
+      for (const [body, errors] of refusals) {
+        const answer = await call('PUT', path(keyOf(order)), { body });
+        expect([answer.status, answer.body], JSON.stringify(body)).toEqual([422, { errors }]);
+      }
+      expect(await getOrder(call, order.id)).toMatchObject({ price: '9000000', quantity: '0.01' });
+    });
+
     it(`ORDER-UPDATE-TPSL-LIVE (${form}): take profit and stop loss are set`, async () => {
       const { call } = await newUser(sandbox);
       const order = await place(call, { price: '9000000', client_order_id: `tpsl ${form}/1` });

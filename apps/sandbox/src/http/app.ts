@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange } from '../exchange/exchange.js';
 import { nonceUpsert } from '../exchange/rows.js';
+import type { Logger } from '../log.js';
 import type { Database, Queryable } from '../store/database.js';
 import {
   AuthError,
@@ -9,7 +10,7 @@ import {
   isPublic,
   type SessionSecretLookup,
 } from './auth.js';
-import { type RateLimit, TokenRateLimiter } from './rate-limit.js';
+import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { findRoute, type Route } from './router.js';
 import { specs } from './spec.js';
@@ -20,7 +21,7 @@ import {
   HttpError,
   type Reply,
 } from './types.js';
-import { validateRequest } from './validate.js';
+import { maxBodyBytes, parseBody, validateRequest } from './validate.js';
 
 export interface AppOptions {
   db: Database;
@@ -36,24 +37,25 @@ export interface AppOptions {
   rateLimit?: RateLimit;
   /** Pages for people (index, OAuth approval), tried before the interfaces' routes. */
   pages?: (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
+  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
+  anonymousRateLimits?: AnonymousRateLimits;
+  log: Logger;
 }
-
-// Far above any real request of these interfaces; a larger body is refused unread.
-const maxBodyBytes = 1024 * 1024;
 
 const specDocuments: Record<string, unknown> = {
   '/openapi/exchange.json': specs.exchange,
   '/openapi/partner.json': specs.partner,
 };
 
-class BodyTooLarge extends Error {}
-
-async function readBody(request: IncomingMessage): Promise<string> {
+/** The body as text; a body over `limit` bytes is refused without reading the rest. */
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new BodyTooLarge();
+    if (size > limit) {
+      throw new HttpError(413, 'Body too large', { body: [`larger_than_${limit}_bytes`] });
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -116,6 +118,13 @@ function parseQuery(search: string): Record<string, string> {
   return query;
 }
 
+/** What a rate limit reads of a call besides its caller. */
+interface LimitedCall {
+  api: Route['api'];
+  body: unknown;
+  address: string;
+}
+
 /** A POST /orders carrying a client_order_id may be signed without a nonce. */
 function carriesClientOrderId(route: Route, body: unknown): boolean {
   if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
@@ -135,21 +144,50 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
 export function createApp(options: AppOptions) {
   const { exchange } = options;
   const publicReads = new ReplyCache();
-  const limiter = options.rateLimit && new TokenRateLimiter(options.rateLimit);
+  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
+  const { perKey, perAddress } = options.anonymousRateLimits ?? {};
+  const keyLimiter = perKey && new RateLimiter(perKey);
+  const addressLimiter = perAddress && new RateLimiter(perAddress);
+
+  /** The partner public key an anonymous call names, if it names one. */
+  function publicKeyOf(body: unknown): string | undefined {
+    if (typeof body !== 'object' || body === null) return undefined;
+    const { public_api_key: key, api_key: legacy } = body as Record<string, unknown>;
+    if (typeof key === 'string') return key;
+    return typeof legacy === 'string' ? legacy : undefined;
+  }
 
   /**
-   * The service's answer to a token over its limit, before the call spends its nonce or
-   * changes anything: the same call succeeds once the client has waited as told.
+   * The service's answer to a caller over its limit, before the call spends its nonce or
+   * changes anything: the same call succeeds once the client has waited as told. A token is
+   * limited by its own count; an anonymous partner call by its public key's and its
+   * address's, counted only when both let it in.
    */
-  function overLimit(caller: Caller, now: number): Reply | undefined {
-    if (!limiter || !('tokenId' in caller)) return undefined;
-    const refused = limiter.take(caller.tokenId, now);
+  function overLimit(caller: Caller, now: number, call: LimitedCall): Reply | undefined {
+    let refused: { retryAfterSeconds: number } | undefined;
+    if ('tokenId' in caller) {
+      refused = limiter?.take(caller.tokenId, now);
+    } else if (caller.kind === 'anonymous' && call.api === 'partner') {
+      const key = publicKeyOf(call.body);
+      const byKey = key === undefined ? undefined : keyLimiter?.refusal(key, now);
+      const byAddress = addressLimiter?.refusal(call.address, now);
+      refused =
+        byKey && byAddress
+          ? byKey.retryAfterSeconds > byAddress.retryAfterSeconds
+            ? byKey
+            : byAddress
+          : (byKey ?? byAddress);
+      if (!refused) {
+        if (key !== undefined) keyLimiter?.count(key, now);
+        addressLimiter?.count(call.address, now);
+      }
+    }
     if (!refused) return undefined;
     const seconds = refused.retryAfterSeconds;
+    const message = `API rate limit exceeded. Please retry after ${seconds}s`;
     return {
-      status: 429,
+      ...errorReply(new HttpError(429, message), call.api),
       headers: { 'retry-after': String(seconds) },
-      body: { message: `API rate limit exceeded. Please retry after ${seconds}s` },
     };
   }
   // Authentication reads OAuth grants and session secrets; a call decided in memory has no
@@ -190,24 +228,17 @@ export function createApp(options: AppOptions) {
       };
     }
 
-    let text: string;
-    try {
-      text = await readBody(request);
-    } catch (error) {
-      if (error instanceof BodyTooLarge)
-        return { status: 400, body: { message: 'Body too large' } };
-      throw error;
-    }
     let body: unknown;
-    if (route.operation.requestBody && text.trim() !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return { status: 400, body: { message: 'Malformed JSON body' } };
-      }
+    try {
+      const text = await readBody(request, maxBodyBytes(route));
+      body = parseBody(route, text, request.headers['content-type']);
+    } catch (error) {
+      if (error instanceof HttpError) return errorReply(error, route.api);
+      throw error;
     }
 
     const now = options.now();
+    const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
     const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
     const call = { operationId, path, query, now };
     const validBody = () => validateRequest(route, { path, query, body }).body;
@@ -226,7 +257,7 @@ export function createApp(options: AppOptions) {
       const { caller, nonce } = publicRead
         ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
         : await authenticate(reader, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now);
+      const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       const reply = await exchange.run((journal) => {
         if (nonce) {
@@ -252,7 +283,7 @@ export function createApp(options: AppOptions) {
     if (!handler) throw new Error(`${operationId} has no handler`);
     return options.db.transaction(async (db) => {
       const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now);
+      const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       if (nonce) {
         acceptNonce(exchange.state, nonce);
@@ -284,12 +315,16 @@ export function createApp(options: AppOptions) {
     const answered = answer(request).then(
       (reply) => send(response, 'bytes' in reply ? reply : serialize(reply)),
       (error: unknown) => {
+        const call = { method: request.method, path: request.url?.split('?')[0] };
         if (error instanceof AuthError) {
           send(response, serialize({ status: 401, body: error.message }));
         } else if (error instanceof HttpError) {
           send(response, serialize(errorReply(error)));
+        } else if (!request.complete && request.destroyed) {
+          // The client went away mid-body: nothing to answer, and nothing went wrong here.
+          options.log.info(call, 'request aborted by the client');
         } else {
-          console.error(`${request.method} ${request.url?.split('?')[0]}:`, error);
+          options.log.error({ ...call, err: error }, 'internal error');
           send(response, serialize({ status: 500, body: { message: 'Internal error' } }));
         }
       },

@@ -5,7 +5,7 @@ import { parse } from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { addToken } from '../store/seed.js';
 import { clientFor, newUser, runCommandLine, send, startTestSandbox } from '../test-support.js';
-import { TokenRateLimiter } from './rate-limit.js';
+import { RateLimiter } from './rate-limit.js';
 
 let sandbox: RunningSandbox;
 let clock = 1_800_000_000_000;
@@ -75,9 +75,9 @@ describe('the rate limit per token', () => {
   });
 });
 
-describe('TokenRateLimiter', () => {
+describe('RateLimiter', () => {
   it('lets a call in again as soon as the oldest one leaves the window', () => {
-    const limiter = new TokenRateLimiter({ calls: 2, windowMs: 10_000 });
+    const limiter = new RateLimiter({ calls: 2, windowMs: 10_000 });
     expect(limiter.take('t', 0)).toBeUndefined();
     expect(limiter.take('t', 4_000)).toBeUndefined();
     expect(limiter.take('t', 5_000)).toEqual({ retryAfterSeconds: 5 });

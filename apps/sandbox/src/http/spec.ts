@@ -6,19 +6,38 @@ import type { OpenApiDocument } from '@exchange-kit/contract/spec-reader';
 export interface SpecSchema {
   type?: string | string[];
   $ref?: string;
+  properties?: Record<string, SpecSchema>;
+  additionalProperties?: boolean | SpecSchema;
+  items?: SpecSchema;
+  oneOf?: SpecSchema[];
+  anyOf?: SpecSchema[];
+  allOf?: SpecSchema[];
+  maxProperties?: number;
 }
 
 type SecurityRequirement = Record<string, string[]>;
 
 export interface SpecOperation {
   operationId: string;
-  requestBody?: { required?: boolean; $ref?: string };
+  requestBody?: {
+    required?: boolean;
+    $ref?: string;
+    content?: Record<string, { schema?: SpecSchema }>;
+  };
   responses: Record<string, unknown>;
   security?: SecurityRequirement[];
   'x-auth-payload'?: string;
 }
 
-export type SpecDocument = OpenApiDocument;
+/** The bounds of a whole request body, `info.x-request-limits` of each spec. */
+export interface RequestLimits {
+  'max-body-bytes': number;
+  'max-nesting-depth': number;
+}
+
+export interface SpecDocument extends OpenApiDocument {
+  info: { 'x-request-limits': RequestLimits };
+}
 
 /** Which API an operation belongs to. */
 export type Api = 'exchange' | 'partner';

@@ -117,9 +117,9 @@ function reason(issue: Issue, data: unknown): string {
       if (issue.format !== 'regex') return `must_be_${issue.format}`;
       return issue.pattern === decimalPattern ? 'must_be_decimal' : 'invalid_format';
     case 'too_big':
-      return issue.origin === 'string'
-        ? `longer_than_${issue.maximum}_characters`
-        : `must_be_at_most_${issue.maximum}`;
+      if (issue.origin === 'string') return `longer_than_${issue.maximum}_characters`;
+      if (issue.origin === 'array') return `more_than_${issue.maximum}_items`;
+      return `must_be_at_most_${issue.maximum}`;
     case 'too_small':
       return issue.origin === 'string'
         ? `shorter_than_${issue.minimum}_characters`
@@ -156,8 +156,9 @@ function refusalStatus(route: Route, part: 'path' | 'query' | 'body'): number {
 
 /**
  * The branch of a union of object shapes that the input was written for: the one sharing
- * the most keys with it (a body with an `order` key is the wrapped form). Its own issues
- * name the fields far better than the union's.
+ * strictly more keys with it than any other (a body with an `order` key is the wrapped
+ * form). Validated alone, so a bad wrapped body cannot pass as an empty flat one; with no
+ * clear branch, the whole union.
  */
 function intendedBranch(schema: Schema, data: unknown): Schema {
   // Read through the definition, which classic and mini schemas share.
@@ -167,25 +168,185 @@ function intendedBranch(schema: Schema, data: unknown): Schema {
   }
   const keys = Object.keys(data);
   let best: Schema = schema;
-  let bestOverlap = -1;
+  let bestOverlap = 0;
   for (const option of def.options) {
     const shape = (option._zod.def as { shape?: Record<string, unknown> }).shape;
     if (!shape) return schema;
-    const overlap = keys.filter((key) => key in shape).length;
+    const overlap = keys.filter((key) => Object.hasOwn(shape, key)).length;
     if (overlap > bestOverlap) [best, bestOverlap] = [option, overlap];
+    else if (overlap === bestOverlap) best = schema;
   }
   return best;
 }
 
-/** Where a string holds a NUL character, which no PostgreSQL text can store. */
-function nulField(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nulField(item, [...path, key]);
-    if (found !== undefined) return found;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a string cannot be kept as sent: PostgreSQL text holds no NUL, and a lone UTF-16
+ * surrogate is no Unicode at all (stored, it would fail or turn into U+FFFD).
+ */
+function textFault(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must_not_contain_nul';
+  if (loneSurrogate.test(text)) return 'must_not_contain_lone_surrogate';
+  return undefined;
+}
+
+/**
+ * The first string, key or value, that cannot be stored as sent, and where it is. A stack,
+ * not recursion: whatever the nesting, this cannot overflow.
+ */
+function textFaultIn(value: unknown): { field: string; code: string } | undefined {
+  const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value === 'string') {
+      const code = textFault(next.value);
+      if (code) return { field: next.path.join('.'), code };
+    } else if (typeof next.value === 'object' && next.value !== null) {
+      for (const [key, item] of Object.entries(next.value)) {
+        const path = [...next.path, key];
+        const code = textFault(key);
+        if (code) return { field: path.join('.'), code };
+        pending.push({ value: item, path });
+      }
+    }
   }
   return undefined;
+}
+
+// Per operation: its body schema when some object in it has a `maxProperties`, else null.
+const boundedBodies = new WeakMap<Route, SpecSchema | null>();
+
+/** The body schema of `route` if it bounds a property count anywhere, found once. */
+function boundedBodySchema(route: Route): SpecSchema | undefined {
+  let known = boundedBodies.get(route);
+  if (known === undefined) {
+    const spec = specs[route.api];
+    const request = route.operation.requestBody && resolveRef(spec, route.operation.requestBody);
+    const root = request?.content?.['application/json']?.schema;
+    known = null;
+    const seen = new Set<SpecSchema>();
+    const pending: SpecSchema[] = root ? [root] : [];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const schema = resolveRef(spec, next);
+      if (seen.has(schema)) continue;
+      seen.add(schema);
+      if (schema.maxProperties !== undefined) {
+        known = root ?? null;
+        break;
+      }
+      pending.push(
+        ...(schema.oneOf ?? []),
+        ...(schema.anyOf ?? []),
+        ...(schema.allOf ?? []),
+        ...Object.values(schema.properties ?? {}),
+        ...(schema.items ? [schema.items] : []),
+        ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+      );
+    }
+    boundedBodies.set(route, known);
+  }
+  return known ?? undefined;
+}
+
+/**
+ * The generated schemas do not carry `maxProperties`: it is read from the bundled spec,
+ * following the body's schema wherever the body has an object.
+ */
+function propertyCountFault(route: Route, body: unknown): Record<string, string[]> | undefined {
+  const root = boundedBodySchema(route);
+  if (!root) return undefined;
+  const spec = specs[route.api];
+  const pending: { schema: SpecSchema; value: unknown; path: string[] }[] = [
+    { schema: root, value: body, path: [] },
+  ];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    const schema = resolveRef(spec, next.schema);
+    for (const branch of [
+      ...(schema.oneOf ?? []),
+      ...(schema.anyOf ?? []),
+      ...(schema.allOf ?? []),
+    ])
+      pending.push({ schema: branch, value, path });
+    if (Array.isArray(value)) {
+      if (schema.items)
+        for (const item of value) pending.push({ schema: schema.items, value: item, path });
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
+      return { [path.join('.') || 'body']: [`more_than_${schema.maxProperties}_properties`] };
+    }
+    for (const key of keys) {
+      // Own keys only: a body key such as `__proto__` names no schema of the spec.
+      const property =
+        schema.properties && Object.hasOwn(schema.properties, key)
+          ? schema.properties[key]
+          : typeof schema.additionalProperties === 'object'
+            ? schema.additionalProperties
+            : undefined;
+      if (property) {
+        pending.push({
+          schema: property,
+          value: (value as Record<string, unknown>)[key],
+          path: [...path, key],
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How deeply the arrays and objects of a JSON text nest, read without parsing it. */
+export function nestingDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b || char === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x7d || char === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const jsonMediaType = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/**
+ * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
+ * nests deeper than the spec allows: nothing after this point walks an unbounded depth.
+ */
+export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
+  if (!route.operation.requestBody || text.trim() === '') return undefined;
+  if (!jsonMediaType.test(contentType ?? '')) {
+    throw new HttpError(415, 'A body is sent as application/json', {
+      'content-type': ['must_be_application/json'],
+    });
+  }
+  const limit = specs[route.api].info['x-request-limits']['max-nesting-depth'];
+  if (nestingDepthOver(text, limit)) {
+    throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {
+      body: [`nested_deeper_than_${limit}_levels`],
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body');
+  }
+}
+
+/** The largest body an operation's interface takes, in bytes. */
+export function maxBodyBytes(route: Route): number {
+  return specs[route.api].info['x-request-limits']['max-body-bytes'];
 }
 
 export interface ValidRequest {
@@ -200,10 +361,10 @@ export interface ValidRequest {
 export function validateRequest(route: Route, request: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
   for (const part of ['path', 'query', 'body'] as const) {
-    const field = nulField(request[part]);
-    if (field !== undefined) {
-      throw new HttpError(refusalStatus(route, part), 'NUL character', {
-        [field || part]: ['must_not_contain_nul'],
+    const fault = textFaultIn(request[part]);
+    if (fault) {
+      throw new HttpError(refusalStatus(route, part), 'Text that cannot be stored as sent', {
+        [fault.field || part]: [fault.code],
       });
     }
   }
@@ -232,14 +393,14 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
     }
     return { body: undefined };
   }
-  const result = z.safeParse(schemas.body, request.body);
+  const tooMany = propertyCountFault(route, request.body);
+  if (tooMany) throw new HttpError(refusalStatus(route, 'body'), 'Invalid body', tooMany);
+  const result = z.safeParse(intendedBranch(schemas.body, request.body), request.body);
   if (!result.success) {
-    const branch = z.safeParse(intendedBranch(schemas.body, request.body), request.body);
-    const issues = branch.success ? result.error.issues : branch.error.issues;
     throw new HttpError(
       refusalStatus(route, 'body'),
       'Invalid body',
-      fieldErrors(issues, request.body, 'body'),
+      fieldErrors(result.error.issues, request.body, 'body'),
     );
   }
   return { body: result.data };

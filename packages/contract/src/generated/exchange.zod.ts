@@ -53,7 +53,7 @@ export const zUnixSecondsFractional = z.string().check(z.regex(/^[0-9]+(\.[0-9]+
  * Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled.
  */
 export const zCancelAllFilters = z.object({
-    product_id: z.optional(z.string()),
+    product_id: z.optional(z.string().check(z.maxLength(32))),
     trading_type: z.optional(zTradingType),
     side: z.optional(zSide)
 });
@@ -77,7 +77,7 @@ export const zCancelAllResult = z.object({
  * Body of OAuth request creation.
  */
 export const zOAuthRequestCreate = z.object({
-    external_ref: z.optional(z.string())
+    external_ref: z.optional(z.string().check(z.maxLength(255)))
 });
 
 export const zUuid = z.uuid();
@@ -174,7 +174,7 @@ export const zErrorBody = z.union([
 /**
  * A decimal number written as a string, for example "5000.50". No exponent.
  */
-export const zDecimalString = z.string().check(z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
+export const zDecimalString = z.string().check(z.maxLength(100), z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
  * A new order, flat form.
@@ -183,7 +183,7 @@ export const zOrderCreate = z.object({
     order_type: zOrderType,
     product_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1))
+        z.string().check(z.minLength(1), z.maxLength(32))
     ]),
     side: zSide,
     quantity: zDecimalString,
@@ -193,7 +193,7 @@ export const zOrderCreate = z.object({
     trailing_stop_value: z.optional(zDecimalString),
     client_order_id: z.optional(z.string().check(z.minLength(1), z.maxLength(36))),
     leverage_level: z.optional(z.int().check(z.gte(1), z.lte(100))),
-    funding_currency: z.optional(z.string()),
+    funding_currency: z.optional(z.string().check(z.maxLength(16))),
     trading_type: z.optional(zTradingType)
 });
 
@@ -439,7 +439,7 @@ export const zServiceApiVersion = z.enum(['2']);
  */
 export const zOrderId = z.union([
     z.int(),
-    z.string().check(z.minLength(1), z.regex(/^[^\/:]+$/))
+    z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
 ]);
 
 /**
@@ -457,7 +457,7 @@ export const zOAuthRequestPrivateId = zUuid;
  */
 export const zProductId = z.union([
     z.int(),
-    z.string().check(z.minLength(1), z.regex(/^[^\/]+$/))
+    z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
 ]);
 
 /**
@@ -524,11 +524,11 @@ export const zListOrdersQuery = z.object({
     page: z._default(z.optional(z.int().check(z.gte(1))), 1),
     product_id: z.optional(z.union([
         z.int(),
-        z.string().check(z.minLength(1))
+        z.string().check(z.minLength(1), z.maxLength(32))
     ])),
     status: z.optional(zOrderStatus),
     trading_type: z.optional(zTradingType),
-    funding_currency: z.optional(z.string()),
+    funding_currency: z.optional(z.string().check(z.maxLength(16))),
     with_details: z.optional(z.union([z.literal(0), z.literal(1)]))
 });
 
@@ -558,7 +558,7 @@ export const zGetOrderHeaders = z.object({
 export const zGetOrderPath = z.object({
     order_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/:]+$/))
+        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -579,7 +579,7 @@ export const zEditOrderHeaders = z.object({
 export const zEditOrderPath = z.object({
     order_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/:]+$/))
+        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -631,7 +631,7 @@ export const zUpdateOrderTpslHeaders = z.object({
 export const zUpdateOrderTpslPath = z.object({
     order_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/:]+$/))
+        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -665,7 +665,7 @@ export const zCancelOrderHeaders = z.object({
 export const zCancelOrderPath = z.object({
     order_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/:]+$/))
+        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -703,7 +703,7 @@ export const zGetLoanBookHeaders = z.object({
 });
 
 export const zGetLoanBookPath = z.object({
-    currency: z.string().check(z.minLength(1))
+    currency: z.string().check(z.minLength(1), z.maxLength(16))
 });
 
 /**
@@ -731,7 +731,7 @@ export const zGetProductHeaders = z.object({
 export const zGetProductPath = z.object({
     product_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/]+$/))
+        z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
     ])
 });
 
@@ -747,7 +747,7 @@ export const zGetPriceLevelsHeaders = z.object({
 export const zGetPriceLevelsPath = z.object({
     product_id: z.union([
         z.int(),
-        z.string().check(z.minLength(1), z.regex(/^[^\/]+$/))
+        z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
     ])
 });
 

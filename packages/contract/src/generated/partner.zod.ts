@@ -98,7 +98,7 @@ export const zReceivedInput = z.object({
  */
 export const zInputParameter = z.object({
     type: zParameterType,
-    value: z.string()
+    value: z.string().check(z.maxLength(8192))
 });
 
 /**
@@ -177,21 +177,21 @@ export const zSettlementParametersRequest = z.object({
 /**
  * A decimal number written as a string, for example "5000.50". No exponent.
  */
-export const zDecimalString = z.string().check(z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
+export const zDecimalString = z.string().check(z.maxLength(100), z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
  * Body of intent_to_trade. Requirement flags other than session_id are not shown in the description; symbol, currency, side and quantity make up its minimal request and are required here. terms_of_service is optional: the convention that requires it loses to the description's minimal request.
  */
 export const zIntentToTradeRequest = z.object({
     session_id: zUuid,
-    api_key: z.optional(z.string()),
-    client_ref: z.optional(z.string()),
-    symbol: z.string().check(z.regex(/^[A-Z0-9]+\/[A-Z0-9]+$/)),
-    currency: z.string(),
+    api_key: z.optional(z.string().check(z.maxLength(128))),
+    client_ref: z.optional(z.string().check(z.maxLength(255))),
+    symbol: z.string().check(z.maxLength(33), z.regex(/^[A-Z0-9]+\/[A-Z0-9]+$/)),
+    currency: z.string().check(z.maxLength(16)),
     side: z.enum(['buy', 'sell']),
     quantity: zDecimalString,
     quantity_2: z.optional(zDecimalString),
-    quote_id: z.optional(z.string()),
+    quote_id: z.optional(z.string().check(z.maxLength(64))),
     terms_of_service: z.optional(zTermsOfServiceAcceptance),
     allow_at_best_recovery: z.optional(z.boolean()),
     funding_settlement: z.optional(zSettlementSelection),
@@ -204,7 +204,7 @@ export const zIntentToTradeRequest = z.object({
  */
 export const zIntentSettlementCreate = z.object({
     method: zSettlementMethod,
-    currency: z.string(),
+    currency: z.string().check(z.maxLength(16)),
     quantity: z.optional(zDecimalString)
 });
 
@@ -221,7 +221,7 @@ export const zDecimalLike = z.union([
  */
 export const zIntentSettlement = z.object({
     method: zSettlementMethod,
-    currency: z.string(),
+    currency: z.string().check(z.maxLength(16)),
     quantity: z.optional(zDecimalLike)
 });
 
@@ -230,11 +230,11 @@ export const zIntentSettlement = z.object({
  */
 export const zDefaultTransaction = z.object({
     funding_settlement: z.optional(z.object({
-        currency: z.string(),
+        currency: z.string().check(z.maxLength(16)),
         quantity: z.optional(zDecimalLike)
     })),
     payout_settlement: z.optional(z.object({
-        currency: z.string()
+        currency: z.string().check(z.maxLength(16))
     }))
 });
 
@@ -261,8 +261,8 @@ export const zUserSession = z.object({
  * The object the partner's page initialises the widget with. When intent_id is given, the widget starts on the quote screen with the payout currency and quantity locked. default_transaction sets a default, user-changeable currency for either side. config_version versions this object.
  */
 export const zWidgetInitialization = z.object({
-    public_api_key: z.string(),
-    config_version: z.string(),
+    public_api_key: z.string().check(z.maxLength(128)),
+    config_version: z.string().check(z.maxLength(32)),
     intent_id: z.optional(zUuid),
     default_transaction: z.optional(zDefaultTransaction)
 });
@@ -271,10 +271,10 @@ export const zWidgetInitialization = z.object({
  * Body of session creation. Requirement flags are not shown in the description; only public_api_key, which identifies the partner, is required here.
  */
 export const zSessionCreate = z.object({
-    public_api_key: z.string().check(z.minLength(1)),
-    ancestor_origins: z.optional(z.string()),
+    public_api_key: z.string().check(z.minLength(1), z.maxLength(128)),
+    ancestor_origins: z.optional(z.string().check(z.maxLength(2048))),
     identity: z.optional(z.record(z.string(), z.unknown())),
-    user_locale: z.optional(z.string()),
+    user_locale: z.optional(z.string().check(z.maxLength(35))),
     config: z.optional(z.union([
         z.record(z.string(), z.unknown()),
         zWidgetInitialization
@@ -392,13 +392,13 @@ export const zPartnerTransactionList = z.object({
  * Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present.
  */
 export const zIntentCreate = z.object({
-    public_api_key: z.optional(z.string()),
+    public_api_key: z.optional(z.string().check(z.maxLength(128))),
     payout_settlement: zIntentSettlementCreate,
     funding_settlement: z.optional(zIntentSettlementCreate),
     strategy: z._default(z.optional(zIntentStrategy), 'ONE_TO_ONE_ATTEMPTED'),
     partner_order_id: z.optional(z.string().check(z.maxLength(40))),
-    partner_ref: z.optional(z.string()),
-    partner_tags: z.optional(z.array(z.string())),
+    partner_ref: z.optional(z.string().check(z.maxLength(255))),
+    partner_tags: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(32))),
     expires_at: z.optional(zUnixMillis)
 });
 
@@ -477,7 +477,7 @@ export const zServiceApiVersion = z.enum(['2']);
 /**
  * The partner's public API key.
  */
-export const zPublicApiKey = z.string().check(z.minLength(1));
+export const zPublicApiKey = z.string().check(z.minLength(1), z.maxLength(128));
 
 /**
  * The transaction_id returned by intent_to_trade.
@@ -498,7 +498,7 @@ export const zCreateIntentHeaders = z.object({
 });
 
 export const zCreateIntentPath = z.object({
-    public_api_key: z.string().check(z.minLength(1))
+    public_api_key: z.string().check(z.minLength(1), z.maxLength(128))
 });
 
 /**
@@ -511,7 +511,7 @@ export const zListPartnerTransactionsHeaders = z.object({
 });
 
 export const zListPartnerTransactionsPath = z.object({
-    public_api_key: z.string().check(z.minLength(1))
+    public_api_key: z.string().check(z.minLength(1), z.maxLength(128))
 });
 
 export const zListPartnerTransactionsQuery = z.object({

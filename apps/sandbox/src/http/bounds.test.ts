@@ -1,0 +1,215 @@
+/**
+ * Bodies no client means to send, over real HTTP: each is refused with a 4xx naming the
+ * field and the reason, and nothing is stored. The bounds come from the bundled specs.
+ */
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { type Answer, type Client, demoClient, send, startTestSandbox } from '../test-support.js';
+
+let sandbox: RunningSandbox;
+let call: Client;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  call = demoClient(sandbox);
+});
+afterAll(() => sandbox.close());
+
+const limits = partnerSpec.info['x-request-limits'];
+const depth = exchangeSpec.info['x-request-limits']['max-nesting-depth'];
+
+function partner(path: string, body: string, contentType = 'application/json'): Promise<Answer> {
+  return send(sandbox.partnerUrl, 'POST', path, { 'content-type': contentType }, body);
+}
+
+async function count(table: string): Promise<number> {
+  const { rows } = await sandbox.database.transaction((tx) =>
+    tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`),
+  );
+  return rows[0]?.n ?? -1;
+}
+
+function nested(levels: number): string {
+  return `${'['.repeat(levels)}${']'.repeat(levels)}`;
+}
+
+const limitBuy = {
+  order_type: 'limit',
+  product_id: 1,
+  side: 'buy',
+  quantity: '0.001',
+  price: '100',
+};
+
+async function newSession(): Promise<string> {
+  const answer = await partner(
+    '/api/v1/session',
+    JSON.stringify({ public_api_key: sandbox.credentials.publicApiKey }),
+  );
+  expect(answer.status).toBe(200);
+  return (answer.body as { payload: { session_id: string } }).payload.session_id;
+}
+
+describe('nesting', () => {
+  it('refuses a body nested 5,000 levels deep on an anonymous call, naming the limit', async () => {
+    const sessions = await count('qe_sessions');
+    const body = `{"public_api_key":"${sandbox.credentials.publicApiKey}","identity":{"a":${nested(5000)}}}`;
+    const answer = await partner('/api/v1/session', body);
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({
+      success: false,
+      errors: { body: [`nested_deeper_than_${depth}_levels`] },
+    });
+    expect(await count('qe_sessions')).toBe(sessions);
+  });
+
+  it('refuses a deep body on a signed call as well, and takes one at the limit', async () => {
+    const deep = await call('POST', '/orders', { rawBody: nested(5000) });
+    expect(deep.status).toBe(422);
+    expect(deep.body).toEqual({ errors: { body: [`nested_deeper_than_${depth}_levels`] } });
+    const atLimit = await call('POST', '/orders', { rawBody: nested(depth) });
+    expect(atLimit.status).toBe(422);
+    expect(atLimit.body).toEqual({ errors: { body: [expect.not.stringMatching(/nested/)] } });
+  });
+
+  it('counts brackets inside strings as text', async () => {
+    const identity = { note: '['.repeat(depth * 4) };
+    const answer = await partner(
+      '/api/v1/session',
+      JSON.stringify({ public_api_key: sandbox.credentials.publicApiKey, identity }),
+    );
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('lone surrogates', () => {
+  it('refuses a client_order_id holding one, and stores no order', async () => {
+    const orders = await count('orders');
+    const first = await call('POST', '/orders', {
+      rawBody: JSON.stringify({ ...limitBuy, client_order_id: 'dup-\ud800' }),
+    });
+    const second = await call('POST', '/orders', {
+      rawBody: JSON.stringify({ ...limitBuy, client_order_id: 'dup-\ud801' }),
+    });
+    for (const answer of [first, second]) {
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({
+        errors: { client_order_id: ['must_not_contain_lone_surrogate'] },
+      });
+    }
+    expect(await count('orders')).toBe(orders);
+  });
+
+  it('refuses one in a free object stored as jsonb, in a key or a value', async () => {
+    const sessions = await count('qe_sessions');
+    const key = sandbox.credentials.publicApiKey;
+    const inValue = await partner(
+      '/api/v1/session',
+      `{"public_api_key":"${key}","identity":{"name":"\\udc00"}}`,
+    );
+    const inKey = await partner(
+      '/api/v1/session',
+      `{"public_api_key":"${key}","identity":{"\\ud800x":"y"}}`,
+    );
+    expect(inValue.body).toMatchObject({
+      errors: { 'identity.name': ['must_not_contain_lone_surrogate'] },
+    });
+    expect(inKey.body).toMatchObject({
+      errors: { 'identity.\ud800x': ['must_not_contain_lone_surrogate'] },
+    });
+    expect([inValue.status, inKey.status]).toEqual([422, 422]);
+    expect(await count('qe_sessions')).toBe(sessions);
+  });
+
+  it('stores a well-formed pair faithfully', async () => {
+    const id = 'emoji-\ud83d\ude00';
+    const placed = await call('POST', '/orders', { body: { ...limitBuy, client_order_id: id } });
+    expect(placed.status).toBe(200);
+    expect((placed.body as { client_order_id: string }).client_order_id).toBe(id);
+  });
+});
+
+describe('lengths, counts and sizes from the spec', () => {
+  it('refuses a client_ref of a few thousand characters with its bound', async () => {
+    const session = await newSession();
+    const transactions = await count('qe_transactions');
+    const answer = await partner(
+      '/api/v1/transaction/intent_to_trade',
+      JSON.stringify({
+        session_id: session,
+        client_ref: 'r'.repeat(4000),
+        side: 'buy',
+        symbol: 'BTC/USDC',
+        currency: 'BTC',
+        quantity: '0.01',
+      }),
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ errors: { client_ref: ['longer_than_255_characters'] } });
+    expect(await count('qe_transactions')).toBe(transactions);
+  });
+
+  it('refuses a free object with more properties than its maxProperties', async () => {
+    const identity = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i]));
+    const answer = await partner(
+      '/api/v1/session',
+      JSON.stringify({ public_api_key: sandbox.credentials.publicApiKey, identity }),
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ errors: { identity: ['more_than_64_properties'] } });
+  });
+
+  it('refuses a body over the documented size unread', async () => {
+    const big = JSON.stringify({
+      public_api_key: sandbox.credentials.publicApiKey,
+      identity: { blob: 'x'.repeat(limits['max-body-bytes']) },
+    });
+    const answer = await partner('/api/v1/session', big);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({
+      errors: { body: [`larger_than_${limits['max-body-bytes']}_bytes`] },
+    });
+  });
+});
+
+describe('keys named like object internals', () => {
+  it('reads __proto__ and constructor as plain keys, never as a schema or a 5xx', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const bodies = [
+      `{"public_api_key":"${key}","__proto__":{"public_api_key":"x"}}`,
+      `{"public_api_key":"${key}","identity":{"__proto__":{"a":1},"constructor":{"b":2}}}`,
+      `{"__proto__":{"order":{"price":"1e5"}}}`,
+    ];
+    for (const body of bodies.slice(0, 2)) {
+      const answer = await partner('/api/v1/session', body);
+      expect(answer.status, body).toBe(200);
+    }
+    const order = await call('POST', '/orders', { rawBody: bodies[2] });
+    expect(order.status).toBe(422);
+  });
+});
+
+describe('content types', () => {
+  it('refuses a body sent as anything but JSON with 415', async () => {
+    const orders = await count('orders');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', '']) {
+      const answer = await call('POST', '/orders', {
+        body: limitBuy,
+        headers: { 'content-type': type },
+      });
+      expect(answer.status, type).toBe(415);
+      expect(answer.body).toEqual({ errors: { 'content-type': ['must_be_application/json'] } });
+    }
+    expect(await count('orders')).toBe(orders);
+  });
+
+  it('takes JSON with a charset', async () => {
+    const answer = await call('POST', '/orders', {
+      body: limitBuy,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(answer.status).toBe(200);
+  });
+});
