@@ -109,4 +109,35 @@ describe('OAuth requests', () => {
     expect(context).toMatchObject({ user_id: user.userId, token_id: user.tokenId });
     valid(zGetAccountsResponse, await user.call('GET', '/accounts'));
   });
+
+  it('does only what the grant says: it reads, and trading for the user is refused with 403', async () => {
+    const user = await newUser(sandbox);
+    const request = await createRequest();
+    await user.call('POST', new URL(request.api_challenge_href).pathname);
+    const oauth = ids(request);
+    const context = valid(zGetUserContextResponse, await app('GET', '/user/context', { oauth }));
+    expect(context.permissions).toEqual(['read_accounts', 'read_user']);
+    const ordersBefore = await user.call('GET', '/orders');
+
+    const trading: [string, string, unknown?][] = [
+      ['POST', '/orders', { order_type: 'market', product_id: 1, side: 'buy', quantity: '0.01' }],
+      ['GET', '/orders'],
+      ['PUT', '/orders/cancel_all', {}],
+      ['PUT', '/orders/1/cancel'],
+      ['PUT', '/orders/client:x', { price: '1' }],
+    ];
+    for (const [method, path, body] of trading) {
+      const answer = await app(method, path, { oauth, body });
+      expect(answer, `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { message: 'This OAuth grant lacks the permission trade' },
+      });
+    }
+    const creating = await app('POST', '/system/oauth_requests', { oauth, body: {} });
+    expect(creating).toMatchObject({
+      status: 403,
+      body: { message: 'createOAuthRequest cannot be called for a user through OAuth' },
+    });
+    expect((await user.call('GET', '/orders')).body).toEqual(ordersBefore.body);
+  });
 });

@@ -22,8 +22,9 @@ interface UserRow {
   email_confirmed_at_s: number;
 }
 
-// What a third-party application may do for the user; one's own token may do everything.
-export const oauthPermissions = ['read_accounts', 'read_user'];
+// What an approved OAuth request grants a third-party application: it reads, and never trades
+// or withdraws. One's own token may do everything.
+export const oauthPermissions: readonly string[] = ['read_accounts', 'read_user'];
 const tokenPermissions = ['read_accounts', 'read_user', 'trade', 'withdraw'];
 
 const getUserContext: Handler = async ({ db, caller }) => {

@@ -1,10 +1,12 @@
+import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { ExchangeState } from '../exchange/state.js';
+import { oauthPermissions } from '../exchange/users.js';
 import type { Queryable } from '../store/database.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
-import type { Caller } from './types.js';
+import { type Caller, HttpError } from './types.js';
 
 /** An authentication refusal: 401 with one of the conventional plain-text bodies. */
 export class AuthError extends Error {}
@@ -176,6 +178,7 @@ async function tokenCaller(
   );
   const grant = approved[0];
   if (!grant) throw failed();
+  checkGrant(request.route);
   return {
     kind: 'oauth',
     tokenId,
@@ -183,6 +186,22 @@ async function tokenCaller(
     userId: grant.approved_by_user_id,
     oauthRequestId: grant.public_id,
   };
+}
+
+/**
+ * A delegated call does only what its grant says: the operation must state the permission it
+ * needs (`x-permission` in the spec) and the grant must hold it.
+ */
+function checkGrant(route: Route): void {
+  const { operationId } = route.operation;
+  const needed = (exchangeOperations as Record<string, { permission: string | null }>)[operationId]
+    ?.permission;
+  if (!needed) {
+    throw new HttpError(403, `${operationId} cannot be called for a user through OAuth`);
+  }
+  if (!oauthPermissions.includes(needed)) {
+    throw new HttpError(403, `This OAuth grant lacks the permission ${needed}`);
+  }
 }
 
 /** The partner application the token's user owns: the one named in the path when it is theirs. */

@@ -129,6 +129,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /** @description A call made for a user through an approved OAuth request that its grant does not cover: the operation needs a permission the grant lacks (its `x-permission`), or takes no delegated call at all. The message names what is missing. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This OAuth grant lacks the permission trade"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
         /** @description The resource does not exist (for an order operation, the order is not live). */
         NotFound: {
             headers: {

@@ -1102,6 +1102,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /** @description A call made for a user through an approved OAuth request that its grant does not cover: the operation needs a permission the grant lacks (its `x-permission`), or takes no delegated call at all. The message names what is missing. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This OAuth grant lacks the permission trade"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1314,6 +1328,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -1377,6 +1392,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -1482,6 +1498,7 @@ export interface operations {
             /** @description A query parameter is not valid. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -1548,6 +1565,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description A field is not acceptable, for example not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small or product_disabled. */
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -1617,6 +1635,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No order of the caller has this id. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
@@ -1646,6 +1665,7 @@ export interface operations {
             200: components["responses"]["EditedOrder"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
@@ -1716,6 +1736,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No order of the caller has this client order id. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
@@ -1745,6 +1766,7 @@ export interface operations {
             200: components["responses"]["EditedOrder"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
@@ -1775,6 +1797,7 @@ export interface operations {
             200: components["responses"]["TpslUpdatedOrder"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
@@ -1805,6 +1828,7 @@ export interface operations {
             200: components["responses"]["TpslUpdatedOrder"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
@@ -1834,6 +1858,7 @@ export interface operations {
         responses: {
             200: components["responses"]["CancelledOrder"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
@@ -1862,6 +1887,7 @@ export interface operations {
         responses: {
             200: components["responses"]["CancelledOrder"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The order does not exist or is not live. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
@@ -1918,6 +1944,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
         };
