@@ -14,12 +14,13 @@ export interface Registry {
 }
 
 /**
- * A real npm registry (Verdaccio) on a free loopback port, its storage in a temp folder. It
+ * A real npm registry (Verdaccio) on a loopback port (a free one by default), its storage in a
+ * temp folder. It
  * holds `@exchange-kit/*` only and proxies nothing: consumers take every other package from
  * their usual registry through a scoped `.npmrc`, so nothing they install can come from a
  * stale copy of ours.
  */
-export async function startRegistry(): Promise<Registry> {
+export async function startRegistry(port = 0): Promise<Registry> {
   const storage = await mkdtemp(join(tmpdir(), 'exchange-kit-registry-'));
   const server: Server = await runServer({
     self_path: storage,
@@ -34,7 +35,7 @@ export async function startRegistry(): Promise<Registry> {
   } as never);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const created = await fetch(`${url}-/user/org.couchdb.user:release`, {
