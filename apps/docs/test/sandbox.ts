@@ -13,6 +13,7 @@ export async function sandboxForTests(): Promise<SandboxProcess> {
     tokenId: process.env.SANDBOX_TOKEN_ID ?? '3141592',
     tokenSecret: process.env.SANDBOX_TOKEN_SECRET ?? 'sandbox-demo-secret-not-for-production-use',
     publicApiKey: process.env.SANDBOX_PUBLIC_API_KEY ?? 'pk_sandbox_demo',
+    variables: ['SANDBOX_TOKEN_ID', 'SANDBOX_TOKEN_SECRET', 'SANDBOX_PUBLIC_API_KEY'],
     stop: async () => {},
   };
 }

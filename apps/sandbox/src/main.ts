@@ -87,7 +87,9 @@ console.log(
 console.log(
   `rate limit:    ${rateLimit ? `${rateLimitText} calls/seconds per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
 );
-console.log('demo credentials (set these variables to choose your own):');
+console.log(
+  'demo credentials (set these variables, here and where the samples run, to choose your own):',
+);
 console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
 console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));
 console.log(shown('SANDBOX_PUBLIC_API_KEY', credentials.publicApiKey, defaulted.publicApiKey));

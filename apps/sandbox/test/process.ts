@@ -8,6 +8,8 @@ export interface SandboxProcess {
   tokenId: string;
   tokenSecret: string;
   publicApiKey: string;
+  /** The variables the start banner names, as `SANDBOX_TOKEN_SECRET`. */
+  variables: string[];
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export async function startSandboxProcess(
   timeoutMs = 30_000,
   /** More options of the command line, as `['--rate-limit', '2/60']`. */
   args: string[] = [],
+  /** Variables of the sandbox's environment, as a user sets them before starting it. */
+  env: Record<string, string> = {},
 ): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     `${sandboxDir}node_modules/.bin/tsx`,
@@ -29,7 +33,7 @@ export async function startSandboxProcess(
     {
       cwd: sandboxDir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SANDBOX_TOKEN_SECRET: '' },
+      env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
     },
   );
   const printed = new Map<string, string>();
@@ -63,8 +67,10 @@ export async function startSandboxProcess(
     exchangeUrl: value('exchange'),
     partnerUrl: value('partner').replace(/\/api\/v1$/, ''),
     tokenId: value('SANDBOX_TOKEN_ID'),
-    tokenSecret: value('SANDBOX_TOKEN_SECRET'),
+    // A secret from the environment is not printed: the caller gave it.
+    tokenSecret: env.SANDBOX_TOKEN_SECRET || value('SANDBOX_TOKEN_SECRET'),
     publicApiKey: value('SANDBOX_PUBLIC_API_KEY'),
+    variables: [...printed.keys()].filter((name) => name.startsWith('SANDBOX_')),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
