@@ -9,6 +9,8 @@ import type { WorkspacePackage } from '../src/workspace.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     registryUrl: string;
+    /** The fresh clone the release was made from: the guides start the sandbox in a clone. */
+    clone: string;
     released: WorkspacePackage[];
     publishLog: string;
   }
@@ -25,6 +27,7 @@ export default async function setup(project: TestProject) {
     const rehearsal = await rehearseRelease(registry, scratch);
     console.log(`release rehearsal (s): ${JSON.stringify(rehearsal.timings)}`);
     project.provide('registryUrl', registry.url);
+    project.provide('clone', rehearsal.clone);
     project.provide('released', rehearsal.released);
     project.provide('publishLog', rehearsal.publishLog);
   } catch (error) {
