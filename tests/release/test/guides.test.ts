@@ -14,6 +14,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify, stripVTControlCharacters } from 'node:util';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../src/workspace.js';
 
@@ -144,9 +145,10 @@ async function setUp(guide: Page, name: string): Promise<string> {
 }
 
 /** Saves each sample of the page under the name the page gives it, exactly as the page shows it. */
-async function saveSamples(guide: Page, project: string): Promise<string[]> {
+async function saveSamples(guide: Page, project: string, wholeOnly = false): Promise<string[]> {
   const names: string[] = [];
-  for (const sample of guide.samples) {
+  // The frontend guide also shows parts of other flows; what it runs is its whole files.
+  for (const sample of guide.samples.filter((path) => !wholeOnly || !path.includes('#'))) {
     expect(sample, 'a sample shown in part').not.toContain('#');
     const name = basename(sample);
     expect(guide.text, `the page names ${name}`).toContain(`\`${name}\``);
@@ -245,5 +247,86 @@ describe('the server implementers guide', () => {
     const passed = /Tests\s+(\d+) passed/.exec(stripVTControlCharacters(stdout))?.[1];
     // One test per requirement of the two profiles.
     expect(Number(passed)).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('the frontend guide', () => {
+  let project: string;
+  let guide: Page;
+
+  beforeAll(async () => {
+    guide = await page('frontend');
+    project = await setUp(guide, 'frontend');
+  }, 300_000);
+
+  it('npx vite build, npx vite preview: the page runs the buy flow in Chromium to PENDING', async () => {
+    const names = await saveSamples(guide, project, true);
+    expect(names).toEqual(expect.arrayContaining(['index.html', 'main.tsx', 'BuyFlow.tsx']));
+    expect(guide.text).toContain('`npx vite build`');
+    expect(guide.text).toContain('`npx vite preview`');
+    const started = Date.now();
+    await run('npx', ['vite', 'build'], { cwd: project, env: readerEnv, timeout: 120_000 });
+    const bundle = await readFile(join(project, 'dist/index.html'), 'utf8');
+    expect(bundle).toMatch(/<script type="module"[^>]*src="\/assets\/[^"]+\.js"/);
+
+    // Only the port differs from the page's command: 4173 may be taken on this machine.
+    const port = await freePort();
+    const preview = spawn(
+      'npx',
+      ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+      { cwd: project, env: readerEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      for (let tries = 0; ; tries += 1) {
+        const up = await fetch(origin).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (up) break;
+        if (tries > 100) throw new Error('npx vite preview did not answer');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const tab = await browser.newPage();
+      tab.setDefaultTimeout(20_000);
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      const signed: string[] = [];
+      tab.on('request', (request) => {
+        const headers = request.headers();
+        if ('x-service-auth' in headers || 'authorization' in headers) signed.push(request.url());
+      });
+      await tab.goto(`${origin}/?sandbox=${encodeURIComponent(sandboxUrl)}`);
+      await tab.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
+      await tab.getByLabel('I accept the terms of service').check();
+      await tab.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
+      await tab.locator('.status', { hasText: 'SETTLEMENT_METHOD_REQUIRED' }).waitFor();
+      await tab.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+      const wallet = tab.getByLabel('Your BTC wallet address');
+      const payout = tab.getByRole('button', { name: 'Receive to my BTC wallet' });
+      await wallet.or(payout).first().waitFor();
+      if (await payout.isVisible()) await payout.click();
+      await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+      await tab.getByRole('button', { name: 'Submit' }).click();
+      await tab.locator('.status', { hasText: 'PENDING' }).waitFor();
+      await expect(tab.getByTestId('funding').textContent()).resolves.toMatch(
+        /^Send \S+ USDC to \S+ within \d+ s\.$/,
+      );
+      expect(errors).toEqual([]);
+      // The page holds no secret, so nothing it sends is signed.
+      expect(signed).toEqual([]);
+    } finally {
+      await browser.close();
+      if (preview.pid && preview.exitCode === null) {
+        const exited = new Promise((resolve) => preview.once('exit', resolve));
+        process.kill(-preview.pid, 'SIGTERM');
+        await exited;
+      }
+      timings['frontend build and flow'] = (Date.now() - started) / 1000;
+    }
   });
 });
