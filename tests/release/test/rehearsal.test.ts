@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 const run = promisify(execFile);
 const registryUrl = inject('registryUrl');
 const released = inject('released');
+const clone = inject('clone');
 
 interface Packument {
   'dist-tags': Record<string, string>;
@@ -63,6 +64,45 @@ describe('the release', () => {
       }
     } finally {
       await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the changeset check of pnpm test', () => {
+  // In the release's clone, where `changeset version` has consumed every pending changeset.
+  const check = (file: string, text: string) =>
+    writeFile(join(clone, '.changeset', file), text).then(() =>
+      run('node', ['.ci/changeset-status.mjs'], { cwd: clone }).finally(() =>
+        rm(join(clone, '.changeset', file)),
+      ),
+    );
+  const valid = `---\n"${released[0]?.name}": patch\n---\n\nA fix.\n`;
+
+  it('reads and plans a valid changeset', async () => {
+    const { stdout } = await check('valid-one.md', valid);
+    expect(stdout).toContain(`changesets: 1 read, ${released[0]?.name}@`);
+  });
+
+  it('fails on a changeset whose packages sit in a comment', async () => {
+    await expect(
+      check('commented.md', `---\n\n## "${released[0]?.name}": patch\n\nA fix.\n`),
+    ).rejects.toThrow(/could not parse changeset/);
+  });
+
+  it('fails on a changeset naming a package outside the workspace', async () => {
+    await expect(
+      check('stranger.md', '---\n"@exchange-kit/nowhere": patch\n---\n\nA fix.\n'),
+    ).rejects.toThrow(/not in the workspace/);
+  });
+
+  it('is not undone by the formatter: biome leaves a changeset as written', async () => {
+    const file = join(clone, '.changeset', 'formatted.md');
+    await writeFile(file, valid);
+    try {
+      await run(join(clone, 'node_modules/.bin/biome'), ['check', '--write', file], { cwd: clone });
+      expect(await readFile(file, 'utf8')).toBe(valid);
+    } finally {
+      await rm(file);
     }
   });
 });
