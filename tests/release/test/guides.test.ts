@@ -55,6 +55,7 @@ let readerEnv: NodeJS.ProcessEnv;
 let sandbox: ChildProcess | undefined;
 let sandboxUrl: string;
 const timings: Record<string, number> = {};
+const projects = new Map<string, Promise<string>>();
 
 /** A reader's shell: their environment, none of this run's npm or sandbox variables. */
 function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -76,6 +77,13 @@ beforeAll(async () => {
     `${existsSync(userNpmrc) ? await readFile(userNpmrc, 'utf8') : ''}\n@exchange-kit:registry=${registryUrl}\n`,
   );
   readerEnv = shellEnv({ npm_config_userconfig: npmrc, SANDBOX_TOKEN_SECRET: ownSecret });
+  // The projects are set up while the sandbox starts: neither needs the other. Each journey
+  // awaits its own; the catch only keeps a failure from being reported before that.
+  for (const name of ['backend', 'server', 'frontend']) {
+    const ready = page(name).then((guide) => setUp(guide, name));
+    ready.catch(() => {});
+    projects.set(name, ready);
+  }
 
   const started = Date.now();
   const backend = await page('backend');
@@ -165,7 +173,7 @@ describe('the backend guide', () => {
 
   beforeAll(async () => {
     guide = await page('backend');
-    project = await setUp(guide, 'backend');
+    project = (await projects.get('backend')) as string;
   }, 300_000);
 
   it('runs every sample as the page says, each exiting 0, against the sandbox', async () => {
@@ -207,7 +215,7 @@ describe('the server implementers guide', () => {
     expect(guide.shell.find((block) => /\bsandbox\b/.test(block))).toBe(
       backend.shell.find((block) => /\bsandbox\b/.test(block)),
     );
-    project = await setUp(guide, 'server');
+    project = (await projects.get('server')) as string;
     await saveSamples(guide, project);
   }, 300_000);
 
@@ -256,7 +264,7 @@ describe('the frontend guide', () => {
 
   beforeAll(async () => {
     guide = await page('frontend');
-    project = await setUp(guide, 'frontend');
+    project = (await projects.get('frontend')) as string;
   }, 300_000);
 
   it('npx vite build, npx vite preview: the page runs the buy flow in Chromium to PENDING', async () => {
