@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { type OpenApiDocument, operationsOf } from '@exchange-kit/contract/spec-reader';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bundleApi } from './scripts/codegen.js';
@@ -28,17 +29,18 @@ beforeAll(async () => {
   for (const api of apis) documents[api] = (await bundleApi(api)) as Document;
 });
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
-const operationsOf = (document: Document) =>
-  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    methods.flatMap((method) => (item[method] ? [{ path, method, operation: item[method] }] : [])),
-  );
+const operationsIn = (document: Document) =>
+  operationsOf(document as unknown as OpenApiDocument).map(({ path, method, operation }) => ({
+    path,
+    method,
+    operation: operation as unknown as Operation,
+  }));
 
 /** One line per operation and schema: what a reviewer reads when the spec changes. */
 function surface(document: Document): string {
-  const operations = operationsOf(document).map(
+  const operations = operationsIn(document).map(
     ({ path, method, operation }) =>
-      `${method.toUpperCase()} ${path}  ${operation.operationId}  (${operation['x-source']})  -> ${Object.keys(operation.responses).join(' ')}`,
+      `${method} ${path}  ${operation.operationId}  (${operation['x-source']})  -> ${Object.keys(operation.responses).join(' ')}`,
   );
   return [...operations, '', ...Object.keys(document.components.schemas).sort()].join('\n');
 }
@@ -61,7 +63,7 @@ describe.each(apisWithSchemas)('%s runtime schemas', (api) => {
       { safeParse(v: unknown): { success: boolean; error?: unknown } }
     >;
     let checked = 0;
-    for (const { operation } of operationsOf(documents[api] as Document)) {
+    for (const { operation } of operationsIn(documents[api] as Document)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         const example = response.content?.['application/json']?.example;
         if (!status.startsWith('2') || example === undefined) continue;

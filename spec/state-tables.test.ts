@@ -64,4 +64,16 @@ describe('spec/state-tables.yaml', () => {
       ]),
     );
   });
+
+  it('fails on a state of the enum that has no flags, and on flags of a state it lacks', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const states = broken.tables.transaction?.states;
+    if (!states) throw new Error('the transaction table declares no states');
+    delete states.flags.PENDING;
+    states.flags.SETTLED = ['terminal'];
+    expect(checkStateTables(broken, specs)).toEqual([
+      'table transaction: state "PENDING" of TransactionStatus has no flags',
+      'table transaction: flags name "SETTLED", which is not a value of TransactionStatus',
+    ]);
+  });
 });

@@ -6,14 +6,14 @@
 import { once } from 'node:events';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { operationTable } from '@exchange-kit/contract/exchange';
+import spec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import { zGetOrderResponse } from '@exchange-kit/contract/exchange/schemas';
 import { decodeBody, type ResponseSchema } from '@exchange-kit/core';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { createExchangeClient, type paths } from '@exchange-kit/exchange-client';
-import { zGetOrderResponse } from '@exchange-kit/exchange-client/schemas';
-import spec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
 import { SignJWT } from 'jose';
 import createClient from 'openapi-fetch';
-import { operations } from '../../packages/exchange-client/src/generated/exchange.operations.js';
 import { measure, us } from './measure.js';
 
 const order = spec.components.responses.CancelledOrder.content['application/json'].example;
@@ -48,7 +48,7 @@ export async function clientBench(): Promise<{ markdown: string; targets: Target
   const [decode, parseOnly] = await measure([
     [
       'decode + validate + normalise one order',
-      () => decodeBody(orderText, operations.getOrder, context),
+      () => decodeBody(orderText, operationTable.getOrder, context),
     ],
     ['JSON.parse of the same order', () => JSON.parse(orderText)],
   ]);

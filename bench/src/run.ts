@@ -2,22 +2,35 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { clientBench } from './clients.js';
 import { conformanceBench } from './conformance.js';
+import { nonceBench } from './nonce.js';
 import { sandboxBench } from './sandbox.js';
 
-const clients = await clientBench();
-const sandbox = await sandboxBench();
-const conformance = await conformanceBench();
+const parts = {
+  clients: async () => (await clientBench()).markdown,
+  nonce: nonceBench,
+  sandbox: sandboxBench,
+  conformance: conformanceBench,
+};
+type Part = keyof typeof parts;
+
+// Parts named on the command line run alone and go to results/parts.md: results/latest.md
+// holds the figures of one whole run only.
+const asked = process.argv.slice(2).filter((arg) => arg !== '--');
+const unknown = asked.filter((name) => !(name in parts));
+if (unknown.length > 0) {
+  console.error(`unknown part ${unknown.join(', ')}; parts: ${Object.keys(parts).join(', ')}`);
+  process.exit(2);
+}
+const chosen = (asked.length > 0 ? asked : Object.keys(parts)) as Part[];
+const sections: string[] = [];
+for (const name of chosen) sections.push(await parts[name]());
 const report = [
   '# exchange-kit benchmarks',
   '',
   `Run ${new Date().toISOString()} on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}. Every figure of a table comes from the same run; servers on 127.0.0.1.`,
   '',
-  clients.markdown,
-  '',
-  sandbox,
-  '',
-  conformance,
-  '',
+  ...sections.flatMap((section) => [section, '']),
 ].join('\n');
-await writeFile(new URL('../results/latest.md', import.meta.url), report);
+const written = asked.length === 0 ? 'latest.md' : 'parts.md';
+await writeFile(new URL(`../results/${written}`, import.meta.url), report);
 console.log(report);

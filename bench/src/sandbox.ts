@@ -24,9 +24,7 @@ const seconds = 8;
 // is the median of several rounds, shown with their range.
 const writeRounds = 3;
 const sandboxDir = fileURLToPath(new URL('../../apps/sandbox/', import.meta.url));
-const specPath = fileURLToPath(
-  new URL('../../spec/generated/exchange.openapi.json', import.meta.url),
-);
+const specPath = fileURLToPath(import.meta.resolve('@exchange-kit/contract/exchange/openapi.json'));
 
 type Token = { tokenId: string; tokenSecret: string };
 

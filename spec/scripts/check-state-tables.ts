@@ -3,6 +3,11 @@
  * names exists, documents the expected status code, and every state it names is a value
  * of the enum schema its table declares.
  */
+import {
+  operationsOf,
+  type OpenApiDocument as ReaderDocument,
+} from '@exchange-kit/contract/spec-reader';
+
 interface Operation {
   api: string;
   responses: string[];
@@ -16,8 +21,14 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, { enum?: unknown[] }> };
 }
 
+/** What code may need to know of a state; see the head of spec/state-tables.yaml. */
+export const stateFlags = ['open', 'polled', 'terminal'] as const;
+
 export interface StateTablesDocument {
-  tables: Record<string, { states?: { api: string; schema: string } }>;
+  tables: Record<
+    string,
+    { states?: { api: string; schema: string; flags: Record<string, string[]> } }
+  >;
   requirements: Array<{
     id: string;
     level: string;
@@ -29,23 +40,47 @@ export interface StateTablesDocument {
   }>;
 }
 
-const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 const idPattern = /^[A-Z0-9]+(-[A-Z0-9]+)*$/;
 
-function operationsOf(specs: Record<string, OpenApiDocument>): Map<string, Operation> {
+function operationsByIdOf(specs: Record<string, OpenApiDocument>): Map<string, Operation> {
   const operations = new Map<string, Operation>();
   for (const [api, spec] of Object.entries(specs)) {
-    for (const item of Object.values(spec.paths ?? {})) {
-      for (const [method, operation] of Object.entries(item)) {
-        if (!methods.has(method) || !operation.operationId) continue;
-        operations.set(operation.operationId, {
-          api,
-          responses: Object.keys(operation.responses ?? {}),
-        });
-      }
+    for (const { operationId, operation } of operationsOf(spec as ReaderDocument)) {
+      operations.set(operationId, {
+        api,
+        responses: Object.keys((operation.responses as object | undefined) ?? {}),
+      });
     }
   }
   return operations;
+}
+
+/** Every state of every table has its flags, and only the states of its enum have them. */
+function flagProblems(
+  document: StateTablesDocument,
+  specs: Record<string, OpenApiDocument>,
+): string[] {
+  const problems: string[] = [];
+  for (const [name, table] of Object.entries(document.tables)) {
+    if (!table.states) continue;
+    const { api, schema, flags } = table.states;
+    const values = (specs[api]?.components?.schemas?.[schema]?.enum ?? []) as string[];
+    for (const value of values) {
+      if (!flags?.[value])
+        problems.push(`table ${name}: state "${value}" of ${schema} has no flags`);
+    }
+    for (const [state, given] of Object.entries(flags ?? {})) {
+      if (!values.includes(state)) {
+        problems.push(`table ${name}: flags name "${state}", which is not a value of ${schema}`);
+      }
+      for (const flag of given) {
+        if (!(stateFlags as readonly string[]).includes(flag)) {
+          problems.push(`table ${name}: state "${state}" has unknown flag "${flag}"`);
+        }
+      }
+    }
+  }
+  return problems;
 }
 
 /** Every problem found, as a sentence naming the requirement; empty when all is consistent. */
@@ -54,7 +89,8 @@ export function checkStateTables(
   specs: Record<string, OpenApiDocument>,
 ): string[] {
   const problems: string[] = [];
-  const operations = operationsOf(specs);
+  const operations = operationsByIdOf(specs);
+  problems.push(...flagProblems(document, specs));
   const seen = new Set<string>();
   for (const requirement of document.requirements) {
     const { id } = requirement;

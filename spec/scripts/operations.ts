@@ -1,8 +1,12 @@
 /**
- * The operations table a client needs at run time, derived from a bundled spec: for each
- * operation its method, path template, success status, the name of its response schema and where its
- * decimals are, plus the names of the fields the spec marks `x-secret`.
+ * The operations table, derived from a bundled spec: for each operation its method, path
+ * template, success and documented error statuses, security scheme and JWT payload, the
+ * permission a delegated call needs, the codes its 422 names per field, the name of its
+ * response schema and where its decimals are; plus the names of the fields the spec marks
+ * `x-secret`.
  */
+import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
+
 type Json = Record<string, unknown>;
 
 /** Where the decimals of a value are: `true` marks a decimal, objects descend. */
@@ -12,14 +16,9 @@ const decimalSchemas = new Set([
   '#/components/schemas/DecimalLike',
   '#/components/schemas/DecimalString',
 ]);
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
 
-function resolve(document: Json, ref: string): Json {
-  let node: unknown = document;
-  for (const part of ref.slice(2).split('/'))
-    node = (node as Json)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
-  return node as Json;
-}
+const resolve = (document: Json, ref: string): Json =>
+  resolveRef(document as unknown as OpenApiDocument, { $ref: ref }) as Json;
 
 function merge(a: DecimalPlan | undefined, b: DecimalPlan | undefined): DecimalPlan | undefined {
   if (!a) return b;
@@ -83,6 +82,21 @@ function secretFields(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
+/**
+ * The codes a 422 of an operation names, field by field, whatever their source (`x-error-codes`
+ * groups them by where they come from: the conventions, or the sandbox).
+ */
+function errorCodesOf(operation: Json): Record<string, string[]> {
+  const bySource = (operation['x-error-codes'] ?? {}) as Record<string, Record<string, string[]>>;
+  const merged: Record<string, string[]> = {};
+  for (const fields of Object.values(bySource)) {
+    for (const [field, codes] of Object.entries(fields)) {
+      merged[field] = [...new Set([...(merged[field] ?? []), ...codes])];
+    }
+  }
+  return merged;
+}
+
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 /** The TypeScript module of the operations table; `schemasModule` is the zod module's import path. */
@@ -100,38 +114,46 @@ export function operationsModule(
     if (!plans.has(json)) plans.set(json, `plan${plans.size + 1}`);
     return plans.get(json) as string;
   };
-  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
-    for (const method of methods) {
-      const operation = item[method] as Json | undefined;
-      if (!operation) continue;
-      const id = operation.operationId as string;
-      const responses = operation.responses as Record<string, Json>;
-      const status = Object.keys(responses).find((code) => code.startsWith('2')) ?? '200';
-      let response = responses[status] as Json;
-      if (response.$ref) response = resolve(document, response.$ref as string);
-      const schema = (response.content as Record<string, Json> | undefined)?.['application/json']
-        ?.schema as Json | undefined;
-      const zod = `z${pascal(id)}Response`;
-      const hasSchema = exportedSchemas.has(zod);
-      const decimals = decimalPlan(document, schema);
-      let body = operation.requestBody as Json | undefined;
-      if (body?.$ref) body = resolve(document, body.$ref as string);
-      const bodySchema = (body?.content as Record<string, Json> | undefined)?.['application/json']
-        ?.schema as Json | undefined;
-      const requestDecimals = decimalPlan(document, bodySchema);
-      entries.push(
-        [
-          `  ${id}: {`,
-          `    method: '${method.toUpperCase()}',`,
-          `    path: '${path}',`,
-          `    status: ${status},`,
-          `    response: ${hasSchema ? `'${zod}'` : 'null'},`,
-          `    decimals: ${planRef(decimals)},`,
-          `    requestDecimals: ${planRef(requestDecimals)},`,
-          '  },',
-        ].join('\n'),
-      );
-    }
+  const spec = document as unknown as OpenApiDocument;
+  for (const { operationId: id, method, path, operation } of operationsOf(spec)) {
+    const responses = operation.responses as Record<string, Json>;
+    const status = Object.keys(responses).find((code) => code.startsWith('2')) ?? '200';
+    const response = resolveRef(spec, responses[status] as Json);
+    const schema = (response.content as Record<string, Json> | undefined)?.['application/json']
+      ?.schema as Json | undefined;
+    const zod = `z${pascal(id)}Response`;
+    const hasSchema = exportedSchemas.has(zod);
+    const decimals = decimalPlan(document, schema);
+    const body = resolveRef(spec, operation.requestBody as Json | undefined);
+    const bodySchema = (body?.content as Record<string, Json> | undefined)?.['application/json']
+      ?.schema as Json | undefined;
+    const requestDecimals = decimalPlan(document, bodySchema);
+    const statuses = Object.keys(responses)
+      .filter((code) => /^\d{3}$/.test(code))
+      .map(Number);
+    const security = (operation.security ?? document.security) as
+      | Array<Record<string, unknown>>
+      | undefined;
+    const scheme = security?.flatMap((requirement) => Object.keys(requirement))[0];
+    const text = (value: unknown) => (typeof value === 'string' ? `'${value}'` : 'null');
+    entries.push(
+      [
+        `  ${id}: {`,
+        `    method: '${method}',`,
+        `    path: '${path}',`,
+        `    status: ${status},`,
+        `    successes: [${statuses.filter((code) => code < 300).join(', ')}],`,
+        `    errors: [${statuses.filter((code) => code >= 400).join(', ')}],`,
+        `    security: ${text(scheme)},`,
+        `    authPayload: ${text(operation['x-auth-payload'])},`,
+        `    permission: ${text(operation['x-permission'])},`,
+        `    errorCodes: ${JSON.stringify(errorCodesOf(operation))},`,
+        `    response: ${hasSchema ? `'${zod}'` : 'null'},`,
+        `    decimals: ${planRef(decimals)},`,
+        `    requestDecimals: ${planRef(requestDecimals)},`,
+        '  },',
+      ].join('\n'),
+    );
   }
   const secrets = [...secretFields(document)].sort();
   return [
@@ -142,7 +164,7 @@ export function operationsModule(
     '',
     ...[...plans].map(([json, name]) => `const ${name} = ${json} as const;`),
     '',
-    'export const operations = {',
+    'export const operationTable = {',
     ...entries,
     '} as const;',
     '',

@@ -1,17 +1,15 @@
-/** Builds the site once per run (the reference pages generated, then VitePress) into dist/. */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const docsDir = fileURLToPath(new URL('../', import.meta.url));
-const bin = (name: string) => `${docsDir}node_modules/.bin/${name}`;
+/**
+ * Builds the site into dist/ once per run, unless dist/ already holds a build of exactly the
+ * current sources (the key `pnpm start` uses too).
+ */
+import { ensureSiteBuilt } from '../scripts/site-build.mjs';
 
 export default async function setup() {
   const started = Date.now();
-  const run = promisify(execFile);
-  await run(bin('tsx'), ['--conditions=@exchange-kit/source', 'scripts/generate.ts'], {
-    cwd: docsDir,
+  const built = await ensureSiteBuilt().catch((error: Error & { output?: string }) => {
+    throw new Error(`the docs site did not build:\n${error.output ?? error.message}`);
   });
-  await run(bin('vitepress'), ['build', 'site'], { cwd: docsDir, maxBuffer: 64 * 1024 * 1024 });
-  console.info(`docs site built in ${Date.now() - started} ms`);
+  console.info(
+    built ? `docs site built in ${Date.now() - started} ms` : 'docs site: dist/ is up to date',
+  );
 }

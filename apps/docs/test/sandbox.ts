@@ -1,4 +1,4 @@
-import { type SandboxProcess, startSandboxProcess } from '../../sandbox/test/process.js';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 
 /**
  * The sandbox the tests run against: a fresh one in its own process, or, when
@@ -13,7 +13,6 @@ export async function sandboxForTests(): Promise<SandboxProcess> {
     tokenId: process.env.SANDBOX_TOKEN_ID ?? '3141592',
     tokenSecret: process.env.SANDBOX_TOKEN_SECRET ?? 'sandbox-demo-secret-not-for-production-use',
     publicApiKey: process.env.SANDBOX_PUBLIC_API_KEY ?? 'pk_sandbox_demo',
-    variables: ['SANDBOX_TOKEN_ID', 'SANDBOX_TOKEN_SECRET', 'SANDBOX_PUBLIC_API_KEY'],
     stop: async () => {},
   };
 }

@@ -5,9 +5,9 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { SandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxProcess } from '../../sandbox/test/process.js';
 import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
 import { sandboxForTests } from './sandbox.js';
 

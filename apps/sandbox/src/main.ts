@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { credentialsFromEnv } from './config.js';
+import type { ReadyMessage } from './ready.js';
 import { startSandbox } from './server.js';
 
 // `pnpm sandbox -- --port 4000` hands the script a leading `--`; it separates nothing here.
@@ -16,6 +17,8 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     'rate-limit': { type: 'string', default: 'off' },
     'settle-after': { type: 'string', default: '10' },
+    'docs-url': { type: 'string' },
+    'test-control': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -60,6 +63,8 @@ const sandbox = await startSandbox({
   credentials,
   rateLimit,
   settleAfterMs,
+  docsUrl: values['docs-url'],
+  testControl: values['test-control'],
 }).catch((error: Error) => {
   console.error(`exchange-sandbox: ${error.message}`);
   process.exit(1);
@@ -87,6 +92,11 @@ console.log(
 console.log(
   `rate limit:    ${rateLimit ? `${rateLimitText} calls/seconds per token` : 'off (--rate-limit 600/300 limits calls as the service does)'}`,
 );
+if (values['test-control']) {
+  console.log(
+    'test control:  on (--test-control): POST /test/transactions/{id}/status, /test/clock',
+  );
+}
 console.log(
   'demo credentials (set these variables, here and where the samples run, to choose your own):',
 );
@@ -94,6 +104,16 @@ console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
 console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));
 console.log(shown('SANDBOX_PUBLIC_API_KEY', credentials.publicApiKey, defaulted.publicApiKey));
 console.log('ready');
+// Started by `@exchange-kit/sandbox/testing` (with an IPC channel): the same, for a program.
+if (process.send) {
+  const ready: ReadyMessage = {
+    type: 'exchange-sandbox:ready',
+    exchangeUrl: sandbox.exchangeUrl,
+    partnerUrl: sandbox.partnerUrl,
+    credentials,
+  };
+  process.send(ready);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

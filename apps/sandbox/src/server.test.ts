@@ -1,3 +1,4 @@
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
 import {
   zCreateOrderResponse,
   zGetLoanBookResponse,
@@ -6,8 +7,7 @@ import {
   zListCurrenciesResponse,
   zListOrdersResponse,
   zListProductsResponse,
-} from '@exchange-kit/exchange-client/schemas';
-import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
+} from '@exchange-kit/contract/exchange/schemas';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from './server.js';

@@ -10,11 +10,13 @@ import { createApp } from './http/app.js';
 import type { RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
+import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { seed } from './store/seed.js';
+import { TestClock, testControl } from './test-control/test-control.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -32,6 +34,10 @@ export interface SandboxOptions {
   settleAfterMs?: number;
   /** Current time in ms; injectable so tests can move the clock (OAuth expiry). */
   now?: () => number;
+  /** The docs site running beside the sandbox, linked from its index page. */
+  docsUrl?: string;
+  /** Serve the test-control endpoints (`/test/...`): settle a transaction, move the clock. */
+  testControl?: boolean;
 }
 
 export interface RunningSandbox {
@@ -78,6 +84,15 @@ function fixtureDatabase(database: Database, exchange: Exchange): Database {
   };
 }
 
+type PathHandler = ReturnType<typeof testControl>;
+
+/** The pages, then the test-control endpoints when the sandbox serves them. */
+function withTestControl(pages: PathHandler, control: PathHandler | undefined): PathHandler {
+  if (!control) return pages;
+  return async (request, pathname) =>
+    (await pages(request, pathname)) ?? control(request, pathname);
+}
+
 function storeOptions(options: SandboxOptions): StoreOptions {
   if (options.databaseUrl) return { databaseUrl: options.databaseUrl };
   if (options.memory) return { memory: true };
@@ -86,7 +101,8 @@ function storeOptions(options: SandboxOptions): StoreOptions {
 
 /** Opens and migrates the store, seeds it, and resolves once the server accepts connections. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const now = options.now ?? Date.now;
+  const clock = options.testControl ? new TestClock(options.now ?? Date.now) : undefined;
+  const now = clock?.now ?? options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
   const database = await openDatabase(storeOptions(options));
   let exchange: Exchange;
@@ -103,7 +119,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 4000, host, resolve);
+      // A client with a thousand calls in flight opens as many connections at once: Node's
+      // default queue of 511 drops the rest, whose calls then stall a second or are reset.
+      server.listen({ port: options.port ?? 4000, host, backlog: 4096 }, resolve);
     });
   } catch (error) {
     // The port is taken: give the store, and its data folder, back.
@@ -124,6 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
+    pages: withTestControl(
+      sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
+      clock && testControl({ db: database, clock }),
+    ),
   });
   server.on('request', app);
 

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { bodyOf, type CallOptions } from './context.js';
-import { type Exchange, SetupError, Skip } from './outcome.js';
+import { type RecordedCall, SetupError, Skip } from './outcome.js';
 import type { Target } from './target.js';
 
 /** A product the order fixtures trade, with prices that rest in its book or cross it. */
@@ -52,7 +52,7 @@ export interface OAuthRequestView {
 export interface AdapterContext {
   target: Target;
   runId: string;
-  call(operationId: string, options?: CallOptions): Promise<Exchange>;
+  call(operationId: string, options?: CallOptions): Promise<RecordedCall>;
 }
 
 /**
@@ -80,10 +80,10 @@ export interface ConformanceAdapter {
 
 const missing = [404, 405, 501];
 
-function setupFailed(what: string, exchange: Exchange): SetupError {
+function setupFailed(what: string, call: RecordedCall): SetupError {
   return new SetupError(
-    `${what}: ${exchange.method} ${new URL(exchange.url).pathname} answered ${exchange.status} ${exchange.responseText.slice(0, 200)}`,
-    exchange,
+    `${what}: ${call.method} ${new URL(call.url).pathname} answered ${call.status} ${call.responseText.slice(0, 200)}`,
+    call,
   );
 }
 

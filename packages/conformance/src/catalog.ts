@@ -3,11 +3,11 @@ import { deref, operation, operations } from './spec.js';
 
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
-  orders: 'Exchange orders: edit, take profit / stop loss, cancel one or all',
+  orders: 'RecordedCall orders: edit, take profit / stop loss, cancel one or all',
   'loan-book': 'Loan book and public market data',
   oauth: 'OAuth requests and the user data read through them',
-  'partner-sessions': 'Quick Exchange sessions and intents',
-  'partner-transactions': 'Quick Exchange transactions and settlement',
+  'partner-sessions': 'Quick RecordedCall sessions and intents',
+  'partner-transactions': 'Quick RecordedCall transactions and settlement',
   auth: 'Authentication attacks: each forged call is refused and changes nothing',
   input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
 } as const;
@@ -44,12 +44,12 @@ export interface ConformanceRequirement {
   origin: string;
   /** What a conforming server does, in one sentence. */
   summary: string;
-  operations: string[];
+  operations: readonly string[];
   /** The state-table row, for requirements that come from one. */
   row?: Requirement;
 }
 
-export function profilesOf(operationIds: string[]): Profile[] {
+export function profilesOf(operationIds: readonly string[]): Profile[] {
   const found = new Set<Profile>();
   for (const id of operationIds) {
     for (const tag of operation(id).tags) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdapter } from './adapter.js';
 import { catalog } from './catalog.js';
@@ -52,6 +53,27 @@ describe('against the sandbox', () => {
     const covered = new Set(faults.map((fault) => fault.covers));
     expect(proven.filter((id) => !covered.has(id))).toEqual([]);
     expect(faults.every((fault) => catalog.some((r) => r.id === fault.covers))).toBe(true);
+  });
+});
+
+describe('verdicts taken from the state tables', () => {
+  // The rows are data the scenarios read: a changed row, with the sandbox unchanged, must turn
+  // its verdict, the way a regenerated contract would.
+  it.each([
+    ['ORDER-EDIT-NOT-LIVE', { status: 422 }],
+    ['ORDER-CANCEL-LIVE', { next: 'filled' }],
+    ['QE-TRADE-NO-METHOD', { next: 'PENDING' }],
+  ] as const)('FAILs %s once its row expects %o', async (id, change) => {
+    const row = requirement(id).expect as { status: number; next?: string };
+    const before = { ...row };
+    try {
+      expect((await runConformance(target, { only: [id] })).results[0]?.verdict).toBe('PASS');
+      Object.assign(row, change);
+      const changed = await runConformance(target, { only: [id] });
+      expect(changed.results[0]).toMatchObject({ id, verdict: 'FAIL' });
+    } finally {
+      Object.assign(row, before);
+    }
   });
 });
 

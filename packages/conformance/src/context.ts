@@ -4,7 +4,7 @@ import {
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
-import { type Evidence, type Exchange, Failure, SetupError, Skip } from './outcome.js';
+import { type Evidence, Failure, type RecordedCall, SetupError, Skip } from './outcome.js';
 import { fillPath, operation } from './spec.js';
 import type { Target } from './target.js';
 import { checkResponse } from './validate.js';
@@ -31,9 +31,9 @@ const callTimeoutMs = 10_000;
 
 /** Signs and sends calls of the specs' operations, validating every response against its spec. */
 export class Caller {
-  readonly exchanges: Exchange[] = [];
+  readonly calls: RecordedCall[] = [];
   /** Called with every call made, for the response requirements. */
-  readonly onExchange: ((exchange: Exchange) => void)[] = [];
+  readonly onCall: ((call: RecordedCall) => void)[] = [];
 
   constructor(readonly target: Target) {}
 
@@ -86,7 +86,7 @@ export class Caller {
     return url;
   }
 
-  async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(operationId: string, options: CallOptions = {}): Promise<RecordedCall> {
     const op = operation(operationId);
     const url = this.url(operationId, options);
     const requestPath = `${url.pathname}${url.search}`;
@@ -115,7 +115,7 @@ export class Caller {
     }
     const contentType = response.headers.get('content-type');
     const { json, violations } = checkResponse(op, response.status, contentType, text);
-    const exchange: Exchange = {
+    const call: RecordedCall = {
       operationId,
       method: op.method,
       url: url.href,
@@ -128,47 +128,43 @@ export class Caller {
       violations,
       durationMs: Math.round(performance.now() - started),
     };
-    this.exchanges.push(exchange);
-    for (const listener of this.onExchange) listener(exchange);
+    this.calls.push(call);
+    for (const listener of this.onCall) listener(call);
     // A rate-limited call says nothing about the requirement it was for.
     if (response.status === 429) {
       throw new SetupError(
         `${op.method} ${url.pathname} was rate limited (429, Retry-After ${response.headers.get('retry-after') ?? 'not given'}); run fewer profiles at a time or raise the limit of the test token`,
-        exchange,
+        call,
       );
     }
-    return exchange;
+    return call;
   }
 }
 
-/** Reads `exchange.json` as an object, or fails the check. */
-export function bodyOf(exchange: Exchange): Record<string, unknown> {
-  if (typeof exchange.json !== 'object' || exchange.json === null) {
-    throw new Failure(`${exchange.operationId} answered a body that is not a JSON object`, {
-      received: exchange.responseText.slice(0, 300),
-      exchange,
+/** Reads `call.json` as an object, or fails the check. */
+export function bodyOf(call: RecordedCall): Record<string, unknown> {
+  if (typeof call.json !== 'object' || call.json === null) {
+    throw new Failure(`${call.operationId} answered a body that is not a JSON object`, {
+      received: call.responseText.slice(0, 300),
+      call,
     });
   }
-  return exchange.json as Record<string, unknown>;
+  return call.json as Record<string, unknown>;
 }
 
 /** Fails the check unless the response has the expected status. */
 export function expectStatus(
-  exchange: Exchange,
+  call: RecordedCall,
   expected: number | ((status: number) => boolean),
   documented?: string,
 ): void {
-  const ok =
-    typeof expected === 'number' ? exchange.status === expected : expected(exchange.status);
+  const ok = typeof expected === 'number' ? call.status === expected : expected(call.status);
   if (ok) return;
-  throw new Failure(
-    `${exchange.method} ${new URL(exchange.url).pathname} answered ${exchange.status}`,
-    {
-      received: `${exchange.status} ${exchange.responseText.slice(0, 300)}`,
-      documented: documented ?? `status ${String(expected)}`,
-      exchange,
-    },
-  );
+  throw new Failure(`${call.method} ${new URL(call.url).pathname} answered ${call.status}`, {
+    received: `${call.status} ${call.responseText.slice(0, 300)}`,
+    documented: documented ?? `status ${String(expected)}`,
+    call,
+  });
 }
 
 /** Collects the evidence of a run: each check of each scenario, about one requirement. */
@@ -192,17 +188,17 @@ export class Evidences {
   }
 
   /** Records a status observed in passing, for the status-table requirements. */
-  noteStatus(requirementId: string, exchange: Exchange, expected: number): void {
-    const ok = exchange.status === expected;
+  noteStatus(requirementId: string, call: RecordedCall, expected: number): void {
+    const ok = call.status === expected;
     this.record({
       requirementId,
       outcome: ok ? 'pass' : 'fail',
       message: ok
-        ? `${exchange.operationId} answered ${expected}`
-        : `${exchange.operationId} answered ${exchange.status} instead of ${expected}`,
-      received: ok ? undefined : `${exchange.status} ${exchange.responseText.slice(0, 300)}`,
+        ? `${call.operationId} answered ${expected}`
+        : `${call.operationId} answered ${call.status} instead of ${expected}`,
+      received: ok ? undefined : `${call.status} ${call.responseText.slice(0, 300)}`,
       documented: ok ? undefined : `status ${expected}`,
-      exchange: ok ? undefined : exchange,
+      call: ok ? undefined : call,
     });
   }
 }
@@ -213,7 +209,7 @@ export function evidenceOf(requirementId: string, error: unknown): Evidence {
   }
   if (error instanceof Skip) return { requirementId, outcome: 'skip', message: error.message };
   if (error instanceof SetupError) {
-    return { requirementId, outcome: 'error', message: error.message, exchange: error.exchange };
+    return { requirementId, outcome: 'error', message: error.message, call: error.call };
   }
   return {
     requirementId,

@@ -25,9 +25,9 @@ export {
 } from './expected-failures.js';
 export {
   type Evidence,
-  type Exchange,
   Failure,
   type Outcome,
+  type RecordedCall,
   SetupError,
   Skip,
 } from './outcome.js';

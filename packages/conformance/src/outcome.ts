@@ -1,7 +1,7 @@
 import type { Violation } from './validate.js';
 
 /** One HTTP call the suite made, as the reports show it. */
-export interface Exchange {
+export interface RecordedCall {
   operationId: string;
   method: string;
   url: string;
@@ -22,7 +22,7 @@ export interface Exchange {
 export class Failure extends Error {
   constructor(
     message: string,
-    readonly details: { received?: string; documented?: string; exchange?: Exchange } = {},
+    readonly details: { received?: string; documented?: string; call?: RecordedCall } = {},
   ) {
     super(message);
     this.name = 'Failure';
@@ -38,7 +38,7 @@ export class Skip extends Error {
 export class SetupError extends Error {
   constructor(
     message: string,
-    readonly exchange?: Exchange,
+    readonly call?: RecordedCall,
   ) {
     super(message);
     this.name = 'SetupError';
@@ -54,7 +54,7 @@ export interface Evidence {
   message: string;
   received?: string;
   documented?: string;
-  exchange?: Exchange;
+  call?: RecordedCall;
 }
 
 // Statuses by which a server says it has no such operation at all.
@@ -66,17 +66,17 @@ const absent = [404, 405, 501];
  */
 export function fixtureFailed(
   what: string,
-  exchange: Exchange,
+  call: RecordedCall,
   profile: string,
 ): SetupError | Skip {
-  const path = new URL(exchange.url).pathname;
-  if (absent.includes(exchange.status)) {
+  const path = new URL(call.url).pathname;
+  if (absent.includes(call.status)) {
     return new Skip(
-      `${exchange.method} ${path} answered ${exchange.status}: the server seems not to offer it (leave the ${profile} profile out with --profile)`,
+      `${call.method} ${path} answered ${call.status}: the server seems not to offer it (leave the ${profile} profile out with --profile)`,
     );
   }
   return new SetupError(
-    `${what}: ${exchange.method} ${path} answered ${exchange.status} ${exchange.responseText.slice(0, 200)}`,
-    exchange,
+    `${what}: ${call.method} ${path} answered ${call.status} ${call.responseText.slice(0, 200)}`,
+    call,
   );
 }

@@ -15,7 +15,7 @@ import {
 } from './catalog.js';
 import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
-import type { Evidence, Exchange } from './outcome.js';
+import type { Evidence, RecordedCall } from './outcome.js';
 import { authScenarios } from './scenarios/auth.js';
 import { inputScenarios } from './scenarios/input.js';
 import { orderScenarios } from './scenarios/orders.js';
@@ -181,27 +181,27 @@ async function preflight(target: Target, profiles: Set<Profile>): Promise<void> 
   }
 }
 
-function responseEvidence(exchange: Exchange): Evidence {
-  const requirementId = responseRequirementId(exchange.operationId);
-  if (exchange.violations.length === 0) {
+function responseEvidence(call: RecordedCall): Evidence {
+  const requirementId = responseRequirementId(call.operationId);
+  if (call.violations.length === 0) {
     return {
       requirementId,
       outcome: 'pass',
-      message: `${exchange.method} ${new URL(exchange.url).pathname} ${exchange.status} matches the spec`,
+      message: `${call.method} ${new URL(call.url).pathname} ${call.status} matches the spec`,
     };
   }
   return {
     requirementId,
     outcome: 'fail',
-    message: `${exchange.method} ${new URL(exchange.url).pathname} ${exchange.status}: ${exchange.violations.map((v) => `${v.pointer || '(body)'} ${v.message}`).join('; ')}`,
-    received: exchange.responseText.slice(0, 500),
-    documented: exchange.violations
+    message: `${call.method} ${new URL(call.url).pathname} ${call.status}: ${call.violations.map((v) => `${v.pointer || '(body)'} ${v.message}`).join('; ')}`,
+    received: call.responseText.slice(0, 500),
+    documented: call.violations
       .map(
         (v) =>
           `${v.pointer || '(body)'}: ${v.message}${v.specPath ? ` (${decodeURIComponent(v.specPath)})` : ''}`,
       )
       .join('\n'),
-    exchange,
+    call,
   };
 }
 
@@ -276,7 +276,7 @@ export async function runConformance(
   const runId = options.runId ?? `ck${randomBytes(4).toString('hex')}`;
   const caller = new Caller(target);
   const evidence = new Evidences();
-  caller.onExchange.push((exchange) => evidence.record(responseEvidence(exchange)));
+  caller.onCall.push((call) => evidence.record(responseEvidence(call)));
   const adapter = resolveAdapter(options.adapter);
   const adapterContext: AdapterContext = {
     target,
@@ -399,7 +399,7 @@ export async function runConformance(
       .map((r) => r.id),
     results: ordered,
     leftovers,
-    calls: caller.exchanges.length,
+    calls: caller.calls.length,
   };
 }
 

@@ -1,5 +1,12 @@
-import exchangeSpec from './generated/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from './generated/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import {
+  escapePointer,
+  type OpenApiDocument,
+  operationsOf,
+  resolveRef,
+  routeMatcher,
+} from '@exchange-kit/contract/spec-reader';
 
 export type Api = 'exchange' | 'partner';
 
@@ -37,59 +44,33 @@ export const documents: Record<Api, Schema> = {
   partner: partnerSpec as Schema,
 };
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
-
-/** A path segment of a `#/...` pointer, escaped for JSON pointer and for the URI fragment. */
-export function escapePointer(segment: string): string {
-  return encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'));
-}
+export { escapePointer };
 
 /** Follows a local `$ref` (the bundled documents hold no other kind). */
 export function deref<T>(api: Api, node: T): T {
-  let current: unknown = node;
-  for (let hops = 0; hops < 16; hops++) {
-    const ref = (current as { $ref?: unknown } | null)?.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current as T;
-    current = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>(
-        (value, segment) =>
-          (value as Record<string, unknown> | undefined)?.[
-            segment.replaceAll('~1', '/').replaceAll('~0', '~')
-          ],
-        documents[api],
-      );
-  }
-  throw new Error(`Reference cycle at ${JSON.stringify(node)}`);
+  return resolveRef(documents[api] as unknown as OpenApiDocument, node);
 }
 
 function collect(api: Api): Operation[] {
-  const operations: Operation[] = [];
-  const paths = documents[api].paths as Record<string, Record<string, Record<string, unknown>>>;
-  for (const [path, item] of Object.entries(paths)) {
-    for (const method of methods) {
-      const raw = item[method];
-      if (!raw) continue;
-      const responses: Record<string, ResponseObject> = {};
-      for (const [status, response] of Object.entries(raw.responses as Record<string, unknown>)) {
-        responses[status] = deref(api, response) as ResponseObject;
-      }
-      operations.push({
-        operationId: raw.operationId as string,
-        api,
-        method: method.toUpperCase(),
-        path,
-        tags: (raw.tags as string[] | undefined) ?? [],
-        pointer: `#/paths/${escapePointer(path)}/${method}`,
-        requestBody: deref(api, raw.requestBody) as Operation['requestBody'],
-        responses,
-        security: (raw.security ?? documents[api].security) as Operation['security'],
-        authPayload: raw['x-auth-payload'] as string | undefined,
-      });
+  const document = documents[api] as unknown as OpenApiDocument;
+  return operationsOf(document).map(({ operationId, method, path, pointer, operation: raw }) => {
+    const responses: Record<string, ResponseObject> = {};
+    for (const [status, response] of Object.entries(raw.responses as Record<string, unknown>)) {
+      responses[status] = deref(api, response) as ResponseObject;
     }
-  }
-  return operations;
+    return {
+      operationId,
+      api,
+      method,
+      path,
+      tags: (raw.tags as string[] | undefined) ?? [],
+      pointer,
+      requestBody: deref(api, raw.requestBody) as Operation['requestBody'],
+      responses,
+      security: (raw.security ?? documents[api].security) as Operation['security'],
+      authPayload: raw['x-auth-payload'] as string | undefined,
+    };
+  });
 }
 
 /** Every operation of both specs, by operationId. */
@@ -148,19 +129,10 @@ export function requestSchemaPointer(operationId: string): string | undefined {
   return `${base}/content/${escapePointer('application/json')}/schema`;
 }
 
+const findRoute = routeMatcher([...operations.values()]);
+
 /** The operation a request names, by method and path (concrete paths before templates). */
 export function findOperation(method: string, pathname: string): Operation | undefined {
-  const candidates = [...operations.values()].filter((op) => op.method === method.toUpperCase());
-  const concrete = candidates.find((op) => op.path === pathname);
-  if (concrete) return concrete;
-  // The template with the most literal text wins: /orders/client:{id} before /orders/{id}.
-  const literal = (op: Operation) => op.path.replace(/\{[^}]+\}/g, '').length;
-  return [...candidates]
-    .sort((a, b) => literal(b) - literal(a))
-    .find((op) => {
-      const pattern = op.path
-        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-        .replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-      return new RegExp(`^${pattern}$`).test(pathname);
-    });
+  const found = findRoute(method, pathname);
+  return found.kind === 'matched' ? found.route : undefined;
 }

@@ -50,15 +50,18 @@ export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';
 export type { Answer, Outgoing, Send } from './http/send.js';
 export {
   type AttemptRequest,
+  type Authenticate,
   type CallRequest,
   createSender,
   createTransport,
+  isNonceRefusal,
   type RequestEvent,
   type ResponseEvent,
   type RetryEvent,
   type RetryOptions,
   requestOf,
   type Sender,
+  type SignOptions,
   type Transport,
   type TransportHooks,
   type TransportOptions,

@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 describe('bundle size', () => {
-  it('exchange-client with core, runtime schemas included, stays within 20 kB min+gzip', async () => {
+  it('exchange-client with core, runtime schemas included, stays within 22 kB min+gzip', async () => {
     const result = await build({
       entryPoints: [new URL('./index.ts', import.meta.url).pathname],
       bundle: true,
@@ -22,6 +22,9 @@ describe('bundle size', () => {
     // Every chunk counts, the lazily loaded schemas too: this is what a validating client runs.
     const size = gzipSync(result.outputFiles.map((file) => file.text).join('\n')).length;
     console.log(`exchange-client with core: ${(size / 1024).toFixed(1)} kB min+gzip`);
-    expect(size).toBeLessThanOrEqual(20 * 1024);
+    // 22 kB since resending calls refused for their nonce and signing once the socket is
+    // connected (about 0.4 kB; without them, concurrent calls of one token fail), and since the
+    // operations table carries each call's statuses, security, permission and 422 codes.
+    expect(size).toBeLessThanOrEqual(22 * 1024);
   });
 });

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import spec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
+import spec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
 import { Decimal } from 'decimal.js';
 import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';

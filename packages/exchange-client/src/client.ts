@@ -1,4 +1,11 @@
 import {
+  type components,
+  loadSchemas,
+  type operations as Operations,
+  operationTable as operations,
+  type paths,
+} from '@exchange-kit/contract/exchange';
+import {
   type Api,
   type CallInput,
   type ConnectionOptions,
@@ -6,8 +13,6 @@ import {
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
-import type { components, operations as Operations, paths } from './generated/exchange.js';
-import { loadSchemas, operations } from './generated/exchange.operations.js';
 
 type Schemas = components['schemas'];
 
@@ -48,6 +53,13 @@ export type CancelAllFilters = Schemas['CancelAllFilters'];
 export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
   /** The exchange's base URL, for example https://api.exchange.example. */
   baseUrl: string;
+  /**
+   * Sign an order that carries a `client_order_id` without a nonce, as the exchange's
+   * conventions allow, so placements never wait on nonce order; the `client_order_id` is then
+   * what must not repeat. Off by default: the body is not signed, so such a JWT, if it leaked,
+   * could place other orders until the token is revoked.
+   */
+  ordersWithoutNonce?: boolean;
 }
 
 /** The calls made for one user through an approved OAuth request. */
@@ -69,7 +81,7 @@ type OrderOperation = 'getOrder' | 'editOrder' | 'updateOrderTpsl' | 'cancelOrde
 type OrderOperations = keyof Pick<Operations, OrderOperation | `${OrderOperation}ByClientId`>;
 
 function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): ExchangeApi {
-  const { baseUrl, tokenId, tokenSecret, ...connection } = options;
+  const { baseUrl, tokenId, tokenSecret, ordersWithoutNonce: _, ...connection } = options;
   return createApi<paths, Operations>({
     ...connection,
     baseUrl,
@@ -103,7 +115,9 @@ export function createExchangeClient(options: ExchangeClientOptions) {
 
   const orders = {
     create(order: OrderCreateInput): Promise<Order> {
-      return call('createOrder', { body: order as Schemas['OrderCreate'] });
+      const withoutNonce =
+        options.ordersWithoutNonce === true && typeof order.client_order_id === 'string';
+      return call('createOrder', { body: order as Schemas['OrderCreate'], withoutNonce });
     },
     /** One page of orders. */
     list(query: ListOrdersQuery = {}): Promise<OrderList> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import spec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
+import spec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Users get dist/ through the exports maps: link the built packages into a scratch project
@@ -48,7 +48,7 @@ let baseUrl: string;
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'exchange-kit-consumers-'));
   await mkdir(join(scratch, 'node_modules', '@exchange-kit'), { recursive: true });
-  for (const name of ['core', 'exchange-client', 'partner-client']) {
+  for (const name of ['contract', 'core', 'exchange-client', 'partner-client']) {
     await symlink(
       join(packages, name),
       join(scratch, 'node_modules', '@exchange-kit', name),

@@ -1,3 +1,4 @@
+export type { components, operations, paths } from '@exchange-kit/contract/exchange';
 export {
   AuthenticationError,
   type CallError,
@@ -34,4 +35,3 @@ export {
   type UserContext,
   type UserView,
 } from './client.js';
-export type { components, operations, paths } from './generated/exchange.js';

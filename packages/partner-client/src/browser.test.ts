@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import spec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import spec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import spec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import spec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createPartnerClient as createBrowserClient } from './browser.js';

@@ -1,3 +1,4 @@
+export type { components, operations, paths } from '@exchange-kit/contract/partner';
 export {
   AuthenticationError,
   type CallError,
@@ -11,7 +12,6 @@ export {
   UnexpectedStatusError,
   ValidationError,
 } from '@exchange-kit/core';
-export type { components, operations, paths } from './generated/partner.js';
 export { expiresInMs, hasStatus, type MissingInput, missingInputs } from './instructions.js';
 export type {
   Intent,

@@ -1,4 +1,4 @@
-import spec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import spec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { expiresInMs, hasStatus, missingInputs } from './instructions.js';
 import type { SettlementInstruction, Transaction } from './partner-client.js';

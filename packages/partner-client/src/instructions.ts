@@ -1,4 +1,4 @@
-import type { components } from './generated/partner.js';
+import type { components } from '@exchange-kit/contract/partner';
 
 type Schemas = components['schemas'];
 type Transaction = Schemas['Transaction'];

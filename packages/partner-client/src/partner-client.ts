@@ -1,14 +1,16 @@
 import {
+  type components,
+  loadSchemas,
+  type operations as Operations,
+  operationTable as operations,
+  type paths,
+} from '@exchange-kit/contract/partner';
+import {
   type ApiClientConfig,
   type ConnectionOptions,
-  createApiClient,
-  encodeDecimals,
-  unwrap,
+  createApi,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
-import type { Client } from 'openapi-fetch';
-import type { components, operations as Operations, paths } from './generated/partner.js';
-import { loadSchemas, operations } from './generated/partner.operations.js';
 
 type Schemas = components['schemas'];
 
@@ -64,7 +66,9 @@ export function buildPartnerClient(
     tokenSecret: _tokenSecret,
     ...connection
   } = options;
-  const raw: Client<paths> = createApiClient<paths>({
+  // Every method sends through `call`, by operationId: method, path, statuses, decimals and the
+  // response schema all come from the operations table.
+  const { raw, call } = createApi<paths, Operations>({
     ...connection,
     baseUrl: partnersUrl,
     operations,
@@ -72,7 +76,7 @@ export function buildPartnerClient(
     ...(authenticate ? { authenticate } : {}),
     ...(options.tokenId ? { rateLimitKey: options.tokenId } : {}),
   });
-  const partnerPath = { params: { path: { public_api_key: publicApiKey } } };
+  const partnerPath = { public_api_key: publicApiKey };
 
   function needsToken(call: string): void {
     if (!authenticate) {
@@ -85,35 +89,25 @@ export function buildPartnerClient(
   const transactions = {
     /** intent_to_trade: creates a transaction; pass `client_ref` to make retries safe. */
     async create(input: IntentToTradeInput): Promise<Transaction> {
-      const body = encodeDecimals(
-        input,
-        operations.intentToTrade.requestDecimals,
-      ) as Schemas['IntentToTradeRequest'];
-      return unwrap(await raw.POST('/api/v1/transaction/intent_to_trade', { body })).payload;
+      const body = input as Schemas['IntentToTradeRequest'];
+      return (await call('intentToTrade', { body })).payload;
     },
     async status(transactionId: string): Promise<Transaction> {
-      return unwrap(
-        await raw.GET('/api/v1/transaction/status/{transaction_id}', {
-          params: { path: { transaction_id: transactionId } },
-        }),
-      ).payload;
+      return (await call('getTransactionStatus', { path: { transaction_id: transactionId } }))
+        .payload;
     },
     /** Chooses how one side of a transaction is funded or paid out. */
     async setMethod(input: SettlementMethodInput): Promise<SettlementInstruction> {
-      return unwrap(await raw.POST('/api/v1/settlement/method', { body: input })).payload;
+      return (await call('setSettlementMethod', { body: input })).payload;
     },
     /** Supplies what an instruction still requires (a wallet address, a signed transaction). */
     async setParameters(input: SettlementParametersInput): Promise<SettlementInstruction> {
-      return unwrap(await raw.POST('/api/v1/settlement/parameters', { body: input })).payload;
+      return (await call('setSettlementParameters', { body: input })).payload;
     },
     /** One listing call: at most 100 transactions, oldest first. Needs the token. */
     async list(query: ListTransactionsQuery = {}): Promise<PartnerTransactionList> {
       needsToken('transactions.list');
-      return unwrap(
-        await raw.GET('/api/v1/partner/{public_api_key}/transactions', {
-          params: { path: { public_api_key: publicApiKey }, query },
-        }),
-      ).payload;
+      return (await call('listPartnerTransactions', { path: partnerPath, query })).payload;
     },
     /** Every transaction matching the filters, asking again from the last timestamp + 1. */
     async *iterate(
@@ -138,22 +132,16 @@ export function buildPartnerClient(
     sessions: {
       /** Opens a user session; its session_secret stays with whoever created it. */
       async create(input: SessionInput = {}): Promise<UserSession> {
-        return unwrap(
-          await raw.POST('/api/v1/session', { body: { ...input, public_api_key: publicApiKey } }),
-        ).payload;
+        const body = { ...input, public_api_key: publicApiKey };
+        return (await call('createSession', { body })).payload;
       },
     },
     intents: {
       /** Creates an intent with fixed economics. Needs the token: call it from your backend. */
       async create(input: IntentInput): Promise<Intent> {
         needsToken('intents.create');
-        const body = encodeDecimals(
-          { ...input, public_api_key: publicApiKey },
-          operations.createIntent.requestDecimals,
-        ) as Schemas['IntentCreate'];
-        return unwrap(
-          await raw.POST('/api/v1/partner/{public_api_key}/intent', { ...partnerPath, body }),
-        ).payload;
+        const body = { ...input, public_api_key: publicApiKey } as Schemas['IntentCreate'];
+        return (await call('createIntent', { path: partnerPath, body })).payload;
       },
     },
     transactions,

@@ -1,15 +1,15 @@
 /** `pnpm example`: a sandbox and the example page, for trying the buy flow by hand. */
-import { startSandbox } from '@exchange-kit/sandbox/src/server.js';
+import { startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { startExampleServer } from './server.js';
 
-const sandbox = await startSandbox({ port: 0, memory: true });
+const { stop, exchangeUrl: _, partnerUrl, ...credentials } = await startSandboxProcess();
 const example = await startExampleServer({
-  partnersUrl: sandbox.partnerUrl,
-  ...sandbox.credentials,
+  partnersUrl: partnerUrl,
+  ...credentials,
   port: Number(process.env.PORT ?? 5173),
 });
-console.info(`Buy flow example: ${example.url} (sandbox at ${sandbox.partnerUrl})`);
+console.info(`Buy flow example: ${example.url} (sandbox at ${partnerUrl})`);
 
 process.once('SIGINT', () => {
-  void example.close().then(() => sandbox.close());
+  void example.close().then(stop);
 });

@@ -1,3 +1,4 @@
+import { hasFlag } from '@exchange-kit/contract/state-tables';
 import {
   type components,
   type IntentToTradeInput,
@@ -71,7 +72,7 @@ export interface TransactionResult {
   methodsRequired: SettlementDirection[];
   /** What the instructions still require before the transaction can go on. */
   requirements: SettlementRequirement[];
-  /** FILLED or CANCELLED: nothing more will happen. */
+  /** A terminal state of the transaction table (FILLED, CANCELLED): nothing more will happen. */
   isTerminal: boolean;
   /** A call the hook made is under way. */
   isWorking: boolean;
@@ -88,7 +89,6 @@ export interface TransactionResult {
   refresh(): Promise<void>;
 }
 
-const terminal: readonly TransactionStatus[] = ['FILLED', 'CANCELLED'];
 const directions: readonly SettlementDirection[] = ['FUNDING', 'PAYOUT'];
 const fieldOf = (direction: SettlementDirection) =>
   direction === 'FUNDING' ? 'funding_settlement' : 'payout_settlement';
@@ -123,9 +123,12 @@ export function useTransaction(options: TransactionOptions): TransactionResult {
     queryFn: () => client.transactions.status(transactionId as string),
     enabled: transactionId !== undefined,
     staleTime: 1_000,
-    // Only a PENDING transaction moves on by itself; before that it waits for this user's input,
-    // and after it nothing changes.
-    refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? pollIntervalMs : false),
+    // Only a state flagged `polled` moves on by itself; the others wait for this user's input,
+    // or nothing changes any more.
+    refetchInterval: (query) => {
+      const current = query.state.data?.status;
+      return current && hasFlag('transaction', current, 'polled') ? pollIntervalMs : false;
+    },
   });
 
   const creation = useMutation({
@@ -232,7 +235,7 @@ export function useTransaction(options: TransactionOptions): TransactionResult {
       ? directions.filter((direction) => !transaction[fieldOf(direction)])
       : [],
     requirements: [...requirementsOf(funding), ...requirementsOf(payout)],
-    isTerminal: transaction !== undefined && terminal.includes(transaction.status),
+    isTerminal: transaction !== undefined && hasFlag('transaction', transaction.status, 'terminal'),
     isWorking:
       creation.isPending || methodChoice.isPending || submission.isPending || status.isFetching,
     error,

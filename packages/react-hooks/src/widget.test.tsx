@@ -1,4 +1,4 @@
-import { zWidgetInitialization } from '@exchange-kit/partner-client/schemas';
+import { zWidgetInitialization } from '@exchange-kit/contract/partner/schemas';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { backend, providerWrapper } from '../test/support.js';

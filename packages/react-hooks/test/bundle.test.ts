@@ -2,7 +2,7 @@
 /**
  * What a browser downloads: the hooks' entry bundled as a browser bundler would, with
  * `browser` conditions. It must carry no signing code, and the hooks themselves (React,
- * TanStack Query and the partner client left out) must stay within 6 kB min+gzip.
+ * TanStack Query, the partner client and the contract left out) must stay within 6 kB min+gzip.
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -42,7 +42,11 @@ describe('browser bundle', () => {
   });
 
   it('keeps the hooks within 6 kB min+gzip', async () => {
-    const { code, inputs } = await bundle([...peers, '@exchange-kit/partner-client']);
+    const { code, inputs } = await bundle([
+      ...peers,
+      '@exchange-kit/partner-client',
+      '@exchange-kit/contract/*',
+    ]);
     expect(inputs.every((input) => input.startsWith('src/'))).toBe(true);
     const gzipped = gzipSync(code, { level: 9 }).length;
     console.info(`hooks browser entry: ${code.length} B minified, ${gzipped} B min+gzip`);

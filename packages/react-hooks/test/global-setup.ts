@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type RunningSandbox, startSandbox } from '@exchange-kit/sandbox/src/server.js';
+import { startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import type { TestProject } from 'vitest/node';
 import { intentBackend } from '../example/backend.js';
 
@@ -19,12 +19,12 @@ declare module 'vitest' {
 }
 
 /**
- * This sandbox is started without settleAfterMs, so no transaction moves past PENDING on its
- * own: the tests end one when they choose, through the store the sandbox hands to tests:
- * POST /test/transactions/{id}/status with {"status": ...}.
+ * This sandbox is started with `--settle-after never`, so no transaction moves past PENDING on
+ * its own: the tests end one when they choose, through the example backend, which hands
+ * POST /test/transactions/{id}/status on to the sandbox's test control.
  */
 async function finishTransaction(
-  database: RunningSandbox['database'],
+  exchangeUrl: string,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -35,16 +35,17 @@ async function finishTransaction(
   }
   let text = '';
   for await (const chunk of request) text += chunk;
-  const { status } = JSON.parse(text) as { status: 'FILLED' | 'CANCELLED' };
-  await database.transaction((tx) =>
-    tx.query('UPDATE qe_transactions SET status = $2 WHERE id = $1', [id, status]),
-  );
-  response.writeHead(204).end();
+  const answer = await fetch(`${exchangeUrl}/test/transactions/${id}/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
+  response.writeHead(answer.ok ? 204 : answer.status).end();
 }
 
 export default async function setup(project: TestProject) {
-  const sandbox = await startSandbox({ port: 0, memory: true });
-  const { publicApiKey, tokenId, tokenSecret } = sandbox.credentials;
+  const sandbox = await startSandboxProcess(60_000, ['--settle-after', 'never']);
+  const { publicApiKey, tokenId, tokenSecret } = sandbox;
   const handle = intentBackend({
     partnersUrl: sandbox.partnerUrl,
     publicApiKey,
@@ -53,7 +54,7 @@ export default async function setup(project: TestProject) {
   });
   const backend = createServer((request, response) => {
     void handle(request, response, () => {
-      void finishTransaction(sandbox.database, request, response);
+      void finishTransaction(sandbox.exchangeUrl, request, response);
     });
   });
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
@@ -67,6 +68,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     backend.closeAllConnections();
     await new Promise<void>((resolve) => backend.close(() => resolve()));
-    await sandbox.close();
+    await sandbox.stop();
   };
 }

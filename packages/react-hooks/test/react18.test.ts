@@ -9,7 +9,7 @@ import { access, cp, mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/test/process.js';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);

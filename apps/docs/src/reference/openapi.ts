@@ -2,8 +2,9 @@
  * The API reference, rendered from the bundled specs: one page per operation, one page of
  * schemas per interface, and the authentication payloads.
  */
-import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
 
 type Json = Record<string, unknown>;
 export type ApiName = 'exchange' | 'partner';
@@ -16,8 +17,6 @@ export const apis: Record<ApiName, { title: string; spec: Json; host: string }> 
     host: '{partners_url}',
   },
 };
-
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export interface Operation {
   api: ApiName;
@@ -35,22 +34,20 @@ export interface Operation {
 export function operations(): Operation[] {
   const found: Operation[] = [];
   for (const [api, { spec }] of Object.entries(apis) as [ApiName, (typeof apis)[ApiName]][]) {
-    for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
-      for (const method of methods) {
-        const raw = item[method] as Json | undefined;
-        if (!raw) continue;
-        found.push({
-          api,
-          operationId: raw.operationId as string,
-          method: method.toUpperCase(),
-          path,
-          tag: ((raw.tags as string[] | undefined) ?? ['other'])[0] as string,
-          summary: (raw.summary as string | undefined) ?? '',
-          source: (raw['x-source'] as string | undefined) ?? 'unspecified',
-          raw,
-          pathItem: item,
-        });
-      }
+    for (const { operationId, method, path, operation: raw } of operationsOf(
+      spec as unknown as OpenApiDocument,
+    )) {
+      found.push({
+        api,
+        operationId,
+        method,
+        path,
+        tag: ((raw.tags as string[] | undefined) ?? ['other'])[0] as string,
+        summary: (raw.summary as string | undefined) ?? '',
+        source: (raw['x-source'] as string | undefined) ?? 'unspecified',
+        raw,
+        pathItem: (spec.paths as Record<string, Json>)[path] as Json,
+      });
     }
   }
   return found;
@@ -63,23 +60,8 @@ export const operationLink = (op: Pick<Operation, 'api' | 'operationId'>) =>
 export const schemaLink = (api: ApiName, name: string) =>
   `/reference/${api}/schemas#${name.toLowerCase()}`;
 
-function deref(spec: Json, value: unknown): Json {
-  let current = value as Json;
-  const seen = new Set<string>();
-  while (current && typeof current.$ref === 'string') {
-    const ref = current.$ref;
-    if (seen.has(ref)) break;
-    seen.add(ref);
-    const target = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/')], spec) as Json;
-    // Sibling keys of a $ref (a description) override the target's.
-    const { $ref: _, ...siblings } = current;
-    current = { ...target, ...siblings };
-  }
-  return current;
-}
+const deref = (spec: Json, value: unknown): Json =>
+  resolveRef(spec as unknown as OpenApiDocument, value as Json);
 
 const refName = (schema: Json) =>
   typeof schema.$ref === 'string' ? (schema.$ref.split('/').pop() as string) : undefined;
@@ -175,14 +157,40 @@ export function fieldsTable(api: ApiName, raw: Json | undefined): string {
     const rules = constraints(api, raw);
     return `Type: ${type}${rules ? ` (${cell(rules)})` : ''}.`;
   }
+  // A named schema's own description (DecimalLike's, say) is said once under the table when
+  // several fields share it, not again on each of their rows.
+  const inherited = (prop: Json) =>
+    refName(prop) && prop.description === undefined
+      ? (deref(spec, prop).description as string | undefined)
+      : undefined;
+  const sharers = new Map<string, string[]>();
+  for (const [name, prop] of Object.entries(props)) {
+    const ref = refName(prop);
+    if (ref && inherited(prop)) sharers.set(ref, [...(sharers.get(ref) ?? []), name]);
+  }
+  const shared = new Map([...sharers].filter(([, names]) => names.length > 1));
   const rows = Object.entries(props).map(([name, prop]) => {
     const resolved = deref(spec, prop);
     const source = prop['x-source'] ?? '';
+    const ref = refName(prop);
+    const description =
+      ref && shared.has(ref) && inherited(prop) ? undefined : resolved.description;
     return `| \`${name}\` | ${cell(typeOf(api, prop))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(
-      [resolved.description, constraints(api, prop)].filter(Boolean).join(' — '),
+      [description, constraints(api, prop)].filter(Boolean).join(' — '),
     )}${source ? ` (x-source: ${source})` : ''} |`;
   });
-  return ['| Field | Type | Required | Description |', '|---|---|---|---|', ...rows].join('\n');
+  const notes = [...shared].map(
+    ([ref, names]) =>
+      `${names.map((name) => `\`${name}\``).join(', ')}: ${typeOf(api, { $ref: `#/components/schemas/${ref}` })}, ${cell(
+        inherited(props[names[0] as string] as Json),
+      )}`,
+  );
+  return [
+    '| Field | Type | Required | Description |',
+    '|---|---|---|---|',
+    ...rows,
+    ...(notes.length > 0 ? ['', ...notes.map((note) => `- ${note}`)] : []),
+  ].join('\n');
 }
 
 function examplesOf(media: Json): { title: string; value: unknown }[] {
@@ -224,8 +232,39 @@ export interface Coverage {
   summary: string;
 }
 
-/** The page of one operation. `coverage` lists the conformance requirements that exercise it. */
-export function renderOperation(op: Operation, coverage: Coverage[]): string {
+/** What makes an operation's call from the packages (see calls.ts). */
+export interface CallsFromCode {
+  clients: { packageName: string; call: string }[];
+  hooks: string[];
+}
+
+function callsSection(calls: CallsFromCode | undefined): string[] {
+  if (!calls) return [];
+  const out = ['## From the packages', ''];
+  if (calls.clients.length === 0) out.push('No client method makes this call.', '');
+  for (const client of calls.clients) {
+    out.push(`Client method: \`${client.call}\` (\`${client.packageName}\`).`, '');
+  }
+  out.push(
+    calls.hooks.length === 0
+      ? 'React hook: none makes this call.'
+      : `React hook${calls.hooks.length > 1 ? 's' : ''}: ${calls.hooks
+          .map((hook) => `\`${hook}\``)
+          .join(', ')} (\`@exchange-kit/react-hooks\`).`,
+    '',
+  );
+  return out;
+}
+
+/**
+ * The page of one operation. `coverage` lists the conformance requirements that exercise it;
+ * `calls` the client method and hooks that make the call.
+ */
+export function renderOperation(
+  op: Operation,
+  coverage: Coverage[],
+  calls?: CallsFromCode,
+): string {
   const spec = apis[op.api].spec;
   const raw = op.raw;
   const out: string[] = [
@@ -239,6 +278,7 @@ export function renderOperation(op: Operation, coverage: Coverage[]): string {
     '',
     text(raw.description),
     '',
+    ...callsSection(calls),
   ];
 
   const security = (raw.security ?? spec.security ?? []) as Record<string, unknown>[];

@@ -1,3 +1,4 @@
+import { operationCalls } from './calls.js';
 import { coverageOf, renderConformance } from './conformance.js';
 import {
   type ApiName,
@@ -22,10 +23,12 @@ export function generatedPages(
     pages[`reference/${api}/index.md`] = renderApiIndex(api);
     pages[`reference/${api}/schemas.md`] = renderSchemas(api);
   }
+  const calls = operationCalls();
   for (const op of operations()) {
     pages[`reference/${op.api}/${op.operationId}.md`] = renderOperation(
       op,
       coverageOf(op.operationId),
+      calls.get(op.operationId),
     );
   }
   return pages;

@@ -1,8 +1,9 @@
-import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { stateTables } from '@exchange-kit/contract/state-tables';
 import { describe, expect, it } from 'vitest';
 import { authSamples } from './auth-samples.js';
+import { operationCalls } from './calls.js';
 import { renderConformance } from './conformance.js';
-import { operations, renderAuthentication, renderOperation } from './openapi.js';
+import { apis, cell, operations, renderAuthentication, renderOperation } from './openapi.js';
 import { generatedPages } from './pages.js';
 import { renderStateTables } from './state-tables.js';
 
@@ -29,6 +30,67 @@ describe('API reference', () => {
     expect(page).toContain('`spot`, `margin`, `cfd`, `perpetual`');
     expect(page).toContain('"client_order_id": "my-order-1"');
     expect(page).toContain('[X-1](/reference/conformance#x-1)');
+  });
+
+  it('describes every field of every error response', () => {
+    for (const op of operations()) {
+      const page = pages[`reference/${op.api}/${op.operationId}.md`] as string;
+      const errors = page
+        .split(/^### /m)
+        .filter((section) => Number(section.slice(0, 3)) >= 400)
+        .join('\n');
+      expect(errors, op.operationId).toMatch(/^\| `/m);
+      const undescribed = errors.split('\n').filter((line) => /^\| `.*\|\s*\|$/.test(line));
+      expect(undescribed, op.operationId).toEqual([]);
+    }
+  });
+
+  it("says a named schema's description once per field table, not on each field using it", () => {
+    const decimal = cell(
+      ((apis.exchange.spec.components as Record<string, Record<string, { description: string }>>)
+        .schemas?.DecimalLike?.description as string) ?? '',
+    );
+    expect(decimal).toMatch(/decimal string/);
+    const page = pages['reference/exchange/cancelOrder.md'] as string;
+    const order = page.split('### 200')[1]?.split('**Example**')[0] ?? '';
+    expect(order.split(decimal)).toHaveLength(2);
+    expect(order).toContain(
+      '- `quantity`, `disc_quantity`, `iceberg_total_quantity`, `filled_quantity`, `price`, `average_price`, `order_fee`: [DecimalLike]',
+    );
+    for (const [name, schema] of Object.entries(
+      (apis.exchange.spec.components as { schemas: Record<string, { description?: string }> })
+        .schemas,
+    )) {
+      if (!schema.description || name === 'Order') continue;
+      for (const [path, text] of Object.entries(pages)) {
+        for (const table of text.split(/\n\n(?=\| Field )/).slice(1)) {
+          const block = table.split(/\n\n(?!- )/)[0] ?? '';
+          expect(block.split(cell(schema.description)).length, `${name} in ${path}`).toBeLessThan(
+            3,
+          );
+        }
+      }
+    }
+  });
+
+  it('names the client method and the hooks that make each call, as the packages make them', () => {
+    const calls = operationCalls();
+    for (const op of operations()) {
+      const page = pages[`reference/${op.api}/${op.operationId}.md`] as string;
+      const made = calls.get(op.operationId);
+      expect(made?.clients.length, op.operationId).toBeGreaterThan(0);
+      for (const client of made?.clients ?? []) {
+        expect(page).toContain(`Client method: \`${client.call}\` (\`${client.packageName}\`)`);
+      }
+    }
+    const page = (id: string) =>
+      pages[`reference/${operations().find((o) => o.operationId === id)?.api}/${id}.md`];
+    expect(page('cancelOrderByClientId')).toContain('`client.orders.cancel(ref)`');
+    expect(page('getUserContext')).toContain('`client.forUser(request).context()`');
+    expect(page('createSession')).toContain('React hook: `useUserSession`');
+    expect(page('getTransactionStatus')).toContain('`client.transactions.status(transactionId)`');
+    expect(page('getTransactionStatus')).toContain('React hook: `useTransaction`');
+    expect(page('createIntent')).toContain('React hook: none makes this call.');
   });
 
   it('documents the four JWT payloads, with one signed by core/auth for each', async () => {

@@ -1,10 +1,17 @@
-import stateTables from '@exchange-kit/spec/state-tables.json' with { type: 'json' };
+import { stateTables } from '@exchange-kit/contract/state-tables';
 import { cell, operationLink, operations } from './openapi.js';
 
 type Requirement = (typeof stateTables.requirements)[number];
 
 /** Where the conformance page lists a requirement. */
 export const conformanceLink = (id: string) => `/reference/conformance#${id.toLowerCase()}`;
+
+/**
+ * States, methods and fields (SETTLEMENT_METHOD_REQUIRED, intent_to_trade) as code: they are
+ * names, and as code they may break anywhere, so a ten-column table fits its column.
+ */
+const names = (value: string) =>
+  value.replace(/\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g, (name) => `\`${name}\``);
 
 function row(requirement: Requirement): string {
   const given = 'given' in requirement ? requirement.given : undefined;
@@ -20,11 +27,11 @@ function row(requirement: Requirement): string {
     requirement.level,
     origin,
     opLinks.join(', '),
-    given === undefined ? '' : given.length === 0 ? '(none)' : given.join(', '),
-    requirement.trigger,
-    requirement.condition,
+    given === undefined ? '' : given.length === 0 ? '(none)' : names(given.join(', ')),
+    names(requirement.trigger),
+    names(requirement.condition),
     requirement.expect.status,
-    'next' in requirement.expect ? requirement.expect.next : '',
+    'next' in requirement.expect ? names(requirement.expect.next ?? '') : '',
   ]
     .map((value) => cell(value))
     .join(' | ')} |`;

@@ -2,7 +2,7 @@ import {
   zCreateOAuthRequestResponse,
   zCreateOrderResponse,
   zGetOrderByClientIdResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';

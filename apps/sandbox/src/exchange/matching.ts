@@ -117,8 +117,8 @@ function openConditionalOrders(journal: Journal, order: Order, fillId: number, n
   const product = state.products.get(order.productId);
   if (!product) return;
   const triggers = [
-    { price: order.takeProfit, type: 'limit' },
-    { price: order.stopLoss, type: 'stop' },
+    { price: order.takeProfit, type: 'limit' as const },
+    { price: order.stopLoss, type: 'stop' as const },
   ];
   for (const trigger of triggers) {
     if (trigger.price === null) continue;

@@ -3,7 +3,7 @@ import {
   zCreateOAuthRequestResponse,
   zGetAccountsResponse,
   zGetUserContextResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Client, demoClient, newUser, startTestSandbox, valid } from '../test-support.js';

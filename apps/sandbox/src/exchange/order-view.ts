@@ -1,4 +1,7 @@
+import type { components } from '@exchange-kit/contract/exchange';
 import { D, type ExchangeState, type Order } from './state.js';
+
+type OrderBody = components['schemas']['Order'];
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const decimal = (value: D) => value.toFixed();
@@ -27,14 +30,10 @@ function averagePrice(order: Order): D {
  * open position holds), margin_interest and unwound_trade_leverage_level, which the
  * update_tpsl and cancel responses carry.
  */
-export function orderView(
-  state: ExchangeState,
-  order: Order,
-  withMargin = false,
-): Record<string, unknown> {
+export function orderView(state: ExchangeState, order: Order, withMargin = false): OrderBody {
   const product = state.products.get(order.productId);
   const spot = order.tradingType === 'spot';
-  const view: Record<string, unknown> = {
+  const view: OrderBody = {
     id: order.id,
     client_order_id: order.clientOrderId,
     order_type: order.orderType,
@@ -51,7 +50,7 @@ export function orderView(
     leverage_level: order.leverageLevel,
     source_exchange: 0,
     product_id: order.productId,
-    product_code: product?.code,
+    product_code: product?.code ?? '',
     currency_pair_code: `${product?.baseCurrency}${product?.quotedCurrency}`,
     funding_currency: order.fundingCurrency,
     crypto_account_id: null,

@@ -11,7 +11,7 @@ import {
   zListOrdersResponse,
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { addProduct, addToken } from '../store/seed.js';
@@ -92,6 +92,27 @@ describe('placing, listing and reading orders', () => {
     );
     expect(wrapped).toMatchObject({ status: 'live', trading_type: 'margin', margin_type: 'cross' });
     expect(wrapped.leverage_level).toBe(2);
+  });
+
+  it('refuses a leverage above the maximum the spec gives, naming the field', async () => {
+    const { call } = await newUser(sandbox);
+    const order = {
+      order_type: 'limit',
+      product_id: String(quiet),
+      side: 'buy',
+      quantity: '0.02',
+      price: '9000000',
+      trading_type: 'margin',
+      funding_currency: 'JPY',
+    };
+    const refused = await call('POST', '/orders', { body: { ...order, leverage_level: 101 } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { leverage_level: ['must_be_at_most_100'] } },
+    });
+    expect(
+      (await call('POST', '/orders', { body: { ...order, leverage_level: 100 } })).status,
+    ).toBe(200);
   });
 
   it('reads an order by system id and by a client id that needs percent-encoding', async () => {

@@ -1,9 +1,10 @@
+import type { operationTable } from '@exchange-kit/contract/exchange';
 import type {
   zCancelAllOrdersBody,
   zCreateOrderBody,
   zEditOrderBody,
   zOrderTpslUpdate,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import {
   type ExchangeContext,
@@ -25,18 +26,37 @@ import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
 
+type TradingType = Order['tradingType'];
+
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
 
 const notFound = () => new HttpError(404, 'Order not found');
-const refuse = (field: string, code: string) => new HttpError(422, code, { [field]: [code] });
+/** The codes the spec gives the order operations' 422s, field by field. */
+type OrderCodes = Merged<
+  (typeof operationTable)['createOrder' | 'editOrder' | 'updateOrderTpsl']['errorCodes']
+>;
+type Merged<Union> = {
+  [Field in Union extends unknown ? keyof Union : never]: Union extends Record<
+    Field,
+    readonly (infer Code)[]
+  >
+    ? Code
+    : never;
+};
+
+// Typed by the spec's x-error-codes: a code the spec does not list does not compile.
+const refuse = <Field extends keyof OrderCodes & string>(field: Field, code: OrderCodes[Field]) =>
+  new HttpError(422, code, { [field]: [code] });
 
 const positive = (value: string) => !value.startsWith('-') && /[1-9]/.test(value);
 // Long enough for any real price or quantity; beyond it a value is a mistake, not an order.
 const maxDecimalLength = 32;
-const maxLeverage = 100;
 
-function checkAmount(field: string, value: string | undefined): void {
+function checkAmount(
+  field: 'quantity' | 'price' | 'price_range' | 'trailing_stop_value' | 'take_profit' | 'stop_loss',
+  value: string | undefined,
+): void {
   if (value === undefined) return;
   if (value.length > maxDecimalLength) throw refuse(field, 'too_long');
   if (!positive(value)) throw refuse(field, 'must_be_positive');
@@ -54,24 +74,18 @@ function minimumQuantity(journal: Journal, product: Product): D {
   return journal.state.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
 }
 
-const trailingStopTypes: readonly string[] = [
-  'fiat',
-  'percentage',
-] satisfies TrailingStop['type'][];
-
 /** How far a new trailing stop follows the price: `trailing_stop_type` and `_value`, checked. */
 function trailingStopOf(input: OrderCreate): TrailingStop {
   const type = input.trailing_stop_type;
+  // Any other value than the spec's is refused by the request's schema before it gets here.
   if (type === undefined) throw refuse('trailing_stop_type', 'required');
-  if (!trailingStopTypes.includes(type))
-    throw refuse('trailing_stop_type', 'must_be_fiat_or_percentage');
   if (input.trailing_stop_value === undefined) throw refuse('trailing_stop_value', 'required');
   checkAmount('trailing_stop_value', input.trailing_stop_value);
   const value = new D(input.trailing_stop_value);
   if (type === 'percentage' && value.gte(100)) {
     throw refuse('trailing_stop_value', 'must_be_less_than_100');
   }
-  return { type: type as TrailingStop['type'], value };
+  return { type, value };
 }
 
 /**
@@ -94,9 +108,10 @@ function firstTrigger(journal: Journal, order: Order, price: string | undefined)
   return trigger;
 }
 
-function tradingTypeFor(product: Product, requested: string | undefined): string {
+function tradingTypeFor(product: Product, requested: TradingType | undefined): TradingType {
   const tradingType = requested ?? (product.perpetual ? 'perpetual' : 'spot');
-  const enabled: Record<string, boolean> = {
+  // Keyed by every trading type of the spec: a new one does not compile until it is decided here.
+  const enabled: Record<TradingType, boolean> = {
     spot: !product.perpetual,
     margin: product.marginEnabled,
     cfd: product.cfdEnabled,
@@ -132,8 +147,8 @@ export function placeOrder(
   // No text column can hold NUL.
   if (clientOrderId?.includes('\u0000')) throw refuse('client_order_id', 'invalid_character');
   const tradingType = tradingTypeFor(product, input.trading_type);
+  // Its bounds are the request schema's.
   const leverage = tradingType === 'spot' ? 1 : (input.leverage_level ?? 1);
-  if (leverage > maxLeverage) throw refuse('leverage_level', `must_be_at_most_${maxLeverage}`);
   const funding = input.funding_currency ?? product.quotedCurrency;
   if (![product.quotedCurrency, product.baseCurrency].includes(funding)) {
     throw refuse('funding_currency', 'not_a_currency_of_the_product');

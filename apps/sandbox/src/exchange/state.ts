@@ -1,3 +1,5 @@
+import type { components } from '@exchange-kit/contract/exchange';
+import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
 import type { Queryable } from '../store/database.js';
 import { readRows } from './rows.js';
@@ -48,16 +50,16 @@ export interface Account {
   address: string;
 }
 
-export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
+export type OrderStatus = components['schemas']['OrderStatus'];
 
 export interface Order {
   id: number;
   userId: number;
   productId: number;
   clientOrderId: string | null;
-  orderType: string;
-  side: 'buy' | 'sell';
-  tradingType: string;
+  orderType: components['schemas']['OrderType'];
+  side: components['schemas']['Side'];
+  tradingType: components['schemas']['TradingType'];
   quantity: D;
   filledQuantity: D;
   price: D;
@@ -101,7 +103,7 @@ export interface Position {
   id: number;
   userId: number;
   productId: number;
-  tradingType: string;
+  tradingType: components['schemas']['TradingType'];
   side: 'buy' | 'sell';
   leverageLevel: number;
   fundingCurrency: string;
@@ -146,8 +148,7 @@ export const takesOnly = (orderType: string) =>
   orderType === 'trailing_stop';
 
 /** Orders that still rest in the book (or wait, for conditional ones) and can be cancelled. */
-export const isOpen = (order: Order) =>
-  order.status === 'live' || order.status === 'partially_filled';
+export const isOpen = (order: Order) => hasFlag('order', order.status, 'open');
 
 /** Whether `a` comes before `b` in its side of the book: better price, then older. */
 function ahead(a: Order, b: Order): boolean {
@@ -287,9 +288,9 @@ export class ExchangeState {
         userId: Number(row.user_id),
         productId: Number(row.product_id),
         clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
-        orderType: String(row.order_type),
+        orderType: row.order_type as Order['orderType'],
         side: row.side as Order['side'],
-        tradingType: String(row.trading_type),
+        tradingType: row.trading_type as Order['tradingType'],
         quantity: new D(String(row.quantity)),
         filledQuantity: new D(String(row.filled_quantity)),
         price: new D(String(row.price)),
@@ -333,7 +334,7 @@ export class ExchangeState {
         id: Number(row.id),
         userId: Number(row.user_id),
         productId: Number(row.product_id),
-        tradingType: String(row.trading_type),
+        tradingType: row.trading_type as Order['tradingType'],
         side: row.side as Position['side'],
         leverageLevel: Number(row.leverage_level),
         fundingCurrency: String(row.funding_currency),

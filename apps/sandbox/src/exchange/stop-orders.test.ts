@@ -3,7 +3,7 @@ import {
   zEditOrderResponse,
   zGetPriceLevelsResponse,
   zListOrdersResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Client, newUser, startTestSandbox, valid } from '../test-support.js';
@@ -226,7 +226,7 @@ describe('stop and trailing stop input', () => {
     [
       'a trailing stop of an unknown type',
       { order_type: 'trailing_stop', trailing_stop_type: 'points', trailing_stop_value: '10' },
-      { trailing_stop_type: ['must_be_fiat_or_percentage'] },
+      { trailing_stop_type: ['must_be_one_of:fiat,percentage'] },
     ],
     [
       'a trailing stop without its value',

@@ -3,7 +3,7 @@ import {
   zCreateOrderResponse,
   zGetAccountsResponse,
   zGetOrderResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { addProduct, type NewProduct } from '../store/seed.js';

@@ -23,7 +23,7 @@ interface UserRow {
 }
 
 // What a third-party application may do for the user; one's own token may do everything.
-const oauthPermissions = ['read_accounts', 'read_user'];
+export const oauthPermissions = ['read_accounts', 'read_user'];
 const tokenPermissions = ['read_accounts', 'read_user', 'trade', 'withdraw'];
 
 const getUserContext: Handler = async ({ db, caller }) => {

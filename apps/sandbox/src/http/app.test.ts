@@ -1,7 +1,7 @@
 import {
   zQuickExchangeError,
   zQuickExchangeValidationError,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'zod/mini';
 import type { RunningSandbox } from '../server.js';

@@ -34,6 +34,8 @@ export interface AppOptions {
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
   rateLimit?: RateLimit;
+  /** Pages for people (index, OAuth approval), tried before the interfaces' routes. */
+  pages?: (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
 }
 
 // Far above any real request of these interfaces; a larger body is refused unread.
@@ -164,6 +166,8 @@ export function createApp(options: AppOptions) {
     if (method === 'OPTIONS') return { status: 204, body: '' };
     const document = specDocuments[pathname];
     if (method === 'GET' && document) return { status: 200, body: document };
+    const page = await options.pages?.(request, pathname);
+    if (page) return page;
 
     const resolution = findRoute(options.routes, method, pathname);
     if (resolution.kind === 'not-found') {

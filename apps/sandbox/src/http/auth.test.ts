@@ -1,6 +1,7 @@
 /** Partner and session authentication over HTTP; the exchange cases are in server.test.ts. */
+
+import { zCreateSessionResponse } from '@exchange-kit/contract/partner/schemas';
 import { signServiceAuth } from '@exchange-kit/core/auth';
-import { zCreateSessionResponse } from '@exchange-kit/partner-client/schemas';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';

@@ -1,5 +1,5 @@
+import { zErrorMessage, zListOrdersResponse } from '@exchange-kit/contract/exchange/schemas';
 import { signServiceAuth } from '@exchange-kit/core/auth';
-import { zErrorMessage, zListOrdersResponse } from '@exchange-kit/exchange-client/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'zod/mini';
 import type { RunningSandbox } from '../server.js';

@@ -1,7 +1,7 @@
 import {
   zGetPriceLevelsResponse,
   zListProductsResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { addProduct } from '../store/seed.js';

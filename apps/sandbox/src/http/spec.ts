@@ -1,5 +1,6 @@
-import exchangeSpec from '@exchange-kit/spec/exchange.openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import type { OpenApiDocument } from '@exchange-kit/contract/spec-reader';
 
 /** The parts of a bundled OpenAPI document the HTTP layer reads. */
 export interface SpecSchema {
@@ -7,48 +8,22 @@ export interface SpecSchema {
   $ref?: string;
 }
 
-export interface SpecParameter {
-  name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
-  required?: boolean;
-  schema?: SpecSchema;
-}
-
 type SecurityRequirement = Record<string, string[]>;
 
 export interface SpecOperation {
   operationId: string;
-  parameters?: (SpecParameter | { $ref: string })[];
   requestBody?: { required?: boolean; $ref?: string };
   responses: Record<string, unknown>;
   security?: SecurityRequirement[];
   'x-auth-payload'?: string;
 }
 
-export interface SpecDocument {
-  security?: SecurityRequirement[];
-  paths: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-}
+export type SpecDocument = OpenApiDocument;
 
-/** Which API an operation belongs to: its request schemas live in that API's client package. */
+/** Which API an operation belongs to. */
 export type Api = 'exchange' | 'partner';
 
 export const specs: Record<Api, SpecDocument> = {
   exchange: exchangeSpec as unknown as SpecDocument,
   partner: partnerSpec as unknown as SpecDocument,
 };
-
-/** Follows a local `#/components/...` reference of `spec` until it reaches a value. */
-export function resolve<T>(spec: SpecDocument, value: T | { $ref: string }): T {
-  let current: unknown = value;
-  for (let depth = 0; depth < 16; depth++) {
-    const ref = (current as { $ref?: unknown }).$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current as T;
-    current = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
-  }
-  throw new Error('Reference chain too deep');
-}

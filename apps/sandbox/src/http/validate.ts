@@ -1,8 +1,9 @@
-import * as exchangeSchemas from '@exchange-kit/exchange-client/schemas';
-import * as partnerSchemas from '@exchange-kit/partner-client/schemas';
+import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
+import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
+import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
 import type { Route } from './router.js';
-import { type Api, resolve, type SpecSchema, specs } from './spec.js';
+import { type Api, type SpecSchema, specs } from './spec.js';
 import { HttpError } from './types.js';
 
 type Schema = z.core.$ZodType;
@@ -60,7 +61,7 @@ function coerceParameters(
     if (parameter.in !== where) continue;
     const value = values[parameter.name];
     if (value === undefined || !parameter.schema) continue;
-    const schema = resolve<SpecSchema>(spec, parameter.schema);
+    const schema = resolveRef(spec, parameter.schema as SpecSchema);
     const types = ([] as string[]).concat(schema.type ?? []);
     if (types.includes('integer') && integerText.test(value) && Number.isSafeInteger(+value)) {
       coerced[parameter.name] = Number(value);
@@ -220,7 +221,7 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
     }
   }
   const bodySpec = route.operation.requestBody
-    ? resolve(specs[route.api], route.operation.requestBody)
+    ? resolveRef(specs[route.api], route.operation.requestBody)
     : undefined;
   if (!bodySpec || !schemas.body) return { body: undefined };
   if (request.body === undefined) {

@@ -1,12 +1,12 @@
 /** Settlements completing on the sandbox's clock, over real loopback HTTP. */
 
-import { signServiceAuth } from '@exchange-kit/core/auth';
 import {
   zCreateSessionResponse,
   zIntentToTradeResponse,
   zListPartnerTransactionsResponse,
   zTransactionStatusResponse,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';

@@ -4,7 +4,7 @@
  * Runs in the PostgreSQL pass of the tests (scripts/with-postgres.mjs), which sets
  * SANDBOX_TEST_DATABASE_URL; PGlite, one connection, cannot run calls side by side.
  */
-import { zIntentToTradeResponse } from '@exchange-kit/partner-client/schemas';
+import { zIntentToTradeResponse } from '@exchange-kit/contract/partner/schemas';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';

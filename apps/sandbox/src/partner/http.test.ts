@@ -1,5 +1,5 @@
 /** The partner operations over real loopback HTTP, signed the way real clients sign them. */
-import { signServiceAuth, signSessionAuth } from '@exchange-kit/core/auth';
+
 import {
   zCreateIntentResponse,
   zCreateSessionResponse,
@@ -8,7 +8,8 @@ import {
   zSetSettlementMethodResponse,
   zSetSettlementParametersResponse,
   zTransactionStatusResponse,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
+import { signServiceAuth, signSessionAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, startSandbox } from '../server.js';

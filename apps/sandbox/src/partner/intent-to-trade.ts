@@ -1,6 +1,6 @@
 /** intent_to_trade: creates a transaction, with as much of its settlement as the request gives. */
 import { randomUUID } from 'node:crypto';
-import type { zIntentToTradeBody } from '@exchange-kit/partner-client/schemas';
+import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
 import type { Queryable } from '../store/database.js';

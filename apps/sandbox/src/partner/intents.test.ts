@@ -3,7 +3,7 @@ import {
   zCreateIntentResponse,
   zIntentToTradeResponse,
   zListPartnerTransactionsResponse,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../http/types.js';
 import type { Database } from '../store/database.js';

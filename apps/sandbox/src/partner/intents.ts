@@ -1,6 +1,6 @@
 /** Intents: the fixed economics of a transaction that the widget lets users fulfil. */
 import { randomUUID } from 'node:crypto';
-import type { zCreateIntentBody } from '@exchange-kit/partner-client/schemas';
+import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';

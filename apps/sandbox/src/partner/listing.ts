@@ -1,6 +1,6 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
-import type { components } from '@exchange-kit/partner-client';
-import { zTransactionStatus, zUuid } from '@exchange-kit/partner-client/schemas';
+import type { components } from '@exchange-kit/contract/partner';
+import { zTransactionStatus, zUuid } from '@exchange-kit/contract/partner/schemas';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid } from './errors.js';

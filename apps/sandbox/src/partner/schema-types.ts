@@ -1,4 +1,4 @@
-import type { components } from '@exchange-kit/partner-client';
+import type { components } from '@exchange-kit/contract/partner';
 
 type Schemas = components['schemas'];
 

@@ -1,7 +1,7 @@
 import {
   zCreateSessionResponse,
   zIntentToTradeResponse,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
 import { findSessionSecret } from './handlers.js';

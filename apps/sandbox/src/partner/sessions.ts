@@ -1,11 +1,11 @@
 /** User sessions: created with a partner's public key, they carry the user to a transaction. */
 import { randomUUID } from 'node:crypto';
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import {
   zDefaultTransaction,
   type zSessionCreate,
   zUuid,
-} from '@exchange-kit/partner-client/schemas';
-import partnerSpec from '@exchange-kit/spec/partner.openapi.json' with { type: 'json' };
+} from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';

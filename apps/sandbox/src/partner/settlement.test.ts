@@ -3,7 +3,7 @@ import {
   zSetSettlementMethodResponse,
   zSetSettlementParametersResponse,
   zTransactionStatusResponse,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
 import {

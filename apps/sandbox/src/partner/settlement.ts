@@ -3,7 +3,7 @@ import {
   type zSetSettlementMethodBody,
   type zSetSettlementParametersBody,
   zUuid,
-} from '@exchange-kit/partner-client/schemas';
+} from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { Caller, Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';

@@ -2,7 +2,7 @@
  * Test support: a migrated in-memory store and calls of the partner handlers as the HTTP layer
  * makes them (body validated against the operation's schema, one transaction per call).
  */
-import * as schemas from '@exchange-kit/partner-client/schemas';
+import * as schemas from '@exchange-kit/contract/partner/schemas';
 import * as z from 'zod/mini';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
 import { freshDatabase } from '../postgres.test-support.js';

@@ -1,15 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signServiceAuth } from '@exchange-kit/core/auth';
 import {
   zCreateOrderResponse,
   zGetAccountsResponse,
   zGetOrderByClientIdResponse,
   zListOrdersResponse,
-} from '@exchange-kit/exchange-client/schemas';
+} from '@exchange-kit/contract/exchange/schemas';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
@@ -122,7 +123,12 @@ describe('durability', () => {
       }
       acknowledged = (await Promise.all(settled)).filter((id): id is string => id !== undefined);
     } finally {
+      // Its claim on the data folder goes only once the process is gone: under load that is
+      // later than the kill, and reopening before would find the folder still claimed.
+      const gone = child.exitCode !== null || child.signalCode !== null;
+      const exited = gone ? Promise.resolve() : once(child, 'exit');
       child.kill('SIGKILL');
+      await exited;
     }
     expect(acknowledged.length).toBeGreaterThanOrEqual(12);
 

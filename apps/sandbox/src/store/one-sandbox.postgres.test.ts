@@ -2,7 +2,7 @@
  * One sandbox per PostgreSQL database: the exchange is decided in the memory of one process,
  * so a second process writing to the same database would hand out the ids the first uses.
  */
-import { zCreateOrderResponse } from '@exchange-kit/exchange-client/schemas';
+import { zCreateOrderResponse } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../postgres.test-support.js';
 import { startSandbox } from '../server.js';

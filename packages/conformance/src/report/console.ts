@@ -15,7 +15,7 @@ export function consoleLine(result: RequirementResult): string {
   const parts = [line];
   if (item?.received) parts.push(indent(`received:   ${redactSecrets(item.received)}`));
   if (item?.documented) parts.push(indent(`documented: ${item.documented}`));
-  if (item?.exchange) parts.push(indent(curlOf(item.exchange)));
+  if (item?.call) parts.push(indent(curlOf(item.call)));
   return parts.join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { jwtHeader, jwtPayload } from '../forge.js';
-import type { Exchange } from '../outcome.js';
+import type { RecordedCall } from '../outcome.js';
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
@@ -20,15 +20,15 @@ export function redactSecrets(text: string): string {
 }
 
 /** A curl command that sends the call again, secrets redacted (re-sign the JWT to run it). */
-export function curlOf(exchange: Exchange): string {
-  const parts = [`curl -i -X ${exchange.method} ${quote(exchange.url)}`];
-  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+export function curlOf(call: RecordedCall): string {
+  const parts = [`curl -i -X ${call.method} ${quote(call.url)}`];
+  for (const [name, value] of Object.entries(call.requestHeaders)) {
     const shown = /^(x-service-auth|authorization)$/i.test(name)
       ? redactHeader(name, value)
       : value;
     parts.push(`-H ${quote(`${name}: ${shown}`)}`);
   }
-  if (exchange.requestBody !== undefined)
-    parts.push(`--data-raw ${quote(redactSecrets(exchange.requestBody))}`);
+  if (call.requestBody !== undefined)
+    parts.push(`--data-raw ${quote(redactSecrets(call.requestBody))}`);
   return parts.join(' \\\n  ');
 }

@@ -44,7 +44,7 @@ export function toHtml(report: ConformanceReport): string {
       return `<section id="${escapeHtml(result.id)}"><h3>${badge(result.verdict)} ${escapeHtml(result.id)}</h3>
 <p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em></p><p>${escapeHtml(result.message)}</p>
 ${item?.received ? `<div class="pair"><div><h4>Received</h4><pre>${escapeHtml(redactSecrets(item.received))}</pre></div><div><h4>Documented</h4><pre>${escapeHtml(item.documented ?? '')}</pre></div></div>` : ''}
-${item?.exchange ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.exchange))}</pre>` : ''}</section>`;
+${item?.call ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.call))}</pre>` : ''}</section>`;
     })
     .join('\n');
   const summary = Object.entries(report.summary)

@@ -9,13 +9,13 @@ export function toJson(report: ConformanceReport): string {
     message: item.message,
     received: item.received === undefined ? undefined : redactSecrets(item.received),
     documented: item.documented,
-    call: item.exchange && {
-      operationId: item.exchange.operationId,
-      method: item.exchange.method,
-      url: item.exchange.url,
-      status: item.exchange.status,
-      violations: item.exchange.violations,
-      curl: curlOf(item.exchange),
+    call: item.call && {
+      operationId: item.call.operationId,
+      method: item.call.method,
+      url: item.call.url,
+      status: item.call.status,
+      violations: item.call.violations,
+      curl: curlOf(item.call),
     },
   });
   return `${JSON.stringify(

@@ -46,7 +46,7 @@ export function toJunit(report: ConformanceReport): string {
         result.origin,
         detail?.received && `received: ${redactSecrets(detail.received)}`,
         detail?.documented && `documented: ${detail.documented}`,
-        detail?.exchange && curlOf(detail.exchange),
+        detail?.call && curlOf(detail.call),
       ]
         .filter(Boolean)
         .join('\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forgeJwt } from '../forge.js';
-import type { Exchange } from '../outcome.js';
+import type { RecordedCall } from '../outcome.js';
 import type { ConformanceReport, RequirementResult } from '../run.js';
 import { curlOf } from './curl.js';
 import { toHtml } from './html.js';
@@ -8,7 +8,7 @@ import { toJson } from './json.js';
 import { toJunit } from './junit.js';
 
 const secret = 'the-token-secret';
-const exchange: Exchange = {
+const call: RecordedCall = {
   operationId: 'cancelOrder',
   method: 'PUT',
   url: 'http://127.0.0.1:4000/orders/7/cancel',
@@ -36,9 +36,9 @@ const failed: RequirementResult = {
       requirementId: 'ORDER-CANCEL-LIVE',
       outcome: 'fail',
       message: 'still live',
-      received: exchange.responseText,
+      received: call.responseText,
       documented: 'next state cancelled',
-      exchange,
+      call,
     },
   ],
 };
@@ -67,12 +67,12 @@ const report: ConformanceReport = {
 
 describe('reports', () => {
   it('shows a JWT in curl by its payload, never the secret or the signature', () => {
-    const curl = curlOf(exchange);
+    const curl = curlOf(call);
     expect(curl).toContain(`curl -i -X PUT 'http://127.0.0.1:4000/orders/7/cancel'`);
     expect(curl).toContain(
       '<JWT HS256 {"token_id":"42","path":"/orders/7/cancel","nonce":1}, signed with the token secret>',
     );
-    expect(curl).not.toContain(exchange.requestHeaders['X-Service-Auth']?.split('.')[2]);
+    expect(curl).not.toContain(call.requestHeaders['X-Service-Auth']?.split('.')[2]);
   });
 
   it('writes JUnit with one testcase per requirement id', () => {

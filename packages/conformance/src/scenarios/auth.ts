@@ -2,7 +2,7 @@ import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
 import type { OrderRef } from '../adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../context.js';
 import { forgeJwt } from '../forge.js';
-import { type Exchange, Failure, fixtureFailed, SetupError } from '../outcome.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
 import { example } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -23,7 +23,7 @@ async function expectUnchanged(
   context: ScenarioContext,
   order: OrderRef,
   before: Record<string, unknown>,
-  attack: Exchange,
+  attack: RecordedCall,
 ): Promise<void> {
   const after = await orderState(context, order);
   for (const field of ['status', 'price', 'quantity']) {
@@ -33,7 +33,7 @@ async function expectUnchanged(
         {
           received: `${field}: ${JSON.stringify(after[field])}`,
           documented: 'the state is unchanged',
-          exchange: attack,
+          call: attack,
         },
       );
     }

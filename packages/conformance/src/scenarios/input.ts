@@ -1,7 +1,7 @@
 import { type BadInputCase, deriveBadInput, malformedJson } from '../bad-input.js';
 import { badInputOperations, profilesOf } from '../catalog.js';
 import { bodyOf, type CallOptions } from '../context.js';
-import { type Exchange, Failure, SetupError } from '../outcome.js';
+import { Failure, type RecordedCall, SetupError } from '../outcome.js';
 import { operation, requestSchema } from '../spec.js';
 import { example, partnerSession } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -149,14 +149,14 @@ const targets: InputTarget[] = [
   },
 ];
 
-function expect4xx(exchange: Exchange, description: string): void {
-  if (exchange.status >= 400 && exchange.status < 500) return;
+function expect4xx(call: RecordedCall, description: string): void {
+  if (call.status >= 400 && call.status < 500) return;
   throw new Failure(
-    `${exchange.operationId} ${description}: answered ${exchange.status}${exchange.status >= 500 ? ' (a server error)' : ' (accepted)'}`,
+    `${call.operationId} ${description}: answered ${call.status}${call.status >= 500 ? ' (a server error)' : ' (accepted)'}`,
     {
-      received: `${exchange.status} ${exchange.responseText.slice(0, 200)}`,
+      received: `${call.status} ${call.responseText.slice(0, 200)}`,
       documented: '400 or 422 (a 4xx), never 5xx',
-      exchange,
+      call,
     },
   );
 }

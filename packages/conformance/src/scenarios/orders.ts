@@ -1,8 +1,11 @@
+import { operationTable } from '@exchange-kit/contract/exchange';
+import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../adapter.js';
 import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../catalog.js';
 import { bodyOf, expectStatus } from '../context.js';
-import { type Exchange, Failure, SetupError, Skip } from '../outcome.js';
+import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
+import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -27,6 +30,11 @@ function pathOf(order: OrderRef, via: Via): Record<string, string> {
 const byClient = (operationId: string, via: Via) =>
   via === 'client' ? `${operationId}ByClientId` : operationId;
 
+/** Every successful call is evidence for the status table's row of successes. */
+function noteSuccess(context: ScenarioContext, call: RecordedCall): void {
+  context.evidence.noteStatus('STATUS-200-SUCCESS', call, expected('STATUS-200-SUCCESS').status);
+}
+
 async function readOrder(
   context: ScenarioContext,
   order: OrderRef,
@@ -34,7 +42,7 @@ async function readOrder(
 ): Promise<Row | undefined> {
   const read = await context.caller.call(byClient('getOrder', via), { path: pathOf(order, via) });
   if (read.status === 404) return undefined;
-  if (read.status !== 200) {
+  if (read.status !== operationTable.getOrder.status) {
     throw new SetupError(`reading order ${order.id} back answered ${read.status}`, read);
   }
   return bodyOf(read);
@@ -44,7 +52,7 @@ async function liveIds(context: ScenarioContext): Promise<Set<string>> {
   const listed = await context.caller.call('listOrders', {
     query: { status: 'live', limit: '1000' },
   });
-  if (listed.status !== 200)
+  if (listed.status !== operationTable.listOrders.status)
     throw new SetupError(`listing live orders answered ${listed.status}`, listed);
   return new Set(
     ((bodyOf(listed).models as Row[] | undefined) ?? []).map((order) => String(order.id)),
@@ -52,7 +60,7 @@ async function liveIds(context: ScenarioContext): Promise<Set<string>> {
 }
 
 function expectField(
-  exchange: Exchange | undefined,
+  call: RecordedCall | undefined,
   body: Row | undefined,
   field: string,
   expected: unknown,
@@ -69,7 +77,7 @@ function expectField(
     {
       received: `${field}: ${JSON.stringify(value)}`,
       documented: `${field}: ${JSON.stringify(expected)}`,
-      exchange,
+      call,
     },
   );
 }
@@ -79,30 +87,34 @@ const cancelLive: Scenario = {
   profile: 'orders',
   covers: ['ORDER-CANCEL-LIVE', 'STATUS-200-SUCCESS'],
   async run(context) {
+    const { status, next } = expected('ORDER-CANCEL-LIVE');
     for (const via of ['id', 'client'] as const) {
       const order = await context.liveOrder({});
       const cancelled = await context.caller.call(byClient('cancelOrder', via), {
         path: pathOf(order, via),
       });
-      context.evidence.noteStatus('STATUS-200-SUCCESS', cancelled, 200);
+      noteSuccess(context, cancelled);
       await context.evidence.check('ORDER-CANCEL-LIVE', async () => {
-        expectStatus(cancelled, 200, 'status 200 and the order with status cancelled');
-        expectField(cancelled, bodyOf(cancelled), 'status', 'cancelled', 'the cancel response');
+        expectStatus(cancelled, status, `status ${status} and the order with status ${next}`);
+        expectField(cancelled, bodyOf(cancelled), 'status', next, 'the cancel response');
         const read = await readOrder(context, order);
-        if (read && read.status === 'live') {
-          throw new Failure(`order ${order.id} is still live after its cancel answered 200`, {
-            received: `GET /orders/${order.id}: status live`,
-            documented: 'next state cancelled',
-            exchange: cancelled,
-          });
+        if (read && read.status !== next) {
+          throw new Failure(
+            `order ${order.id} is ${String(read.status)} after its cancel answered ${cancelled.status}`,
+            {
+              received: `GET /orders/${order.id}: status ${String(read.status)}`,
+              documented: `next state ${next}`,
+              call: cancelled,
+            },
+          );
         }
         if ((await liveIds(context)).has(String(order.id))) {
           throw new Failure(
             `order ${order.id} is still listed among the live orders after its cancel`,
             {
               received: 'listed by GET /orders?status=live',
-              documented: 'next state cancelled',
-              exchange: cancelled,
+              documented: `next state ${next}`,
+              call: cancelled,
             },
           );
         }
@@ -116,9 +128,9 @@ const notLiveRequirements = {
   editOrder: 'ORDER-EDIT-NOT-LIVE',
   updateOrderTpsl: 'ORDER-UPDATE-TPSL-NOT-LIVE',
   cancelOrder: 'ORDER-CANCEL-NOT-LIVE',
-} as const;
+} as const satisfies Record<string, RequirementId>;
 
-/** Edit, update_tpsl and cancel of an order that is not live: 404 each, and the order unchanged. */
+/** Edit, update_tpsl and cancel of an order that is not live: each answered as its row says. */
 async function checkNotLive(
   context: ScenarioContext,
   order: OrderRef,
@@ -138,15 +150,24 @@ async function checkNotLive(
         path: pathOf(order, via),
         body: bodies[operationId],
       });
-      context.evidence.noteStatus('STATUS-404-NOT-LIVE', answered, 404);
+      context.evidence.noteStatus(
+        'STATUS-404-NOT-LIVE',
+        answered,
+        expected('STATUS-404-NOT-LIVE').status,
+      );
+      const { status } = expected(requirementId);
       await context.evidence.check(requirementId, async () => {
-        expectStatus(answered, 404, `404 for a ${state} order`);
-        return `${answered.operationId} of a ${state} order answered 404`;
+        expectStatus(answered, status, `${status} for a ${state} order`);
+        return `${answered.operationId} of a ${state} order answered ${status}`;
       });
     }
   }
   const after = await readOrder(context, order);
   for (const requirementId of Object.values(notLiveRequirements)) {
+    const { next } = expected(requirementId);
+    if (next !== 'unchanged') {
+      throw new Error(`${requirementId} no longer expects the order unchanged: revise this check`);
+    }
     await context.evidence.check(requirementId, async () => {
       for (const field of ['status', 'price', 'quantity', 'take_profit', 'stop_loss']) {
         if (JSON.stringify(before?.[field]) !== JSON.stringify(after?.[field])) {
@@ -154,7 +175,7 @@ async function checkNotLive(
             `the ${state} order changed: ${field} was ${JSON.stringify(before?.[field])}, is ${JSON.stringify(after?.[field])}`,
             {
               received: `${field}: ${JSON.stringify(after?.[field])}`,
-              documented: 'next state unchanged',
+              documented: `next state ${next}`,
             },
           );
         }
@@ -173,7 +194,7 @@ const notLive: Scenario = {
     const cancelled = await context.caller.call('cancelOrder', {
       path: { order_id: String(order.id) },
     });
-    if (cancelled.status !== 200)
+    if (cancelled.status !== expected('ORDER-CANCEL-LIVE').status)
       throw new SetupError(`cancelling the fixture answered ${cancelled.status}`, cancelled);
     await checkNotLive(context, order, 'cancelled');
     const market = await context.market();
@@ -214,54 +235,60 @@ interface LiveOrderChange {
 
 interface LiveOrderChangeCheck {
   operationId: 'editOrder' | 'updateOrderTpsl';
-  requirementId: string;
+  requirementId: RequirementId;
   /** How failures name the response, e.g. `the edit response`. */
   response: string;
   /** Which id reads the order back; by default the one the change named it by. */
   readBackVia?: Via;
   /** What else the response must hold besides the changed fields. */
-  checkResponse?: (exchange: Exchange, body: Row) => void;
+  checkResponse?: (call: RecordedCall, body: Row) => void;
 }
 
-function expectLiveWith(exchange: Exchange, body: Row | undefined, fields: Row, what: string) {
-  expectField(exchange, body, 'status', 'live', what);
-  for (const [field, value] of Object.entries(fields))
-    expectField(exchange, body, field, value, what);
+function expectStateWith(
+  call: RecordedCall,
+  body: Row | undefined,
+  state: string | undefined,
+  fields: Row,
+  what: string,
+) {
+  expectField(call, body, 'status', state, what);
+  for (const [field, value] of Object.entries(fields)) expectField(call, body, field, value, what);
 }
 
-function expectMarginFields(exchange: Exchange, body: Row): void {
+function expectMarginFields(call: RecordedCall, body: Row): void {
   for (const field of ['margin_used', 'margin_interest', 'unwound_trade_leverage_level']) {
     if (!(field in body)) {
       throw new Failure(`the update_tpsl response lacks ${field}`, {
         received: `fields: ${Object.keys(body).join(', ')}`,
         documented:
           'updated order returned with margin_used, margin_interest and unwound_trade_leverage_level',
-        exchange,
+        call,
       });
     }
   }
 }
 
-/** Each change answers 200 with the order still live and changed, and reads back the same. */
+/** Each change answers as the row says, the order in the row's next state and changed, and reads back the same. */
 async function checkLiveOrderChanges(
   context: ScenarioContext,
   order: OrderRef,
   check: LiveOrderChangeCheck,
   changes: LiveOrderChange[],
 ): Promise<void> {
+  const { status, next } = expected(check.requirementId);
   for (const change of changes) {
     const changed = await context.caller.call(byClient(check.operationId, change.via), {
       path: pathOf(order, change.via),
       body: change.body,
     });
-    context.evidence.noteStatus('STATUS-200-SUCCESS', changed, 200);
+    noteSuccess(context, changed);
     await context.evidence.check(check.requirementId, async () => {
-      expectStatus(changed, 200, 'status 200 and the updated order');
+      expectStatus(changed, status, `status ${status} and the updated order`);
       const body = bodyOf(changed);
-      expectLiveWith(changed, body, change.body, check.response);
+      expectStateWith(changed, body, next, change.body, check.response);
       check.checkResponse?.(changed, body);
       const read = await readOrder(context, order, check.readBackVia ?? change.via);
-      expectLiveWith(changed, read, change.body, `order ${order.id} read back`);
+      expectStateWith(changed, read, next, change.body, `order ${order.id} read back`);
       return `${change.done} by ${change.via === 'id' ? 'system id' : 'client order id'} and read back`;
     });
   }
@@ -346,9 +373,11 @@ async function cancelAllRound(
   context: ScenarioContext,
   book: Map<string, OrderRef>,
   requirementId: string,
+  row: RequirementId,
   filters: Record<string, string> | undefined,
   label: string,
 ): Promise<void> {
+  const { status } = expected(row);
   const matches = (order: OrderRef) =>
     Object.entries(filters ?? {}).every(([name, value]) => {
       const attribute = filterAttribute[name];
@@ -369,16 +398,16 @@ async function cancelAllRound(
     'cancelAllOrders',
     filters === undefined ? {} : { body: filters },
   );
-  context.evidence.noteStatus('STATUS-200-SUCCESS', answered, 200);
+  noteSuccess(context, answered);
   const documented = `models lists exactly the matching orders (${matching.map((order) => order.id).join(', ') || 'none'}); the others stay live`;
   await context.evidence.check(requirementId, async () => {
-    expectStatus(answered, 200, 'status 200 and {models}');
+    expectStatus(answered, status, `status ${status} and {models}`);
     const models = bodyOf(answered).models;
     if (!Array.isArray(models))
       throw new Failure('the cancel_all response has no models array', {
         received: answered.responseText.slice(0, 300),
         documented,
-        exchange: answered,
+        call: answered,
       });
     const listed = new Map((models as Row[]).map((entry) => [String(entry.id), entry]));
     const missing = matching.filter((order) => !listed.has(String(order.id)));
@@ -412,7 +441,7 @@ async function cancelAllRound(
             .join(', ') || 'none'
         }`,
         documented,
-        exchange: answered,
+        call: answered,
       });
     }
     return `${label}: ${matching.length} cancelled and listed, ${others.length} left live`;
@@ -480,6 +509,7 @@ const cancelAll: Scenario = {
         context,
         book,
         requirementId,
+        'ORDER-CANCEL-ALL-MATCHING',
         { [filter]: String(reference[attribute as keyof typeof reference]) },
         `cancel_all {${filter}}`,
       );
@@ -494,6 +524,7 @@ const cancelAll: Scenario = {
       context,
       book,
       'ORDER-CANCEL-ALL-MATCHING',
+      'ORDER-CANCEL-ALL-MATCHING',
       combined,
       'cancel_all with every filter',
     );
@@ -502,6 +533,7 @@ const cancelAll: Scenario = {
       context,
       book,
       'ORDER-CANCEL-ALL-NO-FILTER',
+      'ORDER-CANCEL-ALL-NO-FILTER',
       {},
       'cancel_all with an empty body',
     );
@@ -509,6 +541,7 @@ const cancelAll: Scenario = {
     await cancelAllRound(
       context,
       book,
+      'ORDER-CANCEL-ALL-NO-FILTER',
       'ORDER-CANCEL-ALL-NO-FILTER',
       undefined,
       'cancel_all with no body',
@@ -534,8 +567,9 @@ const skipsConditional: Scenario = {
     );
     context.created.push(...conditional);
     const answered = await context.caller.call('cancelAllOrders', {});
+    const { status, next } = expected('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL');
     await context.evidence.check('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL', async () => {
-      expectStatus(answered, 200, 'status 200 and {models}');
+      expectStatus(answered, status, `status ${status} and {models}`);
       const listed = new Set(
         ((bodyOf(answered).models as Row[] | undefined) ?? []).map((entry) => String(entry.id)),
       );
@@ -547,8 +581,8 @@ const skipsConditional: Scenario = {
           `cancel_all touched conditional orders: listed ${wronglyListed.map((o) => o.id).join(', ') || 'none'}, no longer live ${cancelled.map((o) => o.id).join(', ') || 'none'}`,
           {
             received: `models: ${[...listed].join(', ') || 'none'}`,
-            documented: 'conditional orders stay live and are not listed in models',
-            exchange: answered,
+            documented: `conditional orders stay ${next} and are not listed in models`,
+            call: answered,
           },
         );
       }

@@ -1,8 +1,10 @@
+import { operationTable } from '@exchange-kit/contract/partner';
+import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
 import { bodyOf, expectStatus } from '../context.js';
-import { type Exchange, Failure, fixtureFailed, SetupError } from '../outcome.js';
-import { requirements } from '../requirements.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
 import { requestExamples } from '../spec.js';
+import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -28,8 +30,8 @@ export function partnerSession(context: ScenarioContext): Promise<SessionCredent
           public_api_key: context.target.publicApiKey,
         },
       });
-      context.evidence.noteStatus('STATUS-200-SUCCESS', created, 200);
-      if (created.status !== 200)
+      noteSuccess(context, created);
+      if (created.status !== operationTable.createSession.status)
         throw fixtureFailed('creating a user session', created, 'partner-sessions');
       const payload = bodyOf(created).payload as Row | undefined;
       return {
@@ -47,7 +49,7 @@ export async function createIntent(
   context: ScenarioContext,
   name: string,
   changes: Row,
-): Promise<Exchange> {
+): Promise<RecordedCall> {
   const body: Row = {
     ...example('createIntent', name),
     public_api_key: context.target.publicApiKey,
@@ -60,35 +62,40 @@ export async function createIntent(
     path: { public_api_key: context.target.publicApiKey },
     body,
   });
-  context.evidence.noteStatus('STATUS-200-SUCCESS', created, 200);
+  noteSuccess(context, created);
   return created;
 }
 
-function payloadOf(exchange: Exchange): Row {
-  const payload = bodyOf(exchange).payload;
+/** Every successful call is evidence for the status table's row of successes. */
+function noteSuccess(context: ScenarioContext, call: RecordedCall): void {
+  context.evidence.noteStatus('STATUS-200-SUCCESS', call, expected('STATUS-200-SUCCESS').status);
+}
+
+function payloadOf(call: RecordedCall): Row {
+  const payload = bodyOf(call).payload;
   if (typeof payload !== 'object' || payload === null) {
-    throw new Failure(`${exchange.operationId} answered no payload object`, {
-      received: exchange.responseText.slice(0, 300),
-      exchange,
+    throw new Failure(`${call.operationId} answered no payload object`, {
+      received: call.responseText.slice(0, 300),
+      call,
     });
   }
   return payload as Row;
 }
 
 function expectPayload(
-  exchange: Exchange,
+  call: RecordedCall,
   field: string,
   expected: unknown,
   documented: string,
 ): void {
-  const value = payloadOf(exchange)[field];
+  const value = payloadOf(call)[field];
   if (value !== expected) {
     throw new Failure(
-      `${exchange.operationId}: payload.${field} is ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`,
+      `${call.operationId}: payload.${field} is ${JSON.stringify(value)}, not ${JSON.stringify(expected)}`,
       {
         received: `payload.${field}: ${JSON.stringify(value)}`,
         documented,
-        exchange,
+        call,
       },
     );
   }
@@ -104,26 +111,22 @@ const intentDefault: Scenario = {
       partner_order_id: `${context.runId}-default`,
       strategy: undefined,
     });
+    const { status, next } = expected('INTENT-STRATEGY-DEFAULT');
     await context.evidence.check('INTENT-STRATEGY-DEFAULT', async () => {
-      expectStatus(created, 200, 'status 200 and the intent');
-      expectPayload(
-        created,
-        'strategy',
-        'ONE_TO_ONE_ATTEMPTED',
-        'the intent is created with strategy ONE_TO_ONE_ATTEMPTED',
-      );
-      return 'an intent created without strategy is ONE_TO_ONE_ATTEMPTED';
+      expectStatus(created, status, `status ${status} and the intent`);
+      expectPayload(created, 'strategy', next, `the intent is created with strategy ${next}`);
+      return `an intent created without strategy is ${next}`;
     });
   },
 };
 
 /**
  * The step the state names next: a method set through /settlement/method, or the missing
- * parameter supplied through /settlement/parameters (202 each, by convention).
+ * parameter supplied through /settlement/parameters (answered as the spec documents).
  */
 async function moveOn(
   context: ScenarioContext,
-  requirementId: string,
+  requirementId: RequirementId,
   payload: Row,
   session: SessionCredentials,
 ): Promise<void> {
@@ -136,7 +139,8 @@ async function moveOn(
       },
       auth,
     });
-    expectStatus(set, 202, 'a method can be set via /settlement/method (202)');
+    const { status } = operationTable.setSettlementMethod;
+    expectStatus(set, status, `a method can be set via /settlement/method (${status})`);
   }
   if (requirementId === 'QE-TRADE-PARAMETER-MISSING') {
     const funding = payload.funding_settlement as Row | undefined;
@@ -147,15 +151,16 @@ async function moveOn(
       },
       auth,
     });
+    const { status } = operationTable.setSettlementParameters;
     expectStatus(
       supplied,
-      202,
-      'the missing parameter can be supplied via /settlement/parameters (202)',
+      status,
+      `the missing parameter can be supplied via /settlement/parameters (${status})`,
     );
   }
 }
 
-const trades = [
+const trades: Array<{ requirementId: RequirementId; example: string }> = [
   { requirementId: 'QE-TRADE-NO-METHOD', example: 'minimal' },
   { requirementId: 'QE-TRADE-BOTH-METHODS', example: 'full' },
   { requirementId: 'QE-TRADE-PARAMETER-MISSING', example: 'missingSignedTransaction' },
@@ -181,11 +186,14 @@ const tradeStates: Scenario = {
         body,
         auth: { kind: 'session', session },
       });
-      context.evidence.noteStatus('STATUS-202-TRANSACTION-CREATED', created, 202);
-      const requirement = requirements.find((r) => r.id === trade.requirementId);
-      const next = requirement?.expect.next ?? '';
+      context.evidence.noteStatus(
+        'STATUS-202-TRANSACTION-CREATED',
+        created,
+        expected('STATUS-202-TRANSACTION-CREATED').status,
+      );
+      const { status, next } = expected(trade.requirementId);
       await context.evidence.check(trade.requirementId, async () => {
-        expectStatus(created, 202, `202 and a transaction in ${next}`);
+        expectStatus(created, status, `${status} and a transaction in ${next}`);
         expectPayload(created, 'status', next, `next state ${next}`);
         const payload = payloadOf(created);
         if (
@@ -195,7 +203,7 @@ const tradeStates: Scenario = {
           throw new Failure('both methods were supplied but the response lacks an instruction', {
             received: `funding_settlement ${payload.funding_settlement ? 'present' : 'absent'}, payout_settlement ${payload.payout_settlement ? 'present' : 'absent'}`,
             documented: 'both instructions returned',
-            exchange: created,
+            call: created,
           });
         }
         if (trade.requirementId === 'QE-TRADE-PARAMETER-MISSING') {
@@ -209,7 +217,7 @@ const tradeStates: Scenario = {
           if (!required) {
             throw new Failure('no instruction lists a required input parameter', {
               documented: 'instructions list what is required',
-              exchange: created,
+              call: created,
             });
           }
         }
@@ -217,10 +225,10 @@ const tradeStates: Scenario = {
           path: { transaction_id: String(payload.transaction_id) },
           auth: { kind: 'session', session },
         });
-        expectStatus(read, 200, 'the transaction read back');
+        expectStatus(read, operationTable.getTransactionStatus.status, 'the transaction read back');
         expectPayload(read, 'status', next, `read back in ${next}`);
         await moveOn(context, trade.requirementId, payload, session);
-        return `202, ${next}, read back`;
+        return `${status}, ${next}, read back`;
       });
     }
   },
@@ -230,7 +238,7 @@ async function trade(
   context: ScenarioContext,
   session: SessionCredentials,
   intentId: string,
-): Promise<Exchange> {
+): Promise<RecordedCall> {
   const body = {
     ...example('intentToTrade', 'fromIntent'),
     session_id: session.sessionId,
@@ -250,15 +258,17 @@ const intentStrategies: Scenario = {
       strategy: undefined,
       partner_order_id: `${context.runId}-once`,
     });
-    if (once.status !== 200)
+    if (once.status !== operationTable.createIntent.status)
       throw new SetupError(`creating an intent answered ${once.status}`, once);
     const onceId = String(payloadOf(once).id);
     const first = await trade(context, session, onceId);
     const second = await trade(context, session, onceId);
+    const created = expected('STATUS-202-TRANSACTION-CREATED').status;
+    const consumed = expected('INTENT-ONE-TO-ONE-CONSUMED').status;
     await context.evidence.check('INTENT-ONE-TO-ONE-CONSUMED', async () => {
-      expectStatus(first, 202, 'the first attempt creates a transaction (202)');
-      expectStatus(second, 422, 'the second attempt is refused with 422');
-      return 'first attempt 202, second 422';
+      expectStatus(first, created, `the first attempt creates a transaction (${created})`);
+      expectStatus(second, consumed, `the second attempt is refused with ${consumed}`);
+      return `first attempt ${created}, second ${consumed}`;
     });
 
     const partner = {
@@ -267,18 +277,23 @@ const intentStrategies: Scenario = {
       partner_tags: [context.runId, 'conformance'],
     };
     const many = await createIntent(context, 'reusable', { strategy: 'ONE_TO_MANY', ...partner });
-    if (many.status !== 200)
+    if (many.status !== operationTable.createIntent.status)
       throw new SetupError(`creating an intent answered ${many.status}`, many);
     const manyId = String(payloadOf(many).id);
     const attempts = [await trade(context, session, manyId), await trade(context, session, manyId)];
+    const reused = expected('INTENT-ONE-TO-MANY-REUSABLE').status;
     await context.evidence.check('INTENT-ONE-TO-MANY-REUSABLE', async () => {
       for (const attempt of attempts)
-        expectStatus(attempt, 202, 'every attempt creates a transaction (202)');
+        expectStatus(attempt, reused, `every attempt creates a transaction (${reused})`);
       const listed = await context.caller.call('listPartnerTransactions', {
         path: { public_api_key: context.target.publicApiKey },
         query: { intent_id: manyId },
       });
-      expectStatus(listed, 200, 'the partner transaction listing');
+      expectStatus(
+        listed,
+        operationTable.listPartnerTransactions.status,
+        'the partner transaction listing',
+      );
       const transactions = (payloadOf(listed).transactions as Row[] | undefined) ?? [];
       const ids = new Set(attempts.map((attempt) => String(payloadOf(attempt).transaction_id)));
       const found = transactions.filter((transaction) =>
@@ -290,7 +305,7 @@ const intentStrategies: Scenario = {
           {
             received: `listed: ${transactions.map((t) => t.transaction_id).join(', ') || 'none'}`,
             documented: 'every attempt creates a transaction of the intent',
-            exchange: listed,
+            call: listed,
           },
         );
       }
@@ -302,7 +317,7 @@ const intentStrategies: Scenario = {
               {
                 received: `${field}: ${JSON.stringify(transaction[field])}`,
                 documented: `${field}: ${JSON.stringify(value)} (copied from the intent)`,
-                exchange: listed,
+                call: listed,
               },
             );
           }

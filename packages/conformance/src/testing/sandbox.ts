@@ -7,7 +7,7 @@ interface SandboxProcess extends Target {
 
 // The helper is imported by name at run time, so the library never depends on the sandbox
 // and the type check does not follow into it; the sandbox itself runs as its own process.
-const helper = '@exchange-kit/sandbox/test/process.ts';
+const helper = '@exchange-kit/sandbox/testing';
 
 /** Starts the reference server as its own process, in memory, on a free loopback port. */
 export async function startSandbox(): Promise<{ target: Target; close(): Promise<void> }> {

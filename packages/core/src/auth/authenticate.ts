@@ -16,14 +16,22 @@ export interface ServiceAuthOptions {
 /** An attempt as the transport hands it over; a Request fits too. */
 type Attempt = { readonly headers: Pick<Headers, 'set'> };
 
-/** Adds a fresh X-Service-Auth JWT for the exact path (query string included) to an attempt. */
+/**
+ * Adds a fresh X-Service-Auth JWT for the exact path (query string included) to an attempt.
+ * `withoutNonce` leaves the nonce out of a call made with one's own token; partner and OAuth
+ * calls always carry one.
+ */
 export function serviceAuthenticator(token: ApiToken, options: ServiceAuthOptions = {}) {
-  return async (request: Attempt, path: string): Promise<void> => {
+  return async (
+    request: Attempt,
+    path: string,
+    sign?: { withoutNonce?: boolean },
+  ): Promise<void> => {
     const jwt = options.delegate?.(path)
       ? await signServiceAuth(token, { path, delegate: true })
       : options.oauth
         ? await signServiceAuth(token, { path, oauth: options.oauth })
-        : await signServiceAuth(token, { path });
+        : await signServiceAuth(token, { path, withoutNonce: sign?.withoutNonce === true });
     request.headers.set('X-Service-Auth', jwt);
   };
 }

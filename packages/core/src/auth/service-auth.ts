@@ -1,5 +1,5 @@
+import type { components } from '@exchange-kit/contract/common';
 import { signJwt } from '#sign-jwt';
-import type { components } from '../generated/common.js';
 import { nextNonce } from './nonce.js';
 
 type Schemas = components['schemas'];
@@ -28,7 +28,16 @@ export interface SessionCredentials {
 
 /** How a call is authenticated; `path` is the request path including its query string. */
 export type ServiceAuthRequest =
-  | { path: string; oauth?: undefined; delegate?: false }
+  | {
+      path: string;
+      oauth?: undefined;
+      delegate?: false;
+      /**
+       * Leave the nonce out: only a `POST /orders` whose body carries a `client_order_id` may,
+       * and then that id is what must not repeat.
+       */
+      withoutNonce?: boolean;
+    }
   | { path: string; oauth: OAuthRequestIds; delegate?: false }
   | { path: string; oauth?: undefined; delegate: true };
 
@@ -37,6 +46,9 @@ export function serviceAuthPayload(
   token: Pick<ApiToken, 'tokenId'>,
   request: ServiceAuthRequest,
 ): ServiceAuthPayload | OAuthDelegatedPayload | PartnerDelegatedPayload {
+  if (!request.delegate && !request.oauth && request.withoutNonce === true) {
+    return { token_id: token.tokenId, path: request.path };
+  }
   const nonce = nextNonce(token.tokenId);
   if (request.delegate) {
     return { token_id: token.tokenId, path: '/realtime', delegate_path: request.path, nonce };

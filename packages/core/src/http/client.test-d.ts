@@ -25,6 +25,19 @@ interface Operations {
     requestBody?: { content: { 'application/json': { side?: 'buy' | 'sell' } } };
     responses: { 200: { content: { 'application/json': { ids: string[] } } } };
   };
+  startThing: {
+    parameters: { query?: never; path?: never };
+    requestBody: { content: { 'application/json': { name: string } } };
+    responses: {
+      202: { content: { 'application/json': { started: boolean } } };
+      422: { content: { 'application/json': { message: string } } };
+    };
+  };
+  forgetThing: {
+    parameters: { query?: never; path?: never };
+    requestBody?: never;
+    responses: { 204: { content?: never } };
+  };
 }
 declare const call: Call<Operations>;
 
@@ -35,6 +48,13 @@ describe('call', () => {
       levels: [string, string][];
     }>();
     expectTypeOf(call('listThings')).resolves.toEqualTypeOf<{ models: string[] }>();
+  });
+
+  it('answers the body of a 202, and nothing for an answer without one', () => {
+    expectTypeOf(call('startThing', { body: { name: 'a' } })).resolves.toEqualTypeOf<{
+      started: boolean;
+    }>();
+    expectTypeOf(call('forgetThing')).resolves.toEqualTypeOf<undefined>();
   });
 
   it('asks for what the operation requires, and only for that', () => {

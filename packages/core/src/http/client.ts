@@ -35,7 +35,10 @@ export interface ConnectionOptions {
   fetch?: typeof globalThis.fetch;
   /** Per attempt, in ms, until the whole answer is in. Default 30 000. */
   timeoutMs?: number;
-  /** Retries of 429 and 503 for idempotent calls; `false` turns them off. */
+  /**
+   * Retries of 429 and 503 for idempotent calls, and resends of any call refused for its nonce;
+   * `false` turns both off.
+   */
   retry?: RetryOptions | false;
   /** Client-side rate limit per token: `true` for 600 calls per 5 minutes. Off by default. */
   rateLimit?: boolean | RateLimit;
@@ -74,11 +77,23 @@ export type CallInput<Operation> = (Operation extends { parameters: { path: infe
       : unknown) & {
     /** A 404 means the order is not live (edit, update_tpsl, cancel). */
     notFound?: 'order-not-live';
+    /** Sign without a nonce: only a `POST /orders` whose body carries a `client_order_id` may. */
+    withoutNonce?: boolean;
   };
 
-/** What a successful call of an operation answers, decoded. */
-export type CallData<Operation> = Operation extends { responses: { 200: infer Ok } }
-  ? JsonContent<Ok>
+type Success<Responses> = Responses extends { 200: infer Ok }
+  ? Ok
+  : Responses extends { 201: infer Created }
+    ? Created
+    : Responses extends { 202: infer Accepted }
+      ? Accepted
+      : never;
+
+/** What a successful call of an operation answers (200, 201 or 202), decoded. */
+export type CallData<Operation> = Operation extends { responses: infer Responses }
+  ? JsonContent<Success<Responses>> extends never
+    ? undefined
+    : JsonContent<Success<Responses>>
   : undefined;
 
 /**
@@ -143,6 +158,7 @@ export function createApi<Paths extends {}, Operations>(
       path,
       body,
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      sign: input.withoutNonce === true ? { withoutNonce: true } : undefined,
     });
     const request = { method, path };
     const { status, text } = answer;

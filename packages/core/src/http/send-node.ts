@@ -21,7 +21,8 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
       {
         agent: https ? httpsAgent : httpAgent,
         method: request.method,
-        headers: Object.fromEntries(request.headers),
+        // A request signed later gets its headers then, all at once.
+        headers: request.sign ? undefined : Object.fromEntries(request.headers),
       },
       (response) => {
         let text = '';
@@ -59,7 +60,25 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
       outgoing.destroy();
     }
     outgoing.on('error', fail);
-    outgoing.end(request.body);
+    const { sign } = request;
+    if (!sign) {
+      outgoing.end(request.body);
+      return;
+    }
+    // Signed once the socket can take the bytes: a new socket connects in its own time, so
+    // calls signed when asked for would reach the server in another order than their nonces.
+    const signAndSend = () => {
+      if (outgoing.destroyed) return;
+      Promise.resolve(sign()).then(() => {
+        if (outgoing.destroyed) return;
+        for (const [name, value] of request.headers) outgoing.setHeader(name, value);
+        outgoing.end(request.body);
+      }, fail);
+    };
+    outgoing.once('socket', (socket) => {
+      if (socket.connecting) socket.once(https ? 'secureConnect' : 'connect', signAndSend);
+      else signAndSend();
+    });
   });
 }
 

@@ -5,6 +5,12 @@ export interface Outgoing {
   url: string;
   headers: Headers;
   body: string | Uint8Array<ArrayBuffer> | undefined;
+  /**
+   * Signs the attempt into `headers`. A sender calls it as late as it can, right before the
+   * headers go out: nonces then rise in the order calls reach the wire, not the order they
+   * were asked for, which over several sockets differ.
+   */
+  sign?: (() => Promise<void> | void) | undefined;
 }
 
 /** An answer with its whole body read. */
@@ -38,6 +44,7 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
     if (signal?.aborted) forwardAbort();
     else signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
+      await request.sign?.();
       const response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,

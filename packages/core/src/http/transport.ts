@@ -1,7 +1,7 @@
 import { defaultSend } from '#send';
 import { type RequestSummary, retryAfterSeconds, TransportError } from '../errors.js';
 import { type RateLimit, sleep, takeRateLimitSlot } from './rate-limiter.js';
-import { type Answer, fetchSend } from './send.js';
+import { type Answer, fetchSend, type Outgoing } from './send.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -14,6 +14,12 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** A Retry-After longer than this is not waited for: the error goes to the caller. Default 10 s. */
   maxDelayMs?: number;
+  /**
+   * Resends of a call refused for its nonce (401 `Nonce is too small`), any method: such a call
+   * was not executed. Each resend is signed anew after a jitter (up to 5 ms, doubled on each
+   * resend, at most 250 ms). Default 8.
+   */
+  nonceRetries?: number;
 }
 
 export interface RequestEvent {
@@ -37,11 +43,16 @@ export interface RetryEvent {
   url: string;
   attempt: number;
   delayMs: number;
+  /** `status 429`, `status 503`, `network error`, or `nonce too small` for a nonce resend. */
   reason: string;
 }
 
 /** Logging hooks. They see no credential: auth headers arrive as "[redacted]". */
 export interface TransportHooks {
+  /**
+   * When an attempt is signed, right before it is written (on Node, once its socket is
+   * connected): an attempt that never got a connection is reported by onRetry or the error only.
+   */
   onRequest?(event: RequestEvent): void;
   onResponse?(event: ResponseEvent): void;
   onRetry?(event: RetryEvent): void;
@@ -54,6 +65,18 @@ export interface AttemptRequest {
   readonly headers: Headers;
 }
 
+/** How one attempt is to be signed. */
+export interface SignOptions {
+  /** Sign without a nonce: only a `POST /orders` whose body carries a `client_order_id` may. */
+  withoutNonce?: boolean;
+}
+
+export type Authenticate = (
+  request: AttemptRequest,
+  path: string,
+  options?: SignOptions,
+) => Promise<void> | void;
+
 export interface TransportOptions {
   /**
    * A fetch to send requests with. Without one, Node sends through node:http with a keep-alive
@@ -61,7 +84,7 @@ export interface TransportOptions {
    */
   fetch?: typeof globalThis.fetch;
   /** Adds credentials to one attempt; called for every attempt, so each carries a fresh JWT. */
-  authenticate?: (request: AttemptRequest, path: string) => Promise<void> | void;
+  authenticate?: Authenticate;
   /** Per attempt, until the whole answer is in. Default 30 s. */
   timeoutMs?: number;
   retry?: RetryOptions | false;
@@ -81,6 +104,8 @@ export interface CallRequest {
   headers?: HeadersInit | undefined;
   body?: string | Uint8Array<ArrayBuffer> | undefined;
   signal?: AbortSignal | undefined;
+  /** Handed to `authenticate`. */
+  sign?: SignOptions | undefined;
 }
 
 /** Sends one call with signing, timeouts, retries, limits and hooks; answers with the body read. */
@@ -105,6 +130,30 @@ function headersForLog(headers: Headers): Record<string, string> {
   return out;
 }
 
+const nonceTooSmall = 'Nonce is too small';
+
+/**
+ * A refusal for the nonce, as the spec documents it: 401 with the plain-text body
+ * `Nonce is too small`, or the JSON `{"message": "Nonce is too small"}`. Any other 401 (a bad
+ * signature, a path mismatch) would fail again, so only this one is worth a resend.
+ */
+export function isNonceRefusal(answer: Pick<Answer, 'status' | 'text'>): boolean {
+  if (answer.status !== 401) return false;
+  const text = answer.text.trim();
+  if (text === nonceTooSmall) return true;
+  if (!text.startsWith('{')) return false;
+  try {
+    return (JSON.parse(text) as { message?: unknown } | null)?.message === nonceTooSmall;
+  } catch {
+    return false;
+  }
+}
+
+// Refused calls of one burst are resent apart, so they do not race each other again; the
+// window doubles with each resend, so a burst that keeps racing thins out.
+const nonceJitterMs = 5;
+const nonceJitterCapMs = 250;
+
 const aborted = (request: RequestSummary, cause: unknown) =>
   new TransportError(request, 'aborted', { cause });
 
@@ -117,12 +166,17 @@ export function createSender(options: TransportOptions = {}): Sender {
   const retryMethods = new Set(retry?.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE']);
   const baseDelayMs = retry?.baseDelayMs ?? 200;
   const maxDelayMs = retry?.maxDelayMs ?? 10_000;
+  // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
+  const nonceRetries = options.authenticate && retry ? (retry.nonceRetries ?? 8) : 0;
   const hooks = options.hooks ?? {};
 
   return async function sender(call: CallRequest): Promise<Answer> {
     const { method, url, signal } = call;
     const summary: RequestSummary = { method, path: call.path };
     const mayRetry = retry !== undefined && retryMethods.has(method);
+    const signed = call.sign?.withoutNonce !== true;
+    let statusRetries = 0;
+    let nonceResends = 0;
     for (let attempt = 1; ; attempt++) {
       if (options.rateLimit) {
         const { key, ...limit } = options.rateLimit;
@@ -131,15 +185,33 @@ export function createSender(options: TransportOptions = {}): Sender {
         });
       }
       // A string body can be sent again as it is; only the headers are made anew per attempt.
-      const outgoing = { method, url, headers: new Headers(call.headers), body: call.body };
-      await options.authenticate?.(outgoing, call.path);
-      hooks.onRequest?.({ method, url, attempt, headers: headersForLog(outgoing.headers) });
+      const headers = new Headers(call.headers);
+      const outgoing: Outgoing = { method, url, headers, body: call.body };
+      const { authenticate } = options;
+      const logged = () =>
+        hooks.onRequest?.({ method, url, attempt, headers: headersForLog(headers) });
+      // Signing fails the call as it is, not as a network error to retry.
+      let signing: { failure: unknown } | undefined;
+      if (authenticate) {
+        outgoing.sign = async () => {
+          try {
+            await authenticate(outgoing, call.path, call.sign);
+          } catch (failure) {
+            signing = { failure };
+            throw failure;
+          }
+          logged();
+        };
+      } else {
+        logged();
+      }
       const started = performance.now();
       let answer: Answer | undefined;
       let failure: unknown;
       try {
         answer = await send(outgoing, signal, timeoutMs);
       } catch (cause) {
+        if (signing) throw signing.failure;
         if (signal?.aborted) throw aborted(summary, cause);
         if ((cause as Error | null)?.name === 'TimeoutError') {
           throw new TransportError(summary, 'timeout', { cause });
@@ -155,10 +227,21 @@ export function createSender(options: TransportOptions = {}): Sender {
           durationMs: performance.now() - started,
         });
       }
+      if (answer && signed && nonceResends < nonceRetries && isNonceRefusal(answer)) {
+        nonceResends++;
+        const window = Math.min(nonceJitterMs * 2 ** (nonceResends - 1), nonceJitterCapMs);
+        const delayMs = Math.random() * window;
+        hooks.onRetry?.({ method, url, attempt, delayMs, reason: 'nonce too small' });
+        await sleep(delayMs, signal).catch((cause) => {
+          throw aborted(summary, cause);
+        });
+        continue;
+      }
       // A network failure is retried like a retryable status, with the same backoff.
-      if (mayRetry && attempt <= retries && (!answer || retryStatuses.has(answer.status))) {
+      if (mayRetry && statusRetries < retries && (!answer || retryStatuses.has(answer.status))) {
+        statusRetries++;
         const asked = answer && retryAfterSeconds(answer.headers);
-        const backoff = baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
+        const backoff = baseDelayMs * 2 ** (statusRetries - 1) * (0.5 + Math.random() / 2);
         const delayMs = asked === undefined ? backoff : asked * 1000;
         if (delayMs <= maxDelayMs) {
           const reason = answer ? `status ${answer.status}` : 'network error';

@@ -1,10 +1,10 @@
+import { zOrder } from '@exchange-kit/contract/exchange/schemas';
 import {
   createExchangeClient,
   type Order,
   OrderNotLiveError,
   type OrderRef,
 } from '@exchange-kit/exchange-client';
-import { zOrder } from '@exchange-kit/exchange-client/schemas';
 import { createPartnerClient, hasStatus, type Transaction } from '@exchange-kit/partner-client';
 
 const client = createExchangeClient({

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/contract/exchange/schemas
+ */
+export * from '@exchange-kit/contract/exchange/schemas';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/contract/partner/schemas
+ */
+export * from '@exchange-kit/contract/partner/schemas';

@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/contract/state-tables
+ */
+export * from '@exchange-kit/contract/state-tables';

@@ -1,4 +1,0 @@
-/**
- * @module @exchange-kit/exchange-client/schemas
- */
-export * from '@exchange-kit/exchange-client/schemas';

@@ -1,4 +1,0 @@
-/**
- * @module @exchange-kit/partner-client/schemas
- */
-export * from '@exchange-kit/partner-client/schemas';

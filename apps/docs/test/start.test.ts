@@ -1,0 +1,141 @@
+/**
+ * `pnpm start` as a person runs it from the repository root: the ready block, every URL in it
+ * answering, a second start refused in one line, and Ctrl-C ending everything quietly.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repoDir = fileURLToPath(new URL('../../../', import.meta.url));
+const rule = '-'.repeat(72);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+// pnpm itself, not npm's `npx` wrapper around it, which dies of the terminal's signal by design.
+const pnpm = execFileSync('npx', ['-y', '-p', 'pnpm@10.34.9', 'which', 'pnpm'], {
+  encoding: 'utf8',
+}).trim();
+
+/** `pnpm start` in a process group of its own, as a terminal runs a foreground command. */
+function pnpmStart(env: Record<string, string>): Run {
+  const child = spawn(pnpm, ['start'], {
+    cwd: repoDir,
+    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function waitFor(run: Run, test: (output: string) => boolean, ms: number, what: string) {
+  const deadline = Date.now() + ms;
+  while (!test(run.output())) {
+    if (Date.now() > deadline || run.child.exitCode !== null) {
+      throw new Error(`no ${what} in ${ms} ms; output:\n${run.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const runs: Run[] = [];
+const dataDirs: string[] = [];
+afterAll(async () => {
+  // As Ctrl-C would: the start script stops the servers it started, which run apart from it.
+  for (const run of runs) {
+    if (run.child.exitCode === null && run.child.pid) process.kill(-run.child.pid, 'SIGINT');
+  }
+  await Promise.all(runs.map((run) => within(run.exited, 20_000, 'stopping').catch(() => {})));
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('pnpm start', () => {
+  it('prints one ready block whose URLs answer, refuses a second start in one line, and stops on Ctrl-C', async () => {
+    const [sandboxPort, docsPort] = [await freePort(), await freePort()];
+    const dataDir = await mkdtemp(join(tmpdir(), 'start-test-'));
+    dataDirs.push(dataDir);
+    const env = {
+      SANDBOX_PORT: String(sandboxPort),
+      DOCS_PORT: String(docsPort),
+      SANDBOX_DATA_DIR: dataDir,
+    };
+    const first = pnpmStart(env);
+    runs.push(first);
+    await waitFor(first, (out) => out.split(rule).length === 3, 90_000, 'ready block');
+
+    const block = first.output().split(rule)[1] ?? '';
+    expect(block).toContain('SANDBOX_TOKEN_ID=');
+    expect(block).toContain('SANDBOX_TOKEN_SECRET=');
+    expect(block).toContain('SANDBOX_PUBLIC_API_KEY=');
+    const urls = [...block.matchAll(/https?:\/\/[^\s,)]+/g)].map((match) => match[0]);
+    expect(urls).toContain(`http://127.0.0.1:${docsPort}/`);
+    expect(urls).toContain(`http://127.0.0.1:${sandboxPort}/`);
+    for (const url of urls) {
+      const answer = await fetch(url);
+      expect(answer.status, url).toBe(200);
+    }
+
+    const second = pnpmStart(env);
+    runs.push(second);
+    const refused = await within(second.exited, 30_000, 'the second start');
+    expect(refused.code).not.toBe(0);
+    const ours = second
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('pnpm start:'));
+    expect(ours).toEqual([
+      `pnpm start: 127.0.0.1:${sandboxPort} (the sandbox) is in use, by another \`pnpm start\` or another program: stop it, or choose another port with SANDBOX_PORT=...`,
+    ]);
+    expect(second.output()).not.toMatch(/EADDRINUSE|\n\s+at /);
+    // The first one is untouched by the second.
+    expect((await fetch(`http://127.0.0.1:${sandboxPort}/health`)).status).toBe(200);
+
+    process.kill(-(first.child.pid as number), 'SIGINT');
+    const ended = await within(first.exited, 20_000, 'stopping on Ctrl-C');
+    expect(ended).toEqual({ code: 0, signal: null });
+    const after = first.output().split(rule)[2] ?? '';
+    expect(after).not.toMatch(/Command failed|ELIFECYCLE|ERR_|Error/);
+    for (const port of [sandboxPort, docsPort]) {
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+    }
+  });
+});

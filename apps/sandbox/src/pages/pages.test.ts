@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { demoClient, newUser, startTestSandbox } from '../test-support.js';
+import { escapeHtml } from './html.js';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ docsUrl: 'http://127.0.0.1:4173/' });
+});
+afterAll(() => sandbox.close());
+
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+const formToken = (page: string) => /name="form_token" value="([^"]+)"/.exec(page)?.[1] ?? '';
+
+async function openRequest(): Promise<{ href: string; publicId: string }> {
+  const answer = await demoClient(sandbox)('POST', '/system/oauth_requests', { body: {} });
+  const request = answer.body as { app_challenge_href: string; oauth_request_public_id: string };
+  return { href: request.app_challenge_href, publicId: request.oauth_request_public_id };
+}
+
+describe('pages for people', () => {
+  it('answers / with links to the docs, both specs and health, each of which answers', async () => {
+    const index = await fetch(`${sandbox.exchangeUrl}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const text = await index.text();
+    expect(text).toContain('href="http://127.0.0.1:4173/"');
+    const links = [...text.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]);
+    expect(links).toEqual(['/openapi/exchange.json', '/openapi/partner.json', '/health']);
+    for (const link of links) {
+      const answer = await fetch(`${sandbox.exchangeUrl}${link}`);
+      expect(answer.status, link).toBe(200);
+    }
+    expect(await (await fetch(`${sandbox.exchangeUrl}/health`)).json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${sandbox.partnerUrl}/api/v1`)).status).toBe(200);
+  });
+
+  it('serves the approval page without CORS, so no other origin reads its form token', async () => {
+    const { href } = await openRequest();
+    const page = await fetch(href, { headers: { origin: 'https://elsewhere.example' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('refuses a POST without the token of a form it issued, and a token used twice', async () => {
+    const user = await newUser(sandbox);
+    const { href } = await openRequest();
+    const credentials = { token_id: user.tokenId, token_secret: user.tokenSecret };
+    const forged = await fetch(href, form({ form_token: 'guessed', ...credentials }));
+    expect(forged.status).toBe(403);
+
+    const token = formToken(await (await fetch(href)).text());
+    const signedIn = await fetch(href, form({ form_token: token, ...credentials }));
+    expect(signedIn.status).toBe(200);
+    const decideToken = formToken(await signedIn.text());
+    const replayed = await fetch(href, form({ form_token: token, ...credentials }));
+    expect(replayed.status).toBe(403);
+    // A sign-in form's token does not stand in for the decision form's.
+    const skipped = await fetch(
+      href,
+      form({ form_token: formToken(await (await fetch(href)).text()), decision: 'approve' }),
+    );
+    expect(skipped.status).toBe(401);
+    const approved = await fetch(href, form({ form_token: decideToken, decision: 'approve' }));
+    expect(await approved.text()).toContain('<h1>Approved</h1>');
+  });
+
+  it('escapes what it shows: a partner application name cannot inject markup', async () => {
+    const { href } = await openRequest();
+    await sandbox.database.transaction((tx) =>
+      tx.query("UPDATE partner_applications SET name = '<script>alert(1)</script> & Co'"),
+    );
+    try {
+      const text = await (await fetch(href)).text();
+      expect(text).not.toContain('<script>');
+      expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co asks to act for you');
+    } finally {
+      await sandbox.database.transaction((tx) =>
+        tx.query("UPDATE partner_applications SET name = 'Demo partner'"),
+      );
+    }
+    expect(escapeHtml(`"'<>&`)).toBe('&quot;&#39;&lt;&gt;&amp;');
+  });
+
+  it('answers 404 for an unknown or malformed request id', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%E0%A4%A']) {
+      const answer = await fetch(`${sandbox.exchangeUrl}/oauth/${id}`);
+      expect(answer.status, id).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import type { IncomingMessage } from 'node:http';
+import { statesWith } from '@exchange-kit/contract/state-tables';
+import type { Serialized } from '../http/reply-cache.js';
+import type { Database } from '../store/database.js';
+
+/**
+ * The sandbox's test-control endpoints, for tests and tools that need a move the interfaces
+ * leave to the exchange itself. Served only when the sandbox starts with `--test-control`:
+ *
+ * - `POST /test/transactions/{transaction_id}/status` with `{"status": "FILLED"}` (or any
+ *   terminal state of the transaction table) ends a transaction as its settlements would.
+ * - `POST /test/clock` with `{"advance_seconds": 30}` moves the sandbox's clock forward: OAuth
+ *   requests, quotes and `--settle-after` all follow it.
+ */
+export interface TestControlOptions {
+  db: Database;
+  clock: TestClock;
+}
+
+/** The sandbox's clock, which `/test/clock` moves forward and never back. */
+export class TestClock {
+  private offsetMs = 0;
+  constructor(private readonly base: () => number) {}
+  readonly now = () => this.base() + this.offsetMs;
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+const terminal: readonly string[] = statesWith('transaction', 'terminal');
+const maxAdvanceSeconds = 10 * 365 * 24 * 3600;
+
+function json(status: number, body: unknown): Serialized {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      'cache-control': 'no-store',
+    },
+    bytes,
+  };
+}
+
+const refused = (field: string, code: string) => json(422, { errors: { [field]: [code] } });
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  let text = '';
+  for await (const chunk of request) {
+    text += chunk;
+    if (text.length > 4096) return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers the test-control paths; undefined for any other, which the interfaces answer. */
+export function testControl(options: TestControlOptions) {
+  return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
+    if (!pathname.startsWith('/test/')) return undefined;
+    if (request.method !== 'POST') return json(405, { message: 'Test control takes POST' });
+    const body = await readJson(request);
+    if (!body) return json(400, { message: 'The body must be a JSON object' });
+
+    const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
+    if (transaction !== undefined) {
+      const { status } = body;
+      if (typeof status !== 'string' || !terminal.includes(status)) {
+        return refused('status', `must_be_one_of:${terminal.join(',')}`);
+      }
+      if (!/^[0-9a-f-]{36}$/.test(transaction)) {
+        return json(404, { message: 'Transaction not found' });
+      }
+      const { rows } = await options.db.transaction((tx) =>
+        tx.query<{ id: string }>(
+          `UPDATE qe_transactions SET status = $2 WHERE id = $1::uuid RETURNING id`,
+          [transaction, status],
+        ),
+      );
+      return rows.length === 0
+        ? json(404, { message: 'Transaction not found' })
+        : json(200, { transaction_id: transaction, status });
+    }
+
+    if (pathname === '/test/clock') {
+      const seconds = body.advance_seconds;
+      if (
+        typeof seconds !== 'number' ||
+        !Number.isInteger(seconds) ||
+        seconds < 0 ||
+        seconds > maxAdvanceSeconds
+      ) {
+        return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
+      }
+      options.clock.advance(seconds * 1000);
+      return json(200, { now: Math.floor(options.clock.now() / 1000) });
+    }
+    return json(404, { message: `No test control at ${pathname}` });
+  };
+}

@@ -1,0 +1,121 @@
+/** The testing entry and the test-control endpoints, as other packages' tests use them. */
+import {
+  zCreateSessionResponse,
+  zIntentToTradeResponse,
+  zTransactionStatusResponse,
+} from '@exchange-kit/contract/partner/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { startTestSandbox } from './test-support.js';
+import { type SandboxProcess, startSandboxProcess } from './testing.js';
+
+let sandbox: SandboxProcess;
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess(60_000, ['--settle-after', '60']);
+}, 90_000);
+afterAll(() => sandbox?.stop());
+
+async function send(path: string, body?: unknown, base = sandbox.partnerUrl) {
+  const response = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+function ok<S extends z.core.$ZodType>(schema: S, answer: { status: number; body: unknown }) {
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return z.parse(schema, answer.body);
+}
+
+async function pendingTransaction(): Promise<string> {
+  const session = ok(
+    zCreateSessionResponse,
+    await send('/api/v1/session', { public_api_key: sandbox.publicApiKey }),
+  ).payload;
+  const trade = ok(
+    zIntentToTradeResponse,
+    await send('/api/v1/transaction/intent_to_trade', {
+      session_id: session.session_id,
+      side: 'buy',
+      symbol: 'BTC/USDC',
+      currency: 'BTC',
+      quantity: '0.015',
+      funding_settlement: {
+        method: 'BLOCKCHAIN_DELEGATED_BROADCAST',
+        input_parameters: {
+          transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: '0x02f8b1' },
+        },
+      },
+      payout_settlement: {
+        method: 'BLOCKCHAIN_TRANSFER',
+        input_parameters: {
+          account_key: {
+            type: 'WALLET_ADDRESS',
+            value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          },
+        },
+      },
+    }),
+  ).payload;
+  expect(trade.status).toBe('PENDING');
+  return trade.transaction_id;
+}
+
+const statusOf = async (id: string) =>
+  ok(zTransactionStatusResponse, await send(`/api/v1/transaction/status/${id}`)).payload.status;
+
+describe('startSandboxProcess', () => {
+  it('hands over the URLs and the credentials the sandbox runs with', async () => {
+    expect(sandbox.exchangeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await send('/health', undefined, sandbox.exchangeUrl)).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
+    // The key it handed over is the one the sandbox seeded.
+    await pendingTransaction();
+  });
+});
+
+describe('test control', () => {
+  it('ends a transaction in a terminal state of the transaction table', async () => {
+    const id = await pendingTransaction();
+    const ended = await send(`/test/transactions/${id}/status`, { status: 'CANCELLED' });
+    expect(ended).toEqual({ status: 200, body: { transaction_id: id, status: 'CANCELLED' } });
+    expect(await statusOf(id)).toBe('CANCELLED');
+  });
+
+  it('refuses a state that is not terminal, naming the field, and an unknown transaction', async () => {
+    const id = await pendingTransaction();
+    expect(await send(`/test/transactions/${id}/status`, { status: 'PENDING' })).toEqual({
+      status: 422,
+      body: { errors: { status: ['must_be_one_of:FILLED,CANCELLED'] } },
+    });
+    expect(await statusOf(id)).toBe('PENDING');
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await send(`/test/transactions/${unknown}/status`, { status: 'FILLED' })).status).toBe(
+      404,
+    );
+  });
+
+  it('moves the clock forward, and --settle-after follows it', async () => {
+    const id = await pendingTransaction();
+    expect(await statusOf(id)).toBe('PENDING');
+    const moved = await send('/test/clock', { advance_seconds: 60 });
+    expect(moved.status).toBe(200);
+    expect(await statusOf(id)).toBe('FILLED');
+    expect(await send('/test/clock', { advance_seconds: -1 })).toMatchObject({ status: 422 });
+  });
+
+  it('is not served unless the sandbox starts with --test-control', async () => {
+    const plain = await startTestSandbox();
+    try {
+      const answer = await send('/test/clock', { advance_seconds: 1 }, plain.exchangeUrl);
+      expect(answer.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * `@exchange-kit/sandbox/testing`: how other packages' tests, tools and benches start the
+ * sandbox. It runs as its own process, exactly as a user starts it, and tells where it listens
+ * and with which credentials over an IPC channel (the message `main.ts` sends once ready),
+ * never through its console output.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ReadyMessage } from './ready.js';
+
+export interface SandboxProcess {
+  exchangeUrl: string;
+  partnerUrl: string;
+  tokenId: string;
+  tokenSecret: string;
+  publicApiKey: string;
+  stop(): Promise<void>;
+}
+
+const sandboxDir = fileURLToPath(new URL('../', import.meta.url));
+
+/** Starts the real sandbox as its own process, in memory, on a free loopback port. */
+export async function startSandboxProcess(
+  timeoutMs = 30_000,
+  /** More options of the command line, as `['--rate-limit', '2/60']`. */
+  args: string[] = [],
+  /** Variables of the sandbox's environment, as a user sets them before starting it. */
+  env: Record<string, string> = {},
+): Promise<SandboxProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--conditions=@exchange-kit/source',
+      'src/main.ts',
+      '--memory',
+      '--test-control',
+      '--port',
+      '0',
+      ...args,
+    ],
+    {
+      cwd: sandboxDir,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sandbox not ready in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited with ${code}: ${stderr}`));
+    });
+    child.on('message', (message: ReadyMessage) => {
+      if (message?.type !== 'exchange-sandbox:ready') return;
+      clearTimeout(timer);
+      resolve(message);
+    });
+  });
+  // The channel has said what it had to; left open, it would keep this process alive.
+  child.disconnect();
+  return {
+    exchangeUrl: ready.exchangeUrl,
+    partnerUrl: ready.partnerUrl,
+    ...ready.credentials,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

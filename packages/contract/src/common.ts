@@ -1,0 +1,2 @@
+/** Types of the schemas both interfaces share: decimals, timestamps, the JWT payloads. */
+export type { components } from './generated/common.js';
