@@ -12,7 +12,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -98,24 +97,27 @@ beforeAll(async () => {
     detached: true,
   });
   let output = '';
-  sandbox.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  sandboxUrl = await new Promise<string>((resolve, reject) => {
-    let url = '';
-    const timer = setTimeout(() => reject(new Error(`no sandbox in 150 s: ${output}`)), 150_000);
-    sandbox?.once('exit', (code) =>
-      reject(new Error(`the sandbox exited with ${code}: ${output}`)),
-    );
-    createInterface({ input: sandbox?.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      output += `${line}\n`;
-      url = /^exchange API:\s+(\S+)$/.exec(line)?.[1] ?? url;
-      if (line === 'ready') {
-        clearTimeout(timer);
-        resolve(url);
-      }
+  for (const stream of [sandbox.stdout, sandbox.stderr]) {
+    stream?.on('data', (chunk) => {
+      output += chunk;
     });
+  }
+  let exited = false;
+  sandbox.once('exit', () => {
+    exited = true;
   });
+  // Ready when it answers, as a reader sees it: its health page on the port it was given.
+  sandboxUrl = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 150_000; ; ) {
+    if (exited) throw new Error(`the sandbox exited: ${output}`);
+    const healthy = await fetch(`${sandboxUrl}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error(`no sandbox in 150 s: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   timings.sandbox = (Date.now() - started) / 1000;
 }, 180_000);
 
