@@ -1,6 +1,6 @@
 import type { RetryEvent } from '@exchange-kit/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClientOptions } from './index.js';
 
 // The real sandbox in its own process, on loopback. One client and one token make every call,

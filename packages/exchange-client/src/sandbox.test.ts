@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   createExchangeClient,
