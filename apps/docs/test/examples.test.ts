@@ -1,60 +1,121 @@
 /**
  * Every runnable sample of the site, run as a reader runs it (`tsx file.ts`) against the real
- * sandbox in its own process; each must exit 0 and print what the guide says it prints.
+ * sandbox in its own process; each must exit 0 and print what the guide says it prints. The
+ * sandbox is started with a token secret of its own, set the way its banner says, and the
+ * samples get the same variables: a reader who chooses a secret is not left with the demo one.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { catalog, parseExpectedFailures } from '@exchange-kit/conformance';
-import type { SandboxProcess } from '@exchange-kit/sandbox/testing';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxForTests } from './sandbox.js';
 
 const docsDir = fileURLToPath(new URL('../', import.meta.url));
-let sandbox: SandboxProcess;
 const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli.ts', import.meta.url));
-
 const outputDir = fileURLToPath(new URL('../test-output/examples/', import.meta.url));
+const ownSecret = `own-${randomBytes(12).toString('hex')}`;
+let sandbox: SandboxProcess;
+let sampleEnv: Record<string, string>;
 
 beforeAll(async () => {
   await mkdir(outputDir, { recursive: true });
-  sandbox = await sandboxForTests();
+  sandbox = await startSandboxProcess(30_000, [], { SANDBOX_TOKEN_SECRET: ownSecret });
+  sampleEnv = {
+    SANDBOX_URL: sandbox.exchangeUrl,
+    SANDBOX_TOKEN_ID: sandbox.tokenId,
+    SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_PUBLIC_API_KEY: sandbox.publicApiKey,
+  };
 });
 afterAll(() => sandbox?.stop());
 
-async function run(example: string): Promise<string> {
+/** The environment a reader's shell has: theirs, without the repository's test variables. */
+function readerEnv(variables: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('SANDBOX_')) env[key] = value;
+  }
+  return { ...env, ...variables };
+}
+
+async function run(example: string, variables = sampleEnv): Promise<string> {
   const { stdout } = await promisify(execFile)(
     `${docsDir}node_modules/.bin/tsx`,
     ['--conditions=@exchange-kit/source', `${docsDir}examples/${example}`],
-    {
-      cwd: outputDir,
-      env: {
-        ...process.env,
-        EXCHANGE_URL: sandbox.exchangeUrl,
-        PARTNERS_URL: sandbox.partnerUrl,
-        TOKEN_ID: sandbox.tokenId,
-        TOKEN_SECRET: sandbox.tokenSecret,
-        PUBLIC_API_KEY: sandbox.publicApiKey,
-      },
-      timeout: 45_000,
-    },
+    { cwd: outputDir, env: readerEnv(variables), timeout: 45_000 },
   );
   return stdout;
 }
 
+describe('one set of names', () => {
+  it('the samples read exactly the variables the sandbox reads, and SANDBOX_URL', async () => {
+    const read = new Set<string>();
+    for (const dir of ['backend', 'server', 'frontend']) {
+      for (const file of await readdir(`${docsDir}examples/${dir}`)) {
+        const text = await readFile(`${docsDir}examples/${dir}/${file}`, 'utf8');
+        for (const [, name] of text.matchAll(/process\.env\.(\w+)/g)) read.add(name as string);
+        for (const [, name] of text.matchAll(/\$\{(\w+):-/g)) read.add(name as string);
+      }
+    }
+    // The sandbox's own: a secret set in SANDBOX_TOKEN_SECRET reaching both is proved below.
+    expect([...read].sort()).toEqual([
+      'SANDBOX_PUBLIC_API_KEY',
+      'SANDBOX_TOKEN_ID',
+      'SANDBOX_TOKEN_SECRET',
+      'SANDBOX_URL',
+    ]);
+  });
+
+  it('a sample left on the demo secret is refused by a sandbox with a secret of its own', async () => {
+    const { SANDBOX_TOKEN_SECRET: _, ...withoutSecret } = sampleEnv;
+    await expect(run('backend/first-call.ts', withoutSecret)).rejects.toThrow(
+      /AuthenticationError/,
+    );
+  });
+});
+
 describe('runnable samples against the sandbox', () => {
-  it('backend/orders.ts: first call, edit and cancel by either id, cancel_all, stops, decimals, errors', async () => {
-    const out = await run('backend/orders.ts');
+  it('backend/first-call.ts: lists products and places a live order', async () => {
+    const out = await run('backend/first-call.ts');
+    expect(out).toMatch(/^product \d+: \w+/m);
     expect(out).toMatch(/^order \d+ is live$/m);
+  });
+
+  it('backend/edit-cancel.ts: edits and cancels by either id', async () => {
+    const out = await run('backend/edit-cancel.ts');
+    expect(out).toMatch(/^order \d+ now at 1001\.5$/m);
     expect(out).toMatch(/^order \d+ is cancelled$/m);
     expect(out).toContain('already cancelled');
-    expect(out).toMatch(/^cancel_all cancelled docs-\w+-buy$/m);
-    expect(out).toContain('price kept to the digit: 1000.000000000000000001');
+  });
+
+  it('backend/cancel-all.ts: cancel_all with filters, then without', async () => {
+    const out = await run('backend/cancel-all.ts');
+    // Earlier samples' live buys of the product go too; the sell stays for the unfiltered call.
+    const cancelled = /^cancel_all cancelled (.*)$/m.exec(out)?.[1]?.split(', ');
+    expect(cancelled?.filter((id) => id.startsWith('all-'))).toEqual([
+      expect.stringMatching(/^all-\w+-buy$/),
+    ]);
+    expect(out).toMatch(/^then [1-9]\d* more$/m);
+  });
+
+  it('backend/stops.ts: a trailing stop follows the price, both stops cancelled', async () => {
+    const out = await run('backend/stops.ts');
     const stops = /^bought at (\S+), trailing stop triggers at (\S+)$/m.exec(out);
     expect(Number(stops?.[2])).toBeCloseTo(Number(stops?.[1]) * 0.95, 6);
     expect(out).toContain('cancelled 2 stops: true');
-    expect(out).toMatch(/^rejected with 4\d\d: /m);
+  });
+
+  it('backend/decimals.ts: every digit kept', async () => {
+    expect(await run('backend/decimals.ts')).toContain(
+      'price kept to the digit: 1000.000000000000000001',
+    );
+  });
+
+  it('backend/errors.ts: a typed validation error', async () => {
+    expect(await run('backend/errors.ts')).toMatch(/^rejected with 4\d\d: /m);
   });
 
   it('backend/retries.ts: a client with retries, rate limit and logging hooks', async () => {
@@ -65,10 +126,11 @@ describe('runnable samples against the sandbox', () => {
     expect(await run('backend/oauth.ts')).toMatch(/^user \d+ \(\w+\) holds \d+ crypto accounts$/m);
   });
 
-  it('backend/partner-server.ts: creates an intent and lists transactions', async () => {
-    const out = await run('backend/partner-server.ts');
-    expect(out).toMatch(/^intent [0-9a-f-]{36}, strategy ONE_TO_ONE_ATTEMPTED$/m);
-    expect(out).toMatch(/^\d+ transactions since yesterday$/m);
+  it('backend/intent.ts and transactions.ts: creates an intent and lists transactions', async () => {
+    expect(await run('backend/intent.ts')).toMatch(
+      /^intent [0-9a-f-]{36}, strategy ONE_TO_ONE_ATTEMPTED$/m,
+    );
+    expect(await run('backend/transactions.ts')).toMatch(/^\d+ transactions since yesterday$/m);
   });
 
   it('server/run-conformance.ts: the suite passes against the sandbox and writes its reports', async () => {
@@ -83,35 +145,22 @@ describe('runnable samples against the sandbox', () => {
     for (const entry of entries) expect(catalog.map((r) => r.id)).toContain(entry.id);
   });
 
-  it('server/run.sh: the commands of the server guide, run with the CLI from source', async () => {
-    const script = await readFile(`${docsDir}examples/server/run.sh`, 'utf8');
-    const env: Record<string, string> = {};
-    for (const [, name, value] of script.matchAll(/^export (\w+)=(\S+)$/gm)) {
-      env[name as string] = value as string;
-    }
+  it('server/run.sh: the script of the server guide, its npx calls running the CLI from source', async () => {
     await copyFile(
       `${docsDir}examples/server/expected-failures.json`,
       `${outputDir}expected-failures.json`,
     );
-    const commands = script
-      .split('\n')
-      .filter((line) => line.startsWith('npx exchange-conformance '));
-    expect(commands).toHaveLength(2);
-    const outputs: string[] = [];
-    for (const command of commands) {
-      const args = command
-        .replace('npx exchange-conformance ', '')
-        .replaceAll('http://127.0.0.1:4000', sandbox.exchangeUrl)
-        .split(/\s+/);
-      const { stdout } = await promisify(execFile)(
-        `${docsDir}node_modules/.bin/tsx`,
-        ['--conditions=@exchange-kit/source', cli, ...args],
-        { cwd: outputDir, env: { ...process.env, ...env }, timeout: 45_000 },
-      );
-      outputs.push(stdout);
-    }
-    expect(outputs[0]).toContain('ORDER-CANCEL-LIVE');
-    expect(outputs[1]).toContain('ORDER-CANCEL-LIVE');
+    // The script runs as written; only `npx exchange-conformance` is the CLI from source here
+    // (the release rehearsal runs it with the published package).
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      [
+        '-c',
+        `npx() { shift; "${docsDir}node_modules/.bin/tsx" --conditions=@exchange-kit/source "${cli}" "$@"; }; set -e; . "${docsDir}examples/server/run.sh"`,
+      ],
+      { cwd: outputDir, env: readerEnv(sampleEnv), timeout: 90_000 },
+    );
+    expect(stdout.match(/ORDER-CANCEL-LIVE/g)?.length).toBeGreaterThanOrEqual(2);
     await expect(readFile(`${outputDir}conformance.xml`, 'utf8')).resolves.toContain('<testsuite');
   });
 });

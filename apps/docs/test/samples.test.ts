@@ -51,4 +51,16 @@ describe('code samples of the hand-written pages', () => {
     }
     expect(includes).toBeGreaterThan(20);
   });
+
+  it('on the backend and server guides, are whole files: nothing a reader runs is hidden', () => {
+    for (const page of ['backend', 'server']) {
+      const text = readFileSync(`${docsDir}site/guide/${page}.md`, 'utf8');
+      const includes = [...text.matchAll(/^<<< @\/\.\.\/(\S+)$/gm)].map((m) => m[1] as string);
+      expect(includes.length, page).toBeGreaterThan(3);
+      for (const path of includes) {
+        expect(path, `${page}.md`).not.toContain('#');
+        expect(readFileSync(`${docsDir}${path}`, 'utf8'), path).not.toMatch(/#(end)?region/);
+      }
+    }
+  });
 });

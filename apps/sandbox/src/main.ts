@@ -122,7 +122,9 @@ if (values['test-control']) {
     'test control:  on (--test-control): POST /test/transactions/{id}/status, /test/clock',
   );
 }
-console.log('demo credentials (set these variables to choose your own):');
+console.log(
+  'demo credentials (set these variables, here and where the samples run, to choose your own):',
+);
 console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
 console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));
 console.log(shown('SANDBOX_PUBLIC_API_KEY', credentials.publicApiKey, defaulted.publicApiKey));

@@ -24,6 +24,8 @@ export async function startSandboxProcess(
   timeoutMs = 30_000,
   /** More options of the command line, as `['--rate-limit', '2/60']`. */
   args: string[] = [],
+  /** Variables of the sandbox's environment, as a user sets them before starting it. */
+  env: Record<string, string> = {},
 ): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -41,7 +43,7 @@ export async function startSandboxProcess(
     {
       cwd: sandboxDir,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...process.env, SANDBOX_TOKEN_SECRET: '' },
+      env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
     },
   );
   let stderr = '';

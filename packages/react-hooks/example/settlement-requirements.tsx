@@ -1,6 +1,6 @@
 /**
  * One form for each input the settlement instructions still need (a wallet address, a signed
- * transaction). The docs' buy flow renders these forms too, and the frontend guide shows this file.
+ * transaction).
  */
 import type { SettlementRequirement } from '@exchange-kit/react-hooks';
 import { useState } from 'react';

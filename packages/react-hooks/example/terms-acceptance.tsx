@@ -1,6 +1,5 @@
 /**
- * The terms of service checkbox a transaction needs ticked. The docs' buy flow renders it too, and
- * the frontend guide shows this file.
+ * The terms of service checkbox a transaction needs ticked.
  */
 
 // #region terms

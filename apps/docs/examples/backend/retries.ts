@@ -1,11 +1,9 @@
-// #region retries
 import { createExchangeClient } from '@exchange-kit/exchange-client';
-import { env } from '../sandbox-env.js';
 
 const client = createExchangeClient({
-  baseUrl: env.exchangeUrl,
-  tokenId: env.tokenId,
-  tokenSecret: env.tokenSecret,
+  baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4000',
+  tokenId: process.env.SANDBOX_TOKEN_ID ?? '3141592',
+  tokenSecret: process.env.SANDBOX_TOKEN_SECRET ?? 'sandbox-demo-secret-not-for-production-use',
   timeoutMs: 10_000, // per attempt
   // 429 and 503 are retried for GET, PUT and DELETE, honouring Retry-After.
   retry: { retries: 3, baseDelayMs: 250, maxDelayMs: 5_000 },
@@ -18,4 +16,3 @@ const client = createExchangeClient({
 
 const ladder = await client.loanBook.get('BTC');
 console.log(`${ladder.bids.length} loan offers for BTC`);
-// #endregion retries

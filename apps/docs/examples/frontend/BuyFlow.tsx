@@ -13,8 +13,8 @@ import {
 } from '@exchange-kit/react-hooks';
 import { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SettlementRequirements } from '../../../../packages/react-hooks/example/settlement-requirements.js';
-import { TermsAcceptance } from '../../../../packages/react-hooks/example/terms-acceptance.js';
+import { SettlementRequirements } from './settlement-requirements.js';
+import { TermsAcceptance } from './terms-acceptance.js';
 
 const queryClient = new QueryClient();
 

@@ -1,4 +1,3 @@
-// #region adapter
 import type { ConformanceAdapter } from '@exchange-kit/conformance';
 
 /** Your server's back office: here, a stub that places orders over its own admin API. */
@@ -20,4 +19,3 @@ const adapter: ConformanceAdapter = {
   placeConditionalOrders: null,
 };
 export default adapter;
-// #endregion adapter

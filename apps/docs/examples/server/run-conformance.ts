@@ -1,16 +1,15 @@
-// #region run
-
 import { writeFile } from 'node:fs/promises';
 import { runConformance, toJson, toJunit } from '@exchange-kit/conformance';
-import { env } from '../sandbox-env.js';
 
+// The sandbox's variables and demo values; point them at your own server.
+const url = process.env.SANDBOX_URL ?? 'http://127.0.0.1:4000';
 const report = await runConformance(
   {
-    exchangeUrl: env.exchangeUrl,
-    partnerUrl: env.partnersUrl,
-    tokenId: env.tokenId,
-    tokenSecret: env.tokenSecret,
-    publicApiKey: env.publicApiKey,
+    exchangeUrl: url,
+    partnerUrl: url,
+    tokenId: process.env.SANDBOX_TOKEN_ID ?? '3141592',
+    tokenSecret: process.env.SANDBOX_TOKEN_SECRET ?? 'sandbox-demo-secret-not-for-production-use',
+    publicApiKey: process.env.SANDBOX_PUBLIC_API_KEY ?? 'pk_sandbox_demo',
   },
   {
     profiles: ['orders', 'loan-book'],
@@ -21,4 +20,3 @@ console.log(JSON.stringify(report.summary));
 await writeFile('conformance.xml', toJunit(report));
 await writeFile('conformance.json', toJson(report));
 if (report.mustFailures.length > 0) process.exitCode = 1;
-// #endregion run
