@@ -157,6 +157,16 @@ const authRequirements: ConformanceRequirement[] = [
     'An OAuth-delegated JWT carrying the ids of a request the user has not approved',
     ['getUserContext'],
   ),
+  {
+    id: 'AUTH-OAUTH-BEYOND-GRANT',
+    level: 'MUST',
+    kind: 'auth',
+    profiles: ['auth'],
+    origin: 'Authentication (x-permission of each operation in the spec; the sandbox)',
+    summary:
+      'A call through an approved OAuth request whose grant lacks the permission the operation states: 403 naming the permission, and the state is unchanged',
+    operations: ['cancelOrder'],
+  },
   attack(
     'AUTH-PARTNER-DELEGATE-PATH',
     'A partner JWT whose delegate_path names another partner path',

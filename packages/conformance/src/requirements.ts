@@ -6,7 +6,8 @@ import {
 } from '@exchange-kit/contract/state-tables';
 
 export type { Requirement, StateTable };
-export type Level = Requirement['level'];
+/** How binding a requirement is: MUST fails a run, SHOULD warns. */
+export type Level = 'MUST' | 'SHOULD';
 
 /** Every requirement the suite checks, in the order of the description. */
 export { requirements };

@@ -27,7 +27,7 @@ describe('response validation against the bundled specs', () => {
   it('refuses an undocumented status and an undocumented content type', () => {
     expect(
       checkResponse(operation('cancelOrder'), 202, 'application/json', '{}').violations[0]?.message,
-    ).toBe('status 202 is not documented for cancelOrder (documented: 200, 401, 404, 429)');
+    ).toBe('status 202 is not documented for cancelOrder (documented: 200, 401, 403, 404, 429)');
     expect(
       checkResponse(operation('cancelOrder'), 404, 'text/html', '<p>no</p>').violations[0]?.message,
     ).toContain('content type "text/html" is not documented for status 404');

@@ -1,3 +1,4 @@
+import { operationTable } from '@exchange-kit/contract/exchange';
 import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
 import type { OrderRef } from '../adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../context.js';
@@ -192,6 +193,70 @@ const oauthAttack: Scenario = {
   },
 };
 
+/** An approved OAuth request of this run: its ids, and the permissions its grant lists. */
+async function approvedGrant(context: ScenarioContext) {
+  const created = await context.caller.call('createOAuthRequest', {
+    body: { external_ref: `${context.runId}-grant` },
+  });
+  if (created.status !== operationTable.createOAuthRequest.status)
+    throw fixtureFailed('creating an OAuth request', created, 'oauth');
+  const request = bodyOf(created);
+  const ids = {
+    publicId: String(request.oauth_request_public_id),
+    privateId: String(request.oauth_request_private_id),
+  };
+  await context.adapter.approveOAuthRequest(context.adapterContext, {
+    ...ids,
+    apiChallengeHref: String(request.api_challenge_href),
+  });
+  const read = await context.caller.call('getUserContext', { auth: { kind: 'oauth', ids } });
+  if (read.status !== operationTable.getUserContext.status)
+    throw new SetupError(
+      `reading the user context through the grant answered ${read.status}`,
+      read,
+    );
+  const permissions = bodyOf(read).permissions;
+  return { ids, permissions: Array.isArray(permissions) ? permissions.map(String) : [] };
+}
+
+const beyondGrant: Scenario = {
+  name: 'a call through an OAuth grant that lacks the permission the operation states',
+  profile: 'auth',
+  requires: ['oauth'],
+  covers: ['AUTH-OAUTH-BEYOND-GRANT'],
+  async run(context) {
+    const { ids, permissions } = await approvedGrant(context);
+    const needed = operationTable.cancelOrder.permission;
+    if (needed === null || permissions.includes(needed)) {
+      context.evidence.record({
+        requirementId: 'AUTH-OAUTH-BEYOND-GRANT',
+        outcome: 'skip',
+        message: `the grant lists ${permissions.join(', ') || 'nothing'}, so it covers cancelOrder (${needed}): nothing lies beyond it to try`,
+      });
+      return;
+    }
+    const order = await context.liveOrder({});
+    const before = await orderState(context, order);
+    const answered = await context.caller.call('cancelOrder', {
+      path: { order_id: String(order.id) },
+      auth: { kind: 'oauth', ids },
+    });
+    await context.evidence.check('AUTH-OAUTH-BEYOND-GRANT', async () => {
+      expectStatus(answered, 403, `403 naming the missing permission ${needed}`);
+      const message = String(bodyOf(answered).message ?? '');
+      if (!message.includes(needed)) {
+        throw new Failure(`the 403 does not name the missing permission ${needed}`, {
+          received: answered.responseText.slice(0, 300),
+          documented: `a message naming ${needed}`,
+          call: answered,
+        });
+      }
+      await expectUnchanged(context, order, before, answered);
+      return `refused with 403 naming ${needed}; the order unchanged`;
+    });
+  },
+};
+
 const partnerAttack: Scenario = {
   name: 'a partner JWT whose delegate_path names another path',
   profile: 'auth',
@@ -220,4 +285,4 @@ const partnerAttack: Scenario = {
   },
 };
 
-export const authScenarios: Scenario[] = [orderAttacks, oauthAttack, partnerAttack];
+export const authScenarios: Scenario[] = [orderAttacks, oauthAttack, beyondGrant, partnerAttack];

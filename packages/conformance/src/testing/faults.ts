@@ -331,6 +331,18 @@ const requestFaults: Fault[] = [
     response: status(401, 200, 'getUserContext'),
   },
   {
+    name: 'a call through an OAuth grant is served beyond the grant, as the token itself',
+    covers: 'AUTH-OAUTH-BEYOND-GRANT',
+    request: (request, tools) =>
+      is(request, 'cancelOrder') &&
+      jwtPayload(request.headers['x-service-auth'] ?? '')?.oauth_request_public_id
+        ? resign(request, tools, {
+            oauth_request_public_id: undefined,
+            oauth_request_private_id: undefined,
+          })
+        : request,
+  },
+  {
     name: 'delegate_path is not checked',
     covers: 'AUTH-PARTNER-DELEGATE-PATH',
     request: (request, tools) => {
@@ -399,12 +411,14 @@ const schemaFaults: Fault[] = Object.entries(keywordOf).map(([covers, keyword]) 
     if (!op || !pointer || body === undefined) return request;
     const errors = requestErrors(op.api, pointer, body);
     // A value of the wrong type breaks its enum and pattern too; that is the type's fault alone.
-    const mistyped = new Set(
-      errors.filter((error) => error.keyword === 'type').map((error) => error.instancePath),
+    // Likewise a value too long for its field breaks the field's pattern: the length's fault.
+    const causes =
+      keyword === 'type' ? [] : keyword === 'pattern' ? ['type', 'maxLength'] : ['type'];
+    const explained = new Set(
+      errors.filter((error) => causes.includes(error.keyword)).map((error) => error.instancePath),
     );
     const breaks = errors.some(
-      (error) =>
-        error.keyword === keyword && (keyword === 'type' || !mistyped.has(error.instancePath)),
+      (error) => error.keyword === keyword && !explained.has(error.instancePath),
     );
     return breaks ? serverError() : request;
   },
