@@ -1,3 +1,4 @@
+import type { ExchangeHandlerOf } from '../http/operation-types.js';
 import { type ExchangeHandler, type ExchangeHandlers, HttpError } from '../http/types.js';
 import { type BookSide, D, type ExchangeState, type Product } from './state.js';
 
@@ -42,7 +43,7 @@ function productView(state: ExchangeState, product: Product, now: number) {
     market_bid: nullable(book.buy.orders[0]?.price),
     currency: product.quotedCurrency,
     currency_pair_code: `${product.baseCurrency}${product.quotedCurrency}`,
-    symbol: state.currencies.get(product.quotedCurrency)?.symbol,
+    symbol: state.currencies.get(product.quotedCurrency)?.symbol ?? product.quotedCurrency,
     taker_fee: product.takerFee.toFixed(),
     maker_fee: product.makerFee.toFixed(),
     low_market_bid: prices.length > 0 ? D.min(...prices).toFixed() : null,
@@ -69,7 +70,7 @@ function productById(state: ExchangeState, id: string | undefined): Product {
 }
 
 /** Without perpetual=1 the spot and margin pairs; with it, the perpetual products. */
-const listProducts: ExchangeHandler = ({ journal: { state }, query, now }) => ({
+const listProducts: ExchangeHandlerOf<'listProducts'> = ({ journal: { state }, query, now }) => ({
   status: 200,
   body: [...state.products.values()]
     .filter((product) => product.perpetual === (query.perpetual === '1'))
@@ -77,7 +78,7 @@ const listProducts: ExchangeHandler = ({ journal: { state }, query, now }) => ({
     .map((product) => productView(state, product, now)),
 });
 
-const getProduct: ExchangeHandler = ({ journal: { state }, path, now }) => ({
+const getProduct: ExchangeHandlerOf<'getProduct'> = ({ journal: { state }, path, now }) => ({
   status: 200,
   body: productView(state, productById(state, path.product_id), now),
 });
@@ -94,7 +95,7 @@ function levels(side: BookSide): [string, string][] {
   return aggregated.map(([price, quantity]) => [price.toFixed(), quantity.toFixed()]);
 }
 
-const getPriceLevels: ExchangeHandler = ({ journal: { state }, path, now }) => {
+const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({ journal: { state }, path, now }) => {
   const book = state.book(productById(state, path.product_id).id);
   return {
     status: 200,
@@ -106,7 +107,7 @@ const getPriceLevels: ExchangeHandler = ({ journal: { state }, path, now }) => {
   };
 };
 
-const listCurrencies: ExchangeHandler = ({ journal: { state } }) => ({
+const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { state } }) => ({
   status: 200,
   body: [...state.currencies.values()]
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
@@ -124,7 +125,7 @@ const listCurrencies: ExchangeHandler = ({ journal: { state } }) => ({
 });
 
 /** The loan book of a crypto currency, rates ascending; codes are case sensitive. */
-const getLoanBook: ExchangeHandler = ({ journal: { state }, path, now }) => {
+const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({ journal: { state }, path, now }) => {
   const code = path.currency ?? '';
   if (state.currencies.get(code)?.currencyType !== 'crypto') {
     throw new HttpError(404, 'Currency not found');

@@ -1,6 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { components } from '@exchange-kit/contract/exchange';
 import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
+import type { ExchangeApiHandlerOf } from '../http/operation-types.js';
 import { type Handler, type Handlers, HttpError } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 
@@ -13,7 +15,7 @@ interface OAuthRow {
   expires_at: number;
 }
 
-function view(row: OAuthRow, exchangeUrl: string): Record<string, unknown> {
+function view(row: OAuthRow, exchangeUrl: string): components['schemas']['OAuthRequest'] {
   return {
     oauth_request_public_id: row.public_id,
     oauth_request_private_id: row.private_id,
@@ -25,7 +27,12 @@ function view(row: OAuthRow, exchangeUrl: string): Record<string, unknown> {
 
 /** OAuth requests of applications, and the user's approval through api_challenge_href. */
 export function oauthHandlers(exchangeUrl: string): Handlers {
-  const createOAuthRequest: Handler = async ({ db, caller, body, now }) => {
+  const createOAuthRequest: ExchangeApiHandlerOf<'createOAuthRequest'> = async ({
+    db,
+    caller,
+    body,
+    now,
+  }) => {
     if (caller.kind !== 'token') throw new HttpError(401, 'API Authentication failed');
     const { external_ref } = (body ?? {}) as z.infer<typeof zOAuthRequestCreate>;
     const { rows } = await db.query<OAuthRow>(
@@ -46,7 +53,12 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
   };
 
   /** Signed with the user's own token: that user grants the request. Approving twice is a no-op. */
-  const approveOAuthRequest: Handler = async ({ db, caller, path, now }) => {
+  const approveOAuthRequest: ExchangeApiHandlerOf<'approveOAuthRequest'> = async ({
+    db,
+    caller,
+    path,
+    now,
+  }) => {
     if (caller.kind !== 'token') throw new HttpError(401, 'API Authentication failed');
     const { rows } = await db.query<OAuthRow>(
       `UPDATE oauth_requests SET approved_by_user_id = $2, approved_at = $3

@@ -6,6 +6,7 @@ import type {
   zOrderTpslUpdate,
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
+import type { ExchangeHandlerOf } from '../http/operation-types.js';
 import {
   type ExchangeContext,
   type ExchangeHandler,
@@ -225,7 +226,7 @@ function openOrder(context: ExchangeContext): Order {
   return order;
 }
 
-const createOrder: ExchangeHandler = (context) => {
+const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
   const body = context.body as z.infer<typeof zCreateOrderBody>;
   const input = 'order' in body ? body.order : body;
   const { journal } = context;
@@ -233,7 +234,7 @@ const createOrder: ExchangeHandler = (context) => {
   return { status: 200, body: orderView(journal.state, order) };
 };
 
-const listOrders: ExchangeHandler = ({ journal, caller, query }) => {
+const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const limit = Number(query.limit ?? 20);
   const page = Number(query.page ?? 1);
   const wanted = (value: string | undefined, actual: string | number) =>
@@ -259,7 +260,7 @@ const listOrders: ExchangeHandler = ({ journal, caller, query }) => {
   };
 };
 
-const getOrder: ExchangeHandler = (context) => {
+const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
   const { state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order) throw notFound();
@@ -267,7 +268,7 @@ const getOrder: ExchangeHandler = (context) => {
 };
 
 /** Edits price and/or quantity; a new price or a larger size loses the time priority. */
-const editOrder: ExchangeHandler = (context) => {
+const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   const body = context.body as z.infer<typeof zEditOrderBody>;
   const edit: OrderEdit = 'order' in body ? body.order : body;
   const { journal } = context;
@@ -304,7 +305,7 @@ const editOrder: ExchangeHandler = (context) => {
   return { status: 200, body: orderView(journal.state, order) };
 };
 
-const updateOrderTpsl: ExchangeHandler = (context) => {
+const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   const body = context.body as z.infer<typeof zOrderTpslUpdate>;
   const { journal } = context;
   const order = openOrder(context);
@@ -317,7 +318,7 @@ const updateOrderTpsl: ExchangeHandler = (context) => {
   return { status: 200, body: orderView(journal.state, order, true) };
 };
 
-const cancelOrder: ExchangeHandler = (context) => {
+const cancelOrder: ExchangeHandlerOf<'cancelOrder'> = (context) => {
   const { journal } = context;
   const order = openOrder(context);
   // The margin held at the moment of cancelling, as the response reports it.
@@ -333,7 +334,7 @@ const cancelOrder: ExchangeHandler = (context) => {
  * Cancels every open order matching all given filters. A take profit or stop loss waiting on
  * a position is left alone; a user's own stop or trailing stop is an order like any other.
  */
-const cancelAllOrders: ExchangeHandler = (context) => {
+const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
   const filters = (context.body ?? {}) as z.infer<typeof zCancelAllOrdersBody>;
   const { journal } = context;
   if (filters.product_id !== undefined && !/^[0-9]{1,15}$/.test(filters.product_id)) {
@@ -358,7 +359,7 @@ const cancelAllOrders: ExchangeHandler = (context) => {
   };
 };
 
-export const orderHandlers: ExchangeHandlers = {
+export const orderHandlers = {
   createOrder,
   listOrders,
   getOrder,
@@ -370,4 +371,4 @@ export const orderHandlers: ExchangeHandlers = {
   cancelOrder,
   cancelOrderByClientId: cancelOrder,
   cancelAllOrders,
-};
+} satisfies ExchangeHandlers;

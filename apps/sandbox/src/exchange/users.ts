@@ -1,3 +1,4 @@
+import type { ExchangeApiHandlerOf, ExchangeHandlerOf } from '../http/operation-types.js';
 import {
   type ExchangeHandler,
   type ExchangeHandlers,
@@ -27,7 +28,7 @@ interface UserRow {
 export const oauthPermissions: readonly string[] = ['read_accounts', 'read_user'];
 const tokenPermissions = ['read_accounts', 'read_user', 'trade', 'withdraw'];
 
-const getUserContext: Handler = async ({ db, caller }) => {
+const getUserContext: ExchangeApiHandlerOf<'getUserContext'> = async ({ db, caller }) => {
   const userId = actingUser(caller);
   const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId]);
   const user = rows[0];
@@ -64,13 +65,13 @@ const getUserContext: Handler = async ({ db, caller }) => {
       first_name: user.first_name,
       last_name: user.last_name,
       email: user.email,
-      permissions: caller.kind === 'oauth' ? oauthPermissions : tokenPermissions,
+      permissions: [...(caller.kind === 'oauth' ? oauthPermissions : tokenPermissions)],
     },
   };
 };
 
 /** The user's accounts; crypto ones show the range of the currency's loan book offers. */
-const getAccounts: ExchangeHandler = ({ journal: { state }, caller }) => {
+const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({ journal: { state }, caller }) => {
   const userId = actingUser(caller);
   const accounts = [...(state.accounts.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   const rates = (currency: string) => {
@@ -106,6 +107,7 @@ const getAccounts: ExchangeHandler = ({ journal: { state }, caller }) => {
           const { lowest, highest } = rates(account.currency);
           return {
             ...view(account, currency),
+            currency_type: 'crypto' as const,
             lowest_offer_interest_rate: lowest,
             highest_offer_interest_rate: highest,
             address: account.address,
@@ -116,6 +118,7 @@ const getAccounts: ExchangeHandler = ({ journal: { state }, caller }) => {
         .filter(({ currency }) => currency.currencyType === 'fiat')
         .map(({ account, currency }) => ({
           ...view(account, currency),
+          currency_type: 'fiat' as const,
           lowest_offer_interest_rate: null,
           highest_offer_interest_rate: null,
           send_to_btc_address: null,

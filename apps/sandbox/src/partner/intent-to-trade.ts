@@ -1,7 +1,9 @@
 /** intent_to_trade: creates a transaction, with as much of its settlement as the request gives. */
 import { randomUUID } from 'node:crypto';
+import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import type { DocumentedReply, PartnerHandlerOf } from '../http/operation-types.js';
 import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
@@ -35,7 +37,9 @@ import {
 
 type IntentToTrade = z.infer<typeof zIntentToTradeBody>;
 
-async function reply(db: Queryable, row: TransactionRow): Promise<Reply> {
+type TradeReply = DocumentedReply<operations['intentToTrade']>;
+
+async function reply(db: Queryable, row: TransactionRow): Promise<TradeReply> {
   const transaction = await loadTransaction(db, row);
   return {
     status: 202,
@@ -54,7 +58,7 @@ async function replayClientRef(
   session: SessionRow,
   caller: Caller,
   clientRef: string | undefined,
-): Promise<Reply | undefined> {
+): Promise<TradeReply | undefined> {
   if (clientRef === undefined) return undefined;
   const existing = await findByClientRef(db, session.partner_id, clientRef);
   if (!existing) return undefined;
@@ -232,7 +236,12 @@ async function checkApiKey(
   if (rows.length === 0) throw invalid('api_key', 'does_not_match_session');
 }
 
-export const intentToTrade: Handler = async ({ body, caller, db, now }) => {
+export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = async ({
+  body,
+  caller,
+  db,
+  now,
+}) => {
   rejectNul(body);
   const request = body as IntentToTrade;
   if (caller.kind === 'session' && caller.sessionId !== request.session_id) {

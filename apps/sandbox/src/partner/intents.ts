@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
@@ -86,7 +87,13 @@ async function checkIntent(db: Queryable, request: IntentCreate, now: number): P
   }
 }
 
-export const createIntent: Handler = async ({ body, path, caller, db, now }) => {
+export const createIntent: PartnerHandlerOf<'createIntent'> = async ({
+  body,
+  path,
+  caller,
+  db,
+  now,
+}) => {
   rejectNul(body);
   const request = body as IntentCreate;
   const partner = await requireOwnedPartner(db, caller, path.public_api_key);

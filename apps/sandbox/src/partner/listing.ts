@@ -1,6 +1,7 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
 import type { components } from '@exchange-kit/contract/partner';
 import { zTransactionStatus, zUuid } from '@exchange-kit/contract/partner/schemas';
+import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid } from './errors.js';
@@ -71,7 +72,12 @@ async function select(
   return rows;
 }
 
-export const listPartnerTransactions: Handler = async ({ path, query, caller, db }) => {
+export const listPartnerTransactions: PartnerHandlerOf<'listPartnerTransactions'> = async ({
+  path,
+  query,
+  caller,
+  db,
+}) => {
   const partner = await requireOwnedPartner(db, caller, path.public_api_key);
   const selection = filters(query);
   const rows = await select(db, partner.id, selection);

@@ -7,6 +7,7 @@ import {
   zUuid,
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, rejectNul } from './errors.js';
@@ -60,7 +61,7 @@ function countryOf(locale: string | undefined): string {
   return region ? region.toUpperCase() : DEFAULT_COUNTRY;
 }
 
-export const createSession: Handler = async ({ body, db, now }) => {
+export const createSession: PartnerHandlerOf<'createSession'> = async ({ body, db, now }) => {
   rejectNul(body);
   const request = body as SessionCreate;
   const partner = await findPartnerByKey(db, request.public_api_key);

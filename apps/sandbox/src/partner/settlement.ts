@@ -5,6 +5,7 @@ import {
   zUuid,
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Caller, Handler } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
@@ -66,7 +67,7 @@ async function instructionReply(db: Queryable, id: string, message: string) {
   const instruction = renderInstruction(row);
   const missing = missingInputs(instruction.required_input_parameters, instruction.received_input);
   return {
-    status: 202,
+    status: 202 as const,
     body: {
       success: true,
       message:
@@ -80,7 +81,12 @@ async function instructionReply(db: Queryable, id: string, message: string) {
   };
 }
 
-export const setSettlementMethod: Handler = async ({ body, caller, db, now }) => {
+export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = async ({
+  body,
+  caller,
+  db,
+  now,
+}) => {
   rejectNul(body);
   const request = body as SettlementMethodRequest;
   const transaction = await visibleTransaction(
@@ -119,7 +125,12 @@ export const setSettlementMethod: Handler = async ({ body, caller, db, now }) =>
   return instructionReply(db, rows[0]?.id ?? '', `${label} method set.`);
 };
 
-export const setSettlementParameters: Handler = async ({ body, caller, db, now }) => {
+export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'> = async ({
+  body,
+  caller,
+  db,
+  now,
+}) => {
   rejectNul(body);
   const request = body as SettlementParametersRequest;
   const id = request.settlement_instruction_id;

@@ -1,8 +1,13 @@
+import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Handler } from '../http/types.js';
 import { visibleTransaction } from './settlement.js';
 import { loadTransaction, nextStepMessage } from './transactions.js';
 
-export const getTransactionStatus: Handler = async ({ path, caller, db }) => {
+export const getTransactionStatus: PartnerHandlerOf<'getTransactionStatus'> = async ({
+  path,
+  caller,
+  db,
+}) => {
   const row = await visibleTransaction(db, caller, path.transaction_id ?? '', 'transaction_id');
   const transaction = await loadTransaction(db, row);
   return {
