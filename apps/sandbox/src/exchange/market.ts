@@ -1,5 +1,5 @@
 import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeHandler, type ExchangeHandlers, HttpError } from '../http/types.js';
+import { type ExchangeHandlers, HttpError } from '../http/types.js';
 import { type BookSide, D, type ExchangeState, type Product } from './state.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */

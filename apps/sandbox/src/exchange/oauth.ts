@@ -3,7 +3,7 @@ import type { components } from '@exchange-kit/contract/exchange';
 import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import type { ExchangeApiHandlerOf } from '../http/operation-types.js';
-import { type Handler, type Handlers, HttpError } from '../http/types.js';
+import { type Handlers, HttpError } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 
 /** How long a user has to approve a request, and then how long the application may act. */

@@ -7,12 +7,7 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import {
-  type ExchangeContext,
-  type ExchangeHandler,
-  type ExchangeHandlers,
-  HttpError,
-} from '../http/types.js';
+import { type ExchangeContext, type ExchangeHandlers, HttpError } from '../http/types.js';
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';

@@ -1,11 +1,5 @@
 import type { ExchangeApiHandlerOf, ExchangeHandlerOf } from '../http/operation-types.js';
-import {
-  type ExchangeHandler,
-  type ExchangeHandlers,
-  type Handler,
-  type Handlers,
-  HttpError,
-} from '../http/types.js';
+import { type ExchangeHandlers, type Handlers, HttpError } from '../http/types.js';
 import { actingUser } from './caller.js';
 import { type Account, type Currency, D } from './state.js';
 

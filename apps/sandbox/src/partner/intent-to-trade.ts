@@ -4,7 +4,7 @@ import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { DocumentedReply, PartnerHandlerOf } from '../http/operation-types.js';
-import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import { type Caller, HttpError } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';

@@ -6,7 +6,7 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Caller, Handler } from '../http/types.js';
+import type { Caller } from '../http/types.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import {

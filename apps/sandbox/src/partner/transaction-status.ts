@@ -1,5 +1,4 @@
 import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Handler } from '../http/types.js';
 import { visibleTransaction } from './settlement.js';
 import { loadTransaction, nextStepMessage } from './transactions.js';
 
