@@ -1,11 +1,8 @@
 /** The testing entry and the test-control endpoints, as other packages' tests use them. */
-import {
-  zCreateSessionResponse,
-  zIntentToTradeResponse,
-  zTransactionStatusResponse,
-} from '@exchange-kit/contract/partner/schemas';
+import { zTransactionStatusResponse } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { pendingTransaction as pendingTransactionOver } from './partner/pending-transaction.test-support.js';
 import { startTestSandbox } from './test-support.js';
 import { type SandboxProcess, startSandboxProcess } from './testing.js';
 
@@ -30,39 +27,7 @@ function ok<S extends z.core.$ZodType>(schema: S, answer: { status: number; body
   return z.parse(schema, answer.body);
 }
 
-async function pendingTransaction(): Promise<string> {
-  const session = ok(
-    zCreateSessionResponse,
-    await send('/api/v1/session', { public_api_key: sandbox.publicApiKey }),
-  ).payload;
-  const trade = ok(
-    zIntentToTradeResponse,
-    await send('/api/v1/transaction/intent_to_trade', {
-      session_id: session.session_id,
-      side: 'buy',
-      symbol: 'BTC/USDC',
-      currency: 'BTC',
-      quantity: '0.015',
-      funding_settlement: {
-        method: 'BLOCKCHAIN_DELEGATED_BROADCAST',
-        input_parameters: {
-          transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: '0x02f8b1' },
-        },
-      },
-      payout_settlement: {
-        method: 'BLOCKCHAIN_TRANSFER',
-        input_parameters: {
-          account_key: {
-            type: 'WALLET_ADDRESS',
-            value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-          },
-        },
-      },
-    }),
-  ).payload;
-  expect(trade.status).toBe('PENDING');
-  return trade.transaction_id;
-}
+const pendingTransaction = () => pendingTransactionOver(sandbox.partnerUrl, sandbox.publicApiKey);
 
 const statusOf = async (id: string) =>
   ok(zTransactionStatusResponse, await send(`/api/v1/transaction/status/${id}`)).payload.status;

@@ -1,8 +1,6 @@
 /** Settlements completing on the sandbox's clock, over real loopback HTTP. */
 
 import {
-  zCreateSessionResponse,
-  zIntentToTradeResponse,
   zListPartnerTransactionsResponse,
   zTransactionStatusResponse,
 } from '@exchange-kit/contract/partner/schemas';
@@ -11,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { runCommandLine, startTestSandbox } from '../test-support.js';
+import { pendingTransaction as pendingTransactionOver } from './pending-transaction.test-support.js';
 
 let sandbox: RunningSandbox;
 let clock = 1_800_000_000_000;
@@ -34,40 +33,8 @@ function ok<S extends z.core.$ZodType>(schema: S, answer: { status: number; body
   return z.parse(schema, answer.body);
 }
 
-/** A transaction with both methods and every parameter: PENDING from the start. */
-async function pendingTransaction(): Promise<string> {
-  const session = ok(
-    zCreateSessionResponse,
-    await send('POST', '/api/v1/session', { public_api_key: sandbox.credentials.publicApiKey }),
-  ).payload;
-  const trade = ok(
-    zIntentToTradeResponse,
-    await send('POST', '/api/v1/transaction/intent_to_trade', {
-      session_id: session.session_id,
-      side: 'buy',
-      symbol: 'BTC/USDC',
-      currency: 'BTC',
-      quantity: '0.015',
-      funding_settlement: {
-        method: 'BLOCKCHAIN_DELEGATED_BROADCAST',
-        input_parameters: {
-          transaction_key: { type: 'SIGNED_RAW_TRANSACTION', value: '0x02f8b1' },
-        },
-      },
-      payout_settlement: {
-        method: 'BLOCKCHAIN_TRANSFER',
-        input_parameters: {
-          account_key: {
-            type: 'WALLET_ADDRESS',
-            value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-          },
-        },
-      },
-    }),
-  ).payload;
-  expect(trade.status).toBe('PENDING');
-  return trade.transaction_id;
-}
+const pendingTransaction = () =>
+  pendingTransactionOver(sandbox.partnerUrl, sandbox.credentials.publicApiKey);
 
 const status = async (id: string) =>
   ok(zTransactionStatusResponse, await send('GET', `/api/v1/transaction/status/${id}`));

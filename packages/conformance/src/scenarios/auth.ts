@@ -4,6 +4,7 @@ import type { OrderRef } from '../adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../context.js';
 import { forgeJwt } from '../forge.js';
 import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
+import { approvedRequest } from './oauth-grant.js';
 import { example } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -195,20 +196,7 @@ const oauthAttack: Scenario = {
 
 /** An approved OAuth request of this run: its ids, and the permissions its grant lists. */
 async function approvedGrant(context: ScenarioContext) {
-  const created = await context.caller.call('createOAuthRequest', {
-    body: { external_ref: `${context.runId}-grant` },
-  });
-  if (created.status !== operationTable.createOAuthRequest.status)
-    throw fixtureFailed('creating an OAuth request', created, 'oauth');
-  const request = bodyOf(created);
-  const ids = {
-    publicId: String(request.oauth_request_public_id),
-    privateId: String(request.oauth_request_private_id),
-  };
-  await context.adapter.approveOAuthRequest(context.adapterContext, {
-    ...ids,
-    apiChallengeHref: String(request.api_challenge_href),
-  });
+  const ids = await approvedRequest(context, `${context.runId}-grant`);
   const read = await context.caller.call('getUserContext', { auth: { kind: 'oauth', ids } });
   if (read.status !== operationTable.getUserContext.status)
     throw new SetupError(

@@ -1,5 +1,4 @@
-import { bodyOf } from '../context.js';
-import { fixtureFailed } from '../outcome.js';
+import { approvedRequest } from './oauth-grant.js';
 import type { Scenario } from './scenario.js';
 
 const loanBook: Scenario = {
@@ -22,20 +21,9 @@ const oauth: Scenario = {
   profile: 'oauth',
   covers: ['STATUS-200-SUCCESS'],
   async run(context) {
-    const created = await context.caller.call('createOAuthRequest', {
-      body: { external_ref: context.runId },
-    });
-    context.evidence.noteStatus('STATUS-200-SUCCESS', created, 200);
-    if (created.status !== 200) throw fixtureFailed('creating an OAuth request', created, 'oauth');
-    const request = bodyOf(created);
-    const ids = {
-      publicId: String(request.oauth_request_public_id),
-      privateId: String(request.oauth_request_private_id),
-    };
-    await context.adapter.approveOAuthRequest(context.adapterContext, {
-      ...ids,
-      apiChallengeHref: String(request.api_challenge_href),
-    });
+    const ids = await approvedRequest(context, context.runId, (created) =>
+      context.evidence.noteStatus('STATUS-200-SUCCESS', created, 200),
+    );
     for (const operationId of ['getUserContext', 'getAccounts']) {
       const read = await context.caller.call(operationId, { auth: { kind: 'oauth', ids } });
       context.evidence.noteStatus('STATUS-200-SUCCESS', read, 200);
