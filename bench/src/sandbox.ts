@@ -201,7 +201,7 @@ const reads = (sandbox: { exchangeUrl: string }, name: string) =>
 async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
   const handler = orderHandlers.editOrder;
   if (!handler) throw new Error('no editOrder handler');
-  const ids = (sandbox.exchange.state.ordersByUser.get(demoUserId) ?? [])
+  const ids = (sandbox.sequencer.state.ordersByUser.get(demoUserId) ?? [])
     .filter((order) => order.status === 'live')
     .slice(0, 50)
     .map((order) => String(order.id));
@@ -212,7 +212,7 @@ async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
   while (performance.now() - started < seconds * 1000) {
     const orderId = ids[done % ids.length] as string;
     const price = String(8_000_000 + (done % 900_000));
-    await sandbox.exchange.run((journal) => {
+    await sandbox.sequencer.run((journal) => {
       journal.nonce('token:ceiling', BigInt(done + 1));
       return handler({
         operationId: 'editOrder',

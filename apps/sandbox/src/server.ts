@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
-import type { Exchange } from './exchange/exchange.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
+import type { Sequencer } from './exchange/sequencer.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
@@ -58,7 +58,7 @@ export interface RunningSandbox {
    */
   database: Database;
   /** The exchange state in memory, for tools that drive it without HTTP (benchmarks). */
-  exchange: Exchange;
+  sequencer: Sequencer;
   close(): Promise<void>;
 }
 
@@ -79,9 +79,9 @@ export const exchangeHandlers: ExchangeHandlers = {
 };
 
 /** The store as tests and tools see it: what they write directly, the exchange reads back. */
-function fixtureDatabase(database: Database, exchange: Exchange): Database {
+function fixtureDatabase(database: Database, sequencer: Sequencer): Database {
   return {
-    transaction: (work) => exchange.writeDirectly(work),
+    transaction: (work) => sequencer.writeDirectly(work),
     read: (work) => database.read(work),
     apply: (statements, prepared) => database.apply(statements, prepared),
     reclaim: database.reclaim?.bind(database),
@@ -110,10 +110,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = clock?.now ?? options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
   const database = await openDatabase(storeOptions(options));
-  let exchange: Exchange;
+  let sequencer: Sequencer;
   try {
     await migrate(database);
-    exchange = await seed(database, credentials, now());
+    sequencer = await seed(database, credentials, now());
   } catch (error) {
     await database.close();
     throw error;
@@ -130,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   } catch (error) {
     // The port is taken: give the store, and its data folder, back.
-    await exchange.settled();
+    await sequencer.settled();
     await database.close();
     throw error;
   }
@@ -140,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // handled from here on.
   const app = createApp({
     db: database,
-    exchange,
+    sequencer,
     routes: buildRoutes(),
     handlers: sandboxHandlers(origin, options.settleAfterMs),
     exchangeHandlers,
@@ -161,15 +161,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     exchangeUrl: origin,
     partnerUrl: origin,
     credentials,
-    database: fixtureDatabase(database, exchange),
-    exchange,
+    database: fixtureDatabase(database, sequencer),
+    sequencer,
     async close() {
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
       await app.drain();
-      await exchange.settled();
+      await sequencer.settled();
       await database.close();
     },
   };

@@ -94,7 +94,7 @@ export function adjustReserved(journal: Journal, userId: number, currency: strin
 }
 
 /** One side of a spot fill: `userId` pays `paid` of one currency and receives `received` of another. */
-export function exchange(
+export function settleSpotFill(
   journal: Journal,
   userId: number,
   payCurrency: string,

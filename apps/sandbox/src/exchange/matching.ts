@@ -1,5 +1,5 @@
 import type { Journal } from './journal.js';
-import { closesPosition, exchange, fundsFor, reserveFor, syncReserve } from './ledger.js';
+import { closesPosition, fundsFor, reserveFor, settleSpotFill, syncReserve } from './ledger.js';
 import { bookMarginFill } from './positions.js';
 import { D, isOpen, type Order, type TrailingStop, takesOnly } from './state.js';
 
@@ -92,12 +92,26 @@ function settle(
     syncReserve(journal, order);
   }
   if (buyer.tradingType === 'spot') {
-    exchange(journal, buyer.userId, product.quotedCurrency, value, product.baseCurrency, quantity);
+    settleSpotFill(
+      journal,
+      buyer.userId,
+      product.quotedCurrency,
+      value,
+      product.baseCurrency,
+      quantity,
+    );
   } else {
     bookMarginFill(journal, buyer, fillId, quantity, price, now);
   }
   if (seller.tradingType === 'spot') {
-    exchange(journal, seller.userId, product.baseCurrency, quantity, product.quotedCurrency, value);
+    settleSpotFill(
+      journal,
+      seller.userId,
+      product.baseCurrency,
+      quantity,
+      product.quotedCurrency,
+      value,
+    );
   } else {
     bookMarginFill(journal, seller, fillId, quantity, price, now);
   }

@@ -207,12 +207,12 @@ describe('margin positions', () => {
       takeProfit: '120',
       stopLoss: '80',
     });
-    await sandbox.exchange.reload();
+    await sandbox.sequencer.reload();
     expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
     await trading.tradeAt(sandbox, product_id, '120');
     const buyer = await newUser(sandbox);
     await place(buyer.call, { product_id, price: '120', quantity: '1' });
-    await sandbox.exchange.reload();
+    await sandbox.sequencer.reload();
     expect((await getOrder(trader.call, takeProfit.id)).status).toBe('filled');
     expect(await balances(trader.call, 'JPY')).toEqual({
       balance: '100000020',

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Exchange } from '../exchange/exchange.js';
 import { nonceUpsert } from '../exchange/rows.js';
+import type { Sequencer } from '../exchange/sequencer.js';
 import type { Logger } from '../log.js';
 import type { Database, Queryable } from '../store/database.js';
 import {
@@ -25,7 +25,7 @@ import { maxBodyBytes, parseBody, validateRequest } from './validate.js';
 
 export interface AppOptions {
   db: Database;
-  exchange: Exchange;
+  sequencer: Sequencer;
   routes: Route[];
   /** Operations that run in a database transaction of their own. */
   handlers: Handlers;
@@ -142,7 +142,7 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
  * store changes.
  */
 export function createApp(options: AppOptions) {
-  const { exchange } = options;
+  const { sequencer } = options;
   const publicReads = new ReplyCache();
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
   const { perKey, perAddress } = options.anonymousRateLimits ?? {};
@@ -248,18 +248,18 @@ export function createApp(options: AppOptions) {
       headers: request.headers,
       nonceOptional: carriesClientOrderId(route, body),
       now,
-      state: exchange.state,
+      state: sequencer.state,
     };
 
     if (exchangeHandler) {
       const publicRead = method === 'GET' && isPublic(route);
-      const version = exchange.version;
+      const version = sequencer.version;
       const { caller, nonce } = publicRead
         ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
         : await authenticate(reader, authRequest, options.findSessionSecret);
       const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
-      const reply = await exchange.run((journal) => {
+      const reply = await sequencer.run((journal) => {
         if (nonce) {
           acceptNonce(journal.state, nonce);
           journal.nonce(nonce.scope, nonce.value);
@@ -274,7 +274,7 @@ export function createApp(options: AppOptions) {
       });
       if (!publicRead || reply.status !== 200) return reply;
       // Kept only once what it shows is committed.
-      await exchange.settled();
+      await sequencer.settled();
       const serialized = serialize(reply);
       publicReads.set(url, version, now, serialized);
       return serialized;
@@ -286,7 +286,7 @@ export function createApp(options: AppOptions) {
       const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       if (nonce) {
-        acceptNonce(exchange.state, nonce);
+        acceptNonce(sequencer.state, nonce);
         const upsert = nonceUpsert(nonce);
         await db.query(upsert.sql, upsert.params);
       }
@@ -306,7 +306,7 @@ export function createApp(options: AppOptions) {
 
   function listener(request: IncomingMessage, response: ServerResponse): void {
     if (request.method === 'GET') {
-      const kept = publicReads.get(request.url ?? '/', exchange.version, options.now());
+      const kept = publicReads.get(request.url ?? '/', sequencer.version, options.now());
       if (kept) {
         send(response, kept);
         return;

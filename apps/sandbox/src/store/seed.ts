@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { DemoCredentials } from '../config.js';
-import { Exchange } from '../exchange/exchange.js';
 import { depositAddress } from '../exchange/ledger.js';
 import { placeOrder } from '../exchange/orders.js';
+import { Sequencer } from '../exchange/sequencer.js';
 import type { Database, Queryable } from './database.js';
 
 const currencies = [
@@ -208,8 +208,8 @@ async function seedMarket(db: Queryable): Promise<void> {
 }
 
 /** The market maker's resting book, placed as orders like any other. */
-async function seedBook(exchange: Exchange, now: number): Promise<void> {
-  await exchange.run((journal) => {
+async function seedBook(sequencer: Sequencer, now: number): Promise<void> {
+  await sequencer.run((journal) => {
     for (const [productId, side, price, quantity] of book) {
       placeOrder(
         journal,
@@ -230,7 +230,7 @@ export async function seed(
   db: Database,
   credentials: DemoCredentials,
   now: number,
-): Promise<Exchange> {
+): Promise<Sequencer> {
   const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
     if (rows.length === 0) await seedMarket(tx);
@@ -257,7 +257,7 @@ export async function seed(
     );
     return rows.length === 0;
   });
-  const exchange = await Exchange.open(db);
-  if (seeded) await seedBook(exchange, now);
-  return exchange;
+  const sequencer = await Sequencer.open(db);
+  if (seeded) await seedBook(sequencer, now);
+  return sequencer;
 }

@@ -56,7 +56,7 @@ function groupsSharingNoRow(journals: Journal[]): Journal[][] {
  * The exchange's calls, decided one at a time on the state in memory and stored through
  * the database's group commit: a call is answered once its changes are committed.
  */
-export class Exchange {
+export class Sequencer {
   #state: ExchangeState;
   #ready: Promise<void> = Promise.resolve();
   #version = 0;
@@ -76,8 +76,8 @@ export class Exchange {
   static async open(
     db: Database,
     { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
-  ): Promise<Exchange> {
-    return new Exchange(db, await db.read((tx) => ExchangeState.load(tx)), rowsPerReclaim);
+  ): Promise<Sequencer> {
+    return new Sequencer(db, await db.read((tx) => ExchangeState.load(tx)), rowsPerReclaim);
   }
 
   get state(): ExchangeState {

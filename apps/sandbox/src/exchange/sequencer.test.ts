@@ -16,8 +16,8 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
-import { Exchange } from './exchange.js';
 import { placeOrder } from './orders.js';
+import { Sequencer } from './sequencer.js';
 import { ExchangeState } from './state.js';
 
 /** Everything the state holds, as plain values, ids and all. */
@@ -95,9 +95,9 @@ describe('the exchange state and its store', () => {
     expect(statuses[1]).toBeOneOf([200, 422]);
     expect(statuses.filter((_, n) => n !== 1)).toEqual([200, 200, 200, 422, 200, 200]);
 
-    await sandbox.exchange.settled();
+    await sandbox.sequencer.settled();
     const stored = await sandbox.database.read((tx) => ExchangeState.load(tx));
-    const memory = snapshot(sandbox.exchange.state);
+    const memory = snapshot(sandbox.sequencer.state);
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
@@ -119,7 +119,7 @@ describe('the exchange state and its store', () => {
         },
       }),
     );
-    await sandbox.exchange.reload();
+    await sandbox.sequencer.reload();
     const read = valid(
       zGetOrderByClientIdResponse,
       await user.call('GET', `/orders/client:${encodeURIComponent(clientOrderId)}`),
@@ -153,13 +153,13 @@ describe('the exchange state and its store', () => {
       }),
     );
     expect(Number(next.id)).toBeGreaterThan(direct);
-    expect(sandbox.exchange.state.orders.get(direct)?.status).toBe('cancelled');
+    expect(sandbox.sequencer.state.orders.get(direct)?.status).toBe('cancelled');
   });
 });
 
 /** A limit buy of 0.01 on product 1 by `userId`, decided without HTTP. */
-const buyAt = (exchange: Exchange, userId: number, price: string) =>
-  exchange.run((journal) =>
+const buyAt = (sequencer: Sequencer, userId: number, price: string) =>
+  sequencer.run((journal) =>
     placeOrder(
       journal,
       userId,
@@ -194,11 +194,11 @@ describe('a batch the store refuses', () => {
       tokenSecret: 'batch-secret',
       publicApiKey: 'pk_b',
     };
-    const exchange = await seed(db, credentials, Date.now());
+    const sequencer = await seed(db, credentials, Date.now());
     const user = await db.transaction((tx) => addUser(tx));
-    await exchange.reload();
-    const before = snapshot(exchange.state);
-    const place = (price: string) => buyAt(exchange, user.userId, price);
+    await sequencer.reload();
+    const before = snapshot(sequencer.state);
+    const place = (price: string) => buyAt(sequencer, user.userId, price);
     // The store now refuses any new fill, so the batch carrying this crossing order fails.
     await db.transaction((tx) =>
       tx.query('ALTER TABLE fills ADD CONSTRAINT refuse_fills CHECK (false) NOT VALID'),
@@ -208,12 +208,12 @@ describe('a batch the store refuses', () => {
       cause: expect.objectContaining({ message: expect.stringMatching(/refuse_fills/) }),
     });
     // The next call waits for the state to be read back.
-    await exchange.run(() => undefined);
-    expect(snapshot(exchange.state)).toEqual(before);
+    await sequencer.run(() => undefined);
+    expect(snapshot(sequencer.state)).toEqual(before);
     await db.transaction((tx) => tx.query('ALTER TABLE fills DROP CONSTRAINT refuse_fills'));
     // And the exchange goes on.
     const resting = await place('100');
-    expect(exchange.state.orders.get(resting.id)?.status).toBe('live');
+    expect(sequencer.state.orders.get(resting.id)?.status).toBe('live');
   });
 });
 
@@ -262,7 +262,7 @@ describe('a store without autovacuum', () => {
       };
       await seed(db, credentials, Date.now());
       const user = await db.transaction((tx) => addUser(tx));
-      const exchange = await Exchange.open(db, { rowsPerReclaim: 30 });
+      const sequencer = await Sequencer.open(db, { rowsPerReclaim: 30 });
       const lastVacuum = async () =>
         (
           await db.read((tx) =>
@@ -271,12 +271,12 @@ describe('a store without autovacuum', () => {
             ),
           )
         ).rows[0]?.at ?? null;
-      const order = (price: string) => buyAt(exchange, user.userId, price);
+      const order = (price: string) => buyAt(sequencer, user.userId, price);
       await order('1');
-      await exchange.settled();
+      await sequencer.settled();
       expect(await lastVacuum()).toBeNull();
       for (let n = 2; n < 20; n++) await order(String(n));
-      await exchange.settled();
+      await sequencer.settled();
       expect(await lastVacuum()).not.toBeNull();
     } finally {
       await db.close();
