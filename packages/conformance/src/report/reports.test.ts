@@ -39,13 +39,24 @@ const failed: RequirementResult = {
       received: call.responseText,
       documented: 'next state cancelled',
       call,
+      steps: [
+        {
+          ...call,
+          operationId: 'getOrder',
+          method: 'GET',
+          url: 'http://127.0.0.1:4000/orders/7',
+          signing: { tokenId: '42', path: '/orders/7' },
+        },
+      ],
     },
   ],
+  durationMs: 41,
 };
 
 const report: ConformanceReport = {
   schemaVersion: 1,
   runId: 'ck1',
+  seed: 'fixed',
   startedAt: '2026-11-22T00:00:00.000Z',
   durationMs: 1234,
   target: {
@@ -55,11 +66,28 @@ const report: ConformanceReport = {
     publicApiKey: 'pk',
   },
   profiles: ['orders'],
-  summary: { PASS: 1, FAIL: 1, WARN: 0, SKIP: 0, ERROR: 0, XFAIL: 0, XPASS: 0 },
+  summary: { PASS: 1, FAIL: 1, WARN: 0, SKIP: 1, ERROR: 1, XFAIL: 0, XPASS: 0 },
   mustFailures: ['ORDER-CANCEL-LIVE'],
   results: [
     failed,
     { ...failed, id: 'ORDER-EDIT-LIVE', verdict: 'PASS', message: 'ok', evidence: [] },
+    {
+      ...failed,
+      id: 'ORDER-CANCEL-ALL-SKIPS-CONDITIONAL',
+      verdict: 'SKIP',
+      message: 'no margin',
+      evidence: [],
+      durationMs: 5,
+    },
+    {
+      ...failed,
+      id: 'AUTH-ALG-NONE',
+      profiles: ['auth'],
+      verdict: 'ERROR',
+      message: 'no fixture',
+      evidence: [],
+      durationMs: 7,
+    },
   ],
   leftovers: [],
   calls: 2,
@@ -73,6 +101,21 @@ describe('reports', () => {
       '<JWT HS256 {"token_id":"42","path":"/orders/7/cancel","nonce":1}, signed with the token secret>',
     );
     expect(curl).not.toContain(call.requestHeaders['X-Service-Auth']?.split('.')[2]);
+  });
+
+  it('signs a JWT made with the token secret anew in curl, and shows a forged one as sent', () => {
+    const signed = curlOf({ ...call, signing: { tokenId: '42', path: "/orders/7/cancel?a='b'" } });
+    expect(signed).toContain(
+      `-H "X-Service-Auth: $(npx exchange-conformance sign --token-id '42' --path '/orders/7/cancel?a='\\''b'\\''')"`,
+    );
+    expect(signed).not.toContain(call.requestHeaders['X-Service-Auth']?.split('.')[2]);
+    const forged = forgeJwt({ token_id: '42', path: '/orders/7/cancel' }, { alg: 'none' });
+    const shown = curlOf({
+      ...call,
+      requestHeaders: { 'X-Service-Auth': forged },
+      signing: 'foreign',
+    });
+    expect(shown).toContain(`-H 'X-Service-Auth: ${forged}'`);
   });
 
   it('writes JUnit with one testcase per requirement id', () => {
@@ -89,6 +132,9 @@ describe('reports', () => {
     const json = JSON.parse(toJson(report));
     expect(json.results[0].evidence[0].call.curl).toContain('curl -i -X PUT');
     expect(json.results[0].evidence[0].received).toContain('"session_secret":"<redacted>"');
+    expect(json.results[0].evidence[0].steps[0].curl).toContain(
+      `$(npx exchange-conformance sign --token-id '42' --path '/orders/7')`,
+    );
   });
 
   it('writes an HTML matrix and the detail of each failure', () => {
