@@ -20,6 +20,7 @@ import {
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
 import { faults, sameOrderIdFault } from './testing/faults.js';
+import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
 import { describeConformance } from './vitest.js';
 
@@ -376,7 +377,10 @@ describe('the CLI against the sandbox', () => {
     expect(stdout).toMatch(/^PASS {3}STATUS-200-SUCCESS/m);
     expect(stdout).toMatch(/requirements in [\d.]+ s \(\d+ calls\): \d+ PASS/);
     const junit = await readFile(files.junit, 'utf8');
-    expect(junit).toContain('<testcase name="STATUS-200-SUCCESS" classname="orders.MUST">');
+    expect(junit).toMatch(
+      /<testcase name="STATUS-200-SUCCESS" classname="orders.MUST" time="\d+\.\d{3}">/,
+    );
+    checkJunit(parseXml(junit));
     const json = JSON.parse(await readFile(files.json, 'utf8'));
     expect(json).toMatchObject({ schemaVersion: 1, mustFailures: [], summary: { FAIL: 0 } });
     expect(await readFile(files.html, 'utf8')).toContain('<th>loan-book</th>');

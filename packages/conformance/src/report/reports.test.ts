@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { forgeJwt } from '../forge.js';
 import type { RecordedCall } from '../outcome.js';
 import type { ConformanceReport, RequirementResult } from '../run.js';
+import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { curlOf } from './curl.js';
 import { toHtml } from './html.js';
 import { toJson } from './json.js';
@@ -120,12 +121,39 @@ describe('reports', () => {
 
   it('writes JUnit with one testcase per requirement id', () => {
     const junit = toJunit(report);
-    expect(junit).toContain('<testcase name="ORDER-CANCEL-LIVE" classname="orders.MUST">');
+    expect(junit).toContain(
+      '<testcase name="ORDER-CANCEL-LIVE" classname="orders.MUST" time="0.041">',
+    );
     expect(junit).toContain(
       '<failure message="order 7 is still live &lt;after&gt; its cancel" type="FAIL">',
     );
     expect(junit).toContain('<testcase name="ORDER-EDIT-LIVE"');
     expect(junit).not.toContain('s3cr3t');
+  });
+
+  it('writes JUnit of the schema shape, with failures, errors, skipped and time on every suite', () => {
+    const root = parseXml(toJunit(report));
+    checkJunit(root);
+    const suites = root.children.filter((child) => child.name === 'testsuite');
+    expect(suites.map((suite) => suite.attributes)).toEqual([
+      expect.objectContaining({
+        name: 'orders',
+        tests: '3',
+        failures: '1',
+        errors: '0',
+        skipped: '1',
+        time: '0.087',
+      }),
+      expect.objectContaining({
+        name: 'auth',
+        tests: '1',
+        failures: '0',
+        errors: '1',
+        skipped: '0',
+        time: '0.007',
+      }),
+    ]);
+    expect(root.attributes).toMatchObject({ tests: '4', failures: '1', errors: '1', skipped: '1' });
   });
 
   it('writes JSON with each call as a curl and secrets masked', () => {
