@@ -19,7 +19,7 @@ import {
 } from './run.js';
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
-import { faults, sameOrderIdFault } from './testing/faults.js';
+import { faults, forgetfulFault, sameOrderIdFault } from './testing/faults.js';
 import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
 import { describeConformance } from './vitest.js';
@@ -204,6 +204,22 @@ describe('a server that keeps no state', () => {
       }
       const summary = consoleSummary(report);
       expect(summary.split('does not seem to keep state')).toHaveLength(2);
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+
+  it('is reported when an order just made cannot be read back', async () => {
+    proxy.fault = forgetfulFault;
+    try {
+      const report = await runConformance(proxy.target, { only: ['ORDER-EDIT-LIVE'] });
+      expect(report.stateless).toMatch(
+        /^the server does not seem to keep state: order \S+, just created, cannot be read back \(GET \/orders\/\S+ answered 404\)$/,
+      );
+      expect(report.results[0]).toMatchObject({
+        verdict: 'ERROR',
+        message: expect.stringContaining('precondition does not hold'),
+      });
     } finally {
       proxy.fault = undefined;
     }

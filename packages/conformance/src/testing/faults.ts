@@ -537,3 +537,17 @@ export function sameOrderIdFault(): Fault {
     },
   };
 }
+
+/** A server that forgets what it made: every order read answers 404. Not among `faults`, for the same reason. */
+export const forgetfulFault: Fault = {
+  name: 'a created order cannot be read back',
+  covers: 'ORDER-EDIT-LIVE',
+  request: (request) =>
+    is(request, 'getOrder')
+      ? {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Order not found"}',
+        }
+      : request,
+};
