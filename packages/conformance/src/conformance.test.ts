@@ -8,8 +8,10 @@ import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdapter } from './adapter.js';
 import { catalog } from './catalog.js';
+import type { RecordedCall } from './outcome.js';
 import { SetupError } from './outcome.js';
 import { consoleSummary } from './report/console.js';
+import { curlOf } from './report/curl.js';
 import {
   type ConformanceReport,
   CredentialsRefusedError,
@@ -473,6 +475,27 @@ describe('the CLI against the sandbox', () => {
       const readBack = await shell(curls[1] as string);
       expect(readBack.stdout).toMatch(/^HTTP\/1\.1 200/);
       expect(readBack.stdout).toContain('"status":"live"');
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+
+  it('prints a replayed JWT as it was sent, since only the same JWT reproduces a replay', async () => {
+    proxy.fault = faults.find((fault) => fault.covers === 'AUTH-NONCE-REPLAYED');
+    try {
+      const report = await runConformance(proxy.target, { only: ['AUTH-NONCE-REPLAYED'] });
+      const failure = report.results[0]?.evidence[0];
+      expect(failure?.outcome).toBe('fail');
+      const jwt = failure?.call?.requestHeaders['X-Service-Auth'] as string;
+      const curl = curlOf(failure?.call as RecordedCall);
+      expect(curl).toContain(`-H 'X-Service-Auth: ${jwt}'`);
+      // Pasted again, the same JWT gets past the faulty server's authentication (the order
+      // itself was cancelled by the run's cleanup), and not past the sandbox's own.
+      const faulty = await execute('bash', ['-c', curl]);
+      expect(faulty.stdout).toMatch(/^HTTP\/1\.1 (?!401)\d{3}/);
+      proxy.fault = undefined;
+      const sound = await execute('bash', ['-c', curl]);
+      expect(sound.stdout).toMatch(/^HTTP\/1\.1 401/);
     } finally {
       proxy.fault = undefined;
     }

@@ -49,6 +49,8 @@ const nonceResends = 8;
 /** Signs and sends calls of the specs' operations, validating every response against its spec. */
 export class Caller {
   readonly calls: RecordedCall[] = [];
+  // JWTs already sent: one sent again is a replay, and only the same JWT reproduces it.
+  private readonly sentJwts = new Set<string>();
   /** Called with every call made, for the response requirements. */
   readonly onCall: ((call: RecordedCall) => void)[] = [];
 
@@ -170,7 +172,10 @@ export class Caller {
     const signing =
       jwt === undefined
         ? undefined
-        : signRequestOf(jwt, this.target.tokenSecret, (nonce) => nonce > sentAt - 60_000);
+        : this.sentJwts.has(jwt)
+          ? 'as-sent'
+          : signRequestOf(jwt, this.target.tokenSecret, (nonce) => nonce > sentAt - 60_000);
+    if (jwt !== undefined) this.sentJwts.add(jwt);
     const call: RecordedCall = {
       operationId,
       method: op.method,

@@ -20,9 +20,10 @@ export interface RecordedCall {
   /**
    * How the X-Service-Auth JWT was signed, when it was signed with the token secret: a report
    * prints a command that signs it again instead of the JWT, whose nonce has been used up.
-   * `'foreign'`: not signed with the token secret (a forgery), shown as it was sent.
+   * `'as-sent'`: shown as it was sent, being a forgery (not signed with the token secret) or a
+   * JWT sent a second time on purpose (the replay attack), which a fresh one would not repeat.
    */
-  signing?: SignRequest | 'foreign';
+  signing?: SignRequest | 'as-sent';
 }
 
 /** A check found the server doing something else than the spec documents. */

@@ -51,7 +51,7 @@ export function delegatedOperation(method: string, path: string): boolean {
 
 /**
  * The request a JWT was signed from, when it was signed with `tokenSecret` (HS256 or HS512);
- * `'foreign'` when it was not (alg none, another secret): holding nothing of the secret, it may
+ * `'as-sent'` when it was not (alg none, another secret): holding nothing of the secret, it may
  * be shown as it is; undefined for one signed with the secret that cannot be signed again.
  * `fresh` says which nonces count as current: any other is kept, since it is what an attack sent.
  */
@@ -59,14 +59,14 @@ export function signRequestOf(
   jwt: string,
   tokenSecret: string,
   fresh: (nonce: number) => boolean,
-): SignRequest | 'foreign' | undefined {
+): SignRequest | 'as-sent' | undefined {
   const payload = jwtPayload(jwt);
   const alg = jwtHeader(jwt)?.alg;
   const ours =
     payload !== undefined &&
     (alg === 'HS256' || alg === 'HS512') &&
     forgeJwt(payload, { secret: tokenSecret, alg }) === jwt;
-  if (!ours) return 'foreign';
+  if (!ours) return 'as-sent';
   const delegate = typeof payload.delegate_path === 'string';
   const request: SignRequest = {
     tokenId: String(payload.token_id),

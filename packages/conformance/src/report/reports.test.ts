@@ -114,7 +114,7 @@ describe('reports', () => {
     const shown = curlOf({
       ...call,
       requestHeaders: { 'X-Service-Auth': forged },
-      signing: 'foreign',
+      signing: 'as-sent',
     });
     expect(shown).toContain(`-H 'X-Service-Auth: ${forged}'`);
   });
