@@ -270,7 +270,11 @@ async function checkCredentials(target: Target, profiles: Set<Profile>): Promise
         `the partner interface refused the API token ${target.tokenId} for public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --token-id, the token secret and --public-api-key`,
       );
     }
-    if (listed.status === 404 || listed.status === 422) {
+    // A 404 alone may mean the server lacks the listing; only one naming the key blames it.
+    if (
+      listed.status === 422 ||
+      (listed.status === 404 && /public_api_key|partner/i.test(listed.responseText))
+    ) {
       throw new CredentialsRefusedError(
         'public-api-key',
         `the partner interface does not know public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --public-api-key`,
