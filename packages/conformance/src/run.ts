@@ -16,7 +16,7 @@ import {
 } from './catalog.js';
 import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
-import { type Evidence, PreconditionError, type RecordedCall } from './outcome.js';
+import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { authScenarios } from './scenarios/auth.js';
 import { inputScenarios } from './scenarios/input.js';
 import { orderScenarios } from './scenarios/orders.js';
@@ -383,7 +383,14 @@ export async function runConformance(
   const { selected, profiles } = selectRequirements(options);
   const expectedIds = new Map((options.expectedFailures ?? []).map((entry) => [entry.id, entry]));
   await preflight(target, profiles);
-  await checkCredentials(target, profiles);
+  try {
+    await checkCredentials(target, profiles);
+  } catch (error) {
+    // A check that could not even be sent (a timeout) stops the run the same way, with its why.
+    if (error instanceof SetupError)
+      throw new RunAbortedError(`checking the credentials: ${error.message}`);
+    throw error;
+  }
 
   const seed = options.seed ?? randomBytes(6).toString('hex');
   const runId = options.runId ?? `ck${createHash('sha256').update(seed).digest('hex').slice(0, 8)}`;
