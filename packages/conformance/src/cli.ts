@@ -11,27 +11,43 @@ import { toHtml } from './report/html.js';
 import { toJson } from './report/json.js';
 import { toJunit } from './report/junit.js';
 import { type ConformanceReport, RunAbortedError, runConformance } from './run.js';
+import { delegatedOperation, type SignRequest, signFor, tokenSecretVariable } from './sign.js';
 
 const usage = `Usage: exchange-conformance <command> [options]
 
 Commands:
   list    every requirement id with its level, profile and the table row it comes from
   run     check a server; one verdict per requirement
+  sign    print a fresh X-Service-Auth JWT, for the curl lines a failure prints
 
 Options of run:
   --exchange-url URL        base URL of the exchange interface (required)
   --partner-url URL         base URL of the partner interface (default: the exchange URL)
   --token-id ID             API token id (required)
-  --token-secret SECRET     API token secret (required; or env EXCHANGE_CONFORMANCE_TOKEN_SECRET)
+  --token-secret SECRET     API token secret (required; or env ${tokenSecretVariable})
   --public-api-key KEY      partner public API key (required for the partner profiles)
   --profile NAME            run only this profile; repeat for more (${profileNames.join(', ')})
   --only ID                 run only this requirement; repeat for more
+  --operation ID            run only the requirements about this operationId; repeat for more
+  --tag TAG                 run only the requirements about operations of this spec tag; repeat
+  --concurrency N           run up to N independent scenarios at once (default 1)
+  --seed SEED               replay a run: its run id and every generated value come from SEED
   --adapter MODULE          module whose default export replaces fixture steps
   --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
   --report FORMAT=FILE      junit, json or html; repeat for more
 
+Options of sign (the secret comes from env ${tokenSecretVariable}):
+  --token-id ID             API token id (required)
+  --path PATH               the request path the JWT is for, query string included (required)
+  --method METHOD           with --path, signs the payload the spec names for that operation
+  --delegate                partner delegated payload (path /realtime, delegate_path PATH)
+  --oauth-public-id ID      with --oauth-private-id: a call made for a user through OAuth
+  --oauth-private-id ID
+  --nonce N                 this nonce instead of a fresh one; --no-nonce leaves it out
+  --alg HS256|HS512         (default HS256)
+
 Exit status: 0 when no MUST requirement failed or errored, 1 when one did, 2 when the run
-could not proceed.
+could not proceed (a credential refused, the server unreachable, bad arguments).
 `;
 
 class UsageError extends Error {}
@@ -95,13 +111,17 @@ async function run(argv: string[]): Promise<number> {
       'public-api-key': { type: 'string' },
       profile: { type: 'string', multiple: true },
       only: { type: 'string', multiple: true },
+      operation: { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      seed: { type: 'string' },
       adapter: { type: 'string' },
       'expected-failures': { type: 'string' },
       report: { type: 'string', multiple: true },
     },
     strict: true,
   });
-  const tokenSecret = values['token-secret'] ?? process.env.EXCHANGE_CONFORMANCE_TOKEN_SECRET;
+  const tokenSecret = values['token-secret'] ?? process.env[tokenSecretVariable];
   const missing = [
     !values['exchange-url'] && '--exchange-url',
     !values['token-id'] && '--token-id',
@@ -119,6 +139,9 @@ async function run(argv: string[]): Promise<number> {
       'the partner profiles need --public-api-key (or leave them out with --profile)',
     );
   }
+  const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`--concurrency ${values.concurrency}: give a whole number, 1 or more`);
   const reports = reportTargets(values.report ?? []);
   const adapter = values.adapter ? await loadAdapter(values.adapter) : undefined;
   let expectedFailures: Awaited<ReturnType<typeof readExpectedFailures>> | undefined;
@@ -141,6 +164,10 @@ async function run(argv: string[]): Promise<number> {
     {
       profiles: selected,
       only: values.only,
+      operations: values.operation,
+      tags: values.tag,
+      concurrency,
+      seed: values.seed,
       adapter,
       expectedFailures,
       onResult: (result) => console.log(consoleLine(result)),
@@ -152,6 +179,51 @@ async function run(argv: string[]): Promise<number> {
     console.log(`${format} report: ${file}`);
   }
   return report.mustFailures.length > 0 ? 1 : 0;
+}
+
+function sign(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'token-id': { type: 'string' },
+      path: { type: 'string' },
+      method: { type: 'string' },
+      delegate: { type: 'boolean' },
+      'oauth-public-id': { type: 'string' },
+      'oauth-private-id': { type: 'string' },
+      nonce: { type: 'string' },
+      'no-nonce': { type: 'boolean' },
+      alg: { type: 'string' },
+    },
+    strict: true,
+  });
+  const tokenSecret = process.env[tokenSecretVariable];
+  const missing = [
+    !values['token-id'] && '--token-id',
+    !values.path && '--path',
+    !tokenSecret && `the environment variable ${tokenSecretVariable}`,
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`sign needs ${missing.join(', ')}`);
+  if (Boolean(values['oauth-public-id']) !== Boolean(values['oauth-private-id']))
+    throw new UsageError('give --oauth-public-id and --oauth-private-id together');
+  if (values.alg !== undefined && values.alg !== 'HS256' && values.alg !== 'HS512')
+    throw new UsageError(`--alg ${values.alg}: HS256 or HS512`);
+  const nonce = values.nonce === undefined ? undefined : Number(values.nonce);
+  if (nonce !== undefined && !Number.isSafeInteger(nonce))
+    throw new UsageError(`--nonce ${values.nonce}: give a whole number`);
+  const path = values.path as string;
+  const request: SignRequest = { tokenId: values['token-id'] as string, path };
+  if (values.delegate || (values.method && delegatedOperation(values.method, path)))
+    request.delegate = true;
+  if (values['oauth-public-id']) {
+    request.oauthPublicId = values['oauth-public-id'];
+    request.oauthPrivateId = values['oauth-private-id'];
+  }
+  if (values['no-nonce']) request.nonce = null;
+  else if (nonce !== undefined) request.nonce = nonce;
+  if (values.alg) request.alg = values.alg as 'HS256' | 'HS512';
+  process.stdout.write(`${signFor(request, tokenSecret as string)}\n`);
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -166,11 +238,16 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'run') return await run(rest);
+    if (command === 'sign') return sign(rest);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
+    // A refused credential or an unreachable server is not a usage mistake: one line says it.
+    if (error instanceof RunAbortedError) {
+      process.stderr.write(`exchange-conformance: ${error.message}\n`);
+      return 2;
+    }
     if (
       error instanceof UsageError ||
-      error instanceof RunAbortedError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       process.stderr.write(`exchange-conformance: ${(error as Error).message}\n\n${usage}`);

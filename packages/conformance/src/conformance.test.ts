@@ -8,11 +8,21 @@ import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdapter } from './adapter.js';
 import { catalog } from './catalog.js';
+import type { RecordedCall } from './outcome.js';
 import { SetupError } from './outcome.js';
-import { type ConformanceReport, runConformance, siblingRequirements } from './run.js';
+import { consoleSummary } from './report/console.js';
+import { curlOf } from './report/curl.js';
+import {
+  type ConformanceReport,
+  CredentialsRefusedError,
+  runConformance,
+  selectRequirements,
+  siblingRequirements,
+} from './run.js';
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
-import { faults } from './testing/faults.js';
+import { faults, forgetfulFault, sameOrderIdFault } from './testing/faults.js';
+import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
 import { describeConformance } from './vitest.js';
 
@@ -46,6 +56,44 @@ describe('against the sandbox', () => {
     );
     expect(broken.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(baseline.leftovers).toEqual([]);
+  });
+
+  it('passes the same with scenarios side by side (--concurrency), and prints both run times', async () => {
+    // Run again one at a time just before, so both times are taken on a warm sandbox.
+    const time = async (concurrency: number, runTarget: Target) => {
+      const started = performance.now();
+      const report = await runConformance(runTarget, { concurrency });
+      return { report, seconds: (performance.now() - started) / 1000 };
+    };
+    const sequential = await time(1, target);
+    const parallel = await time(4, target);
+    console.log(
+      `full run: ${sequential.seconds.toFixed(2)} s one scenario at a time, ${parallel.seconds.toFixed(2)} s with --concurrency 4`,
+    );
+    expect(parallel.report.summary).toEqual(sequential.report.summary);
+    expect(parallel.report.mustFailures).toEqual([]);
+    expect(parallel.report.leftovers).toEqual([]);
+
+    // The sandbox answers in about a millisecond; a server across a network does not.
+    proxy.fault = {
+      name: '10 ms of latency on every call',
+      covers: 'STATUS-200-SUCCESS',
+      request: async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return request;
+      },
+    };
+    try {
+      const far = await time(1, proxy.target);
+      const farParallel = await time(4, proxy.target);
+      console.log(
+        `full run 10 ms away: ${far.seconds.toFixed(2)} s one scenario at a time, ${farParallel.seconds.toFixed(2)} s with --concurrency 4`,
+      );
+      expect(farParallel.report.mustFailures).toEqual([]);
+      expect(farParallel.seconds).toBeLessThan(far.seconds);
+    } finally {
+      proxy.fault = undefined;
+    }
   });
 
   it('has at least one fault for every requirement it can prove on the sandbox', () => {
@@ -142,6 +190,109 @@ describe('fixtures through an adapter', () => {
   });
 });
 
+describe('credentials, checked before any requirement', () => {
+  it('stops with the refused credential named, instead of blaming the server', async () => {
+    const wrongSecret = runConformance({ ...target, tokenSecret: `${target.tokenSecret}-not` });
+    await expect(wrongSecret).rejects.toThrow(CredentialsRefusedError);
+    await expect(wrongSecret).rejects.toMatchObject({
+      credential: 'token',
+      message: expect.stringContaining(`the server refused the API token ${target.tokenId}`),
+    });
+    const wrongKey = runConformance(
+      { ...target, publicApiKey: 'pk_nobody' },
+      { profiles: ['partner-sessions'] },
+    );
+    await expect(wrongKey).rejects.toMatchObject({
+      credential: 'public-api-key',
+      message: expect.stringContaining('does not know public API key pk_nobody'),
+    });
+  });
+});
+
+describe('a server that keeps no state', () => {
+  it('is reported once, and what needs two distinct orders is an ERROR with the reason', async () => {
+    proxy.fault = sameOrderIdFault();
+    try {
+      const report = await runConformance(proxy.target, {
+        only: ['AUTH-PATH-MISMATCH', 'ORDER-CANCEL-LIVE'],
+      });
+      expect(report.stateless).toMatch(
+        /^the server does not seem to keep state: order ck\w+-\d+-\d+ was given id \S+, the id of order ck\S+ made before it$/,
+      );
+      for (const result of report.results) {
+        expect(result).toMatchObject({
+          verdict: 'ERROR',
+          message: expect.stringContaining('precondition does not hold'),
+        });
+      }
+      const summary = consoleSummary(report);
+      expect(summary.split('does not seem to keep state')).toHaveLength(2);
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+
+  it('is reported when an order just made cannot be read back', async () => {
+    proxy.fault = forgetfulFault;
+    try {
+      const report = await runConformance(proxy.target, { only: ['ORDER-EDIT-LIVE'] });
+      expect(report.stateless).toMatch(
+        /^the server does not seem to keep state: order \S+, just created, cannot be read back \(GET \/orders\/\S+ answered 404\)$/,
+      );
+      expect(report.results[0]).toMatchObject({
+        verdict: 'ERROR',
+        message: expect.stringContaining('precondition does not hold'),
+      });
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+});
+
+describe('selection and replay', () => {
+  it('selects by operation and by spec tag beside profile and id', () => {
+    const byOperation = selectRequirements({ operations: ['cancelAllOrders'] }).selected;
+    expect(byOperation.map((r) => r.id)).toContain('ORDER-CANCEL-ALL-FILTER-SIDE');
+    expect(byOperation.every((r) => r.operations.includes('cancelAllOrders'))).toBe(true);
+    const byTag = selectRequirements({ tags: ['settlement'], profiles: ['partner-transactions'] });
+    expect(byTag.selected.length).toBeGreaterThan(0);
+    expect(byTag.selected.map((r) => r.id)).not.toContain('ORDER-CANCEL-LIVE');
+    expect(() => selectRequirements({ tags: ['bonds'] })).toThrow(/unknown tag "bonds"/);
+  });
+
+  it('replays a run from its seed: the same run id and client order ids, whatever runs beside', async () => {
+    // Client order ids cannot be used twice on one server, so the replay gets a fresh one.
+    const fresh = await startSandbox();
+    try {
+      const sent = async (runTarget: Target, seed: string, concurrency: number) => {
+        const ids: string[] = [];
+        const report = await runConformance(runTarget, {
+          seed,
+          concurrency,
+          only: ['ORDER-CANCEL-LIVE', 'ORDER-EDIT-LIVE', 'AUTH-PATH-MISMATCH'],
+          adapter: {
+            async placeLiveOrder(context, fixture, market) {
+              ids.push(fixture.clientOrderId);
+              return defaultAdapter.placeLiveOrder(context, fixture, market);
+            },
+          },
+        });
+        expect(report.mustFailures).toEqual([]);
+        return { runId: report.runId, seed: report.seed, ids: ids.sort() };
+      };
+      const first = await sent(target, 'replay-me', 1);
+      const replayed = await sent(fresh.target, 'replay-me', 3);
+      expect(replayed).toEqual(first);
+      expect(first.seed).toBe('replay-me');
+      expect(first.ids.every((id) => id.startsWith(`${first.runId}-`))).toBe(true);
+      const other = await sent(fresh.target, 'another seed', 1);
+      expect(other.runId).not.toBe(first.runId);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('expected failures', () => {
   it('flags an unexpected pass, and counts a failure again once its entry expired', async () => {
     const entry = {
@@ -209,7 +360,10 @@ describe('the CLI against the sandbox', () => {
   const execute = promisify(execFile);
   const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
   const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-  const exchangeConformance = async (runTarget: Target, ...args: string[]) => {
+  const exchangeConformance = async (
+    runTarget: Target,
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr?: string }> => {
     const credentials = [
       '--exchange-url',
       runTarget.exchangeUrl,
@@ -262,10 +416,110 @@ describe('the CLI against the sandbox', () => {
     expect(stdout).toMatch(/^PASS {3}STATUS-200-SUCCESS/m);
     expect(stdout).toMatch(/requirements in [\d.]+ s \(\d+ calls\): \d+ PASS/);
     const junit = await readFile(files.junit, 'utf8');
-    expect(junit).toContain('<testcase name="STATUS-200-SUCCESS" classname="orders.MUST">');
+    expect(junit).toMatch(
+      /<testcase name="STATUS-200-SUCCESS" classname="orders.MUST" time="\d+\.\d{3}">/,
+    );
+    checkJunit(parseXml(junit));
     const json = JSON.parse(await readFile(files.json, 'utf8'));
     expect(json).toMatchObject({ schemaVersion: 1, mustFailures: [], summary: { FAIL: 0 } });
     expect(await readFile(files.html, 'utf8')).toContain('<th>loan-book</th>');
+  });
+
+  it('exits 2 with one line naming the refused credential when the token secret is wrong', async () => {
+    const { code, stdout, stderr } = await exchangeConformance({
+      ...target,
+      tokenSecret: `${target.tokenSecret}-not`,
+    });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr?.trim().split('\n')).toEqual([
+      `exchange-conformance: the server refused the API token ${target.tokenId} (GET /orders answered 401 "API Authentication failed"): check --token-id and the token secret`,
+    ]);
+  });
+
+  it('prints curl lines for a failure and each read-back that reproduce it when pasted into bash', async () => {
+    proxy.fault = faults.find((fault) => fault.covers === 'ORDER-CANCEL-LIVE');
+    let printed: string;
+    try {
+      const { code, stdout } = await exchangeConformance(
+        proxy.target,
+        '--only',
+        'ORDER-CANCEL-LIVE',
+      );
+      expect(code).toBe(1);
+      printed = stdout;
+    } finally {
+      proxy.fault = undefined;
+    }
+    expect(printed).not.toContain(target.tokenSecret);
+    // Each curl command runs from its line to the first line that does not end in a backslash.
+    const curls: string[] = [];
+    let current: string[] | undefined;
+    for (const line of printed.split('\n').map((text) => text.trim())) {
+      if (line.startsWith('curl -i ')) current = [];
+      if (!current) continue;
+      current.push(line.replace(/\\$/, ''));
+      if (!line.endsWith('\\')) {
+        curls.push(current.join(' '));
+        current = undefined;
+      }
+    }
+    expect(curls).toHaveLength(2);
+    expect(curls[0]).toMatch(/-X PUT '.*\/orders\/\d+\/cancel'/);
+    expect(curls[1]).toMatch(/-X GET '.*\/orders\/\d+'/);
+    expect(printed).toMatch(/read back 1: GET \/orders\/\d+ answered 200/);
+    for (const curl of curls)
+      expect(curl).toContain(
+        `-H "X-Service-Auth: $(npx exchange-conformance sign --token-id '${target.tokenId}' --path '/orders/`,
+      );
+
+    proxy.fault = faults.find((fault) => fault.covers === 'ORDER-CANCEL-LIVE');
+    try {
+      // As pasted by someone with the secret in their environment; npx stands for the
+      // published command, which is this CLI run from source.
+      const shell = (curl: string) =>
+        execute(
+          'bash',
+          ['-c', `npx() { shift; "$TSX" --conditions=@exchange-kit/source "$CLI" "$@"; }\n${curl}`],
+          {
+            env: {
+              ...process.env,
+              EXCHANGE_CONFORMANCE_TOKEN_SECRET: target.tokenSecret,
+              TSX: tsx,
+              CLI: cli,
+            },
+          },
+        );
+      const cancelled = await shell(curls[0] as string);
+      expect(cancelled.stdout).toMatch(/^HTTP\/1\.1 200/);
+      expect(cancelled.stdout).toContain('"status":"cancelled"');
+      const readBack = await shell(curls[1] as string);
+      expect(readBack.stdout).toMatch(/^HTTP\/1\.1 200/);
+      expect(readBack.stdout).toContain('"status":"live"');
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+
+  it('prints a replayed JWT as it was sent, since only the same JWT reproduces a replay', async () => {
+    proxy.fault = faults.find((fault) => fault.covers === 'AUTH-NONCE-REPLAYED');
+    try {
+      const report = await runConformance(proxy.target, { only: ['AUTH-NONCE-REPLAYED'] });
+      const failure = report.results[0]?.evidence[0];
+      expect(failure?.outcome).toBe('fail');
+      const jwt = failure?.call?.requestHeaders['X-Service-Auth'] as string;
+      const curl = curlOf(failure?.call as RecordedCall);
+      expect(curl).toContain(`-H 'X-Service-Auth: ${jwt}'`);
+      // Pasted again, the same JWT gets past the faulty server's authentication (the order
+      // itself was cancelled by the run's cleanup), and not past the sandbox's own.
+      const faulty = await execute('bash', ['-c', curl]);
+      expect(faulty.stdout).toMatch(/^HTTP\/1\.1 (?!401)\d{3}/);
+      proxy.fault = undefined;
+      const sound = await execute('bash', ['-c', curl]);
+      expect(sound.stdout).toMatch(/^HTTP\/1\.1 401/);
+    } finally {
+      proxy.fault = undefined;
+    }
   });
 
   it('loads an adapter module given with --adapter', async () => {

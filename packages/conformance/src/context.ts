@@ -1,10 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type OAuthRequestIds,
   type SessionCredentials,
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
-import { type Evidence, Failure, type RecordedCall, SetupError, Skip } from './outcome.js';
+import {
+  type Evidence,
+  Failure,
+  PreconditionError,
+  type RecordedCall,
+  SetupError,
+  Skip,
+} from './outcome.js';
+import { signRequestOf } from './sign.js';
 import { fillPath, operation } from './spec.js';
 import type { Target } from './target.js';
 import { checkResponse } from './validate.js';
@@ -29,9 +38,19 @@ export interface CallOptions {
 
 const callTimeoutMs = 10_000;
 
+// The calls made inside one check, kept apart from those of checks running beside it.
+const checkCalls = new AsyncLocalStorage<RecordedCall[]>();
+
+// Calls sent side by side may reach the server out of nonce order; such a refusal executed
+// nothing, so the suite's own (not forged) calls are signed anew and sent again.
+const nonceRefusal = /nonce is too small/i;
+const nonceResends = 8;
+
 /** Signs and sends calls of the specs' operations, validating every response against its spec. */
 export class Caller {
   readonly calls: RecordedCall[] = [];
+  // JWTs already sent: one sent again is a replay, and only the same JWT reproduces it.
+  private readonly sentJwts = new Set<string>();
   /** Called with every call made, for the response requirements. */
   readonly onCall: ((call: RecordedCall) => void)[] = [];
 
@@ -87,16 +106,48 @@ export class Caller {
   }
 
   async call(operationId: string, options: CallOptions = {}): Promise<RecordedCall> {
+    const auth = options.auth ?? { kind: 'spec' };
+    let { call, retryAfter } = await this.send(operationId, options, auth);
+    for (
+      let resend = 0;
+      resend < nonceResends &&
+      auth.kind !== 'custom' &&
+      call.status === 401 &&
+      nonceRefusal.test(call.responseText);
+      resend++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(resend * 2)));
+      ({ call, retryAfter } = await this.send(operationId, options, auth));
+    }
+    this.calls.push(call);
+    checkCalls.getStore()?.push(call);
+    for (const listener of this.onCall) listener(call);
+    // A rate-limited call says nothing about the requirement it was for.
+    if (call.status === 429) {
+      throw new SetupError(
+        `${call.method} ${new URL(call.url).pathname} was rate limited (429, Retry-After ${retryAfter ?? 'not given'}); run fewer profiles at a time or raise the limit of the test token`,
+        call,
+      );
+    }
+    return call;
+  }
+
+  private async send(
+    operationId: string,
+    options: CallOptions,
+    auth: Auth,
+  ): Promise<{ call: RecordedCall; retryAfter: string | null }> {
     const op = operation(operationId);
     const url = this.url(operationId, options);
     const requestPath = `${url.pathname}${url.search}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...(await this.authHeaders(operationId, options.auth ?? { kind: 'spec' }, requestPath)),
+      ...(await this.authHeaders(operationId, auth, requestPath)),
     };
     const requestBody =
       options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (requestBody !== undefined) headers['content-type'] = 'application/json';
+    const sentAt = Date.now();
     const started = performance.now();
     let response: Response;
     let text: string;
@@ -115,6 +166,16 @@ export class Caller {
     }
     const contentType = response.headers.get('content-type');
     const { json, violations } = checkResponse(op, response.status, contentType, text);
+    const jwt = headers['X-Service-Auth'];
+    // A nonce within a minute of sending is the fresh one any signing gives; an older one was
+    // sent on purpose (the smaller-nonce attack) and is kept.
+    const signing =
+      jwt === undefined
+        ? undefined
+        : this.sentJwts.has(jwt)
+          ? 'as-sent'
+          : signRequestOf(jwt, this.target.tokenSecret, (nonce) => nonce > sentAt - 60_000);
+    if (jwt !== undefined) this.sentJwts.add(jwt);
     const call: RecordedCall = {
       operationId,
       method: op.method,
@@ -128,16 +189,8 @@ export class Caller {
       violations,
       durationMs: Math.round(performance.now() - started),
     };
-    this.calls.push(call);
-    for (const listener of this.onCall) listener(call);
-    // A rate-limited call says nothing about the requirement it was for.
-    if (response.status === 429) {
-      throw new SetupError(
-        `${op.method} ${url.pathname} was rate limited (429, Retry-After ${response.headers.get('retry-after') ?? 'not given'}); run fewer profiles at a time or raise the limit of the test token`,
-        call,
-      );
-    }
-    return call;
+    if (signing) call.signing = signing;
+    return { call, retryAfter: response.headers.get('retry-after') };
   }
 }
 
@@ -170,19 +223,28 @@ export function expectStatus(
 /** Collects the evidence of a run: each check of each scenario, about one requirement. */
 export class Evidences {
   readonly all: Evidence[] = [];
+  /** Told of each evidence as it is recorded. */
+  readonly listeners = new Set<(evidence: Evidence) => void>();
 
   record(evidence: Evidence): void {
     this.all.push(evidence);
+    for (const listener of this.listeners) listener(evidence);
   }
 
   /** Runs one check of `requirementId`; what it throws decides the outcome. */
   async check(requirementId: string, check: () => Promise<string | undefined>): Promise<boolean> {
+    const made: RecordedCall[] = [];
     try {
-      const message = await check();
+      const message = await checkCalls.run(made, check);
       this.record({ requirementId, outcome: 'pass', message: message || 'as documented' });
       return true;
     } catch (error) {
-      this.record(evidenceOf(requirementId, error));
+      const evidence = evidenceOf(requirementId, error);
+      // The read-backs that found the failure, so each can be replayed beside the call itself.
+      const steps = made.filter((call) => call !== evidence.call);
+      if (evidence.outcome === 'fail' && steps.length > 0 && !evidence.steps)
+        evidence.steps = steps;
+      this.record(evidence);
       return false;
     }
   }
@@ -208,6 +270,8 @@ export function evidenceOf(requirementId: string, error: unknown): Evidence {
     return { requirementId, outcome: 'fail', message: error.message, ...error.details };
   }
   if (error instanceof Skip) return { requirementId, outcome: 'skip', message: error.message };
+  if (error instanceof PreconditionError)
+    return { requirementId, outcome: 'error', message: error.message, precondition: true };
   if (error instanceof SetupError) {
     return { requirementId, outcome: 'error', message: error.message, call: error.call };
   }

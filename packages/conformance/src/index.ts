@@ -27,6 +27,7 @@ export {
   type Evidence,
   Failure,
   type Outcome,
+  PreconditionError,
   type RecordedCall,
   SetupError,
   Skip,
@@ -46,6 +47,7 @@ export {
 } from './requirements.js';
 export {
   type ConformanceReport,
+  CredentialsRefusedError,
   type RequirementResult,
   RunAbortedError,
   type RunOptions,

@@ -1,3 +1,4 @@
+import type { SignRequest } from './sign.js';
 import type { Violation } from './validate.js';
 
 /** One HTTP call the suite made, as the reports show it. */
@@ -16,13 +17,25 @@ export interface RecordedCall {
   /** How the response differs from the spec. */
   violations: Violation[];
   durationMs: number;
+  /**
+   * How the X-Service-Auth JWT was signed, when it was signed with the token secret: a report
+   * prints a command that signs it again instead of the JWT, whose nonce has been used up.
+   * `'as-sent'`: shown as it was sent, being a forgery (not signed with the token secret) or a
+   * JWT sent a second time on purpose (the replay attack), which a fresh one would not repeat.
+   */
+  signing?: SignRequest | 'as-sent';
 }
 
 /** A check found the server doing something else than the spec documents. */
 export class Failure extends Error {
   constructor(
     message: string,
-    readonly details: { received?: string; documented?: string; call?: RecordedCall } = {},
+    readonly details: {
+      received?: string;
+      documented?: string;
+      call?: RecordedCall;
+      steps?: RecordedCall[];
+    } = {},
   ) {
     super(message);
     this.name = 'Failure';
@@ -45,6 +58,15 @@ export class SetupError extends Error {
   }
 }
 
+/**
+ * What a scenario needs of the server does not hold (two orders got one id, an order just made
+ * cannot be read back): every requirement of the scenario is an ERROR with the reason, even
+ * those it had checked, since those checks proved nothing.
+ */
+export class PreconditionError extends SetupError {
+  override name = 'PreconditionError';
+}
+
 export type Outcome = 'pass' | 'fail' | 'error' | 'skip';
 
 /** What one check of a scenario found about one requirement. */
@@ -55,6 +77,10 @@ export interface Evidence {
   received?: string;
   documented?: string;
   call?: RecordedCall;
+  /** The calls the check made after `call` (its read-backs), each reproducible on its own. */
+  steps?: RecordedCall[];
+  /** An error because the scenario's precondition did not hold: it outweighs any pass or fail. */
+  precondition?: true;
 }
 
 // Statuses by which a server says it has no such operation at all.

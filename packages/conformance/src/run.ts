@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   type AdapterContext,
   type ConformanceAdapter,
@@ -15,13 +16,14 @@ import {
 } from './catalog.js';
 import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
-import type { Evidence, RecordedCall } from './outcome.js';
+import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { authScenarios } from './scenarios/auth.js';
 import { inputScenarios } from './scenarios/input.js';
 import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
+import { operation } from './spec.js';
 import type { Target } from './target.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
@@ -51,12 +53,18 @@ export interface RequirementResult {
   evidence: Evidence[];
   /** Set when an expected-failures entry names the requirement. */
   expectedFailure?: ExpectedFailure & { expired: boolean };
+  /** Time spent on it: its scenarios, or for a response requirement its operation's calls. */
+  durationMs: number;
 }
 
 export interface ConformanceReport {
   /** Version of this report's shape; see the README. */
   schemaVersion: 1;
   runId: string;
+  /** Replays the run: the same run id, client order ids and generated values (`--seed`). */
+  seed: string;
+  /** Set when the server answered as if it kept no state; said once here, not per requirement. */
+  stateless?: string;
   startedAt: string;
   durationMs: number;
   target: { exchangeUrl: string; partnerUrl: string; tokenId: string; publicApiKey: string };
@@ -76,11 +84,19 @@ export interface RunOptions {
   profiles?: Profile[];
   /** Only these requirement ids. */
   only?: string[];
+  /** Only requirements about these operations (operation ids). */
+  operations?: string[];
+  /** Only requirements about operations carrying one of these spec tags. */
+  tags?: string[];
+  /** Scenarios run side by side, at most this many at once; 1 by default. */
+  concurrency?: number;
+  /** Derives the run id and every generated value, so a run can be replayed; random by default. */
+  seed?: string;
   adapter?: ConformanceAdapter;
   expectedFailures?: ExpectedFailure[];
   /** Called with each verdict as soon as it is known. */
   onResult?: (result: RequirementResult) => void;
-  /** Prefix of every client order id the run makes; a fresh one by default. */
+  /** Prefix of every client order id the run makes; derived from the seed by default. */
   runId?: string;
   now?: () => Date;
 }
@@ -88,6 +104,20 @@ export interface RunOptions {
 /** The run could not proceed at all (bad options, server unreachable): exit code 2. */
 export class RunAbortedError extends Error {
   override name = 'RunAbortedError';
+}
+
+/**
+ * The server refused a credential before any requirement ran: every verdict would blame the
+ * server for it. `credential` names which one.
+ */
+export class CredentialsRefusedError extends RunAbortedError {
+  override name = 'CredentialsRefusedError';
+  constructor(
+    readonly credential: 'token' | 'public-api-key',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const scenarios: Scenario[] = [
@@ -99,7 +129,9 @@ const scenarios: Scenario[] = [
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */
-export function selectRequirements(options: Pick<RunOptions, 'profiles' | 'only'>): {
+export function selectRequirements(
+  options: Pick<RunOptions, 'profiles' | 'only' | 'operations' | 'tags'>,
+): {
   selected: ConformanceRequirement[];
   profiles: Set<Profile>;
 } {
@@ -119,10 +151,29 @@ export function selectRequirements(options: Pick<RunOptions, 'profiles' | 'only'
       );
     }
   }
+  const operationIds = new Set(options.operations ?? []);
+  for (const id of operationIds) {
+    if (!catalog.some((requirement) => requirement.operations.includes(id))) {
+      throw new RunAbortedError(
+        `unknown operation "${id}"; give an operationId of the specs, as \`exchange-conformance list\` shows them`,
+      );
+    }
+  }
+  const tags = new Set(options.tags ?? []);
+  const tagsOf = (requirement: ConformanceRequirement) =>
+    requirement.operations.flatMap((id) => operation(id).tags);
+  for (const tag of tags) {
+    if (!catalog.some((requirement) => tagsOf(requirement).includes(tag))) {
+      const known = [...new Set(catalog.flatMap(tagsOf))].sort();
+      throw new RunAbortedError(`unknown tag "${tag}"; the spec tags are ${known.join(', ')}`);
+    }
+  }
   const selected = catalog.filter(
     (requirement) =>
       requirement.profiles.some((profile) => profiles.has(profile)) &&
-      (only.size === 0 || only.has(requirement.id)),
+      (only.size === 0 || only.has(requirement.id)) &&
+      (operationIds.size === 0 || requirement.operations.some((id) => operationIds.has(id))) &&
+      (tags.size === 0 || tagsOf(requirement).some((tag) => tags.has(tag))),
   );
   return { selected, profiles };
 }
@@ -181,6 +232,57 @@ async function preflight(target: Target, profiles: Set<Profile>): Promise<void> 
   }
 }
 
+const exchangeTokenProfiles: Profile[] = ['orders', 'auth', 'input', 'oauth'];
+
+/**
+ * One signed read the token must be able to make, and the partner public key: a refused
+ * credential would otherwise turn every requirement into an ERROR or a FAIL of the server.
+ * Only a 401 (or, for the key, the answer naming it unknown) stops the run; any other answer is
+ * left to the requirements that judge it.
+ */
+/** The status and the server's own words: the `message` of a JSON body, or its first line. */
+function answerOf(call: RecordedCall): string {
+  const message = (call.json as { message?: unknown } | undefined)?.message;
+  const words =
+    typeof message === 'string' ? message : (call.responseText.split('\n')[0] ?? '').slice(0, 80);
+  return `answered ${call.status}${words ? ` "${words.trim()}"` : ''}`;
+}
+
+async function checkCredentials(target: Target, profiles: Set<Profile>): Promise<void> {
+  const caller = new Caller(target);
+  if (exchangeTokenProfiles.some((profile) => profiles.has(profile))) {
+    const read = await caller.call('listOrders', { query: { limit: '1' } });
+    if (read.status === 401) {
+      throw new CredentialsRefusedError(
+        'token',
+        `the server refused the API token ${target.tokenId} (GET /orders ${answerOf(read)}): check --token-id and the token secret`,
+      );
+    }
+  }
+  if (profiles.has('partner-sessions') || profiles.has('partner-transactions')) {
+    const listed = await caller.call('listPartnerTransactions', {
+      path: { public_api_key: target.publicApiKey },
+      query: { min_ts: String(Date.now()) },
+    });
+    if (listed.status === 401) {
+      throw new CredentialsRefusedError(
+        'token',
+        `the partner interface refused the API token ${target.tokenId} for public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --token-id, the token secret and --public-api-key`,
+      );
+    }
+    // A 404 alone may mean the server lacks the listing; only one naming the key blames it.
+    if (
+      listed.status === 422 ||
+      (listed.status === 404 && /public_api_key|partner/i.test(listed.responseText))
+    ) {
+      throw new CredentialsRefusedError(
+        'public-api-key',
+        `the partner interface does not know public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --public-api-key`,
+      );
+    }
+  }
+}
+
 function responseEvidence(call: RecordedCall): Evidence {
   const requirementId = responseRequirementId(call.operationId);
   if (call.violations.length === 0) {
@@ -210,6 +312,7 @@ function judge(
   evidence: Evidence[],
   expected: ExpectedFailure | undefined,
   now: Date,
+  durationMs: number,
 ): RequirementResult {
   const failing = evidence.filter((e) => e.outcome === 'fail');
   const erroring = evidence.filter((e) => e.outcome === 'error');
@@ -217,7 +320,12 @@ function judge(
   const passing = evidence.filter((e) => e.outcome === 'pass');
   let verdict: Verdict;
   let message: string;
-  if (failing.length > 0) {
+  const precondition = erroring.find((e) => e.precondition);
+  if (precondition) {
+    // What was checked without its precondition proves nothing either way.
+    verdict = 'ERROR';
+    message = precondition.message;
+  } else if (failing.length > 0) {
     verdict = requirement.level === 'MUST' ? 'FAIL' : 'WARN';
     message = failing[0]?.message ?? '';
   } else if (erroring.length > 0) {
@@ -239,7 +347,10 @@ function judge(
     summary: requirement.summary,
     verdict,
     message,
-    evidence: [...failing, ...erroring, ...skipping, ...passing.slice(0, 3)],
+    evidence: precondition
+      ? [precondition]
+      : [...failing, ...erroring, ...skipping, ...passing.slice(0, 3)],
+    durationMs: Math.round(durationMs),
   };
   if (expected) {
     const expired = !isCurrent(expected, now);
@@ -272,8 +383,17 @@ export async function runConformance(
   const { selected, profiles } = selectRequirements(options);
   const expectedIds = new Map((options.expectedFailures ?? []).map((entry) => [entry.id, entry]));
   await preflight(target, profiles);
+  try {
+    await checkCredentials(target, profiles);
+  } catch (error) {
+    // A check that could not even be sent (a timeout) stops the run the same way, with its why.
+    if (error instanceof SetupError)
+      throw new RunAbortedError(`checking the credentials: ${error.message}`);
+    throw error;
+  }
 
-  const runId = options.runId ?? `ck${randomBytes(4).toString('hex')}`;
+  const seed = options.seed ?? randomBytes(6).toString('hex');
+  const runId = options.runId ?? `ck${createHash('sha256').update(seed).digest('hex').slice(0, 8)}`;
   const caller = new Caller(target);
   const evidence = new Evidences();
   caller.onCall.push((call) => evidence.record(responseEvidence(call)));
@@ -283,9 +403,20 @@ export async function runConformance(
     runId,
     call: (operationId, callOptions) => caller.call(operationId, callOptions),
   };
-  let counter = 0;
+  // Client order ids count per scenario, so a replay with the same seed gives each scenario
+  // the same ids whatever ran beside it.
+  const running = new AsyncLocalStorage<{ index: number; count: number; checked: Set<string> }>();
+  // What each scenario gave evidence about, apart from the scenarios running beside it.
+  evidence.listeners.add((item) => running.getStore()?.checked.add(item.requirementId));
+  let outside = 0;
   let market: Promise<Market> | undefined;
   const created: OrderRef[] = [];
+  let stateless: string | undefined;
+  const noState = (reason: string): PreconditionError => {
+    stateless ??= `the server does not seem to keep state: ${reason}`;
+    return new PreconditionError(`precondition does not hold: ${reason}`);
+  };
+  let firstReadBack: Promise<void> | undefined;
   const context: ScenarioContext = {
     target,
     runId,
@@ -300,7 +431,11 @@ export async function runConformance(
       market ??= adapter.discoverMarket(adapterContext);
       return market;
     },
-    clientOrderId: () => `${runId}-${++counter}`,
+    clientOrderId: () => {
+      const scenario = running.getStore();
+      if (!scenario) return `${runId}-${++outside}`;
+      return `${runId}-${scenario.index}-${++scenario.count}`;
+    },
     async liveOrder(fixture) {
       const current = await context.market();
       const order = await adapter.placeLiveOrder(
@@ -314,7 +449,26 @@ export async function runConformance(
         },
         current,
       );
+      // Scenarios need distinct orders (an attack on another order's path signs for a path
+      // that is not its own): an id given twice makes every such check meaningless.
+      const twin = created.find((earlier) => String(earlier.id) === String(order.id));
       created.push(order);
+      if (twin) {
+        throw noState(
+          `order ${order.clientOrderId ?? '?'} was given id ${order.id}, the id of order ${twin.clientOrderId ?? '?'} made before it`,
+        );
+      }
+      // The first order is read back once: a server that forgets what it made fails every
+      // read-back, and says so better here than in each of them.
+      firstReadBack ??= (async () => {
+        const read = await caller.call('getOrder', { path: { order_id: String(order.id) } });
+        if (read.status === 404) {
+          throw noState(
+            `order ${order.id}, just created, cannot be read back (GET /orders/${order.id} answered 404)`,
+          );
+        }
+      })();
+      await firstReadBack;
       return order;
     },
   };
@@ -339,38 +493,66 @@ export async function runConformance(
       });
     }
   }
-  const lastCovering = new Map<string, number>();
-  toRun.forEach((scenario, index) => {
-    for (const id of scenario.covers) lastCovering.set(id, index);
-  });
+  const remaining = new Map<string, number>();
+  for (const scenario of toRun)
+    for (const id of scenario.covers) remaining.set(id, (remaining.get(id) ?? 0) + 1);
+  const spent = new Map<string, number>();
 
   const results = new Map<string, RequirementResult>();
   const emit = (requirement: ConformanceRequirement) => {
+    const durationMs =
+      requirement.kind === 'response'
+        ? caller.calls
+            .filter((call) => requirement.operations.includes(call.operationId))
+            .reduce((sum, call) => sum + call.durationMs, 0)
+        : (spent.get(requirement.id) ?? 0);
     const result = judge(
       requirement,
       evidence.all.filter((e) => e.requirementId === requirement.id),
       expectedIds.get(requirement.id),
       started,
+      durationMs,
     );
     results.set(requirement.id, result);
     options.onResult?.(result);
   };
 
-  for (const [index, scenario] of toRun.entries()) {
-    const before = evidence.all.length;
+  const runScenario = async (scenario: Scenario) => {
+    const checked = new Set<string>();
+    const began = performance.now();
     try {
-      await scenario.run(context);
+      await running.run({ index: scenarios.indexOf(scenario), count: 0, checked }, () =>
+        scenario.run(context),
+      );
     } catch (error) {
-      // A scenario that broke before checking something leaves that requirement its reason.
-      const checked = new Set(evidence.all.slice(before).map((e) => e.requirementId));
+      // A scenario that broke before checking something leaves that requirement its reason;
+      // a precondition that did not hold voids what it had checked too.
       for (const id of scenario.covers)
-        if (!checked.has(id)) evidence.record(evidenceOf(id, error));
+        if (!checked.has(id) || error instanceof PreconditionError)
+          evidence.record(evidenceOf(id, error));
     }
-    for (const requirement of selected) {
-      if (requirement.kind !== 'response' && lastCovering.get(requirement.id) === index)
-        emit(requirement);
+    const took = performance.now() - began;
+    for (const id of scenario.covers) {
+      spent.set(id, (spent.get(id) ?? 0) + took);
+      const left = (remaining.get(id) ?? 1) - 1;
+      remaining.set(id, left);
+      const requirement = selected.find((r) => r.id === id);
+      if (left === 0 && requirement && requirement.kind !== 'response') emit(requirement);
     }
-  }
+  };
+
+  // Scenarios that judge the whole account (cancel_all, "nothing was created") run alone,
+  // after the others, which may run side by side.
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const shared = concurrency === 1 ? toRun : toRun.filter((scenario) => !scenario.exclusive);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, shared.length) }, async () => {
+      while (next < shared.length) await runScenario(shared[next++] as Scenario);
+    }),
+  );
+  if (concurrency > 1)
+    for (const scenario of toRun.filter((s) => s.exclusive)) await runScenario(scenario);
 
   const leftovers = await cleanUp(context);
   for (const requirement of selected) if (!results.has(requirement.id)) emit(requirement);
@@ -384,6 +566,8 @@ export async function runConformance(
   return {
     schemaVersion: 1,
     runId,
+    seed,
+    ...(stateless ? { stateless } : {}),
     startedAt: started.toISOString(),
     durationMs: Date.now() - startedMs,
     target: {

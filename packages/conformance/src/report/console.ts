@@ -16,6 +16,14 @@ export function consoleLine(result: RequirementResult): string {
   if (item?.received) parts.push(indent(`received:   ${redactSecrets(item.received)}`));
   if (item?.documented) parts.push(indent(`documented: ${item.documented}`));
   if (item?.call) parts.push(indent(curlOf(item.call)));
+  for (const [index, step] of (item?.steps ?? []).entries()) {
+    parts.push(
+      indent(
+        `read back ${index + 1}: ${step.method} ${new URL(step.url).pathname} answered ${step.status}`,
+      ),
+    );
+    parts.push(indent(curlOf(step)));
+  }
   return parts.join('\n');
 }
 
@@ -28,9 +36,11 @@ export function consoleSummary(report: ConformanceReport): string {
     ``,
     `${report.results.length} requirements in ${(report.durationMs / 1000).toFixed(1)} s (${report.calls} calls): ${counts}`,
   ];
+  if (report.stateless) lines.push(report.stateless);
   if (report.mustFailures.length > 0)
     lines.push(`MUST requirements not met: ${report.mustFailures.join(', ')}`);
   if (report.leftovers.length > 0)
     lines.push(`orders the run could not cancel: ${report.leftovers.join(', ')}`);
+  lines.push(`replay this run with --seed ${report.seed}`);
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import { jwtHeader, jwtPayload } from '../forge.js';
 import type { RecordedCall } from '../outcome.js';
+import { signCommand } from '../sign.js';
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
@@ -19,13 +20,25 @@ export function redactSecrets(text: string): string {
   return text.replace(/("[^"]*secret[^"]*"\s*:\s*)"[^"]*"/gi, '$1"<redacted>"');
 }
 
-/** A curl command that sends the call again, secrets redacted (re-sign the JWT to run it). */
+/**
+ * A curl command that sends the call again as it is, pasted into a shell where the token
+ * secret is in EXCHANGE_CONFORMANCE_TOKEN_SECRET: a JWT signed with it is signed anew by
+ * `exchange-conformance sign`, a forged or replayed one is shown as it was sent. Only a session JWT (its
+ * secret is the server's answer, not the user's) stays redacted.
+ */
 export function curlOf(call: RecordedCall): string {
   const parts = [`curl -i -X ${call.method} ${quote(call.url)}`];
   for (const [name, value] of Object.entries(call.requestHeaders)) {
-    const shown = /^(x-service-auth|authorization)$/i.test(name)
-      ? redactHeader(name, value)
-      : value;
+    if (/^x-service-auth$/i.test(name) && call.signing && call.signing !== 'as-sent') {
+      parts.push(`-H "${name}: $(${signCommand(call.signing)})"`);
+      continue;
+    }
+    const shown =
+      /^x-service-auth$/i.test(name) && call.signing === 'as-sent'
+        ? value
+        : /^(x-service-auth|authorization)$/i.test(name)
+          ? redactHeader(name, value)
+          : value;
     parts.push(`-H ${quote(`${name}: ${shown}`)}`);
   }
   if (call.requestBody !== undefined)

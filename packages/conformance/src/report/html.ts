@@ -44,7 +44,8 @@ export function toHtml(report: ConformanceReport): string {
       return `<section id="${escapeHtml(result.id)}"><h3>${badge(result.verdict)} ${escapeHtml(result.id)}</h3>
 <p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em></p><p>${escapeHtml(result.message)}</p>
 ${item?.received ? `<div class="pair"><div><h4>Received</h4><pre>${escapeHtml(redactSecrets(item.received))}</pre></div><div><h4>Documented</h4><pre>${escapeHtml(item.documented ?? '')}</pre></div></div>` : ''}
-${item?.call ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.call))}</pre>` : ''}</section>`;
+${item?.call ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.call))}</pre>` : ''}
+${(item?.steps ?? []).map((step, index) => `<h4>Read back ${index + 1}</h4><pre>${escapeHtml(curlOf(step))}</pre>`).join('\n')}</section>`;
     })
     .join('\n');
   const summary = Object.entries(report.summary)

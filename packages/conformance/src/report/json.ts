@@ -1,22 +1,24 @@
-import type { Evidence } from '../outcome.js';
+import type { Evidence, RecordedCall } from '../outcome.js';
 import type { ConformanceReport } from '../run.js';
 import { curlOf, redactSecrets } from './curl.js';
 
 /** The JSON report: the run report with each evidence's call as a redacted curl command. */
 export function toJson(report: ConformanceReport): string {
+  const callOf = (call: RecordedCall) => ({
+    operationId: call.operationId,
+    method: call.method,
+    url: call.url,
+    status: call.status,
+    violations: call.violations,
+    curl: curlOf(call),
+  });
   const evidence = (item: Evidence) => ({
     outcome: item.outcome,
     message: item.message,
     received: item.received === undefined ? undefined : redactSecrets(item.received),
     documented: item.documented,
-    call: item.call && {
-      operationId: item.call.operationId,
-      method: item.call.method,
-      url: item.call.url,
-      status: item.call.status,
-      violations: item.call.violations,
-      curl: curlOf(item.call),
-    },
+    call: item.call && callOf(item.call),
+    steps: item.steps?.map(callOf),
   });
   return `${JSON.stringify(
     {

@@ -17,7 +17,23 @@ const escapeXml = (text: string) =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 
-/** JUnit XML: one testsuite per profile, one testcase per requirement named by its id. */
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+type Results = ConformanceReport['results'];
+
+// The counts the JUnit schema gives every testsuite (and the testsuites root): CI servers
+// read them rather than counting the testcases.
+function counts(results: Results): string {
+  const failures = results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').length;
+  const errors = results.filter((r) => r.verdict === 'ERROR').length;
+  const skipped = results.filter((r) => r.verdict === 'SKIP' || r.verdict === 'XFAIL').length;
+  return `tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;
+}
+
+/**
+ * JUnit XML: one testsuite per profile, one testcase per requirement named by its id; each
+ * suite with its tests, failures, errors, skipped and time, each testcase with its time.
+ */
 export function toJunit(report: ConformanceReport): string {
   const suites = new Map<string, typeof report.results>();
   for (const result of report.results) {
@@ -25,21 +41,18 @@ export function toJunit(report: ConformanceReport): string {
     suites.set(profile, [...(suites.get(profile) ?? []), result]);
   }
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const failures = report.results.filter(
-    (r) => r.verdict === 'FAIL' || r.verdict === 'WARN',
-  ).length;
-  const errors = report.results.filter((r) => r.verdict === 'ERROR').length;
-  const skipped = report.results.filter(
-    (r) => r.verdict === 'SKIP' || r.verdict === 'XFAIL',
-  ).length;
   lines.push(
-    `<testsuites name="exchange-conformance" tests="${report.results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="exchange-conformance" ${counts(report.results)} time="${seconds(report.durationMs)}">`,
   );
   for (const [profile, results] of suites) {
-    lines.push(`  <testsuite name="${escapeXml(profile)}" tests="${results.length}">`);
+    // Scenarios may run side by side, so a suite's time is the sum of its testcases' times.
+    const time = results.reduce((sum, result) => sum + result.durationMs, 0);
+    lines.push(
+      `  <testsuite name="${escapeXml(profile)}" ${counts(results)} time="${seconds(time)}" timestamp="${report.startedAt.slice(0, 19)}" hostname="${escapeXml(new URL(report.target.exchangeUrl).host)}">`,
+    );
     for (const result of results) {
       lines.push(
-        `    <testcase name="${escapeXml(result.id)}" classname="${escapeXml(`${profile}.${result.level}`)}">`,
+        `    <testcase name="${escapeXml(result.id)}" classname="${escapeXml(`${profile}.${result.level}`)}" time="${seconds(result.durationMs)}">`,
       );
       const detail = result.evidence[0];
       const body = [

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { forgeJwt } from '../forge.js';
 import type { RecordedCall } from '../outcome.js';
 import type { ConformanceReport, RequirementResult } from '../run.js';
+import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { curlOf } from './curl.js';
 import { toHtml } from './html.js';
 import { toJson } from './json.js';
@@ -39,13 +40,24 @@ const failed: RequirementResult = {
       received: call.responseText,
       documented: 'next state cancelled',
       call,
+      steps: [
+        {
+          ...call,
+          operationId: 'getOrder',
+          method: 'GET',
+          url: 'http://127.0.0.1:4000/orders/7',
+          signing: { tokenId: '42', path: '/orders/7' },
+        },
+      ],
     },
   ],
+  durationMs: 41,
 };
 
 const report: ConformanceReport = {
   schemaVersion: 1,
   runId: 'ck1',
+  seed: 'fixed',
   startedAt: '2026-11-22T00:00:00.000Z',
   durationMs: 1234,
   target: {
@@ -55,11 +67,28 @@ const report: ConformanceReport = {
     publicApiKey: 'pk',
   },
   profiles: ['orders'],
-  summary: { PASS: 1, FAIL: 1, WARN: 0, SKIP: 0, ERROR: 0, XFAIL: 0, XPASS: 0 },
+  summary: { PASS: 1, FAIL: 1, WARN: 0, SKIP: 1, ERROR: 1, XFAIL: 0, XPASS: 0 },
   mustFailures: ['ORDER-CANCEL-LIVE'],
   results: [
     failed,
     { ...failed, id: 'ORDER-EDIT-LIVE', verdict: 'PASS', message: 'ok', evidence: [] },
+    {
+      ...failed,
+      id: 'ORDER-CANCEL-ALL-SKIPS-CONDITIONAL',
+      verdict: 'SKIP',
+      message: 'no margin',
+      evidence: [],
+      durationMs: 5,
+    },
+    {
+      ...failed,
+      id: 'AUTH-ALG-NONE',
+      profiles: ['auth'],
+      verdict: 'ERROR',
+      message: 'no fixture',
+      evidence: [],
+      durationMs: 7,
+    },
   ],
   leftovers: [],
   calls: 2,
@@ -75,9 +104,26 @@ describe('reports', () => {
     expect(curl).not.toContain(call.requestHeaders['X-Service-Auth']?.split('.')[2]);
   });
 
+  it('signs a JWT made with the token secret anew in curl, and shows a forged one as sent', () => {
+    const signed = curlOf({ ...call, signing: { tokenId: '42', path: "/orders/7/cancel?a='b'" } });
+    expect(signed).toContain(
+      `-H "X-Service-Auth: $(npx exchange-conformance sign --token-id '42' --path '/orders/7/cancel?a='\\''b'\\''')"`,
+    );
+    expect(signed).not.toContain(call.requestHeaders['X-Service-Auth']?.split('.')[2]);
+    const forged = forgeJwt({ token_id: '42', path: '/orders/7/cancel' }, { alg: 'none' });
+    const shown = curlOf({
+      ...call,
+      requestHeaders: { 'X-Service-Auth': forged },
+      signing: 'as-sent',
+    });
+    expect(shown).toContain(`-H 'X-Service-Auth: ${forged}'`);
+  });
+
   it('writes JUnit with one testcase per requirement id', () => {
     const junit = toJunit(report);
-    expect(junit).toContain('<testcase name="ORDER-CANCEL-LIVE" classname="orders.MUST">');
+    expect(junit).toContain(
+      '<testcase name="ORDER-CANCEL-LIVE" classname="orders.MUST" time="0.041">',
+    );
     expect(junit).toContain(
       '<failure message="order 7 is still live &lt;after&gt; its cancel" type="FAIL">',
     );
@@ -85,10 +131,38 @@ describe('reports', () => {
     expect(junit).not.toContain('s3cr3t');
   });
 
+  it('writes JUnit of the schema shape, with failures, errors, skipped and time on every suite', () => {
+    const root = parseXml(toJunit(report));
+    checkJunit(root);
+    const suites = root.children.filter((child) => child.name === 'testsuite');
+    expect(suites.map((suite) => suite.attributes)).toEqual([
+      expect.objectContaining({
+        name: 'orders',
+        tests: '3',
+        failures: '1',
+        errors: '0',
+        skipped: '1',
+        time: '0.087',
+      }),
+      expect.objectContaining({
+        name: 'auth',
+        tests: '1',
+        failures: '0',
+        errors: '1',
+        skipped: '0',
+        time: '0.007',
+      }),
+    ]);
+    expect(root.attributes).toMatchObject({ tests: '4', failures: '1', errors: '1', skipped: '1' });
+  });
+
   it('writes JSON with each call as a curl and secrets masked', () => {
     const json = JSON.parse(toJson(report));
     expect(json.results[0].evidence[0].call.curl).toContain('curl -i -X PUT');
     expect(json.results[0].evidence[0].received).toContain('"session_secret":"<redacted>"');
+    expect(json.results[0].evidence[0].steps[0].curl).toContain(
+      `$(npx exchange-conformance sign --token-id '42' --path '/orders/7')`,
+    );
   });
 
   it('writes an HTML matrix and the detail of each failure', () => {

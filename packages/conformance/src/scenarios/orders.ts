@@ -457,6 +457,7 @@ async function cancelAllRound(
 const cancelAll: Scenario = {
   name: 'cancel_all with each filter, all combined, and none',
   profile: 'orders',
+  exclusive: true,
   covers: [
     ...cancelAllFilterNames().map(cancelAllFilterRequirementId),
     'ORDER-CANCEL-ALL-MATCHING',
@@ -552,6 +553,7 @@ const cancelAll: Scenario = {
 const skipsConditional: Scenario = {
   name: 'cancel_all leaves conditional orders',
   profile: 'orders',
+  exclusive: true,
   covers: ['ORDER-CANCEL-ALL-SKIPS-CONDITIONAL'],
   async run(context) {
     const market = await context.market();

@@ -41,6 +41,11 @@ export interface Scenario {
   requires?: Profile[];
   /** Requirement ids it gives evidence about; the scenario runs when one of them is selected. */
   covers: string[];
+  /**
+   * Its checks read the whole account (cancel_all, "no order was created"): it runs alone,
+   * never beside another scenario.
+   */
+  exclusive?: boolean;
   run(context: ScenarioContext): Promise<void>;
 }
 

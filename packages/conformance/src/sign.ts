@@ -1,0 +1,105 @@
+import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
+import { findOperation } from './spec.js';
+
+/**
+ * What an X-Service-Auth JWT says, field by field: enough to sign the same JWT again with a
+ * fresh nonce (or the same stale one, for an attack that sent one), so a printed curl line can
+ * carry `$(exchange-conformance sign ...)` in place of a JWT that has expired by the time it is
+ * pasted.
+ */
+export interface SignRequest {
+  tokenId: string;
+  /** The signed path, query string included; the delegated path for partner calls. */
+  path: string;
+  /** Partner delegated payload: `path` becomes `/realtime` and this path `delegate_path`. */
+  delegate?: boolean;
+  oauthPublicId?: string;
+  oauthPrivateId?: string;
+  /** A fixed nonce; a fresh one when absent. `null` leaves the nonce out. */
+  nonce?: number | null;
+  alg?: 'HS256' | 'HS512';
+}
+
+/** The environment variable the CLI reads the token secret from, so it stays out of shell history. */
+export const tokenSecretVariable = 'EXCHANGE_CONFORMANCE_TOKEN_SECRET';
+
+/** Signs the X-Service-Auth JWT `request` describes. */
+export function signFor(request: SignRequest, tokenSecret: string): string {
+  // core's nonce source, so a JWT signed here never goes below one the run itself sent.
+  const nonce =
+    request.nonce === null
+      ? undefined
+      : (request.nonce ?? serviceAuthPayload(request, { path: request.path }).nonce);
+  const payload: Record<string, unknown> = request.delegate
+    ? { token_id: request.tokenId, path: '/realtime', delegate_path: request.path }
+    : { token_id: request.tokenId, path: request.path };
+  if (nonce !== undefined) payload.nonce = nonce;
+  if (request.oauthPublicId !== undefined) payload.oauth_request_public_id = request.oauthPublicId;
+  if (request.oauthPrivateId !== undefined)
+    payload.oauth_request_private_id = request.oauthPrivateId;
+  return forgeJwt(payload, { secret: tokenSecret, alg: request.alg ?? 'HS256' });
+}
+
+/** Whether an operation's JWT is the partner delegated one, so `sign --method` can choose it. */
+export function delegatedOperation(method: string, path: string): boolean {
+  return (
+    findOperation(method.toUpperCase(), path.split('?')[0] ?? path)?.authPayload ===
+    'PartnerDelegatedPayload'
+  );
+}
+
+/**
+ * The request a JWT was signed from, when it was signed with `tokenSecret` (HS256 or HS512);
+ * `'as-sent'` when it was not (alg none, another secret): holding nothing of the secret, it may
+ * be shown as it is; undefined for one signed with the secret that cannot be signed again.
+ * `fresh` says which nonces count as current: any other is kept, since it is what an attack sent.
+ */
+export function signRequestOf(
+  jwt: string,
+  tokenSecret: string,
+  fresh: (nonce: number) => boolean,
+): SignRequest | 'as-sent' | undefined {
+  const payload = jwtPayload(jwt);
+  const alg = jwtHeader(jwt)?.alg;
+  const ours =
+    payload !== undefined &&
+    (alg === 'HS256' || alg === 'HS512') &&
+    forgeJwt(payload, { secret: tokenSecret, alg }) === jwt;
+  if (!ours) return 'as-sent';
+  const delegate = typeof payload.delegate_path === 'string';
+  const request: SignRequest = {
+    tokenId: String(payload.token_id),
+    path: String(delegate ? payload.delegate_path : payload.path),
+  };
+  if (delegate) request.delegate = true;
+  if (typeof payload.oauth_request_public_id === 'string')
+    request.oauthPublicId = payload.oauth_request_public_id;
+  if (typeof payload.oauth_request_private_id === 'string')
+    request.oauthPrivateId = payload.oauth_request_private_id;
+  if (payload.nonce === undefined) request.nonce = null;
+  else if (typeof payload.nonce !== 'number' || !fresh(payload.nonce))
+    request.nonce = payload.nonce as number;
+  if (alg !== 'HS256') request.alg = alg;
+  // Re-signing must give back this very payload; a JWT with other fields is shown as it is.
+  const again = jwtPayload(signFor({ ...request, nonce: payload.nonce as number | null }, 'x'));
+  if (JSON.stringify(again) !== JSON.stringify(payload)) return undefined;
+  return request;
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The shell command that signs `request` again, reading the secret from the environment. */
+export function signCommand(request: SignRequest): string {
+  const parts = ['npx exchange-conformance sign', '--token-id', quote(request.tokenId)];
+  parts.push('--path', quote(request.path));
+  if (request.delegate) parts.push('--delegate');
+  if (request.oauthPublicId !== undefined)
+    parts.push('--oauth-public-id', quote(request.oauthPublicId));
+  if (request.oauthPrivateId !== undefined)
+    parts.push('--oauth-private-id', quote(request.oauthPrivateId));
+  if (request.nonce === null) parts.push('--no-nonce');
+  else if (request.nonce !== undefined) parts.push('--nonce', String(request.nonce));
+  if (request.alg) parts.push('--alg', request.alg);
+  return parts.join(' ');
+}
