@@ -34,6 +34,7 @@ export {
   createApi,
   createApiClient,
   encodeDecimals,
+  type PerCallOptions,
   unwrap,
   type WithDecimalInputs,
 } from './http/client.js';

@@ -3,9 +3,11 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type CallError,
   createExchangeClient,
+  type ExchangeClient,
   type Order,
   OrderNotLiveError,
   type OrderRef,
+  type PerCallOptions,
   RateLimitedError,
   ValidationError,
 } from './index.js';
@@ -58,5 +60,41 @@ describe('error narrowing', () => {
       if (error instanceof RateLimitedError) expectTypeOf(error.status).toEqualTypeOf<429>();
     };
     expectTypeOf(narrow).parameter(0).toEqualTypeOf<CallError>();
+  });
+});
+
+/** The type of a function's last parameter, `never` for a function without any. */
+type LastParameter<F> = F extends (...args: infer Args) => unknown
+  ? Required<Args> extends [...unknown[], infer Last]
+    ? Last
+    : never
+  : never;
+/** The last parameter of every method, at any depth, as one union. */
+type LastParameters<T> = {
+  [K in keyof T]: T[K] extends (...args: never[]) => unknown
+    ? LastParameter<T[K]>
+    : LastParameters<T[K]>;
+}[keyof T];
+
+describe('per-call options', () => {
+  it('are the last parameter of every method, the user view’s too', () => {
+    // A method added without them would add its own last parameter to the union.
+    expectTypeOf<
+      LastParameters<Omit<ExchangeClient, 'raw' | 'forUser'>>
+    >().toEqualTypeOf<PerCallOptions>();
+    expectTypeOf<
+      LastParameters<Omit<ReturnType<ExchangeClient['forUser']>, 'raw'>>
+    >().toEqualTypeOf<PerCallOptions>();
+  });
+
+  it('take a signal, a timeout and a retry override, and nothing else', () => {
+    const signal = new AbortController().signal;
+    expectTypeOf(client.orders.get).toBeCallableWith({ id: 1 }, { signal, timeoutMs: 500 });
+    expectTypeOf(client.orders.cancelAll).toBeCallableWith(undefined, { retry: false });
+    expectTypeOf(client.currencies.list).toBeCallableWith({ retry: { retries: 5 } });
+    // @ts-expect-error stripe-node's name; here it is timeoutMs
+    void client.orders.get({ id: 1 }, { timeout: 500 });
+    // @ts-expect-error retry takes options or false
+    void client.products.get(1, { retry: 3 });
   });
 });

@@ -6,6 +6,7 @@ export {
   InvalidDecimalError,
   NotFoundError,
   OrderNotLiveError,
+  type PerCallOptions,
   RateLimitedError,
   ResponseValidationError,
   ServerError,

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   OrderNotLiveError,
   RateLimitedError,
+  TransportError,
   ValidationError,
 } from './index.js';
 
@@ -117,6 +118,31 @@ describe('exchange-client against the sandbox', () => {
     expect(seen).toEqual(expect.arrayContaining(ids));
     expect(new Set(seen).size).toBe(seen.length);
     await client.orders.cancelAll();
+  });
+
+  it('takes per-call options: an aborted signal stops a create before anything is placed', async () => {
+    const id = `${run}-aborted`;
+    const caller = new AbortController();
+    caller.abort();
+    const error = await client.orders
+      .create(
+        {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: 0.001,
+          price: '9000000',
+          client_order_id: id,
+        },
+        { signal: caller.signal },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'aborted' });
+    await expect(client.orders.get({ clientOrderId: id })).rejects.toBeInstanceOf(NotFoundError);
+    // The same call without the signal goes through: the options were that call's only.
+    expect((await restingBuy(id)).client_order_id).toBe(id);
+    await client.orders.cancel({ clientOrderId: id }, { timeoutMs: 5_000, retry: false });
   });
 
   it('gets a ValidationError naming the field for a negative quantity', async () => {

@@ -5,6 +5,7 @@ export {
   ExchangeKitError,
   InvalidDecimalError,
   NotFoundError,
+  type PerCallOptions,
   RateLimitedError,
   ResponseValidationError,
   ServerError,

@@ -5,6 +5,7 @@ import {
   NotFoundError,
   OrderNotLiveError,
   ResponseValidationError,
+  TransportError,
   ValidationError,
 } from '../errors.js';
 import { type ApiClientConfig, type ClientOperation, createApi } from './client.js';
@@ -179,6 +180,100 @@ describe('call', () => {
       [1, 2, 3].map(() => validating.call('getThing', { path: { thing_id: 't' } })),
     );
     expect(schemaLoads).toBe(before + 1);
+  });
+});
+
+describe('per-call options', () => {
+  const busy = answer(503, '{"message":"busy"}');
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('stops a call on its signal with a TransportError that keeps the signal’s reason', async () => {
+    handle = () => undefined;
+    const caller = new AbortController();
+    const pending = api().call('getThing', { path: { thing_id: 't' } }, { signal: caller.signal });
+    await wait(20);
+    const reason = new Error('user left the page');
+    caller.abort(reason);
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'aborted', cause: reason });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('sends nothing for a signal already aborted', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    const error = await api()
+      .call('getThing', { path: { thing_id: 't' } }, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TransportError', reason: 'aborted' });
+    expect((error as TransportError).cause).toMatchObject({ name: 'AbortError' });
+    await wait(20);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('retries nothing once aborted, though the client would retry a 503', async () => {
+    handle = busy;
+    const caller = new AbortController();
+    const retrying = api({ retry: { baseDelayMs: 200 } });
+    const pending = retrying.call(
+      'getThing',
+      { path: { thing_id: 't' } },
+      { signal: caller.signal },
+    );
+    await wait(50);
+    // The first 503 is in, the backoff has started: the abort ends the wait and the call.
+    expect(seen).toHaveLength(1);
+    caller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
+    await wait(300);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out a call by its own timeoutMs, whatever the client’s', async () => {
+    handle = () => undefined;
+    const started = performance.now();
+    await expect(
+      api({ timeoutMs: 30_000 }).call('getThing', { path: { thing_id: 't' } }, { timeoutMs: 40 }),
+    ).rejects.toMatchObject({ name: 'TransportError', reason: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('turns retries off for one call, or on for one call of a client without them', async () => {
+    handle = busy;
+    const retrying = api({ retry: { baseDelayMs: 1 } });
+    await expect(
+      retrying.call('getThing', { path: { thing_id: 't' } }, { retry: false }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
+
+    seen.length = 0;
+    await expect(retrying.call('getThing', { path: { thing_id: 't' } })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(seen).toHaveLength(3);
+
+    seen.length = 0;
+    await expect(
+      api({ retry: false }).call(
+        'getThing',
+        { path: { thing_id: 't' } },
+        { retry: { retries: 1, baseDelayMs: 1 } },
+      ),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('lays a call’s retry options over the client’s: a PUT not retried when the call says GET only', async () => {
+    handle = busy;
+    const retrying = api({ retry: { baseDelayMs: 1 } });
+    const edit = { path: { thing_id: 't' }, body: { price: '1' } };
+    await expect(retrying.call('editThing', edit)).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(3);
+    seen.length = 0;
+    await expect(
+      retrying.call('editThing', edit, { retry: { methods: ['GET'] } }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
   });
 });
 

@@ -48,6 +48,22 @@ export interface ConnectionOptions {
   hooks?: TransportHooks;
 }
 
+/**
+ * Options of one call, the trailing argument of every client method (as stripe-node's
+ * RequestOptions): they apply to that call only.
+ */
+export interface PerCallOptions {
+  /**
+   * Stops the call: it rejects with a TransportError whose `reason` is `'aborted'` and whose
+   * `cause` is the signal's reason, and nothing is retried or resent after the abort.
+   */
+  signal?: AbortSignal | undefined;
+  /** Per attempt, in ms, until the whole answer is in; in place of the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** `false`: no retry nor resend of this call; options: laid over the client's `retry`. */
+  retry?: RetryOptions | false | undefined;
+}
+
 /** An operation of a generated table, with where the decimals of its request body are. */
 export interface ClientOperation extends OperationInfo {
   readonly requestDecimals: DecimalPlan | null;
@@ -102,9 +118,9 @@ export type CallData<Operation> = Operation extends { responses: infer Responses
  */
 export type Call<Operations> = <Name extends keyof Operations & string>(
   operation: Name,
-  ...input: Partial<CallInput<Operations[Name]>> extends CallInput<Operations[Name]>
-    ? [CallInput<Operations[Name]>?]
-    : [CallInput<Operations[Name]>]
+  ...args: Partial<CallInput<Operations[Name]>> extends CallInput<Operations[Name]>
+    ? [input?: CallInput<Operations[Name]>, options?: PerCallOptions]
+    : [input: CallInput<Operations[Name]>, options?: PerCallOptions]
 ) => Promise<CallData<Operations[Name]>>;
 
 export interface Api<Paths extends {}, Operations> {
@@ -133,7 +149,11 @@ export function createApi<Paths extends {}, Operations>(
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
   raw.use(decodingMiddleware(config.operations, loadSchemas, { validate }));
 
-  async function call(name: string, input: Record<string, unknown> = {}): Promise<unknown> {
+  async function call(
+    name: string,
+    input: Record<string, unknown> = {},
+    options?: PerCallOptions,
+  ): Promise<unknown> {
     const operation = config.operations[name] as ClientOperation;
     const { method } = operation;
     // Parsed as fetch parses it, so the path signed is the one on the wire. A relative base URL
@@ -159,6 +179,9 @@ export function createApi<Paths extends {}, Operations>(
       body,
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
       sign: input.withoutNonce === true ? { withoutNonce: true } : undefined,
+      signal: options?.signal,
+      timeoutMs: options?.timeoutMs,
+      retry: options?.retry,
     });
     const request = { method, path };
     const { status, text } = answer;

@@ -106,6 +106,10 @@ export interface CallRequest {
   signal?: AbortSignal | undefined;
   /** Handed to `authenticate`. */
   sign?: SignOptions | undefined;
+  /** This call's timeout per attempt, in place of the sender's. */
+  timeoutMs?: number | undefined;
+  /** This call's retries: `false` for none, or options laid over the sender's. */
+  retry?: RetryOptions | false | undefined;
 }
 
 /** Sends one call with signing, timeouts, retries, limits and hooks; answers with the body read. */
@@ -157,23 +161,57 @@ const nonceJitterCapMs = 250;
 const aborted = (request: RequestSummary, cause: unknown) =>
   new TransportError(request, 'aborted', { cause });
 
+interface RetryPlan {
+  retries: number;
+  statuses: ReadonlySet<number>;
+  methods: ReadonlySet<string>;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  nonceRetries: number;
+}
+
+function retryPlanOf(retry: RetryOptions | undefined, canSignAnew: boolean): RetryPlan | undefined {
+  if (!retry) return undefined;
+  return {
+    retries: retry.retries ?? 2,
+    statuses: new Set(retry.statuses ?? [429, 503]),
+    methods: new Set(retry.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE']),
+    baseDelayMs: retry.baseDelayMs ?? 200,
+    maxDelayMs: retry.maxDelayMs ?? 10_000,
+    // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
+    nonceRetries: canSignAnew ? (retry.nonceRetries ?? 8) : 0,
+  };
+}
+
+const noRetry: RetryPlan = {
+  retries: 0,
+  statuses: new Set(),
+  methods: new Set(),
+  baseDelayMs: 0,
+  maxDelayMs: 0,
+  nonceRetries: 0,
+};
+
 export function createSender(options: TransportOptions = {}): Sender {
   const send = options.fetch ? fetchSend(options.fetch) : defaultSend;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
-  const retries = retry?.retries ?? 2;
-  const retryStatuses = new Set(retry?.statuses ?? [429, 503]);
-  const retryMethods = new Set(retry?.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE']);
-  const baseDelayMs = retry?.baseDelayMs ?? 200;
-  const maxDelayMs = retry?.maxDelayMs ?? 10_000;
-  // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
-  const nonceRetries = options.authenticate && retry ? (retry.nonceRetries ?? 8) : 0;
+  const canSignAnew = options.authenticate !== undefined;
+  // Worked out once: a call without options of its own, the usual one, builds nothing.
+  const plan = retryPlanOf(retry, canSignAnew);
   const hooks = options.hooks ?? {};
 
   return async function sender(call: CallRequest): Promise<Answer> {
     const { method, url, signal } = call;
     const summary: RequestSummary = { method, path: call.path };
-    const mayRetry = retry !== undefined && retryMethods.has(method);
+    const attemptMs = call.timeoutMs ?? timeoutMs;
+    const { retries, statuses, methods, baseDelayMs, maxDelayMs, nonceRetries } =
+      (call.retry === undefined
+        ? plan
+        : call.retry === false
+          ? undefined
+          : retryPlanOf({ ...retry, ...call.retry }, canSignAnew)) ?? noRetry;
+    const mayRetry = methods.has(method);
     const signed = call.sign?.withoutNonce !== true;
     let statusRetries = 0;
     let nonceResends = 0;
@@ -209,7 +247,7 @@ export function createSender(options: TransportOptions = {}): Sender {
       let answer: Answer | undefined;
       let failure: unknown;
       try {
-        answer = await send(outgoing, signal, timeoutMs);
+        answer = await send(outgoing, signal, attemptMs);
       } catch (cause) {
         if (signing) throw signing.failure;
         if (signal?.aborted) throw aborted(summary, cause);
@@ -238,7 +276,7 @@ export function createSender(options: TransportOptions = {}): Sender {
         continue;
       }
       // A network failure is retried like a retryable status, with the same backoff.
-      if (mayRetry && statusRetries < retries && (!answer || retryStatuses.has(answer.status))) {
+      if (mayRetry && statusRetries < retries && (!answer || statuses.has(answer.status))) {
         statusRetries++;
         const asked = answer && retryAfterSeconds(answer.headers);
         const backoff = baseDelayMs * 2 ** (statusRetries - 1) * (0.5 + Math.random() / 2);
