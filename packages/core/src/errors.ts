@@ -184,6 +184,40 @@ export class TransportError extends ExchangeKitError {
   }
 }
 
+/** A field in which an order already placed differs from the one asked for. */
+export interface OrderDifference {
+  field: string;
+  /** As the existing order has it. */
+  existing: unknown;
+  /** As the create asked for it, decimals canonical. */
+  requested: unknown;
+}
+
+/**
+ * A create carried a `client_order_id` that an order already holds, and that order is not the
+ * one asked for: re-sending it would not be a retry but a second, different order.
+ * `order` is the order that holds the id; `cause` is the server's refusal.
+ */
+export class ClientOrderIdConflictError<Order = unknown> extends ExchangeKitError {
+  override name = 'ClientOrderIdConflictError';
+
+  constructor(
+    readonly clientOrderId: string,
+    readonly order: Order,
+    readonly differences: readonly OrderDifference[],
+    options?: { cause?: unknown },
+  ) {
+    const id = (order as { id?: unknown } | null)?.id;
+    const listed = differences
+      .map((d) => `${d.field} ${JSON.stringify(d.existing)}, asked ${JSON.stringify(d.requested)}`)
+      .join('; ');
+    super(
+      `client_order_id ${JSON.stringify(clientOrderId)} is already used by order ${String(id)}, which is another order (${listed})`,
+      options,
+    );
+  }
+}
+
 /** One way a response differs from the spec, located by JSON pointer. */
 export interface ResponseIssue {
   pointer: string;

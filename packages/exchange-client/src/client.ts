@@ -8,9 +8,13 @@ import {
 import {
   type Api,
   type CallInput,
+  ClientOrderIdConflictError,
   type ConnectionOptions,
   createApi,
+  type OrderDifference,
   type PerCallOptions,
+  toDecimalString,
+  ValidationError,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
@@ -62,6 +66,31 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
    */
   ordersWithoutNonce?: boolean;
 }
+
+/**
+ * What makes a re-sent create the same order as the one that holds its client_order_id: the
+ * terms the caller chose. What the exchange changes over the order's life (status, fills) is
+ * left out, so a retry of an order that has since filled or been cancelled still matches.
+ */
+function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[] {
+  const differences: OrderDifference[] = [];
+  const compare = (field: string, requested: unknown, existing: unknown) => {
+    if (requested !== existing) differences.push({ field, existing, requested });
+  };
+  compare('order_type', asked.order_type, order.order_type);
+  compare('side', asked.side, order.side);
+  compare('product_id', String(asked.product_id), String(order.product_id));
+  compare('quantity', toDecimalString(asked.quantity, 'quantity'), order.quantity);
+  if (asked.price !== undefined) {
+    compare('price', toDecimalString(asked.price, 'price'), order.price);
+  }
+  return differences;
+}
+
+const idTaken = (error: unknown) =>
+  error instanceof ValidationError &&
+  error.status === 422 &&
+  error.fields.client_order_id?.includes('already_used') === true;
 
 /** The calls made for one user through an approved OAuth request. */
 function userView({ raw, call }: ExchangeApi) {
@@ -122,14 +151,29 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   }
 
   const orders = {
-    create(order: OrderCreateInput, callOptions?: PerCallOptions): Promise<Order> {
-      const withoutNonce =
-        options.ordersWithoutNonce === true && typeof order.client_order_id === 'string';
-      return call(
-        'createOrder',
-        { body: order as Schemas['OrderCreate'], withoutNonce },
-        callOptions,
-      );
+    /**
+     * Places an order. With a `client_order_id` it is safe to send again (after a timeout, say):
+     * when the id is taken by the very order asked for, that order comes back; when it is taken
+     * by another, ClientOrderIdConflictError says how they differ.
+     */
+    async create(order: OrderCreateInput, callOptions?: PerCallOptions): Promise<Order> {
+      const clientOrderId = order.client_order_id;
+      const withoutNonce = options.ordersWithoutNonce === true && typeof clientOrderId === 'string';
+      try {
+        return await call(
+          'createOrder',
+          { body: order as Schemas['OrderCreate'], withoutNonce },
+          callOptions,
+        );
+      } catch (error) {
+        if (clientOrderId === undefined || !idTaken(error)) throw error;
+        const existing = await onOrder('getOrder', { clientOrderId }, undefined, callOptions);
+        const differences = differencesOf(order, existing);
+        if (differences.length === 0) return existing;
+        throw new ClientOrderIdConflictError(clientOrderId, existing, differences, {
+          cause: error,
+        });
+      }
     },
     /** One page of orders. */
     list(query: ListOrdersQuery = {}, options?: PerCallOptions): Promise<OrderList> {

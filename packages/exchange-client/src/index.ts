@@ -2,9 +2,11 @@ export type { components, operations, paths } from '@exchange-kit/contract/excha
 export {
   AuthenticationError,
   type CallError,
+  ClientOrderIdConflictError,
   ExchangeKitError,
   InvalidDecimalError,
   NotFoundError,
+  type OrderDifference,
   OrderNotLiveError,
   type PerCallOptions,
   RateLimitedError,
