@@ -7,8 +7,11 @@ export {
   AuthenticationError,
   type CallError,
   ClientOrderIdConflictError,
+  describeNetworkFailure,
   ExchangeKitError,
   errorFromResponse,
+  type FieldErrors,
+  type FieldErrorsOf,
   InvalidDecimalError,
   NotFoundError,
   type OrderDifference,
@@ -24,6 +27,7 @@ export {
   type UnexpectedStatus,
   UnexpectedStatusError,
   ValidationError,
+  validationErrorGuard,
 } from './errors.js';
 export {
   type Api,
@@ -47,6 +51,7 @@ export {
   type OperationInfo,
   type OperationTable,
   type ResponseSchema,
+  type SchemaIssue,
   type SchemaLoader,
 } from './http/decode.js';
 export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';

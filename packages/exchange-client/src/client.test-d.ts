@@ -4,6 +4,7 @@ import {
   type CallError,
   createExchangeClient,
   type ExchangeClient,
+  isValidationErrorOf,
   type Order,
   OrderNotLiveError,
   type OrderRef,
@@ -96,5 +97,48 @@ describe('per-call options', () => {
     void client.orders.get({ id: 1 }, { timeout: 500 });
     // @ts-expect-error retry takes options or false
     void client.products.get(1, { retry: 3 });
+  });
+});
+
+describe('the 422 of one operation', () => {
+  it('narrows fields and codes to the ones the operations table documents for it', () => {
+    const check = (error: unknown) => {
+      if (isValidationErrorOf(error, 'createOrder')) {
+        expectTypeOf(error).toMatchTypeOf<ValidationError>();
+        expectTypeOf(error.status).toEqualTypeOf<422>();
+        expectTypeOf(error.fields.client_order_id).toEqualTypeOf<
+          readonly ('longer_than_36_bytes' | 'invalid_character' | 'already_used')[] | undefined
+        >();
+        if (error.fields.price?.includes('would_take_liquidity')) {
+          expectTypeOf(error.fields.price).toEqualTypeOf<
+            readonly (
+              | 'must_be_positive'
+              | 'required'
+              | 'too_long'
+              | 'would_take_liquidity'
+              | 'would_trigger_immediately'
+            )[]
+          >();
+        }
+        // @ts-expect-error not a code of client_order_id
+        void error.fields.client_order_id?.includes('must_be_positive');
+        // @ts-expect-error createOrder's 422 documents no such field
+        void error.fields.order;
+      }
+      if (isValidationErrorOf(error, 'editOrder')) {
+        expectTypeOf(error.fields.order).toEqualTypeOf<
+          readonly 'Can not update partially filled order'[] | undefined
+        >();
+      }
+    };
+    // @ts-expect-error an operation the table does not have
+    void isValidationErrorOf(new Error(), 'createOrders');
+    void check;
+  });
+
+  it('leaves a ValidationError of no named operation as broad as the answer', () => {
+    expectTypeOf<ValidationError['fields']>().toEqualTypeOf<{
+      readonly [field: string]: readonly string[] | undefined;
+    }>();
   });
 });

@@ -4,6 +4,7 @@ import {
   type operations as Operations,
   operationTable as operations,
   type paths,
+  secretFields,
 } from '@exchange-kit/contract/exchange';
 import {
   type Api,
@@ -15,6 +16,7 @@ import {
   type PerCallOptions,
   toDecimalString,
   ValidationError,
+  validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
@@ -74,23 +76,20 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
  */
 function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[] {
   const differences: OrderDifference[] = [];
-  const compare = (field: string, requested: unknown, existing: unknown) => {
-    if (requested !== existing) differences.push({ field, existing, requested });
-  };
-  compare('order_type', asked.order_type, order.order_type);
-  compare('side', asked.side, order.side);
-  compare('product_id', String(asked.product_id), String(order.product_id));
-  compare('quantity', toDecimalString(asked.quantity, 'quantity'), order.quantity);
-  if (asked.price !== undefined) {
-    compare('price', toDecimalString(asked.price, 'price'), order.price);
+  for (const field of ['order_type', 'side', 'product_id', 'quantity', 'price'] as const) {
+    const value = asked[field];
+    // A market order names no price.
+    if (value === undefined) continue;
+    const requested =
+      field === 'quantity' || field === 'price' ? toDecimalString(value, field) : String(value);
+    const existing = order[field];
+    if (requested !== String(existing)) differences.push({ field, existing, requested });
   }
   return differences;
 }
 
 const idTaken = (error: unknown) =>
-  error instanceof ValidationError &&
-  error.status === 422 &&
-  error.fields.client_order_id?.includes('already_used') === true;
+  error instanceof ValidationError && error.fields.client_order_id?.includes('already_used');
 
 /** The calls made for one user through an approved OAuth request. */
 function userView({ raw, call }: ExchangeApi) {
@@ -120,8 +119,16 @@ function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Exchan
     loadSchemas,
     authenticate: serviceAuthenticator({ tokenId, tokenSecret }, oauth ? { oauth } : {}),
     rateLimitKey: tokenId,
+    secretFields,
   });
 }
+
+/**
+ * Is this the 422 of that operation? Its `fields` are then the fields and codes the spec
+ * documents for it: `if (isValidationErrorOf(error, 'createOrder')) error.fields.price`.
+ * An order addressed by its client id answers as the `...ByClientId` operation.
+ */
+export const isValidationErrorOf = validationErrorGuard<typeof operations>();
 
 export function createExchangeClient(options: ExchangeClientOptions) {
   const { raw, call } = apiFor(options);
@@ -133,8 +140,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   function onOrder(
     operation: OrderOperation,
     ref: OrderRef,
-    body: object | undefined,
     options: PerCallOptions | undefined,
+    body?: object,
   ): Promise<Order> {
     const byId = ref.clientOrderId === undefined;
     const name: OrderOperations = byId ? operation : `${operation}ByClientId`;
@@ -167,7 +174,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
         );
       } catch (error) {
         if (clientOrderId === undefined || !idTaken(error)) throw error;
-        const existing = await onOrder('getOrder', { clientOrderId }, undefined, callOptions);
+        const existing = await onOrder('getOrder', { clientOrderId }, callOptions);
         const differences = differencesOf(order, existing);
         if (differences.length === 0) return existing;
         throw new ClientOrderIdConflictError(clientOrderId, existing, differences, {
@@ -191,19 +198,19 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       }
     },
     get(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
-      return onOrder('getOrder', ref, undefined, options);
+      return onOrder('getOrder', ref, options);
     },
     /** Edits price and/or quantity. Throws OrderNotLiveError when the order is not live. */
     edit(ref: OrderRef, changes: OrderEditInput, options?: PerCallOptions): Promise<Order> {
-      return onOrder('editOrder', ref, changes, options);
+      return onOrder('editOrder', ref, options, changes);
     },
     /** Updates take profit and/or stop loss. Throws OrderNotLiveError when the order is not live. */
     updateTpsl(ref: OrderRef, changes: OrderTpslInput, options?: PerCallOptions): Promise<Order> {
-      return onOrder('updateOrderTpsl', ref, changes, options);
+      return onOrder('updateOrderTpsl', ref, options, changes);
     },
     /** Cancels a live order. Throws OrderNotLiveError when the order is not live. */
     cancel(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
-      return onOrder('cancelOrder', ref, undefined, options);
+      return onOrder('cancelOrder', ref, options);
     },
     /** Cancels every live order matching all the filters given (every live order with none). */
     async cancelAll(

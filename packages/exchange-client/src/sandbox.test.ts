@@ -5,6 +5,7 @@ import {
   ClientOrderIdConflictError,
   createExchangeClient,
   type ExchangeClient,
+  isValidationErrorOf,
   NotFoundError,
   OrderNotLiveError,
   type PerCallOptions,
@@ -210,6 +211,20 @@ describe('exchange-client against the sandbox', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(Object.keys((error as ValidationError).fields).join(' ')).toMatch(/quantity/);
+    expect((error as Error).message).toMatch(/quantity/);
+  });
+
+  it('narrows a 422 to the operation it answered, its fields and codes as the table lists them', async () => {
+    const id = `${run}-narrow`;
+    const placed = await restingBuy(id);
+    const error = await client.orders
+      .edit({ id: placed.id }, { quantity: '-1' })
+      .catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'editOrder')).toBe(true);
+    expect(isValidationErrorOf(error, 'createOrder')).toBe(false);
+    if (!isValidationErrorOf(error, 'editOrder')) return;
+    expect(error.fields.quantity).toContain('must_be_positive');
+    await client.orders.cancel({ clientOrderId: id });
   });
 
   it('is refused with an AuthenticationError when the secret is wrong', async () => {
@@ -221,6 +236,8 @@ describe('exchange-client against the sandbox', () => {
     const error = await wrong.orders.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(String((error as Error).message)).not.toContain('not-the-secret');
+    // One's own token: no OAuth request to suspect.
+    expect((error as Error).message).not.toContain('OAuth');
   });
 
   it('acts for a user through an approved OAuth request', async () => {
@@ -232,7 +249,12 @@ describe('exchange-client against the sandbox', () => {
       publicId: request.oauth_request_public_id,
       privateId: request.oauth_request_private_id,
     });
-    await expect(user.context()).rejects.toBeInstanceOf(AuthenticationError);
+    // The server answers as it does to a wrong secret; the message says what else it may be.
+    const early = await user.context().catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(AuthenticationError);
+    expect((early as AuthenticationError).message).toContain(
+      'possible causes: the OAuth request may not be approved yet',
+    );
     await client.oauth.approve(request.oauth_request_private_id);
     const context = await user.context();
     expect(context.token_id).toBeTypeOf('string');

@@ -3,6 +3,8 @@ export {
   AuthenticationError,
   type CallError,
   ExchangeKitError,
+  type FieldErrors,
+  type FieldErrorsOf,
   InvalidDecimalError,
   NotFoundError,
   type PerCallOptions,
@@ -32,3 +34,4 @@ export type {
   UserSession,
   WidgetInitialization,
 } from './partner-client.js';
+export { isValidationErrorOf } from './partner-client.js';

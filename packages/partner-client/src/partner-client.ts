@@ -4,12 +4,14 @@ import {
   type operations as Operations,
   operationTable as operations,
   type paths,
+  secretFields,
 } from '@exchange-kit/contract/partner';
 import {
   type ApiClientConfig,
   type ConnectionOptions,
   createApi,
   type PerCallOptions,
+  validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 
@@ -53,6 +55,9 @@ export interface PartnerClientOptions extends ConnectionOptions {
 /** How the calls under /api/v1/partner/{public_api_key} get their X-Service-Auth, when they can. */
 export type PartnerAuthenticator = ApiClientConfig['authenticate'];
 
+/** Is this the 422 of that operation? Its `fields` are then the ones the spec documents for it. */
+export const isValidationErrorOf = validationErrorGuard<typeof operations>();
+
 /** At most this many transactions come back per listing call. */
 const listingLimit = 100;
 
@@ -74,6 +79,7 @@ export function buildPartnerClient(
     baseUrl: partnersUrl,
     operations,
     loadSchemas,
+    secretFields,
     ...(authenticate ? { authenticate } : {}),
     ...(options.tokenId ? { rateLimitKey: options.tokenId } : {}),
   });

@@ -73,6 +73,16 @@ describe('partner-client against the sandbox', () => {
     expect(session.session_id).toBeTypeOf('string');
   });
 
+  it('names the refused field in the message, not only in fields', async () => {
+    const session = await browser.sessions.create();
+    const error = await browser.transactions
+      .create({ ...order, side: 'hold' as 'buy', session_id: session.session_id })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(Object.keys((error as ValidationError).fields)).toEqual(['side']);
+    expect((error as Error).message).toMatch(/validation failed \(Invalid body: side: \w+/);
+  });
+
   it('creates once per client_ref, however often the create is retried', async () => {
     const session = await browser.sessions.create();
     const clientRef = `ref-${Date.now()}`;

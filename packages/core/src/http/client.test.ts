@@ -53,12 +53,24 @@ const operations: Record<keyof Operations, ClientOperation> = {
     requestDecimals: { price: true },
   },
 };
-// Stands in for a zod schema: an id must be a string.
+// Stands in for a zod schema, its issue as zod 4 words it: an id must be a string.
 const zThing: ResponseSchema = {
   safeParse: (value) =>
     typeof (value as Thing).id === 'string'
       ? { success: true }
-      : { success: false, error: { issues: [{ path: ['id'], message: 'expected string' }] } },
+      : {
+          success: false,
+          error: {
+            issues: [
+              {
+                code: 'invalid_type',
+                expected: 'string',
+                path: ['id'],
+                message: 'expected string',
+              },
+            ],
+          },
+        },
 };
 let schemaLoads = 0;
 const loadSchemas = async () => {
@@ -159,13 +171,40 @@ describe('call', () => {
     const wrong = await call('getThing', { path: { thing_id: 't' } }).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(ResponseValidationError);
     expect((wrong as ResponseValidationError).issues).toEqual([
-      { pointer: '/id', message: 'expected string' },
+      { pointer: '/id', message: 'expected string', expected: 'string', received: '1' },
     ]);
+    expect((wrong as Error).message).toBe(
+      'GET /things/t: response 200 does not match the spec (/id: expected string, received 1)',
+    );
     handle = answer(200, '<html>maintenance</html>', 'text/html');
     await expect(call('getThing', { path: { thing_id: 't' } })).rejects.toMatchObject({
       name: 'ResponseValidationError',
-      issues: [{ pointer: '', message: 'body is not valid JSON' }],
+      issues: [
+        {
+          pointer: '',
+          message: 'body is not valid JSON',
+          expected: 'a JSON body',
+          received: '"<html>maintenance</html>"',
+        },
+      ],
     });
+    handle = answer(200, '{"id":"t","price":"cheap"}');
+    await expect(call('getThing', { path: { thing_id: 't' } })).rejects.toThrow(
+      '(/price: expected a decimal number, received "cheap")',
+    );
+  });
+
+  it('says a missing field came as nothing, and never shows a secret field’s value', async () => {
+    handle = answer(200, '{"price":"1"}');
+    await expect(api().call('getThing', { path: { thing_id: 't' } })).rejects.toThrow(
+      '(/id: expected string, received nothing)',
+    );
+    handle = answer(200, '{"id":{"secret":"s3cr3t"},"price":"1"}');
+    const error = await api({ secretFields: ['id'] })
+      .call('getThing', { path: { thing_id: 't' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ issues: [{ pointer: '/id', received: '[redacted]' }] });
+    expect(String(error)).not.toContain('s3cr3t');
   });
 
   it('loads the schemas once, and not at all when validation is off', async () => {

@@ -67,6 +67,8 @@ export interface PerCallOptions {
 /** An operation of a generated table, with where the decimals of its request body are. */
 export interface ClientOperation extends OperationInfo {
   readonly requestDecimals: DecimalPlan | null;
+  /** How the call is signed, as the table names it: what a 401 may mean depends on it. */
+  readonly authPayload?: string | null;
 }
 
 export interface ApiClientConfig extends ConnectionOptions {
@@ -77,6 +79,8 @@ export interface ApiClientConfig extends ConnectionOptions {
   authenticate?: TransportOptions['authenticate'];
   /** Key of the shared rate-limit window, the token id. */
   rateLimitKey?: string;
+  /** Fields whose values no error may show, the contract's `secretFields`. */
+  secretFields?: readonly string[];
 }
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -146,8 +150,14 @@ export function createApi<Paths extends {}, Operations>(
   let schemas: ReturnType<SchemaLoader> | undefined;
   const loadSchemas = () => (schemas ??= config.loadSchemas());
   const validate = config.validateResponses ?? true;
+  const secrets = new Set(config.secretFields);
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
-  raw.use(decodingMiddleware(config.operations, loadSchemas, { validate }));
+  raw.use(
+    decodingMiddleware(config.operations, loadSchemas, {
+      validate,
+      secretFields: config.secretFields,
+    }),
+  );
 
   async function call(
     name: string,
@@ -172,18 +182,17 @@ export function createApi<Paths extends {}, Operations>(
     const body = JSON.stringify(encodeDecimals(input.body, operation.requestDecimals)) as
       | string
       | undefined;
+    // PerCallOptions are the sender's own fields: signal, timeoutMs, retry.
     const answer = await send({
+      ...options,
       method,
       url: url.href,
       path,
       body,
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
       sign: input.withoutNonce === true ? { withoutNonce: true } : undefined,
-      signal: options?.signal,
-      timeoutMs: options?.timeoutMs,
-      retry: options?.retry,
     });
-    const request = { method, path };
+    const request = { method, path, operationId: name };
     const { status, text } = answer;
     if (status < 200 || status > 299) {
       let details: unknown = text || undefined;
@@ -193,14 +202,17 @@ export function createApi<Paths extends {}, Operations>(
       throw errorFromResponse(
         status,
         { request, body: details, headers: answer.headers },
-        input as { notFound?: 'order-not-live' },
+        {
+          notFound: input.notFound as 'order-not-live' | undefined,
+          authPayload: operation.authPayload,
+        },
       );
     }
     const schema =
       validate && operation.response
         ? ((await loadSchemas())[operation.response] as ResponseSchema | undefined)
         : undefined;
-    return decodeBody(text, operation, { ...request, status, schema });
+    return decodeBody(text, operation, { method, path, status, schema, secrets });
   }
 
   return { raw, call: call as Call<Operations> };

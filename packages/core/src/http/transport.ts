@@ -158,60 +158,34 @@ export function isNonceRefusal(answer: Pick<Answer, 'status' | 'text'>): boolean
 const nonceJitterMs = 5;
 const nonceJitterCapMs = 250;
 
+const retryStatuses = [429, 503];
+const retryMethods = ['GET', 'HEAD', 'PUT', 'DELETE'];
+
 const aborted = (request: RequestSummary, cause: unknown) =>
   new TransportError(request, 'aborted', { cause });
-
-interface RetryPlan {
-  retries: number;
-  statuses: ReadonlySet<number>;
-  methods: ReadonlySet<string>;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  nonceRetries: number;
-}
-
-function retryPlanOf(retry: RetryOptions | undefined, canSignAnew: boolean): RetryPlan | undefined {
-  if (!retry) return undefined;
-  return {
-    retries: retry.retries ?? 2,
-    statuses: new Set(retry.statuses ?? [429, 503]),
-    methods: new Set(retry.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE']),
-    baseDelayMs: retry.baseDelayMs ?? 200,
-    maxDelayMs: retry.maxDelayMs ?? 10_000,
-    // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
-    nonceRetries: canSignAnew ? (retry.nonceRetries ?? 8) : 0,
-  };
-}
-
-const noRetry: RetryPlan = {
-  retries: 0,
-  statuses: new Set(),
-  methods: new Set(),
-  baseDelayMs: 0,
-  maxDelayMs: 0,
-  nonceRetries: 0,
-};
 
 export function createSender(options: TransportOptions = {}): Sender {
   const send = options.fetch ? fetchSend(options.fetch) : defaultSend;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
+  // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
   const canSignAnew = options.authenticate !== undefined;
-  // Worked out once: a call without options of its own, the usual one, builds nothing.
-  const plan = retryPlanOf(retry, canSignAnew);
   const hooks = options.hooks ?? {};
 
   return async function sender(call: CallRequest): Promise<Answer> {
     const { method, url, signal } = call;
     const summary: RequestSummary = { method, path: call.path };
     const attemptMs = call.timeoutMs ?? timeoutMs;
-    const { retries, statuses, methods, baseDelayMs, maxDelayMs, nonceRetries } =
-      (call.retry === undefined
-        ? plan
-        : call.retry === false
-          ? undefined
-          : retryPlanOf({ ...retry, ...call.retry }, canSignAnew)) ?? noRetry;
-    const mayRetry = methods.has(method);
+    // A call's own retry options are laid over the client's; a call without any, the usual
+    // one, builds nothing.
+    const plan =
+      (call.retry === undefined ? retry : call.retry && { ...retry, ...call.retry }) || undefined;
+    const retries = plan ? (plan.retries ?? 2) : 0;
+    const statuses = plan?.statuses ?? retryStatuses;
+    const mayRetry = (plan?.methods ?? retryMethods).includes(method);
+    const baseDelayMs = plan?.baseDelayMs ?? 200;
+    const maxDelayMs = plan?.maxDelayMs ?? 10_000;
+    const nonceRetries = plan && canSignAnew ? (plan.nonceRetries ?? 8) : 0;
     const signed = call.sign?.withoutNonce !== true;
     let statusRetries = 0;
     let nonceResends = 0;
@@ -276,7 +250,7 @@ export function createSender(options: TransportOptions = {}): Sender {
         continue;
       }
       // A network failure is retried like a retryable status, with the same backoff.
-      if (mayRetry && statusRetries < retries && (!answer || statuses.has(answer.status))) {
+      if (mayRetry && statusRetries < retries && (!answer || statuses.includes(answer.status))) {
         statusRetries++;
         const asked = answer && retryAfterSeconds(answer.headers);
         const backoff = baseDelayMs * 2 ** (statusRetries - 1) * (0.5 + Math.random() / 2);
