@@ -75,7 +75,7 @@ export abstract class ApiError extends ExchangeKitError {
 }
 
 /** Error codes by field, as a 400 or 422 body carries them. */
-export type FieldErrors = { readonly [field: string]: readonly string[] | undefined };
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
 /**
  * The fields and codes an operation's 422 may carry, from its `errorCodes` in the generated
@@ -286,10 +286,10 @@ export class ClientOrderIdConflictError<Order = unknown> extends ExchangeKitErro
 export interface ResponseIssue {
   pointer: string;
   message: string;
-  /** What the spec documents there: a type, the allowed values, a format. */
-  expected: string;
+  /** What the spec documents there: a type, the allowed values. Set on every issue the clients report. */
+  expected?: string;
   /** What came, as JSON, cut short; `nothing` for a missing field, `[redacted]` for a secret. */
-  received: string;
+  received?: string;
 }
 
 /** The answer does not match what the spec documents for the call. */
@@ -305,7 +305,7 @@ export class ResponseValidationError extends ExchangeKitError {
       .slice(0, 3)
       .map(
         (issue) =>
-          `${issue.pointer || '/'}: expected ${issue.expected}, received ${issue.received}`,
+          `${issue.pointer || '/'}: ${issue.expected ? `expected ${issue.expected}, received ${issue.received}` : issue.message}`,
       )
       .join('; ');
     super(

@@ -137,8 +137,8 @@ describe('the 422 of one operation', () => {
   });
 
   it('leaves a ValidationError of no named operation as broad as the answer', () => {
-    expectTypeOf<ValidationError['fields']>().toEqualTypeOf<{
-      readonly [field: string]: readonly string[] | undefined;
-    }>();
+    expectTypeOf<ValidationError['fields']>().toEqualTypeOf<
+      Readonly<Record<string, readonly string[]>>
+    >();
   });
 });
