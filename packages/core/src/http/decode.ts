@@ -91,6 +91,17 @@ function issuesOf(
   }));
 }
 
+// Module level, not a closure per body: a success, the usual answer, allocates nothing for it.
+const failure = (
+  context: { method: string; path: string; status: number },
+  issues: ResponseIssue[],
+) =>
+  new ResponseValidationError(
+    { method: context.method, path: context.path },
+    context.status,
+    issues,
+  );
+
 /**
  * Decodes one success body the way every call does: lossless JSON, validation against the
  * spec, decimals normalised to canonical strings. Throws ResponseValidationError.
@@ -107,19 +118,12 @@ export function decodeBody(
     secrets?: ReadonlySet<string> | undefined;
   },
 ): unknown {
-  // Only a failure needs it: a success builds nothing for its message.
   const secrets = context.secrets ?? noSecrets;
-  const failure = (issues: ResponseIssue[]) =>
-    new ResponseValidationError(
-      { method: context.method, path: context.path },
-      context.status,
-      issues,
-    );
   let value: unknown;
   try {
     value = text === '' ? undefined : parseJson(text);
   } catch {
-    throw failure([
+    throw failure(context, [
       {
         pointer: '',
         message: 'body is not valid JSON',
@@ -130,7 +134,7 @@ export function decodeBody(
   }
   if (context.schema) {
     const issues = issuesOf(context.schema, value, secrets);
-    if (issues.length > 0) throw failure(issues);
+    if (issues.length > 0) throw failure(context, issues);
   }
   if (operation.decimals) {
     try {
@@ -139,7 +143,7 @@ export function decodeBody(
       if (!(error instanceof InvalidDecimalError)) throw error;
       // The field comes as `$.models.0.price`.
       const path = error.field.split('.').slice(1);
-      throw failure([
+      throw failure(context, [
         {
           pointer: pointerOf(path),
           message: error.message,
