@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  describeNetworkFailure,
   errorFromResponse,
   NotFoundError,
   OrderNotLiveError,
   RateLimitedError,
   retryAfterSeconds,
   ServerError,
+  TransportError,
   UnexpectedStatusError,
   ValidationError,
 } from './errors.js';
@@ -47,6 +49,67 @@ describe('errorFromResponse', () => {
     expect(errorFromResponse(401, details('API Authentication failed')).message).toBe(
       'PUT /orders/1/cancel: authentication failed (API Authentication failed)',
     );
+  });
+
+  it('names the refused field when the body has a message besides the fields, as the partner one does', () => {
+    const error = errorFromResponse(
+      422,
+      details({ success: false, message: 'Invalid body', errors: { quantity: ['required'] } }),
+    );
+    expect(error.message).toBe(
+      'PUT /orders/1/cancel: validation failed (Invalid body: quantity: required)',
+    );
+  });
+
+  it('lists what a 401 through an OAuth request may mean, the unapproved request first', () => {
+    const delegated = errorFromResponse(401, details('API Authentication failed'), {
+      authPayload: 'OAuthDelegatedPayload',
+    }) as AuthenticationError;
+    expect(delegated.message).toMatch(
+      /authentication failed \(API Authentication failed\); possible causes: the OAuth request may not be approved yet/,
+    );
+    const own = errorFromResponse(401, details('API Authentication failed'), {
+      authPayload: 'ServiceAuthPayload',
+    }) as AuthenticationError;
+    expect(own.message).toBe(
+      'PUT /orders/1/cancel: authentication failed (API Authentication failed)',
+    );
+    expect(own.possibleCauses).toEqual([]);
+    // A nonce refusal already says what it is.
+    const nonce = errorFromResponse(401, details('Nonce is too small'), {
+      authPayload: 'OAuthDelegatedPayload',
+    }) as AuthenticationError;
+    expect(nonce.possibleCauses).toEqual([]);
+  });
+});
+
+describe('TransportError', () => {
+  it('names the network failure as Node does, through the wrappers fetch puts around it', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4000'), {
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1',
+      port: 4000,
+    });
+    const request = { method: 'GET', path: '/orders' };
+    expect(new TransportError(request, 'network', { cause: refused }).message).toBe(
+      'GET /orders: network error (connect ECONNREFUSED 127.0.0.1:4000)',
+    );
+    const viaFetch = new TypeError('fetch failed', { cause: refused });
+    expect(new TransportError(request, 'network', { cause: viaFetch }).message).toBe(
+      'GET /orders: network error (connect ECONNREFUSED 127.0.0.1:4000)',
+    );
+    const v6 = Object.assign(new Error('connect ECONNREFUSED ::1:4000'), {
+      code: 'ECONNREFUSED',
+      address: '::1',
+      port: 4000,
+    });
+    const both = Object.assign(new AggregateError([v6, refused]), { code: 'ECONNREFUSED' });
+    expect(describeNetworkFailure(new TypeError('fetch failed', { cause: both }))).toBe(
+      'connect ECONNREFUSED ::1:4000, connect ECONNREFUSED 127.0.0.1:4000',
+    );
+    const hangUp = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(describeNetworkFailure(hangUp)).toBe('ECONNRESET socket hang up');
+    expect(new TransportError(request, 'network').message).toBe('GET /orders: network error');
   });
 });
 

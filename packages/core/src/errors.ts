@@ -26,7 +26,7 @@ export interface RequestSummary {
   method: string;
   /** Path and query string, as signed. */
   path: string;
-  operationId?: string;
+  operationId?: string | undefined;
 }
 
 export interface ApiErrorDetails {
@@ -40,15 +40,18 @@ function messageOf(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim().slice(0, 200) || undefined;
   if (body && typeof body === 'object') {
     const { message, errors } = body as { message?: unknown; errors?: unknown };
-    if (typeof message === 'string') return message;
-    if (errors && typeof errors === 'object') {
-      return Object.entries(errors as Record<string, unknown>)
-        .map(
-          ([field, codes]) =>
-            `${field}: ${Array.isArray(codes) ? codes.join(', ') : String(codes)}`,
-        )
-        .join('; ');
-    }
+    const fields =
+      errors && typeof errors === 'object'
+        ? Object.entries(errors as Record<string, unknown>)
+            .map(
+              ([field, codes]) =>
+                `${field}: ${Array.isArray(codes) ? codes.join(', ') : String(codes)}`,
+            )
+            .join('; ')
+        : '';
+    // The partner interface says `Invalid body` and names the field only in `errors`.
+    if (typeof message === 'string') return fields ? `${message}: ${fields}` : message;
+    return fields || undefined;
   }
   return undefined;
 }
@@ -60,10 +63,10 @@ export abstract class ApiError extends ExchangeKitError {
   readonly body: unknown;
   readonly headers: Headers;
 
-  constructor(details: ApiErrorDetails, summary: string) {
+  constructor(details: ApiErrorDetails, summary: string, afterwards = '') {
     const said = messageOf(details.body);
     super(
-      `${details.request.method} ${details.request.path}: ${summary}${said ? ` (${said})` : ''}`,
+      `${details.request.method} ${details.request.path}: ${summary}${said ? ` (${said})` : ''}${afterwards}`,
     );
     this.request = details.request;
     this.body = details.body;
@@ -71,17 +74,34 @@ export abstract class ApiError extends ExchangeKitError {
   }
 }
 
-/** 400 or 422: the server refused the request's content. `fields` maps a field to its error codes. */
-export class ValidationError extends ApiError {
+/** Error codes by field, as a 400 or 422 body carries them. */
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The fields and codes an operation's 422 may carry, from its `errorCodes` in the generated
+ * operations table: `FieldErrorsOf<typeof operationTable.createOrder>`.
+ */
+export type FieldErrorsOf<Operation extends { readonly errorCodes: object }> = {
+  readonly [Field in keyof Operation['errorCodes']]?: readonly (Operation['errorCodes'][Field] extends readonly (infer Code)[]
+    ? Code
+    : never)[];
+};
+
+/**
+ * 400 or 422: the server refused the request's content. `fields` maps a field to its error
+ * codes; narrowed to one operation's (by the clients' `isValidationErrorOf`) it holds the
+ * fields and codes the spec documents for it.
+ */
+export class ValidationError<Fields extends object = FieldErrors> extends ApiError {
   override name = 'ValidationError';
   readonly status: 400 | 422;
-  readonly fields: Readonly<Record<string, readonly string[]>>;
+  readonly fields: Fields;
 
   constructor(status: 400 | 422, details: ApiErrorDetails) {
     super(details, status === 400 ? 'bad request' : 'validation failed');
     this.status = status;
     const errors = (details.body as { errors?: unknown } | null)?.errors;
-    this.fields =
+    this.fields = (
       errors && typeof errors === 'object' && !Array.isArray(errors)
         ? Object.fromEntries(
             Object.entries(errors as Record<string, unknown>).map(([field, codes]) => [
@@ -89,17 +109,42 @@ export class ValidationError extends ApiError {
               Array.isArray(codes) ? codes.map(String) : [String(codes)],
             ]),
           )
-        : {};
+        : {}
+    ) as Fields;
   }
 }
 
-/** 401: the credentials were refused. The body may be plain text. */
+/**
+ * What a refused call through an OAuth request may mean: the server answers it as it answers a
+ * wrong secret, so the message offers both.
+ */
+const delegatedCauses = [
+  'the OAuth request may not be approved yet',
+  'the token id or secret may be wrong',
+];
+
+/**
+ * 401: the credentials were refused. The body may be plain text. The server gives one answer
+ * for every refusal, so for a call through an OAuth request `possibleCauses` lists what it may
+ * mean.
+ */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
   readonly status = 401 as const;
+  readonly possibleCauses: readonly string[];
 
-  constructor(details: ApiErrorDetails) {
-    super(details, 'authentication failed');
+  constructor(details: ApiErrorDetails, signing?: string | null) {
+    // A nonce refusal says what it is already.
+    const causes =
+      signing === 'OAuthDelegatedPayload' && messageOf(details.body) !== 'Nonce is too small'
+        ? delegatedCauses
+        : [];
+    super(
+      details,
+      'authentication failed',
+      causes[0] ? `; possible causes: ${causes.join('; ')}` : '',
+    );
+    this.possibleCauses = causes;
   }
 }
 
@@ -168,6 +213,28 @@ export class UnexpectedStatusError extends ApiError {
   }
 }
 
+interface SystemError {
+  code?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * What went wrong on the wire, as Node's system errors say it: `connect ECONNREFUSED
+ * 127.0.0.1:4000`. fetch wraps them (`fetch failed`, its cause the socket's error), and a host
+ * name with several addresses fails with an AggregateError of one error per address.
+ */
+export function describeNetworkFailure(failure: unknown): string | undefined {
+  const { code, message, errors, cause } = (failure ?? {}) as SystemError;
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors.map(describeNetworkFailure).join(', ');
+  }
+  if (cause) return describeNetworkFailure(cause);
+  const said = typeof message === 'string' ? message : '';
+  return code && !said.includes(String(code)) ? `${code} ${said}` : said || undefined;
+}
+
 /** The request never got an answer: network failure, timeout or abort. */
 export class TransportError extends ExchangeKitError {
   override name = 'TransportError';
@@ -177,8 +244,39 @@ export class TransportError extends ExchangeKitError {
     readonly reason: 'network' | 'timeout' | 'aborted',
     options?: { cause?: unknown },
   ) {
+    const what =
+      reason === 'network' ? 'network error' : reason === 'timeout' ? 'timed out' : 'aborted';
+    const why = reason === 'network' && describeNetworkFailure(options?.cause);
+    super(`${request.method} ${request.path}: ${what}${why ? ` (${why})` : ''}`, options);
+  }
+}
+
+/** A field in which an order already placed differs from the one asked for. */
+export interface OrderDifference {
+  field: string;
+  /** As the existing order has it. */
+  existing: unknown;
+  /** As the create asked for it, decimals canonical. */
+  requested: unknown;
+}
+
+/**
+ * A create carried a `client_order_id` that an order already holds, and that order is not the
+ * one asked for: re-sending it would not be a retry but a second, different order.
+ * `order` is the order that holds the id; `cause` is the server's refusal.
+ */
+export class ClientOrderIdConflictError<Order = unknown> extends ExchangeKitError {
+  override name = 'ClientOrderIdConflictError';
+
+  constructor(
+    readonly clientOrderId: string,
+    readonly order: Order,
+    readonly differences: readonly OrderDifference[],
+    options?: { cause?: unknown },
+  ) {
+    const fields = differences.map((difference) => difference.field).join(', ');
     super(
-      `${request.method} ${request.path}: ${reason === 'network' ? 'network error' : reason === 'timeout' ? 'timed out' : 'aborted'}`,
+      `client_order_id ${clientOrderId} is already used by order ${(order as { id?: unknown })?.id}, which differs in ${fields}`,
       options,
     );
   }
@@ -188,6 +286,10 @@ export class TransportError extends ExchangeKitError {
 export interface ResponseIssue {
   pointer: string;
   message: string;
+  /** What the spec documents there: a type, the allowed values. Set on every issue the clients report. */
+  expected?: string;
+  /** What came, as JSON, cut short; `nothing` for a missing field, `[redacted]` for a secret. */
+  received?: string;
 }
 
 /** The answer does not match what the spec documents for the call. */
@@ -201,7 +303,10 @@ export class ResponseValidationError extends ExchangeKitError {
   ) {
     const first = issues
       .slice(0, 3)
-      .map((issue) => `${issue.pointer || '/'}: ${issue.message}`)
+      .map(
+        (issue) =>
+          `${issue.pointer || '/'}: ${issue.expected ? `expected ${issue.expected}, received ${issue.received}` : issue.message}`,
+      )
       .join('; ');
     super(
       `${request.method} ${request.path}: response ${status} does not match the spec (${first})`,
@@ -233,18 +338,38 @@ export type CallError =
   | ServerError
   | UnexpectedStatusError;
 
+/**
+ * A type guard for a client's operations table: is this the 422 of that operation, its
+ * `fields` narrowed to the fields and codes the spec documents for it.
+ */
+export function validationErrorGuard<
+  Table extends { readonly [operationId: string]: { readonly errorCodes: object } },
+>() {
+  return <OperationId extends keyof Table & string>(
+    error: unknown,
+    operationId: OperationId,
+  ): error is ValidationError<FieldErrorsOf<Table[OperationId]>> & { readonly status: 422 } =>
+    error instanceof ValidationError &&
+    error.status === 422 &&
+    error.request.operationId === operationId;
+}
+
 /** The typed error of an error answer. */
 export function errorFromResponse(
   status: number,
   details: ApiErrorDetails,
-  options: { notFound?: 'order-not-live' } = {},
+  options: {
+    notFound?: 'order-not-live' | undefined;
+    /** How the call was signed (the table's `authPayload`), for what a 401 may mean. */
+    authPayload?: string | null | undefined;
+  } = {},
 ): CallError {
   switch (status) {
     case 400:
     case 422:
       return new ValidationError(status, details);
     case 401:
-      return new AuthenticationError(details);
+      return new AuthenticationError(details, options.authPayload);
     case 404:
       return options.notFound === 'order-not-live'
         ? new OrderNotLiveError(details)

@@ -6,10 +6,15 @@ export {
   type ApiErrorDetails,
   AuthenticationError,
   type CallError,
+  ClientOrderIdConflictError,
+  describeNetworkFailure,
   ExchangeKitError,
   errorFromResponse,
+  type FieldErrors,
+  type FieldErrorsOf,
   InvalidDecimalError,
   NotFoundError,
+  type OrderDifference,
   OrderNotLiveError,
   RateLimitedError,
   type RequestSummary,
@@ -22,6 +27,7 @@ export {
   type UnexpectedStatus,
   UnexpectedStatusError,
   ValidationError,
+  validationErrorGuard,
 } from './errors.js';
 export {
   type Api,
@@ -34,6 +40,7 @@ export {
   createApi,
   createApiClient,
   encodeDecimals,
+  type PerCallOptions,
   unwrap,
   type WithDecimalInputs,
 } from './http/client.js';
@@ -44,6 +51,7 @@ export {
   type OperationInfo,
   type OperationTable,
   type ResponseSchema,
+  type SchemaIssue,
   type SchemaLoader,
 } from './http/decode.js';
 export { defaultRateLimit, type RateLimit } from './http/rate-limiter.js';

@@ -232,6 +232,13 @@ describe('typed errors', () => {
       '/created_at',
       '/side',
     ]);
+    // Real zod schemas of the contract: the message says what was documented and what came.
+    expect((error as Error).message).toContain(
+      '/side: expected one of ["buy","sell"], received "sideways"',
+    );
+    expect((error as Error).message).toContain(
+      '/created_at: expected number, received "yesterday"',
+    );
   });
 
   it('lets validation be switched off, still normalising decimals', async () => {

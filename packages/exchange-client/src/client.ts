@@ -4,12 +4,19 @@ import {
   type operations as Operations,
   operationTable as operations,
   type paths,
+  secretFields,
 } from '@exchange-kit/contract/exchange';
 import {
   type Api,
   type CallInput,
+  ClientOrderIdConflictError,
   type ConnectionOptions,
   createApi,
+  type OrderDifference,
+  type PerCallOptions,
+  toDecimalString,
+  ValidationError,
+  validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
@@ -62,14 +69,37 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
   ordersWithoutNonce?: boolean;
 }
 
+/**
+ * What makes a re-sent create the same order as the one that holds its client_order_id: the
+ * terms the caller chose. What the exchange changes over the order's life (status, fills) is
+ * left out, so a retry of an order that has since filled or been cancelled still matches.
+ */
+function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[] {
+  const differences: OrderDifference[] = [];
+  for (const field of ['order_type', 'side', 'product_id', 'quantity', 'price'] as const) {
+    const value = asked[field];
+    // A market order names no price.
+    if (value === undefined) continue;
+    const requested =
+      field === 'quantity' || field === 'price' ? toDecimalString(value, field) : String(value);
+    const existing = order[field];
+    if (requested !== String(existing)) differences.push({ field, existing, requested });
+  }
+  return differences;
+}
+
+const idTaken = (error: unknown) =>
+  error instanceof ValidationError && error.fields.client_order_id?.includes('already_used');
+
 /** The calls made for one user through an approved OAuth request. */
 function userView({ raw, call }: ExchangeApi) {
   return {
     raw,
     /** The user's context: ids, KYC status, permissions. */
-    context: (): Promise<UserContext> => call('getUserContext'),
+    context: (options?: PerCallOptions): Promise<UserContext> =>
+      call('getUserContext', {}, options),
     /** The user's crypto and fiat accounts. */
-    accounts: (): Promise<Accounts> => call('getAccounts'),
+    accounts: (options?: PerCallOptions): Promise<Accounts> => call('getAccounts', {}, options),
   };
 }
 
@@ -89,8 +119,16 @@ function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Exchan
     loadSchemas,
     authenticate: serviceAuthenticator({ tokenId, tokenSecret }, oauth ? { oauth } : {}),
     rateLimitKey: tokenId,
+    secretFields,
   });
 }
+
+/**
+ * Is this the 422 of that operation? Its `fields` are then the fields and codes the spec
+ * documents for it: `if (isValidationErrorOf(error, 'createOrder')) error.fields.price`.
+ * An order addressed by its client id answers as the `...ByClientId` operation.
+ */
+export const isValidationErrorOf = validationErrorGuard<typeof operations>();
 
 export function createExchangeClient(options: ExchangeClientOptions) {
   const { raw, call } = apiFor(options);
@@ -99,7 +137,12 @@ export function createExchangeClient(options: ExchangeClientOptions) {
    * The calls on one order come in pairs, `x` by system id and `xByClientId`; all but a get
    * answer a 404 with OrderNotLiveError.
    */
-  function onOrder(operation: OrderOperation, ref: OrderRef, body?: object): Promise<Order> {
+  function onOrder(
+    operation: OrderOperation,
+    ref: OrderRef,
+    options: PerCallOptions | undefined,
+    body?: object,
+  ): Promise<Order> {
     const byId = ref.clientOrderId === undefined;
     const name: OrderOperations = byId ? operation : `${operation}ByClientId`;
     // One signature stands for all eight: each takes an order's path and answers an Order.
@@ -110,85 +153,115 @@ export function createExchangeClient(options: ExchangeClientOptions) {
         body,
         notFound: operation === 'getOrder' ? undefined : 'order-not-live',
       } as CallInput<Operations['getOrder']>,
+      options,
     );
   }
 
   const orders = {
-    create(order: OrderCreateInput): Promise<Order> {
-      const withoutNonce =
-        options.ordersWithoutNonce === true && typeof order.client_order_id === 'string';
-      return call('createOrder', { body: order as Schemas['OrderCreate'], withoutNonce });
+    /**
+     * Places an order. With a `client_order_id` it is safe to send again (after a timeout, say):
+     * when the id is taken by the very order asked for, that order comes back; when it is taken
+     * by another, ClientOrderIdConflictError says how they differ.
+     */
+    async create(order: OrderCreateInput, callOptions?: PerCallOptions): Promise<Order> {
+      const clientOrderId = order.client_order_id;
+      const withoutNonce = options.ordersWithoutNonce === true && typeof clientOrderId === 'string';
+      try {
+        return await call(
+          'createOrder',
+          { body: order as Schemas['OrderCreate'], withoutNonce },
+          callOptions,
+        );
+      } catch (error) {
+        if (clientOrderId === undefined || !idTaken(error)) throw error;
+        const existing = await onOrder('getOrder', { clientOrderId }, callOptions);
+        const differences = differencesOf(order, existing);
+        if (differences.length === 0) return existing;
+        throw new ClientOrderIdConflictError(clientOrderId, existing, differences, {
+          cause: error,
+        });
+      }
     },
     /** One page of orders. */
-    list(query: ListOrdersQuery = {}): Promise<OrderList> {
-      return call('listOrders', { query });
+    list(query: ListOrdersQuery = {}, options?: PerCallOptions): Promise<OrderList> {
+      return call('listOrders', { query }, options);
     },
     /** Every order matching the filters, fetching page after page as the loop asks for more. */
     async *iterate(
       query: Omit<ListOrdersQuery, 'page'> = {},
+      options?: PerCallOptions,
     ): AsyncGenerator<Order, void, undefined> {
       for (let page = 1; ; page++) {
-        const list = await orders.list({ ...query, page });
+        const list = await orders.list({ ...query, page }, options);
         yield* list.models;
         if (list.models.length === 0 || page >= Number(list.total_pages)) return;
       }
     },
-    get(ref: OrderRef): Promise<Order> {
-      return onOrder('getOrder', ref);
+    get(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
+      return onOrder('getOrder', ref, options);
     },
     /** Edits price and/or quantity. Throws OrderNotLiveError when the order is not live. */
-    edit(ref: OrderRef, changes: OrderEditInput): Promise<Order> {
-      return onOrder('editOrder', ref, changes);
+    edit(ref: OrderRef, changes: OrderEditInput, options?: PerCallOptions): Promise<Order> {
+      return onOrder('editOrder', ref, options, changes);
     },
     /** Updates take profit and/or stop loss. Throws OrderNotLiveError when the order is not live. */
-    updateTpsl(ref: OrderRef, changes: OrderTpslInput): Promise<Order> {
-      return onOrder('updateOrderTpsl', ref, changes);
+    updateTpsl(ref: OrderRef, changes: OrderTpslInput, options?: PerCallOptions): Promise<Order> {
+      return onOrder('updateOrderTpsl', ref, options, changes);
     },
     /** Cancels a live order. Throws OrderNotLiveError when the order is not live. */
-    cancel(ref: OrderRef): Promise<Order> {
-      return onOrder('cancelOrder', ref);
+    cancel(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
+      return onOrder('cancelOrder', ref, options);
     },
     /** Cancels every live order matching all the filters given (every live order with none). */
-    async cancelAll(filters?: CancelAllFilters): Promise<CancelledOrderEntry[]> {
-      return (await call('cancelAllOrders', { body: filters })).models;
+    async cancelAll(
+      filters?: CancelAllFilters,
+      options?: PerCallOptions,
+    ): Promise<CancelledOrderEntry[]> {
+      return (await call('cancelAllOrders', { body: filters }, options)).models;
     },
   };
 
   return {
     orders,
     products: {
-      list(query: { perpetual?: boolean } = {}): Promise<Product[]> {
-        return call('listProducts', { query: query.perpetual ? { perpetual: 1 } : {} });
+      list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
+        return call('listProducts', { query: query.perpetual ? { perpetual: 1 } : {} }, options);
       },
-      get(productId: number | string): Promise<Product> {
-        return call('getProduct', { path: { product_id: productId } });
+      get(productId: number | string, options?: PerCallOptions): Promise<Product> {
+        return call('getProduct', { path: { product_id: productId } }, options);
       },
       /** The order book of a product, best price first. */
-      priceLevels(productId: number | string): Promise<PriceLevels> {
-        return call('getPriceLevels', { path: { product_id: productId } });
+      priceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
+        return call('getPriceLevels', { path: { product_id: productId } }, options);
       },
     },
     currencies: {
-      list(): Promise<Currency[]> {
-        return call('listCurrencies');
+      list(options?: PerCallOptions): Promise<Currency[]> {
+        return call('listCurrencies', {}, options);
       },
     },
     loanBook: {
       /** Interest rates and amounts for margin trading in `currency` (case sensitive). */
-      get(currency: string): Promise<LoanBookLadder> {
-        return call('getLoanBook', { path: { currency } });
+      get(currency: string, options?: PerCallOptions): Promise<LoanBookLadder> {
+        return call('getLoanBook', { path: { currency } }, options);
       },
     },
     oauth: {
       /** Starts acting for a user: the user opens `app_challenge_href` and approves. */
-      createRequest(externalRef?: string): Promise<OAuthRequest> {
-        return call('createOAuthRequest', {
-          body: externalRef === undefined ? {} : { external_ref: externalRef },
-        });
+      createRequest(externalRef?: string, options?: PerCallOptions): Promise<OAuthRequest> {
+        return call(
+          'createOAuthRequest',
+          { body: externalRef === undefined ? {} : { external_ref: externalRef } },
+          options,
+        );
       },
       /** Approves a request; call it with a client of the *user's* own token. */
-      approve(privateId: string): Promise<OAuthRequest> {
-        return call('approveOAuthRequest', { path: { oauth_request_private_id: privateId } });
+      approve(privateId: string, options?: PerCallOptions): Promise<OAuthRequest> {
+        return call(
+          'approveOAuthRequest',
+          { path: { oauth_request_private_id: privateId } },
+          options,
+        );
       },
     },
     /** A view whose calls carry the ids of an approved OAuth request: they act for that user. */

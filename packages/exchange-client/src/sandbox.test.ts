@@ -2,11 +2,15 @@ import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  ClientOrderIdConflictError,
   createExchangeClient,
   type ExchangeClient,
+  isValidationErrorOf,
   NotFoundError,
   OrderNotLiveError,
+  type PerCallOptions,
   RateLimitedError,
+  TransportError,
   ValidationError,
 } from './index.js';
 
@@ -27,15 +31,18 @@ beforeAll(async () => {
 afterAll(() => sandbox?.stop());
 
 // A buy far below the book rests as a live order instead of filling.
-const restingBuy = (clientOrderId: string, price = '9000000') =>
-  client.orders.create({
-    order_type: 'limit',
-    product_id: 1,
-    side: 'buy',
-    quantity: 0.001,
-    price,
-    client_order_id: clientOrderId,
-  });
+const restingBuy = (clientOrderId: string, price = '9000000', options?: PerCallOptions) =>
+  client.orders.create(
+    {
+      order_type: 'limit',
+      product_id: 1,
+      side: 'buy',
+      quantity: 0.001,
+      price,
+      client_order_id: clientOrderId,
+    },
+    options,
+  );
 
 describe('exchange-client against the sandbox', () => {
   it('reads products, the order book, currencies and the loan book with exact decimals', async () => {
@@ -119,12 +126,105 @@ describe('exchange-client against the sandbox', () => {
     await client.orders.cancelAll();
   });
 
+  it('takes per-call options: an aborted signal stops a create before anything is placed', async () => {
+    const id = `${run}-aborted`;
+    const caller = new AbortController();
+    caller.abort();
+    const error = await client.orders
+      .create(
+        {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: 0.001,
+          price: '9000000',
+          client_order_id: id,
+        },
+        { signal: caller.signal },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'aborted' });
+    await expect(client.orders.get({ clientOrderId: id })).rejects.toBeInstanceOf(NotFoundError);
+    // The same call without the signal goes through: the options were that call's only.
+    expect((await restingBuy(id)).client_order_id).toBe(id);
+    await client.orders.cancel({ clientOrderId: id }, { timeoutMs: 5_000, retry: false });
+  });
+
+  it('returns the order already placed when a create is sent again with its client_order_id', async () => {
+    const id = `${run}-again`;
+    const first = await restingBuy(id);
+    // The same terms written another way: a number for the string, trailing zeros.
+    const again = await client.orders.create({
+      order_type: 'limit',
+      product_id: '1',
+      side: 'buy',
+      quantity: '0.00100',
+      price: 9_000_000,
+      client_order_id: id,
+    });
+    expect(again).toMatchObject({ id: first.id, client_order_id: id, status: 'live' });
+    // Still the one order after it is cancelled: a late retry gets it back as it now is.
+    await client.orders.cancel({ id: first.id });
+    expect(await restingBuy(id)).toMatchObject({ id: first.id, status: 'cancelled' });
+  });
+
+  it('places exactly one order when a create timed out and is sent again', async () => {
+    const id = `${run}-timeout`;
+    // Whether or not the first attempt reached the sandbox before its 1 ms ran out, the
+    // caller's answer to the timeout, sending again, must end with one order under the id.
+    await restingBuy(id, '9000000', { timeoutMs: 1, retry: false }).catch((error: unknown) => {
+      expect(error).toMatchObject({ name: 'TransportError', reason: 'timeout' });
+    });
+    const placed = await restingBuy(id);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const mine = [];
+    for await (const order of client.orders.iterate({ status: 'live' }))
+      if (order.client_order_id === id) mine.push(order.id);
+    expect(mine).toEqual([placed.id]);
+    await client.orders.cancel({ id: placed.id });
+  });
+
+  it('refuses a create whose client_order_id holds another order, saying how they differ', async () => {
+    const id = `${run}-conflict`;
+    const first = await restingBuy(id);
+    const error = await restingBuy(id, '9000001').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientOrderIdConflictError);
+    const conflict = error as ClientOrderIdConflictError;
+    expect(conflict).toMatchObject({
+      clientOrderId: id,
+      order: { id: first.id, price: '9000000' },
+      differences: [{ field: 'price', existing: '9000000', requested: '9000001' }],
+    });
+    expect(conflict.message).toContain(`already used by order ${first.id}`);
+    // The server's own answer stays reachable.
+    expect(conflict.cause).toBeInstanceOf(ValidationError);
+    expect((conflict.cause as ValidationError).fields).toEqual({
+      client_order_id: ['already_used'],
+    });
+    await client.orders.cancel({ id: first.id });
+  });
+
   it('gets a ValidationError naming the field for a negative quantity', async () => {
     const error = await client.orders
       .create({ order_type: 'limit', product_id: 1, side: 'buy', quantity: '-1', price: '1' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(Object.keys((error as ValidationError).fields).join(' ')).toMatch(/quantity/);
+    expect((error as Error).message).toMatch(/quantity/);
+  });
+
+  it('narrows a 422 to the operation it answered, its fields and codes as the table lists them', async () => {
+    const id = `${run}-narrow`;
+    const placed = await restingBuy(id);
+    const error = await client.orders
+      .edit({ id: placed.id }, { quantity: '-1' })
+      .catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'editOrder')).toBe(true);
+    expect(isValidationErrorOf(error, 'createOrder')).toBe(false);
+    if (!isValidationErrorOf(error, 'editOrder')) return;
+    expect(error.fields.quantity).toContain('must_be_positive');
+    await client.orders.cancel({ clientOrderId: id });
   });
 
   it('is refused with an AuthenticationError when the secret is wrong', async () => {
@@ -136,6 +236,8 @@ describe('exchange-client against the sandbox', () => {
     const error = await wrong.orders.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(String((error as Error).message)).not.toContain('not-the-secret');
+    // One's own token: no OAuth request to suspect.
+    expect((error as Error).message).not.toContain('OAuth');
   });
 
   it('acts for a user through an approved OAuth request', async () => {
@@ -147,7 +249,12 @@ describe('exchange-client against the sandbox', () => {
       publicId: request.oauth_request_public_id,
       privateId: request.oauth_request_private_id,
     });
-    await expect(user.context()).rejects.toBeInstanceOf(AuthenticationError);
+    // The server answers as it does to a wrong secret; the message says what else it may be.
+    const early = await user.context().catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(AuthenticationError);
+    expect((early as AuthenticationError).message).toContain(
+      'possible causes: the OAuth request may not be approved yet',
+    );
     await client.oauth.approve(request.oauth_request_private_id);
     const context = await user.context();
     expect(context.token_id).toBeTypeOf('string');

@@ -3,8 +3,11 @@ export {
   AuthenticationError,
   type CallError,
   ExchangeKitError,
+  type FieldErrors,
+  type FieldErrorsOf,
   InvalidDecimalError,
   NotFoundError,
+  type PerCallOptions,
   RateLimitedError,
   ResponseValidationError,
   ServerError,
@@ -31,3 +34,4 @@ export type {
   UserSession,
   WidgetInitialization,
 } from './partner-client.js';
+export { isValidationErrorOf } from './partner-client.js';

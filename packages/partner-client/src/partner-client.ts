@@ -4,11 +4,14 @@ import {
   type operations as Operations,
   operationTable as operations,
   type paths,
+  secretFields,
 } from '@exchange-kit/contract/partner';
 import {
   type ApiClientConfig,
   type ConnectionOptions,
   createApi,
+  type PerCallOptions,
+  validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 
@@ -52,6 +55,9 @@ export interface PartnerClientOptions extends ConnectionOptions {
 /** How the calls under /api/v1/partner/{public_api_key} get their X-Service-Auth, when they can. */
 export type PartnerAuthenticator = ApiClientConfig['authenticate'];
 
+/** Is this the 422 of that operation? Its `fields` are then the ones the spec documents for it. */
+export const isValidationErrorOf = validationErrorGuard<typeof operations>();
+
 /** At most this many transactions come back per listing call. */
 const listingLimit = 100;
 
@@ -73,6 +79,7 @@ export function buildPartnerClient(
     baseUrl: partnersUrl,
     operations,
     loadSchemas,
+    secretFields,
     ...(authenticate ? { authenticate } : {}),
     ...(options.tokenId ? { rateLimitKey: options.tokenId } : {}),
   });
@@ -88,37 +95,47 @@ export function buildPartnerClient(
 
   const transactions = {
     /** intent_to_trade: creates a transaction; pass `client_ref` to make retries safe. */
-    async create(input: IntentToTradeInput): Promise<Transaction> {
+    async create(input: IntentToTradeInput, options?: PerCallOptions): Promise<Transaction> {
       const body = input as Schemas['IntentToTradeRequest'];
-      return (await call('intentToTrade', { body })).payload;
+      return (await call('intentToTrade', { body }, options)).payload;
     },
-    async status(transactionId: string): Promise<Transaction> {
-      return (await call('getTransactionStatus', { path: { transaction_id: transactionId } }))
-        .payload;
+    async status(transactionId: string, options?: PerCallOptions): Promise<Transaction> {
+      const path = { transaction_id: transactionId };
+      return (await call('getTransactionStatus', { path }, options)).payload;
     },
     /** Chooses how one side of a transaction is funded or paid out. */
-    async setMethod(input: SettlementMethodInput): Promise<SettlementInstruction> {
-      return (await call('setSettlementMethod', { body: input })).payload;
+    async setMethod(
+      input: SettlementMethodInput,
+      options?: PerCallOptions,
+    ): Promise<SettlementInstruction> {
+      return (await call('setSettlementMethod', { body: input }, options)).payload;
     },
     /** Supplies what an instruction still requires (a wallet address, a signed transaction). */
-    async setParameters(input: SettlementParametersInput): Promise<SettlementInstruction> {
-      return (await call('setSettlementParameters', { body: input })).payload;
+    async setParameters(
+      input: SettlementParametersInput,
+      options?: PerCallOptions,
+    ): Promise<SettlementInstruction> {
+      return (await call('setSettlementParameters', { body: input }, options)).payload;
     },
     /** One listing call: at most 100 transactions, oldest first. Needs the token. */
-    async list(query: ListTransactionsQuery = {}): Promise<PartnerTransactionList> {
+    async list(
+      query: ListTransactionsQuery = {},
+      options?: PerCallOptions,
+    ): Promise<PartnerTransactionList> {
       needsToken('transactions.list');
-      return (await call('listPartnerTransactions', { path: partnerPath, query })).payload;
+      return (await call('listPartnerTransactions', { path: partnerPath, query }, options)).payload;
     },
     /** Every transaction matching the filters, asking again from the last timestamp + 1. */
     async *iterate(
       query: ListTransactionsQuery = {},
+      options?: PerCallOptions,
     ): AsyncGenerator<PartnerTransaction, void, undefined> {
       let from = query.min_ts;
       for (;;) {
-        const page = await transactions.list({
-          ...query,
-          ...(from === undefined ? {} : { min_ts: from }),
-        });
+        const page = await transactions.list(
+          { ...query, ...(from === undefined ? {} : { min_ts: from }) },
+          options,
+        );
         yield* page.transactions;
         const last = page.transactions.at(-1);
         if (!last || page.transactions.length < listingLimit) return;
@@ -131,17 +148,17 @@ export function buildPartnerClient(
     publicApiKey,
     sessions: {
       /** Opens a user session; its session_secret stays with whoever created it. */
-      async create(input: SessionInput = {}): Promise<UserSession> {
+      async create(input: SessionInput = {}, options?: PerCallOptions): Promise<UserSession> {
         const body = { ...input, public_api_key: publicApiKey };
-        return (await call('createSession', { body })).payload;
+        return (await call('createSession', { body }, options)).payload;
       },
     },
     intents: {
       /** Creates an intent with fixed economics. Needs the token: call it from your backend. */
-      async create(input: IntentInput): Promise<Intent> {
+      async create(input: IntentInput, options?: PerCallOptions): Promise<Intent> {
         needsToken('intents.create');
         const body = { ...input, public_api_key: publicApiKey } as Schemas['IntentCreate'];
-        return (await call('createIntent', { path: partnerPath, body })).payload;
+        return (await call('createIntent', { path: partnerPath, body }, options)).payload;
       },
     },
     transactions,

@@ -5,6 +5,7 @@ import {
   hasStatus,
   missingInputs,
   type PartnerClient,
+  TransportError,
   ValidationError,
 } from './index.js';
 
@@ -60,6 +61,26 @@ describe('partner-client against the sandbox', () => {
     const now = await browser.transactions.status(created.transaction_id);
     expect(hasStatus(now, 'PENDING')).toBe(true);
     expect(now.funding_settlement?.quantity).toMatch(/^\d+(\.\d+)?$/);
+  });
+
+  it('takes per-call options: an aborted signal stops a call, the next one goes through', async () => {
+    const error = await browser.sessions
+      .create({}, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'aborted' });
+    const session = await browser.sessions.create({}, { timeoutMs: 5_000, retry: false });
+    expect(session.session_id).toBeTypeOf('string');
+  });
+
+  it('names the refused field in the message, not only in fields', async () => {
+    const session = await browser.sessions.create();
+    const error = await browser.transactions
+      .create({ ...order, side: 'hold' as 'buy', session_id: session.session_id })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(Object.keys((error as ValidationError).fields)).toEqual(['side']);
+    expect((error as Error).message).toMatch(/validation failed \(Invalid body: side: \w+/);
   });
 
   it('creates once per client_ref, however often the create is retried', async () => {

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Call } from './client.js';
+import type { Call, PerCallOptions } from './client.js';
 
 // Operations in the shape openapi-typescript writes them.
 interface Operations {
@@ -74,5 +74,29 @@ describe('call', () => {
     void call('createThing');
     // @ts-expect-error an operation the table does not have
     void call('deleteThing');
+  });
+});
+
+describe('per-call options', () => {
+  it('come last, after the input, which stays optional where it was', () => {
+    const signal = new AbortController().signal;
+    void call('listThings', undefined, { signal });
+    void call('listThings', { query: { page: 1 } }, { timeoutMs: 500, retry: false });
+    void call('getThing', { path: { thing_id: 'a' } }, { retry: { retries: 0 } });
+    void call('createThing', { body: { name: 'a' } }, {});
+    // @ts-expect-error the input still comes first when the operation requires one
+    void call('createThing', undefined, { signal });
+    // @ts-expect-error an option no call takes
+    void call('listThings', {}, { timeout: 5 });
+    // @ts-expect-error retry is options or false
+    void call('listThings', {}, { retry: true });
+  });
+
+  it('are the documented shape', () => {
+    expectTypeOf<PerCallOptions>().toEqualTypeOf<{
+      signal?: AbortSignal | undefined;
+      timeoutMs?: number | undefined;
+      retry?: import('./transport.js').RetryOptions | false | undefined;
+    }>();
   });
 });

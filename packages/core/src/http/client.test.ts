@@ -5,6 +5,7 @@ import {
   NotFoundError,
   OrderNotLiveError,
   ResponseValidationError,
+  TransportError,
   ValidationError,
 } from '../errors.js';
 import { type ApiClientConfig, type ClientOperation, createApi } from './client.js';
@@ -52,12 +53,24 @@ const operations: Record<keyof Operations, ClientOperation> = {
     requestDecimals: { price: true },
   },
 };
-// Stands in for a zod schema: an id must be a string.
+// Stands in for a zod schema, its issue as zod 4 words it: an id must be a string.
 const zThing: ResponseSchema = {
   safeParse: (value) =>
     typeof (value as Thing).id === 'string'
       ? { success: true }
-      : { success: false, error: { issues: [{ path: ['id'], message: 'expected string' }] } },
+      : {
+          success: false,
+          error: {
+            issues: [
+              {
+                code: 'invalid_type',
+                expected: 'string',
+                path: ['id'],
+                message: 'expected string',
+              },
+            ],
+          },
+        },
 };
 let schemaLoads = 0;
 const loadSchemas = async () => {
@@ -158,13 +171,40 @@ describe('call', () => {
     const wrong = await call('getThing', { path: { thing_id: 't' } }).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(ResponseValidationError);
     expect((wrong as ResponseValidationError).issues).toEqual([
-      { pointer: '/id', message: 'expected string' },
+      { pointer: '/id', message: 'expected string', expected: 'string', received: '1' },
     ]);
+    expect((wrong as Error).message).toBe(
+      'GET /things/t: response 200 does not match the spec (/id: expected string, received 1)',
+    );
     handle = answer(200, '<html>maintenance</html>', 'text/html');
     await expect(call('getThing', { path: { thing_id: 't' } })).rejects.toMatchObject({
       name: 'ResponseValidationError',
-      issues: [{ pointer: '', message: 'body is not valid JSON' }],
+      issues: [
+        {
+          pointer: '',
+          message: 'body is not valid JSON',
+          expected: 'a JSON body',
+          received: '"<html>maintenance</html>"',
+        },
+      ],
     });
+    handle = answer(200, '{"id":"t","price":"cheap"}');
+    await expect(call('getThing', { path: { thing_id: 't' } })).rejects.toThrow(
+      '(/price: expected a decimal number, received "cheap")',
+    );
+  });
+
+  it('says a missing field came as nothing, and never shows a secret field’s value', async () => {
+    handle = answer(200, '{"price":"1"}');
+    await expect(api().call('getThing', { path: { thing_id: 't' } })).rejects.toThrow(
+      '(/id: expected string, received nothing)',
+    );
+    handle = answer(200, '{"id":{"secret":"s3cr3t"},"price":"1"}');
+    const error = await api({ secretFields: ['id'] })
+      .call('getThing', { path: { thing_id: 't' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ issues: [{ pointer: '/id', received: '[redacted]' }] });
+    expect(String(error)).not.toContain('s3cr3t');
   });
 
   it('loads the schemas once, and not at all when validation is off', async () => {
@@ -179,6 +219,100 @@ describe('call', () => {
       [1, 2, 3].map(() => validating.call('getThing', { path: { thing_id: 't' } })),
     );
     expect(schemaLoads).toBe(before + 1);
+  });
+});
+
+describe('per-call options', () => {
+  const busy = answer(503, '{"message":"busy"}');
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('stops a call on its signal with a TransportError that keeps the signal’s reason', async () => {
+    handle = () => undefined;
+    const caller = new AbortController();
+    const pending = api().call('getThing', { path: { thing_id: 't' } }, { signal: caller.signal });
+    await wait(20);
+    const reason = new Error('user left the page');
+    caller.abort(reason);
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'aborted', cause: reason });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('sends nothing for a signal already aborted', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    const error = await api()
+      .call('getThing', { path: { thing_id: 't' } }, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TransportError', reason: 'aborted' });
+    expect((error as TransportError).cause).toMatchObject({ name: 'AbortError' });
+    await wait(20);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('retries nothing once aborted, though the client would retry a 503', async () => {
+    handle = busy;
+    const caller = new AbortController();
+    const retrying = api({ retry: { baseDelayMs: 200 } });
+    const pending = retrying.call(
+      'getThing',
+      { path: { thing_id: 't' } },
+      { signal: caller.signal },
+    );
+    await wait(50);
+    // The first 503 is in, the backoff has started: the abort ends the wait and the call.
+    expect(seen).toHaveLength(1);
+    caller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
+    await wait(300);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out a call by its own timeoutMs, whatever the client’s', async () => {
+    handle = () => undefined;
+    const started = performance.now();
+    await expect(
+      api({ timeoutMs: 30_000 }).call('getThing', { path: { thing_id: 't' } }, { timeoutMs: 40 }),
+    ).rejects.toMatchObject({ name: 'TransportError', reason: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('turns retries off for one call, or on for one call of a client without them', async () => {
+    handle = busy;
+    const retrying = api({ retry: { baseDelayMs: 1 } });
+    await expect(
+      retrying.call('getThing', { path: { thing_id: 't' } }, { retry: false }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
+
+    seen.length = 0;
+    await expect(retrying.call('getThing', { path: { thing_id: 't' } })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(seen).toHaveLength(3);
+
+    seen.length = 0;
+    await expect(
+      api({ retry: false }).call(
+        'getThing',
+        { path: { thing_id: 't' } },
+        { retry: { retries: 1, baseDelayMs: 1 } },
+      ),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('lays a call’s retry options over the client’s: a PUT not retried when the call says GET only', async () => {
+    handle = busy;
+    const retrying = api({ retry: { baseDelayMs: 1 } });
+    const edit = { path: { thing_id: 't' }, body: { price: '1' } };
+    await expect(retrying.call('editThing', edit)).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(3);
+    seen.length = 0;
+    await expect(
+      retrying.call('editThing', edit, { retry: { methods: ['GET'] } }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
   });
 });
 

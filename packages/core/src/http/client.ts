@@ -48,9 +48,27 @@ export interface ConnectionOptions {
   hooks?: TransportHooks;
 }
 
+/**
+ * Options of one call, the trailing argument of every client method (as stripe-node's
+ * RequestOptions): they apply to that call only.
+ */
+export interface PerCallOptions {
+  /**
+   * Stops the call: it rejects with a TransportError whose `reason` is `'aborted'` and whose
+   * `cause` is the signal's reason, and nothing is retried or resent after the abort.
+   */
+  signal?: AbortSignal | undefined;
+  /** Per attempt, in ms, until the whole answer is in; in place of the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** `false`: no retry nor resend of this call; options: laid over the client's `retry`. */
+  retry?: RetryOptions | false | undefined;
+}
+
 /** An operation of a generated table, with where the decimals of its request body are. */
 export interface ClientOperation extends OperationInfo {
   readonly requestDecimals: DecimalPlan | null;
+  /** How the call is signed, as the table names it: what a 401 may mean depends on it. */
+  readonly authPayload?: string | null;
 }
 
 export interface ApiClientConfig extends ConnectionOptions {
@@ -61,6 +79,8 @@ export interface ApiClientConfig extends ConnectionOptions {
   authenticate?: TransportOptions['authenticate'];
   /** Key of the shared rate-limit window, the token id. */
   rateLimitKey?: string;
+  /** Fields whose values no error may show, the contract's `secretFields`. */
+  secretFields?: readonly string[];
 }
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -102,9 +122,9 @@ export type CallData<Operation> = Operation extends { responses: infer Responses
  */
 export type Call<Operations> = <Name extends keyof Operations & string>(
   operation: Name,
-  ...input: Partial<CallInput<Operations[Name]>> extends CallInput<Operations[Name]>
-    ? [CallInput<Operations[Name]>?]
-    : [CallInput<Operations[Name]>]
+  ...args: Partial<CallInput<Operations[Name]>> extends CallInput<Operations[Name]>
+    ? [input?: CallInput<Operations[Name]>, options?: PerCallOptions]
+    : [input: CallInput<Operations[Name]>, options?: PerCallOptions]
 ) => Promise<CallData<Operations[Name]>>;
 
 export interface Api<Paths extends {}, Operations> {
@@ -130,10 +150,20 @@ export function createApi<Paths extends {}, Operations>(
   let schemas: ReturnType<SchemaLoader> | undefined;
   const loadSchemas = () => (schemas ??= config.loadSchemas());
   const validate = config.validateResponses ?? true;
+  const secrets = new Set(config.secretFields);
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
-  raw.use(decodingMiddleware(config.operations, loadSchemas, { validate }));
+  raw.use(
+    decodingMiddleware(config.operations, loadSchemas, {
+      validate,
+      secretFields: config.secretFields,
+    }),
+  );
 
-  async function call(name: string, input: Record<string, unknown> = {}): Promise<unknown> {
+  async function call(
+    name: string,
+    input: Record<string, unknown> = {},
+    options?: PerCallOptions,
+  ): Promise<unknown> {
     const operation = config.operations[name] as ClientOperation;
     const { method } = operation;
     // Parsed as fetch parses it, so the path signed is the one on the wire. A relative base URL
@@ -152,7 +182,9 @@ export function createApi<Paths extends {}, Operations>(
     const body = JSON.stringify(encodeDecimals(input.body, operation.requestDecimals)) as
       | string
       | undefined;
+    // PerCallOptions are the sender's own fields: signal, timeoutMs, retry.
     const answer = await send({
+      ...options,
       method,
       url: url.href,
       path,
@@ -160,7 +192,7 @@ export function createApi<Paths extends {}, Operations>(
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
       sign: input.withoutNonce === true ? { withoutNonce: true } : undefined,
     });
-    const request = { method, path };
+    const request = { method, path, operationId: name };
     const { status, text } = answer;
     if (status < 200 || status > 299) {
       let details: unknown = text || undefined;
@@ -170,14 +202,17 @@ export function createApi<Paths extends {}, Operations>(
       throw errorFromResponse(
         status,
         { request, body: details, headers: answer.headers },
-        input as { notFound?: 'order-not-live' },
+        {
+          notFound: input.notFound as 'order-not-live' | undefined,
+          authPayload: operation.authPayload,
+        },
       );
     }
     const schema =
       validate && operation.response
         ? ((await loadSchemas())[operation.response] as ResponseSchema | undefined)
         : undefined;
-    return decodeBody(text, operation, { ...request, status, schema });
+    return decodeBody(text, operation, { method, path, status, schema, secrets });
   }
 
   return { raw, call: call as Call<Operations> };

@@ -1,14 +1,22 @@
 import type { Middleware } from 'openapi-fetch';
 import { type DecimalPlan, normaliseDecimals } from '../decimal/normalise.js';
-import { ExchangeKitError, type ResponseIssue, ResponseValidationError } from '../errors.js';
+import { InvalidDecimalError, type ResponseIssue, ResponseValidationError } from '../errors.js';
 import { parseJson } from '../json/parse.js';
 import { requestOf } from './transport.js';
+
+/** One issue as zod reports it; `expected` and `values` as its codes carry them. */
+export interface SchemaIssue {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  expected?: unknown;
+  values?: readonly unknown[];
+}
 
 /** A runtime schema as the generated zod schemas provide it. */
 export interface ResponseSchema {
   safeParse(value: unknown): {
     success: boolean;
-    error?: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+    error?: { issues: ReadonlyArray<SchemaIssue> };
   };
 }
 
@@ -30,18 +38,69 @@ export type SchemaLoader = () => Promise<Readonly<Record<string, unknown>>>;
 export interface DecodeOptions {
   /** Check every success body against the spec's schema. On by default. */
   validate?: boolean;
+  /** Fields whose values no error may show, the contract's `secretFields`. */
+  secretFields?: readonly string[] | undefined;
 }
 
 const escapePointer = (key: PropertyKey) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
-function issuesOf(schema: ResponseSchema, value: unknown): ResponseIssue[] {
+function expectedOf(issue: SchemaIssue): string {
+  // Only a type check says what it expected as a word.
+  if (typeof issue.expected === 'string') return issue.expected;
+  return issue.values ? `one of ${JSON.stringify(issue.values)}` : issue.message;
+}
+
+const pointerOf = (path: ReadonlyArray<PropertyKey>) =>
+  path.map((key) => `/${escapePointer(key)}`).join('');
+
+/** JSON of what came, cut short: enough to see it, never a whole body. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The value found at a path; `nothing` for a missing one. */
+function receivedAt(
+  value: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  secrets: ReadonlySet<string>,
+) {
+  let found = value;
+  for (const key of path) {
+    // A secret the server sent (a session_secret) must not reach a message or a log.
+    if (secrets.has(String(key))) return '[redacted]';
+    found = found !== null && typeof found === 'object' ? (found as never)[key] : undefined;
+  }
+  return found === undefined ? 'nothing' : shown(found);
+}
+
+const noSecrets: ReadonlySet<string> = new Set();
+
+function issuesOf(
+  schema: ResponseSchema,
+  value: unknown,
+  secrets: ReadonlySet<string>,
+): ResponseIssue[] {
   const result = schema.safeParse(value);
   if (result.success) return [];
   return (result.error?.issues ?? []).map((issue) => ({
-    pointer: issue.path.map((key) => `/${escapePointer(key)}`).join(''),
+    pointer: pointerOf(issue.path),
     message: issue.message,
+    expected: expectedOf(issue),
+    received: receivedAt(value, issue.path, secrets),
   }));
 }
+
+// Module level, not a closure per body: a success, the usual answer, allocates nothing for it.
+const failure = (
+  context: { method: string; path: string; status: number },
+  issues: ResponseIssue[],
+) =>
+  new ResponseValidationError(
+    { method: context.method, path: context.path },
+    context.status,
+    issues,
+  );
 
 /**
  * Decodes one success body the way every call does: lossless JSON, validation against the
@@ -50,28 +109,47 @@ function issuesOf(schema: ResponseSchema, value: unknown): ResponseIssue[] {
 export function decodeBody(
   text: string,
   operation: Pick<OperationInfo, 'decimals'>,
-  context: { method: string; path: string; status: number; schema?: ResponseSchema | undefined },
+  context: {
+    method: string;
+    path: string;
+    status: number;
+    schema?: ResponseSchema | undefined;
+    /** Names of fields whose values no error may show (the contract's `secretFields`). */
+    secrets?: ReadonlySet<string> | undefined;
+  },
 ): unknown {
-  const request = { method: context.method, path: context.path };
+  const secrets = context.secrets ?? noSecrets;
   let value: unknown;
   try {
     value = text === '' ? undefined : parseJson(text);
   } catch {
-    throw new ResponseValidationError(request, context.status, [
-      { pointer: '', message: 'body is not valid JSON' },
+    throw failure(context, [
+      {
+        pointer: '',
+        message: 'body is not valid JSON',
+        expected: 'a JSON body',
+        received: shown(text),
+      },
     ]);
   }
   if (context.schema) {
-    const issues = issuesOf(context.schema, value);
-    if (issues.length > 0) throw new ResponseValidationError(request, context.status, issues);
+    const issues = issuesOf(context.schema, value, secrets);
+    if (issues.length > 0) throw failure(context, issues);
   }
   if (operation.decimals) {
     try {
       normaliseDecimals(value, operation.decimals);
     } catch (error) {
-      if (!(error instanceof ExchangeKitError)) throw error;
-      throw new ResponseValidationError(request, context.status, [
-        { pointer: '', message: error.message },
+      if (!(error instanceof InvalidDecimalError)) throw error;
+      // The field comes as `$.models.0.price`.
+      const path = error.field.split('.').slice(1);
+      throw failure(context, [
+        {
+          pointer: pointerOf(path),
+          message: error.message,
+          expected: 'a decimal number',
+          received: receivedAt(value, path, secrets),
+        },
       ]);
     }
   }
@@ -96,6 +174,7 @@ export function decodingMiddleware(
     Object.values(table).map((operation) => [`${operation.method} ${operation.path}`, operation]),
   );
   const validate = options.validate ?? true;
+  const secrets = new Set(options.secretFields);
   let schemas: Promise<Readonly<Record<string, unknown>>> | undefined;
   return {
     async onResponse({ request, response, schemaPath }) {
@@ -114,6 +193,7 @@ export function decodingMiddleware(
         path,
         status: response.status,
         schema,
+        secrets,
       });
       // openapi-fetch parses the body itself: the decoded value goes back as JSON, every
       // decimal already a string.

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { serviceAuthenticator } from '../auth/authenticate.js';
@@ -179,6 +182,24 @@ describe('the Node sender', () => {
     );
     expect(new Set(nonces).size).toBe(3);
     expect(nonces).toEqual([...nonces].sort((a, b) => a - b));
+  });
+
+  it('names the cause of a refused connection, through node:http and through a fetch', async () => {
+    // A port that was just free: nothing listens on it now.
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as AddressInfo;
+    closed.close();
+    await once(closed, 'close');
+    const request: CallRequest = {
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/orders`,
+      path: '/orders',
+    };
+    const expected = `GET /orders: network error (connect ECONNREFUSED 127.0.0.1:${port})`;
+    await expect(sender()(request)).rejects.toThrow(expected);
+    await expect(sender({ fetch })(request)).rejects.toThrow(expected);
   });
 
   it('sends through the fetch it is given instead', async () => {

@@ -106,6 +106,10 @@ export interface CallRequest {
   signal?: AbortSignal | undefined;
   /** Handed to `authenticate`. */
   sign?: SignOptions | undefined;
+  /** This call's timeout per attempt, in place of the sender's. */
+  timeoutMs?: number | undefined;
+  /** This call's retries: `false` for none, or options laid over the sender's. */
+  retry?: RetryOptions | false | undefined;
 }
 
 /** Sends one call with signing, timeouts, retries, limits and hooks; answers with the body read. */
@@ -154,6 +158,9 @@ export function isNonceRefusal(answer: Pick<Answer, 'status' | 'text'>): boolean
 const nonceJitterMs = 5;
 const nonceJitterCapMs = 250;
 
+const retryStatuses = [429, 503];
+const retryMethods = ['GET', 'HEAD', 'PUT', 'DELETE'];
+
 const aborted = (request: RequestSummary, cause: unknown) =>
   new TransportError(request, 'aborted', { cause });
 
@@ -161,19 +168,24 @@ export function createSender(options: TransportOptions = {}): Sender {
   const send = options.fetch ? fetchSend(options.fetch) : defaultSend;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
-  const retries = retry?.retries ?? 2;
-  const retryStatuses = new Set(retry?.statuses ?? [429, 503]);
-  const retryMethods = new Set(retry?.methods ?? ['GET', 'HEAD', 'PUT', 'DELETE']);
-  const baseDelayMs = retry?.baseDelayMs ?? 200;
-  const maxDelayMs = retry?.maxDelayMs ?? 10_000;
   // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
-  const nonceRetries = options.authenticate && retry ? (retry.nonceRetries ?? 8) : 0;
+  const canSignAnew = options.authenticate !== undefined;
   const hooks = options.hooks ?? {};
 
   return async function sender(call: CallRequest): Promise<Answer> {
     const { method, url, signal } = call;
     const summary: RequestSummary = { method, path: call.path };
-    const mayRetry = retry !== undefined && retryMethods.has(method);
+    const attemptMs = call.timeoutMs ?? timeoutMs;
+    // A call's own retry options are laid over the client's; a call without any, the usual
+    // one, builds nothing.
+    const plan =
+      (call.retry === undefined ? retry : call.retry && { ...retry, ...call.retry }) || undefined;
+    const retries = plan ? (plan.retries ?? 2) : 0;
+    const statuses = plan?.statuses ?? retryStatuses;
+    const mayRetry = (plan?.methods ?? retryMethods).includes(method);
+    const baseDelayMs = plan?.baseDelayMs ?? 200;
+    const maxDelayMs = plan?.maxDelayMs ?? 10_000;
+    const nonceRetries = plan && canSignAnew ? (plan.nonceRetries ?? 8) : 0;
     const signed = call.sign?.withoutNonce !== true;
     let statusRetries = 0;
     let nonceResends = 0;
@@ -209,7 +221,7 @@ export function createSender(options: TransportOptions = {}): Sender {
       let answer: Answer | undefined;
       let failure: unknown;
       try {
-        answer = await send(outgoing, signal, timeoutMs);
+        answer = await send(outgoing, signal, attemptMs);
       } catch (cause) {
         if (signing) throw signing.failure;
         if (signal?.aborted) throw aborted(summary, cause);
@@ -238,7 +250,7 @@ export function createSender(options: TransportOptions = {}): Sender {
         continue;
       }
       // A network failure is retried like a retryable status, with the same backoff.
-      if (mayRetry && statusRetries < retries && (!answer || retryStatuses.has(answer.status))) {
+      if (mayRetry && statusRetries < retries && (!answer || statuses.includes(answer.status))) {
         statusRetries++;
         const asked = answer && retryAfterSeconds(answer.headers);
         const backoff = baseDelayMs * 2 ** (statusRetries - 1) * (0.5 + Math.random() / 2);
