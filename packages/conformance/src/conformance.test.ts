@@ -74,12 +74,17 @@ describe('against the sandbox', () => {
     expect(parallel.report.mustFailures).toEqual([]);
     expect(parallel.report.leftovers).toEqual([]);
 
-    // The sandbox answers in about a millisecond; a server across a network does not.
+    // The sandbox answers in about a millisecond; a server across a network does not. The
+    // times are printed for the bench; what is asserted is that calls were in flight together.
+    let inFlight = 0;
+    let mostInFlight = 0;
     proxy.fault = {
       name: '10 ms of latency on every call',
       covers: 'STATUS-200-SUCCESS',
       request: async (request) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
         await new Promise((resolve) => setTimeout(resolve, 10));
+        inFlight--;
         return request;
       },
     };
@@ -90,7 +95,7 @@ describe('against the sandbox', () => {
         `full run 10 ms away: ${far.seconds.toFixed(2)} s one scenario at a time, ${farParallel.seconds.toFixed(2)} s with --concurrency 4`,
       );
       expect(farParallel.report.mustFailures).toEqual([]);
-      expect(farParallel.seconds).toBeLessThan(far.seconds);
+      expect(mostInFlight).toBeGreaterThan(1);
     } finally {
       proxy.fault = undefined;
     }
