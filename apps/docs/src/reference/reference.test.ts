@@ -85,10 +85,10 @@ describe('API reference', () => {
     }
     const page = (id: string) =>
       pages[`reference/${operations().find((o) => o.operationId === id)?.api}/${id}.md`];
-    expect(page('cancelOrderByClientId')).toContain('`client.orders.cancel(ref)`');
-    expect(page('getUserContext')).toContain('`client.forUser(request).context()`');
+    expect(page('cancelOrderByClientId')).toContain('`client.orders.cancel(ref, options)`');
+    expect(page('getUserContext')).toContain('`client.forUser(request).context(options)`');
     expect(page('createSession')).toContain('React hook: `useUserSession`');
-    expect(page('getTransactionStatus')).toContain('`client.transactions.status(transactionId)`');
+    expect(page('getTransactionStatus')).toContain('`client.transactions.status(transactionId, options)`');
     expect(page('getTransactionStatus')).toContain('React hook: `useTransaction`');
     expect(page('createIntent')).toContain('React hook: none makes this call.');
   });
