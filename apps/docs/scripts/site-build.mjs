@@ -96,7 +96,10 @@ export async function ensureSiteBuilt(options = {}) {
   if (!options.force && builtKey() === key) return false;
   const bin = (name) => `${docsDir}node_modules/.bin/${name}`;
   await run(bin('tsx'), ['--conditions=@exchange-kit/source', 'scripts/generate.ts'], options);
-  await run(bin('vitepress'), ['build', 'site'], options);
+  // The site's config reads the reference from the workspace's sources, as the tests do: the
+  // packages need no build first, on a fresh clone too.
+  const vitepress = `${docsDir}node_modules/vitepress/bin/vitepress.js`;
+  await run(bin('tsx'), ['--conditions=@exchange-kit/source', vitepress, 'build', 'site'], options);
   writeFileSync(keyFile, `${key}\n`);
   return true;
 }
