@@ -1,0 +1,175 @@
+/**
+ * Values drawn from the specs' own schemas, each node sometimes swapped for a hostile value:
+ * the fields, their names and their shapes come from the bundled spec, never from a list
+ * written here.
+ */
+import { type OpenApiDocument, resolveRef } from '@exchange-kit/contract/spec-reader';
+import fc from 'fast-check';
+import { hostileJson, hostileKeys } from './hostile-values.js';
+import { jsonArray, jsonObject, jsonString } from './json-text.js';
+
+/** The parts of a JSON schema the fuzzer reads. */
+export interface FuzzSchema {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  example?: unknown;
+  pattern?: string;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, FuzzSchema>;
+  required?: string[];
+  additionalProperties?: boolean | FuzzSchema;
+  items?: FuzzSchema;
+  prefixItems?: FuzzSchema[];
+  maxItems?: number;
+  oneOf?: FuzzSchema[];
+  anyOf?: FuzzSchema[];
+  allOf?: FuzzSchema[];
+}
+
+export interface ValueOptions {
+  document: OpenApiDocument;
+  /** Values of the running sandbox a field of this name can hold (the demo public key). */
+  known: Record<string, string>;
+  /** How often a node is swapped for a hostile value, 0 to 1. */
+  hostileShare: number;
+}
+
+// The schemas refer to themselves in places (an order's take profit is an order); past
+// this depth a branch is cut short with null.
+const maxDepth = 5;
+
+function decimalText(): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.nat({ max: 100_000 }), fc.nat({ max: 9_999 }))
+    .map(([whole, fraction]) => (fraction === 0 ? `${whole}` : `${whole}.${fraction}`));
+}
+
+function plainString(schema: FuzzSchema): fc.Arbitrary<string> {
+  if (schema.format === 'uuid') return fc.uuid();
+  if (schema.format === 'date-time') return fc.constant(new Date(0).toISOString());
+  if (schema.pattern?.includes('[0-9]')) return decimalText();
+  const maxLength = Math.min(schema.maxLength ?? 16, 16);
+  const minLength = Math.min(schema.minLength ?? 0, maxLength);
+  return fc.string({ minLength, maxLength });
+}
+
+function typesOf(schema: FuzzSchema): string[] {
+  if (schema.type !== undefined) return ([] as string[]).concat(schema.type);
+  if (schema.properties) return ['object'];
+  return ['string'];
+}
+
+function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
+  const properties = Object.entries(schema.properties ?? {});
+  const required = new Set(schema.required ?? []);
+  const entries = properties.map(([name, property]) => {
+    const value = schemaValue(property, options, depth + 1, name).map(
+      (text) => [name, text] as const,
+    );
+    if (required.has(name)) return value.map((entry) => [entry]);
+    return fc.option(value, { nil: undefined }).map((entry) => (entry ? [entry] : []));
+  });
+  const free =
+    typeof schema.additionalProperties === 'object'
+      ? fc.array(
+          fc.tuple(
+            fc.string({ maxLength: 8 }),
+            schemaValue(schema.additionalProperties, options, depth + 1),
+          ),
+          { maxLength: 3 },
+        )
+      : fc.constant([]);
+  // Keys a parser or a prototype may treat specially, and repeats of a key the spec names.
+  const extra = fc.array(
+    fc.oneof(
+      fc.tuple(fc.constantFrom(...hostileKeys), hostileJson()),
+      fc.tuple(fc.constantFrom(...properties.map(([name]) => name), 'x'), hostileJson()),
+    ),
+    { maxLength: 2 },
+  );
+  return fc
+    .tuple(fc.tuple(...entries), free, options.hostileShare > 0 ? extra : fc.constant([]))
+    .map(([named, more, odd]) => jsonObject([...named.flat(), ...more, ...odd]));
+}
+
+function arrayValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
+  if (schema.prefixItems) {
+    return fc
+      .tuple(...schema.prefixItems.map((item) => schemaValue(item, options, depth + 1)))
+      .map(jsonArray);
+  }
+  const items = schema.items ?? {};
+  return fc
+    .array(schemaValue(items, options, depth + 1), { maxLength: Math.min(schema.maxItems ?? 3, 3) })
+    .map(jsonArray);
+}
+
+/** A plausible value of `schema`, as JSON text, without any hostile swap at this node. */
+function plausible(
+  schema: FuzzSchema,
+  options: ValueOptions,
+  depth: number,
+  name?: string,
+): fc.Arbitrary<string> {
+  if (depth > maxDepth) return fc.constant('null');
+  const known = name === undefined ? undefined : options.known[name];
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+  if (branches.length > 0) {
+    return fc.oneof(...branches.map((branch) => schemaValue(branch, options, depth, name)));
+  }
+  if (schema.allOf) {
+    const merged: FuzzSchema = { properties: {}, required: [] };
+    for (const part of schema.allOf) {
+      const resolved = resolveRef(options.document, part);
+      Object.assign(merged, resolved, {
+        properties: Object.assign(merged.properties ?? {}, resolved.properties),
+        required: [...(merged.required ?? []), ...(resolved.required ?? [])],
+      });
+    }
+    return plausible(merged, options, depth, name);
+  }
+  const choices: fc.Arbitrary<string>[] = [];
+  if (known !== undefined) choices.push(fc.constant(jsonString(known)));
+  if (schema.const !== undefined) return fc.constant(JSON.stringify(schema.const));
+  if (schema.enum) return fc.constantFrom(...schema.enum.map((value) => JSON.stringify(value)));
+  if (schema.example !== undefined && typeof schema.example !== 'object') {
+    choices.push(fc.constant(JSON.stringify(schema.example)));
+  }
+  for (const type of typesOf(schema)) {
+    if (type === 'string') choices.push(plainString(schema).map(jsonString));
+    if (type === 'integer') {
+      const min = Math.max(schema.minimum ?? 0, -1_000);
+      const max = Math.min(schema.maximum ?? 1_000, 1_000);
+      choices.push(fc.integer({ min, max: Math.max(min, max) }).map(String));
+    }
+    if (type === 'number') choices.push(decimalText());
+    if (type === 'boolean') choices.push(fc.boolean().map(String));
+    if (type === 'null') choices.push(fc.constant('null'));
+    if (type === 'object') choices.push(objectValue(schema, options, depth));
+    if (type === 'array') choices.push(arrayValue(schema, options, depth));
+  }
+  return choices.length > 0 ? fc.oneof(...choices) : fc.constant('null');
+}
+
+/**
+ * A value of `schema` as JSON text: plausible most of the time, so a request gets past its
+ * first check and reaches the deeper ones, and hostile at a share of its nodes.
+ */
+export function schemaValue(
+  schema: FuzzSchema,
+  options: ValueOptions,
+  depth = 0,
+  name?: string,
+): fc.Arbitrary<string> {
+  const resolved = resolveRef(options.document, schema);
+  const value = plausible(resolved, options, depth, name);
+  if (options.hostileShare <= 0) return value;
+  const weight = Math.round(options.hostileShare * 100);
+  return fc.oneof({ arbitrary: value, weight: 100 - weight }, { arbitrary: hostileJson(), weight });
+}
