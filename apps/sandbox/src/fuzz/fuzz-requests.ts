@@ -166,7 +166,7 @@ function bodyOf(api: Api, schema: FuzzSchema, options: ValueOptions): fc.Arbitra
     (text) => `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(limit)}"}`,
   );
   return fc.oneof(
-    { weight: 8, arbitrary: fromSchema },
+    { weight: 18, arbitrary: fromSchema },
     { weight: 1, arbitrary: hostileBodyText() },
     { weight: 1, arbitrary: oversize },
   );
@@ -174,7 +174,7 @@ function bodyOf(api: Api, schema: FuzzSchema, options: ValueOptions): fc.Arbitra
 
 function contentTypeOf(): fc.Arbitrary<string | undefined> {
   return fc.oneof(
-    { weight: 8, arbitrary: fc.constant('application/json') },
+    { weight: 14, arbitrary: fc.constant('application/json') },
     { weight: 1, arbitrary: fc.constantFrom(...hostileContentTypes) },
   );
 }
@@ -196,7 +196,7 @@ function signingOf(document: OpenApiDocument, operation: SpecOperation): Signing
 /** Every operation of one interface as an arbitrary request. */
 function requestsOf(api: Api, target: FuzzTarget): fc.Arbitrary<FuzzRequest>[] {
   const document = documents[api];
-  const options: ValueOptions = { document, known: target.known, hostileShare: 0.15 };
+  const options: ValueOptions = { document, known: target.known, hostileShare: 0.08 };
   return operationsOf(document).map((operation) => {
     const schema = bodySchemaOf(api, operation);
     const noBody: { contentType?: string; text?: string } = {};

@@ -75,26 +75,30 @@ function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
     if (required.has(name)) return value.map((entry) => [entry]);
     return fc.option(value, { nil: undefined }).map((entry) => (entry ? [entry] : []));
   });
-  const free =
+  // A free object (additionalProperties) gets a few entries of its own.
+  const freeValue =
     typeof schema.additionalProperties === 'object'
-      ? fc.array(
-          fc.tuple(
-            fc.string({ maxLength: 8 }),
-            schemaValue(schema.additionalProperties, options, depth + 1),
-          ),
-          { maxLength: 3 },
+      ? schemaValue(schema.additionalProperties, options, depth + 1)
+      : fc.oneof(fc.string({ maxLength: 8 }).map(jsonString), fc.integer().map(String));
+  const free = schema.additionalProperties
+    ? fc.array(fc.tuple(fc.string({ maxLength: 8 }), freeValue), { maxLength: 3 })
+    : fc.constant([]);
+  // Now and then, a key a parser or a prototype may treat specially, or a repeat of a key
+  // the spec names.
+  const extra = fc.oneof(
+    { weight: 100 - hostileWeight(options), arbitrary: fc.constant([]) },
+    {
+      weight: hostileWeight(options),
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(...hostileKeys, ...properties.map(([name]) => name)),
+          fc.oneof(freeValue, hostileJson()),
         )
-      : fc.constant([]);
-  // Keys a parser or a prototype may treat specially, and repeats of a key the spec names.
-  const extra = fc.array(
-    fc.oneof(
-      fc.tuple(fc.constantFrom(...hostileKeys), hostileJson()),
-      fc.tuple(fc.constantFrom(...properties.map(([name]) => name), 'x'), hostileJson()),
-    ),
-    { maxLength: 2 },
+        .map((entry) => [entry]),
+    },
   );
   return fc
-    .tuple(fc.tuple(...entries), free, options.hostileShare > 0 ? extra : fc.constant([]))
+    .tuple(fc.tuple(...entries), free, extra)
     .map(([named, more, odd]) => jsonObject([...named.flat(), ...more, ...odd]));
 }
 
@@ -134,8 +138,14 @@ function plausible(
     }
     return plausible(merged, options, depth, name);
   }
+  // A value of the running sandbox gets past its lookup, so it is the usual choice.
+  if (known !== undefined) {
+    return fc.oneof(
+      { weight: 9, arbitrary: fc.constant(jsonString(known)) },
+      { weight: 1, arbitrary: plausible({ ...schema }, { ...options, known: {} }, depth) },
+    );
+  }
   const choices: fc.Arbitrary<string>[] = [];
-  if (known !== undefined) choices.push(fc.constant(jsonString(known)));
   if (schema.const !== undefined) return fc.constant(JSON.stringify(schema.const));
   if (schema.enum) return fc.constantFrom(...schema.enum.map((value) => JSON.stringify(value)));
   if (schema.example !== undefined && typeof schema.example !== 'object') {
@@ -155,6 +165,11 @@ function plausible(
     if (type === 'array') choices.push(arrayValue(schema, options, depth));
   }
   return choices.length > 0 ? fc.oneof(...choices) : fc.constant('null');
+}
+
+/** The hostile share as a weight out of 100. */
+function hostileWeight(options: ValueOptions): number {
+  return Math.round(options.hostileShare * 100);
 }
 
 /**
