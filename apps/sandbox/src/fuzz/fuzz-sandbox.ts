@@ -1,20 +1,25 @@
 /**
  * The sandbox the fuzzer calls: a real process started through the published testing entry,
- * with a user session of the demo partner, started again if a request brought it down so
- * that shrinking can reproduce the crash step by step.
+ * with a user session of the demo partner and a live order of the demo user, so requests
+ * reach past their lookups. Started again if a request brought it down, so that shrinking
+ * can reproduce a crash step by step.
  */
+import { operationTable } from '@exchange-kit/contract/exchange';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
 import { type SandboxProcess, startSandboxProcess } from '../testing.js';
-import type { FuzzTarget } from './fuzz-requests.js';
+import type { FuzzRequest, FuzzTarget } from './fuzz-requests.js';
+import { fillIn, placeholder } from './known-values.js';
 import { stateReads } from './observed-state.js';
 import { type SandboxCaller, sandboxCaller } from './sandbox-caller.js';
 
 export interface FuzzSandbox {
   caller: SandboxCaller;
   target: FuzzTarget;
-  reads: ReturnType<typeof stateReads>;
-  /** Starts a fresh sandbox if the current one no longer answers. */
-  revive(): Promise<void>;
+  reads: FuzzRequest[];
+  /** What the placeholders stand for now. */
+  knownValues(): Record<string, string>;
+  /** Before a batch: a sandbox that answers (a fresh one if needed) and a live demo order. */
+  prepare(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,17 +42,6 @@ async function openSession(running: SandboxProcess): Promise<SessionCredentials>
   return { sessionId: payload.session_id, sessionSecret: payload.session_secret };
 }
 
-async function connect(running: SandboxProcess) {
-  const session = await openSession(running);
-  const caller = sandboxCaller({
-    urls: { exchange: running.exchangeUrl, partner: running.partnerUrl },
-    token: { tokenId: running.tokenId, tokenSecret: running.tokenSecret },
-    session,
-    timeoutMs: answerTimeoutMs,
-  });
-  return caller;
-}
-
 async function answers(url: string): Promise<boolean> {
   try {
     const response = await fetch(`${url}/openapi/exchange.json`, {
@@ -60,35 +54,100 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+function signedCall(
+  operationId: 'getOrder' | 'createOrder',
+  url: string,
+  body?: unknown,
+): FuzzRequest {
+  const { method } = operationTable[operationId];
+  return {
+    api: 'exchange',
+    signing: 'service',
+    operationId,
+    method,
+    url,
+    credential: 'signed',
+    ...(body === undefined ? {} : { contentType: 'application/json', body: JSON.stringify(body) }),
+  };
+}
+
 export async function startFuzzSandbox(): Promise<FuzzSandbox> {
-  let running = await startSandboxProcess(startTimeoutMs, unlimited);
-  let caller = await connect(running);
+  // The demo user's resting order, placed anew whenever a batch cancelled or filled it.
+  const order = { id: '', clientId: '', placed: 0 };
+  const values = () => ({ order_id: order.id, client_order_id: order.clientId });
+
+  async function start(): Promise<{ running: SandboxProcess; caller: SandboxCaller }> {
+    const running = await startSandboxProcess(startTimeoutMs, unlimited);
+    const caller = sandboxCaller({
+      urls: { exchange: running.exchangeUrl, partner: running.partnerUrl },
+      token: { tokenId: running.tokenId, tokenSecret: running.tokenSecret },
+      session: await openSession(running),
+      timeoutMs: answerTimeoutMs,
+      fillIn: (text) => fillIn(text, values()),
+    });
+    order.id = '';
+    return { running, caller };
+  }
+  let { running, caller } = await start();
+
+  async function orderIsLive(): Promise<boolean> {
+    if (order.id === '') return false;
+    const path = operationTable.getOrder.path.replace('{order_id}', order.id);
+    const answer = await caller.send(signedCall('getOrder', path));
+    return (
+      answer.status === 200 && (JSON.parse(answer.text) as { status?: string }).status === 'live'
+    );
+  }
+
+  async function placeOrder(): Promise<void> {
+    order.placed += 1;
+    const clientId = `fuzz-resting-${order.placed}`;
+    // A buy far below the market: it rests, and nothing the fuzzer sends is likely to fill it.
+    const body = {
+      order_type: 'limit',
+      product_id: 1,
+      side: 'buy',
+      quantity: '0.001',
+      price: '1',
+      client_order_id: clientId,
+    };
+    const answer = await caller.send(
+      signedCall('createOrder', operationTable.createOrder.path, body),
+    );
+    if (answer.status !== 200) {
+      throw new Error(
+        `the resting order was refused: ${answer.status} ${answer.text.slice(0, 300)}`,
+      );
+    }
+    order.id = String((JSON.parse(answer.text) as { id: number | string }).id);
+    order.clientId = clientId;
+  }
+
   const fuzz: FuzzSandbox = {
-    caller: {
-      send: (request) => caller.send(request),
-      close: () => caller.close(),
+    caller: { send: (request) => caller.send(request), close: () => caller.close() },
+    target: {
+      // The demo partner's key is the same on every start; the order is filled in when sent.
+      known: {
+        public_api_key: running.publicApiKey,
+        api_key: running.publicApiKey,
+        order_id: placeholder('order_id'),
+        client_order_id: placeholder('client_order_id'),
+      },
     },
-    target: { known: {} },
-    reads: [],
-    async revive() {
-      if (await answers(running.exchangeUrl)) return;
-      caller.close();
-      await running.stop();
-      running = await startSandboxProcess(startTimeoutMs, unlimited);
-      caller = await connect(running);
-      describeTarget();
+    reads: stateReads(running.publicApiKey),
+    knownValues: values,
+    async prepare() {
+      if (!(await answers(running.exchangeUrl))) {
+        caller.close();
+        await running.stop();
+        ({ running, caller } = await start());
+      }
+      if (!(await orderIsLive())) await placeOrder();
     },
     async stop() {
       caller.close();
       await running.stop();
     },
   };
-  function describeTarget() {
-    // A value that reaches past a lookup: the demo partner's key, the same on every start,
-    // so a request shrunk after a restart still means what it meant.
-    fuzz.target.known = { public_api_key: running.publicApiKey, api_key: running.publicApiKey };
-    fuzz.reads = stateReads(running.publicApiKey);
-  }
-  describeTarget();
   return fuzz;
 }

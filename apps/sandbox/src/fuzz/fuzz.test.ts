@@ -17,17 +17,20 @@ import { type FuzzSandbox, startFuzzSandbox } from './fuzz-sandbox.js';
 import { changedReads, observeState } from './observed-state.js';
 import { describeRequest } from './report.js';
 
-function numberFromEnv(name: string, fallback: number): number {
+function integerFromEnv(name: string, fallback: number, min: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}`);
+  }
   return value;
 }
 
-const runs = numberFromEnv('FUZZ_RUNS', 1_000);
-const seconds = numberFromEnv('FUZZ_SECONDS', 90);
-const seed = process.env.FUZZ_SEED ? numberFromEnv('FUZZ_SEED', 0) : undefined;
+const runs = integerFromEnv('FUZZ_RUNS', 1_000, 1);
+const seconds = integerFromEnv('FUZZ_SECONDS', 90, 1);
+// fast-check's seeds are 32-bit integers, negative ones included.
+const seed = process.env.FUZZ_SEED ? integerFromEnv('FUZZ_SEED', 0, -(2 ** 31)) : undefined;
 const path = process.env.FUZZ_PATH || undefined;
 
 let sandbox: FuzzSandbox;
@@ -61,7 +64,7 @@ const okStatus = (status: number) => status >= 200 && status < 300;
 
 /** Sends a batch; throws a CaseFailure at the first case that fails a check. */
 async function runBatch(batch: FuzzRequest[], statuses: Map<number, number>): Promise<void> {
-  await sandbox.revive();
+  await sandbox.prepare();
   let before = await observeState(sandbox.caller, sandbox.reads);
   for (const request of batch) {
     const answer = await sandbox.caller.send(request).catch((error: unknown) => {
@@ -124,7 +127,7 @@ it(
       const failure = details.errorInstance;
       const batch = (details.counterexample as [FuzzRequest[]] | null)?.[0] ?? [];
       const minimal = batch.map(describeRequest).join('\n\n');
-      const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx pnpm --filter @exchange-kit/sandbox exec vitest run src/fuzz`;
+      const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx -y pnpm@10.34.9 --filter @exchange-kit/sandbox exec vitest run src/fuzz`;
       expect.fail(
         [
           `Failed: ${failure instanceof Error ? failure.message : String(failure)}`,
@@ -132,6 +135,7 @@ it(
           `Minimal batch after ${details.numShrinks} shrinks, in the order sent (the failing request is the one above):`,
           minimal,
           '',
+          `Placeholders stood for: ${JSON.stringify(sandbox.knownValues())}`,
           `Replay: ${replay}`,
         ].join('\n'),
       );

@@ -29,6 +29,8 @@ export interface CallerOptions {
   session: SessionCredentials;
   /** How long one answer may take before the call counts as hung. */
   timeoutMs: number;
+  /** Fills the placeholders of known values into a path or a body. */
+  fillIn(text: string): string;
 }
 
 const forgedToken = (token: ApiToken): ApiToken => ({ ...token, tokenSecret: 'not-the-secret' });
@@ -60,7 +62,12 @@ export async function credentialHeaders(
 export function sandboxCaller(options: CallerOptions): SandboxCaller {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   return {
-    async send(request) {
+    async send(written) {
+      const request: FuzzRequest = {
+        ...written,
+        url: options.fillIn(written.url),
+        ...(written.body === undefined ? {} : { body: options.fillIn(written.body) }),
+      };
       const headers: Record<string, string> = await credentialHeaders(request, options);
       if (request.contentType !== undefined) headers['content-type'] = request.contentType;
       const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
