@@ -8,6 +8,8 @@ import * as z from 'zod/mini';
 import type { FuzzRequest } from './fuzz-requests.js';
 import type { Answer } from './sandbox-caller.js';
 
+type Schema = z.core.$ZodType;
+
 export interface CheckedCase {
   request: FuzzRequest;
   answer: Answer;
@@ -89,29 +91,62 @@ const schemaModules: Record<FuzzRequest['api'], Record<string, unknown>> = {
   partner: partnerSchemas,
 };
 
-function bodySchema(request: FuzzRequest): z.core.$ZodType | undefined {
+function bodySchema(request: FuzzRequest): Schema | undefined {
   const name = `z${request.operationId.replace(/^./, (first) => first.toUpperCase())}Body`;
   const schema = schemaModules[request.api][name];
   return typeof schema === 'object' && schema !== null && '_zod' in schema
-    ? (schema as z.core.$ZodType)
+    ? (schema as Schema)
     : undefined;
 }
 
-/** A body the contract's own schema refuses is never accepted (the wrapped edit once was). */
+/** The branches of a union of object shapes, each with the keys it declares; else none. */
+function shapeBranches(schema: Schema): { schema: Schema; keys: string[] }[] {
+  // Read through the definition, which classic and mini schemas share.
+  const def = schema._zod.def as { type: string; options?: Schema[] };
+  if (def.type !== 'union' || !def.options) return [];
+  return def.options.map((option) => {
+    const shape = (option._zod.def as { shape?: Record<string, unknown> }).shape;
+    return { schema: option, keys: Object.keys(shape ?? {}) };
+  });
+}
+
+function issuesText(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Why the contract would not accept `body`, if it would not: its schema refuses it, or only
+ * a branch of a union that reads none of its keys takes it, so every field it sends would be
+ * ignored (`{"order": {"price": "1e5"}}` passing as an empty flat edit).
+ */
+function contractRefusal(schema: Schema, body: unknown): string | undefined {
+  const result = z.safeParse(schema, body);
+  if (!result.success) return issuesText(result.error.issues);
+  const branches = shapeBranches(schema);
+  if (branches.length === 0 || typeof body !== 'object' || body === null) return undefined;
+  const sent = Object.keys(body);
+  const reads = (branch: { keys: string[] }) => sent.some((key) => branch.keys.includes(key));
+  const meant = branches.filter(reads);
+  if (meant.length === 0) return undefined;
+  const takenAsMeant = meant.some((branch) => z.safeParse(branch.schema, body).success);
+  if (takenAsMeant) return undefined;
+  const refusal = z.safeParse(meant[0]?.schema ?? schema, body);
+  return `only a form that reads none of its fields takes it; as meant: ${refusal.success ? '' : issuesText(refusal.error.issues)}`;
+}
+
+/** A body the contract refuses is never accepted (the legacy wrapped edit once was). */
 export const acceptedOnlyIfValid: Check = {
   name: 'a body the contract refuses is not accepted',
   run: ({ request, answer }) => {
     if (answer.status < 200 || answer.status >= 300 || request.body === undefined) return undefined;
     const schema = bodySchema(request);
     if (!schema || request.body.trim() === '') return undefined;
-    const body = parsedJson(request.body);
-    const result = z.safeParse(schema, body);
-    if (result.success) return undefined;
-    const issues = result.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
-      .join('; ');
-    return `Received ${answer.status} for a body the contract refuses (${issues})\nDocumented: a 4xx naming the field`;
+    const refusal = contractRefusal(schema, parsedJson(request.body));
+    if (refusal === undefined) return undefined;
+    return `Received ${answer.status} for a body the contract refuses (${refusal})\nDocumented: a 4xx naming the field`;
   },
 };
 
