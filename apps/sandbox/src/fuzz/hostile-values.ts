@@ -5,6 +5,23 @@
 import fc from 'fast-check';
 import { jsonObject, jsonString, nestedArrays, nestedObjects } from './json-text.js';
 
+/**
+ * Text the store cannot compress: an index entry of a few thousand such characters exceeds
+ * PostgreSQL's row size for an index, where a run of one repeated letter fits. A fixed
+ * linear congruential sequence (its high bits: the low ones repeat soon), so every run sends
+ * the same text.
+ */
+function incompressible(length: number): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let state = 1;
+  let text = '';
+  for (let index = 0; index < length; index++) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    text += alphabet[(state >>> 16) % alphabet.length];
+  }
+  return text;
+}
+
 /** Strings that a store, an index or a decimal parser may take badly. */
 export const hostileStrings: readonly string[] = [
   '',
@@ -39,6 +56,7 @@ export const hostileStrings: readonly string[] = [
   '<script>alert(1)</script>',
   '__proto__',
   'x'.repeat(5_000),
+  incompressible(3_000),
 ];
 
 /** Number tokens, written as sent: huge, tiny, negative zero, beyond a double. */
