@@ -53,8 +53,13 @@ function decimalText(): fc.Arbitrary<string> {
 function plainString(schema: FuzzSchema): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.uuid();
   if (schema.format === 'date-time') return fc.constant(new Date(0).toISOString());
-  if (schema.pattern?.includes('[0-9]')) return decimalText();
   const maxLength = Math.min(schema.maxLength ?? 16, 16);
+  if (schema.pattern !== undefined) {
+    const pattern = new RegExp(schema.pattern);
+    // Decimals as people write them; other patterns (a `BTC/USDC` symbol) as the regex allows.
+    if (pattern.test('1.5')) return decimalText();
+    return fc.stringMatching(pattern).filter((text) => text.length <= (schema.maxLength ?? 64));
+  }
   const minLength = Math.min(schema.minLength ?? 0, maxLength);
   return fc.string({ minLength, maxLength });
 }
@@ -68,8 +73,19 @@ function typesOf(schema: FuzzSchema): string[] {
 function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
   const properties = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
+  // The spec's example of the whole object names values that work together (a symbol and
+  // its currency): each property takes its example value as a likely choice.
+  const example =
+    typeof schema.example === 'object' && schema.example !== null
+      ? (schema.example as Record<string, unknown>)
+      : {};
   const entries = properties.map(([name, property]) => {
-    const value = schemaValue(property, options, depth + 1, name).map(
+    const exampleValue = Object.hasOwn(example, name) ? example[name] : undefined;
+    const withExample: FuzzSchema =
+      exampleValue === undefined || typeof exampleValue === 'object'
+        ? property
+        : { ...resolveRef(options.document, property), example: exampleValue };
+    const value = schemaValue(withExample, options, depth + 1, name).map(
       (text) => [name, text] as const,
     );
     if (required.has(name)) return value.map((entry) => [entry]);
@@ -149,7 +165,9 @@ function plausible(
   if (schema.const !== undefined) return fc.constant(JSON.stringify(schema.const));
   if (schema.enum) return fc.constantFrom(...schema.enum.map((value) => JSON.stringify(value)));
   if (schema.example !== undefined && typeof schema.example !== 'object') {
-    choices.push(fc.constant(JSON.stringify(schema.example)));
+    // Twice: an example is known to pass, so it gets the request to the checks behind it.
+    const example = fc.constant(JSON.stringify(schema.example));
+    choices.push(example, example);
   }
   for (const type of typesOf(schema)) {
     if (type === 'string') choices.push(plainString(schema).map(jsonString));
