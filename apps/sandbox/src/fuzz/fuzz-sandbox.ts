@@ -1,7 +1,7 @@
 /**
  * The sandbox the fuzzer calls: a real process started through the published testing entry,
  * with a user session of the demo partner and a live order of the demo user, so requests
- * reach past their lookups. Started again if a request brought it down, so that shrinking
+ * reach past their lookups (a session id, an order id) to the store. Started again if a request brought it down, so that shrinking
  * can reproduce a crash step by step.
  */
 import { operationTable } from '@exchange-kit/contract/exchange';
@@ -74,14 +74,21 @@ function signedCall(
 export async function startFuzzSandbox(): Promise<FuzzSandbox> {
   // The demo user's resting order, placed anew whenever a batch cancelled or filled it.
   const order = { id: '', clientId: '', placed: 0 };
-  const values = () => ({ order_id: order.id, client_order_id: order.clientId });
+  let sessionId = '';
+  const values = () => ({
+    order_id: order.id,
+    client_order_id: order.clientId,
+    session_id: sessionId,
+  });
 
   async function start(): Promise<{ running: SandboxProcess; caller: SandboxCaller }> {
     const running = await startSandboxProcess(startTimeoutMs, unlimited);
+    const session = await openSession(running);
+    sessionId = session.sessionId;
     const caller = sandboxCaller({
       urls: { exchange: running.exchangeUrl, partner: running.partnerUrl },
       token: { tokenId: running.tokenId, tokenSecret: running.tokenSecret },
-      session: await openSession(running),
+      session,
       timeoutMs: answerTimeoutMs,
       fillIn: (text) => fillIn(text, values()),
     });
@@ -132,6 +139,7 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
         api_key: running.publicApiKey,
         order_id: placeholder('order_id'),
         client_order_id: placeholder('client_order_id'),
+        session_id: placeholder('session_id'),
       },
     },
     reads: stateReads(running.publicApiKey),
