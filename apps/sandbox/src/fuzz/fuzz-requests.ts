@@ -121,6 +121,11 @@ function pathOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<s
     );
 }
 
+// The URL is signed into a header as well: past about 3,000 characters a request's head
+// nears the 16 KiB Node's HTTP parser takes, and its bare 431 would hide what the sandbox
+// itself does with the value.
+const queryHostileStrings = hostileStrings.filter((text) => text.length <= 3_000);
+
 function queryOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<string> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const pairs = parameters.map((parameter) =>
@@ -136,7 +141,7 @@ function queryOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<
               parameter.name,
             ).map(parameterText),
           },
-          { weight: 1, arbitrary: fc.constantFrom(...hostileStrings) },
+          { weight: 1, arbitrary: fc.constantFrom(...queryHostileStrings) },
         )
         .map((value) => `${encodeURIComponent(parameter.name)}=${encodeSegment(value)}`),
       { nil: undefined },
