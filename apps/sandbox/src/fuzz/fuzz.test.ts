@@ -71,8 +71,9 @@ async function runBatch(batch: FuzzRequest[], statuses: Map<number, number>): Pr
       throw new CaseFailure(request, 'an answer to every request', String(error));
     });
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    // Checked as sent: with the placeholders filled in.
     const checked = {
-      request,
+      request: answer.sent,
       answer,
       takesBody: takesBody.has(`${request.api}:${request.operationId}`),
     };

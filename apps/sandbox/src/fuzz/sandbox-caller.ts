@@ -12,6 +12,8 @@ import {
 import type { Api, FuzzRequest } from './fuzz-requests.js';
 
 export interface Answer {
+  /** The request as it went out, placeholders filled in. */
+  sent: FuzzRequest;
   status: number;
   contentType: string;
   text: string;
@@ -90,6 +92,7 @@ export function sandboxCaller(options: CallerOptions): SandboxCaller {
             response.on('error', reject);
             response.on('end', () =>
               resolve({
+                sent: request,
                 status: response.statusCode ?? 0,
                 contentType: response.headers['content-type'] ?? '',
                 text: Buffer.concat(chunks).toString('utf8'),
