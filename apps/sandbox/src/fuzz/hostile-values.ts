@@ -27,7 +27,9 @@ export const hostileStrings: readonly string[] = [
   '',
   ' ',
   '\ud800',
+  // Two ids that differ only in a lone surrogate: both would be stored as 'id-\ufffd'.
   'id-\udfff',
+  'id-\ud800',
   '\udc00\ud800',
   'a\u0000b',
   '\u0000',

@@ -5,7 +5,7 @@
  */
 import { type OpenApiDocument, resolveRef } from '@exchange-kit/contract/spec-reader';
 import fc from 'fast-check';
-import { hostileJson, hostileKeys } from './hostile-values.js';
+import { hostileJson, hostileKeys, hostileStrings } from './hostile-values.js';
 import { jsonArray, jsonObject, jsonString } from './json-text.js';
 
 /** The parts of a JSON schema the fuzzer reads. */
@@ -96,8 +96,13 @@ function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
     typeof schema.additionalProperties === 'object'
       ? schemaValue(schema.additionalProperties, options, depth + 1)
       : fc.oneof(fc.string({ maxLength: 8 }).map(jsonString), fc.integer().map(String));
+  // Its keys are free text too, stored as sent: now and then a hostile one.
+  const freeKey = fc.oneof(
+    { weight: 9, arbitrary: fc.string({ maxLength: 8 }) },
+    { weight: 1, arbitrary: fc.constantFrom(...hostileKeys) },
+  );
   const free = schema.additionalProperties
-    ? fc.array(fc.tuple(fc.string({ maxLength: 8 }), freeValue), { maxLength: 3 })
+    ? fc.array(fc.tuple(freeKey, freeValue), { maxLength: 3 })
     : fc.constant([]);
   // Now and then, a key a parser or a prototype may treat specially, or a repeat of a key
   // the spec names.
@@ -203,6 +208,14 @@ export function schemaValue(
   const resolved = resolveRef(options.document, schema);
   const value = plausible(resolved, options, depth, name);
   if (options.hostileShare <= 0) return value;
-  const weight = Math.round(options.hostileShare * 100);
-  return fc.oneof({ arbitrary: value, weight: 100 - weight }, { arbitrary: hostileJson(), weight });
+  const weight = hostileWeight(options);
+  // Where the spec wants a string, a bad string is the likelier attack: it passes the type
+  // check and goes on to the store.
+  const hostile = typesOf(resolved).includes('string')
+    ? fc.oneof(
+        { weight: 2, arbitrary: fc.constantFrom(...hostileStrings).map(jsonString) },
+        { weight: 1, arbitrary: hostileJson() },
+      )
+    : hostileJson();
+  return fc.oneof({ arbitrary: value, weight: 100 - weight }, { arbitrary: hostile, weight });
 }
