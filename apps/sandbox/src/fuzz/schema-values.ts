@@ -95,7 +95,12 @@ function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
   const freeValue =
     typeof schema.additionalProperties === 'object'
       ? schemaValue(schema.additionalProperties, options, depth + 1)
-      : fc.oneof(fc.string({ maxLength: 8 }).map(jsonString), fc.integer().map(String));
+      : fc.oneof(
+          { weight: 9, arbitrary: fc.string({ maxLength: 8 }).map(jsonString) },
+          { weight: 9, arbitrary: fc.integer().map(String) },
+          // Any JSON goes in a free object, nesting thousands of levels deep included.
+          { weight: 2, arbitrary: hostileJson() },
+        );
   // Its keys are free text too, stored as sent: now and then a hostile one.
   const freeKey = fc.oneof(
     { weight: 9, arbitrary: fc.string({ maxLength: 8 }) },
