@@ -1,0 +1,240 @@
+/**
+ * One arbitrary request per operation of both interfaces, built by walking the bundled specs
+ * with the contract's spec reader: its path and query parameters, its body, and how it is
+ * authenticated. Nothing here names an operation or a field.
+ */
+import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import {
+  type OpenApiDocument,
+  operationsOf,
+  resolveRef,
+  type SpecOperation,
+} from '@exchange-kit/contract/spec-reader';
+import fc from 'fast-check';
+import {
+  hostileBodyText,
+  hostileContentTypes,
+  hostilePathSegment,
+  hostileStrings,
+} from './hostile-values.js';
+import { type FuzzSchema, schemaValue, type ValueOptions } from './schema-values.js';
+
+export type Api = 'exchange' | 'partner';
+
+export const documents: Record<Api, OpenApiDocument & { info: RequestLimitsInfo }> = {
+  exchange: exchangeSpec as unknown as OpenApiDocument & { info: RequestLimitsInfo },
+  partner: partnerSpec as unknown as OpenApiDocument & { info: RequestLimitsInfo },
+};
+
+interface RequestLimitsInfo {
+  'x-request-limits': { 'max-body-bytes': number; 'max-nesting-depth': number };
+}
+
+/**
+ * How a request proves who sends it: not at all, signed as the operation's security asks
+ * (the demo token, its partner delegation, or a user session), or with a forged credential.
+ */
+export type Credential = 'anonymous' | 'signed' | 'forged';
+
+/**
+ * How the operation's security in the spec says a caller signs it: X-Service-Auth with the
+ * token (`service`), the partner's delegated payload (`delegated`), the session Bearer JWT
+ * (`session`), or nothing at all.
+ */
+export type Signing = 'service' | 'delegated' | 'session' | 'none';
+
+export interface FuzzRequest {
+  api: Api;
+  signing: Signing;
+  operationId: string;
+  method: string;
+  /** Pathname and query string, percent-encoded exactly as sent and signed. */
+  url: string;
+  credential: Credential;
+  /** Absent: no content-type header. */
+  contentType?: string;
+  /** Absent: no body. */
+  body?: string;
+}
+
+/** What a fuzzed operation needs to know of the running sandbox. */
+export interface FuzzTarget {
+  /** Values a parameter or field of this name may take to reach past its lookup. */
+  known: Record<string, string>;
+}
+
+/** The operation's JSON body schema, if it takes a body. */
+export function bodySchemaOf(api: Api, operation: SpecOperation): FuzzSchema | undefined {
+  const document = documents[api];
+  const requestBody = operation.operation.requestBody;
+  if (!requestBody) return undefined;
+  const resolved = resolveRef(
+    document,
+    requestBody as { content?: Record<string, { schema?: FuzzSchema }> },
+  );
+  return resolved.content?.['application/json']?.schema;
+}
+
+function encodeSegment(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate has no UTF-8 form: send the bytes a careless client would.
+    return text.replace(/[\ud800-\udfff]/g, '%ED%A0%80').replace(/[^A-Za-z0-9%._~-]/g, '_');
+  }
+}
+
+/** A JSON text value read back as the text a path or query carries. */
+function parameterText(json: string): string {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  } catch {
+    return json;
+  }
+}
+
+function pathOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<string> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+  const values = parameters.map((parameter) =>
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: schemaValue(
+          parameter.schema ?? {},
+          { ...options, hostileShare: 0 },
+          0,
+          parameter.name,
+        ).map((json) => encodeSegment(parameterText(json))),
+      },
+      { weight: 1, arbitrary: hostilePathSegment() },
+    ),
+  );
+  return fc
+    .tuple(...values)
+    .map((texts) =>
+      parameters.reduce(
+        (path, parameter, index) => path.replace(`{${parameter.name}}`, texts[index] ?? ''),
+        operation.path,
+      ),
+    );
+}
+
+// The URL is signed into a header as well: past about 3,000 characters a request's head
+// nears the 16 KiB Node's HTTP parser takes, and its bare 431 would hide what the sandbox
+// itself does with the value.
+const queryHostileStrings = hostileStrings.filter((text) => text.length <= 3_000);
+
+function queryOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<string> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
+  const pairs = parameters.map((parameter) =>
+    fc.option(
+      fc
+        .oneof(
+          {
+            weight: 3,
+            arbitrary: schemaValue(
+              parameter.schema ?? {},
+              { ...options, hostileShare: 0 },
+              0,
+              parameter.name,
+            ).map(parameterText),
+          },
+          { weight: 1, arbitrary: fc.constantFrom(...queryHostileStrings) },
+        )
+        .map((value) => `${encodeURIComponent(parameter.name)}=${encodeSegment(value)}`),
+      { nil: undefined },
+    ),
+  );
+  // A parameter twice, and one the spec does not name.
+  const odd = fc.option(
+    fc.constantFrom(...parameters.map((p) => `${p.name}=1`), '__proto__=1', '%00=%00'),
+    {
+      nil: undefined,
+    },
+  );
+  return fc.tuple(fc.tuple(...pairs), odd).map(([named, extra]) => {
+    const all = [...named, extra].filter((pair): pair is string => pair !== undefined);
+    return all.length > 0 ? `?${all.join('&')}` : '';
+  });
+}
+
+/**
+ * A body for the operation: from its schema with hostile swaps, a body that is no JSON
+ * object, or one past the interface's size bound.
+ */
+function bodyOf(api: Api, schema: FuzzSchema, options: ValueOptions): fc.Arbitrary<string> {
+  const limit = documents[api].info['x-request-limits']['max-body-bytes'];
+  const fromSchema = schemaValue(schema, options);
+  const oversize = schemaValue(schema, { ...options, hostileShare: 0 }).map(
+    (text) => `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(limit)}"}`,
+  );
+  return fc.oneof(
+    { weight: 18, arbitrary: fromSchema },
+    { weight: 1, arbitrary: hostileBodyText() },
+    { weight: 1, arbitrary: oversize },
+  );
+}
+
+function contentTypeOf(): fc.Arbitrary<string | undefined> {
+  return fc.oneof(
+    { weight: 14, arbitrary: fc.constant('application/json') },
+    { weight: 1, arbitrary: fc.constantFrom(...hostileContentTypes) },
+  );
+}
+
+function signingOf(document: OpenApiDocument, operation: SpecOperation): Signing {
+  const security =
+    (operation.operation.security as Record<string, string[]>[] | undefined) ??
+    document.security ??
+    [];
+  const schemes = security.flatMap((requirement) => Object.keys(requirement));
+  if (schemes.includes('ServiceAuth')) {
+    return operation.operation['x-auth-payload'] === 'PartnerDelegatedPayload'
+      ? 'delegated'
+      : 'service';
+  }
+  return schemes.includes('SessionBearer') ? 'session' : 'none';
+}
+
+/** Every operation of one interface as an arbitrary request. */
+function requestsOf(api: Api, target: FuzzTarget): fc.Arbitrary<FuzzRequest>[] {
+  const document = documents[api];
+  const options: ValueOptions = { document, known: target.known, hostileShare: 0.08 };
+  return operationsOf(document).map((operation) => {
+    const schema = bodySchemaOf(api, operation);
+    const noBody: { contentType?: string; text?: string } = {};
+    const body = schema
+      ? fc.record({ contentType: contentTypeOf(), text: bodyOf(api, schema, options) })
+      : fc.constant(noBody);
+    return fc
+      .record({
+        path: pathOf(operation, options),
+        query: queryOf(operation, options),
+        // Mostly signed, so that most requests get past authentication to the checks behind it.
+        credential: fc.oneof(
+          { weight: 3, arbitrary: fc.constant<Credential>('signed') },
+          { weight: 1, arbitrary: fc.constantFrom<Credential>('anonymous', 'forged') },
+        ),
+        body,
+      })
+      .map(
+        ({ path, query, credential, body: { contentType, text } }): FuzzRequest => ({
+          api,
+          signing: signingOf(document, operation),
+          operationId: operation.operationId,
+          method: operation.method,
+          url: path + query,
+          credential,
+          ...(contentType === undefined ? {} : { contentType }),
+          ...(text === undefined ? {} : { body: text }),
+        }),
+      );
+  });
+}
+
+/** A request to any operation of either interface. */
+export function fuzzRequest(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(...requestsOf('exchange', target), ...requestsOf('partner', target));
+}
