@@ -88,7 +88,9 @@ describe('API reference', () => {
     expect(page('cancelOrderByClientId')).toContain('`client.orders.cancel(ref, options)`');
     expect(page('getUserContext')).toContain('`client.forUser(request).context(options)`');
     expect(page('createSession')).toContain('React hook: `useUserSession`');
-    expect(page('getTransactionStatus')).toContain('`client.transactions.status(transactionId, options)`');
+    expect(page('getTransactionStatus')).toContain(
+      '`client.transactions.status(transactionId, options)`',
+    );
     expect(page('getTransactionStatus')).toContain('React hook: `useTransaction`');
     expect(page('createIntent')).toContain('React hook: none makes this call.');
   });
