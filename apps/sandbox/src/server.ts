@@ -7,6 +7,7 @@ import { orderHandlers } from './exchange/orders.js';
 import type { Sequencer } from './exchange/sequencer.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import type { ExchangeHandlers, Handlers } from './http/types.js';
@@ -155,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     log: createLogger(options.logDestination),
   });
   server.on('request', app);
+  server.on('clientError', answerClientError);
 
   return {
     server,
