@@ -7,6 +7,20 @@ export interface Serialized {
   bytes: Buffer;
 }
 
+/** A JSON answer that no cache keeps: the sandbox's own endpoints beside the interfaces. */
+export function uncachedJson(status: number, body: unknown): Serialized {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      'cache-control': 'no-store',
+    },
+    bytes,
+  };
+}
+
 interface Entry {
   generation: number;
   at: number;

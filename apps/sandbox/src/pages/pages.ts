@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Serialized } from '../http/reply-cache.js';
+import { type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Database } from '../store/database.js';
 import { indexPage } from './index-page.js';
 import { oauthPage } from './oauth-page.js';
@@ -24,16 +24,7 @@ export function sandboxPages(options: PagesOptions) {
     const home = pathname === '/' || pathname === '/api/v1' || pathname === '/api/v1/';
     if (home && (method === 'GET' || method === 'HEAD')) return index;
     if (pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
-      const bytes = Buffer.from(JSON.stringify({ status: 'ok' }));
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': bytes.length,
-          'cache-control': 'no-store',
-        },
-        bytes,
-      };
+      return uncachedJson(200, { status: 'ok' });
     }
     const challenge = /^\/oauth\/([^/]+)$/.exec(pathname);
     if (challenge) return oauth(request, challenge[1] ?? '');

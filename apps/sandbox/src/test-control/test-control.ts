@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import type { Serialized } from '../http/reply-cache.js';
+import { type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Database } from '../store/database.js';
 
 /**
@@ -30,20 +30,7 @@ export class TestClock {
 const terminal: readonly string[] = statesWith('transaction', 'terminal');
 const maxAdvanceSeconds = 10 * 365 * 24 * 3600;
 
-function json(status: number, body: unknown): Serialized {
-  const bytes = Buffer.from(JSON.stringify(body));
-  return {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': bytes.length,
-      'cache-control': 'no-store',
-    },
-    bytes,
-  };
-}
-
-const refused = (field: string, code: string) => json(422, { errors: { [field]: [code] } });
+const refused = (field: string, code: string) => uncachedJson(422, { errors: { [field]: [code] } });
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
   let text = '';
@@ -65,9 +52,9 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 export function testControl(options: TestControlOptions) {
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
     if (!pathname.startsWith('/test/')) return undefined;
-    if (request.method !== 'POST') return json(405, { message: 'Test control takes POST' });
+    if (request.method !== 'POST') return uncachedJson(405, { message: 'Test control takes POST' });
     const body = await readJson(request);
-    if (!body) return json(400, { message: 'The body must be a JSON object' });
+    if (!body) return uncachedJson(400, { message: 'The body must be a JSON object' });
 
     const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
     if (transaction !== undefined) {
@@ -76,7 +63,7 @@ export function testControl(options: TestControlOptions) {
         return refused('status', `must_be_one_of:${terminal.join(',')}`);
       }
       if (!/^[0-9a-f-]{36}$/.test(transaction)) {
-        return json(404, { message: 'Transaction not found' });
+        return uncachedJson(404, { message: 'Transaction not found' });
       }
       const { rows } = await options.db.transaction((tx) =>
         tx.query<{ id: string }>(
@@ -85,8 +72,8 @@ export function testControl(options: TestControlOptions) {
         ),
       );
       return rows.length === 0
-        ? json(404, { message: 'Transaction not found' })
-        : json(200, { transaction_id: transaction, status });
+        ? uncachedJson(404, { message: 'Transaction not found' })
+        : uncachedJson(200, { transaction_id: transaction, status });
     }
 
     if (pathname === '/test/clock') {
@@ -100,8 +87,8 @@ export function testControl(options: TestControlOptions) {
         return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
       }
       options.clock.advance(seconds * 1000);
-      return json(200, { now: Math.floor(options.clock.now() / 1000) });
+      return uncachedJson(200, { now: Math.floor(options.clock.now() / 1000) });
     }
-    return json(404, { message: `No test control at ${pathname}` });
+    return uncachedJson(404, { message: `No test control at ${pathname}` });
   };
 }
