@@ -18,7 +18,7 @@ import {
   hostilePathSegment,
   hostileStrings,
 } from './hostile-values.js';
-import { type FuzzSchema, schemaValue, type ValueOptions } from './schema-values.js';
+import { type FuzzSchema, nodePaths, schemaValue, type ValueOptions } from './schema-values.js';
 
 export type Api = 'exchange' | 'partner';
 
@@ -95,7 +95,10 @@ function parameterText(json: string): string {
   }
 }
 
-function pathOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<string> {
+/** Broad requests swap hostile values in anywhere; targeted ones at one node only. */
+type Mode = 'broad' | 'targeted';
+
+function pathOf(operation: SpecOperation, options: ValueOptions, mode: Mode): fc.Arbitrary<string> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const values = parameters.map((parameter) =>
     fc.oneof(
@@ -108,7 +111,7 @@ function pathOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<s
           parameter.name,
         ).map((json) => encodeSegment(parameterText(json))),
       },
-      { weight: 1, arbitrary: hostilePathSegment() },
+      { weight: mode === 'broad' ? 1 : 0, arbitrary: hostilePathSegment() },
     ),
   );
   return fc
@@ -126,7 +129,11 @@ function pathOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<s
 // itself does with the value.
 const queryHostileStrings = hostileStrings.filter((text) => text.length <= 3_000);
 
-function queryOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<string> {
+function queryOf(
+  operation: SpecOperation,
+  options: ValueOptions,
+  mode: Mode,
+): fc.Arbitrary<string> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const pairs = parameters.map((parameter) =>
     fc.option(
@@ -141,12 +148,21 @@ function queryOf(operation: SpecOperation, options: ValueOptions): fc.Arbitrary<
               parameter.name,
             ).map(parameterText),
           },
-          { weight: 1, arbitrary: fc.constantFrom(...queryHostileStrings) },
+          {
+            weight: mode === 'broad' ? 1 : 0,
+            arbitrary: fc.constantFrom(...queryHostileStrings),
+          },
         )
         .map((value) => `${encodeURIComponent(parameter.name)}=${encodeSegment(value)}`),
       { nil: undefined },
     ),
   );
+  if (mode === 'targeted') {
+    return fc.tuple(...pairs).map((named) => {
+      const all = named.filter((pair): pair is string => pair !== undefined);
+      return all.length > 0 ? `?${all.join('&')}` : '';
+    });
+  }
   // A parameter twice, and one the spec does not name.
   const odd = fc.option(
     fc.constantFrom(...parameters.map((p) => `${p.name}=1`), '__proto__=1', '%00=%00'),
@@ -198,39 +214,99 @@ function signingOf(document: OpenApiDocument, operation: SpecOperation): Signing
   return schemes.includes('SessionBearer') ? 'session' : 'none';
 }
 
+interface BodyPart {
+  contentType?: string;
+  text?: string;
+}
+
+interface RequestParts {
+  path: string;
+  query: string;
+  credential: Credential;
+  body: BodyPart;
+}
+
+function toRequest(api: Api, operation: SpecOperation, parts: RequestParts): FuzzRequest {
+  const { path, query, credential, body } = parts;
+  return {
+    api,
+    signing: signingOf(documents[api], operation),
+    operationId: operation.operationId,
+    method: operation.method,
+    url: path + query,
+    credential,
+    ...(body.contentType === undefined ? {} : { contentType: body.contentType }),
+    ...(body.text === undefined ? {} : { body: body.text }),
+  };
+}
+
+/**
+ * A signed request that is valid but for the body node at `node`: a value that only one
+ * check stands between and the store (a bound on one field) is met here, where a broad
+ * request is refused for another of its values first. `value` fixes the node's JSON text;
+ * absent, it is any hostile value.
+ */
+export function targetedRequest(
+  api: Api,
+  operation: SpecOperation,
+  target: FuzzTarget,
+  node: readonly string[],
+  value?: string,
+): fc.Arbitrary<FuzzRequest> {
+  const options: ValueOptions = {
+    document: documents[api],
+    known: target.known,
+    hostileShare: 0,
+    target: node,
+    minimal: true,
+    ...(value === undefined ? {} : { targetValue: value }),
+  };
+  const schema = bodySchemaOf(api, operation) ?? {};
+  return fc
+    .record({
+      path: pathOf(operation, options, 'targeted'),
+      query: queryOf(operation, options, 'targeted'),
+      credential: fc.constant<Credential>('signed'),
+      body: schemaValue(schema, options).map(
+        (text): BodyPart => ({ contentType: 'application/json', text }),
+      ),
+    })
+    .map((parts) => toRequest(api, operation, parts));
+}
+
+/** The body nodes of an operation a targeted request can aim at. */
+export function targetNodes(api: Api, operation: SpecOperation): readonly (readonly string[])[] {
+  const schema = bodySchemaOf(api, operation);
+  return schema ? nodePaths(schema, documents[api]) : [];
+}
+
 /** Every operation of one interface as an arbitrary request. */
 function requestsOf(api: Api, target: FuzzTarget): fc.Arbitrary<FuzzRequest>[] {
   const document = documents[api];
   const options: ValueOptions = { document, known: target.known, hostileShare: 0.08 };
   return operationsOf(document).map((operation) => {
     const schema = bodySchemaOf(api, operation);
-    const noBody: { contentType?: string; text?: string } = {};
-    const body = schema
-      ? fc.record({ contentType: contentTypeOf(), text: bodyOf(api, schema, options) })
-      : fc.constant(noBody);
-    return fc
+    const noBody: BodyPart = {};
+    const broad = fc
       .record({
-        path: pathOf(operation, options),
-        query: queryOf(operation, options),
+        path: pathOf(operation, options, 'broad'),
+        query: queryOf(operation, options, 'broad'),
         // Mostly signed, so that most requests get past authentication to the checks behind it.
         credential: fc.oneof(
           { weight: 3, arbitrary: fc.constant<Credential>('signed') },
           { weight: 1, arbitrary: fc.constantFrom<Credential>('anonymous', 'forged') },
         ),
-        body,
+        body: schema
+          ? fc.record({ contentType: contentTypeOf(), text: bodyOf(api, schema, options) })
+          : fc.constant(noBody),
       })
-      .map(
-        ({ path, query, credential, body: { contentType, text } }): FuzzRequest => ({
-          api,
-          signing: signingOf(document, operation),
-          operationId: operation.operationId,
-          method: operation.method,
-          url: path + query,
-          credential,
-          ...(contentType === undefined ? {} : { contentType }),
-          ...(text === undefined ? {} : { body: text }),
-        }),
-      );
+      .map((parts) => toRequest(api, operation, parts));
+    const nodes = targetNodes(api, operation);
+    if (nodes.length === 0) return broad;
+    const targeted = fc
+      .constantFrom(...nodes)
+      .chain((node) => targetedRequest(api, operation, target, node));
+    return fc.oneof(broad, targeted);
   });
 }
 

@@ -8,30 +8,22 @@
  * budget; FUZZ_SEED and FUZZ_PATH replay a failure as printed.
  */
 
-import { operationsOf } from '@exchange-kit/contract/spec-reader';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerChecks } from './checks.js';
-import { documents, type FuzzRequest, fuzzRequest } from './fuzz-requests.js';
+import {
+  CaseFailure,
+  describeStatuses,
+  okStatus,
+  type StatusCounts,
+  sendChecked,
+} from './cases.js';
+import { type FuzzRequest, fuzzRequest } from './fuzz-requests.js';
 import { type FuzzSandbox, startFuzzSandbox } from './fuzz-sandbox.js';
+import { fuzzSettings } from './fuzz-settings.js';
 import { changedReads, observeState } from './observed-state.js';
 import { describeRequest } from './report.js';
 
-function integerFromEnv(name: string, fallback: number, min: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new Error(`${name} must be a whole number of at least ${min}`);
-  }
-  return value;
-}
-
-const runs = integerFromEnv('FUZZ_RUNS', 1_000, 1);
-const seconds = integerFromEnv('FUZZ_SECONDS', 90, 1);
-// fast-check's seeds are 32-bit integers, negative ones included.
-const seed = process.env.FUZZ_SEED ? integerFromEnv('FUZZ_SEED', 0, -(2 ** 31)) : undefined;
-const path = process.env.FUZZ_PATH || undefined;
+const { runs, seconds, seed, path } = fuzzSettings;
 
 let sandbox: FuzzSandbox;
 
@@ -40,47 +32,12 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.stop());
 
-/** Which operations take a body, by api and operation id, read from the specs. */
-const takesBody = new Set(
-  (['exchange', 'partner'] as const).flatMap((api) =>
-    operationsOf(documents[api])
-      .filter((operation) => operation.operation.requestBody !== undefined)
-      .map((operation) => `${api}:${operation.operationId}`),
-  ),
-);
-
-/** A failed case, with the request that failed it. */
-class CaseFailure extends Error {
-  constructor(
-    readonly request: FuzzRequest,
-    readonly check: string,
-    detail: string,
-  ) {
-    super(`${check}\n${detail}\n\n${describeRequest(request)}`);
-  }
-}
-
-const okStatus = (status: number) => status >= 200 && status < 300;
-
 /** Sends a batch; throws a CaseFailure at the first case that fails a check. */
-async function runBatch(batch: FuzzRequest[], statuses: Map<number, number>): Promise<void> {
+async function runBatch(batch: FuzzRequest[], statuses: StatusCounts): Promise<void> {
   await sandbox.prepare();
   let before = await observeState(sandbox.caller, sandbox.reads);
   for (const request of batch) {
-    const answer = await sandbox.caller.send(request).catch((error: unknown) => {
-      throw new CaseFailure(request, 'an answer to every request', String(error));
-    });
-    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-    // Checked as sent: with the placeholders filled in.
-    const checked = {
-      request: answer.sent,
-      answer,
-      takesBody: takesBody.has(`${request.api}:${request.operationId}`),
-    };
-    for (const check of answerChecks) {
-      const failure = check.run(checked);
-      if (failure) throw new CaseFailure(request, check.name, failure);
-    }
+    const answer = await sendChecked(sandbox.caller, request, statuses);
     const after = await observeState(sandbox.caller, sandbox.reads).catch((error: unknown) => {
       throw new CaseFailure(request, 'the sandbox still answers', String(error));
     });
@@ -102,7 +59,7 @@ it(
     const started = Date.now();
     // How the requests were answered: mostly refusals, with enough 2xx to show that the
     // generated requests reach past validation.
-    const statuses = new Map<number, number>();
+    const statuses: StatusCounts = new Map();
     const property = fc.asyncProperty(
       fc.array(fuzzRequest(sandbox.target), { minLength: 1, maxLength: 5 }),
       async (batch) => {
@@ -117,10 +74,7 @@ it(
     });
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
     const sent = [...statuses.values()].reduce((sum, count) => sum + count, 0);
-    const answered = [...statuses]
-      .sort(([a], [b]) => a - b)
-      .map(([status, count]) => `${status}×${count}`)
-      .join(' ');
+    const answered = describeStatuses(statuses);
     console.info(
       `fuzz: ${details.numRuns} batches, ${sent} requests answered (shrinking included), ${details.numShrinks} shrinks, ${elapsed} s, seed ${details.seed}${details.interrupted ? ', stopped at the time budget' : ''}\nanswers: ${answered}`,
     );

@@ -109,6 +109,10 @@ export const hostileContentTypes: readonly (string | undefined)[] = [
  */
 const depths = [33, 5_000] as const;
 
+const oddJson = ['true', 'false', 'null', '[]', '{}', '[null]', '{"":""}'] as const;
+
+const nestedJson = depths.flatMap((levels) => [nestedArrays(levels), nestedObjects(levels)]);
+
 /**
  * JSON values of every kind but the expected one, as text. Strings come most often: most
  * fields are strings, and a bad string reaches furthest (into the store and its indexes).
@@ -117,12 +121,8 @@ export function hostileJson(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...hostileStrings).map(jsonString) },
     { weight: 2, arbitrary: fc.constantFrom(...hostileNumbers) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom('true', 'false', 'null', '[]', '{}', '[null]', '{"":""}'),
-    },
-    { weight: 2, arbitrary: fc.constantFrom(...depths).map((levels) => nestedArrays(levels)) },
-    { weight: 2, arbitrary: fc.constantFrom(...depths).map((levels) => nestedObjects(levels)) },
+    { weight: 1, arbitrary: fc.constantFrom(...oddJson) },
+    { weight: 4, arbitrary: fc.constantFrom(...nestedJson) },
     {
       weight: 1,
       arbitrary: fc
@@ -131,6 +131,15 @@ export function hostileJson(): fc.Arbitrary<string> {
     },
   );
 }
+
+/** Every hostile JSON value, once each, as text: what a sweep puts in each field in turn. */
+export const everyHostileJson: readonly string[] = [
+  ...hostileStrings.map(jsonString),
+  ...hostileNumbers,
+  ...oddJson,
+  ...nestedJson,
+  ...hostileKeys.map((key) => jsonObject([[key, '{"admin":true}']])),
+];
 
 /** Whole bodies that are not a JSON object, or not JSON at all. */
 export function hostileBodyText(): fc.Arbitrary<string> {

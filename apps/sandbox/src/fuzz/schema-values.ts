@@ -38,6 +38,30 @@ export interface ValueOptions {
   known: Record<string, string>;
   /** How often a node is swapped for a hostile value, 0 to 1. */
   hostileShare: number;
+  /**
+   * The one node to make hostile, as property names (`[]` for an array's items) from the
+   * node being generated; every other node is plausible. Absent: hostile at `hostileShare`.
+   */
+  target?: readonly string[];
+  /**
+   * Only what a valid request needs: required properties alone, and a schema's example where
+   * it has one, so that the one targeted value is all that stands out.
+   */
+  minimal?: boolean;
+  /** The JSON text the targeted node takes; absent: any hostile value. */
+  targetValue?: string;
+}
+
+/** The options for a child node reached through `step` (a property name, or `[]`). */
+function childOptions(options: ValueOptions, step: string): ValueOptions {
+  if (options.target === undefined) return options;
+  if (options.target[0] === step) return { ...options, target: options.target.slice(1) };
+  return { ...options, target: undefined, hostileShare: 0, minimal: true };
+}
+
+/** Whether the targeted node lies under the child reached through `step`. */
+function targets(options: ValueOptions, step: string): boolean {
+  return options.target !== undefined && options.target[0] === step;
 }
 
 // The schemas refer to themselves in places (an order's take profit is an order); past
@@ -85,10 +109,11 @@ function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
       exampleValue === undefined || typeof exampleValue === 'object'
         ? property
         : { ...resolveRef(options.document, property), example: exampleValue };
-    const value = schemaValue(withExample, options, depth + 1, name).map(
+    const value = schemaValue(withExample, childOptions(options, name), depth + 1, name).map(
       (text) => [name, text] as const,
     );
-    if (required.has(name)) return value.map((entry) => [entry]);
+    if (required.has(name) || targets(options, name)) return value.map((entry) => [entry]);
+    if (options.minimal) return fc.constant([]);
     return fc.option(value, { nil: undefined }).map((entry) => (entry ? [entry] : []));
   });
   // A free object (additionalProperties) gets a few entries of its own.
@@ -106,9 +131,10 @@ function objectValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
     { weight: 9, arbitrary: fc.string({ maxLength: 8 }) },
     { weight: 1, arbitrary: fc.constantFrom(...hostileKeys) },
   );
-  const free = schema.additionalProperties
-    ? fc.array(fc.tuple(freeKey, freeValue), { maxLength: 3 })
-    : fc.constant([]);
+  const free =
+    schema.additionalProperties && !options.minimal
+      ? fc.array(fc.tuple(freeKey, freeValue), { maxLength: 3 })
+      : fc.constant([]);
   // Now and then, a key a parser or a prototype may treat specially, or a repeat of a key
   // the spec names.
   const extra = fc.oneof(
@@ -135,8 +161,12 @@ function arrayValue(schema: FuzzSchema, options: ValueOptions, depth: number) {
       .map(jsonArray);
   }
   const items = schema.items ?? {};
+  const minLength = targets(options, '[]') ? 1 : 0;
   return fc
-    .array(schemaValue(items, options, depth + 1), { maxLength: Math.min(schema.maxItems ?? 3, 3) })
+    .array(schemaValue(items, childOptions(options, '[]'), depth + 1), {
+      minLength,
+      maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)),
+    })
     .map(jsonArray);
 }
 
@@ -175,6 +205,7 @@ function plausible(
   if (schema.const !== undefined) return fc.constant(JSON.stringify(schema.const));
   if (schema.enum) return fc.constantFrom(...schema.enum.map((value) => JSON.stringify(value)));
   if (schema.example !== undefined && typeof schema.example !== 'object') {
+    if (options.minimal) return fc.constant(JSON.stringify(schema.example));
     // Twice: an example is known to pass, so it gets the request to the checks behind it.
     const example = fc.constant(JSON.stringify(schema.example));
     choices.push(example, example);
@@ -211,16 +242,61 @@ export function schemaValue(
   name?: string,
 ): fc.Arbitrary<string> {
   const resolved = resolveRef(options.document, schema);
+  if (options.target?.length === 0) {
+    return options.targetValue === undefined
+      ? hostileValue(resolved)
+      : fc.constant(options.targetValue);
+  }
   const value = plausible(resolved, options, depth, name);
   if (options.hostileShare <= 0) return value;
   const weight = hostileWeight(options);
-  // Where the spec wants a string, a bad string is the likelier attack: it passes the type
-  // check and goes on to the store.
-  const hostile = typesOf(resolved).includes('string')
-    ? fc.oneof(
-        { weight: 2, arbitrary: fc.constantFrom(...hostileStrings).map(jsonString) },
-        { weight: 1, arbitrary: hostileJson() },
-      )
-    : hostileJson();
-  return fc.oneof({ arbitrary: value, weight: 100 - weight }, { arbitrary: hostile, weight });
+  return fc.oneof(
+    { arbitrary: value, weight: 100 - weight },
+    { arbitrary: hostileValue(resolved), weight },
+  );
+}
+
+/**
+ * A hostile value for a node of `schema`. Where the spec wants a string, a bad string is the
+ * likelier attack: it passes the type check and goes on to the store.
+ */
+function hostileValue(schema: FuzzSchema): fc.Arbitrary<string> {
+  if (!typesOf(schema).includes('string')) return hostileJson();
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...hostileStrings).map(jsonString) },
+    { weight: 1, arbitrary: hostileJson() },
+  );
+}
+
+/**
+ * Every node of `schema` a targeted value can replace, as paths of property names (`[]` for
+ * an array's items), down to the depth at which generation cuts recursion short.
+ */
+export function nodePaths(
+  schema: FuzzSchema,
+  document: OpenApiDocument,
+  depth = 0,
+): readonly (readonly string[])[] {
+  if (depth > maxDepth) return [];
+  const resolved = resolveRef(document, schema);
+  const parts = [
+    resolved,
+    ...(resolved.allOf ?? []),
+    ...(resolved.oneOf ?? []),
+    ...(resolved.anyOf ?? []),
+  ];
+  const paths = new Map<string, readonly string[]>();
+  for (const part of parts.map((each) => resolveRef(document, each))) {
+    const children: [string, FuzzSchema][] = Object.entries(part.properties ?? {});
+    if (part.items) children.push(['[]', part.items]);
+    for (const [step, child] of children) {
+      for (const path of [
+        [step],
+        ...nodePaths(child, document, depth + 1).map((rest) => [step, ...rest]),
+      ]) {
+        paths.set(path.join('\u0000'), path);
+      }
+    }
+  }
+  return [...paths.values()];
 }
