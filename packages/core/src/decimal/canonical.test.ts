@@ -18,6 +18,12 @@ describe('toDecimalString', () => {
     ['1e400', `1${'0'.repeat(400)}`],
     [-0, '0'],
     ['-0.000', '0'],
+    ['-0', '0'],
+    ['0.0', '0'],
+    ['9600000.0', '9600000'],
+    ['-5.10', '-5.1'],
+    ['10.', '10'],
+    ['100', '100'],
     ['123456789012345678901.123456789', '123456789012345678901.123456789'],
     [new Decimal('0.30000000000000000001'), '0.30000000000000000001'],
   ])('writes %s as %s', (input, expected) => {
@@ -57,6 +63,17 @@ describe('toDecimalString', () => {
         const text = toDecimalString(value, 'x');
         expect(text).not.toMatch(/e/i);
         expect(Number(text)).toBe(value === 0 ? 0 : value);
+      }),
+    );
+  });
+
+  it('writes text with trailing zeros as decimal.js reads it', () => {
+    const padded = fc
+      .tuple(fc.stringMatching(/^-?(0|[1-9]\d{0,20})(\.\d{0,12})?$/), fc.nat({ max: 4 }))
+      .map(([text, zeros]) => (text.includes('.') ? text : `${text}.`) + '0'.repeat(zeros));
+    fc.assert(
+      fc.property(padded, (text) => {
+        expect(toDecimalString(text, 'x')).toBe(new Decimal(text).toFixed());
       }),
     );
   });

@@ -27,8 +27,20 @@ function isDecimalObject(value: unknown): value is DecimalObject {
   );
 }
 
+// What servers send nearly always: plain digits, maybe trailing fraction zeros ("0.50",
+// "9600000.0"). Such text needs no exponent arithmetic: one test and at most one cut.
+const plainDecimal = /^-?(?:0|[1-9]\d*)(?:\.\d*?(0*))?$/;
+
 /** Moves the decimal point instead of computing, so no digit is ever rounded away. */
 function canonicalise(text: string, field: string): string {
+  const plain = plainDecimal.exec(text);
+  if (plain) {
+    const zeros = plain[1];
+    // A point with nothing after it but zeros goes with them.
+    const trimmed =
+      zeros === undefined ? text : text.slice(0, text.length - zeros.length).replace(/\.$/, '');
+    return trimmed === '-0' ? '0' : trimmed;
+  }
   const match = decimalText.exec(text);
   const [, sign = '', integer = '', fraction = '', exponent = '0'] = match ?? [];
   if (!match || integer.length + fraction.length === 0) {

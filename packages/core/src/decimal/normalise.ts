@@ -1,3 +1,4 @@
+import { InvalidDecimalError } from '../errors.js';
 import { toDecimalString } from './canonical.js';
 
 /**
@@ -12,9 +13,24 @@ export type DecimalPlan = true | { readonly [key: string]: DecimalPlan };
  * values of another type are left for validation to report.
  */
 export function normaliseDecimals(value: unknown, plan: DecimalPlan, path = '$'): unknown {
+  try {
+    return normalise(value, plan);
+  } catch (error) {
+    if (!(error instanceof InvalidDecimalError)) throw error;
+    throw new InvalidDecimalError(error.field ? `${path}.${error.field}` : path, error.reason);
+  }
+}
+
+/** Child keys joined as the error goes up: a body that is fine builds no path at all. */
+function within(key: string, error: unknown): unknown {
+  if (!(error instanceof InvalidDecimalError)) return error;
+  return new InvalidDecimalError(error.field ? `${key}.${error.field}` : key, error.reason);
+}
+
+function normalise(value: unknown, plan: DecimalPlan): unknown {
   if (plan === true) {
     return typeof value === 'number' || typeof value === 'string'
-      ? toDecimalString(value, path)
+      ? toDecimalString(value, '')
       : value;
   }
   if (value === null || typeof value !== 'object') return value;
@@ -22,12 +38,18 @@ export function normaliseDecimals(value: unknown, plan: DecimalPlan, path = '$')
   for (const key in plan) {
     const inner = plan[key] as DecimalPlan;
     if (key === '*') {
-      for (const child in node) {
-        node[child] = normaliseDecimals(node[child], inner, `${path}.${child}`);
-      }
+      for (const child in node) normaliseEntry(node, child, inner);
     } else if (key in node) {
-      node[key] = normaliseDecimals(node[key], inner, `${path}.${key}`);
+      normaliseEntry(node, key, inner);
     }
   }
   return value;
+}
+
+function normaliseEntry(node: Record<string, unknown>, key: string, plan: DecimalPlan): void {
+  try {
+    node[key] = normalise(node[key], plan);
+  } catch (error) {
+    throw within(key, error);
+  }
 }

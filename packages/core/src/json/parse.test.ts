@@ -41,6 +41,27 @@ describe('parseJson', () => {
     );
   });
 
+  it('keeps every digit of a long number wherever it stands and however it is spaced', () => {
+    const space = fc.constantFrom('', ' ', '\n', '\t ');
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^-?[1-9]\d{14,29}[1-9](\.\d{0,7}[1-9])?$/),
+        fc.constantFrom('bare', 'value', 'second value', 'item', 'second item'),
+        space,
+        (number, place, gap) => {
+          const text = {
+            bare: `${gap}${number}${gap}`,
+            value: `{"a":${gap}${number}}`,
+            'second value': `{"a":"1234567890123456789",${gap}"b":${gap}${number}}`,
+            item: `[${gap}${number}]`,
+            'second item': `[1,${gap}${number}]`,
+          }[place];
+          expect(JSON.stringify(parseJson(text))).toContain(`"${number}"`);
+        },
+      ),
+    );
+  });
+
   it('throws SyntaxError on malformed JSON as JSON.parse does', () => {
     expect(() => parseJson('{"a": 1234567890123456789')).toThrow(SyntaxError);
     expect(() => parseJson('not json')).toThrow(SyntaxError);

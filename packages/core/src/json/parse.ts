@@ -5,8 +5,12 @@
  * (nearly all of it) goes straight to JSON.parse.
  */
 
-// A run of 16 digits or dots can only come from a long number (or a string that contains one).
-const mayHoldLongNumber = /[\d.]{16}/;
+// A number holding 16 significant digits has a run of 16 digits or dots in its mantissa, and
+// in JSON a number follows `:`, `,` or `[`. Anchoring on those lets the scan skip ahead
+// to them (strings of digits, like ids, start with a quote and are skipped too).
+const mayHoldLongNumber = /[:,[]\s*-?[\d.]{16}/;
+// A whole text that is one number has nothing before it.
+const isLongNumber = /^\s*-?[\d.]{16}/;
 // Strings are matched first so that digits inside them are left alone.
 const stringOrNumber = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const maxExactDigits = 15;
@@ -20,7 +24,7 @@ function significantDigits(number: string): number {
 }
 
 export function parseJson(text: string): unknown {
-  if (!mayHoldLongNumber.test(text)) return JSON.parse(text);
+  if (!mayHoldLongNumber.test(text) && !isLongNumber.test(text)) return JSON.parse(text);
   const exact = text.replace(stringOrNumber, (token) =>
     token.startsWith('"') || significantDigits(token) <= maxExactDigits ? token : `"${token}"`,
   );
