@@ -16,6 +16,7 @@ import { bundle, loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
+import { discriminatedUnions } from './discriminated-unions.js';
 import { operationsModule } from './operations.js';
 
 const specDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,17 +57,22 @@ export async function bundleApi(name: string, dir = specDir): Promise<Record<str
 }
 
 async function typesFor(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
-    alphabetize: false,
-    defaultNonNullable: false,
-    // Clients hand every decimal to the user as one exact representation: a decimal string.
-    transform(_schema, { path }) {
-      if (path?.endsWith('/components/schemas/DecimalLike')) {
-        return ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
-      }
-      return undefined;
+  // openapi-typescript writes into the document it is given (the properties a discriminator
+  // implies): give it a copy, so the bundle and the zod schemas see the spec as written.
+  const ast = await openapiTS(
+    structuredClone(document) as unknown as Parameters<typeof openapiTS>[0],
+    {
+      alphabetize: false,
+      defaultNonNullable: false,
+      // Clients hand every decimal to the user as one exact representation: a decimal string.
+      transform(_schema, { path }) {
+        if (path?.endsWith('/components/schemas/DecimalLike')) {
+          return ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
+        }
+        return undefined;
+      },
     },
-  });
+  );
   return typesBanner + astToString(ast);
 }
 
@@ -80,7 +86,10 @@ async function schemasFor(document: Record<string, unknown>): Promise<string> {
       logs: { level: 'silent' },
     });
     const generated = await readFile(join(out, 'zod.gen.ts'), 'utf8');
-    return schemasBanner + generated.replace(/^\/\/ This file is auto-generated.*\n/, '');
+    return (
+      schemasBanner +
+      discriminatedUnions(generated, document).replace(/^\/\/ This file is auto-generated.*\n/, '')
+    );
   } finally {
     await rm(out, { recursive: true, force: true });
   }

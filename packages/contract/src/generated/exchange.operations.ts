@@ -6,7 +6,7 @@ export const loadSchemas = () => import('./exchange.zod.js');
 const plan1 = {"crypto_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}},"fiat_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}}} as const;
 const plan2 = {"models":{"*":{"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true}}} as const;
 const plan3 = {"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true} as const;
-const plan4 = {"order":{"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true},"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true} as const;
+const plan4 = {"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true,"order":{"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true}} as const;
 const plan5 = {"order":{"price":true,"quantity":true},"price":true,"quantity":true} as const;
 const plan6 = {"take_profit":true,"stop_loss":true} as const;
 const plan7 = {"bids":{"*":{"0":true,"1":true}},"asks":{"*":{"0":true,"1":true}}} as const;
@@ -95,7 +95,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"quantity":["must_be_positive","less_than_order_size","too_long","no_liquidity","not_filled"],"price":["must_be_positive","required","too_long","would_take_liquidity","would_trigger_immediately"],"product_id":["product_disabled","not_found","no_last_traded_price"],"user":["not_enough_free_balance"],"price_range":["required","too_long","must_be_positive"],"trailing_stop_type":["required"],"trailing_stop_value":["required","too_long","must_be_positive","must_be_less_than_100","must_be_less_than_the_price"],"client_order_id":["longer_than_36_bytes","invalid_character","already_used"],"trading_type":["not_enabled_for_product"],"funding_currency":["not_a_currency_of_the_product"]},
+    errorCodes: {"quantity":["must_be_positive","less_than_order_size","too_long","no_liquidity","not_filled","not_a_multiple_of_the_quantity_step"],"price":["must_be_positive","required","too_long","would_take_liquidity","would_trigger_immediately","not_a_multiple_of_the_tick_size"],"product_id":["product_disabled","not_found","no_last_traded_price"],"user":["not_enough_free_balance"],"price_range":["required","too_long","must_be_positive"],"trailing_stop_type":["required"],"trailing_stop_value":["required","too_long","must_be_positive","must_be_less_than_100","must_be_less_than_the_price"],"client_order_id":["longer_than_36_bytes","invalid_character","already_used"],"trading_type":["not_enabled_for_product"],"funding_currency":["not_a_currency_of_the_product"]},
     response: 'zCreateOrderResponse',
     decimals: plan3,
     requestDecimals: plan4,
@@ -123,7 +123,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"order":["Can not update partially filled order"],"quantity":["must_be_positive","less_than_order_size","too_long","more_than_the_open_position"],"price":["must_be_positive","too_long","follows_the_market"],"user":["not_enough_free_balance"]},
+    errorCodes: {"order":["Can not update partially filled order"],"quantity":["must_be_positive","less_than_order_size","too_long","more_than_the_open_position","not_a_multiple_of_the_quantity_step"],"price":["must_be_positive","too_long","follows_the_market","not_a_multiple_of_the_tick_size"],"user":["not_enough_free_balance"]},
     response: 'zEditOrderResponse',
     decimals: plan3,
     requestDecimals: plan5,
@@ -151,7 +151,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"order":["Can not update partially filled order"],"quantity":["must_be_positive","less_than_order_size","too_long","more_than_the_open_position"],"price":["must_be_positive","too_long","follows_the_market"],"user":["not_enough_free_balance"]},
+    errorCodes: {"order":["Can not update partially filled order"],"quantity":["must_be_positive","less_than_order_size","too_long","more_than_the_open_position","not_a_multiple_of_the_quantity_step"],"price":["must_be_positive","too_long","follows_the_market","not_a_multiple_of_the_tick_size"],"user":["not_enough_free_balance"]},
     response: 'zEditOrderByClientIdResponse',
     decimals: plan3,
     requestDecimals: plan5,

@@ -50,6 +50,11 @@ export const zCurrencyType = z.enum(['crypto', 'fiat']);
 export const zUnixSecondsFractional = z.string().check(z.regex(/^[0-9]+(\.[0-9]+)?$/));
 
 /**
+ * How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
+ */
+export const zTrailingStopType = z.enum(['fiat', 'percentage']);
+
+/**
  * Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled.
  */
 export const zCancelAllFilters = z.object({
@@ -177,9 +182,9 @@ export const zErrorBody = z.union([
 export const zDecimalString = z.string().check(z.maxLength(100), z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
- * A new order, flat form.
+ * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate.
  */
-export const zOrderCreate = z.object({
+export const zOrderCreateFields = z.object({
     order_type: zOrderType,
     product_id: z.union([
         z.int(),
@@ -189,13 +194,72 @@ export const zOrderCreate = z.object({
     quantity: zDecimalString,
     price: z.optional(zDecimalString),
     price_range: z.optional(zDecimalString),
-    trailing_stop_type: z.optional(z.enum(['fiat', 'percentage'])),
+    trailing_stop_type: z.optional(zTrailingStopType),
     trailing_stop_value: z.optional(zDecimalString),
     client_order_id: z.optional(z.string().check(z.minLength(1), z.maxLength(36))),
     leverage_level: z.optional(z.int().check(z.gte(1), z.lte(100))),
     funding_currency: z.optional(z.string().check(z.maxLength(16))),
     trading_type: z.optional(zTradingType)
 });
+
+/**
+ * A limit order, resting at `price` until it is filled or cancelled.
+ */
+export const zLimitOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('limit'),
+    price: zDecimalString
+});
+
+/**
+ * A limit order that only rests: refused when it would take liquidity at `price` on arrival.
+ */
+export const zLimitPostOnlyOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('limit_post_only'),
+    price: zDecimalString
+});
+
+/**
+ * A market order, taking the best prices on offer at once.
+ */
+export const zMarketOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('market')
+});
+
+/**
+ * A market order that takes nothing beyond `price_range` from the best price on offer on arrival.
+ */
+export const zMarketWithRangeOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('market_with_range'),
+    price_range: zDecimalString
+});
+
+/**
+ * A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's.
+ */
+export const zStopOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('stop'),
+    price: zDecimalString
+});
+
+/**
+ * A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give.
+ */
+export const zTrailingStopOrderCreate = z.object({
+    ...zOrderCreateFields.shape,
+    order_type: z.literal('trailing_stop'),
+    trailing_stop_type: zTrailingStopType,
+    trailing_stop_value: zDecimalString
+});
+
+/**
+ * A new order, flat form: one schema per `order_type`, each requiring the fields that type needs (`price` for limit, limit_post_only and stop; `price_range` for market_with_range; `trailing_stop_type` and `trailing_stop_value` for trailing_stop).
+ */
+export const zOrderCreate = z.discriminatedUnion('order_type', [zLimitOrderCreate, zLimitPostOnlyOrderCreate, zMarketOrderCreate, zMarketWithRangeOrderCreate, zStopOrderCreate, zTrailingStopOrderCreate]);
 
 /**
  * A new order wrapped as `{"order": {...}}`, as older clients send it.
@@ -538,8 +602,8 @@ export const zListOrdersQuery = z.object({
 export const zListOrdersResponse = zOrderList;
 
 export const zCreateOrderBody = z.union([
-    zOrderCreateWrapped,
-    zOrderCreate
+    zOrderCreate,
+    zOrderCreateWrapped
 ]);
 
 export const zCreateOrderHeaders = z.object({
