@@ -650,6 +650,7 @@ export interface components {
         LimitOrderCreate: components["schemas"]["OrderCreateFields"] & {
             /** @constant */
             order_type: "limit";
+            /** @description Price per unit, a whole number of the product's tick_size. */
             price: components["schemas"]["DecimalString"];
         } & {
             /**
@@ -662,6 +663,7 @@ export interface components {
         LimitPostOnlyOrderCreate: components["schemas"]["OrderCreateFields"] & {
             /** @constant */
             order_type: "limit_post_only";
+            /** @description Price per unit, a whole number of the product's tick_size. */
             price: components["schemas"]["DecimalString"];
         } & {
             /**
@@ -697,6 +699,7 @@ export interface components {
         StopOrderCreate: components["schemas"]["OrderCreateFields"] & {
             /** @constant */
             order_type: "stop";
+            /** @description The stop price, at which the order trades once the last traded price reaches it; a whole number of the product's tick_size. */
             price: components["schemas"]["DecimalString"];
         } & {
             /**
