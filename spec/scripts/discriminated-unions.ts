@@ -4,7 +4,7 @@
  * as one "Invalid input" at the root, so a limit order without a price would not say that
  * `price` is missing. This pass rewrites, from the spec, each such schema as
  * `z.discriminatedUnion` and each of its members (`allOf: [base, {...}]`) as
- * `z.object({...base.shape, ...})`, an object zod can pick a member of by the discriminator's value.
+ * `z.extend(base, {...})`, an object zod can pick a member of by the discriminator's value.
  * It refuses any shape it does not recognise, so a generator upgrade cannot slip past it.
  */
 
@@ -57,9 +57,7 @@ function asExtension(code: string, member: string, schema: Json): string {
     throw new Error(`z${member} is not generated as an intersection with ${baseName}`);
   }
   const shape = braced(text, at + opening.length);
-  // A spread rather than z.extend, whose checks the bundles that validate would carry.
-  const spread = `{\n    ...${baseName}.shape,${shape.slice(1)}`;
-  return replace(code, `z${member}`, `z.object(${spread})`);
+  return replace(code, `z${member}`, `z.extend(${baseName}, ${shape})`);
 }
 
 /** The generated zod module with every discriminated `oneOf` of `document` made one. */
