@@ -4,6 +4,7 @@ import { type OpenApiDocument, operationsOf } from '@exchange-kit/contract/spec-
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bundleApi } from './scripts/codegen.js';
+import { discriminatedUnions } from './scripts/discriminated-unions.js';
 
 interface MediaType {
   example?: unknown;
@@ -75,5 +76,72 @@ describe.each(apisWithSchemas)('%s runtime schemas', (api) => {
       }
     }
     expect(checked).toBeGreaterThan(5);
+  });
+});
+
+describe('a oneOf with a discriminator', () => {
+  it('is generated as a discriminated union, so a 422 names the field an order type needs', async () => {
+    const file = resolve(import.meta.dirname, config.apis.exchange?.['x-codegen'].schemas ?? '');
+    const { zOrderCreate, zCreateOrderBody } = (await import(file)) as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean; error?: { issues: unknown[] } } }
+    >;
+    const order = { product_id: 1, side: 'buy', quantity: '0.01' };
+    const issues = (value: unknown) => zOrderCreate?.safeParse(value).error?.issues;
+    expect(issues({ ...order, order_type: 'limit' })).toEqual([
+      expect.objectContaining({ code: 'invalid_type', path: ['price'] }),
+    ]);
+    expect(issues({ ...order, order_type: 'trailing_stop', trailing_stop_value: '1' })).toEqual([
+      expect.objectContaining({ code: 'invalid_value', path: ['trailing_stop_type'] }),
+    ]);
+    expect(issues({ ...order, order_type: 'limitt' })).toEqual([
+      expect.objectContaining({
+        path: ['order_type'],
+        options: [
+          'limit',
+          'limit_post_only',
+          'market',
+          'market_with_range',
+          'stop',
+          'trailing_stop',
+        ],
+      }),
+    ]);
+    expect(issues({ ...order, order_type: 'market' })).toBeUndefined();
+    const examples = (
+      documents.exchange as unknown as {
+        paths: Record<
+          string,
+          {
+            post?: {
+              requestBody: {
+                content: Record<string, { examples: Record<string, { value: unknown }> }>;
+              };
+            };
+          }
+        >;
+      }
+    ).paths['/orders']?.post?.requestBody.content['application/json']?.examples;
+    for (const [name, { value }] of Object.entries(examples ?? {})) {
+      expect(zCreateOrderBody?.safeParse(value).error, name).toBeUndefined();
+    }
+  });
+
+  it('stops codegen when a member is not built the way the rewrite knows', () => {
+    const document = {
+      components: {
+        schemas: {
+          Either: {
+            oneOf: [{ $ref: '#/components/schemas/A' }],
+            discriminator: { propertyName: 'kind' },
+          },
+          A: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object' }] },
+        },
+      },
+    };
+    const code = 'export const zA = z.union([zBase, z.object({})]);\n';
+    expect(() => discriminatedUnions(code, document)).toThrow(
+      'zA is not generated as an intersection with zBase',
+    );
   });
 });

@@ -50,7 +50,33 @@ describe('bad input derived from a request schema', () => {
     const orderCases = deriveBadInput('exchange', requestSchema('createOrder'), order);
     expect(
       orderCases.filter((c) => c.requirementId === 'INPUT-MISSING-REQUIRED').map((c) => c.pointer),
-    ).toEqual(['/order_type', '/product_id', '/side', '/quantity']);
+    ).toEqual(['/order_type', '/product_id', '/side', '/quantity', '/price']);
+    expect(
+      orderCases.find(
+        (c) => c.pointer === '/order_type' && c.requirementId === 'INPUT-UNKNOWN-ENUM',
+      ),
+    ).toBeDefined();
+    // Each order type requires its own fields: a trailing stop its type and value, no price.
+    const trailing = deriveBadInput('exchange', requestSchema('createOrder'), {
+      order_type: 'trailing_stop',
+      product_id: 1,
+      side: 'sell',
+      quantity: '0.01',
+      trailing_stop_type: 'percentage',
+      trailing_stop_value: '2',
+    });
+    expect(
+      trailing.filter((c) => c.requirementId === 'INPUT-MISSING-REQUIRED').map((c) => c.pointer),
+    ).toEqual([
+      '/order_type',
+      '/product_id',
+      '/side',
+      '/quantity',
+      '/trailing_stop_type',
+      '/trailing_stop_value',
+    ]);
+    const wrapped = deriveBadInput('exchange', requestSchema('createOrder'), { order });
+    expect(wrapped.map((c) => c.pointer)).toContain('/order/price');
     expect(
       orderCases.find(
         (c) => c.pointer === '/client_order_id' && c.requirementId === 'INPUT-TOO-LONG',

@@ -56,18 +56,37 @@ export function allowedTypes(api: Api, schema: unknown): Set<string> {
   return types;
 }
 
-/** The branch of a oneOf that `body` is meant to match: the one whose required fields it has. */
+/**
+ * The object schema `body` is meant to match: through $ref, the branch of a oneOf or anyOf
+ * that the discriminator names or whose required fields the body has, and the properties and
+ * required fields of an allOf merged (a later part's property replaces an earlier one's).
+ */
 function objectSchema(api: Api, schema: unknown, body: Row): Row | undefined {
   const resolved = deref(api, schema) as Row | undefined;
   if (!resolved) return undefined;
+  const parts = resolved.allOf as unknown[] | undefined;
+  if (parts) {
+    const merged = parts.map((part) => objectSchema(api, part, body));
+    if (merged.some((part) => part === undefined)) return undefined;
+    return {
+      type: 'object',
+      required: [...new Set(merged.flatMap((part) => (part?.required as string[]) ?? []))],
+      properties: Object.assign({}, ...merged.map((part) => part?.properties ?? {})),
+    };
+  }
   const branches = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (!branches) return resolved.properties ? resolved : undefined;
+  const discriminator = resolved.discriminator as
+    | { propertyName: string; mapping?: Record<string, string> }
+    | undefined;
+  const named = discriminator?.mapping?.[String(body[discriminator.propertyName])];
+  if (named) return objectSchema(api, { $ref: named }, body);
   return branches
-    .map((branch) => deref(api, branch) as Row)
+    .map((branch) => objectSchema(api, branch, body))
     .find(
       (branch) =>
-        ((branch.required as string[] | undefined) ?? []).every((name) => name in body) &&
-        branch.properties,
+        branch !== undefined &&
+        ((branch.required as string[] | undefined) ?? []).every((name) => name in body),
     );
 }
 
@@ -131,7 +150,10 @@ export function deriveBadInput(
       });
     }
     const strings = deref(api, property.oneOf ? undefined : property) as Row | undefined;
-    const enumeration = (strings?.enum as unknown[] | undefined) ?? undefined;
+    // A constant is an enumeration of one (the discriminator of a member of a union).
+    const enumeration =
+      (strings?.enum as unknown[] | undefined) ??
+      (strings && 'const' in strings ? [strings.const] : undefined);
     if (enumeration?.every((value) => typeof value === 'string')) {
       cases.push({
         requirementId: 'INPUT-UNKNOWN-ENUM',

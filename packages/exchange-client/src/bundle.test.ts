@@ -19,6 +19,11 @@ describe('bundle size', () => {
     // Arithmetic lives in @exchange-kit/core/decimal: a client that does no sums carries no decimal.js.
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((input) => input.includes('decimal.js'))).toEqual([]);
+    // The client validates answers, never its own requests: no request schema comes along
+    // (the generated schemas are marked pure, and it loads the response schemas alone), so
+    // neither does the discriminated union of new orders, whose zod code says this.
+    const text = result.outputFiles.map((file) => file.text).join('\n');
+    expect(text).not.toContain('No matching discriminator');
     // Every chunk counts, the lazily loaded schemas too: this is what a validating client runs.
     const size = gzipSync(result.outputFiles.map((file) => file.text).join('\n')).length;
     console.log(`exchange-client with core: ${(size / 1024).toFixed(1)} kB min+gzip`);
@@ -26,5 +31,30 @@ describe('bundle size', () => {
     // connected (about 0.4 kB; without them, concurrent calls of one token fail), and since the
     // operations table carries each call's statuses, security, permission and 422 codes.
     expect(size).toBeLessThanOrEqual(22 * 1024);
+  });
+
+  it('precision, the one entry that carries decimal.js, stays within 15 kB min+gzip', async () => {
+    const result = await build({
+      entryPoints: [new URL('./precision.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'node',
+      conditions: ['@exchange-kit/source'],
+      write: false,
+      metafile: true,
+    });
+    // What ends up in the bundle, not every file esbuild read on the way.
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input),
+    );
+    expect(inputs.some((input) => input.includes('decimal.js'))).toBe(true);
+    // Types only from the client: rounding pulls in neither the transport nor the schemas.
+    expect(inputs.filter((input) => /client\.ts|zod|openapi-fetch|jose/.test(input))).toEqual([]);
+    const size = gzipSync(result.outputFiles.map((file) => file.text).join('\n')).length;
+    console.log(`exchange-client/precision: ${(size / 1024).toFixed(1)} kB min+gzip`);
+    expect(size).toBeLessThanOrEqual(15 * 1024);
   });
 });

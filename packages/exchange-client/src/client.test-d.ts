@@ -6,6 +6,8 @@ import {
   type ExchangeClient,
   isValidationErrorOf,
   type Order,
+  type OrderCreateInput,
+  type OrderCreateInputOf,
   OrderNotLiveError,
   type OrderRef,
   type PerCallOptions,
@@ -47,6 +49,94 @@ describe('method signatures', () => {
       side: 'sell',
       trading_type: 'margin',
     });
+  });
+});
+
+type DecimalInput = string | number | { isFinite(): boolean; toFixed(): string };
+
+describe('orders, one shape per order type', () => {
+  it('takes every type with the fields it needs', () => {
+    const base = { product_id: 1, side: 'buy', quantity: '0.01' } as const;
+    expectTypeOf(client.orders.create).toBeCallableWith({
+      ...base,
+      order_type: 'limit',
+      price: '5000',
+    });
+    expectTypeOf(client.orders.create).toBeCallableWith({
+      ...base,
+      order_type: 'limit_post_only',
+      price: 5000,
+    });
+    expectTypeOf(client.orders.create).toBeCallableWith({ ...base, order_type: 'market' });
+    expectTypeOf(client.orders.create).toBeCallableWith({
+      ...base,
+      order_type: 'market_with_range',
+      price_range: '100',
+    });
+    expectTypeOf(client.orders.create).toBeCallableWith({
+      ...base,
+      order_type: 'stop',
+      price: new Decimal('4900'),
+    });
+    expectTypeOf(client.orders.create).toBeCallableWith({
+      ...base,
+      product_id: '1',
+      order_type: 'trailing_stop',
+      trailing_stop_type: 'percentage',
+      trailing_stop_value: 2,
+    });
+  });
+
+  it('does not compile an order missing what its type needs', () => {
+    const base = { product_id: 1, side: 'buy', quantity: '0.01' } as const;
+    // @ts-expect-error a limit order without a price
+    void client.orders.create({ ...base, order_type: 'limit' });
+    // @ts-expect-error a post-only order without a price
+    void client.orders.create({ ...base, order_type: 'limit_post_only' });
+    // @ts-expect-error a stop without its stop price
+    void client.orders.create({ ...base, order_type: 'stop' });
+    // @ts-expect-error a ranged market order without its range
+    void client.orders.create({ ...base, order_type: 'market_with_range' });
+    // @ts-expect-error a trailing stop without its value
+    void client.orders.create({ ...base, order_type: 'trailing_stop', trailing_stop_type: 'fiat' });
+    void client.orders.create({
+      ...base,
+      order_type: 'trailing_stop',
+      // @ts-expect-error 'percent' is not a trailing_stop_type: it is 'percentage'
+      trailing_stop_type: 'percent',
+      trailing_stop_value: '2',
+    });
+    // @ts-expect-error no such order type
+    void client.orders.create({ ...base, order_type: 'limitt', price: '5000' });
+    // @ts-expect-error "hold" is not a side
+    void client.orders.create({ ...base, side: 'hold', order_type: 'market' });
+  });
+
+  it('narrows an order by its type', () => {
+    const priceOf = (order: OrderCreateInput) => {
+      if (order.order_type === 'limit') expectTypeOf(order.price).toEqualTypeOf<DecimalInput>();
+      if (order.order_type === 'trailing_stop') {
+        expectTypeOf(order.trailing_stop_type).toEqualTypeOf<'fiat' | 'percentage'>();
+      }
+    };
+    void priceOf;
+    expectTypeOf<OrderCreateInputOf<'stop'>['price']>().toEqualTypeOf<DecimalInput>();
+    expectTypeOf<OrderCreateInputOf<'market'>['order_type']>().toEqualTypeOf<'market'>();
+  });
+});
+
+describe('ids', () => {
+  it('are numbers or strings in every method that takes one', () => {
+    for (const id of [1, '1'] as const) {
+      expectTypeOf(client.orders.get).toBeCallableWith({ id });
+      expectTypeOf(client.orders.edit).toBeCallableWith({ id }, { price: '1' });
+      expectTypeOf(client.orders.updateTpsl).toBeCallableWith({ id }, { stop_loss: '1' });
+      expectTypeOf(client.orders.cancel).toBeCallableWith({ id });
+      expectTypeOf(client.orders.cancelAll).toBeCallableWith({ product_id: id });
+      expectTypeOf(client.orders.list).toBeCallableWith({ product_id: id });
+      expectTypeOf(client.products.get).toBeCallableWith(id);
+      expectTypeOf(client.products.priceLevels).toBeCallableWith(id);
+    }
   });
 });
 
@@ -117,6 +207,7 @@ describe('the 422 of one operation', () => {
               | 'too_long'
               | 'would_take_liquidity'
               | 'would_trigger_immediately'
+              | 'not_a_multiple_of_the_tick_size'
             )[]
           >();
         }

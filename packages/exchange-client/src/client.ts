@@ -39,10 +39,25 @@ export type OrderRef =
   | { id: number | string; clientOrderId?: never }
   | { clientOrderId: string; id?: never };
 
-/** A new order; decimals may be numbers, decimal strings or Decimals. */
+export type OrderType = Schemas['OrderType'];
+export type OrderStatus = Schemas['OrderStatus'];
+export type Side = Schemas['Side'];
+export type TradingType = Schemas['TradingType'];
+export type TrailingStopType = Schemas['TrailingStopType'];
+
+/**
+ * A new order, one shape per `order_type`: a limit order needs a `price`, a trailing stop its
+ * `trailing_stop_type` and `trailing_stop_value`... Decimals may be numbers, decimal strings
+ * or Decimals.
+ */
 export type OrderCreateInput = WithDecimalInputs<
   Schemas['OrderCreate'],
   typeof operations.createOrder.requestDecimals
+>;
+/** A new order of one type: `OrderCreateInputOf<'limit'>`. */
+export type OrderCreateInputOf<Type extends OrderType> = Extract<
+  OrderCreateInput,
+  { order_type: Type }
 >;
 /** New price and/or quantity of a live order. */
 export type OrderEditInput = WithDecimalInputs<
@@ -55,7 +70,10 @@ export type OrderTpslInput = WithDecimalInputs<
   typeof operations.updateOrderTpsl.requestDecimals
 >;
 export type ListOrdersQuery = NonNullable<Operations['listOrders']['parameters']['query']>;
-export type CancelAllFilters = Schemas['CancelAllFilters'];
+/** Filters of cancelAll; a product id may be a number or a string, as everywhere else. */
+export type CancelAllFilters = Omit<Schemas['CancelAllFilters'], 'product_id'> & {
+  product_id?: number | string;
+};
 
 export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
   /** The exchange's base URL, for example https://api.exchange.example. */
@@ -217,7 +235,12 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       filters?: CancelAllFilters,
       options?: PerCallOptions,
     ): Promise<CancelledOrderEntry[]> {
-      return (await call('cancelAllOrders', { body: filters }, options)).models;
+      // The interface sends the product id of this one operation as a string.
+      const body =
+        filters?.product_id === undefined
+          ? (filters as Schemas['CancelAllFilters'] | undefined)
+          : { ...filters, product_id: String(filters.product_id) };
+      return (await call('cancelAllOrders', { body }, options)).models;
     },
   };
 

@@ -74,7 +74,8 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-const expected = { price: '9600000', notLive: true, partner: 'function' };
+// 65010.1 + 0.2 is 65010.299999999996 as a double: rounded half-up to a tick of 0.5.
+const expected = { price: '9600000', notLive: true, partner: 'function', rounded: '65010.5' };
 
 describe('consumer projects', () => {
   it('ESM import and CommonJS require(), on Node 20 and Node 22', async () => {

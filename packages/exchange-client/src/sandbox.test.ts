@@ -69,9 +69,18 @@ describe('exchange-client against the sandbox', () => {
       price: '9000000',
     });
 
-    const edited = await client.orders.edit({ clientOrderId: id }, { price: 9_000_100.5 });
-    expect(edited).toMatchObject({ id: created.id, status: 'live', price: '9000100.5' });
-    expect((await client.orders.get({ clientOrderId: id })).price).toBe('9000100.5');
+    // On the product's tick of 1 and its base currency's step of 0.00000001.
+    const edited = await client.orders.edit(
+      { clientOrderId: id },
+      { price: 9_000_101, quantity: 0.0015 },
+    );
+    expect(edited).toMatchObject({
+      id: created.id,
+      status: 'live',
+      price: '9000101',
+      quantity: '0.0015',
+    });
+    expect((await client.orders.get({ clientOrderId: id })).price).toBe('9000101');
 
     const tpsl = await client.orders.updateTpsl(
       { id: created.id },

@@ -15,7 +15,7 @@ for (const side of ['buy', 'sell'] as const) {
   });
 }
 // Filters combine: only this product's live buys are cancelled.
-const gone = await client.orders.cancelAll({ product_id: String(product.id), side: 'buy' });
+const gone = await client.orders.cancelAll({ product_id: product.id, side: 'buy' });
 console.log(`cancel_all cancelled ${gone.map((o) => o.client_order_id).join(', ')}`);
 // No filter: every live order of the token's user.
 const rest = await client.orders.cancelAll();

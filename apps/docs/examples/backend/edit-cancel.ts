@@ -14,7 +14,7 @@ const order = await client.orders.create({
 });
 
 // Edit by the id you chose...
-const edited = await client.orders.edit({ clientOrderId }, { price: '1001.50' });
+const edited = await client.orders.edit({ clientOrderId }, { price: '1001' });
 console.log(`order ${edited.id} now at ${edited.price}`);
 // ...or by the system id.
 await client.orders.updateTpsl({ id: edited.id }, { take_profit: '2000' });

@@ -29,7 +29,7 @@ const breakout = await client.orders.create({
   price: '900000000',
 });
 // Both wait outside the book, live, and are cancelled like any order.
-const stopped = await client.orders.cancelAll({ product_id: String(product.id) });
+const stopped = await client.orders.cancelAll({ product_id: product.id });
 console.log(
   `cancelled ${stopped.length} stops: ${[trailing.id, breakout.id].every((id) => stopped.some((o) => o.id === id))}`,
 );

@@ -24,6 +24,7 @@ const packages = [
   '@exchange-kit/core/auth',
   '@exchange-kit/core/decimal',
   '@exchange-kit/exchange-client',
+  '@exchange-kit/exchange-client/precision',
   '@exchange-kit/contract/exchange/schemas',
   '@exchange-kit/partner-client',
   '@exchange-kit/contract/partner/schemas',

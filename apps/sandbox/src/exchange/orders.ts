@@ -70,6 +70,27 @@ function minimumQuantity(journal: Journal, product: Product): D {
   return journal.state.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
 }
 
+/** A price must be a whole number of the product's ticks. */
+function checkTick(product: Product, price: string | undefined): void {
+  if (price !== undefined && !new D(price).mod(product.tickSize).isZero()) {
+    throw refuse('price', 'not_a_multiple_of_the_tick_size');
+  }
+}
+
+/**
+ * A quantity must reach the smallest order of the base currency and be a whole number of its
+ * step, one unit of its last decimal place (`assets_precision`).
+ */
+function checkQuantity(journal: Journal, product: Product, quantity: D): void {
+  if (quantity.lt(minimumQuantity(journal, product))) {
+    throw refuse('quantity', 'less_than_order_size');
+  }
+  const places = journal.state.currencies.get(product.baseCurrency)?.assetsPrecision;
+  if (places !== undefined && quantity.decimalPlaces() > places) {
+    throw refuse('quantity', 'not_a_multiple_of_the_quantity_step');
+  }
+}
+
 /** How far a new trailing stop follows the price: `trailing_stop_type` and `_value`, checked. */
 function trailingStopOf(input: OrderCreate): TrailingStop {
   const type = input.trailing_stop_type;
@@ -132,6 +153,8 @@ export function placeOrder(
   const limited = !takesOnly(input.order_type);
   if (limited && input.price === undefined) throw refuse('price', 'required');
   checkAmount('price', input.price);
+  // A market order's price, if sent, is not used; a stop's is the price it triggers at.
+  if (limited || input.order_type === 'stop') checkTick(product, input.price);
   const trailingStop = input.order_type === 'trailing_stop' ? trailingStopOf(input) : null;
   const ranged = input.order_type === 'market_with_range';
   if (ranged && input.price_range === undefined) throw refuse('price_range', 'required');
@@ -150,9 +173,7 @@ export function placeOrder(
     throw refuse('funding_currency', 'not_a_currency_of_the_product');
   }
   const quantity = new D(input.quantity);
-  if (quantity.lt(minimumQuantity(journal, product))) {
-    throw refuse('quantity', 'less_than_order_size');
-  }
+  checkQuantity(journal, product, quantity);
   if (clientOrderId !== undefined && state.orderByClientId(userId, clientOrderId)) {
     throw refuse('client_order_id', 'already_used');
   }
@@ -277,7 +298,9 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   const price = edit.price === undefined ? order.price : new D(edit.price);
   const quantity = edit.quantity === undefined ? order.quantity : new D(edit.quantity);
   const product = loadProduct(journal, order.productId);
-  if (quantity.lt(minimumQuantity(journal, product))) {
+  checkTick(product, edit.price);
+  if (edit.quantity !== undefined) checkQuantity(journal, product, quantity);
+  else if (quantity.lt(minimumQuantity(journal, product))) {
     throw refuse('quantity', 'less_than_order_size');
   }
   const position = positionClosedBy(journal, order);

@@ -87,12 +87,18 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 /**
  * Of the branches of a failed union, the one the input was meant for: the fewest issues
  * about fields the input does not have (a `{order: {...}}` body is the wrapped form), then
- * the fewest issues.
+ * the branch the input got deepest into (a discriminated union stops at its discriminator,
+ * so its one issue says little), then the fewest issues.
  */
 function closestBranch(branches: Issue[][], data: unknown, base: PropertyKey[]): Issue[] {
   const missing = (issues: Issue[]) =>
     issues.filter((issue) => valueAt(data, [...base, ...issue.path]) === undefined).length;
-  return [...branches].sort((a, b) => missing(a) - missing(b) || a.length - b.length)[0] ?? [];
+  const depth = (issues: Issue[]) => Math.max(0, ...issues.map((issue) => issue.path.length));
+  return (
+    [...branches].sort(
+      (a, b) => missing(a) - missing(b) || depth(b) - depth(a) || a.length - b.length,
+    )[0] ?? []
+  );
 }
 
 function flatten(issues: Issue[], data: unknown, base: PropertyKey[] = []): Issue[] {
@@ -125,7 +131,15 @@ function reason(issue: Issue, data: unknown): string {
         ? `shorter_than_${issue.minimum}_characters`
         : `must_be_at_least_${issue.minimum}`;
     case 'invalid_value':
+      // zod reports a missing enum as a value outside it.
+      if (valueAt(data, issue.path) === undefined) return 'required';
       return `must_be_one_of:${issue.values.map(String).join(',')}`;
+    case 'invalid_union':
+      // What is left of a union here is a discriminator that matches no member.
+      if (valueAt(data, issue.path) === undefined) return 'required';
+      return 'options' in issue && issue.options
+        ? `must_be_one_of:${issue.options.map(String).join(',')}`
+        : 'invalid';
     case 'unrecognized_keys':
       return `unknown_fields:${issue.keys.join(',')}`;
     default:

@@ -375,29 +375,48 @@ const keywordOf: Record<string, string> = {
 };
 
 /**
- * The schema errors of a request body, against the oneOf branch it is meant for (the one
- * sharing most property names with it), so a flat order is not judged as a wrapped one.
+ * Where in the spec the body is meant to be judged: through each oneOf, the member its
+ * discriminator names, else the branch sharing most property names with it (so a flat order
+ * is not judged as a wrapped one). A discriminator naming no member (missing, unknown) leaves
+ * the fields every member shares, where that value breaks `required` or `enum` as it should.
  */
+function branchFor(api: 'exchange' | 'partner', pointer: string, body: unknown): string {
+  const schema = deref(api, { $ref: decodeURIComponent(pointer) }) as Row;
+  const branches = (schema.oneOf as Row[] | undefined) ?? [];
+  if (branches.length === 0 || typeof body !== 'object' || body === null) return pointer;
+  const discriminator = schema.discriminator as
+    | { propertyName: string; mapping?: Record<string, string> }
+    | undefined;
+  if (discriminator) {
+    const named = discriminator.mapping?.[String((body as Row)[discriminator.propertyName])];
+    if (named) return named;
+    const bases = new Set(
+      branches.map(
+        (branch) =>
+          ((deref(api, branch) as Row).allOf as Row[] | undefined)?.[0]?.$ref as string | undefined,
+      ),
+    );
+    const [shared] = bases;
+    return bases.size === 1 && shared ? shared : pointer;
+  }
+  const overlap = (branch: unknown) =>
+    Object.keys(((deref(api, branch) as Row).properties as Row | undefined) ?? {}).filter(
+      (name) => name in body,
+    ).length;
+  const best = branches.reduce<number>(
+    (chosen, branch, index) => (overlap(branch) > overlap(branches[chosen]) ? index : chosen),
+    0,
+  );
+  return branchFor(api, `${pointer}/oneOf/${best}`, body);
+}
+
+/** The schema errors of a request body, against the schema it is meant for. */
 function requestErrors(
   api: 'exchange' | 'partner',
   pointer: string,
   body: unknown,
 ): { keyword: string; instancePath: string }[] {
-  const schema = deref(api, { $ref: decodeURIComponent(pointer) }) as Row;
-  const branches = (schema.oneOf as unknown[] | undefined) ?? [];
-  let where = pointer;
-  if (branches.length > 0 && typeof body === 'object' && body !== null) {
-    const overlap = (branch: unknown) =>
-      Object.keys(((deref(api, branch) as Row).properties as Row | undefined) ?? {}).filter(
-        (name) => name in body,
-      ).length;
-    const best = branches.reduce<number>(
-      (chosen, branch, index) => (overlap(branch) > overlap(branches[chosen]) ? index : chosen),
-      0,
-    );
-    where = `${pointer}/oneOf/${best}`;
-  }
-  const validate = validatorAt(api, where);
+  const validate = validatorAt(api, branchFor(api, pointer, body));
   return validate(body) ? [] : (validate.errors ?? []);
 }
 

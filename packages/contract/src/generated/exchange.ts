@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. `price` is required for the limit-like types (limit, limit_post_only); `price_range` goes with market_with_range, `trailing_stop_type` and `trailing_stop_value` with trailing_stop, `leverage_level` and `funding_currency` with margin trading. Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat.
+         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. The body is a union keyed by `order_type` (OrderCreate): `price` is required for limit, limit_post_only and stop (where it is the stop price), `price_range` for market_with_range, `trailing_stop_type` and `trailing_stop_value` for trailing_stop; `leverage_level` and `funding_currency` go with margin trading. Precision (the sandbox's rules; the description does not show bounds of price and quantity): `price` is a whole number of the product's `tick_size` (`not_a_multiple_of_the_tick_size`), `quantity` is at least the base currency's `minimum_order_quantity` (`less_than_order_size`) and a whole number of its quantity step, 10^-`assets_precision` of the base currency (`not_a_multiple_of_the_quantity_step`). Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -166,7 +166,7 @@ export interface paths {
         get: operations["getOrder"];
         /**
          * Edit a live order by system id
-         * @description Edits the price and/or the quantity of a live order identified by its system order id; the order stays live and is returned updated. The body is flat (`{price, quantity}`) or, as older clients send it, wrapped as `{"order": {price, quantity}}` (the wrapped form is by convention). 404 when the order is not live.
+         * @description Edits the price and/or the quantity of a live order identified by its system order id; the order stays live and is returned updated. The body is flat (`{price, quantity}`) or, as older clients send it, wrapped as `{"order": {price, quantity}}` (the wrapped form is by convention). 404 when the order is not live. A new price or quantity follows the precision rules of createOrder.
          */
         put: operations["editOrder"];
         post?: never;
@@ -621,21 +621,22 @@ export interface components {
             /** @description Number of pages (integer or numeric string). */
             total_pages: number | string;
         };
-        /** @description A new order, flat form. */
-        OrderCreate: {
+        /**
+         * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
+         * @enum {string}
+         */
+        TrailingStopType: "fiat" | "percentage";
+        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. */
+        OrderCreateFields: {
             order_type: components["schemas"]["OrderType"];
             product_id: number | string;
             side: components["schemas"]["Side"];
             quantity: components["schemas"]["DecimalString"];
-            /** @description Price per unit; required for limit and limit_post_only. */
+            /** @description Price per unit of a limit or limit_post_only order, or the price at which a stop order triggers; a multiple of the product's tick_size. */
             price?: components["schemas"]["DecimalString"];
             /** @description Accepted slippage of a market_with_range order. */
             price_range?: components["schemas"]["DecimalString"];
-            /**
-             * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
-             * @enum {string}
-             */
-            trailing_stop_type?: "fiat" | "percentage";
+            trailing_stop_type?: components["schemas"]["TrailingStopType"];
             trailing_stop_value?: components["schemas"]["DecimalString"];
             /** @description Client-chosen order id, at most 36 bytes; must not repeat. */
             client_order_id?: string;
@@ -645,6 +646,83 @@ export interface components {
             funding_currency?: string;
             trading_type?: components["schemas"]["TradingType"];
         };
+        /** @description A limit order, resting at `price` until it is filled or cancelled. */
+        LimitOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "limit";
+            /** @description Price per unit, a whole number of the product's tick_size. */
+            price: components["schemas"]["DecimalString"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "limit";
+        };
+        /** @description A limit order that only rests: refused when it would take liquidity at `price` on arrival. */
+        LimitPostOnlyOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "limit_post_only";
+            /** @description Price per unit, a whole number of the product's tick_size. */
+            price: components["schemas"]["DecimalString"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "limit_post_only";
+        };
+        /** @description A market order, taking the best prices on offer at once. */
+        MarketOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "market";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "market";
+        };
+        /** @description A market order that takes nothing beyond `price_range` from the best price on offer on arrival. */
+        MarketWithRangeOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "market_with_range";
+            price_range: components["schemas"]["DecimalString"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "market_with_range";
+        };
+        /** @description A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's. */
+        StopOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "stop";
+            /** @description The stop price, at which the order trades once the last traded price reaches it; a whole number of the product's tick_size. */
+            price: components["schemas"]["DecimalString"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "stop";
+        };
+        /** @description A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give. */
+        TrailingStopOrderCreate: components["schemas"]["OrderCreateFields"] & {
+            /** @constant */
+            order_type: "trailing_stop";
+            trailing_stop_type: components["schemas"]["TrailingStopType"];
+            trailing_stop_value: components["schemas"]["DecimalString"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            order_type: "trailing_stop";
+        };
+        /** @description A new order, flat form: one schema per `order_type`, each requiring the fields that type needs (`price` for limit, limit_post_only and stop; `price_range` for market_with_range; `trailing_stop_type` and `trailing_stop_value` for trailing_stop). */
+        OrderCreate: components["schemas"]["LimitOrderCreate"] | components["schemas"]["LimitPostOnlyOrderCreate"] | components["schemas"]["MarketOrderCreate"] | components["schemas"]["MarketWithRangeOrderCreate"] | components["schemas"]["StopOrderCreate"] | components["schemas"]["TrailingStopOrderCreate"];
         /** @description A new order wrapped as `{"order": {...}}`, as older clients send it. */
         OrderCreateWrapped: {
             order: components["schemas"]["OrderCreate"];
@@ -804,6 +882,7 @@ export interface components {
             last_traded_quantity: components["schemas"]["NullableDecimalLike"];
             quoted_currency: string;
             base_currency: string;
+            /** @description Prices of this product's orders are whole numbers of this step. */
             tick_size: components["schemas"]["DecimalLike"];
             disabled: boolean;
             /** @description Whether the pair can be traded on margin. */
@@ -837,7 +916,7 @@ export interface components {
             currency_type: components["schemas"]["CurrencyType"];
             depositable: boolean;
             withdrawable: boolean;
-            /** @description Number of decimal places. */
+            /** @description Number of decimal places. Order quantities of a product whose base currency this is are whole numbers of 10^-assets_precision (the sandbox's rule). */
             assets_precision: number;
             minimum_withdrawal: components["schemas"]["DecimalLike"];
             withdrawal_fee: components["schemas"]["DecimalLike"];
@@ -1517,7 +1596,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderCreateWrapped"] | components["schemas"]["OrderCreate"];
+                "application/json": components["schemas"]["OrderCreate"] | components["schemas"]["OrderCreateWrapped"];
             };
         };
         responses: {

@@ -5,12 +5,12 @@ import * as z from 'zod/mini';
 /**
  * Order side.
  */
-export const zSide = z.enum(['buy', 'sell']);
+export const zSide = /* @__PURE__ */ z.enum(['buy', 'sell']);
 
 /**
  * Trading type of an order.
  */
-export const zTradingType = z.enum([
+export const zTradingType = /* @__PURE__ */ z.enum([
     'spot',
     'margin',
     'cfd',
@@ -20,7 +20,7 @@ export const zTradingType = z.enum([
 /**
  * Order status. live and cancelled are described; filled and partially_filled come from the conventions (other states are not shown).
  */
-export const zOrderStatus = z.enum([
+export const zOrderStatus = /* @__PURE__ */ z.enum([
     'live',
     'cancelled',
     'filled',
@@ -30,7 +30,7 @@ export const zOrderStatus = z.enum([
 /**
  * Order type. limit is described (the value seen); the others come from the conventions. Limit-like types (limit, limit_post_only) require a price.
  */
-export const zOrderType = z.enum([
+export const zOrderType = /* @__PURE__ */ z.enum([
     'limit',
     'market',
     'market_with_range',
@@ -42,53 +42,58 @@ export const zOrderType = z.enum([
 /**
  * Kind of currency.
  */
-export const zCurrencyType = z.enum(['crypto', 'fiat']);
+export const zCurrencyType = /* @__PURE__ */ z.enum(['crypto', 'fiat']);
 
 /**
  * Unix time in seconds with a fractional part, written as a string, for example "1716000000.123456789".
  */
-export const zUnixSecondsFractional = z.string().check(z.regex(/^[0-9]+(\.[0-9]+)?$/));
+export const zUnixSecondsFractional = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]+(\.[0-9]+)?$/));
+
+/**
+ * How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
+ */
+export const zTrailingStopType = /* @__PURE__ */ z.enum(['fiat', 'percentage']);
 
 /**
  * Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled.
  */
-export const zCancelAllFilters = z.object({
-    product_id: z.optional(z.string().check(z.maxLength(32))),
-    trading_type: z.optional(zTradingType),
-    side: z.optional(zSide)
+export const zCancelAllFilters = /* @__PURE__ */ z.object({
+    product_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32))),
+    trading_type: /* @__PURE__ */ z.optional(zTradingType),
+    side: /* @__PURE__ */ z.optional(zSide)
 });
 
 /**
  * An order cancelled by cancel_all.
  */
-export const zCancelledOrderEntry = z.object({
-    id: z.int(),
-    client_order_id: z.nullable(z.string().check(z.maxLength(36)))
+export const zCancelledOrderEntry = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    client_order_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(36)))
 });
 
 /**
  * The orders cancelled by cancel_all.
  */
-export const zCancelAllResult = z.object({
-    models: z.array(zCancelledOrderEntry)
+export const zCancelAllResult = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zCancelledOrderEntry)
 });
 
 /**
  * Body of OAuth request creation.
  */
-export const zOAuthRequestCreate = z.object({
-    external_ref: z.optional(z.string().check(z.maxLength(255)))
+export const zOAuthRequestCreate = /* @__PURE__ */ z.object({
+    external_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255)))
 });
 
-export const zUuid = z.uuid();
+export const zUuid = /* @__PURE__ */ z.uuid();
 
 /**
  * Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request.
  */
-export const zOAuthDelegatedPayload = z.object({
-    token_id: z.string(),
-    path: z.string(),
-    nonce: z.int(),
+export const zOAuthDelegatedPayload = /* @__PURE__ */ z.object({
+    token_id: /* @__PURE__ */ z.string(),
+    path: /* @__PURE__ */ z.string(),
+    nonce: /* @__PURE__ */ z.int(),
     oauth_request_public_id: zUuid,
     oauth_request_private_id: zUuid
 });
@@ -96,77 +101,77 @@ export const zOAuthDelegatedPayload = z.object({
 /**
  * Unix time in whole seconds.
  */
-export const zUnixSeconds = z.int().check(z.gte(0));
+export const zUnixSeconds = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0));
 
 /**
  * Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call.
  */
-export const zServiceAuthPayload = z.object({
-    token_id: z.string(),
-    path: z.string(),
-    nonce: z.optional(z.union([
-        z.int(),
-        z.string().check(z.regex(/^[0-9]+$/))
+export const zServiceAuthPayload = /* @__PURE__ */ z.object({
+    token_id: /* @__PURE__ */ z.string(),
+    path: /* @__PURE__ */ z.string(),
+    nonce: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]+$/))
     ])),
-    iat: z.optional(zUnixSeconds)
+    iat: /* @__PURE__ */ z.optional(zUnixSeconds)
 });
 
 /**
  * An OAuth request.
  */
-export const zOAuthRequest = z.object({
+export const zOAuthRequest = /* @__PURE__ */ z.object({
     oauth_request_public_id: zUuid,
     oauth_request_private_id: zUuid,
     expires: zUnixSeconds,
-    app_challenge_href: z.url(),
-    api_challenge_href: z.url().check(z.regex(/\/oauth\/[0-9a-fA-F-]{36}\/approve$/))
+    app_challenge_href: /* @__PURE__ */ z.url(),
+    api_challenge_href: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.regex(/\/oauth\/[0-9a-fA-F-]{36}\/approve$/))
 });
 
 /**
  * Context of the user for whom the application acts.
  */
-export const zUserContext = z.object({
-    user_id: z.int(),
-    token_id: z.string(),
-    trading_account_ids: z.array(z.int()),
-    app_vendor_id: z.int(),
-    country: z.string(),
-    status: z.string(),
-    currency: z.string(),
-    language: z.string(),
-    user_type: z.string(),
-    has_proof_address: z.boolean(),
-    has_id_document: z.boolean(),
-    avatar: z.nullable(z.string()),
-    affiliate_code: z.string(),
-    is_fully_verified: z.boolean(),
+export const zUserContext = /* @__PURE__ */ z.object({
+    user_id: /* @__PURE__ */ z.int(),
+    token_id: /* @__PURE__ */ z.string(),
+    trading_account_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.int()),
+    app_vendor_id: /* @__PURE__ */ z.int(),
+    country: /* @__PURE__ */ z.string(),
+    status: /* @__PURE__ */ z.string(),
+    currency: /* @__PURE__ */ z.string(),
+    language: /* @__PURE__ */ z.string(),
+    user_type: /* @__PURE__ */ z.string(),
+    has_proof_address: /* @__PURE__ */ z.boolean(),
+    has_id_document: /* @__PURE__ */ z.boolean(),
+    avatar: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    affiliate_code: /* @__PURE__ */ z.string(),
+    is_fully_verified: /* @__PURE__ */ z.boolean(),
     email_confirmed_at: zUnixSeconds,
-    declined_reason: z.nullable(z.string()),
-    modules: z.record(z.string(), z.array(z.string())),
-    first_name: z.string(),
-    last_name: z.string(),
-    email: z.string(),
-    permissions: z.array(z.string())
+    declined_reason: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    modules: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.array(/* @__PURE__ */ z.string())),
+    first_name: /* @__PURE__ */ z.string(),
+    last_name: /* @__PURE__ */ z.string(),
+    email: /* @__PURE__ */ z.string(),
+    permissions: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string())
 });
 
 /**
  * Error body with one human-readable message.
  */
-export const zErrorMessage = z.object({
-    message: z.string()
+export const zErrorMessage = /* @__PURE__ */ z.object({
+    message: /* @__PURE__ */ z.string()
 });
 
 /**
  * Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
  */
-export const zErrorFields = z.object({
-    errors: z.record(z.string(), z.array(z.string()))
+export const zErrorFields = /* @__PURE__ */ z.object({
+    errors: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()))
 });
 
 /**
  * Either error body shape; both are in use side by side.
  */
-export const zErrorBody = z.union([
+export const zErrorBody = /* @__PURE__ */ z.union([
     zErrorMessage,
     zErrorFields
 ]);
@@ -174,81 +179,134 @@ export const zErrorBody = z.union([
 /**
  * A decimal number written as a string, for example "5000.50". No exponent.
  */
-export const zDecimalString = z.string().check(z.maxLength(100), z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
+export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
- * A new order, flat form.
+ * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate.
  */
-export const zOrderCreate = z.object({
+export const zOrderCreateFields = /* @__PURE__ */ z.object({
     order_type: zOrderType,
-    product_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(32))
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
     ]),
     side: zSide,
     quantity: zDecimalString,
-    price: z.optional(zDecimalString),
-    price_range: z.optional(zDecimalString),
-    trailing_stop_type: z.optional(z.enum(['fiat', 'percentage'])),
-    trailing_stop_value: z.optional(zDecimalString),
-    client_order_id: z.optional(z.string().check(z.minLength(1), z.maxLength(36))),
-    leverage_level: z.optional(z.int().check(z.gte(1), z.lte(100))),
-    funding_currency: z.optional(z.string().check(z.maxLength(16))),
-    trading_type: z.optional(zTradingType)
+    price: /* @__PURE__ */ z.optional(zDecimalString),
+    price_range: /* @__PURE__ */ z.optional(zDecimalString),
+    trailing_stop_type: /* @__PURE__ */ z.optional(zTrailingStopType),
+    trailing_stop_value: /* @__PURE__ */ z.optional(zDecimalString),
+    client_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))),
+    leverage_level: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))),
+    funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),
+    trading_type: /* @__PURE__ */ z.optional(zTradingType)
 });
+
+/**
+ * A limit order, resting at `price` until it is filled or cancelled.
+ */
+export const zLimitOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('limit'),
+    price: zDecimalString
+});
+
+/**
+ * A limit order that only rests: refused when it would take liquidity at `price` on arrival.
+ */
+export const zLimitPostOnlyOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('limit_post_only'),
+    price: zDecimalString
+});
+
+/**
+ * A market order, taking the best prices on offer at once.
+ */
+export const zMarketOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('market')
+});
+
+/**
+ * A market order that takes nothing beyond `price_range` from the best price on offer on arrival.
+ */
+export const zMarketWithRangeOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('market_with_range'),
+    price_range: zDecimalString
+});
+
+/**
+ * A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's.
+ */
+export const zStopOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('stop'),
+    price: zDecimalString
+});
+
+/**
+ * A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give.
+ */
+export const zTrailingStopOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+    order_type: /* @__PURE__ */ z.literal('trailing_stop'),
+    trailing_stop_type: zTrailingStopType,
+    trailing_stop_value: zDecimalString
+});
+
+/**
+ * A new order, flat form: one schema per `order_type`, each requiring the fields that type needs (`price` for limit, limit_post_only and stop; `price_range` for market_with_range; `trailing_stop_type` and `trailing_stop_value` for trailing_stop).
+ */
+export const zOrderCreate = /* @__PURE__ */ z.discriminatedUnion('order_type', [zLimitOrderCreate, zLimitPostOnlyOrderCreate, zMarketOrderCreate, zMarketWithRangeOrderCreate, zStopOrderCreate, zTrailingStopOrderCreate]);
 
 /**
  * A new order wrapped as `{"order": {...}}`, as older clients send it.
  */
-export const zOrderCreateWrapped = z.object({
+export const zOrderCreateWrapped = /* @__PURE__ */ z.object({
     order: zOrderCreate
 });
 
 /**
  * New price and/or quantity of a live order; each optional.
  */
-export const zOrderEdit = z.object({
-    price: z.optional(zDecimalString),
-    quantity: z.optional(zDecimalString)
+export const zOrderEdit = /* @__PURE__ */ z.object({
+    price: /* @__PURE__ */ z.optional(zDecimalString),
+    quantity: /* @__PURE__ */ z.optional(zDecimalString)
 });
 
 /**
  * OrderEdit wrapped as `{"order": {...}}`, as older clients send it.
  */
-export const zOrderEditWrapped = z.object({
+export const zOrderEditWrapped = /* @__PURE__ */ z.object({
     order: zOrderEdit
 });
 
 /**
  * New take profit and/or stop loss of a live order; each optional.
  */
-export const zOrderTpslUpdate = z.object({
-    take_profit: z.optional(zDecimalString),
-    stop_loss: z.optional(zDecimalString)
+export const zOrderTpslUpdate = /* @__PURE__ */ z.object({
+    take_profit: /* @__PURE__ */ z.optional(zDecimalString),
+    stop_loss: /* @__PURE__ */ z.optional(zDecimalString)
 });
 
 /**
  * A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
  */
-export const zDecimalLike = z.union([
-    z.number(),
+export const zDecimalLike = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.number(),
     zDecimalString
 ]);
 
 /**
  * A DecimalLike value or null.
  */
-export const zNullableDecimalLike = z.nullable(zDecimalLike);
+export const zNullableDecimalLike = /* @__PURE__ */ z.nullable(zDecimalLike);
 
 /**
  * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses.
  */
-export const zOrder = z.object({
-    id: z.union([
-        z.int(),
-        z.string()
+export const zOrder = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
     ]),
-    client_order_id: z.nullable(z.string().check(z.maxLength(36))),
+    client_order_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(36))),
     order_type: zOrderType,
     quantity: zDecimalLike,
     disc_quantity: zDecimalLike,
@@ -260,117 +318,117 @@ export const zOrder = z.object({
     created_at: zUnixSeconds,
     updated_at: zUnixSeconds,
     status: zOrderStatus,
-    leverage_level: z.int(),
-    source_exchange: z.union([
-        z.int(),
-        z.string()
+    leverage_level: /* @__PURE__ */ z.int(),
+    source_exchange: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
     ]),
-    product_id: z.union([
-        z.int(),
-        z.string()
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
     ]),
-    product_code: z.string(),
-    currency_pair_code: z.string(),
-    funding_currency: z.string(),
-    crypto_account_id: z.nullable(z.int()),
-    margin_type: z.nullable(z.string()),
+    product_code: /* @__PURE__ */ z.string(),
+    currency_pair_code: /* @__PURE__ */ z.string(),
+    funding_currency: /* @__PURE__ */ z.string(),
+    crypto_account_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    margin_type: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
     take_profit: zNullableDecimalLike,
     stop_loss: zNullableDecimalLike,
     trading_type: zTradingType,
-    target: z.string(),
+    target: /* @__PURE__ */ z.string(),
     order_fee: zDecimalLike,
-    source_action: z.string(),
-    unwound_trade_id: z.nullable(z.int()),
-    trade_id: z.nullable(z.int()),
-    margin_used: z.optional(zDecimalLike),
-    margin_interest: z.optional(zDecimalLike),
-    unwound_trade_leverage_level: z.nullish(z.int())
+    source_action: /* @__PURE__ */ z.string(),
+    unwound_trade_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    trade_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    margin_used: /* @__PURE__ */ z.optional(zDecimalLike),
+    margin_interest: /* @__PURE__ */ z.optional(zDecimalLike),
+    unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int())
 });
 
 /**
  * One page of orders. Some servers send the page numbers as numeric strings.
  */
-export const zOrderList = z.object({
-    models: z.array(zOrder),
-    current_page: z.union([
-        z.int().check(z.gte(1)),
-        z.string().check(z.regex(/^[1-9][0-9]*$/))
+export const zOrderList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zOrder),
+    current_page: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
     ]),
-    total_pages: z.union([
-        z.int().check(z.gte(0)),
-        z.string().check(z.regex(/^(0|[1-9][0-9]*)$/))
+    total_pages: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
     ])
 });
 
 /**
  * One loan book level, [rate, amount] (decimal strings in the shown response).
  */
-export const zLoanBookEntry = z.tuple([zDecimalLike, zDecimalLike]);
+export const zLoanBookEntry = /* @__PURE__ */ z.tuple([zDecimalLike, zDecimalLike]);
 
 /**
  * Loan book of a crypto currency.
  */
-export const zLoanBookLadder = z.object({
-    bids: z.array(zLoanBookEntry),
-    asks: z.array(zLoanBookEntry),
+export const zLoanBookLadder = /* @__PURE__ */ z.object({
+    bids: /* @__PURE__ */ z.array(zLoanBookEntry),
+    asks: /* @__PURE__ */ z.array(zLoanBookEntry),
     timestamp: zUnixSecondsFractional
 });
 
 /**
  * Fields common to crypto and fiat accounts.
  */
-export const zAccountBase = z.object({
-    id: z.int(),
-    currency: z.string(),
+export const zAccountBase = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
     balance: zDecimalLike,
     reserved_balance: zDecimalLike,
-    push_channel: z.string().check(z.regex(/^user_[0-9]+_account_[a-z0-9]+$/)),
-    pusher_channel: z.optional(z.string().check(z.regex(/^user_[0-9]+_account_[a-z0-9]+$/))),
+    push_channel: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^user_[0-9]+_account_[a-z0-9]+$/)),
+    pusher_channel: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^user_[0-9]+_account_[a-z0-9]+$/))),
     lowest_offer_interest_rate: zNullableDecimalLike,
     highest_offer_interest_rate: zNullableDecimalLike,
-    currency_symbol: z.string(),
+    currency_symbol: /* @__PURE__ */ z.string(),
     currency_type: zCurrencyType
 });
 
 /**
  * A crypto account.
  */
-export const zCryptoAccount = z.intersection(zAccountBase, z.object({
-    currency_type: z.optional(z.literal('crypto')),
-    address: z.string(),
+export const zCryptoAccount = /* @__PURE__ */ z.intersection(zAccountBase, /* @__PURE__ */ z.object({
+    currency_type: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.literal('crypto')),
+    address: /* @__PURE__ */ z.string(),
     minimum_withdraw: zDecimalLike
 }));
 
 /**
  * A fiat account.
  */
-export const zFiatAccount = z.intersection(zAccountBase, z.object({
-    currency_type: z.optional(z.literal('fiat')),
-    send_to_btc_address: z.nullable(z.string()),
+export const zFiatAccount = /* @__PURE__ */ z.intersection(zAccountBase, /* @__PURE__ */ z.object({
+    currency_type: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.literal('fiat')),
+    send_to_btc_address: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
     exchange_rate: zDecimalLike
 }));
 
 /**
  * The crypto and fiat accounts of a user.
  */
-export const zAccounts = z.object({
-    crypto_accounts: z.array(zCryptoAccount),
-    fiat_accounts: z.array(zFiatAccount)
+export const zAccounts = /* @__PURE__ */ z.object({
+    crypto_accounts: /* @__PURE__ */ z.array(zCryptoAccount),
+    fiat_accounts: /* @__PURE__ */ z.array(zFiatAccount)
 });
 
 /**
  * A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet.
  */
-export const zProduct = z.object({
-    id: z.string(),
-    product_type: z.string(),
-    code: z.string(),
-    name: z.string(),
+export const zProduct = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.string(),
+    product_type: /* @__PURE__ */ z.string(),
+    code: /* @__PURE__ */ z.string(),
+    name: /* @__PURE__ */ z.string(),
     market_ask: zNullableDecimalLike,
     market_bid: zNullableDecimalLike,
-    currency: z.string(),
-    currency_pair_code: z.string(),
-    symbol: z.string(),
+    currency: /* @__PURE__ */ z.string(),
+    currency_pair_code: /* @__PURE__ */ z.string(),
+    symbol: /* @__PURE__ */ z.string(),
     taker_fee: zDecimalLike,
     maker_fee: zDecimalLike,
     low_market_bid: zNullableDecimalLike,
@@ -379,51 +437,51 @@ export const zProduct = z.object({
     last_price_24h: zNullableDecimalLike,
     last_traded_price: zNullableDecimalLike,
     last_traded_quantity: zNullableDecimalLike,
-    quoted_currency: z.string(),
-    base_currency: z.string(),
+    quoted_currency: /* @__PURE__ */ z.string(),
+    base_currency: /* @__PURE__ */ z.string(),
     tick_size: zDecimalLike,
-    disabled: z.boolean(),
-    margin_enabled: z.boolean(),
-    cfd_enabled: z.boolean(),
-    perpetual_enabled: z.boolean(),
-    timestamp: z.union([
+    disabled: /* @__PURE__ */ z.boolean(),
+    margin_enabled: /* @__PURE__ */ z.boolean(),
+    cfd_enabled: /* @__PURE__ */ z.boolean(),
+    perpetual_enabled: /* @__PURE__ */ z.boolean(),
+    timestamp: /* @__PURE__ */ z.union([
         zUnixSecondsFractional,
-        z.number()
+        /* @__PURE__ */ z.number()
     ])
 });
 
 /**
  * Products.
  */
-export const zProductList = z.array(zProduct);
+export const zProductList = /* @__PURE__ */ z.array(zProduct);
 
 /**
  * One order book level, [price, quantity] (decimal strings).
  */
-export const zPriceLevel = z.tuple([zDecimalLike, zDecimalLike]);
+export const zPriceLevel = /* @__PURE__ */ z.tuple([zDecimalLike, zDecimalLike]);
 
 /**
  * Order book of a product, best price first on each side.
  */
-export const zPriceLevels = z.object({
-    buy_price_levels: z.array(zPriceLevel),
-    sell_price_levels: z.array(zPriceLevel),
-    timestamp: z.union([
+export const zPriceLevels = /* @__PURE__ */ z.object({
+    buy_price_levels: /* @__PURE__ */ z.array(zPriceLevel),
+    sell_price_levels: /* @__PURE__ */ z.array(zPriceLevel),
+    timestamp: /* @__PURE__ */ z.union([
         zUnixSecondsFractional,
-        z.number()
+        /* @__PURE__ */ z.number()
     ])
 });
 
 /**
  * A currency and its deposit, withdrawal and order limits.
  */
-export const zCurrency = z.object({
-    currency: z.string(),
-    name: z.string(),
+export const zCurrency = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    name: /* @__PURE__ */ z.string(),
     currency_type: zCurrencyType,
-    depositable: z.boolean(),
-    withdrawable: z.boolean(),
-    assets_precision: z.int().check(z.gte(0)),
+    depositable: /* @__PURE__ */ z.boolean(),
+    withdrawable: /* @__PURE__ */ z.boolean(),
+    assets_precision: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
     minimum_withdrawal: zDecimalLike,
     withdrawal_fee: zDecimalLike,
     minimum_order_quantity: zDecimalLike
@@ -432,20 +490,20 @@ export const zCurrency = z.object({
 /**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
-export const zServiceApiVersion = z.enum(['2']);
+export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
 
 /**
  * System order id (the `id` of the order). Concrete paths such as `/orders/cancel_all` take precedence over this template.
  */
-export const zOrderId = z.union([
-    z.int(),
-    z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
+export const zOrderId = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int(),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
 ]);
 
 /**
  * Client-chosen order id (at most 36 bytes), written after the literal `client:` prefix of the path segment. Clients percent-encode it (RFC 3986 path segment encoding), so reserved characters such as `/`, `?`, `#` and `%` cannot break the path.
  */
-export const zClientOrderId = z.string().check(z.minLength(1), z.maxLength(36));
+export const zClientOrderId = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36));
 
 /**
  * The `oauth_request_private_id` of the OAuth request to approve.
@@ -455,15 +513,15 @@ export const zOAuthRequestPrivateId = zUuid;
 /**
  * Product id (the `id` of the product).
  */
-export const zProductId = z.union([
-    z.int(),
-    z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
+export const zProductId = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int(),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[^\/]+$/))
 ]);
 
 /**
  * New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`.
  */
-export const zOrderEditBody = z.union([
+export const zOrderEditBody = /* @__PURE__ */ z.union([
     zOrderEditWrapped,
     zOrderEdit
 ]);
@@ -475,8 +533,8 @@ export const zOrderTpslUpdateBody = zOrderTpslUpdate;
 
 export const zCreateOAuthRequestBody = zOAuthRequestCreate;
 
-export const zCreateOAuthRequestHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCreateOAuthRequestHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
@@ -484,11 +542,11 @@ export const zCreateOAuthRequestHeaders = z.object({
  */
 export const zCreateOAuthRequestResponse = zOAuthRequest;
 
-export const zApproveOAuthRequestHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zApproveOAuthRequestHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zApproveOAuthRequestPath = z.object({
+export const zApproveOAuthRequestPath = /* @__PURE__ */ z.object({
     oauth_request_private_id: zUuid
 });
 
@@ -497,8 +555,8 @@ export const zApproveOAuthRequestPath = z.object({
  */
 export const zApproveOAuthRequestResponse = zOAuthRequest;
 
-export const zGetUserContextHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetUserContextHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
@@ -506,8 +564,8 @@ export const zGetUserContextHeaders = z.object({
  */
 export const zGetUserContextResponse = zUserContext;
 
-export const zGetAccountsHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
@@ -515,21 +573,21 @@ export const zGetAccountsHeaders = z.object({
  */
 export const zGetAccountsResponse = zAccounts;
 
-export const zListOrdersHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zListOrdersHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zListOrdersQuery = z.object({
-    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(1000))), 20),
-    page: z._default(z.optional(z.int().check(z.gte(1))), 1),
-    product_id: z.optional(z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(32))
+export const zListOrdersQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    product_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
     ])),
-    status: z.optional(zOrderStatus),
-    trading_type: z.optional(zTradingType),
-    funding_currency: z.optional(z.string().check(z.maxLength(16))),
-    with_details: z.optional(z.union([z.literal(0), z.literal(1)]))
+    status: /* @__PURE__ */ z.optional(zOrderStatus),
+    trading_type: /* @__PURE__ */ z.optional(zTradingType),
+    funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
 });
 
 /**
@@ -537,13 +595,13 @@ export const zListOrdersQuery = z.object({
  */
 export const zListOrdersResponse = zOrderList;
 
-export const zCreateOrderBody = z.union([
-    zOrderCreateWrapped,
-    zOrderCreate
+export const zCreateOrderBody = /* @__PURE__ */ z.union([
+    zOrderCreate,
+    zOrderCreateWrapped
 ]);
 
-export const zCreateOrderHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCreateOrderHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
@@ -551,14 +609,14 @@ export const zCreateOrderHeaders = z.object({
  */
 export const zCreateOrderResponse = zOrder;
 
-export const zGetOrderHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetOrderHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zGetOrderPath = z.object({
-    order_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
+export const zGetOrderPath = /* @__PURE__ */ z.object({
+    order_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -572,14 +630,14 @@ export const zGetOrderResponse = zOrder;
  */
 export const zEditOrderBody = zOrderEditBody;
 
-export const zEditOrderHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zEditOrderHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zEditOrderPath = z.object({
-    order_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
+export const zEditOrderPath = /* @__PURE__ */ z.object({
+    order_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -588,12 +646,12 @@ export const zEditOrderPath = z.object({
  */
 export const zEditOrderResponse = zOrder;
 
-export const zGetOrderByClientIdHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetOrderByClientIdHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zGetOrderByClientIdPath = z.object({
-    client_order_id: z.string().check(z.minLength(1), z.maxLength(36))
+export const zGetOrderByClientIdPath = /* @__PURE__ */ z.object({
+    client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -606,12 +664,12 @@ export const zGetOrderByClientIdResponse = zOrder;
  */
 export const zEditOrderByClientIdBody = zOrderEditBody;
 
-export const zEditOrderByClientIdHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zEditOrderByClientIdHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zEditOrderByClientIdPath = z.object({
-    client_order_id: z.string().check(z.minLength(1), z.maxLength(36))
+export const zEditOrderByClientIdPath = /* @__PURE__ */ z.object({
+    client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -624,14 +682,14 @@ export const zEditOrderByClientIdResponse = zOrder;
  */
 export const zUpdateOrderTpslBody = zOrderTpslUpdateBody;
 
-export const zUpdateOrderTpslHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zUpdateOrderTpslHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zUpdateOrderTpslPath = z.object({
-    order_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
+export const zUpdateOrderTpslPath = /* @__PURE__ */ z.object({
+    order_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -645,12 +703,12 @@ export const zUpdateOrderTpslResponse = zOrder;
  */
 export const zUpdateOrderTpslByClientIdBody = zOrderTpslUpdateBody;
 
-export const zUpdateOrderTpslByClientIdHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zUpdateOrderTpslByClientIdHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zUpdateOrderTpslByClientIdPath = z.object({
-    client_order_id: z.string().check(z.minLength(1), z.maxLength(36))
+export const zUpdateOrderTpslByClientIdPath = /* @__PURE__ */ z.object({
+    client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -658,14 +716,14 @@ export const zUpdateOrderTpslByClientIdPath = z.object({
  */
 export const zUpdateOrderTpslByClientIdResponse = zOrder;
 
-export const zCancelOrderHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCancelOrderHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zCancelOrderPath = z.object({
-    order_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^\/:]+$/))
+export const zCancelOrderPath = /* @__PURE__ */ z.object({
+    order_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
     ])
 });
 
@@ -674,12 +732,12 @@ export const zCancelOrderPath = z.object({
  */
 export const zCancelOrderResponse = zOrder;
 
-export const zCancelOrderByClientIdHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCancelOrderByClientIdHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zCancelOrderByClientIdPath = z.object({
-    client_order_id: z.string().check(z.minLength(1), z.maxLength(36))
+export const zCancelOrderByClientIdPath = /* @__PURE__ */ z.object({
+    client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -689,8 +747,8 @@ export const zCancelOrderByClientIdResponse = zOrder;
 
 export const zCancelAllOrdersBody = zCancelAllFilters;
 
-export const zCancelAllOrdersHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCancelAllOrdersHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
@@ -698,12 +756,12 @@ export const zCancelAllOrdersHeaders = z.object({
  */
 export const zCancelAllOrdersResponse = zCancelAllResult;
 
-export const zGetLoanBookHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetLoanBookHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zGetLoanBookPath = z.object({
-    currency: z.string().check(z.minLength(1), z.maxLength(16))
+export const zGetLoanBookPath = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
 });
 
 /**
@@ -711,12 +769,12 @@ export const zGetLoanBookPath = z.object({
  */
 export const zGetLoanBookResponse = zLoanBookLadder;
 
-export const zListProductsHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zListProductsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zListProductsQuery = z.object({
-    perpetual: z.optional(z.union([z.literal(0), z.literal(1)]))
+export const zListProductsQuery = /* @__PURE__ */ z.object({
+    perpetual: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
 });
 
 /**
@@ -724,14 +782,14 @@ export const zListProductsQuery = z.object({
  */
 export const zListProductsResponse = zProductList;
 
-export const zGetProductHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetProductHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zGetProductPath = z.object({
-    product_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
+export const zGetProductPath = /* @__PURE__ */ z.object({
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[^\/]+$/))
     ])
 });
 
@@ -740,14 +798,14 @@ export const zGetProductPath = z.object({
  */
 export const zGetProductResponse = zProduct;
 
-export const zGetPriceLevelsHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zGetPriceLevelsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zGetPriceLevelsPath = z.object({
-    product_id: z.union([
-        z.int(),
-        z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[^\/]+$/))
+export const zGetPriceLevelsPath = /* @__PURE__ */ z.object({
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[^\/]+$/))
     ])
 });
 
@@ -756,11 +814,11 @@ export const zGetPriceLevelsPath = z.object({
  */
 export const zGetPriceLevelsResponse = zPriceLevels;
 
-export const zListCurrenciesHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zListCurrenciesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
 /**
  * The currencies.
  */
-export const zListCurrenciesResponse = z.array(zCurrency);
+export const zListCurrenciesResponse = /* @__PURE__ */ z.array(zCurrency);

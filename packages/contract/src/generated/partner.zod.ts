@@ -5,22 +5,22 @@ import * as z from 'zod/mini';
 /**
  * Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing).
  */
-export const zPartnerDelegatedPayload = z.object({
-    token_id: z.string(),
-    path: z.literal('/realtime'),
-    delegate_path: z.string(),
-    nonce: z.int()
+export const zPartnerDelegatedPayload = /* @__PURE__ */ z.object({
+    token_id: /* @__PURE__ */ z.string(),
+    path: /* @__PURE__ */ z.literal('/realtime'),
+    delegate_path: /* @__PURE__ */ z.string(),
+    nonce: /* @__PURE__ */ z.int()
 });
 
 /**
  * Environment the partner key belongs to.
  */
-export const zEnvironment = z.enum(['SANDBOX', 'PRODUCTION']);
+export const zEnvironment = /* @__PURE__ */ z.enum(['SANDBOX', 'PRODUCTION']);
 
 /**
  * Status of a Quick Exchange transaction. Seen in the description: SETTLEMENT_METHOD_REQUIRED (no method supplied), SETTLEMENT_PARAMETERS_REQUIRED (a required settlement parameter is missing), PENDING (settlements in progress). By convention transactions end FILLED or CANCELLED. Moves after creation are not shown in the description.
  */
-export const zTransactionStatus = z.enum([
+export const zTransactionStatus = /* @__PURE__ */ z.enum([
     'SETTLEMENT_METHOD_REQUIRED',
     'SETTLEMENT_PARAMETERS_REQUIRED',
     'PENDING',
@@ -31,7 +31,7 @@ export const zTransactionStatus = z.enum([
 /**
  * Status of a settlement instruction. Seen in the description: PENDING, PARAMETERS_REQUIRED, NOT_STARTED, WAITING_USER. The rest of the list (READY, WAITING_EXTERNAL, WAITING_INTERNAL, COMPLETE, MANUAL_INTERVENTION_REQUIRED, CANCELLED) is convention. Transitions are not shown.
  */
-export const zSettlementInstructionStatus = z.enum([
+export const zSettlementInstructionStatus = /* @__PURE__ */ z.enum([
     'PARAMETERS_REQUIRED',
     'READY',
     'NOT_STARTED',
@@ -47,12 +47,12 @@ export const zSettlementInstructionStatus = z.enum([
 /**
  * Side of the transaction a settlement instruction settles.
  */
-export const zSettlementDirection = z.enum(['FUNDING', 'PAYOUT']);
+export const zSettlementDirection = /* @__PURE__ */ z.enum(['FUNDING', 'PAYOUT']);
 
 /**
  * How a side of the transaction is settled. BLOCKCHAIN_TRANSFER: a transfer on chain (funding: into the setup account_key; payout: to the supplied account_key). BLOCKCHAIN_DELEGATED_BROADCAST: the user supplies a signed raw transaction that the service broadcasts. SERVICE_PARTNER_WALLET: the partner's wallet at the service (value seen on an intent payout).
  */
-export const zSettlementMethod = z.enum([
+export const zSettlementMethod = /* @__PURE__ */ z.enum([
     'BLOCKCHAIN_TRANSFER',
     'BLOCKCHAIN_DELEGATED_BROADCAST',
     'SERVICE_PARTNER_WALLET'
@@ -61,115 +61,115 @@ export const zSettlementMethod = z.enum([
 /**
  * Type of a settlement parameter. WALLET_ADDRESS: a blockchain address (seen as account_key). SIGNED_RAW_TRANSACTION: a signed raw blockchain transaction (seen as transaction_key).
  */
-export const zParameterType = z.enum(['WALLET_ADDRESS', 'SIGNED_RAW_TRANSACTION']);
+export const zParameterType = /* @__PURE__ */ z.enum(['WALLET_ADDRESS', 'SIGNED_RAW_TRANSACTION']);
 
 /**
  * How an intent is consumed. ONE_TO_ONE_ATTEMPTED (default): consumed the first time a user attempts to fulfil it (clicking the buy action; rendering the widget with the intent_id does not consume it). ONE_TO_MANY: can be fulfilled many times; the partner_* fields appear in each transaction created from it unless overridden in the widget configuration.
  */
-export const zIntentStrategy = z.enum(['ONE_TO_ONE_ATTEMPTED', 'ONE_TO_MANY']);
+export const zIntentStrategy = /* @__PURE__ */ z.enum(['ONE_TO_ONE_ATTEMPTED', 'ONE_TO_MANY']);
 
 /**
  * A parameter the service sets up for an instruction, for example account_key (WALLET_ADDRESS): the address the user pays into.
  */
-export const zSetupParameter = z.object({
+export const zSetupParameter = /* @__PURE__ */ z.object({
     type: zParameterType,
-    label: z.string(),
-    value: z.string()
+    label: /* @__PURE__ */ z.string(),
+    value: /* @__PURE__ */ z.string()
 });
 
 /**
  * A parameter an instruction needs from the user or partner, for example transaction_key (SIGNED_RAW_TRANSACTION) for BLOCKCHAIN_DELEGATED_BROADCAST funding.
  */
-export const zRequiredInputParameter = z.object({
+export const zRequiredInputParameter = /* @__PURE__ */ z.object({
     type: zParameterType,
-    required: z.boolean()
+    required: /* @__PURE__ */ z.boolean()
 });
 
 /**
  * An accepted input parameter, echoed on the instruction.
  */
-export const zReceivedInput = z.object({
+export const zReceivedInput = /* @__PURE__ */ z.object({
     type: zParameterType,
-    value: z.string()
+    value: /* @__PURE__ */ z.string()
 });
 
 /**
  * An input parameter supplied with a settlement method or later, for example account_key of type WALLET_ADDRESS.
  */
-export const zInputParameter = z.object({
+export const zInputParameter = /* @__PURE__ */ z.object({
     type: zParameterType,
-    value: z.string().check(z.maxLength(8192))
+    value: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(8192))
 });
 
 /**
  * Map of parameter name (for example account_key, transaction_key) to an input parameter.
  */
-export const zInputParameters = z.record(z.string(), zInputParameter);
+export const zInputParameters = /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), zInputParameter);
 
 /**
  * A settlement method chosen in an intent_to_trade request, with the input parameters it needs.
  */
-export const zSettlementSelection = z.object({
+export const zSettlementSelection = /* @__PURE__ */ z.object({
     method: zSettlementMethod,
-    input_parameters: z.optional(zInputParameters)
+    input_parameters: /* @__PURE__ */ z.optional(zInputParameters)
 });
 
 /**
  * The user's acceptance of the terms of service found at the session's _links.terms_of_service.
  */
-export const zTermsOfServiceAcceptance = z.object({
-    accepted: z.boolean(),
-    terms_href: z.url()
+export const zTermsOfServiceAcceptance = /* @__PURE__ */ z.object({
+    accepted: /* @__PURE__ */ z.boolean(),
+    terms_href: /* @__PURE__ */ z.url()
 });
 
 /**
  * Map of field name (a dotted path for nested fields, or `user`) to the error codes raised for it, as in the exchange's `{errors: {...}}` error body.
  */
-export const zQuickExchangeFieldErrors = z.record(z.string(), z.array(z.string()));
+export const zQuickExchangeFieldErrors = /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()));
 
 /**
  * Error envelope of Quick Exchange responses (the error body shape is not shown in the description; Quick Exchange responses carry success and message).
  */
-export const zQuickExchangeError = z.object({
-    success: z.literal(false),
-    message: z.string(),
-    errors: z.optional(zQuickExchangeFieldErrors)
+export const zQuickExchangeError = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.literal(false),
+    message: /* @__PURE__ */ z.string(),
+    errors: /* @__PURE__ */ z.optional(zQuickExchangeFieldErrors)
 });
 
 /**
  * The QuickExchangeError envelope of a validation failure (422): errors is always present and names the offending fields.
  */
-export const zQuickExchangeValidationError = z.object({
-    success: z.literal(false),
-    message: z.string(),
+export const zQuickExchangeValidationError = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.literal(false),
+    message: /* @__PURE__ */ z.string(),
     errors: zQuickExchangeFieldErrors
 });
 
-export const zUuid = z.uuid();
+export const zUuid = /* @__PURE__ */ z.uuid();
 
 /**
  * Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret.
  */
-export const zSessionAuthPayload = z.object({
-    path: z.string(),
+export const zSessionAuthPayload = /* @__PURE__ */ z.object({
+    path: /* @__PURE__ */ z.string(),
     session_id: zUuid,
-    nonce: z.int()
+    nonce: /* @__PURE__ */ z.int()
 });
 
 /**
  * Body of POST /api/v1/settlement/method (convention; the body is not shown in the description).
  */
-export const zSettlementMethodRequest = z.object({
+export const zSettlementMethodRequest = /* @__PURE__ */ z.object({
     transaction_id: zUuid,
     direction: zSettlementDirection,
     method: zSettlementMethod,
-    input_parameters: z.optional(zInputParameters)
+    input_parameters: /* @__PURE__ */ z.optional(zInputParameters)
 });
 
 /**
  * Body of POST /api/v1/settlement/parameters (convention); supplies a missing parameter.
  */
-export const zSettlementParametersRequest = z.object({
+export const zSettlementParametersRequest = /* @__PURE__ */ z.object({
     settlement_instruction_id: zUuid,
     input_parameters: zInputParameters
 });
@@ -177,82 +177,82 @@ export const zSettlementParametersRequest = z.object({
 /**
  * A decimal number written as a string, for example "5000.50". No exponent.
  */
-export const zDecimalString = z.string().check(z.maxLength(100), z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
+export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
  * Body of intent_to_trade. Requirement flags other than session_id are not shown in the description; symbol, currency, side and quantity make up its minimal request and are required here. terms_of_service is optional: the convention that requires it loses to the description's minimal request.
  */
-export const zIntentToTradeRequest = z.object({
+export const zIntentToTradeRequest = /* @__PURE__ */ z.object({
     session_id: zUuid,
-    api_key: z.optional(z.string().check(z.maxLength(128))),
-    client_ref: z.optional(z.string().check(z.maxLength(255))),
-    symbol: z.string().check(z.maxLength(33), z.regex(/^[A-Z0-9]+\/[A-Z0-9]+$/)),
-    currency: z.string().check(z.maxLength(16)),
-    side: z.enum(['buy', 'sell']),
+    api_key: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128))),
+    client_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255))),
+    symbol: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(33), /* @__PURE__ */ z.regex(/^[A-Z0-9]+\/[A-Z0-9]+$/)),
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)),
+    side: /* @__PURE__ */ z.enum(['buy', 'sell']),
     quantity: zDecimalString,
-    quantity_2: z.optional(zDecimalString),
-    quote_id: z.optional(z.string().check(z.maxLength(64))),
-    terms_of_service: z.optional(zTermsOfServiceAcceptance),
-    allow_at_best_recovery: z.optional(z.boolean()),
-    funding_settlement: z.optional(zSettlementSelection),
-    payout_settlement: z.optional(zSettlementSelection),
-    intent_id: z.optional(zUuid)
+    quantity_2: /* @__PURE__ */ z.optional(zDecimalString),
+    quote_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64))),
+    terms_of_service: /* @__PURE__ */ z.optional(zTermsOfServiceAcceptance),
+    allow_at_best_recovery: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()),
+    funding_settlement: /* @__PURE__ */ z.optional(zSettlementSelection),
+    payout_settlement: /* @__PURE__ */ z.optional(zSettlementSelection),
+    intent_id: /* @__PURE__ */ z.optional(zUuid)
 });
 
 /**
  * One side of an intent in a creation request: {method, currency, quantity (decimal string)}. quantity is given on one side only (convention).
  */
-export const zIntentSettlementCreate = z.object({
+export const zIntentSettlementCreate = /* @__PURE__ */ z.object({
     method: zSettlementMethod,
-    currency: z.string().check(z.maxLength(16)),
-    quantity: z.optional(zDecimalString)
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)),
+    quantity: /* @__PURE__ */ z.optional(zDecimalString)
 });
 
 /**
  * A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
  */
-export const zDecimalLike = z.union([
-    z.number(),
+export const zDecimalLike = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.number(),
     zDecimalString
 ]);
 
 /**
  * One side of an intent as returned: {method, currency, quantity}. quantity is given on one side only (convention), so it may be absent on the other side.
  */
-export const zIntentSettlement = z.object({
+export const zIntentSettlement = /* @__PURE__ */ z.object({
     method: zSettlementMethod,
-    currency: z.string().check(z.maxLength(16)),
-    quantity: z.optional(zDecimalLike)
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)),
+    quantity: /* @__PURE__ */ z.optional(zDecimalLike)
 });
 
 /**
  * Default, user-changeable currencies (and funding quantity) for the sides of a transaction, as returned with a session or set in the widget initialization.
  */
-export const zDefaultTransaction = z.object({
-    funding_settlement: z.optional(z.object({
-        currency: z.string().check(z.maxLength(16)),
-        quantity: z.optional(zDecimalLike)
+export const zDefaultTransaction = /* @__PURE__ */ z.object({
+    funding_settlement: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.object({
+        currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)),
+        quantity: /* @__PURE__ */ z.optional(zDecimalLike)
     })),
-    payout_settlement: z.optional(z.object({
-        currency: z.string().check(z.maxLength(16))
+    payout_settlement: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.object({
+        currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))
     }))
 });
 
 /**
  * A user session (payload of the session creation response).
  */
-export const zUserSession = z.object({
+export const zUserSession = /* @__PURE__ */ z.object({
     session_id: zUuid,
     session_secret: zUuid,
     environment: zEnvironment,
-    client_info: z.object({
-        suggested_country: z.string()
+    client_info: /* @__PURE__ */ z.object({
+        suggested_country: /* @__PURE__ */ z.string()
     }),
     default_transaction: zDefaultTransaction,
-    widget_configuration: z.nullable(z.record(z.string(), z.unknown())),
-    _links: z.object({
-        terms_of_service: z.object({
-            href: z.url()
+    widget_configuration: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown())),
+    _links: /* @__PURE__ */ z.object({
+        terms_of_service: /* @__PURE__ */ z.object({
+            href: /* @__PURE__ */ z.url()
         })
     })
 });
@@ -260,23 +260,23 @@ export const zUserSession = z.object({
 /**
  * The object the partner's page initialises the widget with. When intent_id is given, the widget starts on the quote screen with the payout currency and quantity locked. default_transaction sets a default, user-changeable currency for either side. config_version versions this object.
  */
-export const zWidgetInitialization = z.object({
-    public_api_key: z.string().check(z.maxLength(128)),
-    config_version: z.string().check(z.maxLength(32)),
-    intent_id: z.optional(zUuid),
-    default_transaction: z.optional(zDefaultTransaction)
+export const zWidgetInitialization = /* @__PURE__ */ z.object({
+    public_api_key: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128)),
+    config_version: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32)),
+    intent_id: /* @__PURE__ */ z.optional(zUuid),
+    default_transaction: /* @__PURE__ */ z.optional(zDefaultTransaction)
 });
 
 /**
  * Body of session creation. Requirement flags are not shown in the description; only public_api_key, which identifies the partner, is required here.
  */
-export const zSessionCreate = z.object({
-    public_api_key: z.string().check(z.minLength(1), z.maxLength(128)),
-    ancestor_origins: z.optional(z.string().check(z.maxLength(2048))),
-    identity: z.optional(z.record(z.string(), z.unknown())),
-    user_locale: z.optional(z.string().check(z.maxLength(35))),
-    config: z.optional(z.union([
-        z.record(z.string(), z.unknown()),
+export const zSessionCreate = /* @__PURE__ */ z.object({
+    public_api_key: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(128)),
+    ancestor_origins: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2048))),
+    identity: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown())),
+    user_locale: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(35))),
+    config: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()),
         zWidgetInitialization
     ]))
 });
@@ -284,31 +284,31 @@ export const zSessionCreate = z.object({
 /**
  * Response of session creation.
  */
-export const zSessionResponse = z.object({
-    success: z.boolean(),
+export const zSessionResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
     environment: zEnvironment,
-    message: z.optional(z.string()),
+    message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
     payload: zUserSession
 });
 
 /**
  * Error body with one human-readable message.
  */
-export const zErrorMessage = z.object({
-    message: z.string()
+export const zErrorMessage = /* @__PURE__ */ z.object({
+    message: /* @__PURE__ */ z.string()
 });
 
 /**
  * Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
  */
-export const zErrorFields = z.object({
-    errors: z.record(z.string(), z.array(z.string()))
+export const zErrorFields = /* @__PURE__ */ z.object({
+    errors: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()))
 });
 
 /**
  * Either error body shape; both are in use side by side.
  */
-export const zErrorBody = z.union([
+export const zErrorBody = /* @__PURE__ */ z.union([
     zErrorMessage,
     zErrorFields
 ]);
@@ -316,168 +316,168 @@ export const zErrorBody = z.union([
 /**
  * Unix time in milliseconds.
  */
-export const zUnixMillis = z.int().check(z.gte(0));
+export const zUnixMillis = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0));
 
 /**
  * When a settlement instruction expires. ttl_ms is 20000 (20 s) in the shown responses; by convention this is the quote lifetime (a quote expires 20 s after it is replaced or taken).
  */
-export const zSettlementExpiry = z.object({
+export const zSettlementExpiry = /* @__PURE__ */ z.object({
     unix_ms: zUnixMillis,
-    iso8601: z.iso.datetime().check(z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$/)),
-    ttl_ms: z.int().check(z.gte(0))
+    iso8601: z.iso.datetime().check(/* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$/)),
+    ttl_ms: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0))
 });
 
 /**
  * How one side (funding or payout) of a transaction is settled. `expires` is absent on some instructions (the PENDING ones in the description's fully specified example).
  */
-export const zSettlementInstruction = z.object({
+export const zSettlementInstruction = /* @__PURE__ */ z.object({
     settlement_instruction_id: zUuid,
     transaction_id: zUuid,
-    currency: z.string(),
+    currency: /* @__PURE__ */ z.string(),
     direction: zSettlementDirection,
     method: zSettlementMethod,
     quantity: zDecimalString,
     status: zSettlementInstructionStatus,
-    expires: z.optional(zSettlementExpiry),
-    setup_parameters: z.record(z.string(), zSetupParameter),
-    required_input_parameters: z.record(z.string(), zRequiredInputParameter),
-    received_input: z.record(z.string(), zReceivedInput)
+    expires: /* @__PURE__ */ z.optional(zSettlementExpiry),
+    setup_parameters: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), zSetupParameter),
+    required_input_parameters: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), zRequiredInputParameter),
+    received_input: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), zReceivedInput)
 });
 
 /**
  * A Quick Exchange transaction (payload of the intent_to_trade response).
  */
-export const zTransaction = z.object({
-    client_ref: z.nullish(z.string()),
+export const zTransaction = /* @__PURE__ */ z.object({
+    client_ref: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
     transaction_id: zUuid,
-    api_key: z.optional(z.string()),
-    session_id: z.optional(zUuid),
+    api_key: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+    session_id: /* @__PURE__ */ z.optional(zUuid),
     status: zTransactionStatus,
-    funding_settlement: z.optional(zSettlementInstruction),
-    payout_settlement: z.optional(zSettlementInstruction)
+    funding_settlement: /* @__PURE__ */ z.optional(zSettlementInstruction),
+    payout_settlement: /* @__PURE__ */ z.optional(zSettlementInstruction)
 });
 
 /**
  * A transaction as listed for its partner (convention): the transaction plus its creation time (the paging key), the intent it was created from and the partner fields (copied from a ONE_TO_MANY intent unless overridden in the widget configuration).
  */
-export const zPartnerTransaction = z.intersection(zTransaction, z.object({
+export const zPartnerTransaction = /* @__PURE__ */ z.intersection(zTransaction, /* @__PURE__ */ z.object({
     created_at: zUnixMillis,
-    intent_id: z.nullable(zUuid),
-    partner_order_id: z.optional(z.string().check(z.maxLength(40))),
-    partner_ref: z.optional(z.string()),
-    partner_tags: z.optional(z.array(z.string()))
+    intent_id: /* @__PURE__ */ z.nullable(zUuid),
+    partner_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(40))),
+    partner_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+    partner_tags: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.string()))
 }));
 
 /**
  * The filters applied to a partner transaction listing, the limit and the number of transactions returned.
  */
-export const zPartnerTransactionSelection = z.object({
-    min_ts: z.optional(zUnixMillis),
-    max_ts: z.optional(zUnixMillis),
-    status: z.optional(zTransactionStatus),
-    intent_id: z.optional(zUuid),
-    limit: z.int().check(z.gte(1), z.lte(100)),
-    count: z.int().check(z.gte(0), z.lte(100))
+export const zPartnerTransactionSelection = /* @__PURE__ */ z.object({
+    min_ts: /* @__PURE__ */ z.optional(zUnixMillis),
+    max_ts: /* @__PURE__ */ z.optional(zUnixMillis),
+    status: /* @__PURE__ */ z.optional(zTransactionStatus),
+    intent_id: /* @__PURE__ */ z.optional(zUuid),
+    limit: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100)),
+    count: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0), /* @__PURE__ */ z.lte(100))
 });
 
 /**
  * Payload of the partner transaction listing: at most 100 transactions, oldest first. Page by asking again with min_ts = created_at of the last transaction + 1.
  */
-export const zPartnerTransactionList = z.object({
-    transactions: z.array(zPartnerTransaction).check(z.maxLength(100)),
+export const zPartnerTransactionList = /* @__PURE__ */ z.object({
+    transactions: /* @__PURE__ */ z.array(zPartnerTransaction).check(/* @__PURE__ */ z.maxLength(100)),
     selection: zPartnerTransactionSelection
 });
 
 /**
  * Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present.
  */
-export const zIntentCreate = z.object({
-    public_api_key: z.optional(z.string().check(z.maxLength(128))),
+export const zIntentCreate = /* @__PURE__ */ z.object({
+    public_api_key: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128))),
     payout_settlement: zIntentSettlementCreate,
-    funding_settlement: z.optional(zIntentSettlementCreate),
-    strategy: z._default(z.optional(zIntentStrategy), 'ONE_TO_ONE_ATTEMPTED'),
-    partner_order_id: z.optional(z.string().check(z.maxLength(40))),
-    partner_ref: z.optional(z.string().check(z.maxLength(255))),
-    partner_tags: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(32))),
-    expires_at: z.optional(zUnixMillis)
+    funding_settlement: /* @__PURE__ */ z.optional(zIntentSettlementCreate),
+    strategy: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(zIntentStrategy), 'ONE_TO_ONE_ATTEMPTED'),
+    partner_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(40))),
+    partner_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255))),
+    partner_tags: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64))).check(/* @__PURE__ */ z.maxLength(32))),
+    expires_at: /* @__PURE__ */ z.optional(zUnixMillis)
 });
 
 /**
  * Response of intent_to_trade (202). The message names the missing step; settlement parameter requirements are listed on the instructions.
  */
-export const zTransactionCreatedResponse = z.object({
-    success: z.boolean(),
-    message: z.string(),
+export const zTransactionCreatedResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
+    message: /* @__PURE__ */ z.string(),
     payload: zTransaction
 });
 
 /**
  * Response of the settlement method and settlement parameters calls (202).
  */
-export const zSettlementInstructionResponse = z.object({
-    success: z.boolean(),
-    message: z.string(),
+export const zSettlementInstructionResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
+    message: /* @__PURE__ */ z.string(),
     payload: zSettlementInstruction
 });
 
 /**
  * Response of the transaction status call.
  */
-export const zTransactionStatusResponse = z.object({
-    success: z.boolean(),
-    message: z.optional(z.string()),
+export const zTransactionStatusResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
+    message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
     payload: zTransaction
 });
 
 /**
  * Response of the partner transaction listing.
  */
-export const zPartnerTransactionListResponse = z.object({
-    success: z.boolean(),
+export const zPartnerTransactionListResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
     environment: zEnvironment,
-    message: z.optional(z.string()),
+    message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
     payload: zPartnerTransactionList
 });
 
 /**
  * Unix time in milliseconds, written as a string of digits.
  */
-export const zUnixMillisString = z.string().check(z.regex(/^[0-9]+$/));
+export const zUnixMillisString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]+$/));
 
 /**
  * An intent (payload of the intent creation response). Its id is the intent_id.
  */
-export const zIntent = z.object({
+export const zIntent = /* @__PURE__ */ z.object({
     id: zUuid,
     created_at: zUnixMillisString,
-    expires_at: z.nullable(zUnixMillisString),
+    expires_at: /* @__PURE__ */ z.nullable(zUnixMillisString),
     strategy: zIntentStrategy,
-    funding_settlement: z.nullable(zIntentSettlement),
-    payout_settlement: z.nullable(zIntentSettlement),
-    partner_order_id: z.optional(z.string().check(z.maxLength(40))),
-    partner_ref: z.optional(z.string()),
-    partner_tags: z.optional(z.array(z.string()))
+    funding_settlement: /* @__PURE__ */ z.nullable(zIntentSettlement),
+    payout_settlement: /* @__PURE__ */ z.nullable(zIntentSettlement),
+    partner_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(40))),
+    partner_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+    partner_tags: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.string()))
 });
 
 /**
  * Response of intent creation.
  */
-export const zIntentResponse = z.object({
-    success: z.boolean(),
+export const zIntentResponse = /* @__PURE__ */ z.object({
+    success: /* @__PURE__ */ z.boolean(),
     environment: zEnvironment,
-    message: z.string(),
+    message: /* @__PURE__ */ z.string(),
     payload: zIntent
 });
 
 /**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
-export const zServiceApiVersion = z.enum(['2']);
+export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
 
 /**
  * The partner's public API key.
  */
-export const zPublicApiKey = z.string().check(z.minLength(1), z.maxLength(128));
+export const zPublicApiKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(128));
 
 /**
  * The transaction_id returned by intent_to_trade.
@@ -493,12 +493,12 @@ export const zCreateSessionResponse = zSessionResponse;
 
 export const zCreateIntentBody = zIntentCreate;
 
-export const zCreateIntentHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zCreateIntentHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zCreateIntentPath = z.object({
-    public_api_key: z.string().check(z.minLength(1), z.maxLength(128))
+export const zCreateIntentPath = /* @__PURE__ */ z.object({
+    public_api_key: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(128))
 });
 
 /**
@@ -506,19 +506,19 @@ export const zCreateIntentPath = z.object({
  */
 export const zCreateIntentResponse = zIntentResponse;
 
-export const zListPartnerTransactionsHeaders = z.object({
-    'X-Service-API-Version': z.optional(z.enum(['2']))
+export const zListPartnerTransactionsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
 });
 
-export const zListPartnerTransactionsPath = z.object({
-    public_api_key: z.string().check(z.minLength(1), z.maxLength(128))
+export const zListPartnerTransactionsPath = /* @__PURE__ */ z.object({
+    public_api_key: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(128))
 });
 
-export const zListPartnerTransactionsQuery = z.object({
-    min_ts: z.optional(zUnixMillis),
-    max_ts: z.optional(zUnixMillis),
-    status: z.optional(zTransactionStatus),
-    intent_id: z.optional(zUuid)
+export const zListPartnerTransactionsQuery = /* @__PURE__ */ z.object({
+    min_ts: /* @__PURE__ */ z.optional(zUnixMillis),
+    max_ts: /* @__PURE__ */ z.optional(zUnixMillis),
+    status: /* @__PURE__ */ z.optional(zTransactionStatus),
+    intent_id: /* @__PURE__ */ z.optional(zUuid)
 });
 
 /**
@@ -533,7 +533,7 @@ export const zIntentToTradeBody = zIntentToTradeRequest;
  */
 export const zIntentToTradeResponse = zTransactionCreatedResponse;
 
-export const zGetTransactionStatusPath = z.object({
+export const zGetTransactionStatusPath = /* @__PURE__ */ z.object({
     transaction_id: zUuid
 });
 

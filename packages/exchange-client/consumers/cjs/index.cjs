@@ -1,5 +1,6 @@
 const { createExchangeClient, OrderNotLiveError } = require('@exchange-kit/exchange-client');
 const { createPartnerClient } = require('@exchange-kit/partner-client');
+const { priceToPrecision } = require('@exchange-kit/exchange-client/precision');
 
 async function main() {
   const client = createExchangeClient({
@@ -13,7 +14,12 @@ async function main() {
     .catch((error) => error instanceof OrderNotLiveError);
   const partner = createPartnerClient({ partnersUrl: process.env.BASE_URL, publicApiKey: 'pk' });
   console.log(
-    JSON.stringify({ price: order.price, notLive, partner: typeof partner.sessions.create }),
+    JSON.stringify({
+      price: order.price,
+      notLive,
+      partner: typeof partner.sessions.create,
+      rounded: priceToPrecision({ tick_size: '0.5' }, 65010.1 + 0.2),
+    }),
   );
 }
 

@@ -1,4 +1,5 @@
 import { createExchangeClient, OrderNotLiveError } from '@exchange-kit/exchange-client';
+import { priceToPrecision } from '@exchange-kit/exchange-client/precision';
 import { createPartnerClient } from '@exchange-kit/partner-client';
 
 const client = createExchangeClient({
@@ -12,5 +13,10 @@ const notLive = await client.orders
   .catch((error) => error instanceof OrderNotLiveError);
 const partner = createPartnerClient({ partnersUrl: process.env.BASE_URL, publicApiKey: 'pk' });
 console.log(
-  JSON.stringify({ price: order.price, notLive, partner: typeof partner.sessions.create }),
+  JSON.stringify({
+    price: order.price,
+    notLive,
+    partner: typeof partner.sessions.create,
+    rounded: priceToPrecision({ tick_size: '0.5' }, 65010.1 + 0.2),
+  }),
 );

@@ -2,9 +2,11 @@ import { zOrder } from '@exchange-kit/contract/exchange/schemas';
 import {
   createExchangeClient,
   type Order,
+  type OrderCreateInputOf,
   OrderNotLiveError,
   type OrderRef,
 } from '@exchange-kit/exchange-client';
+import { type MarketRules, priceToPrecision } from '@exchange-kit/exchange-client/precision';
 import { createPartnerClient, hasStatus, type Transaction } from '@exchange-kit/partner-client';
 
 const client = createExchangeClient({
@@ -29,3 +31,16 @@ export const partner = createPartnerClient({
   publicApiKey: 'pk',
 });
 export const schema = zOrder;
+export const rules: MarketRules = {
+  product_id: '1',
+  tick_size: '0.5',
+  quantity_step: '0.00000001',
+  minimum_quantity: '0.0001',
+};
+export const limit: OrderCreateInputOf<'limit'> = {
+  order_type: 'limit',
+  product_id: 1,
+  side: 'buy',
+  quantity: '0.01',
+  price: priceToPrecision(rules, '65010.3', 'down'),
+};

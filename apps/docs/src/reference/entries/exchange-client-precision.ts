@@ -1,0 +1,4 @@
+/**
+ * @module @exchange-kit/exchange-client/precision
+ */
+export * from '@exchange-kit/exchange-client/precision';
