@@ -139,7 +139,7 @@ function BuyFlow() {
               onSubmit={(requirement, value) => transaction.submit.mutate({ requirement, value })}
             />
           )}
-          {funding?.status === 'WAITING_USER' && (
+          {funding?.status === 'WAITING_USER' && !transaction.canRequote && (
             <div data-testid="funding">
               {countdown.expired ? (
                 <p role="alert">The time to pay ran out.</p>

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure } from '@testing-library/react';
-import { type ReactNode, StrictMode } from 'react';
+import { Component, type ReactNode, StrictMode } from 'react';
 import { afterEach, inject } from 'vitest';
 import { backendCalls } from '../example/backend-calls.js';
 import { type QuickExchangeConfig, QuickExchangeProvider } from '../src/provider.js';
@@ -82,4 +82,21 @@ export async function finishTransaction(transactionId: string, status: 'FILLED' 
     },
   );
   if (response.status !== 204) throw new Error(`could not end ${transactionId}`);
+}
+
+/** Shows "failed" once a child throws, and hands the error to `onError`. */
+export class ErrorBoundary extends Component<
+  { children: ReactNode; onError: (error: unknown) => void },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.onError(error);
+  }
+  override render() {
+    return this.state.failed ? <p>failed</p> : this.props.children;
+  }
 }
