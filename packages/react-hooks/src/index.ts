@@ -39,7 +39,7 @@ export {
   useSuspenseUserSession,
   useUserSession,
 } from './session.js';
-export type { SessionKeeper, TransactionCalls } from './session-keeper.js';
+export type { SessionCalls, SessionKeeper } from './session-keeper.js';
 export {
   type MethodChoice,
   type ParameterType,

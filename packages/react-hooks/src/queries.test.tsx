@@ -24,7 +24,7 @@ describe('query option factories', () => {
     const quickExchange = createQuickExchange(sandboxConfig({ fetch }));
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const session = await queryClient.fetchQuery(sessionQueryOptions(quickExchange));
-    const created = await quickExchange.sessions.callsFor(session.sessionId).create({
+    const created = await quickExchange.sessions.clientFor(session.sessionId).transactions.create({
       session_id: session.sessionId,
       side: 'buy',
       symbol: 'BTC/USDC',

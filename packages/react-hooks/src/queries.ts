@@ -75,8 +75,8 @@ export function transactionQueryOptions(
     queryKey: quickExchangeKeys.transaction(transactionId),
     queryFn: ({ signal }) =>
       sessions
-        .callsFor(input.sessionId ?? sessions.sessionOf(transactionId))
-        .status(transactionId, { signal }),
+        .clientFor(input.sessionId ?? sessions.sessionOf(transactionId))
+        .transactions.status(transactionId, { signal }),
     staleTime: 1_000,
     refetchInterval: (query) => {
       const current = query.state.data?.status;

@@ -46,9 +46,9 @@ describe('quickExchangeKeys', () => {
 
     // The session's own calls, made outside the hooks, choose the methods: nothing polls a
     // transaction that waits.
-    const elsewhere = result.current.sessions.callsFor(result.current.transaction?.session_id);
+    const elsewhere = result.current.sessions.clientFor(result.current.transaction?.session_id);
     for (const direction of ['FUNDING', 'PAYOUT'] as const) {
-      await elsewhere.setMethod({
+      await elsewhere.transactions.setMethod({
         transaction_id: transactionId,
         direction,
         method: 'SERVICE_PARTNER_WALLET',

@@ -8,7 +8,7 @@ import type {
 import type { QuickExchangeSession } from './session-shape.js';
 
 /** The transaction calls of a session, signed with its secret when it is known here. */
-export type TransactionCalls = SessionClient['transactions'];
+export type SessionCalls = Pick<SessionClient, 'transactions'>;
 
 /**
  * Where the session_secret lives: in this object's memory only, never in the query cache,
@@ -21,7 +21,7 @@ export interface SessionKeeper {
   /** The session opened last, so that a reset cache finds it again instead of opening another. */
   current(): QuickExchangeSession | undefined;
   /** The calls of a session: signed when its secret is held here, unsigned otherwise. */
-  callsFor(sessionId: string | undefined): TransactionCalls;
+  clientFor(sessionId: string | undefined): SessionCalls;
   /** Remembers which session made a transaction, to sign the reads of its status. */
   remember(transactionId: string, sessionId: string): void;
   /** The session that made a transaction, when it was made through this keeper. */
@@ -51,9 +51,8 @@ export function createSessionKeeper(client: PartnerClient): SessionKeeper {
       return latest;
     },
     current: () => latest,
-    callsFor: (sessionId) =>
-      (sessionId === undefined ? undefined : signed.get(sessionId)?.transactions) ??
-      client.transactions,
+    clientFor: (sessionId) =>
+      (sessionId === undefined ? undefined : signed.get(sessionId)) ?? client,
     remember: (transactionId, sessionId) => void owners.set(transactionId, sessionId),
     sessionOf: (transactionId) => owners.get(transactionId),
   };

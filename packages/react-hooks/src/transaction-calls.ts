@@ -69,10 +69,10 @@ export const directions: readonly SettlementDirection[] = ['FUNDING', 'PAYOUT'];
 export const fieldOf = (direction: SettlementDirection) =>
   direction === 'FUNDING' ? 'funding_settlement' : 'payout_settlement';
 
-/** The calls of the session that made the transaction, else of `sessionId`. */
-function callsOf(quickExchange: QuickExchange, transactionId?: string, sessionId?: string) {
+/** The client of the session that made the transaction, else of `sessionId`. */
+function clientOf(quickExchange: QuickExchange, transactionId?: string, sessionId?: string) {
   const { sessions } = quickExchange;
-  return sessions.callsFor(
+  return sessions.clientFor(
     (transactionId === undefined ? undefined : sessions.sessionOf(transactionId)) ?? sessionId,
   );
 }
@@ -127,8 +127,8 @@ export function useCreateTransaction(options: {
         queryKey: quickExchangeKeys.transactionCreation(clientRef, sessionId),
         queryFn: () =>
           quickExchange.sessions
-            .callsFor(sessionId)
-            .create({ ...order, session_id: sessionId, client_ref: clientRef }),
+            .clientFor(sessionId)
+            .transactions.create({ ...order, session_id: sessionId, client_ref: clientRef }),
         staleTime: Number.POSITIVE_INFINITY,
         retry: false,
       });
@@ -171,7 +171,7 @@ export function useChooseMethod(
       if (transactionId === undefined) {
         throw new QuickExchangeFlowError('There is no transaction yet.');
       }
-      return callsOf(quickExchange, transactionId, sessionId).setMethod({
+      return clientOf(quickExchange, transactionId, sessionId).transactions.setMethod({
         transaction_id: transactionId,
         direction: choice.direction,
         method: choice.method,
@@ -191,7 +191,7 @@ export function useSubmitRequirement(
   const afterChange = useAfterChange();
   return useMutation({
     mutationFn: ({ requirement, value }: RequirementValue) =>
-      callsOf(quickExchange, transactionId, sessionId).setParameters({
+      clientOf(quickExchange, transactionId, sessionId).transactions.setParameters({
         settlement_instruction_id: requirement.settlementInstructionId,
         input_parameters: { [requirement.name]: { type: requirement.type, value } },
       }),
@@ -214,12 +214,12 @@ export function useRequote(
     mutationFn: async () => {
       if (!transaction) throw new QuickExchangeFlowError('There is no transaction yet.');
       const id = transaction.transaction_id;
-      const calls = callsOf(quickExchange, id, sessionId);
+      const client = clientOf(quickExchange, id, sessionId);
       for (const direction of directions) {
         const instruction = transaction[fieldOf(direction)];
         if (!instruction) continue;
         const given = instruction.received_input;
-        await calls.setMethod({
+        await client.transactions.setMethod({
           transaction_id: id,
           direction,
           method: instruction.method,

@@ -67,7 +67,7 @@ describe('prefetch on a server, dehydrate, hydrate in the browser', () => {
     const session = await serverCache.fetchQuery(
       sessionQueryOptions(server, { userLocale: 'en-SG' }),
     );
-    const transaction = await server.sessions.callsFor(session.sessionId).create({
+    const transaction = await server.sessions.clientFor(session.sessionId).transactions.create({
       session_id: session.sessionId,
       side: 'buy',
       symbol: 'BTC/USDC',
