@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ExampleServer, startExampleServer } from '../example/server.js';
@@ -12,23 +13,29 @@ import { type ExampleServer, startExampleServer } from '../example/server.js';
 const screenshots = fileURLToPath(new URL('../test-output/e2e/', import.meta.url));
 const wallet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 let example: ExampleServer;
-/** The example against the sandbox whose clock this test moves. */
+/** The example against a sandbox of this file's own, whose clock it moves. */
 let lateExample: ExampleServer;
+let clockSandbox: SandboxProcess;
 let browser: Browser;
 
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
+  clockSandbox = await startSandboxProcess(60_000, [
+    '--settle-after',
+    'never',
+    '--require-session-auth',
+  ]);
   [example, lateExample, browser] = await Promise.all([
     startExampleServer({
       partnersUrl: inject('partnersUrl'),
       publicApiKey: inject('publicApiKey'),
       ...inject('backendCredentials'),
     }),
-    // Both sandboxes run with the same demo credentials.
     startExampleServer({
-      partnersUrl: inject('clockSandbox').partnersUrl,
-      publicApiKey: inject('clockSandbox').publicApiKey,
-      ...inject('backendCredentials'),
+      partnersUrl: clockSandbox.partnerUrl,
+      publicApiKey: clockSandbox.publicApiKey,
+      tokenId: clockSandbox.tokenId,
+      tokenSecret: clockSandbox.tokenSecret,
     }),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -41,6 +48,7 @@ afterAll(async () => {
   await browser?.close();
   await example?.close();
   await lateExample?.close();
+  await clockSandbox?.stop();
 });
 
 const shoot = (page: Page, step: string) =>
@@ -121,7 +129,7 @@ describe('example buy flow', () => {
     await page.getByLabel('Your BTC wallet address').fill(wallet);
 
     // The user is slow: 25 s pass on the sandbox's clock and on the page's.
-    const moved = await fetch(inject('clockSandbox').clockUrl, {
+    const moved = await fetch(`${clockSandbox.exchangeUrl}/test/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ advance_seconds: 25 }),

@@ -16,8 +16,8 @@ declare module 'vitest' {
     /** Server side only: the e2e test hands it to the example's backend. */
     backendCredentials: { tokenId: string; tokenSecret: string };
     /**
-     * A sandbox of its own for the tests that move its clock (quote expiry), so that no other
-     * test's instructions expire under it.
+     * A sandbox of its own for the hook test that moves its clock (quote expiry), so that no
+     * other test's instructions expire under it. The end-to-end test starts its own.
      */
     clockSandbox: { partnersUrl: string; publicApiKey: string; clockUrl: string };
   }
