@@ -24,7 +24,6 @@ export {
 export {
   intentQueryOptions,
   type LoadIntent,
-  noTransactionQueryOptions,
   type SessionQueryInput,
   sessionQueryOptions,
   type TransactionQueryInput,
