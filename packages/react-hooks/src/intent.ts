@@ -34,7 +34,7 @@ export function useIntent<TData = Intent>(
   query: QueryOverrides<Intent, Error, TData> = {},
 ): UseQueryResult<TData, Error> {
   const { load } = options;
-  const known: UseQueryOptions<Intent, Error, Intent, QueryKey> =
+  const known =
     intentId === undefined
       ? { queryKey: quickExchangeKeys.noIntent(), queryFn: skipToken, gcTime: 0 }
       : load === undefined

@@ -40,9 +40,18 @@ export function sessionInput(input: SessionQueryInput): SessionInput {
  */
 export function sessionQueryOptions(quickExchange: QuickExchange, input: SessionQueryInput = {}) {
   const { sessions, publicApiKey } = quickExchange;
-  return queryOptions<QuickExchangeSession, QuickExchangeError>({
+  return queryOptions<
+    QuickExchangeSession,
+    QuickExchangeError,
+    QuickExchangeSession,
+    ReturnType<typeof quickExchangeKeys.session>
+  >({
     queryKey: quickExchangeKeys.session(publicApiKey),
-    queryFn: () => sessions.current() ?? sessions.open(sessionInput(input)),
+    // The session opened here, else one restored into the cache, else a new one.
+    queryFn: ({ client, queryKey }) =>
+      sessions.current() ??
+      client.getQueryData<QuickExchangeSession>(queryKey) ??
+      sessions.open(sessionInput(input)),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
     retry: false,
@@ -71,7 +80,12 @@ export function transactionQueryOptions(
 ) {
   const { sessions } = quickExchange;
   const pollIntervalMs = input.pollIntervalMs ?? 2_000;
-  return queryOptions<Transaction, QuickExchangeError>({
+  return queryOptions<
+    Transaction,
+    QuickExchangeError,
+    Transaction,
+    ReturnType<typeof quickExchangeKeys.transaction>
+  >({
     queryKey: quickExchangeKeys.transaction(transactionId),
     queryFn: ({ signal }) =>
       sessions
@@ -90,7 +104,12 @@ export function transactionQueryOptions(
  * outside `transactions()`, and the entry goes as soon as the hook unmounts.
  */
 export function noTransactionQueryOptions() {
-  return queryOptions<Transaction, QuickExchangeError>({
+  return queryOptions<
+    Transaction,
+    QuickExchangeError,
+    Transaction,
+    ReturnType<typeof quickExchangeKeys.noTransaction>
+  >({
     queryKey: quickExchangeKeys.noTransaction(),
     queryFn: skipToken,
     gcTime: 0,
@@ -106,7 +125,7 @@ export type LoadIntent = (intentId: string, options: { signal: AbortSignal }) =>
 
 /** An intent, through the application's loader. */
 export function intentQueryOptions(intentId: string, load: LoadIntent) {
-  return queryOptions<Intent, Error>({
+  return queryOptions<Intent, Error, Intent, ReturnType<typeof quickExchangeKeys.intent>>({
     queryKey: quickExchangeKeys.intent(intentId),
     queryFn: ({ signal }) => load(intentId, { signal }),
     staleTime: 60_000,

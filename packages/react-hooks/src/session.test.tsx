@@ -50,7 +50,7 @@ describe('useUserSession', () => {
     expect([sessionStorage.length, localStorage.length]).toEqual([0, 0]);
   });
 
-  it('restores a saved session without opening another', async () => {
+  it('restores a saved session without opening another, resets included', async () => {
     const calls: string[] = [];
     const fetch: typeof globalThis.fetch = (input, init) => {
       calls.push(String(input instanceof Request ? input.url : input));
@@ -63,10 +63,14 @@ describe('useUserSession', () => {
       defaultTransaction: {},
       termsOfServiceHref: 'https://partners.exchange.example/legal/terms-of-service',
     };
-    const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }) });
+    const { wrapper, queryClient } = providerWrapper({ config: sandboxConfig({ fetch }) });
     const { result } = renderHook(() => useUserSession({ restore: saved }), { wrapper });
     expect(result.current.data).toEqual(saved);
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // A reset puts the restored session back, and refetching it opens nothing either.
+    await act(() => queryClient.resetQueries());
+    await waitFor(() => expect(result.current.fetchStatus).toBe('idle'));
+    expect(result.current.data).toEqual(saved);
     expect(calls).toEqual([]);
   });
 
@@ -89,7 +93,7 @@ describe('useUserSession', () => {
     expect(result.current.renewal.isSuccess).toBe(true);
   });
 
-  it('fails with a ValidationError on a refused public key, and throws it to a boundary on request', async () => {
+  it('fails with a ValidationError on a refused public key, and renewing rejects with it', async () => {
     const { wrapper } = providerWrapper({ config: sandboxConfig({ publicApiKey: 'pk_unknown' }) });
     const { result } = renderHook(() => useUserSession(), { wrapper });
     await waitFor(() => expect(result.current.status).toBe('error'));
