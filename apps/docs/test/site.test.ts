@@ -135,19 +135,20 @@ describe('the built site', () => {
     }
   });
 
-  it('live page runs the buy flow against the sandbox to PENDING, with no secret', async () => {
+  it('live page runs the buy flow against the sandbox to PENDING, with no token', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(15_000);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const calls: { path: string; signed: boolean }[] = [];
+    const calls: { path: string; token: boolean; session: boolean }[] = [];
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
       if (!pathname.startsWith('/api/')) return;
       const headers = request.headers();
       calls.push({
         path: `${request.method()} ${pathname}`,
-        signed: 'x-service-auth' in headers || 'authorization' in headers,
+        token: 'x-service-auth' in headers,
+        session: headers.authorization?.startsWith('Bearer ') ?? false,
       });
     });
     await page.goto(new URL('/live.html', docs.url).href);
@@ -173,7 +174,12 @@ describe('the built site', () => {
     expect(calls.filter((c) => c.path === 'POST /api/v1/transaction/intent_to_trade')).toHaveLength(
       1,
     );
-    // Nothing the page sends is signed, and it never calls the partner's own endpoints.
-    expect(calls.filter((c) => c.signed || c.path.includes('/partner/'))).toEqual([]);
+    // Nothing the page sends is signed with a token, and it never calls the partner's own
+    // endpoints; the session's calls carry the session's JWT, opening it does not.
+    expect(calls.filter((c) => c.token || c.path.includes('/partner/'))).toEqual([]);
+    expect(calls.filter((c) => c.path !== 'POST /api/v1/session').every((c) => c.session)).toBe(
+      true,
+    );
+    expect(calls.find((c) => c.path === 'POST /api/v1/session')?.session).toBe(false);
   });
 });

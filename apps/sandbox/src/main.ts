@@ -33,6 +33,7 @@ const { values } = parseArgs({
     'settle-after': { type: 'string', default: '10' },
     'docs-url': { type: 'string' },
     'test-control': { type: 'boolean', default: false },
+    'require-session-auth': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -87,6 +88,7 @@ const sandbox = await startSandbox({
   settleAfterMs,
   docsUrl: values['docs-url'],
   testControl: values['test-control'],
+  requireSessionAuth: values['require-session-auth'],
 }).catch((error: Error) => {
   console.error(`exchange-sandbox: ${error.message}`);
   process.exit(1);
@@ -116,6 +118,9 @@ console.log(
 );
 console.log(
   `anonymous:     partner calls without a token, ${describeRateLimit(anonymousRateLimits.perKey)} per public key (--key-rate-limit), ${describeRateLimit(anonymousRateLimits.perAddress)} per client address (--address-rate-limit)`,
+);
+console.log(
+  `sessions:      ${values['require-session-auth'] ? 'transaction and settlement calls need the session Bearer JWT (--require-session-auth)' : 'the session Bearer JWT is optional (--require-session-auth requires it)'}`,
 );
 if (values['test-control']) {
   console.log(

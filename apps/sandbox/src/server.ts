@@ -15,6 +15,7 @@ import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
+import { requiringSessionAuth } from './partner/session-required.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { seed } from './store/seed.js';
@@ -40,6 +41,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** The docs site running beside the sandbox, linked from its index page. */
   docsUrl?: string;
+  /**
+   * Refuse the session operations (intent_to_trade, settlement, status) without a session
+   * Bearer JWT, which the spec leaves optional; off by default.
+   */
+  requireSessionAuth?: boolean;
   /** Serve the test-control endpoints (`/test/...`): settle a transaction, move the clock. */
   testControl?: boolean;
   /** Where the JSON log lines go; standard error when absent. */
@@ -64,11 +70,14 @@ export interface RunningSandbox {
 }
 
 /** The operations run in a transaction of their own; `exchangeUrl` is what OAuth hrefs name. */
-export function sandboxHandlers(exchangeUrl: string, settleAfterMs?: number): Handlers {
+export function sandboxHandlers(
+  exchangeUrl: string,
+  settleAfterMs?: number,
+  requireSessionAuth = false,
+): Handlers {
+  const signed = requireSessionAuth ? requiringSessionAuth(partnerHandlers) : partnerHandlers;
   const partner =
-    settleAfterMs === undefined
-      ? partnerHandlers
-      : completingSettlements(partnerHandlers, settleAfterMs);
+    settleAfterMs === undefined ? signed : completingSettlements(signed, settleAfterMs);
   return { ...userHandlers, ...oauthHandlers(exchangeUrl), ...partner };
 }
 
@@ -143,7 +152,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     db: database,
     sequencer,
     routes: buildRoutes(),
-    handlers: sandboxHandlers(origin, options.settleAfterMs),
+    handlers: sandboxHandlers(origin, options.settleAfterMs, options.requireSessionAuth),
     exchangeHandlers,
     findSessionSecret,
     now,

@@ -1,5 +1,10 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createPartnerClient, type PartnerClient, type PerCallOptions } from './index.js';
+import {
+  createPartnerClient,
+  type PartnerClient,
+  type PerCallOptions,
+  type SessionClient,
+} from './index.js';
 
 /** The type of a function's last parameter, `never` for a function without any. */
 type LastParameter<F> = F extends (...args: infer Args) => unknown
@@ -20,7 +25,10 @@ describe('per-call options', () => {
   it('are the last parameter of every method', () => {
     // A method added without them would add its own last parameter to the union.
     expectTypeOf<
-      LastParameters<Omit<PartnerClient, 'raw' | 'publicApiKey'>>
+      LastParameters<Omit<PartnerClient, 'raw' | 'publicApiKey' | 'forSession'>>
+    >().toEqualTypeOf<PerCallOptions>();
+    expectTypeOf<
+      LastParameters<Omit<SessionClient, 'sessionId'>>
     >().toEqualTypeOf<PerCallOptions>();
   });
 
@@ -33,5 +41,17 @@ describe('per-call options', () => {
     });
     // @ts-expect-error an option no call takes
     void partner.transactions.status('tx', { cancel: signal });
+  });
+});
+
+describe('session client', () => {
+  it('is made from the created session or from its id and secret, and makes only session calls', () => {
+    expectTypeOf(partner.forSession).toBeCallableWith({ sessionId: 's', sessionSecret: 'x' });
+    expectTypeOf(partner.forSession).returns.toEqualTypeOf<SessionClient>();
+    expectTypeOf<keyof SessionClient['transactions']>().toEqualTypeOf<
+      'create' | 'status' | 'setMethod' | 'setParameters'
+    >();
+    // @ts-expect-error a session cannot list the partner's transactions
+    void partner.forSession({ sessionId: 's', sessionSecret: 'x' }).transactions.list;
   });
 });

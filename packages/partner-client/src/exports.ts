@@ -25,6 +25,8 @@ export type {
   PartnerClientOptions,
   PartnerTransaction,
   PartnerTransactionList,
+  SessionClient,
+  SessionCredentials,
   SessionInput,
   SettlementInstruction,
   SettlementMethodInput,

@@ -8,6 +8,7 @@ import {
 } from '@exchange-kit/contract/partner';
 import {
   type ApiClientConfig,
+  type Authenticate,
   type ConnectionOptions,
   createApi,
   type PerCallOptions,
@@ -52,6 +53,13 @@ export interface PartnerClientOptions extends ConnectionOptions {
   tokenSecret?: string;
 }
 
+/** The two halves of a user session that sign its calls: what session creation returns. */
+export interface SessionCredentials {
+  sessionId: string;
+  /** Keep it in memory: whoever holds it can act on the session's transactions. */
+  sessionSecret: string;
+}
+
 /** How the calls under /api/v1/partner/{public_api_key} get their X-Service-Auth, when they can. */
 export type PartnerAuthenticator = ApiClientConfig['authenticate'];
 
@@ -60,6 +68,54 @@ export const isValidationErrorOf = validationErrorGuard<typeof operations>();
 
 /** At most this many transactions come back per listing call. */
 const listingLimit = 100;
+
+type PartnerCall = ReturnType<typeof createApi<paths, Operations>>['call'];
+
+/** The calls a user session makes: the same whether signed with the session's JWT or not. */
+function sessionCalls(call: PartnerCall) {
+  return {
+    /** intent_to_trade: creates a transaction; pass `client_ref` to make retries safe. */
+    async create(input: IntentToTradeInput, options?: PerCallOptions): Promise<Transaction> {
+      const body = input as Schemas['IntentToTradeRequest'];
+      return (await call('intentToTrade', { body }, options)).payload;
+    },
+    async status(transactionId: string, options?: PerCallOptions): Promise<Transaction> {
+      const path = { transaction_id: transactionId };
+      return (await call('getTransactionStatus', { path }, options)).payload;
+    },
+    /** Chooses how one side of a transaction is funded or paid out. */
+    async setMethod(
+      input: SettlementMethodInput,
+      options?: PerCallOptions,
+    ): Promise<SettlementInstruction> {
+      return (await call('setSettlementMethod', { body: input }, options)).payload;
+    },
+    /** Supplies what an instruction still requires (a wallet address, a signed transaction). */
+    async setParameters(
+      input: SettlementParametersInput,
+      options?: PerCallOptions,
+    ): Promise<SettlementInstruction> {
+      return (await call('setSettlementParameters', { body: input }, options)).payload;
+    },
+  };
+}
+
+/** The session's transaction calls, each signed with a fresh session Bearer JWT. */
+export interface SessionClient {
+  sessionId: string;
+  transactions: ReturnType<typeof sessionCalls>;
+}
+
+/** Signs with the session's secret; the signing code loads with the first call it signs. */
+function sessionSigner(credentials: SessionCredentials): Authenticate {
+  let signer: Promise<Authenticate> | undefined;
+  return async (request, path) => {
+    signer ??= import('./session-signing.js').then(({ sessionAuthenticator }) =>
+      sessionAuthenticator(credentials),
+    );
+    await (await signer)(request, path);
+  };
+}
 
 export function buildPartnerClient(
   options: PartnerClientOptions,
@@ -94,29 +150,7 @@ export function buildPartnerClient(
   }
 
   const transactions = {
-    /** intent_to_trade: creates a transaction; pass `client_ref` to make retries safe. */
-    async create(input: IntentToTradeInput, options?: PerCallOptions): Promise<Transaction> {
-      const body = input as Schemas['IntentToTradeRequest'];
-      return (await call('intentToTrade', { body }, options)).payload;
-    },
-    async status(transactionId: string, options?: PerCallOptions): Promise<Transaction> {
-      const path = { transaction_id: transactionId };
-      return (await call('getTransactionStatus', { path }, options)).payload;
-    },
-    /** Chooses how one side of a transaction is funded or paid out. */
-    async setMethod(
-      input: SettlementMethodInput,
-      options?: PerCallOptions,
-    ): Promise<SettlementInstruction> {
-      return (await call('setSettlementMethod', { body: input }, options)).payload;
-    },
-    /** Supplies what an instruction still requires (a wallet address, a signed transaction). */
-    async setParameters(
-      input: SettlementParametersInput,
-      options?: PerCallOptions,
-    ): Promise<SettlementInstruction> {
-      return (await call('setSettlementParameters', { body: input }, options)).payload;
-    },
+    ...sessionCalls(call),
     /** One listing call: at most 100 transactions, oldest first. Needs the token. */
     async list(
       query: ListTransactionsQuery = {},
@@ -162,6 +196,26 @@ export function buildPartnerClient(
       },
     },
     transactions,
+    /**
+     * The transaction calls of one user session, signed with its session_secret as a server
+     * that requires the session Bearer JWT wants them. Takes the session as created, or its id
+     * and secret; keep the secret in memory only.
+     */
+    forSession(session: UserSession | SessionCredentials): SessionClient {
+      const credentials =
+        'session_secret' in session
+          ? { sessionId: session.session_id, sessionSecret: session.session_secret }
+          : { sessionId: session.sessionId, sessionSecret: session.sessionSecret };
+      const signed = createApi<paths, Operations>({
+        ...connection,
+        baseUrl: partnersUrl,
+        operations,
+        loadSchemas,
+        secretFields,
+        authenticate: sessionSigner(credentials),
+      });
+      return { sessionId: credentials.sessionId, transactions: sessionCalls(signed.call) };
+    },
     /** The typed openapi-fetch client, for anything else. */
     raw,
   };

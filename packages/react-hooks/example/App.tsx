@@ -4,6 +4,7 @@
  * creates the intent; the page holds only the public API key.
  */
 import {
+  errorMessage,
   orderForIntent,
   QuickExchangeProvider,
   useCreateIntent,
@@ -36,16 +37,17 @@ export function App() {
 }
 
 function BuyFlow() {
-  const { session, errorMessage: sessionError } = useUserSession();
+  const { data: session, error: sessionError } = useUserSession();
   const intentCreation = useCreateIntent(backend.createIntent);
-  const intent = intentCreation.intent;
+  const intent = intentCreation.data;
   const [accepted, setAccepted] = useState(false);
   const transaction = useTransaction({ sessionId: session?.sessionId });
   const { funding, payout } = transaction;
   const countdown = useSettlementCountdown(funding);
 
   if (!session) {
-    return <p role={sessionError ? 'alert' : 'status'}>{sessionError ?? 'Opening a session…'}</p>;
+    const message = errorMessage(sessionError);
+    return <p role={message ? 'alert' : 'status'}>{message ?? 'Opening a session…'}</p>;
   }
   return (
     <>
@@ -64,13 +66,13 @@ function BuyFlow() {
         ) : (
           <button
             type="button"
-            disabled={intentCreation.isCreating}
-            onClick={() => void intentCreation.createIntent(purchase)}
+            disabled={intentCreation.isPending}
+            onClick={() => intentCreation.mutate(purchase)}
           >
             Buy {purchase.quantity} {purchase.currency}
           </button>
         )}
-        {intentCreation.errorMessage && <p role="alert">{intentCreation.errorMessage}</p>}
+        {intentCreation.error && <p role="alert">{errorMessage(intentCreation.error)}</p>}
       </section>
 
       {intent && !transaction.transaction && (
@@ -86,7 +88,7 @@ function BuyFlow() {
               type="button"
               disabled={!accepted || transaction.isWorking}
               onClick={() =>
-                void transaction.create({
+                transaction.create.mutate({
                   ...orderForIntent(intent, fundingCurrency),
                   terms_of_service: { accepted, terms_href: session.termsOfServiceHref },
                 })
@@ -102,14 +104,14 @@ function BuyFlow() {
         <section data-testid="transaction">
           <h2>4. Payment</h2>
           <p>
-            Status: <span className="status">{transaction.status}</span>
+            Status: <span className="status">{transaction.transactionStatus}</span>
           </p>
           {transaction.methodsRequired.includes('FUNDING') && (
             <button
               type="button"
               disabled={transaction.isWorking}
               onClick={() =>
-                void transaction.chooseMethod({
+                transaction.chooseMethod.mutate({
                   direction: 'FUNDING',
                   method: 'BLOCKCHAIN_TRANSFER',
                 })
@@ -118,27 +120,29 @@ function BuyFlow() {
               Pay by {fundingCurrency} transfer
             </button>
           )}
-          <SettlementRequirements
-            requirements={transaction.requirements}
-            onSubmit={(requirement, value) => void transaction.submit(requirement, value)}
-          />
-          {funding?.status === 'WAITING_USER' && (
+          {transaction.canRequote ? (
+            // The price the instructions were made from no longer holds: nothing settles on
+            // it, and the address typed so far would be refused.
+            <p role="alert" data-testid="expired">
+              The price expired.{' '}
+              <button
+                type="button"
+                disabled={transaction.isWorking}
+                onClick={() => transaction.requote.mutate()}
+              >
+                Get a new price
+              </button>
+            </p>
+          ) : (
+            <SettlementRequirements
+              requirements={transaction.requirements}
+              onSubmit={(requirement, value) => transaction.submit.mutate({ requirement, value })}
+            />
+          )}
+          {funding?.status === 'WAITING_USER' && !transaction.canRequote && (
             <div data-testid="funding">
               {countdown.expired ? (
-                <p role="alert">
-                  The price expired.{' '}
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void transaction.chooseMethod({
-                        direction: 'FUNDING',
-                        method: 'BLOCKCHAIN_TRANSFER',
-                      })
-                    }
-                  >
-                    Get a new price
-                  </button>
-                </p>
+                <p role="alert">The time to pay ran out.</p>
               ) : (
                 <p>
                   Send {funding.quantity} {funding.currency} to{' '}
@@ -148,7 +152,7 @@ function BuyFlow() {
               )}
             </div>
           )}
-          {payout && transaction.status === 'PENDING' && (
+          {payout && transaction.transactionStatus === 'PENDING' && (
             <p data-testid="payout">
               Then {payout.quantity} {payout.currency} go to{' '}
               <code>{payout.received_input.account_key?.value}</code>.

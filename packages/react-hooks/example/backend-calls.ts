@@ -18,7 +18,11 @@ export function backendCalls(backendUrl = '') {
           body: JSON.stringify(input),
         }),
       ),
-    loadIntent: async (intentId: string) =>
-      json(await fetch(`${backendUrl}/backend/intents/${encodeURIComponent(intentId)}`)),
+    loadIntent: async (intentId: string, options: { signal?: AbortSignal } = {}) =>
+      json(
+        await fetch(`${backendUrl}/backend/intents/${encodeURIComponent(intentId)}`, {
+          signal: options.signal ?? null,
+        }),
+      ),
   };
 }

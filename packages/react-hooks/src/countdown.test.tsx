@@ -37,7 +37,7 @@ describe('useSettlementCountdown', () => {
     const { wrapper } = providerWrapper();
     const { result } = renderHook(
       () => {
-        const { session } = useUserSession();
+        const { data: session } = useUserSession();
         const transaction = useTransaction({
           sessionId: session?.sessionId,
           order: { side: 'buy', symbol: 'ETH/USDC', currency: 'ETH', quantity: '0.1' },
@@ -46,9 +46,9 @@ describe('useSettlementCountdown', () => {
       },
       { wrapper },
     );
-    await waitFor(() => expect(result.current.transaction.status).toBeDefined());
+    await waitFor(() => expect(result.current.transaction.transactionStatus).toBeDefined());
     await act(() =>
-      result.current.transaction.chooseMethod({
+      result.current.transaction.chooseMethod.mutateAsync({
         direction: 'FUNDING',
         method: 'BLOCKCHAIN_TRANSFER',
       }),

@@ -1,10 +1,36 @@
 import type {
   AuthenticationError,
+  CallError,
   NotFoundError,
   RateLimitedError,
+  ResponseValidationError,
   TransportError,
   ValidationError,
 } from '@exchange-kit/partner-client';
+
+/** An action asked for before the flow allows it, as choosing a method before a transaction. */
+export class QuickExchangeFlowError extends Error {
+  override name = 'QuickExchangeFlowError';
+}
+
+/**
+ * What the hooks' queries and mutations fail with: the typed errors of `@exchange-kit/core`
+ * (a refusal of the server, a transport failure, an answer that breaks the spec), or an action
+ * asked for too early.
+ */
+export type QuickExchangeError =
+  | CallError
+  | TransportError
+  | ResponseValidationError
+  | QuickExchangeFlowError;
+
+/** Is this the refusal of a settlement call whose instructions expired (see useTransaction)? */
+export function isExpiredQuote(error: unknown): boolean {
+  return (
+    named<ValidationError>(error, 'ValidationError') &&
+    Object.values(error.fields).some((codes) => codes.includes('expired'))
+  );
+}
 
 // By name rather than instanceof: an application can end up with two copies of the core
 // package, and the error still has to read well.
@@ -34,6 +60,7 @@ function fieldsMessage(fields: Readonly<Record<string, readonly string[]>>): str
  */
 export function errorMessage(error: unknown): string | undefined {
   if (error === null || error === undefined) return undefined;
+  if (isExpiredQuote(error)) return 'The price expired. Get a new price to continue.';
   if (named<ValidationError>(error, 'ValidationError')) {
     return (
       serverMessage(error.body) ?? fieldsMessage(error.fields) ?? 'The request was not accepted.'

@@ -1,39 +1,64 @@
 export { type SettlementCountdown, useSettlementCountdown } from './countdown.js';
-export { errorMessage } from './errors.js';
+export {
+  errorMessage,
+  isExpiredQuote,
+  type QuickExchangeError,
+  QuickExchangeFlowError,
+} from './errors.js';
 export {
   type CreateIntent,
-  type CreateIntentResult,
   type IntentOrder,
-  type IntentResult,
-  type LoadIntent,
   orderForIntent,
   useCreateIntent,
   useIntent,
+  useSuspenseIntent,
 } from './intent.js';
 export {
+  createQuickExchange,
+  type QuickExchange,
   type QuickExchangeConfig,
   QuickExchangeProvider,
   type QuickExchangeProviderProps,
   useQuickExchange,
 } from './provider.js';
+export {
+  intentQueryOptions,
+  type LoadIntent,
+  type SessionQueryInput,
+  sessionQueryOptions,
+  type TransactionQueryInput,
+  transactionQueryOptions,
+} from './queries.js';
 export { quickExchangeKeys } from './query-keys.js';
+export type { QueryOverrides } from './query-overrides.js';
 export {
   type QuickExchangeSession,
   type UserSessionOptions,
-  type UserSessionResult,
+  useRenewSession,
+  useSuspenseUserSession,
   useUserSession,
 } from './session.js';
+export type { SessionCalls, SessionKeeper } from './session-keeper.js';
 export {
   type MethodChoice,
   type ParameterType,
+  type RequirementValue,
   type SettlementDirection,
   type SettlementMethod,
   type SettlementRequirement,
+  type TransactionFlow,
   type TransactionOptions,
   type TransactionOrder,
-  type TransactionResult,
   useTransaction,
 } from './transaction.js';
+export {
+  useChooseMethod,
+  useCreateTransaction,
+  useRequote,
+  useSubmitRequirement,
+  useSuspenseTransactionQuery,
+  useTransactionQuery,
+} from './transaction-calls.js';
 export {
   useWidgetInitialization,
   type WidgetInitialization,

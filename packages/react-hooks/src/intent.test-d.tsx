@@ -1,4 +1,9 @@
 import type { Intent } from '@exchange-kit/partner-client';
+import type {
+  UseMutationResult,
+  UseQueryResult,
+  UseSuspenseQueryResult,
+} from '@tanstack/react-query';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type IntentOrder,
@@ -6,20 +11,31 @@ import {
   orderForIntent,
   useCreateIntent,
   useIntent,
+  useSuspenseIntent,
 } from './intent.js';
 
 describe('intent hook types', () => {
-  it('infers the input of the backend function', () => {
+  it("creates through the backend function, as TanStack's mutation of its input", () => {
     const create = async (_input: { sku: string }): Promise<Intent> => ({}) as Intent;
     const result = useCreateIntent(create);
-    expectTypeOf(result.createIntent).parameter(0).toEqualTypeOf<{ sku: string }>();
-    expectTypeOf(result.createIntent).returns.resolves.toEqualTypeOf<Intent | undefined>();
+    expectTypeOf(result).toEqualTypeOf<UseMutationResult<Intent, Error, { sku: string }>>();
+    expectTypeOf(result.mutateAsync).returns.resolves.toEqualTypeOf<Intent>();
+    expectTypeOf(result.variables).toEqualTypeOf<{ sku: string } | undefined>();
   });
 
-  it('loads through a function from id to intent', () => {
-    expectTypeOf<LoadIntent>().toEqualTypeOf<(intentId: string) => Promise<Intent>>();
+  it('loads through a function from id and signal to intent', () => {
+    expectTypeOf<LoadIntent>().toEqualTypeOf<
+      (intentId: string, options: { signal: AbortSignal }) => Promise<Intent>
+    >();
     expectTypeOf(useIntent).parameter(0).toEqualTypeOf<string | undefined>();
-    expectTypeOf(useIntent).returns.toHaveProperty('intent').toEqualTypeOf<Intent | undefined>();
+    expectTypeOf(useIntent('id')).toEqualTypeOf<UseQueryResult<Intent, Error>>();
+    const load: LoadIntent = async () => ({}) as Intent;
+    expectTypeOf(useSuspenseIntent('id', load)).toEqualTypeOf<
+      UseSuspenseQueryResult<Intent, Error>
+    >();
+    expectTypeOf(
+      useIntent('id', { load }, { select: (intent) => intent.strategy }).data,
+    ).toEqualTypeOf<Intent['strategy'] | undefined>();
     expectTypeOf(orderForIntent).returns.toEqualTypeOf<IntentOrder>();
   });
 });

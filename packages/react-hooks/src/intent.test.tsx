@@ -3,6 +3,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { backend, providerWrapper } from '../test/support.js';
 import { orderForIntent, useCreateIntent, useIntent } from './intent.js';
+import { quickExchangeKeys } from './query-keys.js';
 
 describe('useCreateIntent', () => {
   it('creates an intent through the backend function and caches it under its id', async () => {
@@ -10,12 +11,12 @@ describe('useCreateIntent', () => {
     const { result } = renderHook(
       () => {
         const creation = useCreateIntent(backend().createIntent);
-        return { creation, cached: useIntent(creation.intent?.id) };
+        return { creation, cached: useIntent(creation.data?.id) };
       },
       { wrapper },
     );
     const intent = await act(() =>
-      result.current.creation.createIntent({ currency: 'BTC', quantity: '0.005' }),
+      result.current.creation.mutateAsync({ currency: 'BTC', quantity: '0.005' }),
     );
     expect(intent).toMatchObject({
       strategy: 'ONE_TO_ONE_ATTEMPTED',
@@ -24,16 +25,19 @@ describe('useCreateIntent', () => {
       partner_tags: ['example'],
     });
     // No loader was given: the intent comes from the cache the creation filled.
-    await waitFor(() => expect(result.current.cached.intent).toEqual(intent));
+    await waitFor(() => expect(result.current.cached.data).toEqual(intent));
+    expect(result.current.creation.variables).toEqual({ currency: 'BTC', quantity: '0.005' });
   });
 
-  it('surfaces a failing backend as an error with its message', async () => {
+  it('rejects mutateAsync with the backend error, keeps it in error, and resets', async () => {
     const { wrapper } = providerWrapper();
     const { result } = renderHook(() => useCreateIntent(backend().createIntent), { wrapper });
-    expect(
-      await act(() => result.current.createIntent({ currency: 'XYZ', quantity: '1' })),
-    ).toBeUndefined();
-    await waitFor(() => expect(result.current.errorMessage).toMatch(/currency/i));
+    await expect(
+      act(() => result.current.mutateAsync({ currency: 'XYZ', quantity: '1' })),
+    ).rejects.toThrow(/currency/i);
+    await waitFor(() => expect(result.current.error?.message).toMatch(/currency/i));
+    act(() => result.current.reset());
+    await waitFor(() => expect(result.current.status).toBe('idle'));
   });
 });
 
@@ -43,8 +47,9 @@ describe('useIntent', () => {
     const load = vi.fn(backend().loadIntent);
     const { wrapper } = providerWrapper();
     const { result } = renderHook(() => useIntent(created.id, { load }), { wrapper });
-    await waitFor(() => expect(result.current.intent).toEqual(created));
-    expect(load).toHaveBeenCalledWith(created.id);
+    await waitFor(() => expect(result.current.data).toEqual(created));
+    // The query's signal goes to the loader, which hands it to its fetch.
+    expect(load).toHaveBeenCalledWith(created.id, { signal: expect.any(AbortSignal) });
   });
 
   it('reports an intent the loader cannot find', async () => {
@@ -53,16 +58,21 @@ describe('useIntent', () => {
       () => useIntent('00000000-0000-4000-8000-000000000000', { load: backend().loadIntent }),
       { wrapper },
     );
-    await waitFor(() => expect(result.current.errorMessage).toBe('Intent not found'));
-    expect(result.current.intent).toBeUndefined();
+    await waitFor(() => expect(result.current.error?.message).toBe('Intent not found'));
+    expect(result.current.data).toBeUndefined();
   });
 
-  it('does nothing without an id', () => {
+  it('does nothing without an id, and leaves nothing in the cache once unmounted', async () => {
     const load = vi.fn(backend().loadIntent);
-    const { wrapper } = providerWrapper();
-    const { result } = renderHook(() => useIntent(undefined, { load }), { wrapper });
-    expect(result.current).toMatchObject({ intent: undefined, isLoading: false, error: null });
+    const { wrapper, queryClient } = providerWrapper();
+    const { result, unmount } = renderHook(() => useIntent(undefined, { load }), { wrapper });
+    expect(result.current).toMatchObject({ data: undefined, isLoading: false, error: null });
     expect(load).not.toHaveBeenCalled();
+    expect(queryClient.getQueryCache().findAll({ queryKey: quickExchangeKeys.intents() })).toEqual(
+      [],
+    );
+    unmount();
+    await waitFor(() => expect(queryClient.getQueryCache().getAll()).toEqual([]));
   });
 });
 

@@ -1,15 +1,21 @@
 import type { Intent, IntentToTradeInput } from '@exchange-kit/partner-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import { errorMessage } from './errors.js';
+import {
+  type QueryKey,
+  skipToken,
+  type UseMutationResult,
+  type UseQueryOptions,
+  type UseQueryResult,
+  type UseSuspenseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  useSuspenseQuery,
+} from '@tanstack/react-query';
+import { intentQueryOptions, type LoadIntent } from './queries.js';
 import { quickExchangeKeys } from './query-keys.js';
+import type { QueryOverrides } from './query-overrides.js';
 
-/**
- * Loads an intent by id. The partner interface has no operation that reads an intent back, so
- * this is the application's function: typically a call to its backend, which created the intent
- * and kept it.
- */
-export type LoadIntent = (intentId: string) => Promise<Intent>;
+export type { LoadIntent } from './queries.js';
 
 /**
  * Creates an intent. Intent creation is signed with the partner's token secret, so this must be
@@ -17,64 +23,50 @@ export type LoadIntent = (intentId: string) => Promise<Intent>;
  */
 export type CreateIntent<Input> = (input: Input) => Promise<Intent>;
 
-export interface IntentResult {
-  intent: Intent | undefined;
-  isLoading: boolean;
-  error: Error | null;
-  errorMessage: string | undefined;
+/**
+ * The intent `intentId`, from the cache (an intent created with useCreateIntent is there) or
+ * from `load` when given. Without an id, or without a loader and not in the cache, nothing is
+ * fetched.
+ */
+export function useIntent<TData = Intent>(
+  intentId: string | undefined,
+  options: { load?: LoadIntent } = {},
+  query: QueryOverrides<Intent, Error, TData> = {},
+): UseQueryResult<TData, Error> {
+  const { load } = options;
+  const known =
+    intentId === undefined
+      ? { queryKey: quickExchangeKeys.noIntent(), queryFn: skipToken, gcTime: 0 }
+      : load === undefined
+        ? // Read from the cache only: an intent created with useCreateIntent is there.
+          { ...intentQueryOptions(intentId, neverLoad), queryFn: skipToken }
+        : intentQueryOptions(intentId, load);
+  return useQuery({ ...known, ...query } as UseQueryOptions<Intent, Error, TData, QueryKey>);
+}
+
+const neverLoad: LoadIntent = () => Promise.reject(new Error('No intent loader'));
+
+/** useIntent for a Suspense boundary: the loader is required, and `data` is the intent. */
+export function useSuspenseIntent(
+  intentId: string,
+  load: LoadIntent,
+): UseSuspenseQueryResult<Intent, Error> {
+  return useSuspenseQuery(intentQueryOptions(intentId, load));
 }
 
 /**
- * The intent `intentId`, from the cache (an intent created with useCreateIntent is there) or
- * from `load` when given.
+ * Creates intents through the application's backend and caches each one under its id:
+ * TanStack's mutation result (`mutate`, `mutateAsync`, `data`, `isPending`, `variables`,
+ * `reset`).
  */
-export function useIntent(
-  intentId: string | undefined,
-  options: { load?: LoadIntent; enabled?: boolean } = {},
-): IntentResult {
-  const { load } = options;
-  const query = useQuery({
-    queryKey: quickExchangeKeys.intent(intentId ?? ''),
-    queryFn: () => (load as LoadIntent)(intentId as string),
-    enabled: intentId !== undefined && load !== undefined && (options.enabled ?? true),
-    staleTime: 60_000,
-  });
-  return {
-    intent: intentId === undefined ? undefined : query.data,
-    isLoading: query.isLoading,
-    error: query.error,
-    errorMessage: errorMessage(query.error),
-  };
-}
-
-export interface CreateIntentResult<Input> {
-  /** Resolves with the new intent, or undefined when creation failed (see `error`). */
-  createIntent(input: Input): Promise<Intent | undefined>;
-  intent: Intent | undefined;
-  isCreating: boolean;
-  error: Error | null;
-  errorMessage: string | undefined;
-}
-
-/** Creates intents through the application's backend and caches each one under its id. */
-export function useCreateIntent<Input>(create: CreateIntent<Input>): CreateIntentResult<Input> {
+export function useCreateIntent<Input>(
+  create: CreateIntent<Input>,
+): UseMutationResult<Intent, Error, Input> {
   const queryClient = useQueryClient();
-  const mutation = useMutation({
+  return useMutation({
     mutationFn: create,
     onSuccess: (intent) => queryClient.setQueryData(quickExchangeKeys.intent(intent.id), intent),
   });
-  const { mutateAsync } = mutation;
-  const createIntent = useCallback(
-    (input: Input) => mutateAsync(input).catch(() => undefined),
-    [mutateAsync],
-  );
-  return {
-    createIntent,
-    intent: mutation.data,
-    isCreating: mutation.isPending,
-    error: mutation.error,
-    errorMessage: errorMessage(mutation.error),
-  };
 }
 
 /** The order fulfilling an intent: the user buys its payout with `fundingCurrency`. */

@@ -1,7 +1,12 @@
 import { render, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sandboxConfig } from '../test/support.js';
-import { type QuickExchangeConfig, QuickExchangeProvider, useQuickExchange } from './provider.js';
+import {
+  createQuickExchange,
+  type QuickExchangeConfig,
+  QuickExchangeProvider,
+  useQuickExchange,
+} from './provider.js';
 
 describe('QuickExchangeProvider', () => {
   it('refuses a token secret, even from untyped JavaScript', () => {
@@ -26,6 +31,22 @@ describe('QuickExchangeProvider', () => {
     });
     expect(result.current.publicApiKey).toBe(config.publicApiKey);
     expect(result.current.client.publicApiKey).toBe(config.publicApiKey);
+  });
+
+  it('takes a QuickExchange made outside React, to share it with loaders that prefetch', () => {
+    const quickExchange = createQuickExchange(sandboxConfig());
+    const { result } = renderHook(() => useQuickExchange(), {
+      wrapper: ({ children }) => (
+        <QuickExchangeProvider quickExchange={quickExchange}>{children}</QuickExchangeProvider>
+      ),
+    });
+    expect(result.current).toBe(quickExchange);
+    expect(() =>
+      createQuickExchange({
+        ...sandboxConfig(),
+        tokenSecret: 's',
+      } as unknown as QuickExchangeConfig),
+    ).toThrow(/takes no tokenId or tokenSecret/);
   });
 
   it('tells where a hook is missing its provider', () => {

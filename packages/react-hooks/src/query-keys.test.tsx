@@ -1,8 +1,8 @@
-import { createPartnerClient } from '@exchange-kit/partner-client';
 import { renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { backend, providerWrapper, sandboxConfig } from '../test/support.js';
+import { backend, providerWrapper } from '../test/support.js';
 import { useIntent } from './intent.js';
+import { useQuickExchange } from './provider.js';
 import { quickExchangeKeys } from './query-keys.js';
 import { useUserSession } from './session.js';
 import { useTransaction } from './transaction.js';
@@ -17,7 +17,9 @@ describe('quickExchangeKeys', () => {
       quickExchangeKeys.sessions(),
       quickExchangeKeys.intents(),
       quickExchangeKeys.transactions(),
-      quickExchangeKeys.transactionCreation('ref'),
+      quickExchangeKeys.transactionCreation('ref', 'session'),
+      quickExchangeKeys.noTransaction(),
+      quickExchangeKeys.noIntent(),
     ]) {
       expect(key.slice(0, quickExchangeKeys.all.length)).toEqual(quickExchangeKeys.all);
     }
@@ -27,19 +29,24 @@ describe('quickExchangeKeys', () => {
     const { wrapper, queryClient } = providerWrapper();
     const { result } = renderHook(
       () => {
-        const { session } = useUserSession();
-        return useTransaction({
+        const { data: session } = useUserSession();
+        const { sessions } = useQuickExchange();
+        const flow = useTransaction({
           sessionId: session?.sessionId,
           order: { side: 'buy', symbol: 'BTC/EUR', currency: 'EUR', quantity: '100' },
         });
+        return { ...flow, sessions };
       },
       { wrapper },
     );
-    await waitFor(() => expect(result.current.status).toBe('SETTLEMENT_METHOD_REQUIRED'));
+    await waitFor(() =>
+      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
+    );
     const transactionId = result.current.transactionId as string;
 
-    // Another tab, or the widget, chooses the methods: nothing polls a transaction that waits.
-    const elsewhere = createPartnerClient(sandboxConfig());
+    // The session's own calls, made outside the hooks, choose the methods: nothing polls a
+    // transaction that waits.
+    const elsewhere = result.current.sessions.clientFor(result.current.transaction?.session_id);
     for (const direction of ['FUNDING', 'PAYOUT'] as const) {
       await elsewhere.transactions.setMethod({
         transaction_id: transactionId,
@@ -48,10 +55,10 @@ describe('quickExchangeKeys', () => {
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(result.current.status).toBe('SETTLEMENT_METHOD_REQUIRED');
+    expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED');
 
     await queryClient.invalidateQueries({ queryKey: quickExchangeKeys.transaction(transactionId) });
-    await waitFor(() => expect(result.current.status).toBe('PENDING'));
+    await waitFor(() => expect(result.current.transactionStatus).toBe('PENDING'));
     expect(result.current.funding?.method).toBe('SERVICE_PARTNER_WALLET');
   });
 
@@ -60,7 +67,7 @@ describe('quickExchangeKeys', () => {
     const load = vi.fn(backend().loadIntent);
     const { wrapper, queryClient } = providerWrapper();
     const { result } = renderHook(() => useIntent(created.id, { load }), { wrapper });
-    await waitFor(() => expect(result.current.intent?.id).toBe(created.id));
+    await waitFor(() => expect(result.current.data?.id).toBe(created.id));
     expect(load).toHaveBeenCalledTimes(1);
     await queryClient.invalidateQueries({ queryKey: quickExchangeKeys.intents() });
     await waitFor(() => expect(load).toHaveBeenCalledTimes(2));

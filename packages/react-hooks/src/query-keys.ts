@@ -13,9 +13,20 @@ export const quickExchangeKeys = {
   intents: () => [...all, 'intent'] as const,
   /** An intent, as the application's loader returns it. */
   intent: (intentId: string) => [...all, 'intent', intentId] as const,
+  /** Where an intent hook without an intent id keeps its idle query, dropped on unmount. */
+  noIntent: () => [...all, 'no-intent'] as const,
   transactions: () => [...all, 'transaction'] as const,
   /** A transaction with its instructions, polled while it settles. */
   transaction: (transactionId: string) => [...all, 'transaction', transactionId] as const,
-  /** The creation of the transaction named by a client_ref: one request however often asked. */
-  transactionCreation: (clientRef: string) => [...all, 'transaction-creation', clientRef] as const,
+  /**
+   * The creation of the transaction named by a client_ref in a session: one request however
+   * often asked. A new session makes a new transaction.
+   */
+  transactionCreation: (clientRef: string, sessionId: string) =>
+    [...all, 'transaction-creation', clientRef, sessionId] as const,
+  /**
+   * Where a transaction hook without a transaction id keeps its idle query: outside
+   * `transactions()`, and dropped as soon as the hook unmounts.
+   */
+  noTransaction: () => [...all, 'no-transaction'] as const,
 };

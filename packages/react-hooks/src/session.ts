@@ -1,100 +1,71 @@
-import type { components, UserSession } from '@exchange-kit/partner-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import { errorMessage } from './errors.js';
+import {
+  type QueryKey,
+  type UseMutationResult,
+  type UseQueryOptions,
+  type UseQueryResult,
+  type UseSuspenseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  useSuspenseQuery,
+} from '@tanstack/react-query';
+import type { QuickExchangeError } from './errors.js';
 import { useQuickExchange } from './provider.js';
-import { quickExchangeKeys } from './query-keys.js';
+import { type SessionQueryInput, sessionInput, sessionQueryOptions } from './queries.js';
+import type { QueryOverrides } from './query-overrides.js';
+import type { QuickExchangeSession } from './session-shape.js';
 
-type Schemas = components['schemas'];
+export type { QuickExchangeSession } from './session-shape.js';
+
+export interface UserSessionOptions extends SessionQueryInput {
+  /**
+   * A session saved earlier: used as it is, without opening a new one. Its secret is not
+   * saved with it, so its calls go unsigned (a server that requires the session JWT refuses).
+   */
+  restore?: QuickExchangeSession;
+}
 
 /**
- * A user session as the hooks keep it. The session_secret the server returns is left out, so
- * nothing that holds this object (the query cache, sessionStorage, server-rendered HTML) holds
- * a secret: it is safe to save and to restore.
+ * Opens a user session once per provider, or restores a saved one: TanStack's query result,
+ * `data` being the session without its secret.
  */
-export interface QuickExchangeSession {
-  sessionId: string;
-  environment: Schemas['Environment'];
-  suggestedCountry: string;
-  defaultTransaction: Schemas['DefaultTransaction'];
-  /** The terms of service the user accepts with a transaction. */
-  termsOfServiceHref: string;
+export function useUserSession<TData = QuickExchangeSession>(
+  options: UserSessionOptions = {},
+  query: QueryOverrides<QuickExchangeSession, QuickExchangeError, TData> = {},
+): UseQueryResult<TData, QuickExchangeError> {
+  const quickExchange = useQuickExchange();
+  const { restore, ...input } = options;
+  return useQuery({
+    ...sessionQueryOptions(quickExchange, input),
+    ...(restore ? { initialData: restore } : {}),
+    ...query,
+  } as UseQueryOptions<QuickExchangeSession, QuickExchangeError, TData, QueryKey>);
 }
 
-export interface UserSessionOptions {
-  /** A session saved earlier: used as it is, without opening a new one. */
-  restore?: QuickExchangeSession;
-  /** Defaults to the browser's language, from which the server suggests a country. */
-  userLocale?: string;
-  ancestorOrigins?: string;
-  /** The widget initialization object, when the session is for the widget. */
-  widget?: Schemas['WidgetInitialization'];
-  /** Set false to wait (for example for consent) before a session is opened. */
-  enabled?: boolean;
-}
-
-export interface UserSessionResult {
-  session: QuickExchangeSession | undefined;
-  isLoading: boolean;
-  error: Error | null;
-  errorMessage: string | undefined;
-  /** Opens a new session in place of the current one; undefined when that failed. */
-  renew(): Promise<QuickExchangeSession | undefined>;
-}
-
-function keptPart(session: UserSession): QuickExchangeSession {
-  return {
-    sessionId: session.session_id,
-    environment: session.environment,
-    suggestedCountry: session.client_info.suggested_country,
-    defaultTransaction: session.default_transaction,
-    termsOfServiceHref: session._links.terms_of_service.href,
-  };
-}
-
-/** Opens a user session once per provider, or restores a saved one. */
-export function useUserSession(options: UserSessionOptions = {}): UserSessionResult {
-  const { client, publicApiKey } = useQuickExchange();
-  const queryClient = useQueryClient();
-  const queryKey = quickExchangeKeys.session(publicApiKey);
-  const { userLocale, ancestorOrigins, widget } = options;
-
-  const open = async (): Promise<QuickExchangeSession> => {
-    const locale =
-      userLocale ?? (typeof navigator === 'undefined' ? undefined : navigator.language);
-    const session = await client.sessions.create({
-      ...(locale ? { user_locale: locale } : {}),
-      ...(ancestorOrigins === undefined ? {} : { ancestor_origins: ancestorOrigins }),
-      ...(widget === undefined ? {} : { config: widget }),
-    });
-    return keptPart(session);
-  };
-
-  const query = useQuery({
-    queryKey,
-    // Opening a session is not a read: a refetch (invalidation, focus, remount) hands back the
-    // session already held instead of opening another one. renew() is the way to a new one.
-    queryFn: () => queryClient.getQueryData<QuickExchangeSession>(queryKey) ?? open(),
-    ...(options.restore ? { initialData: options.restore } : {}),
-    enabled: options.enabled ?? true,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: Number.POSITIVE_INFINITY,
-    retry: false,
+/** useUserSession for a Suspense boundary: `data` is always the session. */
+export function useSuspenseUserSession(
+  options: UserSessionOptions = {},
+): UseSuspenseQueryResult<QuickExchangeSession, QuickExchangeError> {
+  const quickExchange = useQuickExchange();
+  const { restore, ...input } = options;
+  return useSuspenseQuery({
+    ...sessionQueryOptions(quickExchange, input),
+    ...(restore ? { initialData: restore } : {}),
   });
+}
 
-  const renewal = useMutation({
-    mutationFn: open,
+/**
+ * Opens a new session in place of the current one. A transaction of the old session is left
+ * behind by useTransaction, which follows the session it is given.
+ */
+export function useRenewSession(
+  options: SessionQueryInput = {},
+): UseMutationResult<QuickExchangeSession, QuickExchangeError, void> {
+  const quickExchange = useQuickExchange();
+  const queryClient = useQueryClient();
+  const { queryKey } = sessionQueryOptions(quickExchange, options);
+  return useMutation({
+    mutationFn: () => quickExchange.sessions.open(sessionInput(options)),
     onSuccess: (session) => queryClient.setQueryData(queryKey, session),
   });
-  const { mutateAsync } = renewal;
-  const renew = useCallback(() => mutateAsync().catch(() => undefined), [mutateAsync]);
-
-  const error = renewal.error ?? query.error;
-  return {
-    session: query.data,
-    isLoading: query.isLoading || renewal.isPending,
-    error,
-    errorMessage: errorMessage(error),
-    renew,
-  };
 }

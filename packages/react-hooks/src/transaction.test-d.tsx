@@ -3,13 +3,24 @@ import type {
   Transaction,
   TransactionStatus,
 } from '@exchange-kit/partner-client';
+import type {
+  UseMutationResult,
+  UseQueryResult,
+  UseSuspenseQueryResult,
+} from '@tanstack/react-query';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { QuickExchangeError } from './errors.js';
+import { createQuickExchange } from './provider.js';
+import { transactionQueryOptions } from './queries.js';
 import {
+  type MethodChoice,
+  type RequirementValue,
   type SettlementRequirement,
+  type TransactionFlow,
   type TransactionOrder,
-  type TransactionResult,
   useTransaction,
 } from './transaction.js';
+import { useSuspenseTransactionQuery, useTransactionQuery } from './transaction-calls.js';
 
 describe('useTransaction types', () => {
   it('discriminates requirements by parameter type', () => {
@@ -25,20 +36,48 @@ describe('useTransaction types', () => {
     expectTypeOf<SettlementRequirement['direction']>().toEqualTypeOf<'FUNDING' | 'PAYOUT'>();
   });
 
-  it('exposes status, instructions and actions that resolve to undefined on failure', () => {
-    expectTypeOf(useTransaction).returns.toEqualTypeOf<TransactionResult>();
-    expectTypeOf<TransactionResult['status']>().toEqualTypeOf<TransactionStatus | undefined>();
-    expectTypeOf<TransactionResult['funding']>().toEqualTypeOf<SettlementInstruction | undefined>();
-    expectTypeOf<TransactionResult['create']>().returns.resolves.toEqualTypeOf<
-      Transaction | undefined
+  it("exposes TanStack's query and mutations with the kit's errors, and the flow's facts", () => {
+    expectTypeOf(useTransaction).returns.toEqualTypeOf<TransactionFlow>();
+    expectTypeOf<TransactionFlow['query']>().toEqualTypeOf<
+      UseQueryResult<Transaction, QuickExchangeError>
     >();
-    expectTypeOf<TransactionResult['submit']>().parameter(0).toEqualTypeOf<SettlementRequirement>();
-    expectTypeOf<TransactionResult['chooseMethod']>()
+    expectTypeOf<TransactionFlow['transactionStatus']>().toEqualTypeOf<
+      TransactionStatus | undefined
+    >();
+    expectTypeOf<TransactionFlow['funding']>().toEqualTypeOf<SettlementInstruction | undefined>();
+    expectTypeOf<TransactionFlow['expired']>().toEqualTypeOf<boolean>();
+    expectTypeOf<TransactionFlow['create']>().toEqualTypeOf<
+      UseMutationResult<Transaction, QuickExchangeError, TransactionOrder>
+    >();
+    expectTypeOf<TransactionFlow['chooseMethod']['mutateAsync']>()
       .parameter(0)
-      .toHaveProperty('method')
-      .toEqualTypeOf<
-        'BLOCKCHAIN_TRANSFER' | 'BLOCKCHAIN_DELEGATED_BROADCAST' | 'SERVICE_PARTNER_WALLET'
-      >();
+      .toEqualTypeOf<MethodChoice>();
+    expectTypeOf<TransactionFlow['submit']['variables']>().toEqualTypeOf<
+      RequirementValue | undefined
+    >();
+    expectTypeOf<
+      TransactionFlow['requote']['mutateAsync']
+    >().returns.resolves.toEqualTypeOf<Transaction>();
+    expectTypeOf<MethodChoice['method']>().toEqualTypeOf<
+      'BLOCKCHAIN_TRANSFER' | 'BLOCKCHAIN_DELEGATED_BROADCAST' | 'SERVICE_PARTNER_WALLET'
+    >();
+  });
+
+  it('reads a transaction as a plain or suspense query, and from typed query options', () => {
+    expectTypeOf(useTransactionQuery('id')).toEqualTypeOf<
+      UseQueryResult<Transaction, QuickExchangeError>
+    >();
+    expectTypeOf(useSuspenseTransactionQuery('id')).toEqualTypeOf<
+      UseSuspenseQueryResult<Transaction, QuickExchangeError>
+    >();
+    expectTypeOf(
+      useTransactionQuery('id', {}, { select: (transaction) => transaction.status }).data,
+    ).toEqualTypeOf<TransactionStatus | undefined>();
+    const options = transactionQueryOptions(
+      createQuickExchange({ partnersUrl: 'u', publicApiKey: 'k' }),
+      'id',
+    );
+    expectTypeOf(options.queryFn).not.toBeUndefined();
   });
 
   it('takes an order without the session and client_ref it supplies itself', () => {

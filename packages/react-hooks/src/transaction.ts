@@ -1,48 +1,40 @@
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import {
-  type components,
-  type IntentToTradeInput,
   missingInputs,
   type SettlementInstruction,
   type Transaction,
   type TransactionStatus,
 } from '@exchange-kit/partner-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { newClientRef } from './client-ref.js';
-import { errorMessage } from './errors.js';
+import { useSettlementCountdown } from './countdown.js';
+import { errorMessage, type QuickExchangeError } from './errors.js';
 import { useQuickExchange } from './provider.js';
-import { quickExchangeKeys } from './query-keys.js';
+import {
+  directions,
+  fieldOf,
+  type MethodChoice,
+  type RequirementValue,
+  type SettlementDirection,
+  type SettlementRequirement,
+  type TransactionOrder,
+  useChooseMethod,
+  useCreateTransaction,
+  useRequote,
+  useSubmitRequirement,
+  useTransactionQuery,
+} from './transaction-calls.js';
 
-type Schemas = components['schemas'];
-export type SettlementDirection = Schemas['SettlementDirection'];
-export type SettlementMethod = Schemas['SettlementMethod'];
-export type ParameterType = Schemas['ParameterType'];
-
-/** What the user orders: intent_to_trade without the session and client_ref the hook supplies. */
-export type TransactionOrder = Omit<IntentToTradeInput, 'session_id' | 'client_ref'>;
-
-/**
- * A parameter an instruction still requires, discriminated by its type: a WALLET_ADDRESS (where
- * the payout goes) or a SIGNED_RAW_TRANSACTION (the funding the service broadcasts).
- */
-export type SettlementRequirement = {
-  [T in ParameterType]: {
-    type: T;
-    /** The parameter's name on the instruction, for example account_key. */
-    name: string;
-    direction: SettlementDirection;
-    currency: string;
-    settlementInstructionId: string;
-  };
-}[ParameterType];
-
-export interface MethodChoice {
-  direction: SettlementDirection;
-  method: SettlementMethod;
-  /** Parameters the method needs, when they are known already. */
-  inputParameters?: Schemas['InputParameters'];
-}
+export type {
+  MethodChoice,
+  ParameterType,
+  RequirementValue,
+  SettlementDirection,
+  SettlementMethod,
+  SettlementRequirement,
+  TransactionOrder,
+} from './transaction-calls.js';
 
 export interface TransactionOptions {
   /** The session from useUserSession; nothing is created before it is known. */
@@ -50,22 +42,26 @@ export interface TransactionOptions {
   /**
    * Names the transaction: however often creation is asked for (retries, re-renders, StrictMode's
    * double effects), one client_ref is one transaction. Keep it (for example the checkout id) to
-   * find the same transaction after a reload. Generated once per hook when left out.
+   * find the same transaction after a reload, in the same session: a server that requires the
+   * session JWT refuses it from another session. Generated per hook and session when left out.
    */
   clientRef?: string;
   /** Follow an existing transaction instead of creating one. */
   transactionId?: string;
-  /** Created as soon as the session is known. Without it, call create(). */
+  /** Created as soon as the session is known. Without it, call create.mutate(order). */
   order?: TransactionOrder;
   /** How often a PENDING transaction is polled, in ms. Default 2000. */
   pollIntervalMs?: number;
 }
 
-export interface TransactionResult {
+export interface TransactionFlow {
   clientRef: string;
   transactionId: string | undefined;
+  /** TanStack's query result of the transaction (`data`, `status`, `refetch`, ...). */
+  query: UseQueryResult<Transaction, QuickExchangeError>;
   transaction: Transaction | undefined;
-  status: TransactionStatus | undefined;
+  /** The transaction's own status (SETTLEMENT_METHOD_REQUIRED ... FILLED). */
+  transactionStatus: TransactionStatus | undefined;
   funding: SettlementInstruction | undefined;
   payout: SettlementInstruction | undefined;
   /** Directions that have no settlement method yet. */
@@ -74,24 +70,23 @@ export interface TransactionResult {
   requirements: SettlementRequirement[];
   /** A terminal state of the transaction table (FILLED, CANCELLED): nothing more will happen. */
   isTerminal: boolean;
-  /** A call the hook made is under way. */
+  /** When the first of the instructions expires, in Unix ms; undefined when none expires. */
+  expiresAt: number | undefined;
+  /** An instruction expired: the server refuses to settle on it until requote. */
+  expired: boolean;
+  /** Expired while the settlement can still change: requote gets fresh instructions. */
+  canRequote: boolean;
+  /** A call of the flow is under way. */
   isWorking: boolean;
-  error: Error | null;
+  /** The error of the latest action, or of reading the transaction when that failed since. */
+  error: QuickExchangeError | null;
   errorMessage: string | undefined;
-  /** Each action resolves with its result, or undefined when it failed (see `error`). */
-  create(order?: TransactionOrder): Promise<Transaction | undefined>;
-  chooseMethod(choice: MethodChoice): Promise<SettlementInstruction | undefined>;
-  submit(
-    requirement: SettlementRequirement,
-    value: string,
-  ): Promise<SettlementInstruction | undefined>;
-  /** Reads the transaction again now. */
-  refresh(): Promise<void>;
+  /** TanStack mutations: `mutate`, `mutateAsync` (which throws), `isPending`, `variables`, `reset`. */
+  create: UseMutationResult<Transaction, QuickExchangeError, TransactionOrder>;
+  chooseMethod: UseMutationResult<SettlementInstruction, QuickExchangeError, MethodChoice>;
+  submit: UseMutationResult<SettlementInstruction, QuickExchangeError, RequirementValue>;
+  requote: UseMutationResult<Transaction, QuickExchangeError, void>;
 }
-
-const directions: readonly SettlementDirection[] = ['FUNDING', 'PAYOUT'];
-const fieldOf = (direction: SettlementDirection) =>
-  direction === 'FUNDING' ? 'funding_settlement' : 'payout_settlement';
 
 function requirementsOf(instruction: SettlementInstruction | undefined): SettlementRequirement[] {
   if (!instruction) return [];
@@ -104,145 +99,98 @@ function requirementsOf(instruction: SettlementInstruction | undefined): Settlem
   }));
 }
 
+/** The instruction that expires first, the one whose expiry holds the transaction up. */
+function firstToExpire(transaction: Transaction | undefined): SettlementInstruction | undefined {
+  const expiring = [transaction?.funding_settlement, transaction?.payout_settlement].filter(
+    (instruction): instruction is SettlementInstruction => instruction?.expires !== undefined,
+  );
+  return expiring.sort((a, b) => (a.expires?.unix_ms ?? 0) - (b.expires?.unix_ms ?? 0))[0];
+}
+
 /**
  * Drives a Quick Exchange transaction: intent_to_trade (with or without an intent_id), then the
- * settlement methods and the parameters they require, then polling until it ends.
+ * settlement methods and the parameters they require, then polling until it ends. Follows the
+ * session it is given: a transaction of an earlier session is left behind.
  */
-export function useTransaction(options: TransactionOptions): TransactionResult {
-  const { client } = useQuickExchange();
-  const queryClient = useQueryClient();
+export function useTransaction(options: TransactionOptions): TransactionFlow {
   const { sessionId, order, pollIntervalMs = 2_000 } = options;
-  const [generatedRef] = useState(newClientRef);
+  // A client_ref names one transaction of one session (the server refuses it from another), so
+  // a generated one is generated per session.
+  const generatedRefs = useRef(new Map<string | undefined, string>());
+  let generatedRef = generatedRefs.current.get(sessionId);
+  if (generatedRef === undefined) {
+    generatedRef = newClientRef();
+    generatedRefs.current.set(sessionId, generatedRef);
+  }
   const clientRef = options.clientRef ?? generatedRef;
-  const [createdId, setCreatedId] = useState<string>();
-  const transactionId = options.transactionId ?? createdId;
-  const statusKey = quickExchangeKeys.transaction(transactionId ?? '');
 
-  const status = useQuery({
-    queryKey: statusKey,
-    queryFn: () => client.transactions.status(transactionId as string),
-    enabled: transactionId !== undefined,
-    staleTime: 1_000,
-    // Only a state flagged `polled` moves on by itself; the others wait for this user's input,
-    // or nothing changes any more.
-    refetchInterval: (query) => {
-      const current = query.state.data?.status;
-      return current && hasFlag('transaction', current, 'polled') ? pollIntervalMs : false;
-    },
-  });
-
-  const creation = useMutation({
-    mutationFn: (toCreate: TransactionOrder | undefined) => {
-      if (sessionId === undefined) throw new Error('There is no session yet.');
-      if (toCreate === undefined) throw new TypeError('create() needs an order');
-      // One request per client_ref even when asked twice at once; the server answers a repeated
-      // client_ref with the transaction it already made, so a later retry is safe as well.
-      return queryClient.fetchQuery({
-        queryKey: quickExchangeKeys.transactionCreation(clientRef),
-        queryFn: () =>
-          client.transactions.create({ ...toCreate, session_id: sessionId, client_ref: clientRef }),
-        staleTime: Number.POSITIVE_INFINITY,
-      });
-    },
-    onSuccess: (transaction) => {
-      queryClient.setQueryData(
-        quickExchangeKeys.transaction(transaction.transaction_id),
-        transaction,
-      );
-      setCreatedId(transaction.transaction_id);
-    },
-  });
-
-  const afterChange = async (instruction: SettlementInstruction) => {
-    const key = quickExchangeKeys.transaction(instruction.transaction_id);
-    queryClient.setQueryData<Transaction>(
-      key,
-      (transaction) =>
-        transaction && { ...transaction, [fieldOf(instruction.direction)]: instruction },
-    );
-    // The instruction alone does not tell the transaction's new status.
-    await queryClient.invalidateQueries({ queryKey: key });
-  };
-
-  const methodChoice = useMutation({
-    mutationFn: (choice: MethodChoice) => {
-      if (transactionId === undefined) throw new Error('There is no transaction yet.');
-      return client.transactions.setMethod({
-        transaction_id: transactionId,
-        direction: choice.direction,
-        method: choice.method,
-        ...(choice.inputParameters ? { input_parameters: choice.inputParameters } : {}),
-      });
-    },
-    onSuccess: afterChange,
-  });
-
-  const submission = useMutation({
-    mutationFn: ({ requirement, value }: { requirement: SettlementRequirement; value: string }) =>
-      client.transactions.setParameters({
-        settlement_instruction_id: requirement.settlementInstructionId,
-        input_parameters: { [requirement.name]: { type: requirement.type, value } },
-      }),
-    onSuccess: afterChange,
-  });
+  const { sessions } = useQuickExchange();
+  const create = useCreateTransaction({ sessionId, clientRef });
+  // Made in this session: after a renewal the transaction of the old session is left behind.
+  const created =
+    create.data && sessions.sessionOf(create.data.transaction_id) === sessionId
+      ? create.data
+      : undefined;
+  const transactionId = options.transactionId ?? created?.transaction_id;
+  const query = useTransactionQuery(transactionId, { sessionId, pollIntervalMs });
+  const transaction = transactionId === undefined ? undefined : query.data;
+  const chooseMethod = useChooseMethod(transactionId, sessionId);
+  const submit = useSubmitRequirement(transactionId, sessionId);
+  const requote = useRequote(transaction, sessionId);
 
   const orderRef = useRef(order);
   orderRef.current = order;
-  const { mutateAsync: createAsync } = creation;
-  const create = useCallback(
-    (toCreate?: TransactionOrder) =>
-      createAsync(toCreate ?? orderRef.current).catch(() => undefined),
-    [createAsync],
-  );
+  const { mutate } = create;
   const hasOrder = order !== undefined;
+  const following = options.transactionId !== undefined;
+  const hasCreated = created !== undefined;
   useEffect(() => {
-    if (hasOrder && sessionId !== undefined && options.transactionId === undefined) void create();
-  }, [hasOrder, sessionId, options.transactionId, create]);
+    // The order as it is now; its identity changing (written inline) asks for nothing new.
+    const toCreate = orderRef.current;
+    if (hasOrder && toCreate && sessionId !== undefined && !following && !hasCreated) {
+      mutate(toCreate);
+    }
+  }, [hasOrder, sessionId, following, hasCreated, mutate]);
 
-  const { mutateAsync: chooseAsync } = methodChoice;
-  const chooseMethod = useCallback(
-    (choice: MethodChoice) => chooseAsync(choice).catch(() => undefined),
-    [chooseAsync],
-  );
-  const { mutateAsync: submitAsync } = submission;
-  const submit = useCallback(
-    (requirement: SettlementRequirement, value: string) =>
-      submitAsync({ requirement, value }).catch(() => undefined),
-    [submitAsync],
-  );
-  const { refetch } = status;
-  const refresh = useCallback(async () => {
-    await refetch();
-  }, [refetch]);
-
-  const transaction = transactionId === undefined ? undefined : status.data;
   const funding = transaction?.funding_settlement;
   const payout = transaction?.payout_settlement;
+  const isTerminal =
+    transaction !== undefined && hasFlag('transaction', transaction.status, 'terminal');
+  const expiring = firstToExpire(transaction);
+  const countdown = useSettlementCountdown(expiring);
+  const expired = countdown.expired && !isTerminal;
+  const changeable =
+    transaction !== undefined &&
+    !isTerminal &&
+    !hasFlag('transaction', transaction.status, 'polled');
+
   // The error shown is that of the latest action, unless reading the status failed since.
-  const latest = [creation, methodChoice, submission].reduce((a, b) =>
-    b.submittedAt > a.submittedAt ? b : a,
-  );
+  const actions = [create, chooseMethod, submit, requote];
+  const latest = actions.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
   const error =
-    status.error && status.errorUpdatedAt > latest.submittedAt ? status.error : latest.error;
+    query.error && query.errorUpdatedAt > latest.submittedAt ? query.error : latest.error;
   return {
     clientRef,
     transactionId,
+    query,
     transaction,
-    status: transaction?.status,
+    transactionStatus: transaction?.status,
     funding,
     payout,
     methodsRequired: transaction
       ? directions.filter((direction) => !transaction[fieldOf(direction)])
       : [],
     requirements: [...requirementsOf(funding), ...requirementsOf(payout)],
-    isTerminal: transaction !== undefined && hasFlag('transaction', transaction.status, 'terminal'),
-    isWorking:
-      creation.isPending || methodChoice.isPending || submission.isPending || status.isFetching,
+    isTerminal,
+    expiresAt: expiring?.expires?.unix_ms,
+    expired,
+    canRequote: expired && changeable,
+    isWorking: actions.some((action) => action.isPending) || query.isFetching,
     error,
     errorMessage: errorMessage(error),
     create,
     chooseMethod,
     submit,
-    refresh,
+    requote,
   };
 }

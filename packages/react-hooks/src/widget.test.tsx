@@ -62,7 +62,7 @@ describe('useWidgetInitialization', () => {
     expect(result.current.widget).toBe(first);
     // The sandbox checks the intent and takes the widget's defaults for the session.
     await waitFor(() =>
-      expect(result.current.session.session?.defaultTransaction).toEqual({
+      expect(result.current.session.data?.defaultTransaction).toEqual({
         funding_settlement: { currency: 'EUR', quantity: '250' },
       }),
     );

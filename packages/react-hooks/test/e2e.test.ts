@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ExampleServer, startExampleServer } from '../example/server.js';
@@ -12,15 +13,29 @@ import { type ExampleServer, startExampleServer } from '../example/server.js';
 const screenshots = fileURLToPath(new URL('../test-output/e2e/', import.meta.url));
 const wallet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 let example: ExampleServer;
+/** The example against a sandbox of this file's own, whose clock it moves. */
+let lateExample: ExampleServer;
+let clockSandbox: SandboxProcess;
 let browser: Browser;
 
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
-  [example, browser] = await Promise.all([
+  clockSandbox = await startSandboxProcess(60_000, [
+    '--settle-after',
+    'never',
+    '--require-session-auth',
+  ]);
+  [example, lateExample, browser] = await Promise.all([
     startExampleServer({
       partnersUrl: inject('partnersUrl'),
       publicApiKey: inject('publicApiKey'),
       ...inject('backendCredentials'),
+    }),
+    startExampleServer({
+      partnersUrl: clockSandbox.partnerUrl,
+      publicApiKey: clockSandbox.publicApiKey,
+      tokenId: clockSandbox.tokenId,
+      tokenSecret: clockSandbox.tokenSecret,
     }),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -32,6 +47,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await example?.close();
+  await lateExample?.close();
+  await clockSandbox?.stop();
 });
 
 const shoot = (page: Page, step: string) =>
@@ -95,5 +112,39 @@ describe('example buy flow', () => {
       partnerCalls.filter((call) => call === 'POST /api/v1/transaction/intent_to_trade'),
     ).toHaveLength(1);
     expect(partnerCalls.some((call) => call.includes('/partner/'))).toBe(false);
+  }, 60_000);
+
+  it('shows an expired price, gets a new one, and reaches PENDING on it', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.clock.install();
+    await page.goto(lateExample.url);
+
+    await page.getByRole('button', { name: 'Buy 0.01 BTC' }).click();
+    await page.getByLabel('I accept the terms of service').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+    await page.getByLabel('Your BTC wallet address').fill(wallet);
+
+    // The user is slow: 25 s pass on the sandbox's clock and on the page's.
+    const moved = await fetch(`${clockSandbox.exchangeUrl}/test/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 25 }),
+    });
+    expect(moved.ok).toBe(true);
+    await page.clock.fastForward('00:25');
+    await page.getByTestId('expired').getByText('The price expired.').waitFor();
+    await expect(page.getByLabel('Your BTC wallet address').count()).resolves.toBe(0);
+    await shoot(page, '6-expired');
+
+    await page.getByRole('button', { name: 'Get a new price' }).click();
+    await page.getByLabel('Your BTC wallet address').fill(wallet);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.status', { hasText: 'PENDING' }).waitFor();
+    await shoot(page, '7-requoted');
+    expect(pageErrors).toEqual([]);
   }, 60_000);
 });

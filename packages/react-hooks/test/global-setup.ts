@@ -15,12 +15,18 @@ declare module 'vitest' {
     backendUrl: string;
     /** Server side only: the e2e test hands it to the example's backend. */
     backendCredentials: { tokenId: string; tokenSecret: string };
+    /**
+     * A sandbox of its own for the hook test that moves its clock (quote expiry), so that no
+     * other test's instructions expire under it. The end-to-end test starts its own.
+     */
+    clockSandbox: { partnersUrl: string; publicApiKey: string; clockUrl: string };
   }
 }
 
 /**
- * This sandbox is started with `--settle-after never`, so no transaction moves past PENDING on
- * its own: the tests end one when they choose, through the example backend, which hands
+ * These sandboxes require the session Bearer JWT on every session call
+ * (`--require-session-auth`), as a service may: every hook test proves the hooks sign. They are
+ * started with `--settle-after never`, so no transaction moves past PENDING on its own: the tests end one when they choose, through the example backend, which hands
  * POST /test/transactions/{id}/status on to the sandbox's test control.
  */
 async function finishTransaction(
@@ -44,7 +50,11 @@ async function finishTransaction(
 }
 
 export default async function setup(project: TestProject) {
-  const sandbox = await startSandboxProcess(60_000, ['--settle-after', 'never']);
+  const args = ['--settle-after', 'never', '--require-session-auth'];
+  const [sandbox, clockSandbox] = await Promise.all([
+    startSandboxProcess(60_000, args),
+    startSandboxProcess(60_000, args),
+  ]);
   const { publicApiKey, tokenId, tokenSecret } = sandbox;
   const handle = intentBackend({
     partnersUrl: sandbox.partnerUrl,
@@ -64,10 +74,15 @@ export default async function setup(project: TestProject) {
   project.provide('publicApiKey', publicApiKey);
   project.provide('backendUrl', `http://127.0.0.1:${port}`);
   project.provide('backendCredentials', { tokenId, tokenSecret });
+  project.provide('clockSandbox', {
+    partnersUrl: clockSandbox.partnerUrl,
+    publicApiKey: clockSandbox.publicApiKey,
+    clockUrl: `${clockSandbox.exchangeUrl}/test/clock`,
+  });
 
   return async () => {
     backend.closeAllConnections();
     await new Promise<void>((resolve) => backend.close(() => resolve()));
-    await sandbox.stop();
+    await Promise.all([sandbox.stop(), clockSandbox.stop()]);
   };
 }

@@ -53,7 +53,8 @@ beforeAll(async () => {
     await symlink(join(packages, name), join(target, name), 'dir');
   }
   await cp(join(hooks, 'consumers', 'react18', 'flow.mjs'), join(scratch, 'flow.mjs'));
-  sandbox = await startSandboxProcess();
+  // A service that requires the session JWT: the built hooks sign on React 18 too.
+  sandbox = await startSandboxProcess(60_000, ['--require-session-auth']);
 }, 180_000);
 
 afterAll(() => sandbox?.stop());

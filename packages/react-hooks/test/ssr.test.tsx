@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 type Hooks = typeof import('../src/index.js');
 
 function Checkout({ hooks }: { hooks: Hooks }) {
-  const { session } = hooks.useUserSession({
+  const { data: session } = hooks.useUserSession({
     restore: {
       sessionId: 'ca876623-0a4f-4abd-92e0-14ea7075ca1e',
       environment: 'SANDBOX',
@@ -29,8 +29,8 @@ function Checkout({ hooks }: { hooks: Hooks }) {
   const widget = hooks.useWidgetInitialization({ configVersion: '1.2' });
   const shown = {
     sessionId: session?.sessionId,
-    intent: intent.intent ?? null,
-    status: transaction.status ?? null,
+    intent: intent.data ?? null,
+    status: transaction.transactionStatus ?? null,
     expired: countdown.expired,
     widgetKey: widget.public_api_key,
   };

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure } from '@testing-library/react';
-import { type ReactNode, StrictMode } from 'react';
+import { Component, type ReactNode, StrictMode } from 'react';
 import { afterEach, inject } from 'vitest';
 import { backendCalls } from '../example/backend-calls.js';
 import { type QuickExchangeConfig, QuickExchangeProvider } from '../src/provider.js';
@@ -16,18 +16,42 @@ export function sandboxConfig(overrides: Partial<QuickExchangeConfig> = {}): Qui
   return { partnersUrl: inject('partnersUrl'), publicApiKey: inject('publicApiKey'), ...overrides };
 }
 
+/** The sandbox whose clock the expiry tests move; no other test uses it. */
+export function clockSandboxConfig(): QuickExchangeConfig {
+  const { partnersUrl, publicApiKey } = inject('clockSandbox');
+  return { partnersUrl, publicApiKey };
+}
+
+/** Moves that sandbox's clock forward: its quotes expire as if the time had passed. */
+export async function advanceSandboxClock(seconds: number): Promise<void> {
+  const response = await fetch(inject('clockSandbox').clockUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_seconds: seconds }),
+  });
+  if (!response.ok) throw new Error(`the sandbox clock did not move: ${response.status}`);
+}
+
 /** The application's backend: intent creation and loading happen there, with the token. */
 export const backend = () => backendCalls(inject('backendUrl'));
 
-/** A fetch that counts the requests it sends, by method and path. */
+/** A fetch that counts the requests it sends, by method and path, with their Authorization. */
 export function countingFetch() {
-  const calls: string[] = [];
+  const calls: { call: string; authorization: string | null }[] = [];
   const fetch: typeof globalThis.fetch = (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
-    calls.push(`${request.method} ${new URL(request.url).pathname}`);
+    calls.push({
+      call: `${request.method} ${new URL(request.url).pathname}`,
+      authorization: request.headers.get('authorization'),
+    });
     return globalThis.fetch(input, init);
   };
-  return { fetch, count: (call: string) => calls.filter((c) => c === call).length };
+  return {
+    fetch,
+    count: (call: string) => calls.filter((c) => c.call === call).length,
+    authorizations: (call: string) =>
+      calls.filter((c) => c.call === call).map((c) => c.authorization),
+  };
 }
 
 /** A renderHook/render wrapper with a fresh cache, optionally under StrictMode. */
@@ -58,4 +82,21 @@ export async function finishTransaction(transactionId: string, status: 'FILLED' 
     },
   );
   if (response.status !== 204) throw new Error(`could not end ${transactionId}`);
+}
+
+/** Shows "failed" once a child throws, and hands the error to `onError`. */
+export class ErrorBoundary extends Component<
+  { children: ReactNode; onError: (error: unknown) => void },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.onError(error);
+  }
+  override render() {
+    return this.state.failed ? <p>failed</p> : this.props.children;
+  }
 }

@@ -5,6 +5,7 @@
  */
 // #region provider
 import {
+  errorMessage,
   QuickExchangeProvider,
   type SettlementDirection,
   useSettlementCountdown,
@@ -35,9 +36,13 @@ export function BuyApp({
 
 // #region session
 function BuyFlow() {
-  const { session, errorMessage } = useUserSession();
-  if (!session)
-    return <p role={errorMessage ? 'alert' : 'status'}>{errorMessage ?? 'Opening a session…'}</p>;
+  // TanStack's query result; the session holds no secret (the provider keeps it in memory and
+  // signs the session's calls with it).
+  const { data: session, error } = useUserSession();
+  if (!session) {
+    const message = errorMessage(error);
+    return <p role={message ? 'alert' : 'status'}>{message ?? 'Opening a session…'}</p>;
+  }
   return (
     <>
       <p data-testid="session">
@@ -63,7 +68,7 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
           type="button"
           disabled={!accepted || tx.isWorking}
           onClick={() =>
-            void tx.create({
+            tx.create.mutate({
               side: 'buy',
               symbol: 'BTC/USDC',
               currency: 'BTC',
@@ -88,23 +93,33 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
   return (
     <div data-testid="transaction">
       <p>
-        Status: <strong className="status">{tx.status}</strong>
+        Status: <strong className="status">{tx.transactionStatus}</strong>
       </p>
       {tx.methodsRequired.map((direction) => (
         <button
           key={direction}
           type="button"
           disabled={tx.isWorking}
-          onClick={() => void tx.chooseMethod({ direction, method: 'BLOCKCHAIN_TRANSFER' })}
+          onClick={() => tx.chooseMethod.mutate({ direction, method: 'BLOCKCHAIN_TRANSFER' })}
         >
           {methodFor[direction]}
         </button>
       ))}
-      <SettlementRequirements
-        requirements={tx.requirements}
-        onSubmit={(requirement, value) => void tx.submit(requirement, value)}
-      />
-      {tx.funding?.setup_parameters.account_key && tx.status === 'PENDING' && (
+      {tx.canRequote ? (
+        // The price expired before the user was done: the server would refuse what they send.
+        <p role="alert" data-testid="expired">
+          The price expired.{' '}
+          <button type="button" disabled={tx.isWorking} onClick={() => tx.requote.mutate()}>
+            Get a new price
+          </button>
+        </p>
+      ) : (
+        <SettlementRequirements
+          requirements={tx.requirements}
+          onSubmit={(requirement, value) => tx.submit.mutate({ requirement, value })}
+        />
+      )}
+      {tx.funding?.setup_parameters.account_key && tx.transactionStatus === 'PENDING' && (
         <p data-testid="funding">
           Send {tx.funding.quantity} {tx.funding.currency} to{' '}
           <code>{tx.funding.setup_parameters.account_key.value}</code>{' '}

@@ -19,14 +19,19 @@ async function createIntentOnMyBackend(input: IntentRequest): Promise<Intent> {
 }
 
 export function BuyWithIntent({ sessionId, termsHref }: { sessionId: string; termsHref: string }) {
-  const { intent, createIntent, isCreating } = useCreateIntent(createIntentOnMyBackend);
+  // TanStack's mutation: mutate, mutateAsync (which throws), data, isPending, error, reset
+  const {
+    data: intent,
+    mutate: createIntent,
+    isPending,
+  } = useCreateIntent(createIntentOnMyBackend);
   const tx = useTransaction({ sessionId, clientRef: 'checkout-42' });
   if (!intent) {
     return (
       <button
         type="button"
-        disabled={isCreating}
-        onClick={() => void createIntent({ currency: 'BTC', quantity: '0.01' })}
+        disabled={isPending}
+        onClick={() => createIntent({ currency: 'BTC', quantity: '0.01' })}
       >
         Buy 0.01 BTC
       </button>
@@ -37,7 +42,7 @@ export function BuyWithIntent({ sessionId, termsHref }: { sessionId: string; ter
       type="button"
       disabled={tx.isWorking || tx.transaction !== undefined}
       onClick={() =>
-        void tx.create({
+        tx.create.mutate({
           // intent_id plus the intent's payout, funded in USDC unless the intent fixes it
           ...orderForIntent(intent, 'USDC'),
           terms_of_service: { accepted: true, terms_href: termsHref },

@@ -8,8 +8,8 @@ export function WidgetFor({ intentId }: { intentId: string }) {
     intentId, // payout currency and quantity are locked to the intent's
     defaultTransaction: { funding_settlement: { currency: 'USDC' } }, // the user may change it
   });
-  const { session } = useUserSession({ widget });
-  const { intent } = useIntent(intentId, { load: loadIntentFromMyBackend });
+  const { data: session } = useUserSession({ widget });
+  const { data: intent } = useIntent(intentId, { load: loadIntentFromMyBackend });
   if (!session || !intent) return null;
   return <pre>{JSON.stringify(widget, null, 2)}</pre>;
 }
@@ -19,9 +19,15 @@ export function WidgetFor({ intentId }: { intentId: string }) {
 // #region backend-call
 import type { Intent } from '@exchange-kit/partner-client';
 
-/** The page asks your backend, which created the intent with its token secret and kept it. */
-async function loadIntentFromMyBackend(intentId: string): Promise<Intent> {
-  const response = await fetch(`/backend/intents/${encodeURIComponent(intentId)}`);
+/**
+ * The page asks your backend, which created the intent with its token secret and kept it. The
+ * signal is the query's: a cancelled query stops the request.
+ */
+async function loadIntentFromMyBackend(
+  intentId: string,
+  { signal }: { signal: AbortSignal },
+): Promise<Intent> {
+  const response = await fetch(`/backend/intents/${encodeURIComponent(intentId)}`, { signal });
   if (!response.ok) throw new Error(`intent ${intentId}: ${response.status}`);
   return (await response.json()) as Intent;
 }

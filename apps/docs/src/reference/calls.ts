@@ -71,7 +71,8 @@ function chain(node: ts.Node): Link[] {
       const name = nameOf(at.name);
       if (!name) continue;
       if (isFunction(at.initializer)) links.unshift({ kind: 'member', name, node: at });
-      else if (ts.isObjectLiteralExpression(at.initializer))
+      // An object written in place, or made by a function (`transactions: sessionCalls(call)`).
+      else if (ts.isObjectLiteralExpression(at.initializer) || ts.isCallExpression(at.initializer))
         links.unshift({ kind: 'object', name });
     } else if (ts.isVariableDeclaration(at) && at.initializer) {
       const name = nameOf(at.name);
@@ -139,25 +140,32 @@ function callersOf(fn: string, files: ts.SourceFile[]): Link[][] {
   return callers;
 }
 
-/** `client.a.b(x)` for a chain rooted in the factory, or in a function a factory member returns. */
+/**
+ * `client.a.b(x)` for a chain rooted in the factory, or in a function a factory member returns
+ * or an object of the factory holds (spread or assigned: `transactions: { ...calls(call) }`).
+ */
 function spell(
   links: Link[],
   files: ts.SourceFile[],
-): { call: string; method: string } | undefined {
+  objectEnd = false,
+): { call: string; method: string; called: boolean } | undefined {
   const last = links.at(-1);
-  if (last?.kind !== 'member') return undefined;
+  if (last?.kind !== 'member' && !(objectEnd && last?.kind === 'object')) return undefined;
   const root = links.findLastIndex((link) => link.kind === 'function');
   if (root === -1) return undefined;
   const rootName = (links[root] as Link).name;
   const path = links.slice(root + 1);
   if (path.some((link) => link.kind === 'function')) return undefined;
   const names = path.map((link) => link.name);
-  const own = `${names.join('.')}(${parameters(last.node)})`;
-  if (isFactory(rootName)) return { call: `client.${own}`, method: names.join('.') };
+  const called = last.kind === 'member';
+  const own = called ? `${names.join('.')}(${parameters(last.node)})` : names.join('.');
+  if (isFactory(rootName)) return { call: `client.${own}`, method: names.join('.'), called };
   for (const caller of callersOf(rootName, files)) {
-    const outer = spell(caller, files);
-    if (outer)
-      return { call: `${outer.call}.${own}`, method: `${outer.method}().${names.join('.')}` };
+    const outer = spell(caller, files, true);
+    if (outer) {
+      const method = `${outer.method}${outer.called ? '()' : ''}.${names.join('.')}`;
+      return { call: `${outer.call}.${own}`, method, called };
+    }
   }
   return undefined;
 }
@@ -189,7 +197,7 @@ export function operationCalls(): Map<string, OperationCalls> {
       for (const id of ids) {
         const entry = calls.get(id) as OperationCalls;
         if (!entry.clients.some((c) => c.call === spelled.call)) {
-          entry.clients.push({ packageName: name, ...spelled });
+          entry.clients.push({ packageName: name, call: spelled.call, method: spelled.method });
         }
         if (api === 'partner') {
           const set = methodOps.get(spelled.method) ?? new Set();
@@ -200,30 +208,73 @@ export function operationCalls(): Map<string, OperationCalls> {
     }
   }
 
-  // Hooks use the partner client; a hook makes the calls of the client methods it calls.
+  // Hooks use the partner client, directly or through the package's own functions (query
+  // option factories, the session keeper, other hooks): a hook makes the calls of every client
+  // method it reaches.
+  const direct = new Map<string, Set<string>>();
+  const callees = new Map<string, Set<string>>();
+  // A call belongs to the function it is written in and, inside a member function written in
+  // a function (`open` of the session keeper, `queryFn` of a hook), to that function as well.
+  const owners = (node: ts.Node, outer: string[]): string[] => {
+    if (ts.isFunctionDeclaration(node) && node.name) return [node.name.text];
+    const fn =
+      (ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) && node.initializer;
+    const name = ts.isMethodDeclaration(node)
+      ? nameOf(node.name)
+      : fn && isFunction(fn)
+        ? nameOf((node as ts.VariableDeclaration | ts.PropertyAssignment).name)
+        : undefined;
+    if (!name) return outer;
+    return ts.isVariableDeclaration(node) && outer.length === 0 ? [name] : [...outer, name];
+  };
   for (const file of sources('react-hooks')) {
-    const visit = (node: ts.Node, hook: string | undefined) => {
-      let current = hook;
-      if (ts.isFunctionDeclaration(node) && node.name && /^use[A-Z]/.test(node.name.text)) {
-        current = node.name.text;
-      }
-      if (current && ts.isCallExpression(node)) {
+    const visit = (node: ts.Node, outer: string[]) => {
+      const current = owners(node, outer);
+      if (current.length > 0 && ts.isCallExpression(node)) {
         const path: string[] = [];
         let target: ts.Expression = node.expression;
         while (ts.isPropertyAccessExpression(target)) {
           path.unshift(target.name.text);
           target = target.expression;
         }
+        if (ts.isIdentifier(target)) path.unshift(target.text);
+        const ids = new Set<string>();
         for (let start = 0; start < path.length; start++) {
-          for (const id of methodOps.get(path.slice(start).join('.')) ?? []) {
-            const entry = calls.get(id) as OperationCalls;
-            if (!entry.hooks.includes(current)) entry.hooks.push(current);
-          }
+          for (const id of methodOps.get(path.slice(start).join('.')) ?? []) ids.add(id);
+        }
+        for (const owner of current) {
+          const called = callees.get(owner) ?? new Set();
+          if (path.length > 0) called.add(path.at(-1) as string);
+          callees.set(owner, called);
+          const made = direct.get(owner) ?? new Set();
+          for (const id of ids) made.add(id);
+          direct.set(owner, made);
         }
       }
       ts.forEachChild(node, (child) => visit(child, current));
     };
-    visit(file, undefined);
+    visit(file, []);
+  }
+  const reached = (hook: string): Set<string> => {
+    const seen = new Set([hook]);
+    const made = new Set<string>();
+    const queue = [hook];
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      for (const id of direct.get(name) ?? []) made.add(id);
+      for (const next of callees.get(name) ?? []) {
+        if (callees.has(next) && !seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return made;
+  };
+  for (const hook of [...callees.keys()].filter((name) => /^use[A-Z]/.test(name)).sort()) {
+    for (const id of reached(hook)) {
+      const entry = calls.get(id) as OperationCalls;
+      if (!entry.hooks.includes(hook)) entry.hooks.push(hook);
+    }
   }
   return calls;
 }

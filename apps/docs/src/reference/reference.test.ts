@@ -87,11 +87,16 @@ describe('API reference', () => {
       pages[`reference/${operations().find((o) => o.operationId === id)?.api}/${id}.md`];
     expect(page('cancelOrderByClientId')).toContain('`client.orders.cancel(ref, options)`');
     expect(page('getUserContext')).toContain('`client.forUser(request).context(options)`');
-    expect(page('createSession')).toContain('React hook: `useUserSession`');
+    expect(page('createSession')).toMatch(
+      /React hooks: [^\n]*`useRenewSession`[^\n]*`useUserSession`/,
+    );
     expect(page('getTransactionStatus')).toContain(
       '`client.transactions.status(transactionId, options)`',
     );
-    expect(page('getTransactionStatus')).toContain('React hook: `useTransaction`');
+    // Through the package's own functions too: the query option factory, the hook it serves.
+    expect(page('getTransactionStatus')).toMatch(
+      /React hooks: [^\n]*`useTransaction`, `useTransactionQuery`/,
+    );
     expect(page('createIntent')).toContain('React hook: none makes this call.');
   });
 

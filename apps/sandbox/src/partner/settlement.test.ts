@@ -200,4 +200,42 @@ describe('settlement method and parameters', () => {
     expect([error.status, error.errors]).toEqual([422, { transaction_id: ['not_changeable'] }]);
     expect(await status(created.transaction_id)).toEqual(created);
   });
+
+  it('refuses parameters once the instructions expired (422 expired), and quotes afresh when a method is set again', async () => {
+    const { transaction_id } = await newTransaction();
+    await setMethod({ transaction_id, direction: 'FUNDING', method: 'BLOCKCHAIN_TRANSFER' });
+    const payout = parsed(
+      zSetSettlementMethodResponse,
+      await setMethod({ transaction_id, direction: 'PAYOUT', method: 'BLOCKCHAIN_TRANSFER' }),
+    ).payload;
+    expect(payout.expires?.unix_ms).toBe(T0 + 25_000);
+    const wallet = { account_key: { type: 'WALLET_ADDRESS', value: btcAddress } };
+    const late = (now: number) =>
+      call(db, 'setSettlementParameters', {
+        body: {
+          settlement_instruction_id: payout.settlement_instruction_id,
+          input_parameters: wallet,
+        },
+        now,
+      });
+
+    const error = await refusal(late(T0 + 25_000));
+    expect([error.status, error.errors]).toEqual([422, { settlement_instruction_id: ['expired'] }]);
+    expect((await status(transaction_id)).status).toBe('SETTLEMENT_PARAMETERS_REQUIRED');
+
+    // Setting a method again prices both instructions from a new quote.
+    const requoted = await setMethod(
+      { transaction_id, direction: 'PAYOUT', method: 'BLOCKCHAIN_TRANSFER' },
+      T0 + 30_000,
+    );
+    expect(parsed(zSetSettlementMethodResponse, requoted).payload.settlement_instruction_id).toBe(
+      payout.settlement_instruction_id,
+    );
+    const fresh = await status(transaction_id);
+    expect(fresh.funding_settlement?.expires?.unix_ms).toBe(T0 + 50_000);
+    expect(fresh.payout_settlement?.expires?.unix_ms).toBe(T0 + 50_000);
+    const accepted = await late(T0 + 31_000);
+    expect(accepted.status).toBe(202);
+    expect((await status(transaction_id)).status).toBe('PENDING');
+  });
 });

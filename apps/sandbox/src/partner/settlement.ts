@@ -62,6 +62,27 @@ function checkChangeable(transaction: TransactionRow, field: string): void {
   }
 }
 
+/**
+ * An instruction past its expiry was priced from a quote that no longer holds: nothing may
+ * settle on it. Setting a method again (see setSettlementMethod) quotes afresh.
+ */
+async function checkNotExpired(db: Queryable, transactionId: string, now: number): Promise<void> {
+  const { rows } = await db.query<{ expires_at: string }>(
+    `SELECT expires_at::text AS expires_at FROM qe_settlement_instructions
+      WHERE transaction_id = $1 AND expires_at IS NOT NULL AND expires_at <= $2
+      ORDER BY expires_at LIMIT 1`,
+    [transactionId, now],
+  );
+  const expired = rows[0];
+  if (expired) {
+    throw invalid(
+      'settlement_instruction_id',
+      'expired',
+      `The settlement instructions expired at ${new Date(Number(expired.expires_at)).toISOString()}; set the settlement method again for a fresh quote`,
+    );
+  }
+}
+
 async function instructionReply(db: Queryable, id: string, message: string) {
   const row = (await findInstruction(db, id)) as InstructionRow;
   const instruction = renderInstruction(row);
@@ -116,6 +137,13 @@ export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = asyn
     received: acceptInputs(required, {}, request.input_parameters, 'input_parameters'),
     expiresAt: now + QUOTE_TTL_MS,
   });
+  // A method is priced from a new quote, and the transaction's other instruction with it: this
+  // is how a client whose instructions expired gets fresh ones.
+  await db.query(
+    `UPDATE qe_settlement_instructions SET expires_at = $2
+      WHERE transaction_id = $1 AND expires_at IS NOT NULL`,
+    [transaction.id, now + QUOTE_TTL_MS],
+  );
   await settle(db, transaction.id, now);
   const { rows } = await db.query<{ id: string }>(
     'SELECT id FROM qe_settlement_instructions WHERE transaction_id = $1 AND direction = $2',
@@ -147,6 +175,7 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
     throw notFoundHere();
   });
   checkChangeable(transaction, 'settlement_instruction_id');
+  await checkNotExpired(db, transaction.id, now);
   // Read again under the transaction's lock: a concurrent call may have replaced its method.
   const instruction = (await findInstruction(db, id)) as InstructionRow;
   const received = acceptInputs(

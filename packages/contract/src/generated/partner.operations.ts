@@ -105,7 +105,7 @@ export const operationTable = {
     security: 'SessionBearer',
     authPayload: 'SessionAuthPayload',
     permission: null,
-    errorCodes: {},
+    errorCodes: {"settlement_instruction_id":["not_changeable","expired"]},
     response: 'zSetSettlementParametersResponse',
     decimals: plan7,
     requestDecimals: null,

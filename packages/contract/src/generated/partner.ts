@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Set a settlement method of a transaction
-         * @description Sets the funding or the payout method of an existing transaction, optionally with the input parameters the method needs, and returns the resulting settlement instruction. The existence of this endpoint is described (it is how a transaction in SETTLEMENT_METHOD_REQUIRED moves on); its body and response are convention. A session Bearer JWT may be sent (convention).
+         * @description Sets the funding or the payout method of an existing transaction, optionally with the input parameters the method needs, and returns the resulting settlement instruction. The existence of this endpoint is described (it is how a transaction in SETTLEMENT_METHOD_REQUIRED moves on); its body and response are convention. A session Bearer JWT may be sent (convention). In this project's sandbox, setting a method prices the transaction's instructions from a new quote: their `expires` starts again, which is how a client whose instructions expired gets fresh ones.
          */
         post: operations["setSettlementMethod"];
         delete?: never;
@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Supply missing settlement parameters
-         * @description Supplies input parameters an instruction requires (see its `required_input_parameters`), for example the signed raw transaction of a BLOCKCHAIN_DELEGATED_BROADCAST funding, and returns the updated instruction (convention). A session Bearer JWT may be sent (convention).
+         * @description Supplies input parameters an instruction requires (see its `required_input_parameters`), for example the signed raw transaction of a BLOCKCHAIN_DELEGATED_BROADCAST funding, and returns the updated instruction (convention). A session Bearer JWT may be sent (convention). This project's sandbox refuses parameters once an instruction of the transaction has expired (422, `settlement_instruction_id: [expired]`): nothing settles on a quote that no longer holds; setting a method again gets fresh instructions.
          */
         post: operations["setSettlementParameters"];
         delete?: never;

@@ -27,7 +27,7 @@ const order = { side: 'buy', symbol: 'BTC/USDC', currency: 'BTC', quantity: '0.0
 
 const { result } = renderHook(
   () => {
-    const { session } = useUserSession();
+    const { data: session } = useUserSession();
     const transaction = useTransaction({ sessionId: session?.sessionId, order });
     return { session, transaction };
   },
@@ -40,24 +40,24 @@ const seen = (what) =>
     },
     { timeout: 15_000 },
   );
-await seen(() => result.current.transaction.status === 'SETTLEMENT_METHOD_REQUIRED');
+await seen(() => result.current.transaction.transactionStatus === 'SETTLEMENT_METHOD_REQUIRED');
 const before = result.current.transaction;
-await before.chooseMethod({ direction: 'FUNDING', method: 'BLOCKCHAIN_TRANSFER' });
-await result.current.transaction.chooseMethod({
+await before.chooseMethod.mutateAsync({ direction: 'FUNDING', method: 'BLOCKCHAIN_TRANSFER' });
+await result.current.transaction.chooseMethod.mutateAsync({
   direction: 'PAYOUT',
   method: 'SERVICE_PARTNER_WALLET',
 });
 await seen(
   () =>
     result.current.transaction.methodsRequired.length === 0 &&
-    result.current.transaction.status !== 'SETTLEMENT_METHOD_REQUIRED',
+    result.current.transaction.transactionStatus !== 'SETTLEMENT_METHOD_REQUIRED',
 );
 console.log(
   JSON.stringify({
     react: React.version,
     environment: result.current.session?.environment,
-    first: before.status,
-    afterMethods: result.current.transaction.status,
+    first: before.transactionStatus,
+    afterMethods: result.current.transaction.transactionStatus,
     transactionId: result.current.transaction.transactionId,
   }),
 );

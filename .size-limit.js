@@ -1,0 +1,111 @@
+/**
+ * Size budgets of what the published packages ship, in one place (`pnpm size`, and part of
+ * `pnpm test`). Each check bundles a package's sources with esbuild, minified, and weighs the
+ * result gzipped. Figures are KiB (1024 bytes).
+ */
+
+import { readFile, writeFile } from 'node:fs/promises';
+
+/** Workspace packages resolve to their sources, as in the tests: no build needed. */
+const source = '@exchange-kit/source';
+
+/** What a browser downloads before the first call: dynamically imported modules load later. */
+const laterLoadsExternal = {
+  name: 'later-loads-external',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
+/**
+ * Every chunk counts, weighed as one: the chunks are joined into one file, which is what the
+ * budget is of (a client that validates its answers loads them all).
+ */
+const chunksJoined = {
+  name: 'chunks-joined',
+  setup(build) {
+    build.onEnd(async (result) => {
+      const outputs = result.metafile.outputs;
+      const files = Object.keys(outputs);
+      const joined = `${build.initialOptions.outdir}/all-chunks.js`;
+      const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+      await writeFile(joined, texts.join('\n'));
+      for (const file of files) delete outputs[file];
+      outputs[joined] = {
+        bytes: Buffer.byteLength(texts.join('\n')),
+        inputs: {},
+        imports: [],
+        exports: [],
+      };
+    });
+  },
+};
+
+const forBrowsers = (config) => ({
+  ...config,
+  platform: 'browser',
+  format: 'esm',
+  jsx: 'automatic',
+  conditions: [source, 'browser'],
+  plugins: [...(config.plugins ?? []), laterLoadsExternal],
+});
+
+export default [
+  {
+    // The hooks themselves: React, TanStack Query, the partner client and the contract are
+    // counted (or not) where they belong.
+    name: '@exchange-kit/react-hooks: the hooks in a browser',
+    path: 'packages/react-hooks/src/index.ts',
+    ignore: [
+      'react',
+      'react-dom',
+      '@tanstack/react-query',
+      '@exchange-kit/partner-client',
+      '@exchange-kit/contract',
+    ],
+    gzip: true,
+    limit: '6 KiB',
+    modifyEsbuildConfig: forBrowsers,
+  },
+  {
+    // The response schemas and the session signer load with the first call that needs them.
+    name: '@exchange-kit/partner-client: browser entry before the first call',
+    path: 'packages/partner-client/src/browser.ts',
+    gzip: true,
+    limit: '10 KiB',
+    modifyEsbuildConfig: forBrowsers,
+  },
+  {
+    // Every chunk, the lazily loaded schemas too: this is what a validating client runs.
+    // 22 KiB since resending calls refused for their nonce and signing once the socket is
+    // connected (about 0.4 kB; without them, concurrent calls of one token fail), and since the
+    // operations table carries each call's statuses, security, permission and 422 codes.
+    name: '@exchange-kit/exchange-client: with core and runtime schemas, on Node',
+    path: 'packages/exchange-client/src/index.ts',
+    gzip: true,
+    limit: '22 KiB',
+    modifyEsbuildConfig: (config) => ({
+      ...config,
+      platform: 'node',
+      format: 'esm',
+      splitting: true,
+      conditions: [source],
+      plugins: [chunksJoined],
+    }),
+  },
+  {
+    // Rounding to a product's tick and step: decimal.js is nearly all of it.
+    name: '@exchange-kit/exchange-client/precision',
+    path: 'packages/exchange-client/src/precision.ts',
+    gzip: true,
+    limit: '15 KiB',
+    modifyEsbuildConfig: (config) => ({
+      ...config,
+      platform: 'node',
+      format: 'esm',
+      conditions: [source],
+    }),
+  },
+];
