@@ -76,4 +76,18 @@ describe('spec/state-tables.yaml', () => {
       'table transaction: flags name "SETTLED", which is not a value of TransactionStatus',
     ]);
   });
+
+  it('fails on a statement about values without its sentence, of a level its source does not give', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const value = broken.requirements.find((r) => r.check && r.source === 'described');
+    if (!value) throw new Error('state-tables.yaml has no statement about values');
+    delete value.sentence;
+    value.level = 'SHOULD';
+    value.check = [{ kind: 'equals', at: ['product_code'] }];
+    expect(checkStateTables(broken, specs)).toEqual([
+      `${value.id}: quotes no sentence`,
+      `${value.id}: a statement from source described is a MUST`,
+      `${value.id}: check equals needs \`at\`, JSON pointers starting with /`,
+    ]);
+  });
 });

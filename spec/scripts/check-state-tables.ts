@@ -37,6 +37,9 @@ export interface StateTablesDocument {
     operations: string[];
     given?: string[];
     expect: { status: number; next?: string };
+    source?: string;
+    sentence?: string;
+    check?: Array<{ kind?: string; at?: string[] }>;
   }>;
 }
 
@@ -83,6 +86,29 @@ function flagProblems(
   return problems;
 }
 
+/**
+ * A statement about values quotes its sentence, takes its level from its source (the
+ * description: MUST; the conventions: SHOULD) and says what to check, at JSON pointers.
+ */
+function valueProblems(requirement: StateTablesDocument['requirements'][number]): string[] {
+  const { id, check } = requirement;
+  if (!check) return [];
+  const problems: string[] = [];
+  if (!requirement.sentence?.trim()) problems.push(`${id}: quotes no sentence`);
+  const level = { described: 'MUST', convention: 'SHOULD' }[requirement.source ?? ''];
+  if (!level)
+    problems.push(`${id}: source "${requirement.source}" is neither described nor convention`);
+  else if (requirement.level !== level)
+    problems.push(`${id}: a statement from source ${requirement.source} is a ${level}`);
+  if (check.length === 0) problems.push(`${id}: check names nothing to check`);
+  for (const entry of check) {
+    if (!entry.kind) problems.push(`${id}: a check has no kind`);
+    if (!entry.at?.length || entry.at.some((pointer) => !pointer.startsWith('/')))
+      problems.push(`${id}: check ${entry.kind} needs \`at\`, JSON pointers starting with /`);
+  }
+  return problems;
+}
+
 /** Every problem found, as a sentence naming the requirement; empty when all is consistent. */
 export function checkStateTables(
   document: StateTablesDocument,
@@ -97,6 +123,7 @@ export function checkStateTables(
     if (!idPattern.test(id)) problems.push(`${id}: id is not of the form WORD-WORD`);
     if (seen.has(id)) problems.push(`${id}: id is used twice`);
     seen.add(id);
+    problems.push(...valueProblems(requirement));
     if (requirement.level !== 'MUST' && requirement.level !== 'SHOULD') {
       problems.push(`${id}: level "${requirement.level}" is neither MUST nor SHOULD`);
     }

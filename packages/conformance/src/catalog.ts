@@ -1,13 +1,20 @@
-import { describeOrigin, type Level, type Requirement, requirements } from './requirements.js';
+import {
+  describeOrigin,
+  type Level,
+  type Requirement,
+  requirements,
+  tables,
+} from './requirements.js';
 import { deref, operation, operations } from './spec.js';
+import type { ValueCheck } from './values.js';
 
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
-  orders: 'RecordedCall orders: edit, take profit / stop loss, cancel one or all',
+  orders: 'Orders: edit, take profit / stop loss, cancel one or all',
   'loan-book': 'Loan book and public market data',
   oauth: 'OAuth requests and the user data read through them',
-  'partner-sessions': 'Quick RecordedCall sessions and intents',
-  'partner-transactions': 'Quick RecordedCall transactions and settlement',
+  'partner-sessions': 'Quick Exchange sessions and intents',
+  'partner-transactions': 'Quick Exchange transactions and settlement',
   auth: 'Authentication attacks: each forged call is refused and changes nothing',
   input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
 } as const;
@@ -31,7 +38,13 @@ const profileOfTag: Record<string, Profile> = {
   settlement: 'partner-transactions',
 };
 
-export type RequirementKind = 'state-table' | 'response' | 'cancel-all-filter' | 'auth' | 'input';
+export type RequirementKind =
+  | 'state-table'
+  | 'value'
+  | 'response'
+  | 'cancel-all-filter'
+  | 'auth'
+  | 'input';
 
 /** A requirement the suite gives a verdict on: a state-table row or one the suite derives. */
 export interface ConformanceRequirement {
@@ -47,6 +60,10 @@ export interface ConformanceRequirement {
   operations: readonly string[];
   /** The state-table row, for requirements that come from one. */
   row?: Requirement;
+  /** The sentence of the interface description (or of the conventions) it makes checkable. */
+  sentence?: string;
+  /** What a value requirement checks on every successful answer of its operations. */
+  checks?: readonly ValueCheck[];
 }
 
 export function profilesOf(operationIds: readonly string[]): Profile[] {
@@ -60,7 +77,25 @@ export function profilesOf(operationIds: readonly string[]): Profile[] {
   return [...found];
 }
 
+/** A statement about values: checked on every successful answer of its operations. */
+function valueRequirement(row: Requirement): ConformanceRequirement {
+  const source = row.source === 'convention' ? 'conventions' : 'interface description';
+  return {
+    id: row.id,
+    level: row.level,
+    kind: 'value',
+    profiles: profilesOf(row.operations),
+    origin: `${tables[row.table]?.title ?? row.table}, statement ${row.row} (${source})`,
+    summary: `${row.trigger}: ${row.expect.also ?? ''}`,
+    operations: row.operations,
+    row,
+    sentence: row.sentence,
+    checks: row.check as readonly ValueCheck[],
+  };
+}
+
 function stateTableRequirement(row: Requirement): ConformanceRequirement {
+  if (row.check) return valueRequirement(row);
   const expected = [
     `status ${row.expect.status}`,
     row.expect.next && `then ${row.expect.next}`,
@@ -206,9 +241,10 @@ const inputRequirements: ConformanceRequirement[] = [
   input('INPUT-NEGATIVE-QUANTITY', 'A negative quantity'),
 ];
 
-/** Every requirement the suite gives a verdict on, state-table rows first. */
+/** Every requirement the suite gives a verdict on, state-table rows first, then values. */
 export const catalog: readonly ConformanceRequirement[] = [
-  ...requirements.map(stateTableRequirement),
+  ...requirements.filter((row) => !row.check).map(stateTableRequirement),
+  ...requirements.filter((row) => row.check).map(stateTableRequirement),
   ...cancelAllFilterRequirements(),
   ...authRequirements,
   ...inputRequirements,

@@ -10,6 +10,7 @@ import {
 import {
   type ConformanceRequirement,
   catalog,
+  catalogById,
   type Profile,
   profileNames,
   responseRequirementId,
@@ -25,6 +26,7 @@ import { readScenarios } from './scenarios/reads.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
+import { judgeValues, valueContextOf } from './values.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
 
@@ -185,6 +187,14 @@ export function selectRequirements(
  */
 export function siblingRequirements(id: string): string[] {
   const siblings = new Set<string>([id]);
+  // A value requirement is judged on the answers of its operations, as are the others of them.
+  const value = catalogById.get(id);
+  if (value?.kind === 'value') {
+    for (const other of catalog)
+      if (other.kind === 'value' && other.operations.some((op) => value.operations.includes(op)))
+        siblings.add(other.id);
+    return [...siblings];
+  }
   for (const scenario of scenarios) {
     if (!scenario.covers.includes(id)) continue;
     for (const covered of scenario.covers)
@@ -305,6 +315,46 @@ function responseEvidence(call: RecordedCall): Evidence {
       .join('\n'),
     call,
   };
+}
+
+/** The evidence about a value requirement: one item per successful answer of its operations. */
+function valueEvidence(
+  requirement: ConformanceRequirement,
+  caller: Caller,
+  target: Target,
+): Evidence[] {
+  const found: Evidence[] = [];
+  for (const call of caller.calls) {
+    if (!requirement.operations.includes(call.operationId)) continue;
+    if (call.status < 200 || call.status >= 300) continue;
+    const baseUrl =
+      operation(call.operationId).api === 'exchange' ? target.exchangeUrl : target.partnerUrl;
+    const finding = judgeValues(
+      requirement.checks ?? [],
+      call.json,
+      call.requestBody,
+      valueContextOf(call, caller.calls, baseUrl),
+    );
+    if (finding.checked === 0) continue;
+    const where = `${call.method} ${new URL(call.url).pathname} ${call.status}`;
+    found.push(
+      finding.problems.length === 0
+        ? {
+            requirementId: requirement.id,
+            outcome: 'pass',
+            message: `${where}: ${finding.checked} value${finding.checked === 1 ? '' : 's'} as described`,
+          }
+        : {
+            requirementId: requirement.id,
+            outcome: 'fail',
+            message: `${where}: ${finding.problems.join('; ')}`,
+            received: finding.problems.join('\n'),
+            documented: `${requirement.summary}\n"${requirement.sentence ?? ''}"`,
+            call,
+          },
+    );
+  }
+  return found;
 }
 
 function judge(
@@ -474,8 +524,9 @@ export async function runConformance(
   };
 
   const selectedIds = new Set(selected.map((requirement) => requirement.id));
+  // Response and value requirements are judged on whatever the scenarios of their profiles call.
   const responseProfiles = new Set(
-    selected.filter((r) => r.kind === 'response').flatMap((r) => r.profiles),
+    selected.filter((r) => r.kind === 'response' || r.kind === 'value').flatMap((r) => r.profiles),
   );
   const toRun = scenarios.filter((scenario) =>
     scenarioRuns(scenario, selectedIds, responseProfiles, profiles),
@@ -501,7 +552,7 @@ export async function runConformance(
   const results = new Map<string, RequirementResult>();
   const emit = (requirement: ConformanceRequirement) => {
     const durationMs =
-      requirement.kind === 'response'
+      requirement.kind === 'response' || requirement.kind === 'value'
         ? caller.calls
             .filter((call) => requirement.operations.includes(call.operationId))
             .reduce((sum, call) => sum + call.durationMs, 0)
@@ -555,6 +606,9 @@ export async function runConformance(
     for (const scenario of toRun.filter((s) => s.exclusive)) await runScenario(scenario);
 
   const leftovers = await cleanUp(context);
+  for (const requirement of selected)
+    if (requirement.kind === 'value')
+      for (const item of valueEvidence(requirement, caller, target)) evidence.record(item);
   for (const requirement of selected) if (!results.has(requirement.id)) emit(requirement);
 
   const ordered = selected.map((requirement) => results.get(requirement.id) as RequirementResult);

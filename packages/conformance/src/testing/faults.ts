@@ -9,6 +9,7 @@ import { forgeJwt, jwtHeader, jwtPayload } from '../forge.js';
 import { deref, findOperation, operation, requestExamples, requestSchemaPointer } from '../spec.js';
 import { validatorAt } from '../validate.js';
 import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
+import { valueFaults } from './value-faults.js';
 
 type Row = Record<string, unknown>;
 
@@ -514,6 +515,7 @@ export const faults: Fault[] = [
   ...schemaFaults,
   ...responseFaults,
   ...fieldFaults,
+  ...valueFaults,
 ];
 
 /**
