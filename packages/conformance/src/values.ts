@@ -45,12 +45,12 @@ interface Found {
   parent: unknown;
 }
 
-const unescape = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~');
+const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** Every value at `pointer`, where `*` stands for each item of an array or value of an object. */
 export function select(root: unknown, pointer: string): Found[] {
   let found: Found[] = [{ pointer: '', value: root, parent: undefined }];
-  for (const token of pointer.split('/').slice(1).map(unescape)) {
+  for (const token of pointer.split('/').slice(1).map(unescapeToken)) {
     const next: Found[] = [];
     for (const { pointer: at, value } of found) {
       if (typeof value !== 'object' || value === null) continue;
