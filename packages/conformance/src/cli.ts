@@ -7,6 +7,7 @@ import type { ConformanceAdapter } from './adapter.js';
 import { catalog, type Profile, profileNames, profiles } from './catalog.js';
 import { readExpectedFailures } from './expected-failures.js';
 import { consoleLine, consoleSummary } from './report/console.js';
+import { defaultDocsUrl } from './report/docs-link.js';
 import { toHtml } from './report/html.js';
 import { toJson } from './report/json.js';
 import { toJunit } from './report/junit.js';
@@ -35,6 +36,8 @@ Options of run:
   --adapter MODULE          module whose default export replaces fixture steps
   --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
   --report FORMAT=FILE      junit, json or html; repeat for more
+  --docs-url URL            docs site the HTML report links each requirement to (default
+                            ${defaultDocsUrl}, where the docs package serves it)
 
 Options of sign (the secret comes from env ${tokenSecretVariable}):
   --token-id ID             API token id (required)
@@ -62,10 +65,10 @@ function list(): void {
   }
 }
 
-const writers: Record<string, (report: ConformanceReport) => string> = {
+const writers: Record<string, (report: ConformanceReport, docsUrl?: string) => string> = {
   junit: toJunit,
   json: toJson,
-  html: toHtml,
+  html: (report, docsUrl) => toHtml(report, { docsUrl }),
 };
 
 function reportTargets(values: string[]): [string, string][] {
@@ -118,9 +121,12 @@ async function run(argv: string[]): Promise<number> {
       adapter: { type: 'string' },
       'expected-failures': { type: 'string' },
       report: { type: 'string', multiple: true },
+      'docs-url': { type: 'string' },
     },
     strict: true,
   });
+  if (values['docs-url'] !== undefined && !URL.canParse(values['docs-url']))
+    throw new UsageError(`--docs-url ${values['docs-url']}: give an absolute URL`);
   const tokenSecret = values['token-secret'] ?? process.env[tokenSecretVariable];
   const missing = [
     !values['exchange-url'] && '--exchange-url',
@@ -175,7 +181,8 @@ async function run(argv: string[]): Promise<number> {
   );
   console.log(consoleSummary(report));
   for (const [format, file] of reports) {
-    await writeFile(file, (writers[format] as (r: ConformanceReport) => string)(report));
+    const write = writers[format] as (r: ConformanceReport, docsUrl?: string) => string;
+    await writeFile(file, write(report, values['docs-url']));
     console.log(`${format} report: ${file}`);
   }
   return report.mustFailures.length > 0 ? 1 : 0;

@@ -1,4 +1,9 @@
-import { type ConformanceRequirement, catalog, profiles } from '@exchange-kit/conformance';
+import {
+  type ConformanceRequirement,
+  catalog,
+  profiles,
+  requirementAnchor,
+} from '@exchange-kit/conformance';
 import { cell, operationLink, operations } from './openapi.js';
 
 const kinds: Record<ConformanceRequirement['kind'], string> = {
@@ -54,7 +59,7 @@ export function renderConformance(): string {
         return op ? `[\`${id}\`](${operationLink(op)})` : `\`${id}\``;
       });
       out.push(
-        `| <a id="${r.id.toLowerCase()}"></a>\`${r.id}\` | ${r.level} | ${r.profiles.join(', ')} | ${opLinks.join(', ')} | ${cell(r.summary)} | ${cell(r.origin)} |${quoted ? ` ${cell(r.sentence ?? '')} |` : ''}`,
+        `| <a id="${requirementAnchor(r.id)}"></a>\`${r.id}\` | ${r.level} | ${r.profiles.join(', ')} | ${opLinks.join(', ')} | ${cell(r.summary)} | ${cell(r.origin)} |${quoted ? ` ${cell(r.sentence ?? '')} |` : ''}`,
       );
     }
     out.push('');
