@@ -239,6 +239,26 @@ const inputRequirements: ConformanceRequirement[] = [
     'A string that breaks its pattern (a non-decimal quantity, a malformed symbol)',
   ),
   input('INPUT-NEGATIVE-QUANTITY', 'A negative quantity'),
+  {
+    id: 'INPUT-GENERATED-VALID',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'Request schemas of the specs (bodies generated with fast-check, seeded by --seed)',
+    summary:
+      'Request bodies generated valid against their schema (up to --max-examples per operation) are never answered 5xx; a failure is shrunk to the smallest body that still fails',
+    operations: badInputOperations,
+  },
+  {
+    id: 'INPUT-GENERATED-INVALID',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'Request schemas of the specs (bodies generated with fast-check, seeded by --seed)',
+    summary:
+      'Generated valid bodies, each broken in one way its schema forbids, are answered 4xx, never 2xx or 5xx; a failure is shrunk to the smallest body that still fails',
+    operations: badInputOperations,
+  },
 ];
 
 /** Every requirement the suite gives a verdict on, state-table rows first, then values. */

@@ -33,6 +33,8 @@ Options of run:
   --tag TAG                 run only the requirements about operations of this spec tag; repeat
   --concurrency N           run up to N independent scenarios at once (default 1)
   --seed SEED               replay a run: its run id and every generated value come from SEED
+  --max-examples N          generated request bodies per operation, and command sequences of
+                            the model profile, to try (default 10); a failure is shrunk
   --adapter MODULE          module whose default export replaces fixture steps
   --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
   --report FORMAT=FILE      junit, json or html; repeat for more
@@ -118,6 +120,7 @@ async function run(argv: string[]): Promise<number> {
       tag: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       seed: { type: 'string' },
+      'max-examples': { type: 'string' },
       adapter: { type: 'string' },
       'expected-failures': { type: 'string' },
       report: { type: 'string', multiple: true },
@@ -148,6 +151,12 @@ async function run(argv: string[]): Promise<number> {
   const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency ${values.concurrency}: give a whole number, 1 or more`);
+  const maxExamples =
+    values['max-examples'] === undefined ? undefined : Number(values['max-examples']);
+  if (maxExamples !== undefined && (!Number.isInteger(maxExamples) || maxExamples < 1))
+    throw new UsageError(
+      `--max-examples ${values['max-examples']}: give a whole number, 1 or more`,
+    );
   const reports = reportTargets(values.report ?? []);
   const adapter = values.adapter ? await loadAdapter(values.adapter) : undefined;
   let expectedFailures: Awaited<ReturnType<typeof readExpectedFailures>> | undefined;
@@ -174,6 +183,7 @@ async function run(argv: string[]): Promise<number> {
       tags: values.tag,
       concurrency,
       seed: values.seed,
+      maxExamples,
       adapter,
       expectedFailures,
       onResult: (result) => console.log(consoleLine(result)),

@@ -21,7 +21,7 @@ import {
 } from './run.js';
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
-import { faults, forgetfulFault, sameOrderIdFault } from './testing/faults.js';
+import { crashWithoutTerms, faults, forgetfulFault, sameOrderIdFault } from './testing/faults.js';
 import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
 import { describeConformance } from './vitest.js';
@@ -340,13 +340,17 @@ describe('against fault-injected variants of the sandbox', () => {
     if (missed.length > 0) console.log(`missed:\n  ${missed.join('\n  ')}`);
   });
 
-  it.each(faults.map((fault) => [fault.covers, fault.name, fault] as const))(
+  it.each(faults.map((fault, index) => [fault.covers, fault.name, fault, index] as const))(
     '%s fails when %s',
-    async (covers, name, fault) => {
+    async (covers, name, fault, index) => {
       proxy.fault = fault;
       try {
         // The requirements sharing its scenario run too, so the fault is shown to break only what it should.
-        const report = await runConformance(proxy.target, { only: siblingRequirements(covers) });
+        // A seed per fault: what generated input finds does not depend on the draw.
+        const report = await runConformance(proxy.target, {
+          only: siblingRequirements(covers),
+          seed: `fault-${index}`,
+        });
         const verdict = report.results.find((r) => r.id === covers)?.verdict;
         // A broken SHOULD is a WARN: what the conventions ask is caught all the same.
         const broken = catalogById.get(covers)?.level === 'SHOULD' ? 'WARN' : 'FAIL';
@@ -361,6 +365,72 @@ describe('against fault-injected variants of the sandbox', () => {
       }
     },
   );
+});
+
+describe('generated input', () => {
+  it('finds a crash only some valid bodies cause, and shrinks it to the smallest such body', async () => {
+    proxy.fault = crashWithoutTerms;
+    try {
+      const report = await runConformance(proxy.target, {
+        only: ['INPUT-GENERATED-VALID'],
+        seed: 'shrink',
+        maxExamples: 20,
+      });
+      const result = report.results[0];
+      expect(result).toMatchObject({ id: 'INPUT-GENERATED-VALID', verdict: 'FAIL' });
+      const failing = result?.evidence.find((e) => e.outcome === 'fail');
+      expect(failing?.message).toMatch(/^intentToTrade valid against its schema: answered 500/);
+      // The required fields alone, each at its smallest.
+      const body = JSON.parse(failing?.call?.requestBody ?? '{}');
+      expect(Object.keys(body).sort()).toEqual(
+        ['currency', 'quantity', 'session_id', 'side', 'symbol'].sort(),
+      );
+      expect(body).toMatchObject({
+        currency: '',
+        quantity: expect.stringMatching(/^\d$/),
+        side: 'buy',
+      });
+      expect(failing?.call && curlOf(failing.call)).toContain(
+        '/api/v1/transaction/intent_to_trade',
+      );
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+
+  it('sends the same bodies again from the same seed', async () => {
+    let replays = 0;
+    const bodiesOf = async (seed: string) => {
+      const sent: string[] = [];
+      proxy.fault = {
+        name: 'records intent_to_trade bodies',
+        covers: 'INPUT-GENERATED-VALID',
+        request: (request) => {
+          if (request.path.endsWith('/intent_to_trade'))
+            sent.push(request.body.replace(/"session_id":"[^"]+"/, ''));
+          return request;
+        },
+      };
+      try {
+        // A replay on the same server needs its own run id; the bodies come from the seed alone.
+        const report = await runConformance(proxy.target, {
+          only: ['INPUT-GENERATED-VALID'],
+          seed,
+          runId: `ck${(++replays).toString(16).padStart(8, '0')}`,
+          maxExamples: 5,
+        });
+        expect(report.results[0]?.verdict).toBe('PASS');
+      } finally {
+        proxy.fault = undefined;
+      }
+      return sent;
+    };
+    const first = await bodiesOf('replay-a');
+    // Five valid bodies and, for the invalid ones, up to five more.
+    expect(first.length).toBeGreaterThanOrEqual(5);
+    expect(await bodiesOf('replay-a')).toEqual(first);
+    expect(await bodiesOf('replay-b')).not.toEqual(first);
+  });
 });
 
 describeConformance('the vitest helper', () => target, { profiles: ['loan-book', 'oauth'] });

@@ -19,6 +19,7 @@ import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { authScenarios } from './scenarios/auth.js';
+import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
 import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
@@ -100,6 +101,11 @@ export interface RunOptions {
   onResult?: (result: RequirementResult) => void;
   /** Prefix of every client order id the run makes; derived from the seed by default. */
   runId?: string;
+  /**
+   * How many generated request bodies (per operation) and command sequences a generated check
+   * tries; 10 by default. A failure is then shrunk to the smallest one that still fails.
+   */
+  maxExamples?: number;
   now?: () => Date;
 }
 
@@ -128,6 +134,7 @@ const scenarios: Scenario[] = [
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,
+  ...generatedScenarios,
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */
@@ -467,9 +474,12 @@ export async function runConformance(
     return new PreconditionError(`precondition does not hold: ${reason}`);
   };
   let firstReadBack: Promise<void> | undefined;
+  const maxExamples = Math.max(1, Math.floor(options.maxExamples ?? 10));
   const context: ScenarioContext = {
     target,
     runId,
+    seed,
+    maxExamples,
     startedAt: startedMs,
     profiles,
     caller,

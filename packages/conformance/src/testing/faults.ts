@@ -425,6 +425,45 @@ const schemaFaults: Fault[] = Object.entries(keywordOf).map(([covers, keyword]) 
   },
 }));
 
+/** A body of `operationId` valid against its request schema. */
+function validRequest(request: ProxiedRequest, operationId: string): Row | undefined {
+  if (!is(request, operationId)) return undefined;
+  const body = parse(request.body);
+  const pointer = requestSchemaPointer(operationId);
+  if (!pointer || typeof body !== 'object' || body === null) return undefined;
+  return validatorAt(
+    findOperation(request.method, pathname(request))?.api ?? 'partner',
+    pointer,
+  )(body)
+    ? (body as Row)
+    : undefined;
+}
+
+/**
+ * Caught only by generated input: a valid intent_to_trade without terms_of_service crashes the
+ * server. Shrinking leaves the smallest such body: the required fields alone.
+ */
+export const crashWithoutTerms: Fault = {
+  name: 'a valid intent_to_trade without terms_of_service crashes the server',
+  covers: 'INPUT-GENERATED-VALID',
+  request: (request) => {
+    const body = validRequest(request, 'intentToTrade');
+    return body && !body.terms_of_service ? serverError() : request;
+  },
+};
+
+const generatedFaults: Fault[] = [
+  crashWithoutTerms,
+  {
+    name: 'cancel_all executes a body that breaks its schema and answers 200',
+    covers: 'INPUT-GENERATED-INVALID',
+    response: (request, response) =>
+      is(request, 'cancelAllOrders') && response.status >= 400 && response.status < 500
+        ? { ...response, status: 200, body: '{"models":[]}' }
+        : response,
+  },
+];
+
 const responseFaults: Fault[] = [
   {
     name: 'a 404 of edit turned into 200',
@@ -516,6 +555,7 @@ export const faults: Fault[] = [
   ...responseFaults,
   ...fieldFaults,
   ...valueFaults,
+  ...generatedFaults,
 ];
 
 /**
