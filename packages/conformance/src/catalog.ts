@@ -17,6 +17,8 @@ export const profiles = {
   'partner-transactions': 'Quick Exchange transactions and settlement',
   auth: 'Authentication attacks: each forged call is refused and changes nothing',
   input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
+  model:
+    'Random sequences of order operations checked step by step against a model of the state tables',
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -44,7 +46,8 @@ export type RequirementKind =
   | 'response'
   | 'cancel-all-filter'
   | 'auth'
-  | 'input';
+  | 'input'
+  | 'model';
 
 /** A requirement the suite gives a verdict on: a state-table row or one the suite derives. */
 export interface ConformanceRequirement {
@@ -261,6 +264,30 @@ const inputRequirements: ConformanceRequirement[] = [
   },
 ];
 
+const modelRequirements: ConformanceRequirement[] = [
+  {
+    id: 'MODEL-ORDER-SEQUENCES',
+    level: 'MUST',
+    kind: 'model',
+    profiles: ['model'],
+    origin:
+      'Order table, every row (fast-check commands against a model built from the state tables, seeded by --seed)',
+    summary:
+      'Random sequences of place, edit, update_tpsl, cancel and cancel_all (up to --max-examples, by id and by client order id) answer each step with the status of its row and leave every order in the state the rows give, read back after each step; a failure is shrunk to the shortest sequence that still fails',
+    operations: [
+      'createOrder',
+      'editOrder',
+      'editOrderByClientId',
+      'updateOrderTpsl',
+      'updateOrderTpslByClientId',
+      'cancelOrder',
+      'cancelOrderByClientId',
+      'cancelAllOrders',
+      'getOrder',
+    ],
+  },
+];
+
 /** Every requirement the suite gives a verdict on, state-table rows first, then values. */
 export const catalog: readonly ConformanceRequirement[] = [
   ...requirements.filter((row) => !row.check).map(stateTableRequirement),
@@ -268,6 +295,7 @@ export const catalog: readonly ConformanceRequirement[] = [
   ...cancelAllFilterRequirements(),
   ...authRequirements,
   ...inputRequirements,
+  ...modelRequirements,
   ...responseRequirements(),
 ];
 

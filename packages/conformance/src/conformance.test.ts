@@ -21,7 +21,13 @@ import {
 } from './run.js';
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
-import { crashWithoutTerms, faults, forgetfulFault, sameOrderIdFault } from './testing/faults.js';
+import {
+  cancelAfterEditIgnored,
+  crashWithoutTerms,
+  faults,
+  forgetfulFault,
+  sameOrderIdFault,
+} from './testing/faults.js';
 import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
 import { describeConformance } from './vitest.js';
@@ -349,7 +355,7 @@ describe('against fault-injected variants of the sandbox', () => {
         // A seed per fault: what generated input finds does not depend on the draw.
         const report = await runConformance(proxy.target, {
           only: siblingRequirements(covers),
-          seed: `fault-${index}`,
+          seed: `fault-${index}-${name}`,
         });
         const verdict = report.results.find((r) => r.id === covers)?.verdict;
         // A broken SHOULD is a WARN: what the conventions ask is caught all the same.
@@ -430,6 +436,41 @@ describe('generated input', () => {
     expect(first.length).toBeGreaterThanOrEqual(5);
     expect(await bodiesOf('replay-a')).toEqual(first);
     expect(await bodiesOf('replay-b')).not.toEqual(first);
+  });
+});
+
+describe('the model-based profile', () => {
+  it('finds a fault only a sequence shows, and shrinks it to the shortest sequence', async () => {
+    proxy.fault = cancelAfterEditIgnored();
+    try {
+      const report = await runConformance(proxy.target, {
+        only: ['MODEL-ORDER-SEQUENCES'],
+        seed: 'model-shrink',
+        maxExamples: 30,
+      });
+      const result = report.results[0];
+      expect(result).toMatchObject({ id: 'MODEL-ORDER-SEQUENCES', verdict: 'FAIL' });
+      const failing = result?.evidence.find((e) => e.outcome === 'fail');
+      const sequence = /sequence found that breaks the state tables \([^)]*\): (.*?) \/\*/.exec(
+        failing?.message ?? '',
+      )?.[1];
+      expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
+        expect.stringMatching(/^place\(/),
+        expect.stringMatching(/^edit\(#0/),
+        expect.stringMatching(/^cancel\(#0/),
+      ]);
+      expect(failing?.message).toMatch(/is live .*the state tables give cancelled/);
+      // The calls of the sequence, each a curl line: place, read back, edit, read back, cancel.
+      expect(failing?.steps?.map((step) => step.operationId)).toEqual(
+        expect.arrayContaining(['createOrder', 'getOrder', 'cancelOrder']),
+      );
+      expect(
+        failing?.steps?.map((step) => step.operationId).some((id) => id.startsWith('editOrder')),
+      ).toBe(true);
+      expect(failing?.call && curlOf(failing.call)).toContain('/orders/');
+    } finally {
+      proxy.fault = undefined;
+    }
   });
 });
 

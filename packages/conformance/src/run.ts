@@ -21,6 +21,7 @@ import { type Evidence, PreconditionError, type RecordedCall, SetupError } from 
 import { authScenarios } from './scenarios/auth.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
+import { modelScenarios } from './scenarios/model.js';
 import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
@@ -135,6 +136,7 @@ const scenarios: Scenario[] = [
   ...authScenarios,
   ...inputScenarios,
   ...generatedScenarios,
+  ...modelScenarios,
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */

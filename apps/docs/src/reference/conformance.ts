@@ -13,6 +13,7 @@ const kinds: Record<ConformanceRequirement['kind'], string> = {
   response: 'Responses against the spec',
   auth: 'Authentication attacks',
   input: 'Bad input',
+  model: 'Model-based sequences',
 };
 
 /** Every requirement the conformance suite gives a verdict on, each with an anchor by id. */

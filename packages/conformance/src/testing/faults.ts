@@ -452,7 +452,40 @@ export const crashWithoutTerms: Fault = {
   },
 };
 
+/**
+ * Caught only by a sequence: a cancel of an order that was edited before answers success and
+ * leaves it live. The shortest sequence that shows it is place, edit, cancel.
+ */
+export function cancelAfterEditIgnored(): Fault {
+  const edited = new Set<string>();
+  return {
+    name: 'a cancel of an edited order answers success and leaves it live',
+    covers: 'MODEL-ORDER-SEQUENCES',
+    async request(request, tools) {
+      if (!is(request, 'cancelOrder', 'cancelOrderByClientId')) return request;
+      const path = pathname(request).replace(/\/cancel$/, '');
+      if (!edited.has(path.replace(/^\/orders\//, ''))) return request;
+      const read = await tools.forward({
+        ...request,
+        method: 'GET',
+        path,
+        headers: { ...request.headers, 'x-service-auth': await tools.sign(path) },
+      });
+      return withJson(read, (order) => ({ ...(order as Row), status: 'cancelled' }));
+    },
+    response(request, response) {
+      if (is(request, 'editOrder', 'editOrderByClientId') && response.status === 200) {
+        const order = (parse(response.body) as Row | undefined) ?? {};
+        edited.add(String(order.id));
+        edited.add(`client:${String(order.client_order_id)}`);
+      }
+      return response;
+    },
+  };
+}
+
 const generatedFaults: Fault[] = [
+  cancelAfterEditIgnored(),
   crashWithoutTerms,
   {
     name: 'cancel_all executes a body that breaks its schema and answers 200',
