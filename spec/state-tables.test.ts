@@ -90,4 +90,14 @@ describe('spec/state-tables.yaml', () => {
       `${value.id}: check equals needs \`at\`, JSON pointers starting with /`,
     ]);
   });
+
+  it('fails on a value pointer no successful response of its operations has', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const ladder = broken.requirements.find((r) => r.id === 'VALUE-LADDER-PAIRS-DECIMAL');
+    if (!ladder?.check?.[0]) throw new Error('state-tables.yaml lacks VALUE-LADDER-PAIRS-DECIMAL');
+    ladder.check[0].at = ['/bids/*/0', '/bid/*/0'];
+    expect(checkStateTables(broken, specs)).toEqual([
+      'VALUE-LADDER-PAIRS-DECIMAL: no successful response of getLoanBook has /bid/*/0',
+    ]);
+  });
 });

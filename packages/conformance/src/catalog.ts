@@ -286,6 +286,17 @@ const modelRequirements: ConformanceRequirement[] = [
       'getOrder',
     ],
   },
+  {
+    id: 'MODEL-TRANSACTION-SEQUENCES',
+    level: 'MUST',
+    kind: 'model',
+    profiles: ['model'],
+    origin:
+      'Quick Exchange transaction table, every row and the flags of its states (fast-check commands, seeded by --seed)',
+    summary:
+      'Random sequences of intent_to_trade (no method, both methods, a parameter missing), status reads and, when the adapter can end a transaction, its end in FILLED or CANCELLED: each creation answers as its row says, and a transaction reads back in the state the model holds, moving by itself only out of a state flagged polled and into a terminal one; a failure is shrunk to the shortest sequence',
+    operations: ['intentToTrade', 'getTransactionStatus'],
+  },
 ];
 
 /** Every requirement the suite gives a verdict on, state-table rows first, then values. */

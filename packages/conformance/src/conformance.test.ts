@@ -25,11 +25,13 @@ import {
   cancelAfterEditIgnored,
   crashWithoutTerms,
   faults,
+  fillLost,
   forgetfulFault,
   sameOrderIdFault,
 } from './testing/faults.js';
 import { checkJunit, parseXml } from './testing/junit-schema.js';
 import { startSandbox } from './testing/sandbox.js';
+import { testControlAdapter } from './testing/test-control.js';
 import { describeConformance } from './vitest.js';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -62,13 +64,17 @@ describe('against the sandbox', () => {
     );
     expect(broken.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(baseline.leftovers).toEqual([]);
+    // A statement about values that found nothing to judge would pass unseen as a SKIP.
+    const unjudged = baseline.results.filter((r) => r.kind === 'value' && r.verdict !== 'PASS');
+    expect(unjudged.map((r) => `${r.id}: ${r.verdict} ${r.message}`)).toEqual([]);
   });
 
   it('passes the same with scenarios side by side (--concurrency), and prints both run times', async () => {
     // Run again one at a time just before, so both times are taken on a warm sandbox.
+    // Generated bodies and sequences scale with --max-examples, not with concurrency: a few do.
     const time = async (concurrency: number, runTarget: Target) => {
       const started = performance.now();
-      const report = await runConformance(runTarget, { concurrency });
+      const report = await runConformance(runTarget, { concurrency, maxExamples: 3 });
       return { report, seconds: (performance.now() - started) / 1000 };
     };
     const sequential = await time(1, target);
@@ -468,6 +474,43 @@ describe('the model-based profile', () => {
         failing?.steps?.map((step) => step.operationId).some((id) => id.startsWith('editOrder')),
       ).toBe(true);
       expect(failing?.call && curlOf(failing.call)).toContain('/orders/');
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+});
+
+describe('the transaction model', () => {
+  it('ends transactions through the sandbox test control and holds every read to the table', async () => {
+    const report = await runConformance(target, {
+      only: ['MODEL-TRANSACTION-SEQUENCES'],
+      seed: 'transactions',
+      maxExamples: 15,
+      adapter: testControlAdapter(target),
+    });
+    expect(report.results[0]).toMatchObject({ verdict: 'PASS' });
+    expect(report.results[0]?.evidence[0]?.message).not.toContain('without ending transactions');
+  });
+
+  it('finds a fill that is lost, and shrinks to the shortest sequence that shows it', async () => {
+    proxy.fault = fillLost;
+    try {
+      const report = await runConformance(proxy.target, {
+        only: ['MODEL-TRANSACTION-SEQUENCES'],
+        seed: 'transactions-fault',
+        maxExamples: 30,
+        adapter: testControlAdapter(target),
+      });
+      const failing = report.results[0]?.evidence.find((e) => e.outcome === 'fail');
+      expect(report.results[0]?.verdict).toBe('FAIL');
+      const sequence = /breaks the transaction table \([^)]*\): (.*?) \/\*/.exec(
+        failing?.message ?? '',
+      )?.[1];
+      expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
+        expect.stringMatching(/^intent_to_trade\(/),
+        expect.stringMatching(/^end\(#0, FILLED/),
+        'status(#0)',
+      ]);
     } finally {
       proxy.fault = undefined;
     }

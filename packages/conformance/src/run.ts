@@ -26,6 +26,7 @@ import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
+import { transactionModelScenarios } from './scenarios/transaction-model.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
 import { judgeValues, valueContextOf } from './values.js';
@@ -137,6 +138,7 @@ const scenarios: Scenario[] = [
   ...inputScenarios,
   ...generatedScenarios,
   ...modelScenarios,
+  ...transactionModelScenarios,
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */

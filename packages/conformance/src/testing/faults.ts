@@ -484,8 +484,45 @@ export function cancelAfterEditIgnored(): Fault {
   };
 }
 
+/**
+ * Caught only by a sequence that ends a transaction: one ended FILLED reads back PENDING, as if
+ * the fill were lost. The shortest sequence: create, end, read.
+ */
+export const fillLost: Fault = {
+  name: 'a transaction ended FILLED reads back PENDING',
+  covers: 'MODEL-TRANSACTION-SEQUENCES',
+  response: (request, response) =>
+    is(request, 'getTransactionStatus') && response.status < 300
+      ? withJson(response, (body) => {
+          const payload = (body as { payload?: Row }).payload;
+          return payload?.status === 'FILLED'
+            ? { ...(body as Row), payload: { ...payload, status: 'PENDING' } }
+            : body;
+        })
+      : response,
+};
+
+/**
+ * Caught by the transaction model without an adapter step: a transaction created with both
+ * methods reads back as if no method had been given.
+ */
+export const methodsForgotten: Fault = {
+  name: 'a transaction created PENDING reads back SETTLEMENT_METHOD_REQUIRED',
+  covers: 'MODEL-TRANSACTION-SEQUENCES',
+  response: (request, response) =>
+    is(request, 'getTransactionStatus') && response.status < 300
+      ? withJson(response, (body) => {
+          const payload = (body as { payload?: Row }).payload;
+          return payload?.status === 'PENDING'
+            ? { ...(body as Row), payload: { ...payload, status: 'SETTLEMENT_METHOD_REQUIRED' } }
+            : body;
+        })
+      : response,
+};
+
 const generatedFaults: Fault[] = [
   cancelAfterEditIgnored(),
+  methodsForgotten,
   crashWithoutTerms,
   {
     name: 'cancel_all executes a body that breaks its schema and answers 200',
