@@ -51,6 +51,8 @@ export interface RequirementResult {
   profiles: Profile[];
   origin: string;
   summary: string;
+  /** For a statement about values: the sentence of the description (or conventions) it covers. */
+  sentence?: string;
   verdict: Verdict;
   /** One line: why this verdict. */
   message: string;
@@ -406,6 +408,7 @@ function judge(
     profiles: requirement.profiles,
     origin: requirement.origin,
     summary: requirement.summary,
+    ...(requirement.sentence ? { sentence: requirement.sentence } : {}),
     verdict,
     message,
     evidence: precondition

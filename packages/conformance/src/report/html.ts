@@ -1,5 +1,6 @@
 import { profileNames } from '../catalog.js';
 import type { ConformanceReport, Verdict } from '../run.js';
+import { stepLabel } from './console.js';
 import { curlOf, redactSecrets } from './curl.js';
 import { requirementDocsUrl } from './docs-link.js';
 
@@ -50,10 +51,10 @@ export function toHtml(report: ConformanceReport, options: HtmlOptions = {}): st
     .map((result) => {
       const item = result.evidence[0];
       return `<section id="${escapeHtml(result.id)}"><h3>${badge(result.verdict)} ${escapeHtml(result.id)}</h3>
-<p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em> (${docs(result.id)})</p><p>${escapeHtml(result.message)}</p>
+<p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em> (${docs(result.id)})</p>${result.sentence ? `<blockquote>${escapeHtml(result.sentence)}</blockquote>` : ''}<p>${escapeHtml(result.message)}</p>
 ${item?.received ? `<div class="pair"><div><h4>Received</h4><pre>${escapeHtml(redactSecrets(item.received))}</pre></div><div><h4>Documented</h4><pre>${escapeHtml(item.documented ?? '')}</pre></div></div>` : ''}
 ${item?.call ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.call))}</pre>` : ''}
-${(item?.steps ?? []).map((step, index) => `<h4>Read back ${index + 1}</h4><pre>${escapeHtml(curlOf(step))}</pre>`).join('\n')}</section>`;
+${(item?.steps ?? []).map((step, index) => `<h4>${escapeHtml(stepLabel(result, index))}</h4><pre>${escapeHtml(curlOf(step))}</pre>`).join('\n')}</section>`;
     })
     .join('\n');
   const summary = Object.entries(report.summary)
