@@ -1285,7 +1285,7 @@ export const requirements = [
     "table": "values",
     "row": 30,
     "source": "described",
-    "sentence": "Intent: payout_settlement, object, {method, currency, quantity}; partner_order_id, partner_ref, partner_tags (the fields of the request, in the intent).",
+    "sentence": "Intent: funding_settlement, object or null, {method, currency, quantity}; null lets the user choose how to fund; payout_settlement, object, {method, currency, quantity}; partner_order_id, partner_ref, partner_tags (the fields of the request, in the intent).",
     "operations": [
       "createIntent"
     ],
@@ -1293,9 +1293,17 @@ export const requirements = [
     "condition": "always",
     "expect": {
       "status": 200,
-      "also": "payout_settlement, partner_order_id, partner_ref and partner_tags are those of the request"
+      "also": "funding_settlement (null when the request left it out), payout_settlement, partner_order_id, partner_ref and partner_tags are those of the request"
     },
     "check": [
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/funding_settlement"
+        ],
+        "request": "/funding_settlement",
+        "absent": null
+      },
       {
         "kind": "echoes",
         "at": [
