@@ -76,4 +76,28 @@ describe('spec/state-tables.yaml', () => {
       'table transaction: flags name "SETTLED", which is not a value of TransactionStatus',
     ]);
   });
+
+  it('fails on a statement about values without its sentence, of a level its source does not give', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const value = broken.requirements.find((r) => r.check && r.source === 'described');
+    if (!value) throw new Error('state-tables.yaml has no statement about values');
+    delete value.sentence;
+    value.level = 'SHOULD';
+    value.check = [{ kind: 'equals', at: ['product_code'] }];
+    expect(checkStateTables(broken, specs)).toEqual([
+      `${value.id}: quotes no sentence`,
+      `${value.id}: a statement from source described is a MUST`,
+      `${value.id}: check equals needs \`at\`, JSON pointers starting with /`,
+    ]);
+  });
+
+  it('fails on a value pointer no successful response of its operations has', () => {
+    const broken: StateTablesDocument = structuredClone(document);
+    const ladder = broken.requirements.find((r) => r.id === 'VALUE-LADDER-PAIRS-DECIMAL');
+    if (!ladder?.check?.[0]) throw new Error('state-tables.yaml lacks VALUE-LADDER-PAIRS-DECIMAL');
+    ladder.check[0].at = ['/bids/*/0', '/bid/*/0'];
+    expect(checkStateTables(broken, specs)).toEqual([
+      'VALUE-LADDER-PAIRS-DECIMAL: no successful response of getLoanBook has /bid/*/0',
+    ]);
+  });
 });

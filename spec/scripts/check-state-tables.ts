@@ -6,11 +6,14 @@
 import {
   operationsOf,
   type OpenApiDocument as ReaderDocument,
+  resolveRef,
 } from '@exchange-kit/contract/spec-reader';
 
 interface Operation {
   api: string;
   responses: string[];
+  /** The schemas of its 2xx responses, where a value requirement's pointers must lead. */
+  successSchemas: unknown[];
 }
 
 interface OpenApiDocument {
@@ -37,6 +40,9 @@ export interface StateTablesDocument {
     operations: string[];
     given?: string[];
     expect: { status: number; next?: string };
+    source?: string;
+    sentence?: string;
+    check?: Array<{ kind?: string; at?: string[] }>;
   }>;
 }
 
@@ -46,10 +52,16 @@ function operationsByIdOf(specs: Record<string, OpenApiDocument>): Map<string, O
   const operations = new Map<string, Operation>();
   for (const [api, spec] of Object.entries(specs)) {
     for (const { operationId, operation } of operationsOf(spec as ReaderDocument)) {
-      operations.set(operationId, {
-        api,
-        responses: Object.keys((operation.responses as object | undefined) ?? {}),
-      });
+      const responses = (operation.responses as Record<string, unknown> | undefined) ?? {};
+      const successSchemas = Object.entries(responses)
+        .filter(([status]) => status.startsWith('2'))
+        .flatMap(([, response]) => {
+          const resolved = resolveRef(spec as ReaderDocument, response as object) as {
+            content?: Record<string, { schema?: unknown }>;
+          };
+          return Object.values(resolved.content ?? {}).map((media) => media.schema);
+        });
+      operations.set(operationId, { api, responses: Object.keys(responses), successSchemas });
     }
   }
   return operations;
@@ -83,6 +95,80 @@ function flagProblems(
   return problems;
 }
 
+/**
+ * Whether a JSON pointer (`*` for any item, key or property) can lead to a value of `schema`,
+ * through any of its branches.
+ */
+function reaches(document: ReaderDocument, schema: unknown, pointer: string[]): boolean {
+  const resolved = resolveRef(document, (schema ?? {}) as object) as Record<string, unknown>;
+  if (pointer.length === 0) return true;
+  const branches = ['oneOf', 'anyOf', 'allOf'].flatMap(
+    (keyword) => (resolved[keyword] as unknown[] | undefined) ?? [],
+  );
+  if (branches.some((branch) => reaches(document, branch, pointer))) return true;
+  const [head, ...rest] = pointer as [string, ...string[]];
+  const properties = (resolved.properties as Record<string, unknown> | undefined) ?? {};
+  const next = [
+    ...(head === '*' ? Object.values(properties) : [properties[head]]),
+    ...(head === '*' || /^\d+$/.test(head)
+      ? [resolved.items, ...((resolved.prefixItems as unknown[]) ?? [])]
+      : []),
+    typeof resolved.additionalProperties === 'object' ? resolved.additionalProperties : undefined,
+  ];
+  return next.some((child) => child !== undefined && reaches(document, child, rest));
+}
+
+/** A pointer of a value check that no successful response of the requirement's operations has. */
+function unreachablePointers(
+  requirement: StateTablesDocument['requirements'][number],
+  operations: Map<string, Operation>,
+  specs: Record<string, OpenApiDocument>,
+): string[] {
+  const problems: string[] = [];
+  for (const entry of requirement.check ?? []) {
+    for (const pointer of entry.at ?? []) {
+      const tokens = pointer.split('/').slice(1);
+      const found = requirement.operations.some((operationId) => {
+        const operation = operations.get(operationId);
+        if (!operation) return false;
+        const document = specs[operation.api] as ReaderDocument | undefined;
+        return (
+          document !== undefined &&
+          operation.successSchemas.some((schema) => reaches(document, schema, tokens))
+        );
+      });
+      if (!found)
+        problems.push(
+          `${requirement.id}: no successful response of ${requirement.operations.join(', ')} has ${pointer}`,
+        );
+    }
+  }
+  return problems;
+}
+
+/**
+ * A statement about values quotes its sentence, takes its level from its source (the
+ * description: MUST; the conventions: SHOULD) and says what to check, at JSON pointers.
+ */
+function valueProblems(requirement: StateTablesDocument['requirements'][number]): string[] {
+  const { id, check } = requirement;
+  if (!check) return [];
+  const problems: string[] = [];
+  if (!requirement.sentence?.trim()) problems.push(`${id}: quotes no sentence`);
+  const level = { described: 'MUST', convention: 'SHOULD' }[requirement.source ?? ''];
+  if (!level)
+    problems.push(`${id}: source "${requirement.source}" is neither described nor convention`);
+  else if (requirement.level !== level)
+    problems.push(`${id}: a statement from source ${requirement.source} is a ${level}`);
+  if (check.length === 0) problems.push(`${id}: check names nothing to check`);
+  for (const entry of check) {
+    if (!entry.kind) problems.push(`${id}: a check has no kind`);
+    if (!entry.at?.length || entry.at.some((pointer) => !pointer.startsWith('/')))
+      problems.push(`${id}: check ${entry.kind} needs \`at\`, JSON pointers starting with /`);
+  }
+  return problems;
+}
+
 /** Every problem found, as a sentence naming the requirement; empty when all is consistent. */
 export function checkStateTables(
   document: StateTablesDocument,
@@ -97,6 +183,9 @@ export function checkStateTables(
     if (!idPattern.test(id)) problems.push(`${id}: id is not of the form WORD-WORD`);
     if (seen.has(id)) problems.push(`${id}: id is used twice`);
     seen.add(id);
+    problems.push(...valueProblems(requirement));
+    if (requirement.check && requirement.operations.every((id) => operations.has(id)))
+      problems.push(...unreachablePointers(requirement, operations, specs));
     if (requirement.level !== 'MUST' && requirement.level !== 'SHOULD') {
       problems.push(`${id}: level "${requirement.level}" is neither MUST nor SHOULD`);
     }

@@ -1,15 +1,24 @@
-import { describeOrigin, type Level, type Requirement, requirements } from './requirements.js';
+import {
+  describeOrigin,
+  type Level,
+  type Requirement,
+  requirements,
+  tables,
+} from './requirements.js';
 import { deref, operation, operations } from './spec.js';
+import type { ValueCheck } from './values.js';
 
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
-  orders: 'RecordedCall orders: edit, take profit / stop loss, cancel one or all',
+  orders: 'Orders: edit, take profit / stop loss, cancel one or all',
   'loan-book': 'Loan book and public market data',
   oauth: 'OAuth requests and the user data read through them',
-  'partner-sessions': 'Quick RecordedCall sessions and intents',
-  'partner-transactions': 'Quick RecordedCall transactions and settlement',
+  'partner-sessions': 'Quick Exchange sessions and intents',
+  'partner-transactions': 'Quick Exchange transactions and settlement',
   auth: 'Authentication attacks: each forged call is refused and changes nothing',
   input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
+  model:
+    'Random sequences of order operations checked step by step against a model of the state tables',
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -31,7 +40,14 @@ const profileOfTag: Record<string, Profile> = {
   settlement: 'partner-transactions',
 };
 
-export type RequirementKind = 'state-table' | 'response' | 'cancel-all-filter' | 'auth' | 'input';
+export type RequirementKind =
+  | 'state-table'
+  | 'value'
+  | 'response'
+  | 'cancel-all-filter'
+  | 'auth'
+  | 'input'
+  | 'model';
 
 /** A requirement the suite gives a verdict on: a state-table row or one the suite derives. */
 export interface ConformanceRequirement {
@@ -47,6 +63,10 @@ export interface ConformanceRequirement {
   operations: readonly string[];
   /** The state-table row, for requirements that come from one. */
   row?: Requirement;
+  /** The sentence of the interface description (or of the conventions) it makes checkable. */
+  sentence?: string;
+  /** What a value requirement checks on every successful answer of its operations. */
+  checks?: readonly ValueCheck[];
 }
 
 export function profilesOf(operationIds: readonly string[]): Profile[] {
@@ -60,7 +80,25 @@ export function profilesOf(operationIds: readonly string[]): Profile[] {
   return [...found];
 }
 
+/** A statement about values: checked on every successful answer of its operations. */
+function valueRequirement(row: Requirement): ConformanceRequirement {
+  const source = row.source === 'convention' ? 'conventions' : 'interface description';
+  return {
+    id: row.id,
+    level: row.level,
+    kind: 'value',
+    profiles: profilesOf(row.operations),
+    origin: `${tables[row.table]?.title ?? row.table}, statement ${row.row} (${source})`,
+    summary: `${row.trigger}: ${row.expect.also ?? ''}`,
+    operations: row.operations,
+    row,
+    sentence: row.sentence,
+    checks: row.check as readonly ValueCheck[],
+  };
+}
+
 function stateTableRequirement(row: Requirement): ConformanceRequirement {
+  if (row.check) return valueRequirement(row);
   const expected = [
     `status ${row.expect.status}`,
     row.expect.next && `then ${row.expect.next}`,
@@ -204,14 +242,71 @@ const inputRequirements: ConformanceRequirement[] = [
     'A string that breaks its pattern (a non-decimal quantity, a malformed symbol)',
   ),
   input('INPUT-NEGATIVE-QUANTITY', 'A negative quantity'),
+  {
+    id: 'INPUT-GENERATED-VALID',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'Request schemas of the specs (bodies generated with fast-check, seeded by --seed)',
+    summary:
+      'Request bodies generated valid against their schema (up to --max-examples per operation) are never answered 5xx; a failure is shrunk to the smallest body that still fails',
+    operations: badInputOperations,
+  },
+  {
+    id: 'INPUT-GENERATED-INVALID',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'Request schemas of the specs (bodies generated with fast-check, seeded by --seed)',
+    summary:
+      'Generated valid bodies, each broken in one way its schema forbids, are answered 4xx, never 2xx or 5xx; a failure is shrunk to the smallest body that still fails',
+    operations: badInputOperations,
+  },
 ];
 
-/** Every requirement the suite gives a verdict on, state-table rows first. */
+const modelRequirements: ConformanceRequirement[] = [
+  {
+    id: 'MODEL-ORDER-SEQUENCES',
+    level: 'MUST',
+    kind: 'model',
+    profiles: ['model'],
+    origin:
+      'Order table, every row (fast-check commands against a model built from the state tables, seeded by --seed)',
+    summary:
+      'Random sequences of place, edit, update_tpsl, cancel and cancel_all (up to --max-examples, by id and by client order id) answer each step with the status of its row and leave every order in the state the rows give, read back after each step; a failure is shrunk to the shortest sequence that still fails',
+    operations: [
+      'createOrder',
+      'editOrder',
+      'editOrderByClientId',
+      'updateOrderTpsl',
+      'updateOrderTpslByClientId',
+      'cancelOrder',
+      'cancelOrderByClientId',
+      'cancelAllOrders',
+      'getOrder',
+    ],
+  },
+  {
+    id: 'MODEL-TRANSACTION-SEQUENCES',
+    level: 'MUST',
+    kind: 'model',
+    profiles: ['model'],
+    origin:
+      'Quick Exchange transaction table, every row and the flags of its states (fast-check commands, seeded by --seed)',
+    summary:
+      'Random sequences of intent_to_trade (no method, both methods, a parameter missing), status reads and, when the adapter can end a transaction, its end in FILLED or CANCELLED: each creation answers as its row says, and a transaction reads back in the state the model holds, moving by itself only out of a state flagged polled and into a terminal one; a failure is shrunk to the shortest sequence',
+    operations: ['intentToTrade', 'getTransactionStatus'],
+  },
+];
+
+/** Every requirement the suite gives a verdict on, state-table rows first, then values. */
 export const catalog: readonly ConformanceRequirement[] = [
-  ...requirements.map(stateTableRequirement),
+  ...requirements.filter((row) => !row.check).map(stateTableRequirement),
+  ...requirements.filter((row) => row.check).map(stateTableRequirement),
   ...cancelAllFilterRequirements(),
   ...authRequirements,
   ...inputRequirements,
+  ...modelRequirements,
   ...responseRequirements(),
 ];
 

@@ -98,6 +98,18 @@ describe('exchange-conformance CLI', () => {
     );
     expect(operation.code).toBe(2);
     expect(operation.stderr).toContain('unknown operation "buyBonds"');
+    const examples = await conformance(
+      ...runAgainstNothing,
+      '--profile',
+      'input',
+      '--max-examples',
+      'many',
+    );
+    expect(examples.code).toBe(2);
+    expect(examples.stderr).toContain('--max-examples many: give a whole number, 1 or more');
+    const docs = await conformance(...runAgainstNothing, '--docs-url', 'docs');
+    expect(docs.code).toBe(2);
+    expect(docs.stderr).toContain('--docs-url docs: give an absolute URL');
   });
 
   it('signs a JWT with the secret from the environment, the payload the spec names', async () => {

@@ -7,6 +7,7 @@ import type { ConformanceAdapter } from './adapter.js';
 import { catalog, type Profile, profileNames, profiles } from './catalog.js';
 import { readExpectedFailures } from './expected-failures.js';
 import { consoleLine, consoleSummary } from './report/console.js';
+import { defaultDocsUrl } from './report/docs-link.js';
 import { toHtml } from './report/html.js';
 import { toJson } from './report/json.js';
 import { toJunit } from './report/junit.js';
@@ -32,9 +33,13 @@ Options of run:
   --tag TAG                 run only the requirements about operations of this spec tag; repeat
   --concurrency N           run up to N independent scenarios at once (default 1)
   --seed SEED               replay a run: its run id and every generated value come from SEED
+  --max-examples N          generated request bodies per operation, and command sequences of
+                            the model profile, to try (default 10); a failure is shrunk
   --adapter MODULE          module whose default export replaces fixture steps
   --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
   --report FORMAT=FILE      junit, json or html; repeat for more
+  --docs-url URL            docs site the HTML report links each requirement to (default
+                            ${defaultDocsUrl}, where the docs package serves it)
 
 Options of sign (the secret comes from env ${tokenSecretVariable}):
   --token-id ID             API token id (required)
@@ -62,10 +67,10 @@ function list(): void {
   }
 }
 
-const writers: Record<string, (report: ConformanceReport) => string> = {
+const writers: Record<string, (report: ConformanceReport, docsUrl?: string) => string> = {
   junit: toJunit,
   json: toJson,
-  html: toHtml,
+  html: (report, docsUrl) => toHtml(report, { docsUrl }),
 };
 
 function reportTargets(values: string[]): [string, string][] {
@@ -115,12 +120,16 @@ async function run(argv: string[]): Promise<number> {
       tag: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       seed: { type: 'string' },
+      'max-examples': { type: 'string' },
       adapter: { type: 'string' },
       'expected-failures': { type: 'string' },
       report: { type: 'string', multiple: true },
+      'docs-url': { type: 'string' },
     },
     strict: true,
   });
+  if (values['docs-url'] !== undefined && !URL.canParse(values['docs-url']))
+    throw new UsageError(`--docs-url ${values['docs-url']}: give an absolute URL`);
   const tokenSecret = values['token-secret'] ?? process.env[tokenSecretVariable];
   const missing = [
     !values['exchange-url'] && '--exchange-url',
@@ -142,6 +151,12 @@ async function run(argv: string[]): Promise<number> {
   const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency ${values.concurrency}: give a whole number, 1 or more`);
+  const maxExamples =
+    values['max-examples'] === undefined ? undefined : Number(values['max-examples']);
+  if (maxExamples !== undefined && (!Number.isInteger(maxExamples) || maxExamples < 1))
+    throw new UsageError(
+      `--max-examples ${values['max-examples']}: give a whole number, 1 or more`,
+    );
   const reports = reportTargets(values.report ?? []);
   const adapter = values.adapter ? await loadAdapter(values.adapter) : undefined;
   let expectedFailures: Awaited<ReturnType<typeof readExpectedFailures>> | undefined;
@@ -168,6 +183,7 @@ async function run(argv: string[]): Promise<number> {
       tags: values.tag,
       concurrency,
       seed: values.seed,
+      maxExamples,
       adapter,
       expectedFailures,
       onResult: (result) => console.log(consoleLine(result)),
@@ -175,7 +191,8 @@ async function run(argv: string[]): Promise<number> {
   );
   console.log(consoleSummary(report));
   for (const [format, file] of reports) {
-    await writeFile(file, (writers[format] as (r: ConformanceReport) => string)(report));
+    const write = writers[format] as (r: ConformanceReport, docsUrl?: string) => string;
+    await writeFile(file, write(report, values['docs-url']));
     console.log(`${format} report: ${file}`);
   }
   return report.mustFailures.length > 0 ? 1 : 0;

@@ -188,6 +188,7 @@ export class Caller {
       json,
       violations,
       durationMs: Math.round(performance.now() - started),
+      receivedAt: Date.now(),
     };
     if (signing) call.signing = signing;
     return { call, retryAfter: response.headers.get('retry-after') };

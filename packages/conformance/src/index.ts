@@ -34,7 +34,8 @@ export {
 } from './outcome.js';
 export { consoleLine, consoleSummary } from './report/console.js';
 export { curlOf } from './report/curl.js';
-export { toHtml } from './report/html.js';
+export { defaultDocsUrl, requirementAnchor, requirementDocsUrl } from './report/docs-link.js';
+export { type HtmlOptions, toHtml } from './report/html.js';
 export { toJson } from './report/json.js';
 export { toJunit } from './report/junit.js';
 export {

@@ -17,6 +17,8 @@ export interface RecordedCall {
   /** How the response differs from the spec. */
   violations: Violation[];
   durationMs: number;
+  /** When the answer arrived, Unix milliseconds. */
+  receivedAt?: number;
   /**
    * How the X-Service-Auth JWT was signed, when it was signed with the token secret: a report
    * prints a command that signs it again instead of the JWT, whose nonce has been used up.

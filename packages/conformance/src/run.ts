@@ -10,6 +10,7 @@ import {
 import {
   type ConformanceRequirement,
   catalog,
+  catalogById,
   type Profile,
   profileNames,
   responseRequirementId,
@@ -18,13 +19,17 @@ import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { authScenarios } from './scenarios/auth.js';
+import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
+import { modelScenarios } from './scenarios/model.js';
 import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
+import { transactionModelScenarios } from './scenarios/transaction-model.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
+import { judgeValues, valueContextOf } from './values.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
 
@@ -46,6 +51,8 @@ export interface RequirementResult {
   profiles: Profile[];
   origin: string;
   summary: string;
+  /** For a statement about values: the sentence of the description (or conventions) it covers. */
+  sentence?: string;
   verdict: Verdict;
   /** One line: why this verdict. */
   message: string;
@@ -98,6 +105,11 @@ export interface RunOptions {
   onResult?: (result: RequirementResult) => void;
   /** Prefix of every client order id the run makes; derived from the seed by default. */
   runId?: string;
+  /**
+   * How many generated request bodies (per operation) and command sequences a generated check
+   * tries; 10 by default. A failure is then shrunk to the smallest one that still fails.
+   */
+  maxExamples?: number;
   now?: () => Date;
 }
 
@@ -126,6 +138,9 @@ const scenarios: Scenario[] = [
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,
+  ...generatedScenarios,
+  ...modelScenarios,
+  ...transactionModelScenarios,
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */
@@ -185,6 +200,14 @@ export function selectRequirements(
  */
 export function siblingRequirements(id: string): string[] {
   const siblings = new Set<string>([id]);
+  // A value requirement is judged on the answers of its operations, as are the others of them.
+  const value = catalogById.get(id);
+  if (value?.kind === 'value') {
+    for (const other of catalog)
+      if (other.kind === 'value' && other.operations.some((op) => value.operations.includes(op)))
+        siblings.add(other.id);
+    return [...siblings];
+  }
   for (const scenario of scenarios) {
     if (!scenario.covers.includes(id)) continue;
     for (const covered of scenario.covers)
@@ -307,6 +330,46 @@ function responseEvidence(call: RecordedCall): Evidence {
   };
 }
 
+/** The evidence about a value requirement: one item per successful answer of its operations. */
+function valueEvidence(
+  requirement: ConformanceRequirement,
+  caller: Caller,
+  target: Target,
+): Evidence[] {
+  const found: Evidence[] = [];
+  for (const call of caller.calls) {
+    if (!requirement.operations.includes(call.operationId)) continue;
+    if (call.status < 200 || call.status >= 300) continue;
+    const baseUrl =
+      operation(call.operationId).api === 'exchange' ? target.exchangeUrl : target.partnerUrl;
+    const finding = judgeValues(
+      requirement.checks ?? [],
+      call.json,
+      call.requestBody,
+      valueContextOf(call, caller.calls, baseUrl),
+    );
+    if (finding.checked === 0) continue;
+    const where = `${call.method} ${new URL(call.url).pathname} ${call.status}`;
+    found.push(
+      finding.problems.length === 0
+        ? {
+            requirementId: requirement.id,
+            outcome: 'pass',
+            message: `${where}: ${finding.checked} value${finding.checked === 1 ? '' : 's'} as described`,
+          }
+        : {
+            requirementId: requirement.id,
+            outcome: 'fail',
+            message: `${where}: ${finding.problems.join('; ')}`,
+            received: finding.problems.join('\n'),
+            documented: `${requirement.summary}\n"${requirement.sentence ?? ''}"`,
+            call,
+          },
+    );
+  }
+  return found;
+}
+
 function judge(
   requirement: ConformanceRequirement,
   evidence: Evidence[],
@@ -345,6 +408,7 @@ function judge(
     profiles: requirement.profiles,
     origin: requirement.origin,
     summary: requirement.summary,
+    ...(requirement.sentence ? { sentence: requirement.sentence } : {}),
     verdict,
     message,
     evidence: precondition
@@ -417,9 +481,12 @@ export async function runConformance(
     return new PreconditionError(`precondition does not hold: ${reason}`);
   };
   let firstReadBack: Promise<void> | undefined;
+  const maxExamples = Math.max(1, Math.floor(options.maxExamples ?? 10));
   const context: ScenarioContext = {
     target,
     runId,
+    seed,
+    maxExamples,
     startedAt: startedMs,
     profiles,
     caller,
@@ -474,8 +541,9 @@ export async function runConformance(
   };
 
   const selectedIds = new Set(selected.map((requirement) => requirement.id));
+  // Response and value requirements are judged on whatever the scenarios of their profiles call.
   const responseProfiles = new Set(
-    selected.filter((r) => r.kind === 'response').flatMap((r) => r.profiles),
+    selected.filter((r) => r.kind === 'response' || r.kind === 'value').flatMap((r) => r.profiles),
   );
   const toRun = scenarios.filter((scenario) =>
     scenarioRuns(scenario, selectedIds, responseProfiles, profiles),
@@ -501,7 +569,7 @@ export async function runConformance(
   const results = new Map<string, RequirementResult>();
   const emit = (requirement: ConformanceRequirement) => {
     const durationMs =
-      requirement.kind === 'response'
+      requirement.kind === 'response' || requirement.kind === 'value'
         ? caller.calls
             .filter((call) => requirement.operations.includes(call.operationId))
             .reduce((sum, call) => sum + call.durationMs, 0)
@@ -555,6 +623,9 @@ export async function runConformance(
     for (const scenario of toRun.filter((s) => s.exclusive)) await runScenario(scenario);
 
   const leftovers = await cleanUp(context);
+  for (const requirement of selected)
+    if (requirement.kind === 'value')
+      for (const item of valueEvidence(requirement, caller, target)) evidence.record(item);
   for (const requirement of selected) if (!results.has(requirement.id)) emit(requirement);
 
   const ordered = selected.map((requirement) => results.get(requirement.id) as RequirementResult);

@@ -1,12 +1,19 @@
-import { type ConformanceRequirement, catalog, profiles } from '@exchange-kit/conformance';
+import {
+  type ConformanceRequirement,
+  catalog,
+  profiles,
+  requirementAnchor,
+} from '@exchange-kit/conformance';
 import { cell, operationLink, operations } from './openapi.js';
 
 const kinds: Record<ConformanceRequirement['kind'], string> = {
   'state-table': 'State-table rows',
+  value: 'Values of fields',
   'cancel-all-filter': 'cancel_all filters',
   response: 'Responses against the spec',
   auth: 'Authentication attacks',
   input: 'Bad input',
+  model: 'Model-based sequences',
 };
 
 /** Every requirement the conformance suite gives a verdict on, each with an anchor by id. */
@@ -33,11 +40,19 @@ export function renderConformance(): string {
   for (const [kind, title] of Object.entries(kinds)) {
     const inKind = catalog.filter((r) => r.kind === kind);
     if (inKind.length === 0) continue;
+    // Each statement about values quotes the sentence of the description it makes checkable.
+    const quoted = kind === 'value';
     out.push(
       `## ${title}`,
       '',
-      '| Requirement | Level | Profiles | Operations | What a conforming server does | Origin |',
-      '|---|---|---|---|---|---|',
+      ...(quoted
+        ? [
+            'Every statement about a value in the interface description (MUST) and in the conventions (SHOULD), checked on every successful answer of its operations. The last column quotes the sentence covered.',
+            '',
+          ]
+        : []),
+      `| Requirement | Level | Profiles | Operations | What a conforming server does | Origin |${quoted ? ' Sentence covered |' : ''}`,
+      `|---|---|---|---|---|---|${quoted ? '---|' : ''}`,
     );
     for (const r of inKind) {
       const opLinks = r.operations.map((id) => {
@@ -45,7 +60,7 @@ export function renderConformance(): string {
         return op ? `[\`${id}\`](${operationLink(op)})` : `\`${id}\``;
       });
       out.push(
-        `| <a id="${r.id.toLowerCase()}"></a>\`${r.id}\` | ${r.level} | ${r.profiles.join(', ')} | ${opLinks.join(', ')} | ${cell(r.summary)} | ${cell(r.origin)} |`,
+        `| <a id="${requirementAnchor(r.id)}"></a>\`${r.id}\` | ${r.level} | ${r.profiles.join(', ')} | ${opLinks.join(', ')} | ${cell(r.summary)} | ${cell(r.origin)} |${quoted ? ` ${cell(r.sentence ?? '')} |` : ''}`,
       );
     }
     out.push('');

@@ -1,3 +1,4 @@
+import { catalog, requirementDocsUrl } from '@exchange-kit/conformance';
 import { stateTables } from '@exchange-kit/contract/state-tables';
 import { describe, expect, it } from 'vitest';
 import { authSamples } from './auth-samples.js';
@@ -148,6 +149,30 @@ describe('state-tables page', () => {
   it('escapes pipes so a condition cannot break the table', () => {
     for (const line of page.split('\n').filter((l) => l.startsWith('| ') && !l.includes('---'))) {
       expect(line.split(/(?<!\\)\|/)).toHaveLength(11);
+    }
+  });
+});
+
+describe('conformance page', () => {
+  it('has the row every requirement of an HTML report links to', () => {
+    const pages = generatedPages();
+    for (const requirement of catalog) {
+      const link = new URL(requirementDocsUrl(requirement.id, 'https://docs.example/'));
+      const page = pages[link.pathname.slice(1).replace(/\.html$/, '.md')];
+      expect(page, link.pathname).toBeDefined();
+      expect(page).toContain(`<a id="${link.hash.slice(1)}"></a>\`${requirement.id}\``);
+    }
+  });
+
+  it('quotes the sentence each statement about values covers', () => {
+    const page = renderConformance();
+    const values = catalog.filter((r) => r.kind === 'value');
+    expect(values.length).toBeGreaterThan(0);
+    for (const requirement of values) {
+      const line = page
+        .split('\n')
+        .find((l) => l.includes(`<a id="${requirement.id.toLowerCase()}">`));
+      expect(line).toContain(cell(requirement.sentence ?? 'no sentence'));
     }
   });
 });

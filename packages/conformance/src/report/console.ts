@@ -7,6 +7,10 @@ const indent = (text: string, by = '      ') =>
     .map((line) => `${by}${line}`)
     .join('\n');
 
+/** A read-back of a check, or for a failing sequence one of the calls that led to the failure. */
+export const stepLabel = (result: Pick<RequirementResult, 'kind'>, index: number) =>
+  result.kind === 'model' ? `step ${index + 1} of the sequence` : `read back ${index + 1}`;
+
 /** One line per requirement as its verdict is known; failures with received, documented and curl. */
 export function consoleLine(result: RequirementResult): string {
   const line = `${result.verdict.padEnd(5)}  ${result.id}  ${result.message}`;
@@ -19,7 +23,7 @@ export function consoleLine(result: RequirementResult): string {
   for (const [index, step] of (item?.steps ?? []).entries()) {
     parts.push(
       indent(
-        `read back ${index + 1}: ${step.method} ${new URL(step.url).pathname} answered ${step.status}`,
+        `${stepLabel(result, index)}: ${step.method} ${new URL(step.url).pathname} answered ${step.status}`,
       ),
     );
     parts.push(indent(curlOf(step)));

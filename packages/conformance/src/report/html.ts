@@ -1,6 +1,13 @@
 import { profileNames } from '../catalog.js';
 import type { ConformanceReport, Verdict } from '../run.js';
+import { stepLabel } from './console.js';
 import { curlOf, redactSecrets } from './curl.js';
+import { requirementDocsUrl } from './docs-link.js';
+
+export interface HtmlOptions {
+  /** The docs site each requirement links to its row on; the locally served docs by default. */
+  docsUrl?: string;
+}
 
 const escapeHtml = (text: string) =>
   text
@@ -20,7 +27,9 @@ const colours: Record<Verdict, string> = {
 };
 
 /** One self-contained HTML page: the requirement × profile matrix, then each non-pass in detail. */
-export function toHtml(report: ConformanceReport): string {
+export function toHtml(report: ConformanceReport, options: HtmlOptions = {}): string {
+  const docs = (id: string) =>
+    `<a class="docs" href="${escapeHtml(requirementDocsUrl(id, options.docsUrl))}" title="the requirement in the docs">docs</a>`;
   const used = profileNames.filter((profile) =>
     report.results.some((r) => r.profiles.includes(profile)),
   );
@@ -29,7 +38,7 @@ export function toHtml(report: ConformanceReport): string {
   const rows = report.results
     .map(
       (result) =>
-        `<tr><td><a href="#${escapeHtml(result.id)}">${escapeHtml(result.id)}</a></td><td>${result.level}</td>${used
+        `<tr><td><a href="#${escapeHtml(result.id)}">${escapeHtml(result.id)}</a> ${docs(result.id)}</td><td>${result.level}</td>${used
           .map(
             (profile) =>
               `<td>${result.profiles.includes(profile) ? badge(result.verdict) : ''}</td>`,
@@ -42,10 +51,10 @@ export function toHtml(report: ConformanceReport): string {
     .map((result) => {
       const item = result.evidence[0];
       return `<section id="${escapeHtml(result.id)}"><h3>${badge(result.verdict)} ${escapeHtml(result.id)}</h3>
-<p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em></p><p>${escapeHtml(result.message)}</p>
+<p>${escapeHtml(result.summary)}</p><p><em>${escapeHtml(result.origin)}</em> (${docs(result.id)})</p>${result.sentence ? `<blockquote>${escapeHtml(result.sentence)}</blockquote>` : ''}<p>${escapeHtml(result.message)}</p>
 ${item?.received ? `<div class="pair"><div><h4>Received</h4><pre>${escapeHtml(redactSecrets(item.received))}</pre></div><div><h4>Documented</h4><pre>${escapeHtml(item.documented ?? '')}</pre></div></div>` : ''}
 ${item?.call ? `<h4>Reproduce</h4><pre>${escapeHtml(curlOf(item.call))}</pre>` : ''}
-${(item?.steps ?? []).map((step, index) => `<h4>Read back ${index + 1}</h4><pre>${escapeHtml(curlOf(step))}</pre>`).join('\n')}</section>`;
+${(item?.steps ?? []).map((step, index) => `<h4>${escapeHtml(stepLabel(result, index))}</h4><pre>${escapeHtml(curlOf(step))}</pre>`).join('\n')}</section>`;
     })
     .join('\n');
   const summary = Object.entries(report.summary)
@@ -55,7 +64,7 @@ ${(item?.steps ?? []).map((step, index) => `<h4>Read back ${index + 1}</h4><pre>
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>exchange-conformance ${escapeHtml(report.runId)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}
-.v{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}.pair{display:flex;gap:1em}.pair>div{flex:1}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}</style></head>
+.docs{font-size:12px}.v{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}.pair{display:flex;gap:1em}.pair>div{flex:1}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}</style></head>
 <body><h1>exchange-conformance</h1>
 <p>Run ${escapeHtml(report.runId)} at ${escapeHtml(report.startedAt)} against ${escapeHtml(report.target.exchangeUrl)} and ${escapeHtml(report.target.partnerUrl)}, ${report.durationMs} ms.</p>
 <p>${summary}</p>

@@ -4,6 +4,7 @@ import type { RecordedCall } from '../outcome.js';
 import type { ConformanceReport, RequirementResult } from '../run.js';
 import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { curlOf } from './curl.js';
+import { defaultDocsUrl } from './docs-link.js';
 import { toHtml } from './html.js';
 import { toJson } from './json.js';
 import { toJunit } from './junit.js';
@@ -171,5 +172,23 @@ describe('reports', () => {
     expect(html).toContain('<section id="ORDER-CANCEL-LIVE">');
     expect(html).toContain('next state cancelled');
     expect(html).not.toContain('s3cr3t');
+  });
+
+  it('links each requirement of the HTML report to its row on the docs site given', () => {
+    const html = toHtml(report, { docsUrl: 'https://docs.example/exchange-kit' });
+    const links = new Set(
+      [...html.matchAll(/href="(https:\/\/docs\.example[^"]*)"/g)].map((m) => m[1]),
+    );
+    expect(links).toEqual(
+      new Set(
+        report.results.map(
+          (r) =>
+            `https://docs.example/exchange-kit/reference/conformance.html#${r.id.toLowerCase()}`,
+        ),
+      ),
+    );
+    expect(toHtml(report)).toContain(
+      `href="${defaultDocsUrl}reference/conformance.html#order-cancel-live"`,
+    );
   });
 });

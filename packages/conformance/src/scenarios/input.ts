@@ -19,7 +19,7 @@ const inputRequirements = [
 ];
 
 /** One operation under bad input: a valid call to derive from, and how to see that nothing changed. */
-interface InputTarget {
+export interface InputTarget {
   operationId: string;
   /** The call without its body, and a valid body; a fresh one per case when it must be unique. */
   prepare(context: ScenarioContext): Promise<{
@@ -54,7 +54,7 @@ function sameOrder(before: Row, after: Row): string | undefined {
   return undefined;
 }
 
-const targets: InputTarget[] = [
+export const inputTargets: InputTarget[] = [
   {
     operationId: 'createOrder',
     async prepare(context) {
@@ -202,7 +202,7 @@ async function runTarget(context: ScenarioContext, target: InputTarget): Promise
 }
 
 /** Gives a case the unique ids of a fresh base body, unless the case is about that very field. */
-function withFreshIds(body: Row, fresh: Row, original: Row): Row {
+export function withFreshIds(body: Row, fresh: Row, original: Row): Row {
   const copy = { ...body };
   for (const field of ['client_order_id', 'partner_order_id']) {
     if (field in fresh && copy[field] === original[field]) copy[field] = fresh[field];
@@ -218,7 +218,7 @@ const badInput: Scenario = {
   covers: inputRequirements,
   async run(context) {
     // A server is held only to the profiles it offers: the operations of the others are left out.
-    for (const target of targets) {
+    for (const target of inputTargets) {
       if (!badInputOperations.includes(target.operationId)) continue;
       if (profilesOf([target.operationId]).every((profile) => context.profiles.has(profile)))
         await runTarget(context, target);

@@ -14,6 +14,10 @@ import type { Target } from '../target.js';
 export interface ScenarioContext {
   target: Target;
   runId: string;
+  /** The seed of the run: every generated value derives from it. */
+  seed: string;
+  /** How many inputs (or command sequences) a generated check tries before it passes. */
+  maxExamples: number;
   /** When the run started, Unix milliseconds. */
   startedAt: number;
   /** The profiles selected for the run. */

@@ -61,6 +61,10 @@ export const tables = {
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
+  },
+  "values": {
+    "title": "Values of fields",
+    "section": "2. Resources and their fields, 5. Authentication and 8. Limits"
   }
 } as const;
 
@@ -423,5 +427,1054 @@ export const requirements = [
     "expect": {
       "status": 404
     }
+  },
+  {
+    "id": "VALUE-ORDER-TIMES-UNIX-SECONDS",
+    "level": "MUST",
+    "table": "values",
+    "row": 1,
+    "source": "described",
+    "sentence": "Times are Unix timestamps in seconds unless stated. (Order: created_at, updated_at, integer, Unix seconds.)",
+    "operations": [
+      "editOrder",
+      "editOrderByClientId",
+      "updateOrderTpsl",
+      "updateOrderTpslByClientId",
+      "cancelOrder",
+      "cancelOrderByClientId"
+    ],
+    "trigger": "edit, update_tpsl or cancel answered",
+    "condition": "the answer carries an order",
+    "expect": {
+      "status": 200,
+      "also": "created_at and updated_at are integers of Unix seconds, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds",
+        "at": [
+          "/created_at",
+          "/updated_at"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ORDER-PRODUCT-CODE",
+    "level": "MUST",
+    "table": "values",
+    "row": 2,
+    "source": "described",
+    "sentence": "Order: product_code, string, value seen: CASH.",
+    "operations": [
+      "editOrder",
+      "editOrderByClientId",
+      "updateOrderTpsl",
+      "updateOrderTpslByClientId",
+      "cancelOrder",
+      "cancelOrderByClientId"
+    ],
+    "trigger": "edit, update_tpsl or cancel answered",
+    "condition": "the answer carries an order",
+    "expect": {
+      "status": 200,
+      "also": "product_code is CASH"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/product_code"
+        ],
+        "value": "CASH"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ORDER-PAIR-CODE",
+    "level": "MUST",
+    "table": "values",
+    "row": 3,
+    "source": "described",
+    "sentence": "Order: currency_pair_code, string, concatenated pair code.",
+    "operations": [
+      "editOrder",
+      "editOrderByClientId",
+      "updateOrderTpsl",
+      "updateOrderTpslByClientId",
+      "cancelOrder",
+      "cancelOrderByClientId"
+    ],
+    "trigger": "edit, update_tpsl or cancel answered",
+    "condition": "the order's product was listed in the same run",
+    "expect": {
+      "status": 200,
+      "also": "currency_pair_code is the base currency followed by the quoted currency of the product"
+    },
+    "check": [
+      {
+        "kind": "template",
+        "at": [
+          "/currency_pair_code"
+        ],
+        "template": "{product.base_currency}{product.quoted_currency}"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ORDER-SPOT-MARGIN-TYPE-NULL",
+    "level": "MUST",
+    "table": "values",
+    "row": 4,
+    "source": "described",
+    "sentence": "Order: margin_type, string or null, value seen: cross; null for spot.",
+    "operations": [
+      "editOrder",
+      "editOrderByClientId",
+      "updateOrderTpsl",
+      "updateOrderTpslByClientId",
+      "cancelOrder",
+      "cancelOrderByClientId"
+    ],
+    "trigger": "edit, update_tpsl or cancel answered",
+    "condition": "the order's trading_type is spot",
+    "expect": {
+      "status": 200,
+      "also": "margin_type is null"
+    },
+    "check": [
+      {
+        "kind": "null-when",
+        "at": [
+          "/margin_type"
+        ],
+        "when": {
+          "at": "/trading_type",
+          "value": "spot"
+        }
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ORDER-MARGIN-DECIMAL",
+    "level": "MUST",
+    "table": "values",
+    "row": 5,
+    "source": "described",
+    "sentence": "Order: margin_used, margin_interest, decimal string, present in update_tpsl and cancel responses.",
+    "operations": [
+      "updateOrderTpsl",
+      "updateOrderTpslByClientId",
+      "cancelOrder",
+      "cancelOrderByClientId"
+    ],
+    "trigger": "update_tpsl or cancel answered",
+    "condition": "the answer carries an order",
+    "expect": {
+      "status": 200,
+      "also": "margin_used and margin_interest are decimal strings, never JSON numbers"
+    },
+    "check": [
+      {
+        "kind": "decimal-string",
+        "at": [
+          "/margin_used",
+          "/margin_interest"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-LADDER-PAIRS-DECIMAL",
+    "level": "MUST",
+    "table": "values",
+    "row": 6,
+    "source": "described",
+    "sentence": "Loan book ladder: bids, array of [rate, amount], each pair is two decimal strings.",
+    "operations": [
+      "getLoanBook"
+    ],
+    "trigger": "GET /ir_ladders/{currency} answered",
+    "condition": "the ladder has entries",
+    "expect": {
+      "status": 200,
+      "also": "the rate and the amount of every entry are decimal strings, never JSON numbers"
+    },
+    "check": [
+      {
+        "kind": "decimal-string",
+        "at": [
+          "/bids/*/0",
+          "/bids/*/1",
+          "/asks/*/0",
+          "/asks/*/1"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-LADDER-BIDS-ASCENDING",
+    "level": "MUST",
+    "table": "values",
+    "row": 7,
+    "source": "described",
+    "sentence": "Loan book ladder: bids, ascending by rate in the shown response.",
+    "operations": [
+      "getLoanBook"
+    ],
+    "trigger": "GET /ir_ladders/{currency} answered",
+    "condition": "the ladder has bids",
+    "expect": {
+      "status": 200,
+      "also": "bids are ordered by rate, lowest first"
+    },
+    "check": [
+      {
+        "kind": "ascending",
+        "at": [
+          "/bids"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-LADDER-TIMESTAMP-SECONDS",
+    "level": "MUST",
+    "table": "values",
+    "row": 8,
+    "source": "described",
+    "sentence": "Loan book ladder: timestamp, string, Unix seconds with fractional part.",
+    "operations": [
+      "getLoanBook"
+    ],
+    "trigger": "GET /ir_ladders/{currency} answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "timestamp is a string of Unix seconds with a fractional part, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds-fraction",
+        "at": [
+          "/timestamp"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-OAUTH-EXPIRES-UNIX-SECONDS",
+    "level": "MUST",
+    "table": "values",
+    "row": 9,
+    "source": "described",
+    "sentence": "OAuth request: expires, timestamp. (Times are Unix timestamps in seconds unless stated.)",
+    "operations": [
+      "createOAuthRequest"
+    ],
+    "trigger": "POST /system/oauth_requests answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "expires is an integer of Unix seconds, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds",
+        "at": [
+          "/expires"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-OAUTH-API-CHALLENGE-HREF",
+    "level": "MUST",
+    "table": "values",
+    "row": 10,
+    "source": "described",
+    "sentence": "OAuth request: api_challenge_href, string, URL of the form {base_url}/oauth/<oauth_request_private_id>/approve.",
+    "operations": [
+      "createOAuthRequest"
+    ],
+    "trigger": "POST /system/oauth_requests answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "api_challenge_href is the base URL, /oauth/, the private request id and /approve"
+    },
+    "check": [
+      {
+        "kind": "template",
+        "at": [
+          "/api_challenge_href"
+        ],
+        "template": "{base_url}/oauth/{oauth_request_private_id}/approve"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-OAUTH-APP-CHALLENGE-HREF",
+    "level": "MUST",
+    "table": "values",
+    "row": 11,
+    "source": "described",
+    "sentence": "OAuth request: app_challenge_href, string, URL the user opens to approve.",
+    "operations": [
+      "createOAuthRequest"
+    ],
+    "trigger": "POST /system/oauth_requests answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "app_challenge_href is an absolute http(s) URL"
+    },
+    "check": [
+      {
+        "kind": "url",
+        "at": [
+          "/app_challenge_href"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-USER-EMAIL-CONFIRMED-SECONDS",
+    "level": "MUST",
+    "table": "values",
+    "row": 12,
+    "source": "described",
+    "sentence": "User context: email_confirmed_at, number. (Times are Unix timestamps in seconds unless stated.)",
+    "operations": [
+      "getUserContext"
+    ],
+    "trigger": "GET /user/context answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "email_confirmed_at is Unix seconds, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds",
+        "at": [
+          "/email_confirmed_at"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ACCOUNT-DECIMALS",
+    "level": "MUST",
+    "table": "values",
+    "row": 13,
+    "source": "described",
+    "sentence": "Accounts: balance, reserved_balance, decimal string; lowest_offer_interest_rate, highest_offer_interest_rate, decimal string or null; minimum_withdraw (decimal string); exchange_rate (decimal string).",
+    "operations": [
+      "getAccounts"
+    ],
+    "trigger": "GET /accounts answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "those fields are decimal strings (the rates may be null), never JSON numbers"
+    },
+    "check": [
+      {
+        "kind": "decimal-string",
+        "at": [
+          "/crypto_accounts/*/balance",
+          "/crypto_accounts/*/reserved_balance",
+          "/crypto_accounts/*/minimum_withdraw",
+          "/fiat_accounts/*/balance",
+          "/fiat_accounts/*/reserved_balance",
+          "/fiat_accounts/*/exchange_rate"
+        ]
+      },
+      {
+        "kind": "decimal-string-or-null",
+        "at": [
+          "/crypto_accounts/*/lowest_offer_interest_rate",
+          "/crypto_accounts/*/highest_offer_interest_rate"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ACCOUNT-FIAT-RATES-NULL",
+    "level": "MUST",
+    "table": "values",
+    "row": 14,
+    "source": "described",
+    "sentence": "Accounts: lowest_offer_interest_rate, highest_offer_interest_rate, decimal string or null (null for fiat).",
+    "operations": [
+      "getAccounts"
+    ],
+    "trigger": "GET /accounts answered",
+    "condition": "the account has fiat entries",
+    "expect": {
+      "status": 200,
+      "also": "both offer interest rates of every fiat entry are null"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/fiat_accounts/*/lowest_offer_interest_rate",
+          "/fiat_accounts/*/highest_offer_interest_rate"
+        ],
+        "value": null
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ACCOUNT-CURRENCY-TYPE",
+    "level": "MUST",
+    "table": "values",
+    "row": 15,
+    "source": "described",
+    "sentence": "Accounts: object with two arrays, crypto_accounts and fiat_accounts; currency_type, string: crypto or fiat.",
+    "operations": [
+      "getAccounts"
+    ],
+    "trigger": "GET /accounts answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "every entry of crypto_accounts has currency_type crypto, every one of fiat_accounts fiat"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/crypto_accounts/*/currency_type"
+        ],
+        "value": "crypto"
+      },
+      {
+        "kind": "equals",
+        "at": [
+          "/fiat_accounts/*/currency_type"
+        ],
+        "value": "fiat"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ACCOUNT-PUSH-CHANNEL",
+    "level": "MUST",
+    "table": "values",
+    "row": 16,
+    "source": "described",
+    "sentence": "Accounts: push_channel, string, shape user_<user_id>_account_<lowercase currency>.",
+    "operations": [
+      "getAccounts"
+    ],
+    "trigger": "GET /accounts answered",
+    "condition": "the user context was read through the same OAuth request",
+    "expect": {
+      "status": 200,
+      "also": "push_channel is user_, the user's user_id, _account_ and the entry's currency in lowercase"
+    },
+    "check": [
+      {
+        "kind": "template",
+        "at": [
+          "/crypto_accounts/*/push_channel",
+          "/fiat_accounts/*/push_channel"
+        ],
+        "template": "user_{user.user_id}_account_{currency|lower}"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-ACCOUNT-PUSHER-CHANNEL",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 17,
+    "source": "convention",
+    "sentence": "GET /accounts entries may also carry pusher_channel with the same shape as push_channel. (conventions)",
+    "operations": [
+      "getAccounts"
+    ],
+    "trigger": "GET /accounts answered",
+    "condition": "an entry carries pusher_channel",
+    "expect": {
+      "status": 200,
+      "also": "pusher_channel has the shape of push_channel"
+    },
+    "check": [
+      {
+        "kind": "template",
+        "at": [
+          "/crypto_accounts/*/pusher_channel",
+          "/fiat_accounts/*/pusher_channel"
+        ],
+        "template": "user_{user.user_id}_account_{currency|lower}"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-CLIENT-REF-ECHO",
+    "level": "MUST",
+    "table": "values",
+    "row": 18,
+    "source": "described",
+    "sentence": "Quick Exchange transaction: client_ref, string or null, echoes the request value.",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "always",
+    "expect": {
+      "status": 202,
+      "also": "client_ref is the request's client_ref, or null when the request had none"
+    },
+    "check": [
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/client_ref"
+        ],
+        "request": "/client_ref",
+        "absent": null
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-INSTRUCTION-METHOD",
+    "level": "MUST",
+    "table": "values",
+    "row": 19,
+    "source": "described",
+    "sentence": "Quick Exchange transaction: funding_settlement, present when a funding method was supplied; payout_settlement, present when a payout method was supplied.",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "the request supplied a method",
+    "expect": {
+      "status": 202,
+      "also": "the instruction of that side is present and carries the method supplied"
+    },
+    "check": [
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/funding_settlement/method"
+        ],
+        "request": "/funding_settlement/method"
+      },
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/payout_settlement/method"
+        ],
+        "request": "/payout_settlement/method"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-INSTRUCTION-TRANSACTION-ID",
+    "level": "MUST",
+    "table": "values",
+    "row": 20,
+    "source": "described",
+    "sentence": "Settlement instruction: transaction_id, string (UUID). (Quick Exchange transaction: transaction_id correlates later calls.)",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "instructions are returned",
+    "expect": {
+      "status": 202,
+      "also": "the transaction_id of each instruction is the transaction's own"
+    },
+    "check": [
+      {
+        "kind": "same-as",
+        "at": [
+          "/payload/funding_settlement/transaction_id",
+          "/payload/payout_settlement/transaction_id"
+        ],
+        "as": "/payload/transaction_id"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-INSTRUCTION-DIRECTION",
+    "level": "MUST",
+    "table": "values",
+    "row": 21,
+    "source": "described",
+    "sentence": "Settlement instruction: direction, string, FUNDING, PAYOUT.",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "instructions are returned",
+    "expect": {
+      "status": 202,
+      "also": "funding_settlement has direction FUNDING and payout_settlement PAYOUT"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/payload/funding_settlement/direction"
+        ],
+        "value": "FUNDING"
+      },
+      {
+        "kind": "equals",
+        "at": [
+          "/payload/payout_settlement/direction"
+        ],
+        "value": "PAYOUT"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-INSTRUCTION-QUANTITY-DECIMAL",
+    "level": "MUST",
+    "table": "values",
+    "row": 22,
+    "source": "described",
+    "sentence": "Settlement instruction: quantity, decimal string.",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "instructions are returned",
+    "expect": {
+      "status": 202,
+      "also": "quantity of each instruction is a decimal string, never a JSON number"
+    },
+    "check": [
+      {
+        "kind": "decimal-string",
+        "at": [
+          "/payload/funding_settlement/quantity",
+          "/payload/payout_settlement/quantity"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-EXPIRES-FORMS",
+    "level": "MUST",
+    "table": "values",
+    "row": 23,
+    "source": "described",
+    "sentence": "Settlement instruction: expires, object, unix_ms (integer, Unix milliseconds), iso8601 (string, UTC timestamp with milliseconds), ttl_ms (integer, milliseconds).",
+    "operations": [
+      "intentToTrade",
+      "setSettlementMethod",
+      "setSettlementParameters"
+    ],
+    "trigger": "intent_to_trade or a settlement call answered",
+    "condition": "an instruction carries expires",
+    "expect": {
+      "status": 202,
+      "also": "unix_ms is an integer of Unix milliseconds and iso8601 a UTC timestamp with milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-millis",
+        "at": [
+          "/payload/funding_settlement/expires/unix_ms",
+          "/payload/payout_settlement/expires/unix_ms",
+          "/payload/expires/unix_ms"
+        ]
+      },
+      {
+        "kind": "utc-millis",
+        "at": [
+          "/payload/funding_settlement/expires/iso8601",
+          "/payload/payout_settlement/expires/iso8601",
+          "/payload/expires/iso8601"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-EXPIRES-ONE-INSTANT",
+    "level": "MUST",
+    "table": "values",
+    "row": 24,
+    "source": "described",
+    "sentence": "Settlement instruction: expires, object, unix_ms (integer, Unix milliseconds), iso8601 (string, UTC timestamp with milliseconds): two forms of one instant.",
+    "operations": [
+      "intentToTrade",
+      "setSettlementMethod",
+      "setSettlementParameters"
+    ],
+    "trigger": "intent_to_trade or a settlement call answered",
+    "condition": "an instruction carries expires",
+    "expect": {
+      "status": 202,
+      "also": "iso8601 names the instant unix_ms names, to the millisecond"
+    },
+    "check": [
+      {
+        "kind": "one-instant",
+        "at": [
+          "/payload/funding_settlement/expires",
+          "/payload/payout_settlement/expires",
+          "/payload/expires"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-EXPIRES-TTL",
+    "level": "MUST",
+    "table": "values",
+    "row": 25,
+    "source": "described",
+    "sentence": "Settlement instruction expires.ttl_ms is 20000 ms in the shown responses.",
+    "operations": [
+      "intentToTrade",
+      "setSettlementMethod",
+      "setSettlementParameters"
+    ],
+    "trigger": "intent_to_trade or a settlement call answered",
+    "condition": "an instruction carries expires",
+    "expect": {
+      "status": 202,
+      "also": "ttl_ms is 20000"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/payload/funding_settlement/expires/ttl_ms",
+          "/payload/payout_settlement/expires/ttl_ms",
+          "/payload/expires/ttl_ms"
+        ],
+        "value": 20000
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-EXPIRES-FROM-QUOTE",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 26,
+    "source": "convention",
+    "sentence": "Quotes expire 20 s after they are replaced (streaming) or taken (snapshot): this is where expires.ttl_ms of 20000 comes from. (conventions)",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "an instruction carries expires",
+    "expect": {
+      "status": 202,
+      "also": "unix_ms less ttl_ms is the moment the quote was taken, within a minute of the answer"
+    },
+    "check": [
+      {
+        "kind": "taken-now",
+        "at": [
+          "/payload/funding_settlement/expires",
+          "/payload/payout_settlement/expires"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-PARAMETER-TYPES",
+    "level": "MUST",
+    "table": "values",
+    "row": 27,
+    "source": "described",
+    "sentence": "Settlement instruction: setup_parameters, seen: account_key with type WALLET_ADDRESS; required_input_parameters, seen: transaction_key with type SIGNED_RAW_TRANSACTION.",
+    "operations": [
+      "intentToTrade",
+      "setSettlementMethod",
+      "setSettlementParameters"
+    ],
+    "trigger": "intent_to_trade or a settlement call answered",
+    "condition": "an instruction names account_key or transaction_key",
+    "expect": {
+      "status": 202,
+      "also": "account_key has type WALLET_ADDRESS and transaction_key type SIGNED_RAW_TRANSACTION"
+    },
+    "check": [
+      {
+        "kind": "equals",
+        "at": [
+          "/payload/funding_settlement/setup_parameters/account_key/type",
+          "/payload/payout_settlement/setup_parameters/account_key/type",
+          "/payload/setup_parameters/account_key/type"
+        ],
+        "value": "WALLET_ADDRESS"
+      },
+      {
+        "kind": "equals",
+        "at": [
+          "/payload/funding_settlement/required_input_parameters/transaction_key/type",
+          "/payload/payout_settlement/required_input_parameters/transaction_key/type",
+          "/payload/required_input_parameters/transaction_key/type"
+        ],
+        "value": "SIGNED_RAW_TRANSACTION"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-QE-RECEIVED-INPUT-ECHO",
+    "level": "MUST",
+    "table": "values",
+    "row": 28,
+    "source": "described",
+    "sentence": "Settlement instruction: received_input, object, map of parameter name to {type, value} echoing accepted input.",
+    "operations": [
+      "intentToTrade"
+    ],
+    "trigger": "intent_to_trade answered",
+    "condition": "the request gave input_parameters with a method",
+    "expect": {
+      "status": 202,
+      "also": "every input parameter given is in received_input of its instruction, type and value unchanged"
+    },
+    "check": [
+      {
+        "kind": "echoes-entries",
+        "at": [
+          "/payload/funding_settlement/received_input"
+        ],
+        "request": "/funding_settlement/input_parameters"
+      },
+      {
+        "kind": "echoes-entries",
+        "at": [
+          "/payload/payout_settlement/received_input"
+        ],
+        "request": "/payout_settlement/input_parameters"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-INTENT-CREATED-AT-MILLIS",
+    "level": "MUST",
+    "table": "values",
+    "row": 29,
+    "source": "described",
+    "sentence": "Intent: created_at, string, Unix milliseconds.",
+    "operations": [
+      "createIntent"
+    ],
+    "trigger": "create intent answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "created_at is a string of the digits of Unix milliseconds, never seconds"
+    },
+    "check": [
+      {
+        "kind": "unix-millis-string",
+        "at": [
+          "/payload/created_at"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-INTENT-ECHO",
+    "level": "MUST",
+    "table": "values",
+    "row": 30,
+    "source": "described",
+    "sentence": "Intent: funding_settlement, object or null, {method, currency, quantity}; null lets the user choose how to fund; payout_settlement, object, {method, currency, quantity}; partner_order_id, partner_ref, partner_tags (the fields of the request, in the intent).",
+    "operations": [
+      "createIntent"
+    ],
+    "trigger": "create intent answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "funding_settlement (null when the request left it out), payout_settlement, partner_order_id, partner_ref and partner_tags are those of the request"
+    },
+    "check": [
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/funding_settlement"
+        ],
+        "request": "/funding_settlement",
+        "absent": null
+      },
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/payout_settlement"
+        ],
+        "request": "/payout_settlement"
+      },
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/partner_order_id"
+        ],
+        "request": "/partner_order_id"
+      },
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/partner_ref"
+        ],
+        "request": "/partner_ref"
+      },
+      {
+        "kind": "echoes",
+        "at": [
+          "/payload/partner_tags"
+        ],
+        "request": "/partner_tags"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-SESSION-ENVIRONMENT",
+    "level": "MUST",
+    "table": "values",
+    "row": 31,
+    "source": "described",
+    "sentence": "Envelope of responses: environment (SANDBOX or PRODUCTION, in session and intent responses). User session: environment, string: SANDBOX or PRODUCTION.",
+    "operations": [
+      "createSession"
+    ],
+    "trigger": "POST /api/v1/session answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "the session's environment is the environment of the envelope"
+    },
+    "check": [
+      {
+        "kind": "same-as",
+        "at": [
+          "/payload/environment"
+        ],
+        "as": "/environment"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-SESSION-COUNTRY-CODE",
+    "level": "MUST",
+    "table": "values",
+    "row": 32,
+    "source": "described",
+    "sentence": "User session: client_info, object with suggested_country (string, country code).",
+    "operations": [
+      "createSession"
+    ],
+    "trigger": "POST /api/v1/session answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "suggested_country is a two-letter country code"
+    },
+    "check": [
+      {
+        "kind": "matches",
+        "at": [
+          "/payload/client_info/suggested_country"
+        ],
+        "pattern": "^[A-Z]{2}$"
+      }
+    ]
+  },
+  {
+    "id": "VALUE-SESSION-TERMS-HREF",
+    "level": "MUST",
+    "table": "values",
+    "row": 33,
+    "source": "described",
+    "sentence": "User session: _links, object with terms_of_service {href: string URL}.",
+    "operations": [
+      "createSession"
+    ],
+    "trigger": "POST /api/v1/session answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "the terms of service href is an absolute http(s) URL"
+    },
+    "check": [
+      {
+        "kind": "url",
+        "at": [
+          "/payload/_links/terms_of_service/href"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-PRICE-LEVELS-BEST-FIRST",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 34,
+    "source": "convention",
+    "sentence": "GET /products/{id}/price_levels: the order book of a product, pairs as decimal strings, best price first. (conventions)",
+    "operations": [
+      "getPriceLevels"
+    ],
+    "trigger": "GET /products/{id}/price_levels answered",
+    "condition": "the book has levels",
+    "expect": {
+      "status": 200,
+      "also": "buy levels by price highest first, sell levels lowest first, every pair two decimal strings"
+    },
+    "check": [
+      {
+        "kind": "descending",
+        "at": [
+          "/buy_price_levels"
+        ]
+      },
+      {
+        "kind": "ascending",
+        "at": [
+          "/sell_price_levels"
+        ]
+      },
+      {
+        "kind": "decimal-string",
+        "at": [
+          "/buy_price_levels/*/0",
+          "/buy_price_levels/*/1",
+          "/sell_price_levels/*/0",
+          "/sell_price_levels/*/1"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-PRODUCT-ID-STRING",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 35,
+    "source": "convention",
+    "sentence": "GET /products: array of products. Fields: id (string), ... (conventions)",
+    "operations": [
+      "listProducts"
+    ],
+    "trigger": "GET /products answered",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "the id of every product is a string"
+    },
+    "check": [
+      {
+        "kind": "matches",
+        "at": [
+          "/*/id"
+        ],
+        "pattern": "^.+$"
+      }
+    ]
   }
 ] as const;

@@ -1,0 +1,21 @@
+import type { ConformanceAdapter } from '../adapter.js';
+import type { Target } from '../target.js';
+
+/**
+ * Adapter steps through the sandbox's documented test control, for what the interfaces leave
+ * to the exchange itself: ending a transaction in FILLED or CANCELLED.
+ */
+export function testControlAdapter(target: Target): ConformanceAdapter {
+  return {
+    async endTransaction(_context, transactionId, status) {
+      const url = `${target.partnerUrl.replace(/\/+$/, '')}/test/transactions/${encodeURIComponent(transactionId)}/status`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status }),
+      });
+      if (!response.ok)
+        throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+    },
+  };
+}
