@@ -49,27 +49,33 @@ describe('query option factories', () => {
   });
 });
 
+function SuspendedSession({ intentId }: { intentId: string }) {
+  const { data: session } = useSuspenseUserSession();
+  return <SuspendedCheckout sessionId={session.sessionId} intentId={intentId} />;
+}
+
+function SuspendedCheckout({ sessionId, intentId }: { sessionId: string; intentId: string }) {
+  const { data: loaded } = useSuspenseIntent(intentId, backend().loadIntent);
+  return (
+    <p>
+      {loaded.payout_settlement?.currency} for {sessionId.length > 0 ? 'a session' : ''}
+    </p>
+  );
+}
+
+function SuspendedUnknownTransaction() {
+  useSuspenseTransactionQuery('00000000-0000-4000-8000-000000000000');
+  return <p>never</p>;
+}
+
 describe('Suspense hooks', () => {
   it('suspend until the session, the intent and the transaction are there', async () => {
     const intent = await backend().createIntent({ currency: 'ETH', quantity: '0.2' });
     const { wrapper: Wrapper, queryClient } = providerWrapper();
-
-    function Session() {
-      const { data: session } = useSuspenseUserSession();
-      return <Checkout sessionId={session.sessionId} />;
-    }
-    function Checkout({ sessionId }: { sessionId: string }) {
-      const { data: loaded } = useSuspenseIntent(intent.id, backend().loadIntent);
-      return (
-        <p>
-          {loaded.payout_settlement?.currency} for {sessionId.length > 0 ? 'a session' : ''}
-        </p>
-      );
-    }
     render(
       <Wrapper>
         <Suspense fallback={<p>Loading…</p>}>
-          <Session />
+          <SuspendedSession intentId={intent.id} />
         </Suspense>
       </Wrapper>,
     );
@@ -86,15 +92,11 @@ describe('Suspense hooks', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { wrapper: Wrapper } = providerWrapper();
     let caught: unknown;
-    function Transaction() {
-      useSuspenseTransactionQuery('00000000-0000-4000-8000-000000000000');
-      return <p>never</p>;
-    }
     render(
       <Wrapper>
         <ErrorBoundary onError={(error) => (caught = error)}>
           <Suspense fallback={<p>Loading…</p>}>
-            <Transaction />
+            <SuspendedUnknownTransaction />
           </Suspense>
         </ErrorBoundary>
       </Wrapper>,
