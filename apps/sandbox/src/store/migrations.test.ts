@@ -133,4 +133,15 @@ describe('migrate', () => {
     expect(await hasTable(db, 'schema_migrations')).toBe(true);
     expect(await hasTable(db, 'schemaversion')).toBe(false);
   });
+
+  it('refuses a store that records a migration this sandbox lacks', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    await db.transaction((tx) =>
+      tx.query("INSERT INTO schemaversion (version, name, md5) VALUES (9, 'future', 'x')"),
+    );
+    await expect(migrate(db)).rejects.toThrow(
+      'The store records migration 9, which this sandbox does not have',
+    );
+  });
 });

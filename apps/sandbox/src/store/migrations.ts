@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Postgrator from 'postgrator';
+import type Postgrator from 'postgrator';
 import type { Database } from './database.js';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -15,6 +17,9 @@ const versionTable = 'schemaversion';
  * applied now.
  */
 export async function migrate(db: Database): Promise<string[]> {
+  if (await upToDate(db)) return [];
+  // Loaded only now: a start on a store that is up to date does without it and its glob.
+  const { default: Postgrator } = await import('postgrator');
   const postgrator = new Postgrator({
     driver: 'pg',
     migrationPattern: `${migrationsDir}*.sql`,
@@ -28,6 +33,48 @@ export async function migrate(db: Database): Promise<string[]> {
 }
 
 /**
+ * Whether the store records every migration file with the checksum it has now: then there
+ * is nothing to run, and a start skips postgrator, whose first look at the catalog (through
+ * information_schema) takes PGlite a few hundred milliseconds. Anything else, postgrator
+ * decides. A store that records a migration this sandbox lacks was made by a newer one.
+ */
+async function upToDate(db: Database): Promise<boolean> {
+  const recorded = await db.read(async (tx) => {
+    const { rows } = await tx.query<{ found: boolean }>(
+      'SELECT to_regclass($1) IS NOT NULL AS found',
+      [versionTable],
+    );
+    if (!rows[0]?.found) return undefined;
+    return (
+      await tx.query<{ version: number; md5: string | null }>(
+        `SELECT version, md5 FROM ${versionTable} WHERE version > 0`,
+      )
+    ).rows;
+  });
+  if (!recorded) return false;
+  // Read synchronously: a few small files, before the server takes calls, where the thread
+  // pool that asynchronous reads queue on is still busy with the store's own start.
+  const files = new Map(
+    readdirSync(migrationsDir)
+      .filter((name) => name.endsWith('.sql'))
+      .map((name) => [
+        Number(name.slice(0, name.indexOf('.'))),
+        createHash('md5')
+          .update(readFileSync(`${migrationsDir}${name}`, 'utf8'))
+          .digest('hex'),
+      ]),
+  );
+  const unknown = recorded.find(({ version }) => !files.has(Number(version)));
+  if (unknown) {
+    throw new Error(
+      `The store records migration ${unknown.version}, which this sandbox does not have: it was made by a newer or a different sandbox.`,
+    );
+  }
+  const md5s = new Map(recorded.map(({ version, md5 }) => [Number(version), md5]));
+  return [...files].every(([version, md5]) => md5s.get(version) === md5);
+}
+
+/**
  * Stores made before postgrator ran their migrations recorded each as `NNNN_name` in
  * `schema_migrations`. Those rows move to postgrator's table, with the checksum of the file
  * of that version, so the store opens as if postgrator had applied them; it is done in one
@@ -38,13 +85,12 @@ async function adoptLegacyBookkeeping(
   migrations: Postgrator.Migration[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rows: tables } = await tx.query<{ name: string }>(
-      `SELECT table_name AS name FROM information_schema.tables
-       WHERE table_schema = current_schema() AND table_name IN ('schema_migrations', $1)`,
+    const { rows: tables } = await tx.query<{ legacy: boolean; current: boolean }>(
+      `SELECT to_regclass('schema_migrations') IS NOT NULL AS legacy,
+         to_regclass($1) IS NOT NULL AS current`,
       [versionTable],
     );
-    const names = new Set(tables.map((table) => table.name));
-    if (!names.has('schema_migrations') || names.has(versionTable)) return;
+    if (!tables[0]?.legacy || tables[0].current) return;
     const { rows: legacy } = await tx.query<{ version: string; applied_at: number }>(
       'SELECT version, applied_at FROM schema_migrations',
     );
