@@ -1,8 +1,9 @@
 /**
  * The sandbox under load: an order edit/cancel/create mix and public reads, with autocannon
  * at 16 connections, beside the store's own ceiling (the same edit transaction issued to the
- * store directly, no HTTP) and a stateless mock (Prism) answering the same spec. Also: time
- * from start to `ready` on an existing data folder.
+ * store directly, no HTTP), Quick Exchange intents (a database transaction per call) and a
+ * stateless mock (Prism) answering the same spec. Also: time from start to `ready` on an
+ * existing data folder.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
 import autocannon from 'autocannon';
+import { defaultCredentials } from '../../apps/sandbox/src/config.js';
 import { orderHandlers } from '../../apps/sandbox/src/exchange/orders.js';
 import { freshDatabase } from '../../apps/sandbox/src/postgres.test-support.js';
 import { type RunningSandbox, startSandbox } from '../../apps/sandbox/src/server.js';
@@ -184,6 +186,42 @@ async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load>
   });
 }
 
+/**
+ * Quick Exchange intents of the demo partner, each created in a database transaction of its
+ * own (the token's nonce, then the intent row): the persistence model the partner and OAuth
+ * calls use, beside the exchange's state in memory written in batches. One token per lane,
+ * as for the order mix.
+ */
+async function intentWrites(partnerUrl: string, tokens: Token[]): Promise<Load> {
+  let lane = 0;
+  const path = `/api/v1/partner/${defaultCredentials.publicApiKey}/intent`;
+  const body = JSON.stringify({
+    payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '49.90' },
+    strategy: 'ONE_TO_MANY',
+  });
+  return load('Quick Exchange intents, a database transaction per call (writes)', {
+    url: partnerUrl,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const token = tokens[lane++ % tokens.length] as Token;
+          const payload = serviceAuthPayload(token, { path, delegate: true });
+          return {
+            ...request,
+            method: 'POST',
+            path,
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'x-service-auth': signJwtSync(payload, token.tokenSecret),
+            },
+          };
+        },
+      },
+    ],
+  });
+}
+
 const reads = (sandbox: { exchangeUrl: string }, name: string) =>
   load(name, {
     url: sandbox.exchangeUrl,
@@ -270,21 +308,27 @@ const storeArgs = (store: Store) =>
   'dataDir' in store ? ['--data-dir', store.dataDir] : ['--database-url', store.databaseUrl];
 
 /** The built `exchange-sandbox` in a process of its own, as users start it. */
-async function spawnSandbox(store: Store): Promise<{ exchangeUrl: string; stop(): Promise<void> }> {
+async function spawnSandbox(
+  store: Store,
+): Promise<{ exchangeUrl: string; partnerUrl: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['dist/main.js', ...storeArgs(store), '--port', '0'], {
     cwd: sandboxDir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let partnerUrl = '';
   const exchangeUrl = await new Promise<string>((resolve, reject) => {
     let url = '';
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       url = /^exchange API:\s+(\S+)$/.exec(line)?.[1] ?? url;
+      // Printed with the /api/v1 its paths start with.
+      partnerUrl = /^partner API:\s+(\S+)\/api\/v1$/.exec(line)?.[1] ?? partnerUrl;
       if (line === 'ready') resolve(url);
     });
   });
   return {
     exchangeUrl,
+    partnerUrl,
     stop: () =>
       new Promise<void>((resolve) => {
         child.removeAllListeners('exit');
@@ -313,7 +357,7 @@ async function startupMs(dataDir: string): Promise<number> {
  * The write mix against the server in its own process (so autocannon does not share its
  * thread) beside the store's ceiling, measured in this process with the same fixtures.
  */
-async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load }> {
+async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load; intents: Load }> {
   const fixtures = await startSandbox({ port: 0, ...store });
   let lanes: Connection[];
   let ceiling: Load;
@@ -325,7 +369,10 @@ async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load }> 
   }
   const server = await spawnSandbox(store);
   try {
-    return { writes: await rounds(() => writeMix(server.exchangeUrl, lanes)), ceiling };
+    const writes = await rounds(() => writeMix(server.exchangeUrl, lanes));
+    const tokens = lanes.map((lane) => lane.token);
+    const intents = await rounds(() => intentWrites(server.partnerUrl, tokens));
+    return { writes, ceiling, intents };
   } finally {
     await server.stop();
   }
@@ -378,12 +425,14 @@ export async function sandboxBench(): Promise<string> {
       '| --- | --- | --- | --- |',
       tableRow({ ...pglite.writes, name: `PGlite: ${pglite.writes.name}` }),
       tableRow({ ...pglite.ceiling, name: `PGlite: ${pglite.ceiling.name}` }),
+      tableRow({ ...pglite.intents, name: `PGlite: ${pglite.intents.name}` }),
       tableRow(read),
       tableRow(prism),
       ...(onPostgres
         ? [
             tableRow({ ...onPostgres.writes, name: `PostgreSQL: ${onPostgres.writes.name}` }),
             tableRow({ ...onPostgres.ceiling, name: `PostgreSQL: ${onPostgres.ceiling.name}` }),
+            tableRow({ ...onPostgres.intents, name: `PostgreSQL: ${onPostgres.intents.name}` }),
           ]
         : []),
       '',

@@ -1,10 +1,9 @@
-import { writeAccounts, writeFills, writeNonces, writeOrders, writePositions } from './rows.js';
 import type { Account, ExchangeState, Fill, Order, Position } from './state.js';
 
 /**
  * One call's changes to the exchange state: what it touched (with the values before, so a
- * refused call can be undone) and what it created. `sql` writes exactly those rows, as one
- * batch of statements, for the store's transaction.
+ * refused call can be undone) and what it created; `mergeInto` hands those rows to the batch
+ * they are stored with.
  */
 export class Journal {
   readonly #orders = new Map<Order, Order>();
@@ -164,19 +163,5 @@ export class Changes {
     this.accounts.clear();
     this.positions.clear();
     this.fills.length = 0;
-  }
-
-  /** One statement per table, children after the rows they name. */
-  sql(): string {
-    const statements: string[] = [];
-    if (this.orders.size > 0) statements.push(writeOrders([...this.orders.values()]));
-    if (this.accounts.size > 0) statements.push(writeAccounts([...this.accounts.values()]));
-    if (this.fills.length > 0) statements.push(writeFills(this.fills));
-    // After the fills: a position's id is the fill that opened it.
-    if (this.positions.size > 0) statements.push(writePositions([...this.positions.values()]));
-    if (this.nonces.size > 0) {
-      statements.push(writeNonces([...this.nonces].map(([scope, value]) => ({ scope, value }))));
-    }
-    return statements.join(';\n');
   }
 }

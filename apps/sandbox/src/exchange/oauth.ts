@@ -4,7 +4,7 @@ import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schema
 import type * as z from 'zod/mini';
 import type { ExchangeApiHandlerOf } from '../http/operation-types.js';
 import { type Handlers, HttpError } from '../http/types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 
 /** How long a user has to approve a request, and then how long the application may act. */
 export const oauthRequestLifetimeMs = 10 * 60 * 1000;

@@ -6,6 +6,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
+import { loadExchangeState } from '../store/exchange-load.js';
+import { exchangeStorage } from '../store/exchange-storage.js';
 import { migrate } from '../store/migrations.js';
 import { addProduct, addToken, addUser, seed } from '../store/seed.js';
 import {
@@ -18,7 +20,7 @@ import {
 } from '../test-support.js';
 import { placeOrder } from './orders.js';
 import { Sequencer } from './sequencer.js';
-import { ExchangeState } from './state.js';
+import type { ExchangeState } from './state.js';
 
 /** Everything the state holds, as plain values, ids and all. */
 function snapshot(state: ExchangeState) {
@@ -96,7 +98,7 @@ describe('the exchange state and its store', () => {
     expect(statuses.filter((_, n) => n !== 1)).toEqual([200, 200, 200, 422, 200, 200]);
 
     await sandbox.sequencer.settled();
-    const stored = await sandbox.database.read((tx) => ExchangeState.load(tx));
+    const stored = await sandbox.database.read(loadExchangeState);
     const memory = snapshot(sandbox.sequencer.state);
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
@@ -262,7 +264,7 @@ describe('a store without autovacuum', () => {
       };
       await seed(db, credentials, Date.now());
       const user = await db.transaction((tx) => addUser(tx));
-      const sequencer = await Sequencer.open(db, { rowsPerReclaim: 30 });
+      const sequencer = await Sequencer.open(exchangeStorage(db), { rowsPerReclaim: 30 });
       const lastVacuum = async () =>
         (
           await db.read((tx) =>

@@ -1,7 +1,7 @@
-import type { Database, Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { Changes, Journal } from './journal.js';
-import { preparedWrites } from './rows.js';
-import { ExchangeState } from './state.js';
+import type { ExchangeState } from './state.js';
+import type { ExchangeStorage } from './storage.js';
 
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
 // a megabyte of orders, and tens of milliseconds of PGlite's time per pass.
@@ -66,7 +66,7 @@ export class Sequencer {
   #rowsSinceReclaim = 0;
 
   private constructor(
-    private readonly db: Database,
+    private readonly storage: ExchangeStorage,
     state: ExchangeState,
     private readonly rowsPerReclaim: number,
   ) {
@@ -74,10 +74,10 @@ export class Sequencer {
   }
 
   static async open(
-    db: Database,
+    storage: ExchangeStorage,
     { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
   ): Promise<Sequencer> {
-    return new Sequencer(db, await db.read((tx) => ExchangeState.load(tx)), rowsPerReclaim);
+    return new Sequencer(storage, await storage.load(), rowsPerReclaim);
   }
 
   get state(): ExchangeState {
@@ -125,12 +125,7 @@ export class Sequencer {
    * rows `work` adds never take one a call has used.
    */
   writeDirectly<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#exclusively(() =>
-      this.db.transaction(async (tx) => {
-        await tx.query(sequencesPast(this.#state.next));
-        return work(tx);
-      }),
-    );
+    return this.#exclusively(() => this.storage.writeDirectly(this.#state.next, work));
   }
 
   /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */
@@ -140,7 +135,7 @@ export class Sequencer {
       try {
         return await work();
       } finally {
-        this.#state = await this.db.read((tx) => ExchangeState.load(tx));
+        this.#state = await this.storage.load();
         this.#version++;
       }
     });
@@ -166,13 +161,13 @@ export class Sequencer {
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
         if (this.#batch?.changes === changes) this.#batch = undefined;
         try {
-          await this.db.apply(changes.sql(), preparedWrites);
+          await this.storage.write(changes);
           this.#rowsSinceReclaim += changes.size;
-          if (this.db.reclaim && this.#rowsSinceReclaim >= this.rowsPerReclaim) {
+          if (this.storage.reclaim && this.#rowsSinceReclaim >= this.rowsPerReclaim) {
             this.#rowsSinceReclaim = 0;
             // Queued before the next batch, after this one's calls are answered; a failure
             // only leaves the room to the next pass.
-            void this.db.reclaim().catch(() => undefined);
+            void this.storage.reclaim().catch(() => undefined);
           }
         } catch (error) {
           try {
@@ -205,7 +200,7 @@ export class Sequencer {
       // A call refused before the store changes only its nonce, written below.
       if (part.size === 0) continue;
       try {
-        await this.db.apply(part.sql(), preparedWrites);
+        await this.storage.write(part);
       } catch (cause) {
         for (const journal of group) {
           journal.refusal = new CallNotStored('The store refused the changes of this call', cause);
@@ -216,7 +211,7 @@ export class Sequencer {
     // A refused call's nonce stays spent, as it does for any refused call.
     const spent = new Changes();
     for (const [scope, value] of nonces) spent.nonces.set(scope, value);
-    if (spent.size > 0) await this.db.apply(spent.sql(), preparedWrites);
+    if (spent.size > 0) await this.storage.write(spent);
     if (refused.size > 0) this.#withdraw(journals.filter((journal) => refused.has(journal)));
   }
 
@@ -253,12 +248,4 @@ export class Sequencer {
     // the store back once the calls decided meanwhile are stored.
     void this.reload().catch(() => undefined);
   }
-}
-
-/** Moves the store's sequences to the ids memory hands out next. */
-function sequencesPast(next: ExchangeState['next']): string {
-  return `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
-    setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
-    setval('fills_id_seq', ${Math.max(next.fill - 1, 1)}),
-    setval('accounts_id_seq', ${Math.max(next.account - 1, 1)})`;
 }

@@ -1,8 +1,6 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
-import type { Queryable } from '../store/database.js';
-import { readRows } from './rows.js';
 
 /**
  * Exact decimal arithmetic for amounts: enough significant digits that no product or sum of
@@ -183,7 +181,8 @@ interface Book {
   sell: BookSide;
 }
 
-interface Sequences {
+/** The ids memory hands out next. */
+export interface Sequences {
   order: number;
   orderSequence: number;
   fill: number;
@@ -217,180 +216,7 @@ export class ExchangeState {
   /** Grows with every change, in memory or in the store: what a kept answer is checked against. */
   version = 0;
 
-  static async load(db: Queryable): Promise<ExchangeState> {
-    const state = new ExchangeState();
-    await state.#load(db);
-    return state;
-  }
-
-  async #load(db: Queryable): Promise<void> {
-    const query = async <Row>(sql: string) => (await db.query<Row>(sql)).rows;
-    for (const row of await query<Record<string, string | number | boolean>>(
-      'SELECT * FROM currencies',
-    )) {
-      this.currencies.set(String(row.code), {
-        code: String(row.code),
-        name: String(row.name),
-        currencyType: row.currency_type as Currency['currencyType'],
-        symbol: String(row.symbol),
-        depositable: Boolean(row.depositable),
-        withdrawable: Boolean(row.withdrawable),
-        assetsPrecision: Number(row.assets_precision),
-        minimumWithdrawal: new D(String(row.minimum_withdrawal)),
-        withdrawalFee: new D(String(row.withdrawal_fee)),
-        minimumOrderQuantity: new D(String(row.minimum_order_quantity)),
-        exchangeRate: new D(String(row.exchange_rate)),
-      });
-    }
-    for (const row of await query<Record<string, string | number | boolean>>(
-      'SELECT * FROM products',
-    )) {
-      this.products.set(Number(row.id), {
-        id: Number(row.id),
-        productType: String(row.product_type),
-        code: String(row.code),
-        baseCurrency: String(row.base_currency),
-        quotedCurrency: String(row.quoted_currency),
-        takerFee: new D(String(row.taker_fee)),
-        makerFee: new D(String(row.maker_fee)),
-        tickSize: new D(String(row.tick_size)),
-        disabled: Boolean(row.disabled),
-        marginEnabled: Boolean(row.margin_enabled),
-        cfdEnabled: Boolean(row.cfd_enabled),
-        perpetualEnabled: Boolean(row.perpetual_enabled),
-        perpetual: Boolean(row.perpetual),
-      });
-    }
-    for (const row of await query<{ id: string; user_id: number; secret: string }>(
-      'SELECT id, user_id, secret FROM api_tokens',
-    )) {
-      this.tokens.set(row.id, { userId: Number(row.user_id), secret: row.secret });
-    }
-    for (const row of await query<{ scope: string; last_nonce: string }>(
-      'SELECT scope, last_nonce::text AS last_nonce FROM nonces',
-    )) {
-      this.nonces.set(row.scope, BigInt(row.last_nonce));
-    }
-    for (const row of await readRows(db, 'accounts')) {
-      this.#addAccount({
-        id: Number(row.id),
-        userId: Number(row.user_id),
-        currency: String(row.currency),
-        balance: new D(String(row.balance)),
-        reserved: new D(String(row.reserved_balance)),
-        address: String(row.address),
-      });
-    }
-    for (const row of await readRows(db, 'orders')) {
-      const nullable = (value: unknown) => (value === null ? null : new D(String(value)));
-      this.addOrder({
-        id: Number(row.id),
-        userId: Number(row.user_id),
-        productId: Number(row.product_id),
-        clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
-        orderType: row.order_type as Order['orderType'],
-        side: row.side as Order['side'],
-        tradingType: row.trading_type as Order['tradingType'],
-        quantity: new D(String(row.quantity)),
-        filledQuantity: new D(String(row.filled_quantity)),
-        price: new D(String(row.price)),
-        filledValue: new D(String(row.filled_value)),
-        status: row.status as OrderStatus,
-        leverageLevel: Number(row.leverage_level),
-        fundingCurrency: String(row.funding_currency),
-        takeProfit: nullable(row.take_profit),
-        stopLoss: nullable(row.stop_loss),
-        conditional: Boolean(row.conditional),
-        tradeId: row.trade_id === null ? null : Number(row.trade_id),
-        unwoundTradeId: row.unwound_trade_id === null ? null : Number(row.unwound_trade_id),
-        trailingStop:
-          row.trailing_stop_type === null
-            ? null
-            : {
-                type: row.trailing_stop_type as TrailingStop['type'],
-                value: new D(String(row.trailing_stop_value)),
-              },
-        reservedAmount: new D(String(row.reserved_amount)),
-        reservedCurrency: String(row.reserved_currency),
-        sequence: Number(row.sequence),
-        createdAt: Number(row.created_at),
-        updatedAt: Number(row.updated_at),
-      });
-    }
-    for (const row of await readRows(db, 'fills')) {
-      this.addFill({
-        id: Number(row.id),
-        productId: Number(row.product_id),
-        takerOrderId: Number(row.taker_order_id),
-        makerOrderId: Number(row.maker_order_id),
-        takerSide: row.taker_side as Fill['takerSide'],
-        price: new D(String(row.price)),
-        quantity: new D(String(row.quantity)),
-        createdAt: Number(row.created_at),
-      });
-    }
-    for (const row of await readRows(db, 'positions')) {
-      this.positions.set(Number(row.id), {
-        id: Number(row.id),
-        userId: Number(row.user_id),
-        productId: Number(row.product_id),
-        tradingType: row.trading_type as Order['tradingType'],
-        side: row.side as Position['side'],
-        leverageLevel: Number(row.leverage_level),
-        fundingCurrency: String(row.funding_currency),
-        quantity: new D(String(row.quantity)),
-        openValue: new D(String(row.open_value)),
-        closedQuantity: new D(String(row.closed_quantity)),
-        closedValue: new D(String(row.closed_value)),
-        margin: new D(String(row.margin)),
-        realizedPnl: new D(String(row.realized_pnl)),
-        status: row.status as Position['status'],
-        createdAt: Number(row.created_at),
-        updatedAt: Number(row.updated_at),
-      });
-    }
-    for (const row of await query<{
-      currency: string;
-      side: 'bid' | 'ask';
-      rate: string;
-      amount: string;
-    }>(
-      'SELECT currency, side, rate::text AS rate, amount::text AS amount FROM loan_book_levels ORDER BY rate',
-    )) {
-      entry(this.loanBook, row.currency, () => ({ bid: [], ask: [] }))[row.side].push({
-        rate: row.rate,
-        amount: row.amount,
-      });
-    }
-    const [sequences] = await query<Record<string, string | number>>(
-      `SELECT (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_id_seq) AS order,
-         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_sequence_seq)
-           AS order_sequence,
-         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
-         (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account`,
-    );
-    const after = (stored: unknown, used: Iterable<number>) =>
-      Math.max(Number(stored), ...[...used].map((id) => id + 1));
-    this.next = {
-      order: after(sequences?.order, this.orders.keys()),
-      orderSequence: after(
-        sequences?.order_sequence,
-        [...this.orders.values()].map((order) => order.sequence),
-      ),
-      fill: after(
-        sequences?.fill,
-        [...this.fillsByProduct.values()].flat().map((fill) => fill.id),
-      ),
-      account: after(
-        sequences?.account,
-        [...this.accounts.values()].flatMap((byCurrency) =>
-          [...byCurrency.values()].map((account) => account.id),
-        ),
-      ),
-    };
-  }
-
-  #addAccount(account: Account): void {
+  addAccount(account: Account): void {
     entry(this.accounts, account.userId, () => new Map<string, Account>()).set(
       account.currency,
       account,
@@ -413,7 +239,7 @@ export class ExchangeState {
       reserved: new D(0),
       address,
     };
-    this.#addAccount(account);
+    this.addAccount(account);
     return account;
   }
 

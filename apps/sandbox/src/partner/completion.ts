@@ -1,5 +1,5 @@
 import type { Handler, Handlers } from '../http/types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 
 /**
  * The sandbox's stand-in for the settlements themselves, which the interface does not show:

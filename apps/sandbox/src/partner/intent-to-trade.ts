@@ -5,7 +5,7 @@ import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas'
 import type * as z from 'zod/mini';
 import type { DocumentedReply, PartnerHandlerOf } from '../http/operation-types.js';
 import { type Caller, HttpError } from '../http/types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';
 import { claimIntent, type IntentRow } from './intents.js';

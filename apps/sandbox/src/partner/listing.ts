@@ -2,7 +2,7 @@
 import type { components } from '@exchange-kit/contract/partner';
 import { zTransactionStatus, zUuid } from '@exchange-kit/contract/partner/schemas';
 import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid } from './errors.js';
 import { instructionsOf } from './instructions.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';

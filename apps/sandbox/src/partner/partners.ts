@@ -1,5 +1,5 @@
 import type { Caller } from '../http/types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid, notFound, rejectNul, unauthorized } from './errors.js';
 
 export interface Partner {

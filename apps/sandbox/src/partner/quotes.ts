@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid } from './errors.js';
 
 export interface Asset {

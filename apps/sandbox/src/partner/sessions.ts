@@ -8,7 +8,7 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid, rejectNul } from './errors.js';
 import { ENVIRONMENT, findPartnerByKey } from './partners.js';
 import type { UserSession } from './schema-types.js';

@@ -7,7 +7,7 @@ import {
 import type * as z from 'zod/mini';
 import type { PartnerHandlerOf } from '../http/operation-types.js';
 import type { Caller } from '../http/types.js';
-import type { Queryable } from '../store/database.js';
+import type { Queryable } from '../queryable.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import {
   findInstruction,

@@ -2,8 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zCreateOrderResponse } from '@exchange-kit/contract/exchange/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultCredentials } from '../config.js';
 import { startSandbox } from '../server.js';
+import { demoClient, valid } from '../test-support.js';
+import { openDatabase } from './database.js';
+import { migrateAsFormerRunner } from './legacy-store.test-support.js';
+import { seed } from './seed.js';
 
 const directories: string[] = [];
 afterEach(async () => {
@@ -53,6 +59,35 @@ describe('a PGlite data folder', () => {
     const sandbox = await startSandbox({ port: 0, dataDir: dir });
     try {
       expect(await readFile(join(dir, 'sandbox.pid'), 'utf8')).toBe(String(process.pid));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('opens a folder migrated by the former runner, with its data', async () => {
+    const dir = await dataDir();
+    const former = await openDatabase({ dataDir: dir });
+    let orders: number;
+    try {
+      await migrateAsFormerRunner(former);
+      const sequencer = await seed(former, defaultCredentials, Date.now());
+      await sequencer.settled();
+      orders = sequencer.state.orders.size;
+    } finally {
+      await former.close();
+    }
+    expect(orders).toBeGreaterThan(0);
+    const sandbox = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      expect(sandbox.sequencer.state.orders.size).toBe(orders);
+      const order = {
+        order_type: 'limit',
+        product_id: 1,
+        side: 'buy',
+        quantity: '0.01',
+        price: '9000000',
+      };
+      valid(zCreateOrderResponse, await demoClient(sandbox)('POST', '/orders', { body: order }));
     } finally {
       await sandbox.close();
     }

@@ -6,17 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import type { Queryable } from '../queryable.js';
 
-/** What domain code needs of a database: PGlite and node-postgres both fit this shape. */
-export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
-  /**
-   * The rows of `select` in COPY's text format, where the store gives them faster so: PGlite
-   * hands each value of a query's result to JavaScript one by one, which took most of a start
-   * on a store of some thousand orders.
-   */
-  copyOut?(select: string): Promise<string>;
-}
+export type { Queryable };
 
 /** A store: every unit of work runs in `transaction`, which commits when `work` resolves. */
 export interface Database {

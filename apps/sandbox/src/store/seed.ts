@@ -4,6 +4,7 @@ import { depositAddress } from '../exchange/ledger.js';
 import { placeOrder } from '../exchange/orders.js';
 import { Sequencer } from '../exchange/sequencer.js';
 import type { Database, Queryable } from './database.js';
+import { exchangeStorage } from './exchange-storage.js';
 
 const currencies = [
   // code, name, type, symbol, precision, min withdrawal, withdrawal fee, min order, JPY rate
@@ -257,7 +258,7 @@ export async function seed(
     );
     return rows.length === 0;
   });
-  const sequencer = await Sequencer.open(db);
+  const sequencer = await Sequencer.open(exchangeStorage(db));
   if (seeded) await seedBook(sequencer, now);
   return sequencer;
 }

@@ -1,0 +1,22 @@
+import type { Queryable } from '../queryable.js';
+import type { Changes } from './journal.js';
+import type { ExchangeState, Sequences } from './state.js';
+
+/**
+ * What the Sequencer needs of the store the exchange is kept in: the state to start from,
+ * and a place to write each batch of changes. `store/` provides it.
+ */
+export interface ExchangeStorage {
+  /** The exchange as the store holds it now. */
+  load(): Promise<ExchangeState>;
+  /** Writes the rows of one batch in one transaction: all of them, or none. */
+  write(changes: Changes): Promise<void>;
+  /**
+   * Runs `work` in one transaction of its own (fixtures, seeds), after moving the store's
+   * sequences past the ids memory hands out next: rows `work` adds never take one a call has
+   * used.
+   */
+  writeDirectly<T>(next: Sequences, work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Reclaims the room of rows that writes replaced, on a store that does not do it alone. */
+  reclaim?(): Promise<void>;
+}

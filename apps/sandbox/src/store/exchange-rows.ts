@@ -1,0 +1,226 @@
+import type { Changes } from '../exchange/journal.js';
+import { type NonceRow, nonceConflict } from '../exchange/rows.js';
+import type { Account, D, Fill, Order, Position } from '../exchange/state.js';
+import type { Queryable } from '../queryable.js';
+
+type Value = string | number | boolean | D | null;
+
+/** How one table's rows are written: each column's SQL type and where its value comes from. */
+interface Table<Row> {
+  name: string;
+  columns: [column: string, type: string, value: (row: Row) => Value][];
+  /** What happens to a row that is already there. */
+  onConflict: string;
+}
+
+const orders: Table<Order> = {
+  name: 'orders',
+  columns: [
+    ['id', 'bigint', (o) => o.id],
+    ['user_id', 'bigint', (o) => o.userId],
+    ['product_id', 'bigint', (o) => o.productId],
+    ['client_order_id', 'text', (o) => o.clientOrderId],
+    ['order_type', 'text', (o) => o.orderType],
+    ['side', 'text', (o) => o.side],
+    ['trading_type', 'text', (o) => o.tradingType],
+    ['quantity', 'numeric', (o) => o.quantity],
+    ['filled_quantity', 'numeric', (o) => o.filledQuantity],
+    ['price', 'numeric', (o) => o.price],
+    ['filled_value', 'numeric', (o) => o.filledValue],
+    ['status', 'text', (o) => o.status],
+    ['leverage_level', 'integer', (o) => o.leverageLevel],
+    ['funding_currency', 'text', (o) => o.fundingCurrency],
+    ['take_profit', 'numeric', (o) => o.takeProfit],
+    ['stop_loss', 'numeric', (o) => o.stopLoss],
+    ['conditional', 'boolean', (o) => o.conditional],
+    ['trade_id', 'bigint', (o) => o.tradeId],
+    ['unwound_trade_id', 'bigint', (o) => o.unwoundTradeId],
+    ['trailing_stop_type', 'text', (o) => o.trailingStop?.type ?? null],
+    ['trailing_stop_value', 'numeric', (o) => o.trailingStop?.value ?? null],
+    ['reserved_amount', 'numeric', (o) => o.reservedAmount],
+    ['reserved_currency', 'text', (o) => o.reservedCurrency],
+    ['sequence', 'bigint', (o) => o.sequence],
+    ['created_at', 'bigint', (o) => o.createdAt],
+    ['updated_at', 'bigint', (o) => o.updatedAt],
+  ],
+  onConflict: '',
+};
+/** A row already there takes every new value but its id. */
+function updateAllButId(table: Table<never>): string {
+  const columns = table.columns.slice(1).map(([column]) => `${column} = EXCLUDED.${column}`);
+  return `ON CONFLICT (id) DO UPDATE SET ${columns.join(', ')}`;
+}
+orders.onConflict = updateAllButId(orders as Table<never>);
+
+const accounts: Table<Account> = {
+  name: 'accounts',
+  columns: [
+    ['id', 'bigint', (a) => a.id],
+    ['user_id', 'bigint', (a) => a.userId],
+    ['currency', 'text', (a) => a.currency],
+    ['balance', 'numeric', (a) => a.balance],
+    ['reserved_balance', 'numeric', (a) => a.reserved],
+    ['address', 'text', (a) => a.address],
+  ],
+  onConflict:
+    'ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance, reserved_balance = EXCLUDED.reserved_balance',
+};
+
+const fills: Table<Fill> = {
+  name: 'fills',
+  columns: [
+    ['id', 'bigint', (f) => f.id],
+    ['product_id', 'bigint', (f) => f.productId],
+    ['taker_order_id', 'bigint', (f) => f.takerOrderId],
+    ['maker_order_id', 'bigint', (f) => f.makerOrderId],
+    ['taker_side', 'text', (f) => f.takerSide],
+    ['price', 'numeric', (f) => f.price],
+    ['quantity', 'numeric', (f) => f.quantity],
+    ['created_at', 'bigint', (f) => f.createdAt],
+  ],
+  onConflict: '',
+};
+
+const positions: Table<Position> = {
+  name: 'positions',
+  columns: [
+    ['id', 'bigint', (p) => p.id],
+    ['user_id', 'bigint', (p) => p.userId],
+    ['product_id', 'bigint', (p) => p.productId],
+    ['trading_type', 'text', (p) => p.tradingType],
+    ['side', 'text', (p) => p.side],
+    ['leverage_level', 'integer', (p) => p.leverageLevel],
+    ['funding_currency', 'text', (p) => p.fundingCurrency],
+    ['quantity', 'numeric', (p) => p.quantity],
+    ['open_value', 'numeric', (p) => p.openValue],
+    ['closed_quantity', 'numeric', (p) => p.closedQuantity],
+    ['closed_value', 'numeric', (p) => p.closedValue],
+    ['margin', 'numeric', (p) => p.margin],
+    ['realized_pnl', 'numeric', (p) => p.realizedPnl],
+    ['status', 'text', (p) => p.status],
+    ['created_at', 'bigint', (p) => p.createdAt],
+    ['updated_at', 'bigint', (p) => p.updatedAt],
+  ],
+  onConflict: '',
+};
+positions.onConflict = updateAllButId(positions as Table<never>);
+
+const nonces: Table<NonceRow> = {
+  name: 'nonces',
+  columns: [
+    ['scope', 'text', (n) => n.scope],
+    ['last_nonce', 'numeric', (n) => String(n.value)],
+  ],
+  onConflict: nonceConflict,
+};
+
+const tables = { orders, accounts, fills, positions } as Record<string, Table<never>>;
+
+type Stored = string | number | boolean | null;
+
+/** A value of COPY's text format as the row readers expect it: numeric stays a string. */
+function fromCopy(field: string, type: string): Stored {
+  if (field === '\\N') return null;
+  if (type === 'bigint' || type === 'integer') return Number(field);
+  if (type === 'boolean') return field === 't';
+  if (type === 'numeric' || !field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, char: string) => copyEscapes[char] ?? char);
+}
+const copyEscapes: Record<string, string> = {
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
+
+/** Every row of `table`, ordered by id; numeric columns as strings, every digit kept. */
+export async function readRows(
+  db: Queryable,
+  table: 'orders' | 'accounts' | 'fills' | 'positions',
+): Promise<Record<string, Stored>[]> {
+  const { columns } = tables[table] as Table<never>;
+  const select = `SELECT ${columns
+    .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))
+    .join(', ')} FROM ${table} ORDER BY id`;
+  if (!db.copyOut) return (await db.query<Record<string, Stored>>(select)).rows;
+  const text = await db.copyOut(select);
+  const rows: Record<string, Stored>[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const fields = line.split('\t');
+    const row: Record<string, Stored> = {};
+    for (let n = 0; n < columns.length; n++) {
+      const [column, type] = columns[n] as Table<never>['columns'][number];
+      row[column] = fromCopy(fields[n] ?? '\\N', type);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
+
+/**
+ * Each table's write as a prepared statement taking one array per column: parsed and
+ * planned once per connection, where a statement of literals costs that at every batch.
+ */
+export const preparedWrites: Record<string, string> = Object.fromEntries(
+  [orders, accounts, fills, positions, nonces].map((table) => {
+    const t = table as Table<never>;
+    const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
+    const columns = t.columns.map(([column]) => column).join(', ');
+    const arrays = t.columns.map((_, n) => `$${n + 1}`).join(', ');
+    return [
+      statementName(t),
+      `PREPARE ${statementName(t)}(${parameters}) AS
+       INSERT INTO ${t.name} (${columns}) SELECT * FROM unnest(${arrays}) ${t.onConflict}`,
+    ];
+  }),
+);
+
+/** A Postgres array literal element; NUL cannot be stored, and calls refuse it earlier. */
+function element(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : value.toFixed();
+  if (text.includes('\u0000')) throw new Error('NUL in a stored string');
+  return `"${text.replace(/["\\]/g, '\\$&')}"`;
+}
+
+function write<Row>(table: Table<Row>, rows: Row[]): string {
+  const arrays = table.columns.map(([, , value]) => {
+    const literal = `{${rows.map((row) => element(value(row))).join(',')}}`;
+    return `'${literal.replaceAll("'", "''")}'`;
+  });
+  return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;
+}
+
+/**
+ * The rows of one batch as one statement per table, children after the rows they name, for
+ * one transaction that runs `preparedWrites`.
+ */
+export function changesSql(changes: Changes): string {
+  const statements: string[] = [];
+  if (changes.orders.size > 0) statements.push(write(orders, [...changes.orders.values()]));
+  if (changes.accounts.size > 0) statements.push(write(accounts, [...changes.accounts.values()]));
+  if (changes.fills.length > 0) statements.push(write(fills, changes.fills));
+  // After the fills: a position's id is the fill that opened it.
+  if (changes.positions.size > 0) {
+    statements.push(write(positions, [...changes.positions.values()]));
+  }
+  if (changes.nonces.size > 0) {
+    statements.push(
+      write(
+        nonces,
+        [...changes.nonces].map(([scope, value]) => ({ scope, value })),
+      ),
+    );
+  }
+  return statements.join(';\n');
+}

@@ -1,0 +1,28 @@
+import type { Changes } from '../exchange/journal.js';
+import type { Sequences } from '../exchange/state.js';
+import type { ExchangeStorage } from '../exchange/storage.js';
+import type { Database } from './database.js';
+import { loadExchangeState } from './exchange-load.js';
+import { changesSql, preparedWrites } from './exchange-rows.js';
+
+/** The exchange's state kept in `db`: read whole at start, written one batch at a time. */
+export function exchangeStorage(db: Database): ExchangeStorage {
+  return {
+    load: () => db.read(loadExchangeState),
+    write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
+    writeDirectly: (next, work) =>
+      db.transaction(async (tx) => {
+        await tx.query(sequencesPast(next));
+        return work(tx);
+      }),
+    reclaim: db.reclaim?.bind(db),
+  };
+}
+
+/** Moves the store's sequences to the ids memory hands out next. */
+function sequencesPast(next: Sequences): string {
+  return `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
+    setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
+    setval('fills_id_seq', ${Math.max(next.fill - 1, 1)}),
+    setval('accounts_id_seq', ${Math.max(next.account - 1, 1)})`;
+}

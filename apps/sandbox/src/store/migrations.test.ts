@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../postgres.test-support.js';
+import { type Database, openDatabase } from './database.js';
+import { migrateAsFormerRunner } from './legacy-store.test-support.js';
+import { migrate } from './migrations.js';
+
+const allMigrations = [
+  '0001.do.exchange.sql',
+  '0002.do.partner.sql',
+  '0003.do.settlement.sql',
+  '0004.do.positions.sql',
+  '0005.do.no-enum-copies.sql',
+];
+
+const opened: Database[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+
+/** An empty store: PGlite in memory, or a new database when the tests run on PostgreSQL. */
+async function emptyStore(): Promise<Database> {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  const db = serverUrl
+    ? await openDatabase({ databaseUrl: await freshDatabase(serverUrl) })
+    : await openDatabase({ memory: true });
+  opened.push(db);
+  return db;
+}
+
+const recorded = (db: Database) =>
+  db.read(async (tx) => {
+    const { rows } = await tx.query<{ version: number; name: string | null; md5: string | null }>(
+      'SELECT version, name, md5 FROM schemaversion WHERE version > 0 ORDER BY version',
+    );
+    return rows.map((row) => ({ ...row, version: Number(row.version) }));
+  });
+
+const hasTable = (db: Database, name: string) =>
+  db.read(
+    async (tx) =>
+      (await tx.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [name]))
+        .rows[0]?.found !== null,
+  );
+
+/**
+ * The constraints and indexes that list values of a column: a copy of an enum of the specs,
+ * which a change of the spec would leave stale.
+ */
+const valueLists = (db: Database) =>
+  db.read(async (tx) => {
+    const { rows } = await tx.query<{ name: string; definition: string }>(
+      `SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint
+         WHERE contype = 'c' AND connamespace = current_schema()::regnamespace
+       UNION ALL
+       SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()`,
+    );
+    return rows.filter((row) => /ARRAY\[|\bIN \(/i.test(row.definition)).map((row) => row.name);
+  });
+
+describe('migrate', () => {
+  it('applies every migration once, in order, each recorded with its checksum', async () => {
+    const db = await emptyStore();
+    expect(await migrate(db)).toEqual(allMigrations);
+    expect(await migrate(db)).toEqual([]);
+    const rows = await recorded(db);
+    expect(rows.map((row) => `${row.version}:${row.name}`)).toEqual([
+      '1:exchange',
+      '2:partner',
+      '3:settlement',
+      '4:positions',
+      '5:no-enum-copies',
+    ]);
+    for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('leaves no list of enum values in a CHECK constraint or an index', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    expect(await valueLists(db)).toEqual([]);
+    // The checks that are no copy of the spec stay: ranges, and columns that go together.
+    const { rows } = await db.read((tx) =>
+      tx.query<{ name: string }>(
+        "SELECT conname AS name FROM pg_constraint WHERE contype = 'c' ORDER BY conname",
+      ),
+    );
+    expect(rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['orders_quantity_check', 'qe_assets_check', 'accounts_check']),
+    );
+  });
+
+  it('takes over a store that the former runner migrated, and applies only what is new', async () => {
+    const db = await emptyStore();
+    await migrateAsFormerRunner(db);
+    expect(await valueLists(db)).toEqual(expect.arrayContaining(['orders_status_check']));
+    await db.transaction((tx) =>
+      tx.query("UPDATE qe_prices SET price = 70000 WHERE base = 'BTC' AND quote = 'USDC'"),
+    );
+    expect(await migrate(db)).toEqual(['0005.do.no-enum-copies.sql']);
+    expect(await hasTable(db, 'schema_migrations')).toBe(false);
+    expect(await valueLists(db)).toEqual([]);
+    const fresh = await emptyStore();
+    await migrate(fresh);
+    // Recorded as if postgrator had applied them: same versions, names and checksums.
+    expect(await recorded(db)).toEqual(await recorded(fresh));
+    const { rows } = await db.read((tx) =>
+      tx.query<{ price: string }>(
+        "SELECT price::text AS price FROM qe_prices WHERE base = 'BTC' AND quote = 'USDC'",
+      ),
+    );
+    expect(rows).toEqual([{ price: '70000' }]);
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('refuses a store whose applied migration was edited since', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    await db.transaction((tx) =>
+      tx.query("UPDATE schemaversion SET md5 = 'edited' WHERE version = 2"),
+    );
+    await expect(migrate(db)).rejects.toThrow('MD5 checksum failed for migration [2]');
+  });
+
+  it('refuses a store the former runner recorded a migration in that this sandbox lacks', async () => {
+    const db = await emptyStore();
+    await migrateAsFormerRunner(db);
+    await db.transaction((tx) =>
+      tx.query("INSERT INTO schema_migrations (version, applied_at) VALUES ('0009_future', 0)"),
+    );
+    await expect(migrate(db)).rejects.toThrow(
+      'The store records migration 0009_future, which this sandbox does not have',
+    );
+    // Nothing was taken over: the former bookkeeping is still whole.
+    expect(await hasTable(db, 'schema_migrations')).toBe(true);
+    expect(await hasTable(db, 'schemaversion')).toBe(false);
+  });
+
+  it('refuses a store that records a migration this sandbox lacks', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    await db.transaction((tx) =>
+      tx.query("INSERT INTO schemaversion (version, name, md5) VALUES (9, 'future', 'x')"),
+    );
+    await expect(migrate(db)).rejects.toThrow(
+      'The store records migration 9, which this sandbox does not have',
+    );
+  });
+});
