@@ -1,5 +1,5 @@
-import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeHandlers, HttpError } from '../http/types.js';
+import { NotFound } from '../domain/errors.js';
+import type { ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { type BookSide, D, type ExchangeState, type Product } from './state.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
@@ -65,7 +65,7 @@ function productView(state: ExchangeState, product: Product, now: number) {
 
 function productById(state: ExchangeState, id: string | undefined): Product {
   const product = id !== undefined && /^[0-9]{1,15}$/.test(id) && state.products.get(Number(id));
-  if (!product) throw new HttpError(404, 'Product not found');
+  if (!product) throw new NotFound('Product not found');
   return product;
 }
 
@@ -128,7 +128,7 @@ const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { state 
 const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({ journal: { state }, path, now }) => {
   const code = path.currency ?? '';
   if (state.currencies.get(code)?.currencyType !== 'crypto') {
-    throw new HttpError(404, 'Currency not found');
+    throw new NotFound('Currency not found');
   }
   const book = state.loanBook.get(code);
   return {

@@ -6,8 +6,7 @@ import type {
   zOrderTpslUpdate,
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
-import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeContext, type ExchangeHandlers, HttpError } from '../http/types.js';
+import { NotFound, Refusal } from '../domain/errors.js';
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
@@ -18,6 +17,7 @@ import {
   trailingTrigger,
   triggerConditionalOrders,
 } from './matching.js';
+import type { ExchangeContext, ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
@@ -27,7 +27,7 @@ type TradingType = Order['tradingType'];
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
 
-const notFound = () => new HttpError(404, 'Order not found');
+const notFound = () => new NotFound('Order not found');
 /** The codes the spec gives the order operations' 422s, field by field. */
 type OrderCodes = Merged<
   (typeof operationTable)['createOrder' | 'editOrder' | 'updateOrderTpsl']['errorCodes']
@@ -43,7 +43,7 @@ type Merged<Union> = {
 
 // Typed by the spec's x-error-codes: a code the spec does not list does not compile.
 const refuse = <Field extends keyof OrderCodes & string>(field: Field, code: OrderCodes[Field]) =>
-  new HttpError(422, code, { [field]: [code] });
+  new Refusal(field, code, code);
 
 const positive = (value: string) => !value.startsWith('-') && /[1-9]/.test(value);
 // Long enough for any real price or quantity; beyond it a value is a mistake, not an order.

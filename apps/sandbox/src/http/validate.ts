@@ -2,9 +2,9 @@ import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
+import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { type Api, type SpecSchema, specs } from './spec.js';
-import { HttpError } from './types.js';
 
 type Schema = z.core.$ZodType;
 type Issue = z.core.$ZodIssue;
@@ -320,17 +320,20 @@ export function nestingDepthOver(text: string, limit: number): boolean {
 
 const jsonMediaType = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
+/** The refusal of a body sent as anything but JSON. */
+export function notJson(): HttpError {
+  return new HttpError(415, 'A body is sent as application/json', {
+    'content-type': ['must_be_application/json'],
+  });
+}
+
 /**
  * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
  * nests deeper than the spec allows: nothing after this point walks an unbounded depth.
  */
 export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
   if (!route.operation.requestBody || text.trim() === '') return undefined;
-  if (!jsonMediaType.test(contentType ?? '')) {
-    throw new HttpError(415, 'A body is sent as application/json', {
-      'content-type': ['must_be_application/json'],
-    });
-  }
+  if (!jsonMediaType.test(contentType ?? '')) throw notJson();
   const limit = specs[route.api].info['x-request-limits']['max-nesting-depth'];
   if (nestingDepthOver(text, limit)) {
     throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {

@@ -1,4 +1,4 @@
-import type { Handler, Handlers } from '../http/types.js';
+import type { Handler, Handlers } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 
 /**

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { checkMethod } from './methods.js';

@@ -1,7 +1,7 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
 import type { components } from '@exchange-kit/contract/partner';
 import { zTransactionStatus, zUuid } from '@exchange-kit/contract/partner/schemas';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid } from './errors.js';
 import { instructionsOf } from './instructions.js';

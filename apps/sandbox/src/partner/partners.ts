@@ -1,4 +1,4 @@
-import type { Caller } from '../http/types.js';
+import type { Caller } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul, unauthorized } from './errors.js';
 

@@ -7,7 +7,7 @@ import {
   zUuid,
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, rejectNul } from './errors.js';
 import { ENVIRONMENT, findPartnerByKey } from './partners.js';

@@ -5,8 +5,7 @@ import {
   zUuid,
 } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Caller } from '../http/types.js';
+import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import {
