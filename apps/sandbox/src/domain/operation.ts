@@ -5,7 +5,10 @@
  * a handler returns one of the operation's documented replies or throws a domain error.
  */
 import type { operations as ExchangeOperations } from '@exchange-kit/contract/exchange';
+import type * as ExchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import type { operations as PartnerOperations } from '@exchange-kit/contract/partner';
+import type * as PartnerSchemas from '@exchange-kit/contract/partner/schemas';
+import type * as z from 'zod/mini';
 
 /**
  * What a handler needs of the transaction it runs in; the store provides it. A statement's
@@ -28,20 +31,63 @@ export type Caller =
   /** Authorization: Bearer session JWT signed with the session secret. */
   | { kind: 'session'; sessionId: string };
 
-export interface CallContext<Body = unknown> {
-  operationId: string;
-  /** Path parameters, already percent-decoded (client order ids included). */
+/** What a call carries, as the operation's schemas read it. */
+export interface CallInput {
+  path: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/** What a call of an operation without schemas of its own carries: text, as sent. */
+export interface UntypedInput extends CallInput {
   path: Record<string, string>;
-  /** Query parameters as sent (strings). */
   query: Record<string, string>;
-  /** The body, validated against the operation's schema; undefined when none was sent. */
-  body: Body;
+}
+
+/** The output of the generated schema `z<OperationId><Part>`, or `Absent` when there is none. */
+type Parsed<
+  Schemas,
+  Id extends string,
+  Part extends string,
+  Absent,
+> = `z${Capitalize<Id>}${Part}` extends keyof Schemas
+  ? Schemas[`z${Capitalize<Id>}${Part}`] extends z.core.$ZodType
+    ? z.output<Schemas[`z${Capitalize<Id>}${Part}`]>
+    : Absent
+  : Absent;
+
+/**
+ * An operation's input as its generated schemas parse it: path and query values of their
+ * spec types (`limit=20` a number), the schemas' defaults applied, unknown fields dropped.
+ */
+export interface InputOf<Schemas, Id extends string> {
+  /** Path parameters, percent-decoded (client order ids included), then parsed. */
+  path: Parsed<Schemas, Id, 'Path', Record<string, never>>;
+  query: Parsed<Schemas, Id, 'Query', Record<string, never>>;
+  /** The body; undefined when none was sent and none is required. */
+  body: Parsed<Schemas, Id, 'Body', undefined>;
+}
+
+export type ExchangeInput<Id extends keyof ExchangeOperations & string> = InputOf<
+  typeof ExchangeSchemas,
+  Id
+>;
+export type PartnerInput<Id extends keyof PartnerOperations & string> = InputOf<
+  typeof PartnerSchemas,
+  Id
+>;
+
+export interface CallContext<Input extends CallInput = UntypedInput> {
+  operationId: string;
+  path: Input['path'];
+  query: Input['query'];
+  body: Input['body'];
   caller: Caller;
   /** Current time in ms; injectable so tests and expiry logic agree. */
   now: number;
 }
 
-export interface RequestContext<Body = unknown> extends CallContext<Body> {
+export interface RequestContext<Input extends CallInput = UntypedInput> extends CallContext<Input> {
   /** The database transaction the whole call runs in; it commits when the handler returns. */
   db: Queryable;
 }
@@ -52,7 +98,13 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (context: RequestContext) => Promise<Reply>;
+/**
+ * Any operation's handler, as the edge holds them side by side. Declared as a method so its
+ * parameter is compared both ways: a handler typed for one operation's input fits.
+ */
+export type Handler = {
+  handle(context: RequestContext<CallInput>): Promise<Reply>;
+}['handle'];
 
 /** Handlers keyed by the operationId of the spec. */
 export type Handlers = Record<string, Handler>;
@@ -75,11 +127,11 @@ export type DocumentedReply<Operation> = Operation extends { responses: infer Re
   : never;
 
 /** The handler of an exchange operation that runs in a database transaction of its own. */
-export type ExchangeApiHandlerOf<Id extends keyof ExchangeOperations> = (
-  context: RequestContext,
+export type ExchangeApiHandlerOf<Id extends keyof ExchangeOperations & string> = (
+  context: RequestContext<ExchangeInput<Id>>,
 ) => Promise<DocumentedReply<ExchangeOperations[Id]>>;
 
 /** The handler of a partner operation, each run in a database transaction of its own. */
-export type PartnerHandlerOf<Id extends keyof PartnerOperations> = (
-  context: RequestContext,
+export type PartnerHandlerOf<Id extends keyof PartnerOperations & string> = (
+  context: RequestContext<PartnerInput<Id>>,
 ) => Promise<DocumentedReply<PartnerOperations[Id]>>;

@@ -63,8 +63,8 @@ function productView(state: ExchangeState, product: Product, now: number) {
   };
 }
 
-function productById(state: ExchangeState, id: string | undefined): Product {
-  const product = id !== undefined && /^[0-9]{1,15}$/.test(id) && state.products.get(Number(id));
+function productById(state: ExchangeState, id: string | number): Product {
+  const product = /^[0-9]{1,15}$/.test(String(id)) && state.products.get(Number(id));
   if (!product) throw new NotFound('Product not found');
   return product;
 }
@@ -73,7 +73,7 @@ function productById(state: ExchangeState, id: string | undefined): Product {
 const listProducts: ExchangeHandlerOf<'listProducts'> = ({ journal: { state }, query, now }) => ({
   status: 200,
   body: [...state.products.values()]
-    .filter((product) => product.perpetual === (query.perpetual === '1'))
+    .filter((product) => product.perpetual === (query.perpetual === 1))
     .sort((a, b) => a.id - b.id)
     .map((product) => productView(state, product, now)),
 });

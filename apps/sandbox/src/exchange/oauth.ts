@@ -1,7 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '@exchange-kit/contract/exchange';
-import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schemas';
-import type * as z from 'zod/mini';
 import { NotAuthenticated, NotFound } from '../domain/errors.js';
 import type { ExchangeApiHandlerOf, Handlers } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
@@ -34,7 +32,7 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     now,
   }) => {
     if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
-    const { external_ref } = (body ?? {}) as z.infer<typeof zOAuthRequestCreate>;
+    const { external_ref } = body ?? {};
     const { rows } = await db.query<OAuthRow>(
       `INSERT INTO oauth_requests (public_id, private_id, app_token_id, external_ref, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING public_id, private_id, expires_at`,

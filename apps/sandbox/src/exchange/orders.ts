@@ -7,6 +7,7 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../domain/errors.js';
+import type { CallInput } from '../domain/operation.js';
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
@@ -207,14 +208,16 @@ export function placeOrder(
   return order;
 }
 
-function orderKey(context: ExchangeContext): OrderKey {
-  const clientOrderId = context.path.client_order_id;
-  if (clientOrderId !== undefined) return { clientOrderId };
-  return { id: context.path.order_id ?? '' };
+function orderKey(context: {
+  path: { order_id: string | number } | { client_order_id: string };
+}): OrderKey {
+  const { path } = context;
+  if ('client_order_id' in path) return { clientOrderId: path.client_order_id };
+  return { id: String(path.order_id) };
 }
 
 /** The caller's order named by the path, provided it is still open; else 404. */
-function openOrder(context: ExchangeContext): Order {
+function openOrder(context: Parameters<typeof orderKey>[0] & ExchangeContext<CallInput>): Order {
   const { state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order || !isOpen(order)) throw notFound();
@@ -230,10 +233,9 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
 };
 
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
-  const limit = Number(query.limit ?? 20);
-  const page = Number(query.page ?? 1);
-  const wanted = (value: string | undefined, actual: string | number) =>
-    value === undefined || value === String(actual);
+  const { limit, page } = query;
+  const wanted = (value: string | number | undefined, actual: string | number) =>
+    value === undefined || String(value) === String(actual);
   const matching = (journal.state.ordersByUser.get(actingUser(caller)) ?? [])
     .filter(
       (order) =>

@@ -243,8 +243,8 @@ export async function createApp(options: AppOptions) {
     const query = request.query as Record<string, string>;
     const now = options.now();
     const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
-    const call = { operationId, path, query, now };
-    const validBody = () => validateRequest(route, { path, query, body }).body;
+    // Validated once the call is let in, so a refusal still spends its nonce.
+    const parsed = () => validateRequest(route, { path, query, body });
     const authRequest = {
       route,
       url,
@@ -268,7 +268,7 @@ export async function createApp(options: AppOptions) {
           journal.nonce(nonce.scope, nonce.value);
         }
         try {
-          return exchangeHandler({ ...call, body: validBody(), caller, journal });
+          return exchangeHandler({ operationId, ...parsed(), caller, now, journal });
         } catch (error) {
           const refused = asHttpError(error);
           if (!refused) throw error;
@@ -296,7 +296,7 @@ export async function createApp(options: AppOptions) {
       }
       await db.query('SAVEPOINT call');
       try {
-        return await handler({ ...call, body: validBody(), caller, db });
+        return await handler({ operationId, ...parsed(), caller, now, db });
       } catch (error) {
         const refused = asHttpError(error);
         if (!refused) throw error;
@@ -336,6 +336,8 @@ export async function createApp(options: AppOptions) {
     // One line per event worth a look (an internal error, an aborted call), not per call.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
+    // Node's own bound on a request that never finishes arriving, which Fastify turns off.
+    requestTimeout: 300_000,
     clientErrorHandler: answerClientError,
     routerOptions: {
       // A client order id may be as long as the request line allows.

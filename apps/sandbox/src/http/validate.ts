@@ -352,14 +352,17 @@ export function maxBodyBytes(route: Route): number {
   return specs[route.api].info['x-request-limits']['max-body-bytes'];
 }
 
+/** A request as the operation's schemas read it: typed, defaults applied, unknown fields dropped. */
 export interface ValidRequest {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
   body: unknown;
 }
 
 /**
  * Validates path, query and body against the operation's generated schemas. Throws an
  * HttpError naming each refused field and why, `{errors: {quantity: ["must_be_decimal"]}}`.
- * Returns the body as the schema reads it (unknown fields dropped).
+ * Returns each part as its schema reads it; a part without a schema as it was sent.
  */
 export function validateRequest(route: Route, request: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
@@ -371,6 +374,10 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
       });
     }
   }
+  const parameters: Pick<ValidRequest, 'path' | 'query'> = {
+    path: request.path,
+    query: request.query,
+  };
   for (const part of ['path', 'query'] as const) {
     const schema = schemas[part];
     if (!schema) continue;
@@ -383,18 +390,19 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
         fieldErrors(result.error.issues, data, part),
       );
     }
+    parameters[part] = result.data as Record<string, unknown>;
   }
   const bodySpec = route.operation.requestBody
     ? resolveRef(specs[route.api], route.operation.requestBody)
     : undefined;
-  if (!bodySpec || !schemas.body) return { body: undefined };
+  if (!bodySpec || !schemas.body) return { ...parameters, body: undefined };
   if (request.body === undefined) {
     if (bodySpec.required) {
       throw new HttpError(refusalStatus(route, 'body'), 'A body is required', {
         body: ['required'],
       });
     }
-    return { body: undefined };
+    return { ...parameters, body: undefined };
   }
   const tooMany = propertyCountFault(route, request.body);
   if (tooMany) throw new HttpError(refusalStatus(route, 'body'), 'Invalid body', tooMany);
@@ -406,5 +414,5 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
       fieldErrors(result.error.issues, request.body, 'body'),
     );
   }
-  return { body: result.data };
+  return { ...parameters, body: result.data };
 }

@@ -243,7 +243,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = async ({
   now,
 }) => {
   rejectNul(body);
-  const request = body as IntentToTrade;
+  const request = body;
   if (caller.kind === 'session' && caller.sessionId !== request.session_id) {
     throw new NotAuthenticated('Path does not match: the session token is for another session_id');
   }

@@ -1,10 +1,5 @@
 /** Choosing a settlement method and supplying its parameters after the transaction exists. */
-import {
-  type zSetSettlementMethodBody,
-  type zSetSettlementParametersBody,
-  zUuid,
-} from '@exchange-kit/contract/partner/schemas';
-import type * as z from 'zod/mini';
+import { zUuid } from '@exchange-kit/contract/partner/schemas';
 import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
 import type { Queryable } from '../store/database.js';
 import { invalid, notFound, rejectNul } from './errors.js';
@@ -25,9 +20,6 @@ import {
 } from './methods.js';
 import { QUOTE_TTL_MS, requireAsset } from './quotes.js';
 import { findTransaction, type TransactionRow } from './transactions.js';
-
-type SettlementMethodRequest = z.infer<typeof zSetSettlementMethodBody>;
-type SettlementParametersRequest = z.infer<typeof zSetSettlementParametersBody>;
 
 /**
  * The transaction a settlement call acts on. A session token may only act on its own session's
@@ -87,7 +79,7 @@ export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = asyn
   now,
 }) => {
   rejectNul(body);
-  const request = body as SettlementMethodRequest;
+  const request = body;
   const transaction = await visibleTransaction(
     db,
     caller,
@@ -131,7 +123,7 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
   now,
 }) => {
   rejectNul(body);
-  const request = body as SettlementParametersRequest;
+  const request = body;
   const id = request.settlement_instruction_id;
   const named = zUuid.safeParse(id).success ? await findInstruction(db, id) : undefined;
   const notFoundHere = () => notFound('Settlement instruction', 'settlement_instruction_id');
