@@ -177,7 +177,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       // after a grace period rather than holding the store open.
       const cutOff = setTimeout(() => server.closeAllConnections(), closeGraceMs);
       try {
-        await app.close();
+        // The server is the edge's own (it answers kept reads before Fastify): closed here.
+        await Promise.all([
+          new Promise<void>((resolve) => server.close(() => resolve())),
+          app.close(),
+        ]);
         await drain();
       } finally {
         clearTimeout(cutOff);
