@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Caller, Handlers, Queryable, Reply } from '../domain/operation.js';
+import type { Handlers, Queryable, Reply } from '../domain/operation.js';
 import type { ExchangeHandlers } from '../exchange/operation.js';
 import { nonceUpsert } from '../exchange/rows.js';
 import type { Sequencer } from '../exchange/sequencer.js';
@@ -18,11 +18,12 @@ import {
   isPublic,
   type SessionSecretLookup,
 } from './auth.js';
+import { callLimits } from './call-limits.js';
 import { answerClientError } from './client-error.js';
-import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
+import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
-import { findRoute, type Route } from './router.js';
+import { findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
 import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
 
@@ -81,20 +82,6 @@ function routeOf(request: FastifyRequest): Route | undefined {
   return (request.routeOptions.config as RouteConfig).route;
 }
 
-/** The spec's path template in the router's syntax: `/orders/client:{id}` → `/orders/client:::id(…)`. */
-function routerPath(template: string): string {
-  return template
-    .split('/')
-    .map((segment) => {
-      const param = /^([^{}]*)\{([^{}]+)\}$/.exec(segment);
-      if (!param) return segment.replaceAll(':', '::');
-      const [, prefix = '', name] = param;
-      // A prefixed parameter holds at least one character: `client:` alone is an order id.
-      return `${prefix.replaceAll(':', '::')}:${name}${prefix ? '([\\s\\S]+)' : ''}`;
-    })
-    .join('/');
-}
-
 function parseQuery(search: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(search)) query[name] ??= value;
@@ -134,13 +121,6 @@ function serializedJson(
   };
 }
 
-/** What a rate limit reads of a call besides its caller. */
-interface LimitedCall {
-  api: Route['api'];
-  body: unknown;
-  address: string;
-}
-
 /** A POST /orders carrying a client_order_id may be signed without a nonce. */
 function carriesClientOrderId(route: Route, body: unknown): boolean {
   if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
@@ -148,14 +128,6 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
   }
   const order = 'order' in body ? (body as { order: unknown }).order : body;
   return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
-}
-
-/** The partner public key an anonymous call names, if it names one. */
-function publicKeyOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { public_api_key: key, api_key: legacy } = body as Record<string, unknown>;
-  if (typeof key === 'string') return key;
-  return typeof legacy === 'string' ? legacy : undefined;
 }
 
 /** A refusal Fastify itself raised (a body too large or cut short) as the edge answers it. */
@@ -189,44 +161,7 @@ function frameworkRefusal(
 export async function createApp(options: AppOptions) {
   const { sequencer } = options;
   const publicReads = new ReplyCache();
-  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
-  const { perKey, perAddress } = options.anonymousRateLimits ?? {};
-  const keyLimiter = perKey && new RateLimiter(perKey);
-  const addressLimiter = perAddress && new RateLimiter(perAddress);
-
-  /**
-   * The service's answer to a caller over its limit, before the call spends its nonce or
-   * changes anything: the same call succeeds once the client has waited as told. A token is
-   * limited by its own count; an anonymous partner call by its public key's and its
-   * address's, counted only when both let it in.
-   */
-  function overLimit(caller: Caller, now: number, call: LimitedCall): Reply | undefined {
-    let refused: { retryAfterSeconds: number } | undefined;
-    if ('tokenId' in caller) {
-      refused = limiter?.take(caller.tokenId, now);
-    } else if (caller.kind === 'anonymous' && call.api === 'partner') {
-      const key = publicKeyOf(call.body);
-      const byKey = key === undefined ? undefined : keyLimiter?.refusal(key, now);
-      const byAddress = addressLimiter?.refusal(call.address, now);
-      refused =
-        byKey && byAddress
-          ? byKey.retryAfterSeconds > byAddress.retryAfterSeconds
-            ? byKey
-            : byAddress
-          : (byKey ?? byAddress);
-      if (!refused) {
-        if (key !== undefined) keyLimiter?.count(key, now);
-        addressLimiter?.count(call.address, now);
-      }
-    }
-    if (!refused) return undefined;
-    const seconds = refused.retryAfterSeconds;
-    const message = `API rate limit exceeded. Please retry after ${seconds}s`;
-    return {
-      ...errorReply(new HttpError(429, message), call.api),
-      headers: { 'retry-after': String(seconds) },
-    };
-  }
+  const overLimit = callLimits(options.rateLimit, options.anonymousRateLimits);
   // Authentication reads OAuth grants and session secrets; a call decided in memory has no
   // transaction of its own to read them in.
   const reader: Queryable = {
