@@ -5,6 +5,9 @@ import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
 const { dependencies } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+// Fastify is some hundred small CommonJS files: bundled, a start does not resolve and read
+// each one of them.
+const bundled = ['fastify', '@fastify/cors'];
 rmSync(new URL('dist/', root), { recursive: true, force: true });
 await build({
   entryPoints: [new URL('src/main.ts', root).pathname],
@@ -17,8 +20,13 @@ await build({
   // Installed packages stay packages, resolved at run time (PGlite loads its WebAssembly from
   // beside its own module, CommonJS ones require Node's modules); only the workspace's
   // sources, which would otherwise be compiled at every start, go into the bundle.
-  external: Object.keys(dependencies).filter((name) => !name.startsWith('@exchange-kit/')),
-  banner: { js: '#!/usr/bin/env node' },
+  external: Object.keys(dependencies).filter(
+    (name) => !name.startsWith('@exchange-kit/') && !bundled.includes(name),
+  ),
+  // Bundled CommonJS requires Node's modules by name: it is given a require of its own.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as bundledRequire } from 'node:module';\nconst require = bundledRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 // The migrations are read from beside the module that applies them.

@@ -235,6 +235,19 @@ describe('request validation', () => {
     }
   });
 
+  it('pages orders as the query schema defaults them: 20 a page, from page 1', async () => {
+    for (let n = 0; n < 21; n++) {
+      const placed = await call('POST', '/orders', {
+        body: { ...limitBuy, quantity: '0.0001', price: '1000' },
+      });
+      expect(placed.status).toBe(200);
+    }
+    const listed = valid(zListOrdersResponse, await call('GET', '/orders'));
+    expect(listed.models).toHaveLength(20);
+    expect(listed.current_page).toBe(1);
+    expect(listed.total_pages).toBeGreaterThan(1);
+  });
+
   it('answers 404 for unknown order ids in either form', async () => {
     for (const path of ['/orders/999999999', '/orders/abc', '/orders/client:nope']) {
       const answer = await call('GET', path);

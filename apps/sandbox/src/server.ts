@@ -1,22 +1,23 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
+import type { Handlers } from './domain/operation.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
+import type { ExchangeHandlers } from './exchange/operation.js';
 import { orderHandlers } from './exchange/orders.js';
 import type { Sequencer } from './exchange/sequencer.js';
 import { accountHandlers, userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
-import { answerClientError } from './http/client-error.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
-import type { ExchangeHandlers, Handlers } from './http/types.js';
 import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
+import { spendNonce } from './store/exchange-rows.js';
 import { migrate } from './store/migrations.js';
 import { seed } from './store/seed.js';
 import { TestClock, testControl } from './test-control/test-control.js';
@@ -101,6 +102,9 @@ function fixtureDatabase(database: Database, sequencer: Sequencer): Database {
 
 type PathHandler = ReturnType<typeof testControl>;
 
+/** How long closing waits for calls in flight before it cuts their connections. */
+const closeGraceMs = 2000;
+
 /** The pages, then the test-control endpoints when the sandbox serves them. */
 function withTestControl(pages: PathHandler, control: PathHandler | undefined): PathHandler {
   if (!control) return pages;
@@ -129,30 +133,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw error;
   }
 
-  const server = createServer();
-  const host = options.host ?? '127.0.0.1';
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      // A client with a thousand calls in flight opens as many connections at once: Node's
-      // default queue of 511 drops the rest, whose calls then stall a second or are reset.
-      server.listen({ port: options.port ?? 4000, host, backlog: 4096 }, resolve);
-    });
-  } catch (error) {
-    // The port is taken: give the store, and its data folder, back.
-    await sequencer.settled();
-    await database.close();
-    throw error;
-  }
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  // The OAuth hrefs name the server's own URL, known once it listens; requests are
-  // handled from here on.
-  const app = createApp({
-    db: database,
+  const log = createLogger(options.logDestination);
+  // The OAuth hrefs name the server's own URL, known once it listens: the operations run in
+  // transactions of their own are put in place then, before any call is read.
+  const handlers: Handlers = {};
+  const { app, drain } = await createApp({
+    store: {
+      transaction: (work) => database.transaction(work),
+      read: (work) => database.read(work),
+      spendNonce,
+    },
     sequencer,
     routes: buildRoutes(),
-    handlers: sandboxHandlers(origin, options.settleAfterMs, options.requireSessionAuth),
+    handlers,
     exchangeHandlers,
     findSessionSecret,
     now,
@@ -162,10 +155,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       clock && testControl({ db: database, clock }),
     ),
     anonymousRateLimits: options.anonymousRateLimits,
-    log: createLogger(options.logDestination),
+    log,
   });
-  server.on('request', app);
-  server.on('clientError', answerClientError);
+  const host = options.host ?? '127.0.0.1';
+  const server = app.server;
+  try {
+    await app.ready();
+    // Listening on Fastify's server directly: the log keeps to calls, with no line of its own.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // A client with a thousand calls in flight opens as many connections at once: Node's
+      // default queue of 511 drops the rest, whose calls then stall a second or are reset.
+      server.listen({ port: options.port ?? 4000, host, backlog: 4096 }, resolve);
+    });
+  } catch (error) {
+    // The port is taken: give the store, and its data folder, back.
+    await app.close();
+    await sequencer.settled();
+    await database.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  Object.assign(
+    handlers,
+    sandboxHandlers(origin, options.settleAfterMs, options.requireSessionAuth),
+  );
 
   return {
     server,
@@ -175,11 +190,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     database: fixtureDatabase(database, sequencer),
     sequencer,
     async close() {
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-      await app.drain();
+      // Calls in flight are answered first; a client that never finishes sending is cut off
+      // after a grace period rather than holding the store open.
+      const cutOff = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+      try {
+        // The server is the edge's own (it answers kept reads before Fastify): closed here.
+        await Promise.all([
+          new Promise<void>((resolve) => server.close(() => resolve())),
+          app.close(),
+        ]);
+        await drain();
+      } finally {
+        clearTimeout(cutOff);
+      }
       await sequencer.settled();
       await database.close();
     },

@@ -1,9 +1,9 @@
-import { HttpError } from '../http/types.js';
+import { Refusal } from '../domain/errors.js';
 import type { Journal } from './journal.js';
 import { D, isOpen, type Order, takesOnly } from './state.js';
 
 const notEnoughFreeBalance = () =>
-  new HttpError(422, 'Not enough free balance', { user: ['not_enough_free_balance'] });
+  new Refusal('user', 'not_enough_free_balance', 'Not enough free balance');
 
 /** A stable, made-up deposit address; the sandbox moves no real funds. */
 export function depositAddress(userId: number, currency: string): string {

@@ -1,5 +1,5 @@
-import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeHandlers, HttpError } from '../http/types.js';
+import { NotFound } from '../domain/errors.js';
+import type { ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { type BookSide, D, type ExchangeState, type Product } from './state.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
@@ -63,9 +63,9 @@ function productView(state: ExchangeState, product: Product, now: number) {
   };
 }
 
-function productById(state: ExchangeState, id: string | undefined): Product {
-  const product = id !== undefined && /^[0-9]{1,15}$/.test(id) && state.products.get(Number(id));
-  if (!product) throw new HttpError(404, 'Product not found');
+function productById(state: ExchangeState, id: string | number): Product {
+  const product = /^[0-9]{1,15}$/.test(String(id)) && state.products.get(Number(id));
+  if (!product) throw new NotFound('Product not found');
   return product;
 }
 
@@ -73,7 +73,7 @@ function productById(state: ExchangeState, id: string | undefined): Product {
 const listProducts: ExchangeHandlerOf<'listProducts'> = ({ journal: { state }, query, now }) => ({
   status: 200,
   body: [...state.products.values()]
-    .filter((product) => product.perpetual === (query.perpetual === '1'))
+    .filter((product) => product.perpetual === (query.perpetual === 1))
     .sort((a, b) => a.id - b.id)
     .map((product) => productView(state, product, now)),
 });
@@ -128,7 +128,7 @@ const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { state 
 const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({ journal: { state }, path, now }) => {
   const code = path.currency ?? '';
   if (state.currencies.get(code)?.currencyType !== 'crypto') {
-    throw new HttpError(404, 'Currency not found');
+    throw new NotFound('Currency not found');
   }
   const book = state.loanBook.get(code);
   return {

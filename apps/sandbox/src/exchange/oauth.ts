@@ -1,10 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '@exchange-kit/contract/exchange';
-import type { zOAuthRequestCreate } from '@exchange-kit/contract/exchange/schemas';
-import type * as z from 'zod/mini';
-import type { ExchangeApiHandlerOf } from '../http/operation-types.js';
-import { type Handlers, HttpError } from '../http/types.js';
-import type { Queryable } from '../queryable.js';
+import { NotAuthenticated, NotFound } from '../domain/errors.js';
+import type { ExchangeApiHandlerOf, Handlers } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 
 /** How long a user has to approve a request, and then how long the application may act. */
 export const oauthRequestLifetimeMs = 10 * 60 * 1000;
@@ -33,8 +31,8 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     body,
     now,
   }) => {
-    if (caller.kind !== 'token') throw new HttpError(401, 'API Authentication failed');
-    const { external_ref } = (body ?? {}) as z.infer<typeof zOAuthRequestCreate>;
+    if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
+    const { external_ref } = body ?? {};
     const { rows } = await db.query<OAuthRow>(
       `INSERT INTO oauth_requests (public_id, private_id, app_token_id, external_ref, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING public_id, private_id, expires_at`,
@@ -59,7 +57,7 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     path,
     now,
   }) => {
-    if (caller.kind !== 'token') throw new HttpError(401, 'API Authentication failed');
+    if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
     const { rows } = await db.query<OAuthRow>(
       `UPDATE oauth_requests SET approved_by_user_id = $2, approved_at = $3
        WHERE private_id::text = $1 AND expires_at > $3
@@ -68,7 +66,7 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
       [(path.oauth_request_private_id ?? '').toLowerCase(), caller.userId, now],
     );
     const row = rows[0];
-    if (!row) throw new HttpError(404, 'OAuth request not found');
+    if (!row) throw new NotFound('OAuth request not found');
     return { status: 200, body: view(row, exchangeUrl) };
   };
 

@@ -6,8 +6,8 @@ import type {
   zOrderTpslUpdate,
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
-import type { ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeContext, type ExchangeHandlers, HttpError } from '../http/types.js';
+import { NotFound, Refusal } from '../domain/errors.js';
+import type { CallInput } from '../domain/operation.js';
 import { actingUser } from './caller.js';
 import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
@@ -18,6 +18,7 @@ import {
   trailingTrigger,
   triggerConditionalOrders,
 } from './matching.js';
+import type { ExchangeContext, ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
@@ -27,7 +28,7 @@ type TradingType = Order['tradingType'];
 type OrderCreate = Extract<z.infer<typeof zCreateOrderBody>, { side: unknown }>;
 type OrderEdit = Extract<z.infer<typeof zEditOrderBody>, { price?: unknown }>;
 
-const notFound = () => new HttpError(404, 'Order not found');
+const notFound = () => new NotFound('Order not found');
 /** The codes the spec gives the order operations' 422s, field by field. */
 type OrderCodes = Merged<
   (typeof operationTable)['createOrder' | 'editOrder' | 'updateOrderTpsl']['errorCodes']
@@ -43,7 +44,7 @@ type Merged<Union> = {
 
 // Typed by the spec's x-error-codes: a code the spec does not list does not compile.
 const refuse = <Field extends keyof OrderCodes & string>(field: Field, code: OrderCodes[Field]) =>
-  new HttpError(422, code, { [field]: [code] });
+  new Refusal(field, code, code);
 
 const positive = (value: string) => !value.startsWith('-') && /[1-9]/.test(value);
 // Long enough for any real price or quantity; beyond it a value is a mistake, not an order.
@@ -228,14 +229,16 @@ export function placeOrder(
   return order;
 }
 
-function orderKey(context: ExchangeContext): OrderKey {
-  const clientOrderId = context.path.client_order_id;
-  if (clientOrderId !== undefined) return { clientOrderId };
-  return { id: context.path.order_id ?? '' };
+function orderKey(context: {
+  path: { order_id: string | number } | { client_order_id: string };
+}): OrderKey {
+  const { path } = context;
+  if ('client_order_id' in path) return { clientOrderId: path.client_order_id };
+  return { id: String(path.order_id) };
 }
 
 /** The caller's order named by the path, provided it is still open; else 404. */
-function openOrder(context: ExchangeContext): Order {
+function openOrder(context: Parameters<typeof orderKey>[0] & ExchangeContext<CallInput>): Order {
   const { state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order || !isOpen(order)) throw notFound();
@@ -251,10 +254,9 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
 };
 
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
-  const limit = Number(query.limit ?? 20);
-  const page = Number(query.page ?? 1);
-  const wanted = (value: string | undefined, actual: string | number) =>
-    value === undefined || value === String(actual);
+  const { limit, page } = query;
+  const wanted = (value: string | number | undefined, actual: string | number) =>
+    value === undefined || String(value) === String(actual);
   const matching = (journal.state.ordersByUser.get(actingUser(caller)) ?? [])
     .filter(
       (order) =>

@@ -1,4 +1,4 @@
-import type { Queryable } from '../queryable.js';
+import type { Queryable } from '../domain/queryable.js';
 import { Changes, Journal } from './journal.js';
 import type { ExchangeState } from './state.js';
 import type { ExchangeStorage } from './storage.js';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../queryable.js';
+import type { Queryable } from '../domain/queryable.js';
 import type { Changes } from './journal.js';
 import type { ExchangeState, Sequences } from './state.js';
 

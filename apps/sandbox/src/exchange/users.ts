@@ -1,6 +1,7 @@
-import type { ExchangeApiHandlerOf, ExchangeHandlerOf } from '../http/operation-types.js';
-import { type ExchangeHandlers, type Handlers, HttpError } from '../http/types.js';
+import { NotAuthenticated } from '../domain/errors.js';
+import type { ExchangeApiHandlerOf, Handlers } from '../domain/operation.js';
 import { actingUser } from './caller.js';
+import type { ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { type Account, type Currency, D } from './state.js';
 
 interface UserRow {
@@ -26,7 +27,7 @@ const getUserContext: ExchangeApiHandlerOf<'getUserContext'> = async ({ db, call
   const userId = actingUser(caller);
   const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId]);
   const user = rows[0];
-  if (!user) throw new HttpError(401, 'API Authentication failed');
+  if (!user) throw new NotAuthenticated('API Authentication failed');
   let appVendorId = user.app_vendor_id;
   if (caller.kind === 'oauth') {
     const { rows: app } = await db.query<{ app_vendor_id: number }>(

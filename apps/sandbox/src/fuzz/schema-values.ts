@@ -268,6 +268,17 @@ function hostileValue(schema: FuzzSchema): fc.Arbitrary<string> {
   );
 }
 
+/** A schema and, however deeply composed, every schema its allOf, oneOf and anyOf name. */
+function composedParts(schema: FuzzSchema, document: OpenApiDocument): FuzzSchema[] {
+  const resolved = resolveRef(document, schema);
+  const composed = [
+    ...(resolved.allOf ?? []),
+    ...(resolved.oneOf ?? []),
+    ...(resolved.anyOf ?? []),
+  ];
+  return [resolved, ...composed.flatMap((part) => composedParts(part, document))];
+}
+
 /**
  * Every node of `schema` a targeted value can replace, as paths of property names (`[]` for
  * an array's items), down to the depth at which generation cuts recursion short.
@@ -278,15 +289,8 @@ export function nodePaths(
   depth = 0,
 ): readonly (readonly string[])[] {
   if (depth > maxDepth) return [];
-  const resolved = resolveRef(document, schema);
-  const parts = [
-    resolved,
-    ...(resolved.allOf ?? []),
-    ...(resolved.oneOf ?? []),
-    ...(resolved.anyOf ?? []),
-  ];
   const paths = new Map<string, readonly string[]>();
-  for (const part of parts.map((each) => resolveRef(document, each))) {
+  for (const part of composedParts(schema, document)) {
     const children: [string, FuzzSchema][] = Object.entries(part.properties ?? {});
     if (part.items) children.push(['[]', part.items]);
     for (const [step, child] of children) {

@@ -1,8 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nonceUpsert } from '../exchange/rows.js';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import cors from '@fastify/cors';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { Handlers, Queryable, Reply } from '../domain/operation.js';
+import type { ExchangeHandlers } from '../exchange/operation.js';
 import type { Sequencer } from '../exchange/sequencer.js';
 import type { Logger } from '../log.js';
-import type { Database, Queryable } from '../store/database.js';
 import {
   AuthError,
   acceptNonce,
@@ -10,21 +17,30 @@ import {
   isPublic,
   type SessionSecretLookup,
 } from './auth.js';
-import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
+import { callLimits } from './call-limits.js';
+import { answerClientError } from './client-error.js';
+import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
+import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
-import { findRoute, type Route } from './router.js';
+import { findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
-import {
-  type Caller,
-  type ExchangeHandlers,
-  type Handlers,
-  HttpError,
-  type Reply,
-} from './types.js';
-import { maxBodyBytes, parseBody, validateRequest } from './validate.js';
+import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
+
+/** The store as the edge uses it: a transaction per call, and reads outside any. */
+export interface CallStore {
+  /** Runs `work` in one transaction; a rejection rolls the whole transaction back. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `work`, which changes nothing, in one transaction. */
+  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Records a call's nonce as spent, in the transaction the call runs in. */
+  spendNonce(tx: Queryable, nonce: { scope: string; value: bigint }): Promise<void>;
+}
+
+/** What the sandbox serves besides the interfaces; undefined for a path it does not serve. */
+export type Pages = (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
 
 export interface AppOptions {
-  db: Database;
+  store: CallStore;
   sequencer: Sequencer;
   routes: Route[];
   /** Operations that run in a database transaction of their own. */
@@ -35,8 +51,8 @@ export interface AppOptions {
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
   rateLimit?: RateLimit;
-  /** Pages for people (index, OAuth approval), tried before the interfaces' routes. */
-  pages?: (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
+  /** Pages for people (index, OAuth approval), for paths no operation of the specs has. */
+  pages?: Pages;
   /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
   anonymousRateLimits?: AnonymousRateLimits;
   log: Logger;
@@ -47,70 +63,25 @@ const specDocuments: Record<string, unknown> = {
   '/openapi/partner.json': specs.partner,
 };
 
-/** The body as text; a body over `limit` bytes is refused without reading the rest. */
-async function readBody(request: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      throw new HttpError(413, 'Body too large', { body: [`larger_than_${limit}_bytes`] });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function serialize(reply: Reply): Serialized {
-  const text = typeof reply.body === 'string';
-  const bytes = Buffer.from(text ? (reply.body as string) : JSON.stringify(reply.body));
-  return {
-    status: reply.status,
-    headers: {
-      'content-type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
-      'content-length': bytes.length,
-      ...corsHeaders,
-      ...reply.headers,
-    },
-    bytes,
-  };
-}
-
-function send(response: ServerResponse, reply: Serialized): void {
-  response.writeHead(reply.status, reply.headers);
-  response.end(reply.bytes);
-}
-
-/**
- * A refusal in the error shape its interface documents: the exchange's `{errors}` or
- * `{message}`, or the Quick Exchange envelope `{success: false, message, errors?}`.
- */
-function errorReply(error: HttpError, api: Route['api'] = 'exchange'): Reply {
-  if (api === 'partner') {
-    return {
-      status: error.status,
-      body: {
-        success: false,
-        message: error.message,
-        ...(error.errors ? { errors: error.errors } : {}),
-      },
-    };
-  }
-  return {
-    status: error.status,
-    body: error.errors ? { errors: error.errors } : { message: error.message },
-  };
-}
-
 // Browser applications call the partner interface from their own origin. No cookie is ever
 // involved (credentials travel in headers), so any origin may call.
-const corsHeaders = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PUT, OPTIONS',
-  'access-control-allow-headers':
-    'content-type, authorization, x-service-auth, x-service-api-version',
-  'access-control-max-age': '600',
+const corsOptions = {
+  origin: '*',
+  methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
+  allowedHeaders: ['content-type', 'authorization', 'x-service-auth', 'x-service-api-version'],
+  maxAge: 600,
+  // Any OPTIONS is answered 204, a preflight or not.
+  strictPreflight: false,
 };
+
+/** What each route of an operation carries for the hooks and handlers that serve it. */
+interface RouteConfig {
+  route?: Route;
+}
+
+function routeOf(request: FastifyRequest): Route | undefined {
+  return (request.routeOptions.config as RouteConfig).route;
+}
 
 function parseQuery(search: string): Record<string, string> {
   const query: Record<string, string> = {};
@@ -118,11 +89,37 @@ function parseQuery(search: string): Record<string, string> {
   return query;
 }
 
-/** What a rate limit reads of a call besides its caller. */
-interface LimitedCall {
-  api: Route['api'];
-  body: unknown;
-  address: string;
+function pathnameOf(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? url : url.slice(0, queryAt);
+}
+
+function sendSerialized(reply: FastifyReply, serialized: Serialized): FastifyReply {
+  return reply.code(serialized.status).headers(serialized.headers).send(serialized.bytes);
+}
+
+function sendReply(reply: FastifyReply, answer: Reply): FastifyReply {
+  reply.code(answer.status);
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.send(answer.body);
+}
+
+/** A public read's answer as kept for the next callers of the same URL, CORS headers included. */
+function serializedJson(
+  answer: Reply,
+  headers: Record<string, OutgoingHttpHeaders[string]>,
+): Serialized {
+  const bytes = Buffer.from(JSON.stringify(answer.body));
+  return {
+    status: answer.status,
+    headers: {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      ...answer.headers,
+    },
+    bytes,
+  };
 }
 
 /** A POST /orders carrying a client_order_id may be signed without a nonce. */
@@ -134,114 +131,63 @@ function carriesClientOrderId(route: Route, body: unknown): boolean {
   return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
 }
 
+/** A refusal Fastify itself raised (a body too large or cut short) as the edge answers it. */
+function frameworkRefusal(
+  error: { code?: string; statusCode?: number; message: string },
+  request: FastifyRequest,
+): HttpError | undefined {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit;
+    return new HttpError(413, 'Body too large', { body: [`larger_than_${limit}_bytes`] });
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return notJson();
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return new HttpError(400, 'The body does not have the length content-length announces');
+  }
+  const status = error.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new HttpError(status, error.message);
+  }
+  return undefined;
+}
+
 /**
- * The sandbox's request handling: route by the specs, parse the body, then in one database
- * transaction authenticate, validate and run the operation's handler. A refusal after
+ * The sandbox's HTTP edge on Fastify: one route per operation of the specs, whose body is
+ * read and parsed as the spec bounds it, then in one database transaction the call is
+ * authenticated, validated and handed to the operation's handler. A refusal after
  * authentication rolls back to a savepoint, so the nonce stays spent while nothing else
- * changes. Public reads run in a read-only transaction and their answers are kept until the
- * store changes.
+ * changes. Public reads are decided in memory and their answers are kept until the store
+ * changes; domain errors are mapped here to the error shapes the interfaces document.
  */
-export function createApp(options: AppOptions) {
+export async function createApp(options: AppOptions) {
   const { sequencer } = options;
   const publicReads = new ReplyCache();
-  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
-  const { perKey, perAddress } = options.anonymousRateLimits ?? {};
-  const keyLimiter = perKey && new RateLimiter(perKey);
-  const addressLimiter = perAddress && new RateLimiter(perAddress);
-
-  /** The partner public key an anonymous call names, if it names one. */
-  function publicKeyOf(body: unknown): string | undefined {
-    if (typeof body !== 'object' || body === null) return undefined;
-    const { public_api_key: key, api_key: legacy } = body as Record<string, unknown>;
-    if (typeof key === 'string') return key;
-    return typeof legacy === 'string' ? legacy : undefined;
-  }
-
-  /**
-   * The service's answer to a caller over its limit, before the call spends its nonce or
-   * changes anything: the same call succeeds once the client has waited as told. A token is
-   * limited by its own count; an anonymous partner call by its public key's and its
-   * address's, counted only when both let it in.
-   */
-  function overLimit(caller: Caller, now: number, call: LimitedCall): Reply | undefined {
-    let refused: { retryAfterSeconds: number } | undefined;
-    if ('tokenId' in caller) {
-      refused = limiter?.take(caller.tokenId, now);
-    } else if (caller.kind === 'anonymous' && call.api === 'partner') {
-      const key = publicKeyOf(call.body);
-      const byKey = key === undefined ? undefined : keyLimiter?.refusal(key, now);
-      const byAddress = addressLimiter?.refusal(call.address, now);
-      refused =
-        byKey && byAddress
-          ? byKey.retryAfterSeconds > byAddress.retryAfterSeconds
-            ? byKey
-            : byAddress
-          : (byKey ?? byAddress);
-      if (!refused) {
-        if (key !== undefined) keyLimiter?.count(key, now);
-        addressLimiter?.count(call.address, now);
-      }
-    }
-    if (!refused) return undefined;
-    const seconds = refused.retryAfterSeconds;
-    const message = `API rate limit exceeded. Please retry after ${seconds}s`;
-    return {
-      ...errorReply(new HttpError(429, message), call.api),
-      headers: { 'retry-after': String(seconds) },
-    };
-  }
+  const overLimit = callLimits(options.rateLimit, options.anonymousRateLimits);
   // Authentication reads OAuth grants and session secrets; a call decided in memory has no
   // transaction of its own to read them in.
   const reader: Queryable = {
-    query: (sql, params) => options.db.read((tx) => tx.query(sql, params)),
+    query: (sql, params) => options.store.read((tx) => tx.query(sql, params)),
   };
 
-  async function answer(request: IncomingMessage): Promise<Reply | Serialized> {
-    const url = request.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-    const method = request.method ?? 'GET';
-    if (method === 'OPTIONS') return { status: 204, body: '' };
-    const document = specDocuments[pathname];
-    if (method === 'GET' && document) return { status: 200, body: document };
-    const page = await options.pages?.(request, pathname);
-    if (page) return page;
-
-    const resolution = findRoute(options.routes, method, pathname);
-    if (resolution.kind === 'not-found') {
-      return { status: 404, body: { message: `No route for ${method} ${pathname}` } };
-    }
-    if (resolution.kind === 'bad-encoding') {
-      return {
-        status: 404,
-        body: { message: `Path parameter ${resolution.parameter} is not valid percent-encoding` },
-      };
-    }
-    const { route, path } = resolution.match;
+  async function answer(
+    route: Route,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Reply | Serialized> {
     const operationId = route.operation.operationId;
     const handler = options.handlers[operationId];
     const exchangeHandler = options.exchangeHandlers[operationId];
     if (!handler && !exchangeHandler) {
-      return {
-        status: 501,
-        body: { message: `${route.operation.operationId} is not implemented` },
-      };
+      return { status: 501, body: { message: `${operationId} is not implemented` } };
     }
-
-    let body: unknown;
-    try {
-      const text = await readBody(request, maxBodyBytes(route));
-      body = parseBody(route, text, request.headers['content-type']);
-    } catch (error) {
-      if (error instanceof HttpError) return errorReply(error, route.api);
-      throw error;
-    }
-
+    const { url } = request;
+    const body = request.body;
+    const path = request.params as Record<string, string>;
+    const query = request.query as Record<string, string>;
     const now = options.now();
     const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
-    const query = parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    const call = { operationId, path, query, now };
-    const validBody = () => validateRequest(route, { path, query, body }).body;
+    // Validated once the call is let in, so a refusal still spends its nonce.
+    const parsed = () => validateRequest(route, { path, query, body });
     const authRequest = {
       route,
       url,
@@ -252,91 +198,200 @@ export function createApp(options: AppOptions) {
     };
 
     if (exchangeHandler) {
-      const publicRead = method === 'GET' && isPublic(route);
+      const publicRead = request.method === 'GET' && isPublic(route);
       const version = sequencer.version;
       const { caller, nonce } = publicRead
         ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
         : await authenticate(reader, authRequest, options.findSessionSecret);
       const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
-      const reply = await sequencer.run((journal) => {
+      const decided = await sequencer.run((journal) => {
         if (nonce) {
           acceptNonce(journal.state, nonce);
           journal.nonce(nonce.scope, nonce.value);
         }
         try {
-          return exchangeHandler({ ...call, body: validBody(), caller, journal });
+          return exchangeHandler({ operationId, ...parsed(), caller, now, journal });
         } catch (error) {
-          if (!(error instanceof HttpError)) throw error;
+          const refused = asHttpError(error);
+          if (!refused) throw error;
           journal.undo();
-          return errorReply(error, route.api);
+          return errorReply(refused, route.api);
         }
       });
-      if (!publicRead || reply.status !== 200) return reply;
+      if (!publicRead || decided.status !== 200) return decided;
       // Kept only once what it shows is committed.
       await sequencer.settled();
-      const serialized = serialize(reply);
+      const serialized = serializedJson(decided, reply.getHeaders());
       publicReads.set(url, version, now, serialized);
       return serialized;
     }
 
     if (!handler) throw new Error(`${operationId} has no handler`);
-    return options.db.transaction(async (db) => {
+    return options.store.transaction(async (db) => {
       const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
       const limited = overLimit(caller, now, limitedCall);
       if (limited) return limited;
       if (nonce) {
         acceptNonce(sequencer.state, nonce);
-        const upsert = nonceUpsert(nonce);
-        await db.query(upsert.sql, upsert.params);
+        await options.store.spendNonce(db, nonce);
       }
       await db.query('SAVEPOINT call');
       try {
-        return await handler({ ...call, body: validBody(), caller, db });
+        return await handler({ operationId, ...parsed(), caller, now, db });
       } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
+        const refused = asHttpError(error);
+        if (!refused) throw error;
         await db.query('ROLLBACK TO SAVEPOINT call');
-        return errorReply(error, route.api);
+        return errorReply(refused, route.api);
       }
     });
   }
 
-  // Calls being answered: closing waits for them, so none meets a closed store.
-  const inFlight = new Set<Promise<void>>();
-
-  function listener(request: IncomingMessage, response: ServerResponse): void {
-    if (request.method === 'GET') {
-      const kept = publicReads.get(request.url ?? '/', sequencer.version, options.now());
-      if (kept) {
-        send(response, kept);
-        return;
-      }
+  /**
+   * A path the router cannot decode: a page's when a page serves it, else not found, naming
+   * the path parameter that is not valid percent-encoding when there is one.
+   */
+  async function refuseUndecodable(
+    error: { code?: string },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const pathname = pathnameOf(request.url);
+    const page = await options.pages?.(request.raw, pathname);
+    if (page) {
+      sendSerialized(reply, page);
+      return;
     }
-    const answered = answer(request).then(
-      (reply) => send(response, 'bytes' in reply ? reply : serialize(reply)),
-      (error: unknown) => {
-        const call = { method: request.method, path: request.url?.split('?')[0] };
-        if (error instanceof AuthError) {
-          send(response, serialize({ status: 401, body: error.message }));
-        } else if (error instanceof HttpError) {
-          send(response, serialize(errorReply(error)));
-        } else if (!request.complete && request.destroyed) {
-          // The client went away mid-body: nothing to answer, and nothing went wrong here.
-          options.log.info(call, 'request aborted by the client');
-        } else {
-          options.log.error({ ...call, err: error }, 'internal error');
-          send(response, serialize({ status: 500, body: { message: 'Internal error' } }));
-        }
-      },
-    );
-    inFlight.add(answered);
-    void answered.finally(() => inFlight.delete(answered));
+    const resolution = findRoute(options.routes, request.method, pathname);
+    const message =
+      resolution.kind === 'bad-encoding'
+        ? `Path parameter ${resolution.parameter} is not valid percent-encoding`
+        : `No route for ${request.method} ${pathname}`;
+    const status = error.code === 'FST_ERR_BAD_URL' ? 404 : 400;
+    reply.code(status).header('access-control-allow-origin', '*').send({ message });
   }
 
-  return Object.assign(listener, {
+  const loggerInstance: FastifyBaseLogger = options.log;
+  const app = Fastify({
+    loggerInstance,
+    // One line per event worth a look (an internal error, an aborted call), not per call.
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    // A public read seen lately is answered from its kept bytes before Fastify routes it:
+    // the most frequent call costs no more than it did on a bare Node server. The server
+    // keeps Node's own timeouts.
+    serverFactory: (handler) =>
+      createServer((request, response) => {
+        if (request.method === 'GET') {
+          const kept = publicReads.get(request.url ?? '/', sequencer.version, options.now());
+          if (kept) {
+            response.writeHead(kept.status, kept.headers);
+            response.end(kept.bytes);
+            return;
+          }
+        }
+        handler(request, response);
+      }),
+    clientErrorHandler: answerClientError,
+    routerOptions: {
+      // A client order id may be as long as the request line allows.
+      maxParamLength: 16 * 1024,
+      querystringParser: parseQuery,
+    },
+    frameworkErrors(error, request, reply) {
+      void refuseUndecodable(error, request, reply as FastifyReply);
+    },
+  });
+
+  // Pages are served before CORS applies: a page is for the browser that opened it.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!options.pages || !request.is404 || request.method === 'OPTIONS') return done();
+    options.pages(request.raw, pathnameOf(request.url)).then((page) => {
+      if (page) sendSerialized(reply, page);
+      else done();
+    }, done);
+  });
+  await app.register(cors, corsOptions);
+
+  app.addHook('onRequestAbort', (request, done) => {
+    // The client went away mid-call: nothing to answer, and nothing went wrong here.
+    request.log.info(
+      { method: request.method, path: pathnameOf(request.url) },
+      'request aborted by the client',
+    );
+    done();
+  });
+
+  // Bodies are read as text up to the route's limit, then refused unless sent as JSON and
+  // nested no deeper than the spec allows; nothing after this point walks an unbounded depth.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+    const route = routeOf(request);
+    if (!route) return done(null, undefined);
+    try {
+      done(null, parseBody(route, text as string, request.headers['content-type']));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const api = routeOf(request)?.api ?? 'exchange';
+    if (error instanceof AuthError) {
+      return reply.code(401).type('text/plain; charset=utf-8').send(error.message);
+    }
+    const refused = asHttpError(error) ?? frameworkRefusal(error as HttpError & Error, request);
+    if (refused) return sendReply(reply, errorReply(refused, api));
+    if (request.raw.destroyed && !request.raw.complete) return reply;
+    request.log.error(
+      { method: request.method, path: pathnameOf(request.url), err: error },
+      'internal error',
+    );
+    return reply.code(500).send({ message: 'Internal error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const message = `No route for ${request.method} ${pathnameOf(request.url)}`;
+    return reply.code(404).send({ message });
+  });
+
+  for (const [url, document] of Object.entries(specDocuments)) {
+    app.get(url, (_request, reply) => reply.send(document));
+  }
+
+  // Calls being answered: closing waits for them, so none meets a closed store, even one
+  // whose client has gone.
+  const inFlight = new Set<Promise<unknown>>();
+
+  for (const route of options.routes) {
+    app.route({
+      method: route.method.toUpperCase(),
+      url: routerPath(route.path),
+      bodyLimit: maxBodyBytes(route),
+      config: { route } satisfies RouteConfig,
+      handler: async (request, reply) => {
+        // An empty path parameter names nothing: the path is not one of the spec's.
+        if (Object.values(request.params as Record<string, string>).includes('')) {
+          return reply.callNotFound();
+        }
+        const answered = answer(route, request, reply);
+        inFlight.add(answered);
+        try {
+          const result = await answered;
+          return 'bytes' in result ? sendSerialized(reply, result) : sendReply(reply, result);
+        } finally {
+          inFlight.delete(answered);
+        }
+      },
+    });
+  }
+
+  return {
+    app,
     /** Resolves once every call received so far is answered. */
     async drain(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
-  });
+  };
 }

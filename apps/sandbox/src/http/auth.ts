@@ -1,12 +1,12 @@
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
+import type { Caller, Queryable } from '../domain/operation.js';
 import type { ExchangeState } from '../exchange/state.js';
 import { oauthPermissions } from '../exchange/users.js';
-import type { Queryable } from '../store/database.js';
+import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
-import { type Caller, HttpError } from './types.js';
 
 /** An authentication refusal: 401 with one of the conventional plain-text bodies. */
 export class AuthError extends Error {}

@@ -51,3 +51,17 @@ export function findRoute(routes: Route[], method: string, pathname: string): Re
   const found = find(method, pathname);
   return found.kind === 'matched' ? { kind: 'matched', match: found } : found;
 }
+
+/** The spec's path template in the router's syntax: `/orders/client:{id}` → `/orders/client:::id(…)`. */
+export function routerPath(template: string): string {
+  return template
+    .split('/')
+    .map((segment) => {
+      const param = /^([^{}]*)\{([^{}]+)\}$/.exec(segment);
+      if (!param) return segment.replaceAll(':', '::');
+      const [, prefix = '', name] = param;
+      // A prefixed parameter holds at least one character: `client:` alone is an order id.
+      return `${prefix.replaceAll(':', '::')}:${name}${prefix ? '([\\s\\S]+)' : ''}`;
+    })
+    .join('/');
+}

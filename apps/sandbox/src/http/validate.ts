@@ -2,9 +2,9 @@ import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
+import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { type Api, type SpecSchema, specs } from './spec.js';
-import { HttpError } from './types.js';
 
 type Schema = z.core.$ZodType;
 type Issue = z.core.$ZodIssue;
@@ -334,17 +334,20 @@ export function nestingDepthOver(text: string, limit: number): boolean {
 
 const jsonMediaType = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
+/** The refusal of a body sent as anything but JSON. */
+export function notJson(): HttpError {
+  return new HttpError(415, 'A body is sent as application/json', {
+    'content-type': ['must_be_application/json'],
+  });
+}
+
 /**
  * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
  * nests deeper than the spec allows: nothing after this point walks an unbounded depth.
  */
 export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
   if (!route.operation.requestBody || text.trim() === '') return undefined;
-  if (!jsonMediaType.test(contentType ?? '')) {
-    throw new HttpError(415, 'A body is sent as application/json', {
-      'content-type': ['must_be_application/json'],
-    });
-  }
+  if (!jsonMediaType.test(contentType ?? '')) throw notJson();
   const limit = specs[route.api].info['x-request-limits']['max-nesting-depth'];
   if (nestingDepthOver(text, limit)) {
     throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {
@@ -363,14 +366,17 @@ export function maxBodyBytes(route: Route): number {
   return specs[route.api].info['x-request-limits']['max-body-bytes'];
 }
 
+/** A request as the operation's schemas read it: typed, defaults applied, unknown fields dropped. */
 export interface ValidRequest {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
   body: unknown;
 }
 
 /**
  * Validates path, query and body against the operation's generated schemas. Throws an
  * HttpError naming each refused field and why, `{errors: {quantity: ["must_be_decimal"]}}`.
- * Returns the body as the schema reads it (unknown fields dropped).
+ * Returns each part as its schema reads it; a part without a schema as it was sent.
  */
 export function validateRequest(route: Route, request: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
@@ -382,6 +388,10 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
       });
     }
   }
+  const parameters: Pick<ValidRequest, 'path' | 'query'> = {
+    path: request.path,
+    query: request.query,
+  };
   for (const part of ['path', 'query'] as const) {
     const schema = schemas[part];
     if (!schema) continue;
@@ -394,18 +404,19 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
         fieldErrors(result.error.issues, data, part),
       );
     }
+    parameters[part] = result.data as Record<string, unknown>;
   }
   const bodySpec = route.operation.requestBody
     ? resolveRef(specs[route.api], route.operation.requestBody)
     : undefined;
-  if (!bodySpec || !schemas.body) return { body: undefined };
+  if (!bodySpec || !schemas.body) return { ...parameters, body: undefined };
   if (request.body === undefined) {
     if (bodySpec.required) {
       throw new HttpError(refusalStatus(route, 'body'), 'A body is required', {
         body: ['required'],
       });
     }
-    return { body: undefined };
+    return { ...parameters, body: undefined };
   }
   const tooMany = propertyCountFault(route, request.body);
   if (tooMany) throw new HttpError(refusalStatus(route, 'body'), 'Invalid body', tooMany);
@@ -417,5 +428,5 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
       fieldErrors(result.error.issues, request.body, 'body'),
     );
   }
-  return { body: result.data };
+  return { ...parameters, body: result.data };
 }

@@ -1,5 +1,5 @@
-import type { Handler, Handlers } from '../http/types.js';
-import type { Queryable } from '../queryable.js';
+import type { Handler, Handlers } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 
 /**
  * The sandbox's stand-in for the settlements themselves, which the interface does not show:

@@ -7,11 +7,11 @@
 import { zIntentToTradeResponse } from '@exchange-kit/contract/partner/schemas';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import type { Caller, Handler, Reply } from '../domain/operation.js';
+import { asHttpError } from '../http/refusals.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
-import { partnerHandlers } from './handlers.js';
 import {
   newSession,
   newWalletIntent,
@@ -19,7 +19,8 @@ import {
   type SeededPartner,
   seedPartner,
   T0,
-} from './testing.js';
+} from './calls.test-support.js';
+import { partnerHandlers } from './handlers.js';
 
 const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
 
@@ -60,7 +61,8 @@ describe('concurrent calls on PostgreSQL without the write lock', () => {
       return reply;
     } catch (error) {
       await client.query('ROLLBACK');
-      if (error instanceof HttpError) return error.status;
+      const refused = asHttpError(error);
+      if (refused) return refused.status;
       throw error;
     } finally {
       client.release();

@@ -1,17 +1,17 @@
-import { HttpError } from '../http/types.js';
+import { NotAuthenticated, NotFound, Refusal } from '../domain/errors.js';
 
-/** A field that names something that does not exist: 404, naming the field. */
-export function notFound(what: string, field: string): HttpError {
-  return new HttpError(404, `${what} not found`, { [field]: ['not_found'] });
+/** A field that names something that does not exist, naming the field. */
+export function notFound(what: string, field: string): NotFound {
+  return new NotFound(`${what} not found`, field);
 }
 
-/** A well-formed field whose value is not acceptable: 422, naming the field and the reason. */
-export function invalid(field: string, code: string, message?: string): HttpError {
-  return new HttpError(422, message ?? `Validation failed: ${field} ${code}`, { [field]: [code] });
+/** A well-formed field whose value is not acceptable, naming the field and the reason. */
+export function invalid(field: string, code: string, message?: string): Refusal {
+  return new Refusal(field, code, message);
 }
 
-export function unauthorized(message: string): HttpError {
-  return new HttpError(401, message);
+export function unauthorized(message: string): NotAuthenticated {
+  return new NotAuthenticated(message);
 }
 
 /**

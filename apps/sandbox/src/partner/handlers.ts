@@ -1,5 +1,5 @@
 /** The Quick Exchange partner operations, keyed by the operationId of spec/partner.openapi.yaml. */
-import type { Handlers } from '../http/types.js';
+import type { Handlers } from '../domain/operation.js';
 import { intentToTrade } from './intent-to-trade.js';
 import { createIntent } from './intents.js';
 import { listPartnerTransactions } from './listing.js';

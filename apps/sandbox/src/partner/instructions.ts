@@ -1,6 +1,6 @@
 /** Settlement instructions: storage, rendering, and the status moves of a transaction. */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../queryable.js';
+import type { Queryable } from '../domain/queryable.js';
 import { instructionState, missingInputs } from './methods.js';
 import { QUOTE_TTL_MS } from './quotes.js';
 import type {

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { DocumentedReply, PartnerHandlerOf } from '../http/operation-types.js';
-import { type Caller, HttpError } from '../http/types.js';
-import type { Queryable } from '../queryable.js';
+import { NotAuthenticated, RetryLater } from '../domain/errors.js';
+import type { Caller, DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';
 import { claimIntent, type IntentRow } from './intents.js';
@@ -243,9 +243,9 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = async ({
   now,
 }) => {
   rejectNul(body);
-  const request = body as IntentToTrade;
+  const request = body;
   if (caller.kind === 'session' && caller.sessionId !== request.session_id) {
-    throw new HttpError(401, 'Path does not match: the session token is for another session_id');
+    throw new NotAuthenticated('Path does not match: the session token is for another session_id');
   }
   const session = await findSession(db, request.session_id);
   if (!session) throw notFound('Session', 'session_id');
@@ -308,7 +308,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = async ({
     // A concurrent call with the same client_ref committed first: answer as its retry.
     const concurrent = await replayClientRef(db, session, caller, request.client_ref);
     if (concurrent) return concurrent;
-    throw new HttpError(503, 'The transaction could not be created; retry');
+    throw new RetryLater('The transaction could not be created; retry');
   }
   for (const instruction of instructions) await putInstruction(db, instruction);
   await settle(db, transactionId, now);

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Queryable } from '../queryable.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { checkMethod } from './methods.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
@@ -94,7 +94,7 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = async ({
   now,
 }) => {
   rejectNul(body);
-  const request = body as IntentCreate;
+  const request = body;
   const partner = await requireOwnedPartner(db, caller, path.public_api_key);
   if (request.public_api_key !== undefined && request.public_api_key !== partner.publicApiKey) {
     throw invalid('public_api_key', 'does_not_match_path');
@@ -110,7 +110,7 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = async ({
     [
       randomUUID(),
       partner.id,
-      request.strategy ?? 'ONE_TO_ONE_ATTEMPTED',
+      request.strategy,
       payout.method,
       payout.currency,
       payout.quantity ?? null,

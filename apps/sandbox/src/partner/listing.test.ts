@@ -4,7 +4,7 @@ import {
   zListPartnerTransactionsResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../http/types.js';
+import type { Caller } from '../domain/operation.js';
 import type { Database } from '../store/database.js';
 import {
   btcPurchase,
@@ -16,7 +16,7 @@ import {
   seedPartner,
   storeWithSession,
   T0,
-} from './testing.js';
+} from './calls.test-support.js';
 
 let db: Database;
 let partner: SeededPartner;

@@ -1,8 +1,8 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
 import type { components } from '@exchange-kit/contract/partner';
 import { zTransactionStatus, zUuid } from '@exchange-kit/contract/partner/schemas';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Queryable } from '../queryable.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid } from './errors.js';
 import { instructionsOf } from './instructions.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
@@ -16,17 +16,20 @@ type Selection = components['schemas']['PartnerTransactionSelection'];
 
 export const LISTING_LIMIT = 100;
 
-function millis(query: Record<string, string>, field: 'min_ts' | 'max_ts'): number | undefined {
-  const text = query[field];
-  if (text === undefined) return undefined;
-  const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+/** The filters as the query schema reads them, or as a caller of the handler sends them. */
+type Filters = Partial<Record<'min_ts' | 'max_ts' | 'status' | 'intent_id', string | number>>;
+
+function millis(query: Filters, field: 'min_ts' | 'max_ts'): number | undefined {
+  const given = query[field];
+  if (given === undefined) return undefined;
+  const value = /^[0-9]+$/.test(String(given)) ? Number(given) : Number.NaN;
   if (!Number.isSafeInteger(value)) {
     throw invalid(field, 'invalid', `${field} must be Unix milliseconds`);
   }
   return value;
 }
 
-function filters(query: Record<string, string>): Omit<Selection, 'limit' | 'count'> {
+function filters(query: Filters): Omit<Selection, 'limit' | 'count'> {
   const selection: Omit<Selection, 'limit' | 'count'> = {};
   const minTs = millis(query, 'min_ts');
   const maxTs = millis(query, 'max_ts');

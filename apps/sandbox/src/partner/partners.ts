@@ -1,5 +1,5 @@
-import type { Caller } from '../http/types.js';
-import type { Queryable } from '../queryable.js';
+import type { Caller } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid, notFound, rejectNul, unauthorized } from './errors.js';
 
 export interface Partner {

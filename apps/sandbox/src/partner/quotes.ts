@@ -1,4 +1,4 @@
-import type { Queryable } from '../queryable.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid } from './errors.js';
 
 export interface Asset {

@@ -4,7 +4,6 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.js';
-import { findSessionSecret } from './handlers.js';
 import {
   btcPurchase,
   call,
@@ -15,7 +14,8 @@ import {
   refusal,
   type SeededPartner,
   seedPartner,
-} from './testing.js';
+} from './calls.test-support.js';
+import { findSessionSecret } from './handlers.js';
 
 let db: Database;
 let partner: SeededPartner;

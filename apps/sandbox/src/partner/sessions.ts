@@ -1,19 +1,14 @@
 /** User sessions: created with a partner's public key, they carry the user to a transaction. */
 import { randomUUID } from 'node:crypto';
 import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
-import {
-  zDefaultTransaction,
-  type zSessionCreate,
-  zUuid,
-} from '@exchange-kit/contract/partner/schemas';
+import { zDefaultTransaction, zUuid } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Queryable } from '../queryable.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid, rejectNul } from './errors.js';
 import { ENVIRONMENT, findPartnerByKey } from './partners.js';
 import type { UserSession } from './schema-types.js';
 
-type SessionCreate = z.infer<typeof zSessionCreate>;
 type DefaultTransaction = UserSession['default_transaction'];
 
 /** Offered until the user or the widget configuration picks other currencies. */
@@ -62,7 +57,7 @@ function countryOf(locale: string | undefined): string {
 
 export const createSession: PartnerHandlerOf<'createSession'> = async ({ body, db, now }) => {
   rejectNul(body);
-  const request = body as SessionCreate;
+  const request = body;
   const partner = await findPartnerByKey(db, request.public_api_key);
   // The spec lists no 401 or 404 for session creation: an unknown key is an unacceptable field.
   if (!partner) throw invalid('public_api_key', 'not_found', 'Unknown public_api_key');

@@ -14,7 +14,7 @@ import {
   refusal,
   storeWithSession,
   T0,
-} from './testing.js';
+} from './calls.test-support.js';
 
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const unknownId = '00000000-0000-4000-8000-000000000000';

@@ -1,13 +1,7 @@
 /** Choosing a settlement method and supplying its parameters after the transaction exists. */
-import {
-  type zSetSettlementMethodBody,
-  type zSetSettlementParametersBody,
-  zUuid,
-} from '@exchange-kit/contract/partner/schemas';
-import type * as z from 'zod/mini';
-import type { PartnerHandlerOf } from '../http/operation-types.js';
-import type { Caller } from '../http/types.js';
-import type { Queryable } from '../queryable.js';
+import { zUuid } from '@exchange-kit/contract/partner/schemas';
+import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
+import type { Queryable } from '../domain/queryable.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import {
   findInstruction,
@@ -26,9 +20,6 @@ import {
 } from './methods.js';
 import { QUOTE_TTL_MS, requireAsset } from './quotes.js';
 import { findTransaction, type TransactionRow } from './transactions.js';
-
-type SettlementMethodRequest = z.infer<typeof zSetSettlementMethodBody>;
-type SettlementParametersRequest = z.infer<typeof zSetSettlementParametersBody>;
 
 /**
  * The transaction a settlement call acts on. A session token may only act on its own session's
@@ -109,7 +100,7 @@ export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = asyn
   now,
 }) => {
   rejectNul(body);
-  const request = body as SettlementMethodRequest;
+  const request = body;
   const transaction = await visibleTransaction(
     db,
     caller,
@@ -160,7 +151,7 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
   now,
 }) => {
   rejectNul(body);
-  const request = body as SettlementParametersRequest;
+  const request = body;
   const id = request.settlement_instruction_id;
   const named = zUuid.safeParse(id).success ? await findInstruction(db, id) : undefined;
   const notFoundHere = () => notFound('Settlement instruction', 'settlement_instruction_id');

@@ -1,4 +1,4 @@
-import type { PartnerHandlerOf } from '../http/operation-types.js';
+import type { PartnerHandlerOf } from '../domain/operation.js';
 import { visibleTransaction } from './settlement.js';
 import { loadTransaction, nextStepMessage } from './transactions.js';
 

@@ -1,5 +1,5 @@
 /** Quick Exchange transactions: loading, rendering and the message naming the next step. */
-import type { Queryable } from '../queryable.js';
+import type { Queryable } from '../domain/queryable.js';
 import { type InstructionRow, instructionsOf, renderInstruction } from './instructions.js';
 import { missingInputs } from './methods.js';
 import type { PartnerTransaction, Transaction, TransactionStatus } from './schema-types.js';

@@ -1,3 +1,4 @@
+import type { Queryable } from '../domain/queryable.js';
 import {
   type Currency,
   D,
@@ -8,7 +9,6 @@ import {
   type Position,
   type TrailingStop,
 } from '../exchange/state.js';
-import type { Queryable } from '../queryable.js';
 import { readRows } from './exchange-rows.js';
 
 /**

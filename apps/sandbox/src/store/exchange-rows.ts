@@ -1,9 +1,26 @@
+import type { Queryable } from '../domain/queryable.js';
 import type { Changes } from '../exchange/journal.js';
-import { type NonceRow, nonceConflict } from '../exchange/rows.js';
 import type { Account, D, Fill, Order, Position } from '../exchange/state.js';
-import type { Queryable } from '../queryable.js';
 
 type Value = string | number | boolean | D | null;
+
+/** The last nonce spent in one scope ("token:<id>", "session:<id>"). */
+export interface NonceRow {
+  scope: string;
+  value: bigint;
+}
+
+/** `greatest` keeps a stored nonce rising whatever order writes land in. */
+const nonceConflict =
+  'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)';
+
+/** Records the nonce of a call run in a transaction of its own, in that transaction. */
+export async function spendNonce(tx: Queryable, nonce: NonceRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric) ${nonceConflict}`,
+    [nonce.scope, String(nonce.value)],
+  );
+}
 
 /** How one table's rows are written: each column's SQL type and where its value comes from. */
 interface Table<Row> {

@@ -4,7 +4,8 @@
  */
 import * as schemas from '@exchange-kit/contract/partner/schemas';
 import * as z from 'zod/mini';
-import { type Caller, type Handler, HttpError, type Reply } from '../http/types.js';
+import type { Caller, Handler, Reply } from '../domain/operation.js';
+import { asHttpError, HttpError } from '../http/refusals.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
@@ -66,7 +67,7 @@ export interface Call {
 
 const capitalised = (operationId: string) => operationId[0]?.toUpperCase() + operationId.slice(1);
 
-/** Calls an operation's handler in one transaction; a refusal rejects with its HttpError. */
+/** Calls an operation's handler in one transaction; a refusal rejects as the edge answers it. */
 export async function call(
   db: Database,
   operationId: OperationId,
@@ -78,7 +79,7 @@ export async function call(
   const body =
     bodySchema && input.body !== undefined ? z.parse(bodySchema, input.body) : input.body;
   const handler = partnerHandlers[operationId] as Handler;
-  return db.transaction((tx) =>
+  const answered = db.transaction((tx) =>
     handler({
       operationId,
       path: input.path ?? {},
@@ -89,9 +90,12 @@ export async function call(
       now: input.now ?? T0,
     }),
   );
+  return answered.catch((error: unknown) => {
+    throw asHttpError(error) ?? error;
+  });
 }
 
-/** The HttpError a call is refused with (fails the test if the call succeeds). */
+/** A refused call as the edge answers it: status and errors (fails the test if the call succeeds). */
 export async function refusal(reply: Promise<Reply>): Promise<HttpError> {
   try {
     const answer = await reply;
