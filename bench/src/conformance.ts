@@ -1,6 +1,6 @@
 /** A full conformance run, every profile, against a sandbox in memory. */
 import { runConformance } from '@exchange-kit/conformance';
-import { startSandbox } from '../../apps/sandbox/src/server.js';
+import { startSandbox } from '@exchange-kit/sandbox/bench';
 
 export async function conformanceBench(): Promise<string> {
   const sandbox = await startSandbox({ port: 0, memory: true });

@@ -12,12 +12,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import {
+  addDemoToken,
+  freshPostgresDatabase,
+  storeCeiling as measureStoreCeiling,
+  type RunningSandbox,
+  startSandbox,
+} from '@exchange-kit/sandbox/bench';
+import { spawnSandbox as spawnSandboxProcess } from '@exchange-kit/sandbox/testing';
 import autocannon from 'autocannon';
-import { defaultCredentials } from '../../apps/sandbox/src/config.js';
-import { orderHandlers } from '../../apps/sandbox/src/exchange/orders.js';
-import { freshDatabase } from '../../apps/sandbox/src/postgres.test-support.js';
-import { type RunningSandbox, startSandbox } from '../../apps/sandbox/src/server.js';
-import { addToken, demoUserId } from '../../apps/sandbox/src/store/seed.js';
 import { signJwtSync } from '../../packages/core/src/auth/sign-node.js';
 
 const connections = 16;
@@ -25,7 +28,9 @@ const seconds = 8;
 // Write rows swing by a fifth from one 8 s round to the next on a shared 2-core machine: each
 // is the median of several rounds, shown with their range.
 const writeRounds = 3;
-const sandboxDir = fileURLToPath(new URL('../../apps/sandbox/', import.meta.url));
+const sandboxDir = fileURLToPath(
+  new URL('.', import.meta.resolve('@exchange-kit/sandbox/package.json')),
+);
 const specPath = fileURLToPath(import.meta.resolve('@exchange-kit/contract/exchange/openapi.json'));
 
 type Token = { tokenId: string; tokenSecret: string };
@@ -103,7 +108,7 @@ const laneCount = connections * 8;
 async function prepareLanes(sandbox: RunningSandbox): Promise<Connection[]> {
   const lanes: Connection[] = [];
   for (let n = 0; n < laneCount; n++) {
-    const token = await sandbox.database.transaction((tx) => addToken(tx, demoUserId));
+    const token = await addDemoToken(sandbox);
     const orders: number[] = [];
     for (let k = 0; k < 20; k++) {
       const response = await fetch(`${sandbox.exchangeUrl}/orders`, {
@@ -192,15 +197,18 @@ async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load>
  * calls use, beside the exchange's state in memory written in batches. One token per lane,
  * as for the order mix.
  */
-async function intentWrites(partnerUrl: string, tokens: Token[]): Promise<Load> {
+async function intentWrites(
+  server: { partnerUrl: string; publicApiKey: string },
+  tokens: Token[],
+): Promise<Load> {
   let lane = 0;
-  const path = `/api/v1/partner/${defaultCredentials.publicApiKey}/intent`;
+  const path = `/api/v1/partner/${server.publicApiKey}/intent`;
   const body = JSON.stringify({
     payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '49.90' },
     strategy: 'ONE_TO_MANY',
   });
   return load('Quick Exchange intents, a database transaction per call (writes)', {
-    url: partnerUrl,
+    url: server.partnerUrl,
     requests: [
       {
         setupRequest: (request) => {
@@ -237,36 +245,9 @@ const reads = (sandbox: { exchangeUrl: string }, name: string) =>
  * account, the nonce) committed to the store, one at a time, no HTTP.
  */
 async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
-  const handler = orderHandlers.editOrder;
-  if (!handler) throw new Error('no editOrder handler');
-  const ids = (sandbox.sequencer.state.ordersByUser.get(demoUserId) ?? [])
-    .filter((order) => order.status === 'live')
-    .slice(0, 50)
-    .map((order) => String(order.id));
-  if (ids.length === 0) throw new Error('no live order of the demo user to edit');
-  const caller = { kind: 'token' as const, tokenId: 'ceiling', userId: demoUserId };
-  const started = performance.now();
-  let done = 0;
-  while (performance.now() - started < seconds * 1000) {
-    const orderId = ids[done % ids.length] as string;
-    const price = String(8_000_000 + (done % 900_000));
-    await sandbox.sequencer.run((journal) => {
-      journal.nonce('token:ceiling', BigInt(done + 1));
-      return handler({
-        operationId: 'editOrder',
-        path: { order_id: orderId },
-        query: {},
-        body: { price },
-        caller,
-        journal,
-        now: Date.now(),
-      });
-    });
-    done++;
-  }
   return {
     name: 'store ceiling: the edit, decided and committed, no HTTP (one at a time)',
-    perSecond: done / seconds,
+    perSecond: await measureStoreCeiling(sandbox, seconds),
     p99Ms: Number.NaN,
     failed: 0,
   };
@@ -308,35 +289,8 @@ const storeArgs = (store: Store) =>
   'dataDir' in store ? ['--data-dir', store.dataDir] : ['--database-url', store.databaseUrl];
 
 /** The built `exchange-sandbox` in a process of its own, as users start it. */
-async function spawnSandbox(
-  store: Store,
-): Promise<{ exchangeUrl: string; partnerUrl: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['dist/main.js', ...storeArgs(store), '--port', '0'], {
-    cwd: sandboxDir,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let partnerUrl = '';
-  const exchangeUrl = await new Promise<string>((resolve, reject) => {
-    let url = '';
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      url = /^exchange API:\s+(\S+)$/.exec(line)?.[1] ?? url;
-      // Printed with the /api/v1 its paths start with.
-      partnerUrl = /^partner API:\s+(\S+)\/api\/v1$/.exec(line)?.[1] ?? partnerUrl;
-      if (line === 'ready') resolve(url);
-    });
-  });
-  return {
-    exchangeUrl,
-    partnerUrl,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.removeAllListeners('exit');
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const spawnSandbox = (store: Store) =>
+  spawnSandboxProcess({ built: true, args: storeArgs(store), timeoutMs: 60_000 });
 
 const buildSandbox = () =>
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: sandboxDir, stdio: 'inherit' });
@@ -371,7 +325,7 @@ async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load; in
   try {
     const writes = await rounds(() => writeMix(server.exchangeUrl, lanes));
     const tokens = lanes.map((lane) => lane.token);
-    const intents = await rounds(() => intentWrites(server.partnerUrl, tokens));
+    const intents = await rounds(() => intentWrites(server, tokens));
     return { writes, ceiling, intents };
   } finally {
     await server.stop();
@@ -382,7 +336,7 @@ async function writesOn(store: Store): Promise<{ writes: Load; ceiling: Load; in
 async function postgresStore(): Promise<Store | undefined> {
   const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
   if (!serverUrl) return undefined;
-  return { databaseUrl: await freshDatabase(serverUrl) };
+  return { databaseUrl: await freshPostgresDatabase(serverUrl) };
 }
 
 const ranged = (value: string, range: [number, number] | undefined, unit = '') =>

@@ -20,32 +20,41 @@ export interface SandboxProcess {
 const sandboxDir = fileURLToPath(new URL('../', import.meta.url));
 
 /** Starts the real sandbox as its own process, in memory, on a free loopback port. */
-export async function startSandboxProcess(
+export function startSandboxProcess(
   timeoutMs = 30_000,
   /** More options of the command line, as `['--rate-limit', '2/60']`. */
   args: string[] = [],
   /** Variables of the sandbox's environment, as a user sets them before starting it. */
   env: Record<string, string> = {},
 ): Promise<SandboxProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=@exchange-kit/source',
-      'src/main.ts',
-      '--memory',
-      '--test-control',
-      '--port',
-      '0',
-      ...args,
-    ],
-    {
-      cwd: sandboxDir,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
-    },
-  );
+  return spawnSandbox({ timeoutMs, args: ['--memory', '--test-control', ...args], env });
+}
+
+export interface SpawnOptions {
+  /** How long it may take to answer. Default 30 s. */
+  timeoutMs?: number;
+  /** Options of the command line besides `--port 0`, as `['--data-dir', dir]`. */
+  args?: string[];
+  /** Variables of the sandbox's environment, as a user sets them before starting it. */
+  env?: Record<string, string>;
+  /**
+   * Run the built `exchange-sandbox` (`dist/main.js`, as `pnpm build` makes it) rather than
+   * its sources: what a user runs, start-up included.
+   */
+  built?: boolean;
+}
+
+/** Starts the sandbox as its own process on a free loopback port, with the options given. */
+export async function spawnSandbox(options: SpawnOptions = {}): Promise<SandboxProcess> {
+  const { timeoutMs = 30_000, args = [], env = {} } = options;
+  const entry = options.built
+    ? ['dist/main.js']
+    : ['--import', 'tsx', '--conditions=@exchange-kit/source', 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, [...entry, '--port', '0', ...args], {
+    cwd: sandboxDir,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;

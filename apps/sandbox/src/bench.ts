@@ -1,0 +1,58 @@
+/**
+ * `@exchange-kit/sandbox/bench`: what the benchmarks need beyond the sandbox's interfaces —
+ * the sandbox in the bench's own process, tokens written straight to its store, and the
+ * store's ceiling measured without HTTP. Tests use `./testing`; users, the command.
+ */
+import { orderHandlers } from './exchange/orders.js';
+import { freshDatabase } from './postgres.test-support.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import { addToken, demoUserId } from './store/seed.js';
+
+export type { RunningSandbox, SandboxOptions };
+export { startSandbox };
+
+/** A fresh, empty database on a PostgreSQL server, for a sandbox of its own. */
+export const freshPostgresDatabase: (serverUrl: string) => Promise<string> = freshDatabase;
+
+/** A new API token of the demo user, written to the store. */
+export function addDemoToken(
+  sandbox: RunningSandbox,
+): Promise<{ tokenId: string; tokenSecret: string }> {
+  return sandbox.database.transaction((tx) => addToken(tx, demoUserId));
+}
+
+/**
+ * Edits of the demo user's live orders for `seconds`, each decided on the state and its
+ * changes (the order, the account, the nonce) committed to the store, one at a time, with no
+ * HTTP: the most the store lets the sandbox write. Edits per second.
+ */
+export async function storeCeiling(sandbox: RunningSandbox, seconds: number): Promise<number> {
+  const handler = orderHandlers.editOrder;
+  if (!handler) throw new Error('no editOrder handler');
+  const ids = (sandbox.sequencer.state.ordersByUser.get(demoUserId) ?? [])
+    .filter((order) => order.status === 'live')
+    .slice(0, 50)
+    .map((order) => String(order.id));
+  if (ids.length === 0) throw new Error('no live order of the demo user to edit');
+  const caller = { kind: 'token' as const, tokenId: 'ceiling', userId: demoUserId };
+  const started = performance.now();
+  let done = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const orderId = ids[done % ids.length] as string;
+    const price = String(8_000_000 + (done % 900_000));
+    await sandbox.sequencer.run((journal) => {
+      journal.nonce('token:ceiling', BigInt(done + 1));
+      return handler({
+        operationId: 'editOrder',
+        path: { order_id: orderId },
+        query: {},
+        body: { price },
+        caller,
+        journal,
+        now: Date.now(),
+      });
+    });
+    done++;
+  }
+  return done / seconds;
+}
