@@ -1,9 +1,16 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { type BadInputCase, deriveBadInput } from '../bad-input.js';
 import { badInputOperations, profilesOf } from '../catalog.js';
-import { arbitraryOf, fastCheckSeed } from '../generate.js';
-import { Failure, type RecordedCall } from '../outcome.js';
-import { operation, requestSchema, requestSchemaPointer } from '../spec.js';
+import {
+  arbitraryOf,
+  fastCheckSeed,
+  maxFilterTries,
+  satisfying,
+  unsatisfied,
+} from '../generate.js';
+import { Failure, type RecordedCall, SetupError } from '../outcome.js';
+import { type Api, operation, requestSchema, requestSchemaPointer } from '../spec.js';
 import { validatorAt } from '../validate.js';
 import { type InputTarget, inputTargets, withFreshIds } from './input.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -40,32 +47,51 @@ const problemOf = (kind: 'valid' | 'invalid', call: RecordedCall): string | unde
   return undefined;
 };
 
-/**
- * Sends up to `maxExamples` generated bodies to one operation; on a failure, fast-check shrinks
- * the body (each candidate sent again) and the smallest that still fails is the evidence.
- */
-async function generate(
-  context: ScenarioContext,
-  target: InputTarget,
-  kind: 'valid' | 'invalid',
-): Promise<void> {
-  const requirementId = kind === 'valid' ? generatedValidId : generatedInvalidId;
-  const { operationId } = target;
+/** The schema generated bodies are drawn from, and the validator that has the last word. */
+export interface BodySchema {
+  api: Api;
+  schema: unknown;
+  validate: ValidateFunction;
+}
+
+function requestBodySchema(operationId: string): BodySchema | undefined {
   const { api } = operation(operationId);
   const schema = requestSchema(operationId);
   const pointer = requestSchemaPointer(operationId);
-  if (!schema || !pointer) return;
-  const validate = validatorAt(api, pointer);
+  if (!schema || !pointer) return undefined;
+  return { api, schema, validate: validatorAt(api, pointer) };
+}
+
+/**
+ * Sends up to `maxExamples` generated bodies to one operation; on a failure, fast-check shrinks
+ * the body (each candidate sent again) and the smallest that still fails is the evidence. A
+ * schema the generator cannot meet (no valid body in `maxFilterTries` draws) is an ERROR
+ * saying so, since no verdict about the server could be drawn from it.
+ */
+export async function generateBodies(
+  context: ScenarioContext,
+  target: InputTarget,
+  kind: 'valid' | 'invalid',
+  source: BodySchema,
+): Promise<void> {
+  const requirementId = kind === 'valid' ? generatedValidId : generatedInvalidId;
+  const { operationId } = target;
+  const { api, schema, validate } = source;
   const { call, base } = await target.prepare(context);
   const first = base(0);
-  const valid = arbitraryOf(api, schema)
-    .map((body) => pin(body, first))
-    .filter((body) => validate(body) === true);
-  const bodies: fc.Arbitrary<{ body: unknown; description: string } | null> =
+  const valid = satisfying(
+    arbitraryOf(api, schema).map((body) => pin(body, first)),
+    (body) => validate(body) === true,
+  );
+  type Drawn = { body: unknown; description: string } | null | typeof unsatisfied;
+  const bodies: fc.Arbitrary<Drawn> =
     kind === 'valid'
-      ? valid.map((body) => ({ body, description: 'valid against its schema' }))
-      : valid.chain((body) => {
-          const cases = deriveBadInput(api, schema, body as Row).filter(
+      ? valid.map((body) =>
+          body === unsatisfied ? unsatisfied : { body, description: 'valid against its schema' },
+        )
+      : valid.chain((body): fc.Arbitrary<Drawn> => {
+          if (body === unsatisfied) return fc.constant(unsatisfied);
+          const cases = deriveBadInput(api, schema as Row, body as Row).filter(
             (c: BadInputCase) =>
               c.requirementId === 'INPUT-NEGATIVE-QUANTITY' || validate(c.body) !== true,
           );
@@ -76,10 +102,15 @@ async function generate(
   let index = 0;
   let budget = context.maxExamples + shrinkCalls;
   let sent = 0;
+  let missed = 0;
   let smallest: Found | undefined;
   const seed = fastCheckSeed(context.seed, `${operationId}:${kind}`);
   const details = await fc.check(
     fc.asyncProperty(bodies, async (input) => {
+      if (input === unsatisfied) {
+        missed++;
+        return true;
+      }
       // Past the budget every candidate counts as passing: the shrinking stops where it got.
       if (input === null || budget-- <= 0) return true;
       const body = withFreshIds(input.body as Row, base(++index), first);
@@ -93,20 +124,25 @@ async function generate(
     { seed, numRuns: context.maxExamples },
   );
   await context.evidence.check(requirementId, async () => {
-    if (!details.failed || !smallest) {
-      return `${operationId}: ${sent} generated bodies ${kind === 'valid' ? 'valid against the schema, none answered 5xx' : 'breaking the schema, each answered 4xx'}`;
+    if (details.failed && smallest) {
+      throw new Failure(
+        `${operationId} ${smallest.problem}; the smallest body found (${details.numShrinks} shrinks, fast-check seed ${seed}): ${JSON.stringify(smallest.body)}`,
+        {
+          received: `${smallest.call.status} ${smallest.call.responseText.slice(0, 200)}`,
+          documented:
+            kind === 'valid'
+              ? 'a body valid against its schema is never answered 5xx (a 2xx, or a 4xx saying why)'
+              : 'a body breaking its schema is answered 4xx, never 2xx or 5xx',
+          call: smallest.call,
+        },
+      );
     }
-    throw new Failure(
-      `${operationId} ${smallest.problem}; the smallest body found (${details.numShrinks} shrinks, fast-check seed ${seed}): ${JSON.stringify(smallest.body)}`,
-      {
-        received: `${smallest.call.status} ${smallest.call.responseText.slice(0, 200)}`,
-        documented:
-          kind === 'valid'
-            ? 'a body valid against its schema is never answered 5xx (a 2xx, or a 4xx saying why)'
-            : 'a body breaking its schema is answered 4xx, never 2xx or 5xx',
-        call: smallest.call,
-      },
-    );
+    if (missed > 0) {
+      throw new SetupError(
+        `${operationId}: the generator found no body its request schema accepts in ${missed} of ${details.numRuns} examples (${maxFilterTries} draws each, fast-check seed ${seed}); the schema uses something the generator cannot meet, so nothing was judged of the server`,
+      );
+    }
+    return `${operationId}: ${sent} generated bodies ${kind === 'valid' ? 'valid against the schema, none answered 5xx' : 'breaking the schema, each answered 4xx'}`;
   });
 }
 
@@ -121,8 +157,10 @@ const generatedInput: Scenario = {
       if (!badInputOperations.includes(target.operationId)) continue;
       if (!profilesOf([target.operationId]).every((profile) => context.profiles.has(profile)))
         continue;
-      await generate(context, target, 'valid');
-      await generate(context, target, 'invalid');
+      const source = requestBodySchema(target.operationId);
+      if (!source) continue;
+      await generateBodies(context, target, 'valid', source);
+      await generateBodies(context, target, 'invalid', source);
     }
   },
 };
