@@ -308,11 +308,23 @@ describe('the frontend guide', () => {
       tab.setDefaultTimeout(20_000);
       const errors: string[] = [];
       tab.on('pageerror', (error) => errors.push(error.message));
-      const signed: string[] = [];
+      const calls: { call: string; path: string; token: boolean; bearer?: string }[] = [];
       tab.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith('/api/')) return;
         const headers = request.headers();
-        if ('x-service-auth' in headers || 'authorization' in headers) signed.push(request.url());
+        calls.push({
+          call: `${request.method()} ${url.pathname}`,
+          path: `${url.pathname}${url.search}`,
+          token: 'x-service-auth' in headers,
+          bearer: /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1],
+        });
       });
+      const opened = tab.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' &&
+          new URL(response.url()).pathname === '/api/v1/session',
+      );
       await tab.goto(`${origin}/?sandbox=${encodeURIComponent(sandboxUrl)}`);
       await tab.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
       await tab.getByLabel('I accept the terms of service').check();
@@ -329,9 +341,25 @@ describe('the frontend guide', () => {
       await expect(tab.getByTestId('funding').textContent()).resolves.toMatch(
         /^Send \S+ USDC to \S+ within \d+ s\.$/,
       );
-      expect(errors).toEqual([]);
-      // The page holds no secret, so nothing it sends is signed.
-      expect(signed).toEqual([]);
+      expect(errors, 'errors thrown on the page').toEqual([]);
+      // The page holds no token secret: nothing it sends carries X-Service-Auth, and it never
+      // calls the partner's own endpoints. Opening the session is unsigned; every call of the
+      // session after it carries a Bearer JWT signed with the session_secret the provider keeps
+      // in memory, naming that session and the path it was sent to.
+      const sessionId = ((await (await opened).json()) as { payload: { session_id: string } })
+        .payload.session_id;
+      expect(calls.filter((c) => c.token || c.call.includes('/partner/'))).toEqual([]);
+      const opening = calls.filter((c) => c.call === 'POST /api/v1/session');
+      expect(opening).toEqual([expect.objectContaining({ bearer: undefined })]);
+      const sessionCalls = calls.filter((c) => c.call !== 'POST /api/v1/session');
+      expect(sessionCalls.map((c) => c.call)).toContain('POST /api/v1/settlement/parameters');
+      for (const { path, bearer } of sessionCalls) {
+        expect(bearer, `${path} carries the session JWT`).toBeDefined();
+        const payload = JSON.parse(
+          Buffer.from(bearer?.split('.')[1] ?? '', 'base64url').toString('utf8'),
+        );
+        expect(payload, path).toEqual({ path, session_id: sessionId, nonce: expect.anything() });
+      }
     } finally {
       await browser.close();
       if (preview.pid && preview.exitCode === null) {
