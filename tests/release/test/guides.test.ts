@@ -198,7 +198,10 @@ describe('the backend guide', () => {
     expect(outputs.get('first-call.ts')).toMatch(/^order \d+ is live$/m);
     expect(outputs.get('edit-cancel.ts')).toContain('already cancelled');
     expect(outputs.get('stops.ts')).toContain('cancelled 2 stops: true');
-    expect(outputs.get('decimals.ts')).toContain('1000.000000000000000001');
+    // 0.1 + 0.2 is 0.30000000000000004 as a double: rounded to the step it goes out as 0.3, and
+    // the price rounded down to the tick; the order comes back with exactly those digits.
+    expect(outputs.get('decimals.ts')).toMatch(/^tick 1, step 0\.00000001: 0\.3 at 1000$/m);
+    expect(outputs.get('decimals.ts')).toMatch(/^placed 0\.3 at 1000$/m);
     expect(outputs.get('errors.ts')).toMatch(/^rejected with 4\d\d: /m);
     expect(outputs.get('oauth.ts')).toMatch(/^user \d+ \(\w+\) holds \d+ crypto accounts$/m);
     expect(outputs.get('intent.ts')).toMatch(/^intent [0-9a-f-]{36}, strategy /m);
@@ -305,11 +308,23 @@ describe('the frontend guide', () => {
       tab.setDefaultTimeout(20_000);
       const errors: string[] = [];
       tab.on('pageerror', (error) => errors.push(error.message));
-      const signed: string[] = [];
+      const calls: { call: string; path: string; token: boolean; bearer?: string }[] = [];
       tab.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith('/api/')) return;
         const headers = request.headers();
-        if ('x-service-auth' in headers || 'authorization' in headers) signed.push(request.url());
+        calls.push({
+          call: `${request.method()} ${url.pathname}`,
+          path: `${url.pathname}${url.search}`,
+          token: 'x-service-auth' in headers,
+          bearer: /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1],
+        });
       });
+      const opened = tab.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' &&
+          new URL(response.url()).pathname === '/api/v1/session',
+      );
       await tab.goto(`${origin}/?sandbox=${encodeURIComponent(sandboxUrl)}`);
       await tab.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
       await tab.getByLabel('I accept the terms of service').check();
@@ -326,9 +341,25 @@ describe('the frontend guide', () => {
       await expect(tab.getByTestId('funding').textContent()).resolves.toMatch(
         /^Send \S+ USDC to \S+ within \d+ s\.$/,
       );
-      expect(errors).toEqual([]);
-      // The page holds no secret, so nothing it sends is signed.
-      expect(signed).toEqual([]);
+      expect(errors, 'errors thrown on the page').toEqual([]);
+      // The page holds no token secret: nothing it sends carries X-Service-Auth, and it never
+      // calls the partner's own endpoints. Opening the session is unsigned; every call of the
+      // session after it carries a Bearer JWT signed with the session_secret the provider keeps
+      // in memory, naming that session and the path it was sent to.
+      const sessionId = ((await (await opened).json()) as { payload: { session_id: string } })
+        .payload.session_id;
+      expect(calls.filter((c) => c.token || c.call.includes('/partner/'))).toEqual([]);
+      const opening = calls.filter((c) => c.call === 'POST /api/v1/session');
+      expect(opening).toEqual([expect.objectContaining({ bearer: undefined })]);
+      const sessionCalls = calls.filter((c) => c.call !== 'POST /api/v1/session');
+      expect(sessionCalls.map((c) => c.call)).toContain('POST /api/v1/settlement/parameters');
+      for (const { path, bearer } of sessionCalls) {
+        expect(bearer, `${path} carries the session JWT`).toBeDefined();
+        const payload = JSON.parse(
+          Buffer.from(bearer?.split('.')[1] ?? '', 'base64url').toString('utf8'),
+        );
+        expect(payload, path).toEqual({ path, session_id: sessionId, nonce: expect.anything() });
+      }
     } finally {
       await browser.close();
       if (preview.pid && preview.exitCode === null) {
