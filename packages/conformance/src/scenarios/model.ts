@@ -3,9 +3,9 @@ import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import type { Market, OrderRef } from '../adapter.js';
 import { bodyOf } from '../context.js';
-import { fastCheckSeed } from '../generate.js';
-import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
+import { Failure, type RecordedCall } from '../outcome.js';
 import { expected } from './expected.js';
+import { checkModel } from './model-check.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 export const modelRequirementId = 'MODEL-ORDER-SEQUENCES';
@@ -29,7 +29,6 @@ interface Real {
 }
 
 // Shrinking re-runs whole sequences; past this many the smallest found so far is reported.
-const shrinkSequences = 40;
 const maxCommands = 8;
 
 const pathOf = (order: OrderRef, via: 'id' | 'client'): Record<string, string> =>
@@ -275,12 +274,6 @@ const commands = [
   cancelAll,
 ];
 
-interface Found {
-  sequence: string;
-  failure: Failure;
-  calls: RecordedCall[];
-}
-
 const orderSequences: Scenario = {
   name: 'random sequences of order operations against a model of the state tables',
   profile: 'model',
@@ -290,46 +283,16 @@ const orderSequences: Scenario = {
   covers: [modelRequirementId],
   async run(context) {
     const market = await context.market();
-    let budget = context.maxExamples + shrinkSequences;
-    let smallest: Found | undefined;
-    let sequences = 0;
-    let steps = 0;
-    const seed = fastCheckSeed(context.seed, modelRequirementId);
-    const details = await fc.check(
-      fc.asyncProperty(fc.commands(commands, { maxCommands, size: 'max' }), async (sequence) => {
-        if (budget-- <= 0) return true;
-        const real: Real = { context, market, calls: [] };
-        sequences++;
-        try {
-          await fc.asyncModelRun(() => ({ model: { orders: [] }, real }), sequence);
-          steps += real.calls.length;
-          return true;
-        } catch (error) {
-          // Only a broken expectation shrinks; a setup that broke stops the whole check.
-          if (!(error instanceof Failure)) throw error;
-          smallest = { sequence: String(sequence), failure: error, calls: real.calls };
-          return false;
-        }
-      }),
-      { seed, numRuns: context.maxExamples },
-    );
-    await context.evidence.check(modelRequirementId, async () => {
-      if (details.failed && !smallest) {
-        const cause = details.errorInstance;
-        if (cause instanceof SetupError || cause instanceof Skip) throw cause;
-        throw new SetupError(`the model run broke: ${String(cause)}`);
-      }
-      if (!smallest)
-        return `${sequences} sequences of up to ${maxCommands} steps (${steps} calls) held to the state tables`;
-      const failing = smallest.failure.details.call;
-      throw new Failure(
-        `the shortest sequence found that breaks the state tables (${details.numShrinks} shrinks, fast-check seed ${seed}): ${smallest.sequence}; ${smallest.failure.message}`,
-        {
-          ...smallest.failure.details,
-          // Every call of the sequence, in order, each with its curl line.
-          steps: smallest.calls.filter((call) => call !== failing),
-        },
-      );
+    await checkModel(context, {
+      requirementId: modelRequirementId,
+      commands,
+      maxCommands,
+      longest: true,
+      model: () => ({ orders: [] }),
+      real: (): Real => ({ context, market, calls: [] }),
+      modelled: 'the state tables',
+      passed: (sequences, calls) =>
+        `${sequences} sequences of up to ${maxCommands} steps (${calls} calls) held to the state tables`,
     });
   },
 };

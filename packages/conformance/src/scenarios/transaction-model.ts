@@ -4,9 +4,9 @@ import type { SessionCredentials } from '@exchange-kit/core/auth';
 import fc from 'fast-check';
 import { defaultAdapter } from '../adapter.js';
 import { bodyOf } from '../context.js';
-import { fastCheckSeed } from '../generate.js';
-import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
+import { Failure, type RecordedCall } from '../outcome.js';
 import { expected } from './expected.js';
+import { checkModel } from './model-check.js';
 import { example, partnerSession } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -31,7 +31,6 @@ interface Real {
   calls: RecordedCall[];
 }
 
-const shrinkSequences = 40;
 const maxCommands = 8;
 
 async function send(
@@ -157,42 +156,15 @@ const transactionSequences: Scenario = {
   async run(context) {
     const session = await partnerSession(context);
     const canEnd = context.adapter.endTransaction !== defaultAdapter.endTransaction;
-    let budget = context.maxExamples + shrinkSequences;
-    let smallest: { sequence: string; failure: Failure; calls: RecordedCall[] } | undefined;
-    let sequences = 0;
-    const seed = fastCheckSeed(context.seed, transactionModelId);
-    const details = await fc.check(
-      fc.asyncProperty(fc.commands(commands, { maxCommands }), async (sequence) => {
-        if (budget-- <= 0) return true;
-        const real: Real = { context, session, canEnd, calls: [] };
-        sequences++;
-        try {
-          await fc.asyncModelRun(() => ({ model: { transactions: [] }, real }), sequence);
-          return true;
-        } catch (error) {
-          if (!(error instanceof Failure)) throw error;
-          smallest = { sequence: String(sequence), failure: error, calls: real.calls };
-          return false;
-        }
-      }),
-      { seed, numRuns: context.maxExamples },
-    );
-    await context.evidence.check(transactionModelId, async () => {
-      if (details.failed && !smallest) {
-        const cause = details.errorInstance;
-        if (cause instanceof SetupError || cause instanceof Skip) throw cause;
-        throw new SetupError(`the model run broke: ${String(cause)}`);
-      }
-      if (!smallest)
-        return `${sequences} sequences of up to ${maxCommands} steps held to the transaction table${canEnd ? '' : ' (without ending transactions: the adapter has no endTransaction step)'}`;
-      const failing = smallest.failure.details.call;
-      throw new Failure(
-        `the shortest sequence found that breaks the transaction table (${details.numShrinks} shrinks, fast-check seed ${seed}): ${smallest.sequence}; ${smallest.failure.message}`,
-        {
-          ...smallest.failure.details,
-          steps: smallest.calls.filter((call) => call !== failing),
-        },
-      );
+    await checkModel(context, {
+      requirementId: transactionModelId,
+      commands,
+      maxCommands,
+      model: () => ({ transactions: [] }),
+      real: (): Real => ({ context, session, canEnd, calls: [] }),
+      modelled: 'the transaction table',
+      passed: (sequences) =>
+        `${sequences} sequences of up to ${maxCommands} steps held to the transaction table${canEnd ? '' : ' (without ending transactions: the adapter has no endTransaction step)'}`,
     });
   },
 };
