@@ -199,6 +199,11 @@ class PostgresDatabase implements Database {
   async close(): Promise<void> {
     await this.#writes;
     const writer = await this.#writer?.catch(() => undefined);
+    // Given back here rather than when the server notices the connection closed, which it
+    // does in its own time: a sandbox started right after this one closes must find it free.
+    await writer?.client
+      .query('SELECT pg_advisory_unlock($1)', [ownerLockKey])
+      .catch(() => undefined);
     writer?.client.release();
     await this.pool.end();
   }
