@@ -60,7 +60,8 @@ export type OperationId = keyof typeof partnerHandlers;
 export interface Call {
   body?: unknown;
   path?: Record<string, string>;
-  query?: Record<string, string>;
+  /** As the edge hands it on: parsed by the operation's query schema. */
+  query?: Record<string, unknown>;
   caller?: Caller;
   now?: number;
 }

@@ -127,6 +127,23 @@ describe('Quick Exchange over HTTP', () => {
     expect(listing.selection).toEqual({ intent_id: intent.id, limit: 100, count: 2 });
   });
 
+  it('refuses malformed listing filters with 400 naming each', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    for (const [field, value] of [
+      ['min_ts', '-1'],
+      ['max_ts', 'yesterday'],
+      ['status', 'DONE'],
+      ['intent_id', 'nope'],
+    ] as const) {
+      const answer = await asPartner(
+        'GET',
+        `/api/v1/partner/${key}/transactions?${field}=${value}`,
+      );
+      expect(answer.status, field).toBe(400);
+      expect(Object.keys((answer.body as { errors: object }).errors), field).toEqual([field]);
+    }
+  });
+
   it('QE-TRADE-NO-METHOD then settlement method and parameters, to PENDING', async () => {
     const key = sandbox.credentials.publicApiKey;
     const session = ok(

@@ -43,9 +43,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => db.close());
 
-const list = async (query: Record<string, string> = {}, as: Caller = caller) => {
-  zListPartnerTransactionsQuery.parse(
-    Object.fromEntries(Object.entries(query).map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v])),
+/** Lists with the filters as the edge hands them on: numeric text read as a number, then parsed. */
+const list = async (filters: Record<string, string> = {}, as: Caller = caller) => {
+  const query = zListPartnerTransactionsQuery.parse(
+    Object.fromEntries(
+      Object.entries(filters).map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v]),
+    ),
   );
   const reply = await call(db, 'listPartnerTransactions', {
     path: { public_api_key: partner.publicApiKey },
@@ -120,23 +123,5 @@ describe('listPartnerTransactions', () => {
       call(db, 'listPartnerTransactions', { path: { public_api_key: other.publicApiKey }, caller }),
     );
     expect(error.status).toBe(401);
-  });
-
-  it('refuses malformed filters with 422 naming them', async () => {
-    for (const [field, value] of [
-      ['min_ts', '-1'],
-      ['max_ts', 'yesterday'],
-      ['status', 'DONE'],
-      ['intent_id', 'nope'],
-    ] as const) {
-      const error = await refusal(
-        call(db, 'listPartnerTransactions', {
-          path: { public_api_key: partner.publicApiKey },
-          query: { [field]: value },
-          caller,
-        }),
-      );
-      expect([error.status, error.errors]).toEqual([422, { [field]: ['invalid'] }]);
-    }
   });
 });
