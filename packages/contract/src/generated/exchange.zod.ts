@@ -289,8 +289,8 @@ export const zOrderTpslUpdate = /* @__PURE__ */ z.object({
  * A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
  */
 export const zDecimalLike = /* @__PURE__ */ z.union([
-    /* @__PURE__ */ z.number(),
-    zDecimalString
+    zDecimalString,
+    /* @__PURE__ */ z.number()
 ]);
 
 /**
