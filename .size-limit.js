@@ -82,10 +82,13 @@ export default [
     // 22 KiB since resending calls refused for their nonce and signing once the socket is
     // connected (about 0.4 kB; without them, concurrent calls of one token fail), and since the
     // operations table carries each call's statuses, security, permission and 422 codes.
+    // 32 KiB since Node compiles the response schemas (zod's compiler, 9.9 kB, loaded with the
+    // schemas on the first call that validates): an order is checked in 0.3 µs, not 3.5 µs.
+    // Browser and edge bundles carry no compiler.
     name: '@exchange-kit/exchange-client: with core and runtime schemas, on Node',
     path: 'packages/exchange-client/src/index.ts',
     gzip: true,
-    limit: '22 KiB',
+    limit: '32 KiB',
     modifyEsbuildConfig: (config) => ({
       ...config,
       platform: 'node',

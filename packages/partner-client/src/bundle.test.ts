@@ -36,6 +36,8 @@ async function browserEntry(entry = './browser.ts') {
   return {
     code: files.map((file) => file.text).join('\n'),
     inputs,
+    /** Every module of every chunk, those loaded later included. */
+    allInputs: Object.values(outputs).flatMap((output) => Object.keys(output.inputs)),
     // The chunk loaded later that sets the session's Authorization header.
     signerCode: result.outputFiles
       .filter((file) => !names.has(chunkName(file.path)) && file.text.includes('Bearer '))
@@ -64,5 +66,13 @@ describe('browser entry', () => {
     expect(signerCode).toMatch(/HS256/);
     expect(code).not.toMatch(/HS256/);
     expect(signerCode).not.toMatch(/X-Service-Auth|token_id|oauth_request_public_id|createHmac/);
+  });
+
+  it('keeps the schemas as they are: the zod compiler needs `new Function` and is not shipped', async () => {
+    const { allInputs } = await browserEntry();
+    expect(allInputs.some((input) => input.endsWith('contract/src/compile-web.ts'))).toBe(true);
+    expect(allInputs.filter((input) => /compile-node|zod\/v4\/core\/compile/.test(input))).toEqual(
+      [],
+    );
   });
 });

@@ -13,7 +13,9 @@ export {
   type ServiceAuthRequest,
   type SessionAuthPayload,
   type SessionCredentials,
+  serviceAuthJwt,
   serviceAuthPayload,
+  sessionAuthJwt,
   signServiceAuth,
   signSessionAuth,
 } from './service-auth.js';

@@ -65,17 +65,39 @@ export function serviceAuthPayload(
   return { token_id: token.tokenId, path: request.path, nonce };
 }
 
-/** A fresh X-Service-Auth JWT for one call (and one for each retry). */
-export function signServiceAuth(token: ApiToken, request: ServiceAuthRequest): Promise<string> {
+/**
+ * The X-Service-Auth JWT of one call: at once where the platform signs synchronously (Node),
+ * as a promise where it cannot (Web Crypto).
+ */
+export function serviceAuthJwt(
+  token: ApiToken,
+  request: ServiceAuthRequest,
+): string | Promise<string> {
   return signJwt(serviceAuthPayload(token, request), token.tokenSecret);
 }
 
-/** A fresh session Bearer JWT for one Quick Exchange call made for a user session. */
-export function signSessionAuth(session: SessionCredentials, path: string): Promise<string> {
+/** A fresh X-Service-Auth JWT for one call (and one for each retry). */
+export async function signServiceAuth(
+  token: ApiToken,
+  request: ServiceAuthRequest,
+): Promise<string> {
+  return serviceAuthJwt(token, request);
+}
+
+/** The session Bearer JWT of one call: at once on Node, as a promise with Web Crypto. */
+export function sessionAuthJwt(
+  session: SessionCredentials,
+  path: string,
+): string | Promise<string> {
   const payload: SessionAuthPayload = {
     path,
     session_id: session.sessionId,
     nonce: nextNonce(`session:${session.sessionId}`),
   };
   return signJwt(payload, session.sessionSecret);
+}
+
+/** A fresh session Bearer JWT for one Quick Exchange call made for a user session. */
+export async function signSessionAuth(session: SessionCredentials, path: string): Promise<string> {
+  return sessionAuthJwt(session, path);
 }

@@ -6,14 +6,10 @@ const encodedHeader = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base6
 /**
  * HS256 JWS compact serialisation with node:crypto: byte for byte what jose's
  * `new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })` produces, at a
- * fraction of its cost (no key import, no Web Crypto round trip).
+ * fraction of its cost (no key import, no Web Crypto round trip). Synchronous: a call is
+ * signed in the same turn its socket is handed over, with no wait between the two.
  */
-export async function signJwt(payload: object, secret: string): Promise<string> {
-  return signJwtSync(payload, secret);
-}
-
-/** The same, for callers that cannot wait (load generators' request hooks). */
-export function signJwtSync(payload: object, secret: string): string {
+export function signJwt(payload: object, secret: string): string {
   const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
   return `${signingInput}.${signature}`;

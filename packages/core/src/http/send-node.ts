@@ -1,5 +1,11 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestOptions,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { type Answer, fetchSend, type Outgoing, type Send, timeoutError } from './send.js';
 
 // Idle sockets close after 4 s, as undici's do: before the keep-alive timeout of most servers
@@ -8,6 +14,62 @@ const agentOptions = { keepAlive: true, timeout: 4_000 };
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
+type Origin = Pick<RequestOptions, 'hostname' | 'port' | 'auth'> & { https: boolean };
+
+// A client talks to one or two origins: each is parsed once, not with every call (node:http
+// given a URL string parses it whole again).
+const origins = new Map<string, Origin>();
+const maxOrigins = 64;
+
+function originOf(text: string): Origin {
+  const known = origins.get(text);
+  if (known) return known;
+  const { protocol, hostname, port, auth } = urlToHttpOptions(new URL(text));
+  const origin = { https: protocol === 'https:', hostname, port, auth };
+  if (origins.size >= maxOrigins) origins.clear();
+  origins.set(text, origin);
+  return origin;
+}
+
+/**
+ * The options of one request, always built in this one shape: node:http reads them on every
+ * call, and options of varying shapes (a spread origin) cost it more than the rest of this
+ * module does.
+ */
+function requestOptions(request: Outgoing): RequestOptions {
+  const { url } = request;
+  const pathAt = url.indexOf('/', url.indexOf('//') + 2);
+  const origin = originOf(pathAt === -1 ? url : url.slice(0, pathAt));
+  return {
+    hostname: origin.hostname,
+    port: origin.port,
+    auth: origin.auth,
+    // Path and query string, exactly as signed.
+    path: pathAt === -1 ? '/' : url.slice(pathAt),
+    agent: origin.https ? httpsAgent : httpAgent,
+    method: request.method,
+    // A request signed later gets its headers then, all at once.
+    headers: request.sign ? undefined : Object.fromEntries(request.headers),
+  };
+}
+
+/** An answer whose headers become a Headers only when asked for: a success never reads them. */
+class NodeAnswer implements Answer {
+  #headers: Headers | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    private readonly rawHeaders: IncomingHttpHeaders,
+    readonly text: string,
+  ) {}
+
+  get headers(): Headers {
+    this.#headers ??= new Headers(this.rawHeaders as Record<string, string>);
+    return this.#headers;
+  }
+}
+
 /**
  * Node's global fetch spends more per call than the whole rest of a call (a Request, a second
  * URL parse, web streams); node:http with a keep-alive agent does not.
@@ -15,38 +77,27 @@ const httpsAgent = new HttpsAgent(agentOptions);
 function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs: number) {
   return new Promise<Answer>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const https = request.url.startsWith('https:');
-    const outgoing = (https ? httpsRequest : httpRequest)(
-      request.url,
-      {
-        agent: https ? httpsAgent : httpAgent,
-        method: request.method,
-        // A request signed later gets its headers then, all at once.
-        headers: request.sign ? undefined : Object.fromEntries(request.headers),
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        response.on('end', () => {
-          settle();
-          let headers: Headers | undefined;
-          resolve({
-            status: response.statusCode as number,
-            statusText: response.statusMessage as string,
-            // Made when asked for: a successful call never reads them.
-            get headers() {
-              headers ??= new Headers(response.headers as Record<string, string>);
-              return headers;
-            },
+    const options = requestOptions(request);
+    const https = options.agent === httpsAgent;
+    const outgoing = (https ? httpsRequest : httpRequest)(options, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => {
+        settle();
+        resolve(
+          new NodeAnswer(
+            response.statusCode as number,
+            response.statusMessage as string,
+            response.headers,
             text,
-          });
-        });
-        response.on('error', fail);
-      },
-    );
+          ),
+        );
+      });
+      response.on('error', fail);
+    });
     const timer = setTimeout(() => fail(timeoutError()), timeoutMs);
     const abort = () => fail(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
@@ -65,15 +116,25 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
       outgoing.end(request.body);
       return;
     }
+    const send = () => {
+      if (outgoing.destroyed) return;
+      for (const [name, value] of request.headers) outgoing.setHeader(name, value);
+      outgoing.end(request.body);
+    };
     // Signed once the socket can take the bytes: a new socket connects in its own time, so
     // calls signed when asked for would reach the server in another order than their nonces.
+    // A synchronous signer is written in the same turn, with nothing queued in between.
     const signAndSend = () => {
       if (outgoing.destroyed) return;
-      Promise.resolve(sign()).then(() => {
-        if (outgoing.destroyed) return;
-        for (const [name, value] of request.headers) outgoing.setHeader(name, value);
-        outgoing.end(request.body);
-      }, fail);
+      let signing: Promise<void> | void;
+      try {
+        signing = sign();
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (signing) signing.then(send, fail);
+      else send();
     };
     outgoing.once('socket', (socket) => {
       if (socket.connecting) socket.once(https ? 'secureConnect' : 'connect', signAndSend);

@@ -205,19 +205,25 @@ export function createSender(options: TransportOptions = {}): Sender {
       // Signing fails the call as it is, not as a network error to retry.
       let signing: { failure: unknown } | undefined;
       if (authenticate) {
-        outgoing.sign = async () => {
+        const refused = (failure: unknown) => {
+          signing = { failure };
+          throw failure;
+        };
+        // Synchronous when the authenticator is: the sender then writes in the same turn.
+        outgoing.sign = () => {
+          let signed: Promise<void> | void;
           try {
-            await authenticate(outgoing, call.path, call.sign);
+            signed = authenticate(outgoing, call.path, call.sign);
           } catch (failure) {
-            signing = { failure };
-            throw failure;
+            return refused(failure);
           }
+          if (signed) return signed.then(logged, refused);
           logged();
         };
       } else {
         logged();
       }
-      const started = performance.now();
+      const started = hooks.onResponse ? performance.now() : 0;
       let answer: Answer | undefined;
       let failure: unknown;
       try {
