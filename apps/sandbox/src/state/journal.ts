@@ -134,10 +134,11 @@ export class Journal {
   }
 
   #undoRecords(): void {
-    // Latest first: a row created by the call is dropped after its changes are taken back.
+    // Latest first: a row the call created is dropped after the rows created since, which
+    // may name it.
     for (const { table, row, before, created } of [...this.#records.values()].reverse()) {
-      if (created)
-        (recordKinds[table].drop as (state: SandboxState, row: object) => void)(this.state, row);
+      const drop = recordKinds[table].drop as (state: SandboxState, row: object) => void;
+      if (created) drop(this.state, row);
       else Object.assign(row, before);
     }
     this.#records.clear();

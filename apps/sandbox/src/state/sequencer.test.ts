@@ -49,7 +49,7 @@ function snapshot(sandbox: SandboxState) {
   };
 }
 
-describe('the exchange state and its store', () => {
+describe('the sandbox state and its store', () => {
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
@@ -111,6 +111,62 @@ describe('the exchange state and its store', () => {
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
+  });
+
+  it('stores the partner and OAuth calls of a burst with the rest: the store reads back as memory', async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${sandbox.partnerUrl}/api/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, never> };
+    };
+    const sessions = await Promise.all(
+      [1, 2].map(() => post('/session', { public_api_key: sandbox.credentials.publicApiKey })),
+    );
+    const [first, second] = sessions.map(
+      (session) => (session.body.payload as unknown as { session_id: string }).session_id,
+    );
+    const trade = (session: string | undefined, extra: Record<string, unknown> = {}) =>
+      post('/transaction/intent_to_trade', {
+        session_id: session,
+        side: 'buy',
+        symbol: 'BTC/USDC',
+        currency: 'BTC',
+        quantity: '0.015',
+        ...extra,
+      });
+    const trades = await Promise.all([
+      trade(first, { client_ref: 'burst' }),
+      trade(first, { client_ref: 'burst' }),
+      trade(second),
+      trade(second, { quantity: '-1' }),
+      trade(second, { symbol: 'BTC/NOPE' }),
+    ]);
+    expect(trades.map((answer) => answer.status)).toEqual([202, 202, 202, 422, 422]);
+    const transactionId = (trades[2]?.body.payload as unknown as { transaction_id: string })
+      .transaction_id;
+    const methods = await Promise.all(
+      ['FUNDING', 'PAYOUT', 'NOPE'].map((direction) =>
+        post('/settlement/method', {
+          transaction_id: transactionId,
+          direction,
+          method: 'SERVICE_PARTNER_WALLET',
+        }),
+      ),
+    );
+    expect(methods.map((answer) => answer.status)).toEqual([202, 202, 422]);
+    const oauth = await demoClient(sandbox)('POST', '/system/oauth_requests', { body: {} });
+    expect(oauth.status).toBe(200);
+
+    await sandbox.sequencer.settled();
+    const stored = snapshot(await sandbox.database.read(loadSandboxState));
+    const memory = snapshot(sandbox.sequencer.state);
+    expect(memory.transactions.length).toBeGreaterThanOrEqual(2);
+    expect(memory.instructions.length).toBeGreaterThanOrEqual(2);
+    expect(memory.oauthRequests.length).toBeGreaterThanOrEqual(1);
+    expect(stored).toEqual(memory);
   });
 
   it('reads back text with tabs, line breaks and backslashes as it was written', async () => {
