@@ -3,7 +3,12 @@ import {
   zCreateOrderResponse,
   zGetOrderByClientIdResponse,
 } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zCreateSessionResponse,
+  zIntentToTradeResponse,
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { placeOrder } from '../exchange/orders.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
@@ -120,13 +125,13 @@ describe('the sandbox state and its store', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as Record<string, never> };
+      return { status: response.status, body: (await response.json()) as unknown };
     };
     const sessions = await Promise.all(
       [1, 2].map(() => post('/session', { public_api_key: sandbox.credentials.publicApiKey })),
     );
     const [first, second] = sessions.map(
-      (session) => (session.body.payload as unknown as { session_id: string }).session_id,
+      (session) => z.parse(zCreateSessionResponse, session.body).payload.session_id,
     );
     const trade = (session: string | undefined, extra: Record<string, unknown> = {}) =>
       post('/transaction/intent_to_trade', {
@@ -145,8 +150,7 @@ describe('the sandbox state and its store', () => {
       trade(second, { symbol: 'BTC/NOPE' }),
     ]);
     expect(trades.map((answer) => answer.status)).toEqual([202, 202, 202, 422, 422]);
-    const transactionId = (trades[2]?.body.payload as unknown as { transaction_id: string })
-      .transaction_id;
+    const transactionId = z.parse(zIntentToTradeResponse, trades[2]?.body).payload.transaction_id;
     const methods = await Promise.all(
       ['FUNDING', 'PAYOUT', 'NOPE'].map((direction) =>
         post('/settlement/method', {
