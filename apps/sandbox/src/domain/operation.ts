@@ -1,8 +1,9 @@
 /**
  * The contract between the HTTP edge and the domain modules (src/exchange, src/partner). The
  * edge matches a request to an operation of the specs, validates it against the operation's
- * generated schema, authenticates it and calls the operation's handler with what it parsed;
- * a handler returns one of the operation's documented replies or throws a domain error.
+ * generated schema, authenticates it and has the Sequencer run the operation's handler with
+ * what it parsed and the call's journal; a handler returns one of the operation's documented
+ * replies or throws a domain error, which undoes what it changed.
  */
 import type { operations as ExchangeOperations } from '@exchange-kit/contract/exchange';
 import type * as ExchangeSchemas from '@exchange-kit/contract/exchange/schemas';

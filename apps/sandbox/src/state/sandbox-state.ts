@@ -80,7 +80,7 @@ export const recordKinds: { [Table in RecordTable]: RecordKind<RecordTables[Tabl
 };
 
 /** The order rows of different tables are written in: a row after the rows it names. */
-export const recordTables: readonly RecordTable[] = [
+export const recordTableOrder: readonly RecordTable[] = [
   'oauth_requests',
   'qe_sessions',
   'qe_intents',

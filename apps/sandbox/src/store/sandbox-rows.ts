@@ -1,11 +1,7 @@
 import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { Queryable } from '../state/queryable.js';
-import {
-  type RecordTable,
-  type RecordTables,
-  recordTables as recordTableOrder,
-} from '../state/sandbox-state.js';
+import { type RecordTable, type RecordTables, recordTableOrder } from '../state/sandbox-state.js';
 
 type Value = string | number | boolean | D | null;
 
