@@ -1,8 +1,8 @@
 /**
  * The sandbox under load: an order edit/cancel/create mix and public reads, with autocannon
  * at 16 connections, beside the store's own ceiling (the same edit transaction issued to the
- * store directly, no HTTP), Quick Exchange intents (a database transaction per call) and a
- * stateless mock (Prism) answering the same spec. Also: time from start to `ready` on an
+ * store directly, no HTTP), Quick Exchange intents (decided in memory, stored in batches)
+ * and a stateless mock (Prism) answering the same spec. Also: time from start to `ready` on an
  * existing data folder.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -196,10 +196,9 @@ async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load>
 }
 
 /**
- * Quick Exchange intents of the demo partner, each created in a database transaction of its
- * own (the token's nonce, then the intent row): the persistence model the partner and OAuth
- * calls use, beside the exchange's state in memory written in batches. One token per lane,
- * as for the order mix.
+ * Quick Exchange intents of the demo partner: each call decided on the state in memory and
+ * its rows (the token's nonce, the intent) stored with group commit, as every call of the
+ * sandbox is. One token per lane, as for the order mix.
  */
 async function intentWrites(
   server: { partnerUrl: string; publicApiKey: string },
@@ -211,7 +210,7 @@ async function intentWrites(
     payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '49.90' },
     strategy: 'ONE_TO_MANY',
   });
-  return load('Quick Exchange intents, a database transaction per call (writes)', {
+  return load('Quick Exchange intents, batched (writes)', {
     url: server.partnerUrl,
     requests: [
       {

@@ -29,7 +29,7 @@ export function addDemoToken(
 export async function storeCeiling(sandbox: RunningSandbox, seconds: number): Promise<number> {
   const handler = orderHandlers.editOrder;
   if (!handler) throw new Error('no editOrder handler');
-  const ids = (sandbox.sequencer.state.ordersByUser.get(demoUserId) ?? [])
+  const ids = (sandbox.sequencer.state.exchange.ordersByUser.get(demoUserId) ?? [])
     .filter((order) => order.status === 'live')
     .slice(0, 50)
     .map((order) => String(order.id));

@@ -4,10 +4,8 @@ import { type DemoCredentials, defaultCredentials } from './config.js';
 import type { Handlers } from './domain/operation.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
-import type { ExchangeHandlers } from './exchange/operation.js';
 import { orderHandlers } from './exchange/orders.js';
-import type { Sequencer } from './exchange/sequencer.js';
-import { accountHandlers, userHandlers } from './exchange/users.js';
+import { userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
@@ -16,8 +14,8 @@ import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
 import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';
+import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
-import { spendNonce } from './store/exchange-rows.js';
 import { migrate } from './store/migrations.js';
 import { seed } from './store/seed.js';
 import { TestClock, testControl } from './test-control/test-control.js';
@@ -62,15 +60,15 @@ export interface RunningSandbox {
   credentials: DemoCredentials;
   /**
    * The store, for fixtures and checks in tests. A transaction run through it is read back
-   * into the exchange state in memory once it commits.
+   * into the sandbox state in memory once it commits.
    */
   database: Database;
-  /** The exchange state in memory, for tools that drive it without HTTP (benchmarks). */
+  /** The sandbox state in memory, for tools that drive it without HTTP (benchmarks). */
   sequencer: Sequencer;
   close(): Promise<void>;
 }
 
-/** The operations run in a transaction of their own; `exchangeUrl` is what OAuth hrefs name. */
+/** The handlers of both interfaces; `exchangeUrl` is what OAuth hrefs name. */
 export function sandboxHandlers(
   exchangeUrl: string,
   settleAfterMs?: number,
@@ -79,15 +77,14 @@ export function sandboxHandlers(
   const signed = requireSessionAuth ? requiringSessionAuth(partnerHandlers) : partnerHandlers;
   const partner =
     settleAfterMs === undefined ? signed : completingSettlements(signed, settleAfterMs);
-  return { ...userHandlers, ...oauthHandlers(exchangeUrl), ...partner };
+  return {
+    ...marketHandlers,
+    ...orderHandlers,
+    ...userHandlers,
+    ...oauthHandlers(exchangeUrl),
+    ...partner,
+  };
 }
-
-/** The operations decided on the exchange state in memory. */
-export const exchangeHandlers: ExchangeHandlers = {
-  ...marketHandlers,
-  ...orderHandlers,
-  ...accountHandlers,
-};
 
 /** The store as tests and tools see it: what they write directly, the exchange reads back. */
 function fixtureDatabase(database: Database, sequencer: Sequencer): Database {
@@ -134,25 +131,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   const log = createLogger(options.logDestination);
-  // The OAuth hrefs name the server's own URL, known once it listens: the operations run in
-  // transactions of their own are put in place then, before any call is read.
+  // The OAuth hrefs name the server's own URL, known once it listens: the handlers are put
+  // in place then, before any call is read.
   const handlers: Handlers = {};
   const { app, drain } = await createApp({
-    store: {
-      transaction: (work) => database.transaction(work),
-      read: (work) => database.read(work),
-      spendNonce,
-    },
     sequencer,
     routes: buildRoutes(),
     handlers,
-    exchangeHandlers,
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,
     pages: withTestControl(
-      sandboxPages({ db: database, now, docsUrl: options.docsUrl }),
-      clock && testControl({ db: database, clock }),
+      sandboxPages({ sequencer, now, docsUrl: options.docsUrl }),
+      clock && testControl({ sequencer, clock }),
     ),
     anonymousRateLimits: options.anonymousRateLimits,
     log,

@@ -1,8 +1,9 @@
 /**
  * The contract between the HTTP edge and the domain modules (src/exchange, src/partner). The
  * edge matches a request to an operation of the specs, validates it against the operation's
- * generated schema, authenticates it and calls the operation's handler with what it parsed;
- * a handler returns one of the operation's documented replies or throws a domain error.
+ * generated schema, authenticates it and has the Sequencer run the operation's handler with
+ * what it parsed and the call's journal; a handler returns one of the operation's documented
+ * replies or throws a domain error, which undoes what it changed.
  */
 import type { operations as ExchangeOperations } from '@exchange-kit/contract/exchange';
 import type * as ExchangeSchemas from '@exchange-kit/contract/exchange/schemas';
@@ -10,9 +11,7 @@ import type { operations as PartnerOperations } from '@exchange-kit/contract/par
 import type * as PartnerSchemas from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 
-import type { Queryable } from './queryable.js';
-
-export type { Queryable };
+import type { Journal } from '../state/journal.js';
 
 /** Who made the call, as established by authentication. */
 export type Caller =
@@ -84,8 +83,11 @@ export interface CallContext<Input extends CallInput = UntypedInput> {
 }
 
 export interface RequestContext<Input extends CallInput = UntypedInput> extends CallContext<Input> {
-  /** The database transaction the whole call runs in; it commits when the handler returns. */
-  db: Queryable;
+  /**
+   * The call's changes to the sandbox state, which it reads and changes through: they are
+   * stored with the call's batch before it is answered, and undone when it is refused.
+   */
+  journal: Journal;
 }
 
 export interface Reply {
@@ -95,11 +97,12 @@ export interface Reply {
 }
 
 /**
- * Any operation's handler, as the edge holds them side by side. Declared as a method so its
+ * Any operation's handler, as the edge holds them side by side. It runs without waiting on
+ * anything: one call at a time decides on the sandbox state. Declared as a method so its
  * parameter is compared both ways: a handler typed for one operation's input fits.
  */
 export type Handler = {
-  handle(context: RequestContext<CallInput>): Promise<Reply>;
+  handle(context: RequestContext<CallInput>): Reply;
 }['handle'];
 
 /** Handlers keyed by the operationId of the spec. */
@@ -122,12 +125,12 @@ export type DocumentedReply<Operation> = Operation extends { responses: infer Re
     }[keyof Responses & number]
   : never;
 
-/** The handler of an exchange operation that runs in a database transaction of its own. */
-export type ExchangeApiHandlerOf<Id extends keyof ExchangeOperations & string> = (
+/** The handler of an exchange operation. */
+export type ExchangeHandlerOf<Id extends keyof ExchangeOperations & string> = (
   context: RequestContext<ExchangeInput<Id>>,
-) => Promise<DocumentedReply<ExchangeOperations[Id]>>;
+) => DocumentedReply<ExchangeOperations[Id]>;
 
-/** The handler of a partner operation, each run in a database transaction of its own. */
+/** The handler of a partner operation. */
 export type PartnerHandlerOf<Id extends keyof PartnerOperations & string> = (
   context: RequestContext<PartnerInput<Id>>,
-) => Promise<DocumentedReply<PartnerOperations[Id]>>;
+) => DocumentedReply<PartnerOperations[Id]>;

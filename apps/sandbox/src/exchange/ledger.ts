@@ -1,6 +1,6 @@
 import { Refusal } from '../domain/errors.js';
-import type { Journal } from './journal.js';
-import { D, isOpen, type Order, takesOnly } from './state.js';
+import { D, isOpen, type Order, takesOnly } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
 
 const notEnoughFreeBalance = () =>
   new Refusal('user', 'not_enough_free_balance', 'Not enough free balance');
@@ -74,7 +74,7 @@ export function reserveFor(
  * the increase; the call is then undone.
  */
 export function syncReserve(journal: Journal, order: Order): void {
-  const product = journal.state.products.get(order.productId);
+  const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
   journal.touchOrder(order);
@@ -107,7 +107,7 @@ export function settleSpotFill(
     receiveCurrency,
     depositAddress(userId, receiveCurrency),
   );
-  const existing = journal.state.account(userId, payCurrency);
+  const existing = journal.exchange.account(userId, payCurrency);
   if (!existing) throw notEnoughFreeBalance();
   const paying = journal.touchAccount(existing);
   const balance = paying.balance.minus(paid);

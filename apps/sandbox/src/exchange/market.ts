@@ -1,6 +1,6 @@
 import { NotFound } from '../domain/errors.js';
-import type { ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
-import { type BookSide, D, type ExchangeState, type Product } from './state.js';
+import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { type BookSide, D, type ExchangeState, type Product } from '../state/exchange-state.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
 export function fractionalSeconds(ms: number): string {
@@ -70,7 +70,11 @@ function productById(state: ExchangeState, id: string | number): Product {
 }
 
 /** Without perpetual=1 the spot and margin pairs; with it, the perpetual products. */
-const listProducts: ExchangeHandlerOf<'listProducts'> = ({ journal: { state }, query, now }) => ({
+const listProducts: ExchangeHandlerOf<'listProducts'> = ({
+  journal: { exchange: state },
+  query,
+  now,
+}) => ({
   status: 200,
   body: [...state.products.values()]
     .filter((product) => product.perpetual === (query.perpetual === 1))
@@ -78,7 +82,11 @@ const listProducts: ExchangeHandlerOf<'listProducts'> = ({ journal: { state }, q
     .map((product) => productView(state, product, now)),
 });
 
-const getProduct: ExchangeHandlerOf<'getProduct'> = ({ journal: { state }, path, now }) => ({
+const getProduct: ExchangeHandlerOf<'getProduct'> = ({
+  journal: { exchange: state },
+  path,
+  now,
+}) => ({
   status: 200,
   body: productView(state, productById(state, path.product_id), now),
 });
@@ -95,7 +103,11 @@ function levels(side: BookSide): [string, string][] {
   return aggregated.map(([price, quantity]) => [price.toFixed(), quantity.toFixed()]);
 }
 
-const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({ journal: { state }, path, now }) => {
+const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({
+  journal: { exchange: state },
+  path,
+  now,
+}) => {
   const book = state.book(productById(state, path.product_id).id);
   return {
     status: 200,
@@ -107,7 +119,7 @@ const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({ journal: { state 
   };
 };
 
-const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { state } }) => ({
+const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { exchange: state } }) => ({
   status: 200,
   body: [...state.currencies.values()]
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
@@ -125,7 +137,11 @@ const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { state 
 });
 
 /** The loan book of a crypto currency, rates ascending; codes are case sensitive. */
-const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({ journal: { state }, path, now }) => {
+const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({
+  journal: { exchange: state },
+  path,
+  now,
+}) => {
   const code = path.currency ?? '';
   if (state.currencies.get(code)?.currencyType !== 'crypto') {
     throw new NotFound('Currency not found');
@@ -141,7 +157,7 @@ const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({ journal: { state }, pat
   };
 };
 
-export const marketHandlers: ExchangeHandlers = {
+export const marketHandlers: Handlers = {
   listProducts,
   getProduct,
   getPriceLevels,

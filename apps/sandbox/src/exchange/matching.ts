@@ -1,7 +1,7 @@
-import type { Journal } from './journal.js';
+import { D, isOpen, type Order, type TrailingStop, takesOnly } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
 import { closesPosition, fundsFor, reserveFor, settleSpotFill, syncReserve } from './ledger.js';
 import { bookMarginFill } from './positions.js';
-import { D, isOpen, type Order, type TrailingStop, takesOnly } from './state.js';
 
 /**
  * Matches `taker` against the opposite side of its product's book by price-time priority:
@@ -33,7 +33,7 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
 
 /** The resting order `taker` would meet first, if its price (a range's bound) allows. */
 export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
-  const side = journal.state.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
+  const side = journal.exchange.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
   const maker = side.orders.find((order) => order !== taker);
   // A triggered stop sells or buys at market, whatever its trigger price was.
   if (!maker || (takesOnly(taker.orderType) && taker.orderType !== 'market_with_range')) {
@@ -58,7 +58,7 @@ function settle(
   price: D,
   now: number,
 ): boolean {
-  const { state } = journal;
+  const { exchange: state } = journal;
   const product = state.products.get(taker.productId);
   if (!product) throw new Error(`Order ${taker.id} names no product`);
   const [buyer, seller] = taker.side === 'buy' ? [taker, maker] : [maker, taker];
@@ -127,7 +127,7 @@ function settle(
  */
 function openConditionalOrders(journal: Journal, order: Order, fillId: number, now: number): void {
   if (isOpen(order) || order.filledQuantity.isZero() || order.unwoundTradeId !== null) return;
-  const { state } = journal;
+  const { exchange: state } = journal;
   const product = state.products.get(order.productId);
   if (!product) return;
   const triggers = [
@@ -205,7 +205,7 @@ function trail(journal: Journal, order: Order, price: D, now: number): void {
  * stop loss of one trade cancel each other: the one reached first cancels the other.
  */
 export function triggerConditionalOrders(journal: Journal, productId: number, now: number): void {
-  const { state } = journal;
+  const { exchange: state } = journal;
   if (!journal.traded(productId)) return;
   for (let round = 0; round < maxTriggerRounds; round++) {
     const last = state.lastPrice(productId);
@@ -249,7 +249,7 @@ export function cancel(journal: Journal, order: Order, now: number): void {
 
 /** The id of the last fill of `order`, which has filled in part. */
 function lastFillOf(journal: Journal, order: Order): number {
-  const fills = journal.state.fillsByProduct.get(order.productId) ?? [];
+  const fills = journal.exchange.fillsByProduct.get(order.productId) ?? [];
   for (let at = fills.length - 1; at >= 0; at--) {
     const fill = fills[at] as (typeof fills)[number];
     if (fill.takerOrderId === order.id || fill.makerOrderId === order.id) return fill.id;
@@ -263,10 +263,10 @@ function lastFillOf(journal: Journal, order: Order): number {
  * price, is never refused for it. Returns whether the order stands.
  */
 function holdOrCancel(journal: Journal, order: Order, now: number): boolean {
-  const product = journal.state.products.get(order.productId);
+  const product = journal.exchange.products.get(order.productId);
   if (!product) return false;
   const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
-  const account = journal.state.account(order.userId, currency);
+  const account = journal.exchange.account(order.userId, currency);
   const own = order.reservedCurrency === currency ? order.reservedAmount : new D(0);
   const free = account ? account.balance.minus(account.reserved).plus(own) : new D(0);
   if (amount.gt(free)) {
@@ -281,7 +281,7 @@ function holdOrCancel(journal: Journal, order: Order, now: number): boolean {
 function activate(journal: Journal, order: Order, now: number): void {
   journal.touchOrder(order);
   order.conditional = false;
-  order.sequence = journal.state.next.orderSequence++;
+  order.sequence = journal.exchange.next.orderSequence++;
   order.updatedAt = now;
   if (!holdOrCancel(journal, order, now)) return;
   journal.reposition(order);

@@ -1,73 +1,70 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotAuthenticated, NotFound } from '../domain/errors.js';
-import type { ExchangeApiHandlerOf, Handlers } from '../domain/operation.js';
-import type { Queryable } from '../domain/queryable.js';
+import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import type { OAuthRequest } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import type { SandboxState } from '../state/sandbox-state.js';
 
 /** How long a user has to approve a request, and then how long the application may act. */
 export const oauthRequestLifetimeMs = 10 * 60 * 1000;
 
-interface OAuthRow {
-  public_id: string;
-  private_id: string;
-  expires_at: number;
+function view(request: OAuthRequest, exchangeUrl: string): components['schemas']['OAuthRequest'] {
+  return {
+    oauth_request_public_id: request.publicId,
+    oauth_request_private_id: request.privateId,
+    expires: Math.floor(request.expiresAt / 1000),
+    app_challenge_href: `${exchangeUrl}/oauth/${request.publicId}`,
+    api_challenge_href: `${exchangeUrl}/oauth/${request.privateId}/approve`,
+  };
 }
 
-function view(row: OAuthRow, exchangeUrl: string): components['schemas']['OAuthRequest'] {
-  return {
-    oauth_request_public_id: row.public_id,
-    oauth_request_private_id: row.private_id,
-    expires: Math.floor(row.expires_at / 1000),
-    app_challenge_href: `${exchangeUrl}/oauth/${row.public_id}`,
-    api_challenge_href: `${exchangeUrl}/oauth/${row.private_id}/approve`,
-  };
+/** Grants `request` to `userId` unless it expired or another user holds it; approving twice is a no-op. */
+function approve(journal: Journal, request: OAuthRequest, userId: number, now: number): boolean {
+  if (request.expiresAt <= now) return false;
+  if (request.approvedByUserId !== null && request.approvedByUserId !== userId) return false;
+  journal.touch('oauth_requests', request);
+  request.approvedByUserId = userId;
+  request.approvedAt = now;
+  return true;
 }
 
 /** OAuth requests of applications, and the user's approval through api_challenge_href. */
 export function oauthHandlers(exchangeUrl: string): Handlers {
-  const createOAuthRequest: ExchangeApiHandlerOf<'createOAuthRequest'> = async ({
-    db,
+  const createOAuthRequest: ExchangeHandlerOf<'createOAuthRequest'> = ({
+    journal,
     caller,
     body,
     now,
   }) => {
     if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
-    const { external_ref } = body ?? {};
-    const { rows } = await db.query<OAuthRow>(
-      `INSERT INTO oauth_requests (public_id, private_id, app_token_id, external_ref, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING public_id, private_id, expires_at`,
-      [
-        randomUUID(),
-        randomUUID(),
-        caller.tokenId,
-        external_ref ?? null,
-        now,
-        now + oauthRequestLifetimeMs,
-      ],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('OAuth request insert returned nothing');
-    return { status: 200, body: view(row, exchangeUrl) };
+    const request = journal.add('oauth_requests', {
+      publicId: randomUUID(),
+      privateId: randomUUID(),
+      appTokenId: caller.tokenId,
+      externalRef: body?.external_ref ?? null,
+      createdAt: now,
+      expiresAt: now + oauthRequestLifetimeMs,
+      approvedByUserId: null,
+      approvedAt: null,
+    });
+    return { status: 200, body: view(request, exchangeUrl) };
   };
 
-  /** Signed with the user's own token: that user grants the request. Approving twice is a no-op. */
-  const approveOAuthRequest: ExchangeApiHandlerOf<'approveOAuthRequest'> = async ({
-    db,
+  /** Signed with the user's own token: that user grants the request. */
+  const approveOAuthRequest: ExchangeHandlerOf<'approveOAuthRequest'> = ({
+    journal,
     caller,
     path,
     now,
   }) => {
     if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
-    const { rows } = await db.query<OAuthRow>(
-      `UPDATE oauth_requests SET approved_by_user_id = $2, approved_at = $3
-       WHERE private_id::text = $1 AND expires_at > $3
-         AND (approved_by_user_id IS NULL OR approved_by_user_id = $2)
-       RETURNING public_id, private_id, expires_at`,
-      [(path.oauth_request_private_id ?? '').toLowerCase(), caller.userId, now],
-    );
-    const row = rows[0];
-    if (!row) throw new NotFound('OAuth request not found');
-    return { status: 200, body: view(row, exchangeUrl) };
+    const privateId = (path.oauth_request_private_id ?? '').toLowerCase();
+    const request = journal.exchange.oauthRequestByPrivateId(privateId);
+    if (!request || !approve(journal, request, caller.userId, now)) {
+      throw new NotFound('OAuth request not found');
+    }
+    return { status: 200, body: view(request, exchangeUrl) };
   };
 
   return { createOAuthRequest, approveOAuthRequest };
@@ -84,41 +81,24 @@ export interface OAuthChallenge {
   expiresAt: number;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The unexpired request behind an `app_challenge_href`, approved or not; undefined otherwise. */
-export async function findChallenge(
-  db: Queryable,
+export function findChallenge(
+  state: SandboxState,
   publicId: string,
   now: number,
-): Promise<OAuthChallenge | undefined> {
-  if (!uuidPattern.test(publicId)) return undefined;
-  const { rows } = await db.query<{
-    public_id: string;
-    app_token_id: string;
-    approved_by_user_id: number | string | null;
-    expires_at: number | string;
-    first_name: string;
-    last_name: string;
-    application: string | null;
-  }>(
-    `SELECT o.public_id, o.app_token_id, o.approved_by_user_id, o.expires_at, u.first_name,
-       u.last_name,
-       (SELECT name FROM partner_applications p WHERE p.user_id = u.id ORDER BY p.id LIMIT 1)
-         AS application
-     FROM oauth_requests o JOIN api_tokens t ON t.id = o.app_token_id
-       JOIN users u ON u.id = t.user_id
-     WHERE o.public_id::text = $1 AND o.expires_at > $2`,
-    [publicId.toLowerCase(), now],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
+): OAuthChallenge | undefined {
+  const request = state.exchange.oauthRequests.get(publicId.toLowerCase());
+  if (!request || request.expiresAt <= now) return undefined;
+  const userId = state.exchange.tokens.get(request.appTokenId)?.userId;
+  const user = userId === undefined ? undefined : state.exchange.users.get(userId);
+  if (userId === undefined || !user) return undefined;
+  const application = state.partner.applicationsOf(userId)[0];
   return {
-    publicId: row.public_id,
-    applicationName: row.application ?? `${row.first_name} ${row.last_name}`,
-    applicationTokenId: row.app_token_id,
-    approvedByUserId: row.approved_by_user_id === null ? null : Number(row.approved_by_user_id),
-    expiresAt: Number(row.expires_at),
+    publicId: request.publicId,
+    applicationName: application?.name ?? `${user.firstName} ${user.lastName}`,
+    applicationTokenId: request.appTokenId,
+    approvedByUserId: request.approvedByUserId,
+    expiresAt: request.expiresAt,
   };
 }
 
@@ -129,32 +109,18 @@ export interface SignedInUser {
 }
 
 /** The user an API token id and secret belong to, when the secret is right. */
-export async function signIn(
-  db: Queryable,
+export function signIn(
+  state: SandboxState,
   tokenId: string,
   tokenSecret: string,
-): Promise<SignedInUser | undefined> {
-  const { rows } = await db.query<{
-    user_id: number | string;
-    secret: string;
-    first_name: string;
-    last_name: string;
-    email: string;
-  }>(
-    `SELECT t.user_id, t.secret, u.first_name, u.last_name, u.email
-     FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1`,
-    [tokenId],
-  );
-  const row = rows[0];
+): SignedInUser | undefined {
+  const token = state.exchange.tokens.get(tokenId);
+  const user = token && state.exchange.users.get(token.userId);
   const given = Buffer.from(tokenSecret);
-  const kept = Buffer.from(row?.secret ?? '');
+  const kept = Buffer.from(token?.secret ?? '');
   // Compared in constant time, so the answer's timing tells nothing of the secret.
-  if (!row || given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
-  return {
-    userId: Number(row.user_id),
-    name: `${row.first_name} ${row.last_name}`,
-    email: row.email,
-  };
+  if (!user || given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
+  return { userId: user.id, name: `${user.firstName} ${user.lastName}`, email: user.email };
 }
 
 /**
@@ -163,27 +129,18 @@ export async function signIn(
  * approval nor a call with its ids succeeds afterwards. False when the request is no longer
  * open to this user (expired, denied, or approved by someone else).
  */
-export async function decideChallenge(
-  db: Queryable,
+export function decideChallenge(
+  journal: Journal,
   publicId: string,
   userId: number,
   decision: 'approve' | 'deny',
   now: number,
-): Promise<boolean> {
-  const { rows } =
-    decision === 'approve'
-      ? await db.query(
-          `UPDATE oauth_requests SET approved_by_user_id = $2, approved_at = $3
-           WHERE public_id::text = $1 AND expires_at > $3
-             AND (approved_by_user_id IS NULL OR approved_by_user_id = $2)
-           RETURNING public_id`,
-          [publicId.toLowerCase(), userId, now],
-        )
-      : await db.query(
-          `UPDATE oauth_requests SET expires_at = $2
-           WHERE public_id::text = $1 AND expires_at > $2 AND approved_by_user_id IS NULL
-           RETURNING public_id`,
-          [publicId.toLowerCase(), now],
-        );
-  return rows.length > 0;
+): boolean {
+  const request = journal.exchange.oauthRequests.get(publicId.toLowerCase());
+  if (!request) return false;
+  if (decision === 'approve') return approve(journal, request, userId, now);
+  if (request.expiresAt <= now || request.approvedByUserId !== null) return false;
+  journal.touch('oauth_requests', request);
+  request.expiresAt = now;
+  return true;
 }

@@ -1,5 +1,5 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import { D, type ExchangeState, type Order } from './state.js';
+import { D, type ExchangeState, type Order } from '../state/exchange-state.js';
 
 type OrderBody = components['schemas']['Order'];
 

@@ -7,9 +7,22 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../domain/errors.js';
-import type { CallInput } from '../domain/operation.js';
+import type {
+  CallInput,
+  ExchangeHandlerOf,
+  Handlers,
+  RequestContext,
+} from '../domain/operation.js';
+import {
+  D,
+  isOpen,
+  type Order,
+  type Product,
+  type TrailingStop,
+  takesOnly,
+} from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
-import type { Journal } from './journal.js';
 import { syncReserve } from './ledger.js';
 import {
   bestOpposite,
@@ -18,10 +31,8 @@ import {
   trailingTrigger,
   triggerConditionalOrders,
 } from './matching.js';
-import type { ExchangeContext, ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
 import { openQuantity, positionClosedBy } from './positions.js';
-import { D, isOpen, type Order, type Product, type TrailingStop, takesOnly } from './state.js';
 
 type TradingType = Order['tradingType'];
 
@@ -62,13 +73,13 @@ function checkAmount(
 function loadProduct(journal: Journal, productId: number | string): Product {
   const id = String(productId);
   if (!/^[0-9]{1,15}$/.test(id)) throw refuse('product_id', 'not_found');
-  const product = journal.state.products.get(Number(id));
+  const product = journal.exchange.products.get(Number(id));
   if (!product) throw refuse('product_id', 'not_found');
   return product;
 }
 
 function minimumQuantity(journal: Journal, product: Product): D {
-  return journal.state.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
+  return journal.exchange.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
 }
 
 /** A price must be a whole number of the product's ticks. */
@@ -86,7 +97,7 @@ function checkQuantity(journal: Journal, product: Product, quantity: D): void {
   if (quantity.lt(minimumQuantity(journal, product))) {
     throw refuse('quantity', 'less_than_order_size');
   }
-  const places = journal.state.currencies.get(product.baseCurrency)?.assetsPrecision;
+  const places = journal.exchange.currencies.get(product.baseCurrency)?.assetsPrecision;
   if (places !== undefined && quantity.decimalPlaces() > places) {
     throw refuse('quantity', 'not_a_multiple_of_the_quantity_step');
   }
@@ -112,7 +123,7 @@ function trailingStopOf(input: OrderCreate): TrailingStop {
  * trailing stop starts at its distance from the last traded price, so the product needs one.
  */
 function firstTrigger(journal: Journal, order: Order, price: string | undefined): D {
-  const last = journal.state.lastPrice(order.productId);
+  const last = journal.exchange.lastPrice(order.productId);
   if (order.trailingStop) {
     if (!last) throw refuse('product_id', 'no_last_traded_price');
     const trigger = trailingTrigger(order.side, order.trailingStop, last);
@@ -146,7 +157,7 @@ export function placeOrder(
   input: OrderCreate,
   now: number,
 ): Order {
-  const { state } = journal;
+  const { exchange: state } = journal;
   const product = loadProduct(journal, input.product_id);
   if (product.disabled) throw refuse('product_id', 'product_disabled');
   checkAmount('quantity', input.quantity);
@@ -238,8 +249,8 @@ function orderKey(context: {
 }
 
 /** The caller's order named by the path, provided it is still open; else 404. */
-function openOrder(context: Parameters<typeof orderKey>[0] & ExchangeContext<CallInput>): Order {
-  const { state } = context.journal;
+function openOrder(context: Parameters<typeof orderKey>[0] & RequestContext<CallInput>): Order {
+  const { exchange: state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order || !isOpen(order)) throw notFound();
   return order;
@@ -250,14 +261,14 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
   const input = 'order' in body ? body.order : body;
   const { journal } = context;
   const order = placeOrder(journal, actingUser(context.caller), input, context.now);
-  return { status: 200, body: orderView(journal.state, order) };
+  return { status: 200, body: orderView(journal.exchange, order) };
 };
 
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const { limit, page } = query;
   const wanted = (value: string | number | undefined, actual: string | number) =>
     value === undefined || String(value) === String(actual);
-  const matching = (journal.state.ordersByUser.get(actingUser(caller)) ?? [])
+  const matching = (journal.exchange.ordersByUser.get(actingUser(caller)) ?? [])
     .filter(
       (order) =>
         wanted(query.product_id, order.productId) &&
@@ -271,7 +282,7 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
     body: {
       models: matching
         .slice((page - 1) * limit, page * limit)
-        .map((order) => orderView(journal.state, order)),
+        .map((order) => orderView(journal.exchange, order)),
       current_page: page,
       total_pages: Math.ceil(matching.length / limit),
     },
@@ -279,7 +290,7 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
 };
 
 const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
-  const { state } = context.journal;
+  const { exchange: state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order) throw notFound();
   return { status: 200, body: orderView(state, order) };
@@ -311,7 +322,7 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   }
   journal.touchOrder(order);
   if (!price.eq(order.price) || quantity.gt(order.quantity)) {
-    order.sequence = journal.state.next.orderSequence++;
+    order.sequence = journal.exchange.next.orderSequence++;
   }
   order.price = price;
   order.quantity = quantity;
@@ -322,7 +333,7 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
     matchOrder(journal, order, context.now);
     triggerConditionalOrders(journal, order.productId, context.now);
   }
-  return { status: 200, body: orderView(journal.state, order) };
+  return { status: 200, body: orderView(journal.exchange, order) };
 };
 
 const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
@@ -335,7 +346,7 @@ const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   if (body.take_profit !== undefined) order.takeProfit = new D(body.take_profit);
   if (body.stop_loss !== undefined) order.stopLoss = new D(body.stop_loss);
   order.updatedAt = context.now;
-  return { status: 200, body: orderView(journal.state, order, true) };
+  return { status: 200, body: orderView(journal.exchange, order, true) };
 };
 
 const cancelOrder: ExchangeHandlerOf<'cancelOrder'> = (context) => {
@@ -346,7 +357,7 @@ const cancelOrder: ExchangeHandlerOf<'cancelOrder'> = (context) => {
   cancel(journal, order, context.now);
   return {
     status: 200,
-    body: orderView(journal.state, { ...order, reservedAmount: held }, true),
+    body: orderView(journal.exchange, { ...order, reservedAmount: held }, true),
   };
 };
 
@@ -360,7 +371,7 @@ const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
   if (filters.product_id !== undefined && !/^[0-9]{1,15}$/.test(filters.product_id)) {
     return { status: 200, body: { models: [] } };
   }
-  const chosen = (journal.state.ordersByUser.get(actingUser(context.caller)) ?? [])
+  const chosen = (journal.exchange.ordersByUser.get(actingUser(context.caller)) ?? [])
     .filter(
       (order) =>
         isOpen(order) &&
@@ -391,4 +402,4 @@ export const orderHandlers = {
   cancelOrder,
   cancelOrderByClientId: cancelOrder,
   cancelAllOrders,
-} satisfies ExchangeHandlers;
+} satisfies Handlers;

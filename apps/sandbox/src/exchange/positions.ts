@@ -1,6 +1,6 @@
-import type { Journal } from './journal.js';
+import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
 import { adjustReserved, closesPosition, depositAddress, marginOf } from './ledger.js';
-import { D, type Order, type Position, type Product } from './state.js';
 
 /**
  * The margin position that `order` closes, when it is a take profit or stop loss on one.
@@ -8,7 +8,7 @@ import { D, type Order, type Position, type Product } from './state.js';
  */
 export function positionClosedBy(journal: Journal, order: Order): Position | undefined {
   if (!closesPosition(order)) return undefined;
-  return journal.state.positions.get(order.unwoundTradeId as number);
+  return journal.exchange.positions.get(order.unwoundTradeId as number);
 }
 
 export const openQuantity = (position: Position) =>
@@ -27,14 +27,14 @@ export function bookMarginFill(
   price: D,
   now: number,
 ): void {
-  const product = journal.state.products.get(order.productId);
+  const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   if (order.unwoundTradeId !== null) {
     const position = positionClosedBy(journal, order);
     if (position?.status === 'open') close(journal, position, product, quantity, price, now);
     return;
   }
-  let position = order.tradeId === null ? undefined : journal.state.positions.get(order.tradeId);
+  let position = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
   if (position) {
     journal.touchPosition(position);
   } else {

@@ -1,42 +1,21 @@
 import { NotAuthenticated } from '../domain/errors.js';
-import type { ExchangeApiHandlerOf, Handlers } from '../domain/operation.js';
+import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { type Account, type Currency, D } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
-import type { ExchangeHandlerOf, ExchangeHandlers } from './operation.js';
-import { type Account, type Currency, D } from './state.js';
-
-interface UserRow {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  country: string;
-  currency: string;
-  language: string;
-  kyc_status: string;
-  app_vendor_id: number;
-  affiliate_code: string;
-  email_confirmed_at_s: number;
-}
 
 // What an approved OAuth request grants a third-party application: it reads, and never trades
 // or withdraws. One's own token may do everything.
 export const oauthPermissions: readonly string[] = ['read_accounts', 'read_user'];
 const tokenPermissions = ['read_accounts', 'read_user', 'trade', 'withdraw'];
 
-const getUserContext: ExchangeApiHandlerOf<'getUserContext'> = async ({ db, caller }) => {
-  const userId = actingUser(caller);
-  const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId]);
-  const user = rows[0];
+const getUserContext: ExchangeHandlerOf<'getUserContext'> = ({ journal, caller }) => {
+  const { users } = journal.exchange;
+  const user = users.get(actingUser(caller));
   if (!user) throw new NotAuthenticated('API Authentication failed');
-  let appVendorId = user.app_vendor_id;
-  if (caller.kind === 'oauth') {
-    const { rows: app } = await db.query<{ app_vendor_id: number }>(
-      'SELECT app_vendor_id FROM users WHERE id = $1',
-      [caller.appUserId],
-    );
-    appVendorId = app[0]?.app_vendor_id ?? appVendorId;
-  }
-  const verified = user.kyc_status === 'approved';
+  let appVendorId = user.appVendorId;
+  if (caller.kind === 'oauth')
+    appVendorId = users.get(caller.appUserId)?.appVendorId ?? appVendorId;
+  const verified = user.kycStatus === 'approved';
   return {
     status: 200,
     body: {
@@ -45,20 +24,20 @@ const getUserContext: ExchangeApiHandlerOf<'getUserContext'> = async ({ db, call
       trading_account_ids: [user.id],
       app_vendor_id: appVendorId,
       country: user.country,
-      status: user.kyc_status,
+      status: user.kycStatus,
       currency: user.currency,
       language: user.language,
       user_type: 'individual',
       has_proof_address: verified,
       has_id_document: verified,
       avatar: null,
-      affiliate_code: user.affiliate_code,
+      affiliate_code: user.affiliateCode,
       is_fully_verified: verified,
-      email_confirmed_at: user.email_confirmed_at_s,
+      email_confirmed_at: user.emailConfirmedAtS,
       declined_reason: null,
       modules: { exchange: ['trade', 'withdraw'] },
-      first_name: user.first_name,
-      last_name: user.last_name,
+      first_name: user.firstName,
+      last_name: user.lastName,
       email: user.email,
       permissions: [...(caller.kind === 'oauth' ? oauthPermissions : tokenPermissions)],
     },
@@ -66,7 +45,10 @@ const getUserContext: ExchangeApiHandlerOf<'getUserContext'> = async ({ db, call
 };
 
 /** The user's accounts; crypto ones show the range of the currency's loan book offers. */
-const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({ journal: { state }, caller }) => {
+const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({
+  journal: { exchange: state },
+  caller,
+}) => {
   const userId = actingUser(caller);
   const accounts = [...(state.accounts.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   const rates = (currency: string) => {
@@ -123,5 +105,4 @@ const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({ journal: { state }, cal
   };
 };
 
-export const userHandlers: Handlers = { getUserContext };
-export const accountHandlers: ExchangeHandlers = { getAccounts };
+export const userHandlers: Handlers = { getUserContext, getAccounts };

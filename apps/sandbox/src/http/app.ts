@@ -6,10 +6,9 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Handlers, Queryable, Reply } from '../domain/operation.js';
-import type { ExchangeHandlers } from '../exchange/operation.js';
-import type { Sequencer } from '../exchange/sequencer.js';
+import type { Handlers, Reply } from '../domain/operation.js';
 import type { Logger } from '../log.js';
+import type { Sequencer } from '../state/sequencer.js';
 import {
   AuthError,
   acceptNonce,
@@ -26,27 +25,15 @@ import { findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
 import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
 
-/** The store as the edge uses it: a transaction per call, and reads outside any. */
-export interface CallStore {
-  /** Runs `work` in one transaction; a rejection rolls the whole transaction back. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs `work`, which changes nothing, in one transaction. */
-  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Records a call's nonce as spent, in the transaction the call runs in. */
-  spendNonce(tx: Queryable, nonce: { scope: string; value: bigint }): Promise<void>;
-}
-
 /** What the sandbox serves besides the interfaces; undefined for a path it does not serve. */
 export type Pages = (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
 
 export interface AppOptions {
-  store: CallStore;
+  /** Decides every call on the sandbox state in memory and stores its changes. */
   sequencer: Sequencer;
   routes: Route[];
-  /** Operations that run in a database transaction of their own. */
+  /** The handlers of both interfaces' operations, keyed by operationId. */
   handlers: Handlers;
-  /** Operations decided on the exchange state in memory (orders, accounts, market data). */
-  exchangeHandlers: ExchangeHandlers;
   findSessionSecret: SessionSecretLookup;
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
@@ -153,21 +140,16 @@ function frameworkRefusal(
 
 /**
  * The sandbox's HTTP edge on Fastify: one route per operation of the specs, whose body is
- * read and parsed as the spec bounds it, then in one database transaction the call is
- * authenticated, validated and handed to the operation's handler. A refusal after
- * authentication rolls back to a savepoint, so the nonce stays spent while nothing else
- * changes. Public reads are decided in memory and their answers are kept until the store
- * changes; domain errors are mapped here to the error shapes the interfaces document.
+ * read and parsed as the spec bounds it; the call is authenticated, validated and handed to
+ * the operation's handler, which the Sequencer runs on the state in memory and stores with
+ * its batch. A refusal after authentication is undone but for its nonce, which stays spent.
+ * Public reads' answers are kept until the state they show changes; domain errors are mapped
+ * here to the error shapes the interfaces document.
  */
 export async function createApp(options: AppOptions) {
   const { sequencer } = options;
   const publicReads = new ReplyCache();
   const overLimit = callLimits(options.rateLimit, options.anonymousRateLimits);
-  // Authentication reads OAuth grants and session secrets; a call decided in memory has no
-  // transaction of its own to read them in.
-  const reader: Queryable = {
-    query: (sql, params) => options.store.read((tx) => tx.query(sql, params)),
-  };
 
   async function answer(
     route: Route,
@@ -176,8 +158,7 @@ export async function createApp(options: AppOptions) {
   ): Promise<Reply | Serialized> {
     const operationId = route.operation.operationId;
     const handler = options.handlers[operationId];
-    const exchangeHandler = options.exchangeHandlers[operationId];
-    if (!handler && !exchangeHandler) {
+    if (!handler) {
       return { status: 501, body: { message: `${operationId} is not implemented` } };
     }
     const { url } = request;
@@ -188,64 +169,44 @@ export async function createApp(options: AppOptions) {
     const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
     // Validated once the call is let in, so a refusal still spends its nonce.
     const parsed = () => validateRequest(route, { path, query, body });
-    const authRequest = {
-      route,
-      url,
-      headers: request.headers,
-      nonceOptional: carriesClientOrderId(route, body),
-      now,
-      state: sequencer.state,
-    };
-
-    if (exchangeHandler) {
-      const publicRead = request.method === 'GET' && isPublic(route);
-      const version = sequencer.version;
-      const { caller, nonce } = publicRead
-        ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
-        : await authenticate(reader, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now, limitedCall);
-      if (limited) return limited;
-      const decided = await sequencer.run((journal) => {
-        if (nonce) {
-          acceptNonce(journal.state, nonce);
-          journal.nonce(nonce.scope, nonce.value);
-        }
-        try {
-          return exchangeHandler({ operationId, ...parsed(), caller, now, journal });
-        } catch (error) {
-          const refused = asHttpError(error);
-          if (!refused) throw error;
-          journal.undo();
-          return errorReply(refused, route.api);
-        }
-      });
-      if (!publicRead || decided.status !== 200) return decided;
-      // Kept only once what it shows is committed.
-      await sequencer.settled();
-      const serialized = serializedJson(decided, reply.getHeaders());
-      publicReads.set(url, version, now, serialized);
-      return serialized;
-    }
-
-    if (!handler) throw new Error(`${operationId} has no handler`);
-    return options.store.transaction(async (db) => {
-      const { caller, nonce } = await authenticate(db, authRequest, options.findSessionSecret);
-      const limited = overLimit(caller, now, limitedCall);
-      if (limited) return limited;
+    // Only the exchange's public reads are kept: what they show changes with the market.
+    const publicRead = request.method === 'GET' && route.api === 'exchange' && isPublic(route);
+    const version = sequencer.version;
+    const { caller, nonce } = publicRead
+      ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
+      : authenticate(
+          {
+            route,
+            url,
+            headers: request.headers,
+            nonceOptional: carriesClientOrderId(route, body),
+            now,
+            state: sequencer.state,
+          },
+          options.findSessionSecret,
+        );
+    const limited = overLimit(caller, now, limitedCall);
+    if (limited) return limited;
+    const decided = await sequencer.run((journal) => {
       if (nonce) {
-        acceptNonce(sequencer.state, nonce);
-        await options.store.spendNonce(db, nonce);
+        acceptNonce(journal.state, nonce);
+        journal.nonce(nonce.scope, nonce.value);
       }
-      await db.query('SAVEPOINT call');
       try {
-        return await handler({ operationId, ...parsed(), caller, now, db });
+        return handler({ operationId, ...parsed(), caller, now, journal });
       } catch (error) {
         const refused = asHttpError(error);
         if (!refused) throw error;
-        await db.query('ROLLBACK TO SAVEPOINT call');
+        journal.undo();
         return errorReply(refused, route.api);
       }
     });
+    if (!publicRead || decided.status !== 200) return decided;
+    // Kept only once what it shows is committed.
+    await sequencer.settled();
+    const serialized = serializedJson(decided, reply.getHeaders());
+    publicReads.set(url, version, now, serialized);
+    return serialized;
   }
 
   /**

@@ -1,9 +1,9 @@
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
-import type { Caller, Queryable } from '../domain/operation.js';
-import type { ExchangeState } from '../exchange/state.js';
+import type { Caller } from '../domain/operation.js';
 import { oauthPermissions } from '../exchange/users.js';
+import type { SandboxState } from '../state/sandbox-state.js';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
@@ -23,8 +23,8 @@ export interface AuthRequest {
   /** A POST /orders whose body carries a client_order_id may leave the nonce out. */
   nonceOptional: boolean;
   now: number;
-  /** Where the tokens and the last nonce of each scope are kept. */
-  state: ExchangeState;
+  /** Where the tokens, grants, sessions and the last nonce of each scope are kept. */
+  state: SandboxState;
 }
 
 /** A nonce the call carries: accepted (see acceptNonce) once the whole call is let in. */
@@ -39,7 +39,7 @@ export interface Authenticated {
 }
 
 /** Finds the secret of a Quick Exchange user session, if there is such a session. */
-export type SessionSecretLookup = (db: Queryable, sessionId: string) => Promise<string | undefined>;
+export type SessionSecretLookup = (state: SandboxState, sessionId: string) => string | undefined;
 
 function header(headers: AuthRequest['headers'], name: string): string | undefined {
   const value = headers[name.toLowerCase()];
@@ -92,13 +92,13 @@ function unverifiedClaim(jwt: string, claim: string): string {
 }
 
 /** Refuses `nonce` unless it is larger than the last one accepted for its scope. */
-function requireLarger(state: ExchangeState, nonce: Nonce): void {
+function requireLarger(state: SandboxState, nonce: Nonce): void {
   const last = state.nonces.get(nonce.scope);
   if (last !== undefined && nonce.value <= last) throw nonceTooSmall();
 }
 
 /** Reads the nonce a call carries and refuses it early when it is already too small. */
-function checkNonce(state: ExchangeState, scope: string, nonce: unknown): Nonce {
+function checkNonce(state: SandboxState, scope: string, nonce: unknown): Nonce {
   const text = typeof nonce === 'number' && Number.isSafeInteger(nonce) ? String(nonce) : nonce;
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,30})$/.test(text)) throw failed();
   const checked = { scope, value: BigInt(text) };
@@ -111,19 +111,18 @@ function checkNonce(state: ExchangeState, scope: string, nonce: unknown): Nonce 
  * the same synchronous step that decides the call, so concurrent calls are ordered here; the
  * caller stores the nonce with the call's changes.
  */
-export function acceptNonce(state: ExchangeState, nonce: Nonce): void {
+export function acceptNonce(state: SandboxState, nonce: Nonce): void {
   requireLarger(state, nonce);
   state.nonces.set(nonce.scope, nonce.value);
 }
 
-async function sessionCaller(
-  db: Queryable,
+function sessionCaller(
   request: AuthRequest,
   jwt: string,
   findSessionSecret: SessionSecretLookup,
-): Promise<Authenticated> {
+): Authenticated {
   const sessionId = unverifiedClaim(jwt, 'session_id');
-  const secret = await findSessionSecret(db, sessionId);
+  const secret = findSessionSecret(request.state, sessionId);
   if (secret === undefined) throw failed();
   const payload = verify(jwt, secret);
   if (payload.path !== request.url) throw pathMismatch();
@@ -131,13 +130,9 @@ async function sessionCaller(
   return { caller: { kind: 'session', sessionId }, nonce };
 }
 
-async function serviceCaller(
-  db: Queryable,
-  request: AuthRequest,
-  jwt: string,
-): Promise<Authenticated> {
+function serviceCaller(request: AuthRequest, jwt: string): Authenticated {
   const tokenId = unverifiedClaim(jwt, 'token_id');
-  const token = request.state.tokens.get(tokenId);
+  const token = request.state.exchange.tokens.get(tokenId);
   if (!token) throw failed();
   const payload = verify(jwt, token.secret);
   const partnerCall = request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload';
@@ -149,18 +144,17 @@ async function serviceCaller(
     payload.nonce !== undefined || !request.nonceOptional
       ? checkNonce(request.state, `token:${tokenId}`, payload.nonce)
       : undefined;
-  return { caller: await tokenCaller(db, request, payload, tokenId, token.userId), nonce };
+  return { caller: tokenCaller(request, payload, tokenId, token.userId), nonce };
 }
 
-async function tokenCaller(
-  db: Queryable,
+function tokenCaller(
   request: AuthRequest,
   payload: JWTPayload,
   tokenId: string,
   userId: number,
-): Promise<Caller> {
+): Caller {
   if (request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload') {
-    return partnerCaller(db, request, tokenId, userId);
+    return partnerCaller(request, tokenId, userId);
   }
   const publicId = payload.oauth_request_public_id;
   const privateId = payload.oauth_request_private_id;
@@ -170,21 +164,23 @@ async function tokenCaller(
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (typeof publicId !== 'string' || typeof privateId !== 'string') throw failed();
   if (!uuid.test(publicId) || !uuid.test(privateId)) throw failed();
-  const { rows: approved } = await db.query<{ public_id: string; approved_by_user_id: number }>(
-    `SELECT public_id, approved_by_user_id FROM oauth_requests
-     WHERE public_id::text = $1 AND private_id::text = $2 AND app_token_id = $3
-       AND approved_by_user_id IS NOT NULL AND expires_at > $4`,
-    [publicId.toLowerCase(), privateId.toLowerCase(), tokenId, request.now],
-  );
-  const grant = approved[0];
-  if (!grant) throw failed();
+  const grant = request.state.exchange.oauthRequests.get(publicId.toLowerCase());
+  if (
+    !grant ||
+    grant.privateId !== privateId.toLowerCase() ||
+    grant.appTokenId !== tokenId ||
+    grant.approvedByUserId === null ||
+    grant.expiresAt <= request.now
+  ) {
+    throw failed();
+  }
   checkGrant(request.route);
   return {
     kind: 'oauth',
     tokenId,
     appUserId: userId,
-    userId: grant.approved_by_user_id,
-    oauthRequestId: grant.public_id,
+    userId: grant.approvedByUserId,
+    oauthRequestId: grant.publicId,
   };
 }
 
@@ -205,20 +201,13 @@ function checkGrant(route: Route): void {
 }
 
 /** The partner application the token's user owns: the one named in the path when it is theirs. */
-async function partnerCaller(
-  db: Queryable,
-  request: AuthRequest,
-  tokenId: string,
-  userId: number,
-): Promise<Caller> {
-  const { rows } = await db.query<{ id: number; public_api_key: string }>(
-    'SELECT id, public_api_key FROM partner_applications WHERE user_id = $1 ORDER BY id',
-    [userId],
-  );
+function partnerCaller(request: AuthRequest, tokenId: string, userId: number): Caller {
+  const applications = request.state.partner.applicationsOf(userId);
   const named = request.url.match(/\/partner\/([^/?]+)/)?.[1];
   const application =
-    rows.find((row) => named !== undefined && row.public_api_key === decodeURIComponent(named)) ??
-    rows[0];
+    applications.find(
+      (row) => named !== undefined && row.publicApiKey === decodeURIComponent(named),
+    ) ?? applications[0];
   if (!application) throw failed();
   return { kind: 'partner', tokenId, userId, partnerId: application.id };
 }
@@ -228,21 +217,20 @@ async function partnerCaller(
  * public operations, X-Service-Auth for ServiceAuth, and an optional session Bearer JWT where
  * the spec allows a call without credentials or with one.
  */
-export async function authenticate(
-  db: Queryable,
+export function authenticate(
   request: AuthRequest,
   findSessionSecret: SessionSecretLookup,
-): Promise<Authenticated> {
+): Authenticated {
   const security = securityOf(request.route);
   const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
   const optional = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
   if (schemes.has('ServiceAuth')) {
     const jwt = header(request.headers, 'X-Service-Auth');
-    if (jwt) return serviceCaller(db, request, jwt);
+    if (jwt) return serviceCaller(request, jwt);
   }
   if (schemes.has('SessionBearer')) {
     const bearer = header(request.headers, 'Authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    if (bearer) return sessionCaller(db, request, bearer, findSessionSecret);
+    if (bearer) return sessionCaller(request, bearer, findSessionSecret);
   }
   if (optional) return { caller: { kind: 'anonymous' } };
   throw failed();

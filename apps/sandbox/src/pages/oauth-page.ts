@@ -9,7 +9,7 @@ import {
 } from '../exchange/oauth.js';
 import { oauthPermissions } from '../exchange/users.js';
 import type { Serialized } from '../http/reply-cache.js';
-import type { Database } from '../store/database.js';
+import type { Sequencer } from '../state/sequencer.js';
 import { type Html, html, page } from './html.js';
 
 /** What each permission an OAuth request asks for lets the application do. */
@@ -35,7 +35,7 @@ type FormStep =
  * token issued with the page and good for one POST, so a page of another origin cannot post a
  * decision for a signed-in person.
  */
-export function oauthPage(options: { db: Database; now: () => number }) {
+export function oauthPage(options: { sequencer: Sequencer; now: () => number }) {
   const forms = new Map<string, FormStep>();
 
   function issue(form: FormStep): string {
@@ -120,7 +120,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 
   return async function answer(request: IncomingMessage, publicId: string): Promise<Serialized> {
     const now = options.now();
-    const challenge = await options.db.read((tx) => findChallenge(tx, publicId, now));
+    const challenge = findChallenge(options.sequencer.state, publicId, now);
     if (!challenge) return gone();
     if (request.method === 'GET') return signInPage(challenge);
     if (request.method !== 'POST') {
@@ -139,8 +139,10 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       );
     }
     if (step.step === 'sign-in') {
-      const user = await options.db.read((tx) =>
-        signIn(tx, form.get('token_id') ?? '', form.get('token_secret') ?? ''),
+      const user = signIn(
+        options.sequencer.state,
+        form.get('token_id') ?? '',
+        form.get('token_secret') ?? '',
       );
       if (!user) return signInPage(challenge, 401, 'That API token id and secret do not match.');
       if (challenge.approvedByUserId !== null && challenge.approvedByUserId !== user.userId) {
@@ -155,8 +157,8 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 
     const decision = form.get('decision');
     if (decision !== 'approve' && decision !== 'deny') return decidePage(challenge, step.user);
-    const done = await options.db.transaction((tx) =>
-      decideChallenge(tx, challenge.publicId, step.user.userId, decision, options.now()),
+    const done = await options.sequencer.run((journal) =>
+      decideChallenge(journal, challenge.publicId, step.user.userId, decision, options.now()),
     );
     if (!done) return gone();
     return decision === 'approve'

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import type { Database } from '../store/database.js';
+import type { Sequencer } from '../state/sequencer.js';
 import { indexPage } from './index-page.js';
 import { oauthPage } from './oauth-page.js';
 
 export interface PagesOptions {
-  db: Database;
+  sequencer: Sequencer;
   now: () => number;
   /** The docs site the index page links to, when one runs beside the sandbox. */
   docsUrl?: string;

@@ -1,29 +1,54 @@
 /**
- * Test support: a migrated in-memory store and calls of the partner handlers as the HTTP layer
- * makes them (body validated against the operation's schema, one transaction per call).
+ * Test support: a migrated in-memory store with its sequencer, and calls of the partner
+ * handlers as the HTTP layer makes them (body validated against the operation's schema, each
+ * call decided by the sequencer and stored with its batch).
  */
 import * as schemas from '@exchange-kit/contract/partner/schemas';
 import * as z from 'zod/mini';
 import type { Caller, Handler, Reply } from '../domain/operation.js';
 import { asHttpError, HttpError } from '../http/refusals.js';
 import { freshDatabase } from '../postgres.test-support.js';
+import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
+import { sandboxStorage } from '../store/sandbox-storage.js';
 import { partnerHandlers } from './handlers.js';
 
 export const T0 = 1_716_000_000_000;
 
 /**
+ * A store and the sequencer deciding calls on it, as the running sandbox has them: what a
+ * test writes through `transaction` is read back into memory, and `read` sees every call
+ * decided so far.
+ */
+export interface TestStore extends Database {
+  sequencer: Sequencer;
+}
+
+/**
  * A fresh, migrated store: in-memory PGlite, or a new database on the PostgreSQL server named by
  * SANDBOX_TEST_DATABASE_URL, so the same tests also prove the SQL on a real server.
  */
-export async function migratedStore(): Promise<Database> {
+export async function migratedStore(): Promise<TestStore> {
   const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
   const db = serverUrl
     ? await openDatabase({ databaseUrl: await freshDatabase(serverUrl) })
     : await openDatabase({ memory: true });
   await migrate(db);
-  return db;
+  const sequencer = await Sequencer.open(sandboxStorage(db));
+  return {
+    sequencer,
+    transaction: (work) => sequencer.writeDirectly(work),
+    read: async (work) => {
+      await sequencer.settled();
+      return db.read(work);
+    },
+    apply: (statements, prepared) => db.apply(statements, prepared),
+    close: async () => {
+      await sequencer.settled();
+      await db.close();
+    },
+  };
 }
 
 let nextUser = 900_000;
@@ -68,9 +93,9 @@ export interface Call {
 
 const capitalised = (operationId: string) => operationId[0]?.toUpperCase() + operationId.slice(1);
 
-/** Calls an operation's handler in one transaction; a refusal rejects as the edge answers it. */
+/** Calls an operation's handler through the sequencer; a refusal rejects as the edge answers it. */
 export async function call(
-  db: Database,
+  db: TestStore,
   operationId: OperationId,
   input: Call = {},
 ): Promise<Reply> {
@@ -80,14 +105,14 @@ export async function call(
   const body =
     bodySchema && input.body !== undefined ? z.parse(bodySchema, input.body) : input.body;
   const handler = partnerHandlers[operationId] as Handler;
-  const answered = db.transaction((tx) =>
+  const answered = db.sequencer.run((journal) =>
     handler({
       operationId,
       path: input.path ?? {},
       query: input.query ?? {},
       body,
       caller: input.caller ?? { kind: 'anonymous' },
-      db: tx,
+      journal,
       now: input.now ?? T0,
     }),
   );
@@ -113,14 +138,14 @@ export function parsed<S extends z.core.$ZodType>(schema: S, reply: Reply): z.in
 }
 
 export async function count(db: Database, table: string): Promise<number> {
-  const { rows } = await db.transaction((tx) =>
+  const { rows } = await db.read((tx) =>
     tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`),
   );
   return Number(rows[0]?.n);
 }
 
 /** A fresh session of a partner. */
-export async function newSession(db: Database, publicApiKey: string): Promise<string> {
+export async function newSession(db: TestStore, publicApiKey: string): Promise<string> {
   const reply = await call(db, 'createSession', { body: { public_api_key: publicApiKey } });
   return parsed(schemas.zCreateSessionResponse, reply).payload.session_id;
 }
@@ -132,7 +157,7 @@ function partnerToken(partnerId: number): Caller {
 
 /** A fresh store holding a partner and a session of it, where most tests of a file work. */
 export async function storeWithSession(): Promise<{
-  db: Database;
+  db: TestStore;
   partner: SeededPartner;
   /** The partner's API token. */
   caller: Caller;
@@ -145,7 +170,7 @@ export async function storeWithSession(): Promise<{
 }
 
 /** A new intent of `partner` paying `quantity` USDC out to the partner's own wallet. */
-export async function newWalletIntent(db: Database, partner: SeededPartner, quantity: string) {
+export async function newWalletIntent(db: TestStore, partner: SeededPartner, quantity: string) {
   const reply = await call(db, 'createIntent', {
     body: {
       payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity },

@@ -1,29 +1,25 @@
 import type { Handler, Handlers } from '../domain/operation.js';
-import type { Queryable } from '../domain/queryable.js';
+import type { Journal } from '../state/journal.js';
 
 /**
  * The sandbox's stand-in for the settlements themselves, which the interface does not show:
  * a PENDING transaction whose settlements started `afterMs` ago or earlier is FILLED and its
- * instructions COMPLETE. Applied as transactions are read or changed, so it follows the
- * sandbox's clock (injectable in tests) rather than a timer.
+ * instructions COMPLETE. Applied in the sequencer run of each call that reads or changes
+ * transactions, before the call is decided, so it follows the sandbox's clock (injectable in
+ * tests) rather than a timer, and is stored with that call's batch.
  */
-export async function completeDueSettlements(
-  db: Queryable,
-  now: number,
-  afterMs: number,
-): Promise<void> {
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE qe_transactions SET status = 'FILLED'
-      WHERE status = 'PENDING' AND coalesce(pending_since, created_at) <= $1
-      RETURNING id`,
-    [now - afterMs],
-  );
-  if (rows.length === 0) return;
-  await db.query(
-    `UPDATE qe_settlement_instructions SET status = 'COMPLETE', expires_at = NULL
-      WHERE transaction_id = ANY($1::uuid[])`,
-    [rows.map((row) => row.id)],
-  );
+export function completeDueSettlements(journal: Journal, now: number, afterMs: number): void {
+  for (const transaction of journal.partner.transactions.values()) {
+    if (transaction.status !== 'PENDING') continue;
+    if ((transaction.pendingSince ?? transaction.createdAt) > now - afterMs) continue;
+    journal.touch('qe_transactions', transaction).status = 'FILLED';
+    for (const instruction of journal.partner.instructionsOf(transaction.id)) {
+      Object.assign(journal.touch('qe_settlement_instructions', instruction), {
+        status: 'COMPLETE',
+        expiresAt: null,
+      });
+    }
+  }
 }
 
 // Every operation that reads or changes a transaction sees it as the clock has it now.
@@ -39,8 +35,8 @@ const touchingTransactions = [
 export function completingSettlements(handlers: Handlers, afterMs: number): Handlers {
   const completing =
     (handler: Handler): Handler =>
-    async (context) => {
-      await completeDueSettlements(context.db, context.now, afterMs);
+    (context) => {
+      completeDueSettlements(context.journal, context.now, afterMs);
       return handler(context);
     };
   return Object.fromEntries(

@@ -1,83 +1,68 @@
 /**
- * Concurrent calls on a real PostgreSQL, each in its own connection and transaction and without
- * the sandbox's global write lock, so only the row locks of the partner domain keep them apart.
- * Runs in the PostgreSQL pass of the tests (scripts/with-postgres.mjs), which sets
- * SANDBOX_TEST_DATABASE_URL; PGlite, one connection, cannot run calls side by side.
+ * Concurrent partner calls on a real PostgreSQL: the sequencer decides them one at a time on
+ * the state in memory and stores them with group commit, so no row lock is needed to keep
+ * them apart. Runs in the PostgreSQL pass of the tests (scripts/with-postgres.mjs), which sets
+ * SANDBOX_TEST_DATABASE_URL.
  */
 import { zIntentToTradeResponse } from '@exchange-kit/contract/partner/schemas';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller, Handler, Reply } from '../domain/operation.js';
-import { asHttpError } from '../http/refusals.js';
-import { freshDatabase } from '../postgres.test-support.js';
-import { type Database, openDatabase } from '../store/database.js';
-import { migrate } from '../store/migrations.js';
+import type { Reply } from '../domain/operation.js';
+import { HttpError } from '../http/refusals.js';
 import {
+  call,
+  migratedStore,
   newSession,
   newWalletIntent,
   parsed,
   type SeededPartner,
   seedPartner,
-  T0,
+  type TestStore,
 } from './calls.test-support.js';
-import { partnerHandlers } from './handlers.js';
 
-const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-
-describe('concurrent calls on PostgreSQL without the write lock', () => {
-  let db: Database;
-  let pool: pg.Pool;
+describe('concurrent partner calls on PostgreSQL', () => {
+  let db: TestStore;
   let partner: SeededPartner;
   let sessionId: string;
 
   beforeAll(async () => {
-    const url = await freshDatabase(serverUrl ?? '');
-    db = await openDatabase({ databaseUrl: url });
-    await migrate(db);
-    pool = new pg.Pool({ connectionString: url, max: 8 });
+    db = await migratedStore();
     partner = await seedPartner(db);
     sessionId = await newSession(db, partner.publicApiKey);
   }, 60_000);
   afterAll(async () => {
-    await pool?.end();
     await db?.close();
   });
 
-  /** One call in its own connection and transaction; a refusal resolves to its status. */
-  async function unlocked(handler: Handler, body: unknown): Promise<Reply | number> {
-    const client = await pool.connect();
+  /** The store as another client of the database sees it, once every call is committed. */
+  async function storeQuery<Row extends pg.QueryResultRow>(sql: string, params: unknown[] = []) {
+    await db.sequencer.settled();
+    return db.read((tx) => tx.query<Row>(sql, params));
+  }
+
+  /** A call; a refusal resolves to its status. */
+  async function settled(reply: Promise<Reply>): Promise<Reply | number> {
     try {
-      await client.query('BEGIN');
-      const reply = await handler({
-        operationId: 'test',
-        path: {},
-        query: {},
-        body,
-        caller: { kind: 'anonymous' } satisfies Caller,
-        db: client,
-        now: T0,
-      });
-      await client.query('COMMIT');
-      return reply;
+      return await reply;
     } catch (error) {
-      await client.query('ROLLBACK');
-      const refused = asHttpError(error);
-      if (refused) return refused.status;
+      if (error instanceof HttpError) return error.status;
       throw error;
-    } finally {
-      client.release();
     }
   }
 
   const trade = (extra: Record<string, unknown>) =>
-    unlocked(partnerHandlers.intentToTrade as Handler, {
-      session_id: sessionId,
-      side: 'buy',
-      symbol: 'USDC/ETH',
-      currency: 'USDC',
-      quantity: '10',
-      ...extra,
-    });
+    settled(
+      call(db, 'intentToTrade', {
+        body: {
+          session_id: sessionId,
+          side: 'buy',
+          symbol: 'USDC/ETH',
+          currency: 'USDC',
+          quantity: '10',
+          ...extra,
+        },
+      }),
+    );
 
   it('INTENT-ONE-TO-ONE-CONSUMED: exactly one of concurrent attempts goes through', async () => {
     const intent = await newWalletIntent(db, partner, '10');
@@ -89,6 +74,11 @@ describe('concurrent calls on PostgreSQL without the write lock', () => {
     );
     expect(statuses.filter((status) => status === 202)).toHaveLength(1);
     expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    const { rows } = await storeQuery<{ consumed_at: number | null }>(
+      'SELECT consumed_at FROM qe_intents WHERE id = $1',
+      [intent.id],
+    );
+    expect(rows[0]?.consumed_at).not.toBeNull();
   });
 
   it('concurrent creations with one client_ref make one transaction', async () => {
@@ -99,28 +89,37 @@ describe('concurrent calls on PostgreSQL without the write lock', () => {
       (outcome) => parsed(zIntentToTradeResponse, outcome as Reply).payload.transaction_id,
     );
     expect(new Set(ids).size).toBe(1);
+    const { rows } = await storeQuery<{ n: number }>(
+      "SELECT count(*)::int AS n FROM qe_transactions WHERE client_ref = 'same-ref'",
+    );
+    expect(rows[0]?.n).toBe(1);
   });
 
   it('methods set concurrently on both sides settle the transaction to PENDING', async () => {
     const created = parsed(zIntentToTradeResponse, (await trade({})) as Reply).payload;
     const setMethod = (direction: string) =>
-      unlocked(partnerHandlers.setSettlementMethod as Handler, {
-        transaction_id: created.transaction_id,
-        direction,
-        method: 'SERVICE_PARTNER_WALLET',
-      });
+      settled(
+        call(db, 'setSettlementMethod', {
+          body: {
+            transaction_id: created.transaction_id,
+            direction,
+            method: 'SERVICE_PARTNER_WALLET',
+          },
+        }),
+      );
     const outcomes = await Promise.all([setMethod('FUNDING'), setMethod('PAYOUT')]);
     expect(outcomes.map((outcome) => (outcome as Reply).status)).toEqual([202, 202]);
-    const { rows } = await pool.query('SELECT status FROM qe_transactions WHERE id = $1', [
-      created.transaction_id,
-    ]);
+    const { rows } = await storeQuery<{ status: string }>(
+      'SELECT status FROM qe_transactions WHERE id = $1',
+      [created.transaction_id],
+    );
     expect(rows[0]?.status).toBe('PENDING');
   });
 
   it('concurrent creations in one millisecond get distinct created_at values', async () => {
     await Promise.all(Array.from({ length: 8 }, () => trade({})));
-    const { rows } = await pool.query<{ n: string; distinct_times: string }>(
-      'SELECT count(*) AS n, count(DISTINCT created_at) AS distinct_times FROM qe_transactions',
+    const { rows } = await storeQuery<{ n: number; distinct_times: number }>(
+      'SELECT count(*)::int AS n, count(DISTINCT created_at)::int AS distinct_times FROM qe_transactions',
     );
     expect(rows[0]?.distinct_times).toBe(rows[0]?.n);
   });

@@ -3,7 +3,6 @@ import {
   zTransactionStatusResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../store/database.js';
 import {
   btcPurchase,
   call,
@@ -14,12 +13,13 @@ import {
   refusal,
   storeWithSession,
   T0,
+  type TestStore,
 } from './calls.test-support.js';
 
 const signedTransaction = '0x02f8b10181a28459682f00850b68a0aa0083012e2494a0b86991c6218b36c1d19d4a';
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-let db: Database;
+let db: TestStore;
 let publicApiKey: string;
 let sessionId: string;
 

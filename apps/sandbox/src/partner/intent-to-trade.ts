@@ -3,12 +3,19 @@ import { randomUUID } from 'node:crypto';
 import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import { NotAuthenticated, RetryLater } from '../domain/errors.js';
+import { NotAuthenticated } from '../domain/errors.js';
 import type { Caller, DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
-import type { Queryable } from '../domain/queryable.js';
+import { D } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import type {
+  Intent as IntentRow,
+  PartnerState,
+  Session,
+  Transaction,
+} from '../state/partner-state.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';
-import { claimIntent, type IntentRow } from './intents.js';
+import { claimIntent } from './intents.js';
 import {
   acceptInputs,
   checkMethod,
@@ -26,21 +33,14 @@ import {
   requireAsset,
 } from './quotes.js';
 import type { Direction, Method } from './schema-types.js';
-import { findSession, type SessionRow } from './sessions.js';
-import {
-  findByClientRef,
-  findTransaction,
-  loadTransaction,
-  nextStepMessage,
-  type TransactionRow,
-} from './transactions.js';
+import { nextStepMessage, transactionView } from './transactions.js';
 
 type IntentToTrade = z.infer<typeof zIntentToTradeBody>;
 
 type TradeReply = DocumentedReply<operations['intentToTrade']>;
 
-async function reply(db: Queryable, row: TransactionRow): Promise<TradeReply> {
-  const transaction = await loadTransaction(db, row);
+function reply(state: PartnerState, row: Transaction): TradeReply {
+  const transaction = transactionView(state, row);
   return {
     status: 202,
     body: { success: true, message: nextStepMessage(transaction), payload: transaction },
@@ -53,23 +53,23 @@ async function reply(db: Queryable, row: TransactionRow): Promise<TradeReply> {
  * A caller holding a session token only sees its own session's transactions, so for another
  * session's transaction it is refused instead.
  */
-async function replayClientRef(
-  db: Queryable,
-  session: SessionRow,
+function replayClientRef(
+  state: PartnerState,
+  session: Session,
   caller: Caller,
   clientRef: string | undefined,
-): Promise<TradeReply | undefined> {
+): TradeReply | undefined {
   if (clientRef === undefined) return undefined;
-  const existing = await findByClientRef(db, session.partner_id, clientRef);
+  const existing = state.transactionByClientRef(session.partnerId, clientRef);
   if (!existing) return undefined;
-  if (caller.kind === 'session' && existing.session_id !== caller.sessionId) {
+  if (caller.kind === 'session' && existing.sessionId !== caller.sessionId.toLowerCase()) {
     throw invalid(
       'client_ref',
       'taken',
       'client_ref already names a transaction of another session',
     );
   }
-  return reply(db, existing);
+  return reply(state, existing);
 }
 
 interface Sides {
@@ -78,11 +78,11 @@ interface Sides {
 }
 
 /** Buying the base pays in the quote currency; selling it pays it in. */
-async function sidesOf(db: Queryable, request: IntentToTrade): Promise<Sides> {
+function sidesOf(state: PartnerState, request: IntentToTrade): Sides {
   const [base = '', quote = ''] = request.symbol.split('/');
-  const baseAsset = await requireAsset(db, base, 'symbol');
-  const quoteAsset = await requireAsset(db, quote, 'symbol');
-  if (!(await hasPrice(db, base, quote))) {
+  const baseAsset = requireAsset(state, base, 'symbol');
+  const quoteAsset = requireAsset(state, quote, 'symbol');
+  if (!hasPrice(state, base, quote)) {
     throw invalid('symbol', 'unsupported_symbol', `${request.symbol} is not traded`);
   }
   if (request.currency !== base && request.currency !== quote) {
@@ -93,39 +93,30 @@ async function sidesOf(db: Queryable, request: IntentToTrade): Promise<Sides> {
     : { funding: baseAsset, payout: quoteAsset };
 }
 
-async function sameDecimal(db: Queryable, a: string, b: string): Promise<boolean> {
-  const { rows } = await db.query<{ same: boolean }>('SELECT $1::numeric = $2::numeric AS same', [
-    a,
-    b,
-  ]);
-  return rows[0]?.same === true;
-}
-
 /** The intent's fixed economics bind the request: same currencies, quantity and methods. */
-async function applyIntent(
-  db: Queryable,
+function applyIntent(
   request: IntentToTrade,
   sides: Sides,
   intent: IntentRow,
-): Promise<Record<Direction, Method | undefined>> {
-  if (intent.payout_currency !== sides.payout.code) {
+): Record<Direction, Method | undefined> {
+  if (intent.payoutCurrency !== sides.payout.code) {
     throw invalid(
       'symbol',
       'does_not_match_intent',
-      `The intent pays out ${intent.payout_currency}`,
+      `The intent pays out ${intent.payoutCurrency}`,
     );
   }
-  if (intent.funding_currency !== null && intent.funding_currency !== sides.funding.code) {
+  if (intent.fundingCurrency !== null && intent.fundingCurrency !== sides.funding.code) {
     throw invalid(
       'symbol',
       'does_not_match_intent',
-      `The intent is funded in ${intent.funding_currency}`,
+      `The intent is funded in ${intent.fundingCurrency}`,
     );
   }
   const fixed =
-    intent.payout_quantity !== null
-      ? { currency: intent.payout_currency, quantity: intent.payout_quantity }
-      : { currency: intent.funding_currency, quantity: intent.funding_quantity ?? '' };
+    intent.payoutQuantity !== null
+      ? { currency: intent.payoutCurrency, quantity: intent.payoutQuantity }
+      : { currency: intent.fundingCurrency, quantity: intent.fundingQuantity ?? '0' };
   if (request.currency !== fixed.currency) {
     throw invalid(
       'currency',
@@ -133,7 +124,7 @@ async function applyIntent(
       `The intent fixes a quantity of ${fixed.currency}`,
     );
   }
-  if (!(await sameDecimal(db, request.quantity, fixed.quantity))) {
+  if (!new D(request.quantity).eq(fixed.quantity)) {
     throw invalid(
       'quantity',
       'does_not_match_intent',
@@ -148,17 +139,17 @@ async function applyIntent(
     return requested ?? fixedMethod ?? undefined;
   };
   return {
-    FUNDING: method('FUNDING', intent.funding_method),
-    PAYOUT: method('PAYOUT', intent.payout_method),
+    FUNDING: method('FUNDING', intent.fundingMethod),
+    PAYOUT: method('PAYOUT', intent.payoutMethod),
   };
 }
 
 /** The quantity of the other side: given with a quote, or priced now from a snapshot quote. */
-async function quantities(
-  db: Queryable,
+function quantities(
+  state: PartnerState,
   request: IntentToTrade,
   sides: Sides,
-): Promise<{ funding: string; payout: string }> {
+): { funding: string; payout: string } {
   const givenPayout = request.currency === sides.payout.code;
   const [given, otherSide] = givenPayout
     ? [sides.payout, sides.funding]
@@ -168,8 +159,8 @@ async function quantities(
   const other =
     request.quantity_2 ??
     (givenPayout
-      ? await convert(db, request.quantity, sides.payout.code, sides.funding.code, 'up')
-      : await convert(db, request.quantity, sides.funding.code, sides.payout.code, 'down'));
+      ? convert(state, request.quantity, sides.payout.code, sides.funding.code, 'up')
+      : convert(state, request.quantity, sides.funding.code, sides.payout.code, 'down'));
   if (other === undefined || !isPositive(other)) {
     throw invalid('quantity', 'too_small', 'quantity is too small to be quoted');
   }
@@ -212,105 +203,84 @@ function plannedInstructions(
 }
 
 /** Hands out the partner's next created_at: now, or one past the last one if that is not later. */
-async function nextCreatedAt(db: Queryable, partnerId: number, now: number): Promise<number> {
-  const { rows } = await db.query<{ last_created_at: string | number }>(
-    `INSERT INTO qe_partner_clocks (partner_id, last_created_at) VALUES ($1, $2)
-     ON CONFLICT (partner_id) DO UPDATE
-       SET last_created_at = GREATEST(EXCLUDED.last_created_at, qe_partner_clocks.last_created_at + 1)
-     RETURNING last_created_at`,
-    [partnerId, now],
-  );
-  return Number(rows[0]?.last_created_at);
+function nextCreatedAt(journal: Journal, partnerId: number, now: number): number {
+  const clock = journal.partner.clocks.get(partnerId);
+  if (!clock)
+    return journal.add('qe_partner_clocks', { partnerId, lastCreatedAt: now }).lastCreatedAt;
+  journal.touch('qe_partner_clocks', clock);
+  clock.lastCreatedAt = Math.max(now, clock.lastCreatedAt + 1);
+  return clock.lastCreatedAt;
 }
 
-async function checkApiKey(
-  db: Queryable,
-  session: SessionRow,
-  apiKey: string | undefined,
-): Promise<void> {
+function checkApiKey(state: PartnerState, session: Session, apiKey: string | undefined): void {
   if (apiKey === undefined) return;
-  const { rows } = await db.query(
-    'SELECT 1 FROM partner_applications WHERE id = $1 AND public_api_key = $2',
-    [session.partner_id, apiKey],
-  );
-  if (rows.length === 0) throw invalid('api_key', 'does_not_match_session');
+  if (state.applications.get(session.partnerId)?.publicApiKey !== apiKey) {
+    throw invalid('api_key', 'does_not_match_session');
+  }
 }
 
-export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = async ({
+export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
   body,
   caller,
-  db,
+  journal,
   now,
 }) => {
   rejectNul(body);
   const request = body;
+  const state = journal.partner;
   if (caller.kind === 'session' && caller.sessionId !== request.session_id) {
     throw new NotAuthenticated('Path does not match: the session token is for another session_id');
   }
-  const session = await findSession(db, request.session_id);
+  const session = state.sessions.get(request.session_id.toLowerCase());
   if (!session) throw notFound('Session', 'session_id');
-  const replayed = await replayClientRef(db, session, caller, request.client_ref);
+  const replayed = replayClientRef(state, session, caller, request.client_ref);
   if (replayed) return replayed;
 
-  await checkApiKey(db, session, request.api_key);
+  checkApiKey(state, session, request.api_key);
   if (request.terms_of_service && !request.terms_of_service.accepted) {
     throw invalid('terms_of_service.accepted', 'must_be_accepted');
   }
-  const sides = await sidesOf(db, request);
+  const sides = sidesOf(state, request);
   let intent: IntentRow | undefined;
   let methods: Record<Direction, Method | undefined> = {
     FUNDING: request.funding_settlement?.method,
     PAYOUT: request.payout_settlement?.method,
   };
   if (request.intent_id !== undefined) {
-    const claim = await claimIntent(db, request.intent_id, session.partner_id, now, () =>
-      replayClientRef(db, session, caller, request.client_ref),
+    const claim = claimIntent(journal, request.intent_id, session.partnerId, now, () =>
+      replayClientRef(state, session, caller, request.client_ref),
     );
     if ('replayed' in claim) return claim.replayed;
     intent = claim.intent;
-    methods = await applyIntent(db, request, sides, intent);
+    methods = applyIntent(request, sides, intent);
   }
-  const quantity = await quantities(db, request, sides);
+  const quantity = quantities(state, request, sides);
 
   const transactionId = randomUUID();
   const instructions = plannedInstructions(request, transactionId, sides, methods, quantity, now);
-  const createdAt = await nextCreatedAt(db, session.partner_id, now);
-  const inserted = await db.query(
-    `INSERT INTO qe_transactions (id, partner_id, session_id, intent_id, client_ref, api_key, symbol,
-       side, funding_currency, funding_quantity, payout_currency, payout_quantity, quote_id,
-       quoted_at, status, partner_order_id, partner_ref, partner_tags, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::numeric, $11, $12::numeric, $13, $14,
-       'SETTLEMENT_METHOD_REQUIRED', $15, $16, $17::jsonb, $18)
-     ON CONFLICT (partner_id, client_ref) DO NOTHING
-     RETURNING id`,
-    [
-      transactionId,
-      session.partner_id,
-      session.id,
-      intent?.id ?? null,
-      request.client_ref ?? null,
-      request.api_key ?? null,
-      request.symbol,
-      request.side,
-      sides.funding.code,
-      quantity.funding,
-      sides.payout.code,
-      quantity.payout,
-      request.quote_id ?? null,
-      now,
-      intent?.partner_order_id ?? null,
-      intent?.partner_ref ?? null,
-      intent?.partner_tags ? JSON.stringify(intent.partner_tags) : null,
-      createdAt,
-    ],
-  );
-  if (inserted.rows.length === 0) {
-    // A concurrent call with the same client_ref committed first: answer as its retry.
-    const concurrent = await replayClientRef(db, session, caller, request.client_ref);
-    if (concurrent) return concurrent;
-    throw new RetryLater('The transaction could not be created; retry');
-  }
-  for (const instruction of instructions) await putInstruction(db, instruction);
-  await settle(db, transactionId, now);
-  return reply(db, (await findTransaction(db, transactionId)) as TransactionRow);
+  const transaction = journal.add('qe_transactions', {
+    id: transactionId,
+    partnerId: session.partnerId,
+    sessionId: session.id,
+    intentId: intent?.id ?? null,
+    clientRef: request.client_ref ?? null,
+    apiKey: request.api_key ?? null,
+    symbol: request.symbol,
+    side: request.side,
+    fundingCurrency: sides.funding.code,
+    fundingQuantity: quantity.funding,
+    payoutCurrency: sides.payout.code,
+    payoutQuantity: quantity.payout,
+    quoteId: request.quote_id ?? null,
+    quotedAt: now,
+    status: 'SETTLEMENT_METHOD_REQUIRED',
+    partnerOrderId: intent?.partnerOrderId ?? null,
+    partnerRef: intent?.partnerRef ?? null,
+    partnerTags: intent?.partnerTags ?? null,
+    createdAt: nextCreatedAt(journal, session.partnerId, now),
+    pendingSince: null,
+  });
+  for (const instruction of instructions) putInstruction(journal, instruction);
+  settle(journal, transactionId, now);
+  return reply(state, transaction);
 };

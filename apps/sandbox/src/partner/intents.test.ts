@@ -6,7 +6,6 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../domain/operation.js';
-import type { Database } from '../store/database.js';
 import {
   call,
   count,
@@ -17,9 +16,10 @@ import {
   seedPartner,
   storeWithSession,
   T0,
+  type TestStore,
 } from './calls.test-support.js';
 
-let db: Database;
+let db: TestStore;
 let partner: SeededPartner;
 let caller: Caller;
 let sessionId: string;

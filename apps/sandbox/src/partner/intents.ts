@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import type { PartnerHandlerOf } from '../domain/operation.js';
-import type { Queryable } from '../domain/queryable.js';
+import type { Journal } from '../state/journal.js';
+import type { Intent as IntentRow, PartnerState } from '../state/partner-state.js';
 import { invalid, notFound, rejectNul } from './errors.js';
 import { checkMethod } from './methods.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
@@ -11,29 +12,6 @@ import { checkQuantity, hasPrice, requireAsset } from './quotes.js';
 import type { Intent, Method } from './schema-types.js';
 
 type IntentCreate = z.infer<typeof zCreateIntentBody>;
-
-export interface IntentRow {
-  id: string;
-  partner_id: number;
-  strategy: Intent['strategy'];
-  payout_method: Method;
-  payout_currency: string;
-  payout_quantity: string | null;
-  funding_method: Method | null;
-  funding_currency: string | null;
-  funding_quantity: string | null;
-  partner_order_id: string | null;
-  partner_ref: string | null;
-  partner_tags: string[] | null;
-  expires_at: string | number | null;
-  created_at: string | number;
-  consumed_at: string | number | null;
-}
-
-const columns = `id, partner_id, strategy, payout_method, payout_currency,
-  payout_quantity::text AS payout_quantity, funding_method, funding_currency,
-  funding_quantity::text AS funding_quantity, partner_order_id, partner_ref, partner_tags,
-  expires_at, created_at, consumed_at`;
 
 function side(method: Method | null, currency: string | null, quantity: string | null) {
   if (method === null || currency === null) return null;
@@ -43,19 +21,19 @@ function side(method: Method | null, currency: string | null, quantity: string |
 export function renderIntent(row: IntentRow): Intent {
   const intent: Intent = {
     id: row.id,
-    created_at: String(row.created_at),
-    expires_at: row.expires_at === null ? null : String(row.expires_at),
+    created_at: String(row.createdAt),
+    expires_at: row.expiresAt === null ? null : String(row.expiresAt),
     strategy: row.strategy,
-    funding_settlement: side(row.funding_method, row.funding_currency, row.funding_quantity),
-    payout_settlement: side(row.payout_method, row.payout_currency, row.payout_quantity),
+    funding_settlement: side(row.fundingMethod, row.fundingCurrency, row.fundingQuantity),
+    payout_settlement: side(row.payoutMethod, row.payoutCurrency, row.payoutQuantity),
   };
-  if (row.partner_order_id !== null) intent.partner_order_id = row.partner_order_id;
-  if (row.partner_ref !== null) intent.partner_ref = row.partner_ref;
-  if (row.partner_tags !== null) intent.partner_tags = row.partner_tags;
+  if (row.partnerOrderId !== null) intent.partner_order_id = row.partnerOrderId;
+  if (row.partnerRef !== null) intent.partner_ref = row.partnerRef;
+  if (row.partnerTags !== null) intent.partner_tags = row.partnerTags;
   return intent;
 }
 
-async function checkIntent(db: Queryable, request: IntentCreate, now: number): Promise<void> {
+function checkIntent(state: PartnerState, request: IntentCreate, now: number): void {
   const { payout_settlement: payout, funding_settlement: funding } = request;
   // Quantity is fixed on exactly one side; the quote prices the other.
   if (payout.quantity === undefined && funding?.quantity === undefined) {
@@ -64,18 +42,18 @@ async function checkIntent(db: Queryable, request: IntentCreate, now: number): P
   if (payout.quantity !== undefined && funding?.quantity !== undefined) {
     throw invalid('funding_settlement.quantity', 'quantity_on_one_side_only');
   }
-  const payoutAsset = await requireAsset(db, payout.currency, 'payout_settlement.currency');
+  const payoutAsset = requireAsset(state, payout.currency, 'payout_settlement.currency');
   checkMethod('PAYOUT', payout.method, payoutAsset, 'payout_settlement.method');
   if (payout.quantity !== undefined) {
     checkQuantity(payout.quantity, payoutAsset, 'payout_settlement.quantity');
   }
   if (funding) {
-    const fundingAsset = await requireAsset(db, funding.currency, 'funding_settlement.currency');
+    const fundingAsset = requireAsset(state, funding.currency, 'funding_settlement.currency');
     checkMethod('FUNDING', funding.method, fundingAsset, 'funding_settlement.method');
     if (funding.quantity !== undefined) {
       checkQuantity(funding.quantity, fundingAsset, 'funding_settlement.quantity');
     }
-    if (!(await hasPrice(db, funding.currency, payout.currency))) {
+    if (!hasPrice(state, funding.currency, payout.currency)) {
       throw invalid('funding_settlement.currency', 'unsupported_pair');
     }
   }
@@ -86,45 +64,38 @@ async function checkIntent(db: Queryable, request: IntentCreate, now: number): P
   }
 }
 
-export const createIntent: PartnerHandlerOf<'createIntent'> = async ({
+export const createIntent: PartnerHandlerOf<'createIntent'> = ({
   body,
   path,
   caller,
-  db,
+  journal,
   now,
 }) => {
   rejectNul(body);
   const request = body;
-  const partner = await requireOwnedPartner(db, caller, path.public_api_key);
+  const partner = requireOwnedPartner(journal.partner, caller, path.public_api_key);
   if (request.public_api_key !== undefined && request.public_api_key !== partner.publicApiKey) {
     throw invalid('public_api_key', 'does_not_match_path');
   }
-  await checkIntent(db, request, now);
+  checkIntent(journal.partner, request, now);
   const { payout_settlement: payout, funding_settlement: funding } = request;
-  const { rows } = await db.query<IntentRow>(
-    `INSERT INTO qe_intents (id, partner_id, strategy, payout_method, payout_currency,
-       payout_quantity, funding_method, funding_currency, funding_quantity, partner_order_id,
-       partner_ref, partner_tags, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9::numeric, $10, $11, $12::jsonb, $13, $14)
-     RETURNING ${columns}`,
-    [
-      randomUUID(),
-      partner.id,
-      request.strategy,
-      payout.method,
-      payout.currency,
-      payout.quantity ?? null,
-      funding?.method ?? null,
-      funding?.currency ?? null,
-      funding?.quantity ?? null,
-      request.partner_order_id ?? null,
-      request.partner_ref ?? null,
-      request.partner_tags === undefined ? null : JSON.stringify(request.partner_tags),
-      request.expires_at ?? null,
-      now,
-    ],
-  );
-  const row = rows[0] as IntentRow;
+  const row = journal.add('qe_intents', {
+    id: randomUUID(),
+    partnerId: partner.id,
+    strategy: request.strategy,
+    payoutMethod: payout.method,
+    payoutCurrency: payout.currency,
+    payoutQuantity: payout.quantity ?? null,
+    fundingMethod: funding?.method ?? null,
+    fundingCurrency: funding?.currency ?? null,
+    fundingQuantity: funding?.quantity ?? null,
+    partnerOrderId: request.partner_order_id ?? null,
+    partnerRef: request.partner_ref ?? null,
+    partnerTags: request.partner_tags ?? null,
+    expiresAt: request.expires_at ?? null,
+    createdAt: now,
+    consumedAt: null,
+  });
   return {
     status: 200,
     body: {
@@ -137,27 +108,23 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = async ({
 };
 
 /**
- * Takes an intent for a transaction. The row stays locked until the call's transaction ends, so
- * of concurrent attempts on a ONE_TO_ONE_ATTEMPTED intent exactly one finds it unconsumed.
- * `replay` is asked first when the intent is already consumed: a retry of the very attempt
- * that consumed it (same client_ref) is answered with that attempt's transaction.
+ * Takes an intent for a transaction: of the attempts on a ONE_TO_ONE_ATTEMPTED intent, which
+ * the sequencer decides one at a time, exactly one finds it unconsumed. `replay` is asked
+ * first when the intent is already consumed: a retry of the very attempt that consumed it
+ * (same client_ref) is answered with that attempt's transaction.
  */
-export async function claimIntent<T>(
-  db: Queryable,
+export function claimIntent<T>(
+  journal: Journal,
   intentId: string,
   partnerId: number,
   now: number,
-  replay: () => Promise<T | undefined>,
-): Promise<{ intent: IntentRow } | { replayed: T }> {
-  const { rows } = await db.query<IntentRow>(
-    `SELECT ${columns} FROM qe_intents WHERE id = $1 FOR UPDATE`,
-    [intentId],
-  );
-  const intent = rows[0];
+  replay: () => T | undefined,
+): { intent: IntentRow } | { replayed: T } {
+  const intent = journal.partner.intents.get(intentId.toLowerCase());
   // Another partner's intent is reported as absent rather than as forbidden.
-  if (!intent || Number(intent.partner_id) !== partnerId) throw notFound('Intent', 'intent_id');
-  if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED' && intent.consumed_at !== null) {
-    const replayed = await replay();
+  if (!intent || intent.partnerId !== partnerId) throw notFound('Intent', 'intent_id');
+  if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED' && intent.consumedAt !== null) {
+    const replayed = replay();
     if (replayed !== undefined) return { replayed };
     throw invalid(
       'intent_id',
@@ -165,11 +132,11 @@ export async function claimIntent<T>(
       `Intent ${intentId} was already attempted; a ONE_TO_ONE_ATTEMPTED intent serves one attempt`,
     );
   }
-  if (intent.expires_at !== null && Number(intent.expires_at) <= now) {
+  if (intent.expiresAt !== null && intent.expiresAt <= now) {
     throw invalid('intent_id', 'expired', `Intent ${intentId} expired`);
   }
   if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED') {
-    await db.query('UPDATE qe_intents SET consumed_at = $2 WHERE id = $1', [intentId, now]);
+    journal.touch('qe_intents', intent).consumedAt = now;
   }
   return { intent };
 }

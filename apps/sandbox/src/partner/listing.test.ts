@@ -5,7 +5,6 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../domain/operation.js';
-import type { Database } from '../store/database.js';
 import {
   btcPurchase,
   call,
@@ -16,9 +15,10 @@ import {
   seedPartner,
   storeWithSession,
   T0,
+  type TestStore,
 } from './calls.test-support.js';
 
-let db: Database;
+let db: TestStore;
 let partner: SeededPartner;
 let caller: Caller;
 let sessionId: string;

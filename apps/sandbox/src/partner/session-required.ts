@@ -16,9 +16,7 @@ export function requiringSessionAuth(handlers: Handlers): Handlers {
   const requiring =
     (handler: Handler): Handler =>
     (context) => {
-      if (context.caller.kind !== 'session') {
-        return Promise.reject(unauthorized('API Authentication failed'));
-      }
+      if (context.caller.kind !== 'session') throw unauthorized('API Authentication failed');
       return handler(context);
     };
   return Object.fromEntries(

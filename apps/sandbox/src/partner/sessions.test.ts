@@ -3,7 +3,6 @@ import {
   zIntentToTradeResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../store/database.js';
 import {
   btcPurchase,
   call,
@@ -14,10 +13,11 @@ import {
   refusal,
   type SeededPartner,
   seedPartner,
+  type TestStore,
 } from './calls.test-support.js';
 import { findSessionSecret } from './handlers.js';
 
-let db: Database;
+let db: TestStore;
 let partner: SeededPartner;
 
 beforeAll(async () => {
@@ -46,10 +46,12 @@ describe('createSession', () => {
     });
     expect(session._links.terms_of_service.href).toMatch(/^https:\/\//);
     expect(session.session_secret).not.toBe(session.session_id);
-    await db.transaction(async (tx) => {
-      expect(await findSessionSecret(tx, session.session_id)).toBe(session.session_secret);
-      expect(await findSessionSecret(tx, 'not-a-uuid')).toBeUndefined();
-    });
+    const { state } = db.sequencer;
+    expect(findSessionSecret(state, session.session_id)).toBe(session.session_secret);
+    expect(findSessionSecret(state, 'not-a-uuid')).toBeUndefined();
+    // Read back from the store as it was written.
+    await db.sequencer.reload();
+    expect(findSessionSecret(db.sequencer.state, session.session_id)).toBe(session.session_secret);
   });
 
   it('never sends the session secret again', async () => {

@@ -5,7 +5,6 @@ import {
   zTransactionStatusResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../store/database.js';
 import {
   btcPurchase,
   call,
@@ -14,12 +13,13 @@ import {
   refusal,
   storeWithSession,
   T0,
+  type TestStore,
 } from './calls.test-support.js';
 
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const unknownId = '00000000-0000-4000-8000-000000000000';
 
-let db: Database;
+let db: TestStore;
 let sessionId: string;
 
 beforeAll(async () => {

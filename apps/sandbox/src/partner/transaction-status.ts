@@ -1,14 +1,19 @@
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import { visibleTransaction } from './settlement.js';
-import { loadTransaction, nextStepMessage } from './transactions.js';
+import { nextStepMessage, transactionView } from './transactions.js';
 
-export const getTransactionStatus: PartnerHandlerOf<'getTransactionStatus'> = async ({
+export const getTransactionStatus: PartnerHandlerOf<'getTransactionStatus'> = ({
   path,
   caller,
-  db,
+  journal,
 }) => {
-  const row = await visibleTransaction(db, caller, path.transaction_id ?? '', 'transaction_id');
-  const transaction = await loadTransaction(db, row);
+  const row = visibleTransaction(
+    journal.partner,
+    caller,
+    path.transaction_id ?? '',
+    'transaction_id',
+  );
+  const transaction = transactionView(journal.partner, row);
   return {
     status: 200,
     body: { success: true, message: nextStepMessage(transaction), payload: transaction },

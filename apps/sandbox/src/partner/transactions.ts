@@ -1,70 +1,21 @@
 /** Quick Exchange transactions: loading, rendering and the message naming the next step. */
-import type { Queryable } from '../domain/queryable.js';
-import { type InstructionRow, instructionsOf, renderInstruction } from './instructions.js';
+import type {
+  Instruction,
+  PartnerState,
+  Transaction as TransactionRow,
+} from '../state/partner-state.js';
+import { renderInstruction } from './instructions.js';
 import { missingInputs } from './methods.js';
-import type { PartnerTransaction, Transaction, TransactionStatus } from './schema-types.js';
+import type { PartnerTransaction, Transaction } from './schema-types.js';
 
-export interface TransactionRow {
-  id: string;
-  partner_id: number;
-  session_id: string;
-  intent_id: string | null;
-  client_ref: string | null;
-  api_key: string | null;
-  status: TransactionStatus;
-  funding_currency: string;
-  funding_quantity: string;
-  payout_currency: string;
-  payout_quantity: string;
-  partner_order_id: string | null;
-  partner_ref: string | null;
-  partner_tags: string[] | null;
-  created_at: string | number;
-}
-
-export const transactionColumns = `id, partner_id, session_id, intent_id, client_ref, api_key, status,
-  funding_currency, funding_quantity::text AS funding_quantity, payout_currency,
-  payout_quantity::text AS payout_quantity, partner_order_id, partner_ref, partner_tags, created_at`;
-
-/**
- * One transaction. With `lock`, its row is held until the call's transaction ends, so that
- * concurrent changes to its instructions are settled one after the other.
- */
-export async function findTransaction(
-  db: Queryable,
-  id: string,
-  lock = false,
-): Promise<TransactionRow | undefined> {
-  const { rows } = await db.query<TransactionRow>(
-    `SELECT ${transactionColumns} FROM qe_transactions WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0];
-}
-
-export async function findByClientRef(
-  db: Queryable,
-  partnerId: number,
-  clientRef: string,
-): Promise<TransactionRow | undefined> {
-  const { rows } = await db.query<TransactionRow>(
-    `SELECT ${transactionColumns} FROM qe_transactions WHERE partner_id = $1 AND client_ref = $2`,
-    [partnerId, clientRef],
-  );
-  return rows[0];
-}
-
-export function renderTransaction(
-  row: TransactionRow,
-  instructions: InstructionRow[],
-): Transaction {
+export function renderTransaction(row: TransactionRow, instructions: Instruction[]): Transaction {
   const transaction: Transaction = {
-    client_ref: row.client_ref,
+    client_ref: row.clientRef,
     transaction_id: row.id,
-    session_id: row.session_id,
+    session_id: row.sessionId,
     status: row.status,
   };
-  if (row.api_key !== null) transaction.api_key = row.api_key;
+  if (row.apiKey !== null) transaction.api_key = row.apiKey;
   for (const instruction of instructions) {
     const key = instruction.direction === 'FUNDING' ? 'funding_settlement' : 'payout_settlement';
     transaction[key] = renderInstruction(instruction);
@@ -75,22 +26,22 @@ export function renderTransaction(
 /** The transaction as its partner lists it: with its creation time, intent and partner fields. */
 export function renderPartnerTransaction(
   row: TransactionRow,
-  instructions: InstructionRow[],
+  instructions: Instruction[],
 ): PartnerTransaction {
   const listed: PartnerTransaction = {
     ...renderTransaction(row, instructions),
-    created_at: Number(row.created_at),
-    intent_id: row.intent_id,
+    created_at: row.createdAt,
+    intent_id: row.intentId,
   };
-  if (row.partner_order_id !== null) listed.partner_order_id = row.partner_order_id;
-  if (row.partner_ref !== null) listed.partner_ref = row.partner_ref;
-  if (row.partner_tags !== null) listed.partner_tags = row.partner_tags;
+  if (row.partnerOrderId !== null) listed.partner_order_id = row.partnerOrderId;
+  if (row.partnerRef !== null) listed.partner_ref = row.partnerRef;
+  if (row.partnerTags !== null) listed.partner_tags = row.partnerTags;
   return listed;
 }
 
-export async function loadTransaction(db: Queryable, row: TransactionRow): Promise<Transaction> {
-  const instructions = (await instructionsOf(db, [row.id])).get(row.id) ?? [];
-  return renderTransaction(row, instructions);
+/** A transaction with its instructions, as the interface shows it. */
+export function transactionView(state: PartnerState, row: TransactionRow): Transaction {
+  return renderTransaction(row, state.instructionsOf(row.id));
 }
 
 /** The message of a transaction response names the step the client has to take next. */

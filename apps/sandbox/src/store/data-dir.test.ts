@@ -72,14 +72,14 @@ describe('a PGlite data folder', () => {
       await migrateAsFormerRunner(former);
       const sequencer = await seed(former, defaultCredentials, Date.now());
       await sequencer.settled();
-      orders = sequencer.state.orders.size;
+      orders = sequencer.state.exchange.orders.size;
     } finally {
       await former.close();
     }
     expect(orders).toBeGreaterThan(0);
     const sandbox = await startSandbox({ port: 0, dataDir: dir });
     try {
-      expect(sandbox.sequencer.state.orders.size).toBe(orders);
+      expect(sandbox.sequencer.state.exchange.orders.size).toBe(orders);
       const order = {
         order_type: 'limit',
         product_id: 1,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Queryable } from '../domain/queryable.js';
+import type { Queryable } from '../state/queryable.js';
 
 export type { Queryable };
 
@@ -101,8 +101,9 @@ const ownerLockKey = 4_000_002;
 
 /**
  * node-postgres over a pool. Each transaction first takes one transaction-scoped advisory
- * lock, which serialises the sandbox's units of work across the pool's connections; row
- * locks (SELECT ... FOR UPDATE) in the domain code keep each one correct on its own.
+ * lock, which serialises the sandbox's units of work (batches, fixtures, seeds) across the
+ * pool's connections; calls themselves are decided in memory, one at a time, and need no
+ * row lock.
  */
 class PostgresDatabase implements Database {
   constructor(private readonly pool: pg.Pool) {}

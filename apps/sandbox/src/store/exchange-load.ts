@@ -1,4 +1,3 @@
-import type { Queryable } from '../domain/queryable.js';
 import {
   type Currency,
   D,
@@ -8,8 +7,9 @@ import {
   type OrderStatus,
   type Position,
   type TrailingStop,
-} from '../exchange/state.js';
-import { readRows } from './exchange-rows.js';
+} from '../state/exchange-state.js';
+import type { Queryable } from '../state/queryable.js';
+import { readRows } from './sandbox-rows.js';
 
 /**
  * The exchange as the store holds it: every table the exchange decides on, read into a new
@@ -60,10 +60,35 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   )) {
     state.tokens.set(row.id, { userId: Number(row.user_id), secret: row.secret });
   }
-  for (const row of await query<{ scope: string; last_nonce: string }>(
-    'SELECT scope, last_nonce::text AS last_nonce FROM nonces',
+  for (const row of await query<Record<string, string | number>>('SELECT * FROM users')) {
+    state.users.set(Number(row.id), {
+      id: Number(row.id),
+      email: String(row.email),
+      firstName: String(row.first_name),
+      lastName: String(row.last_name),
+      country: String(row.country),
+      currency: String(row.currency),
+      language: String(row.language),
+      kycStatus: String(row.kyc_status),
+      appVendorId: Number(row.app_vendor_id),
+      affiliateCode: String(row.affiliate_code),
+      emailConfirmedAtS: Number(row.email_confirmed_at_s),
+    });
+  }
+  const orNull = (value: unknown) => (value === null ? null : Number(value));
+  for (const row of await query<Record<string, string | number | null>>(
+    'SELECT * FROM oauth_requests',
   )) {
-    state.nonces.set(row.scope, BigInt(row.last_nonce));
+    state.addOAuthRequest({
+      publicId: String(row.public_id),
+      privateId: String(row.private_id),
+      appTokenId: String(row.app_token_id),
+      externalRef: row.external_ref === null ? null : String(row.external_ref),
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
+      approvedByUserId: orNull(row.approved_by_user_id),
+      approvedAt: orNull(row.approved_at),
+    });
   }
   for (const row of await readRows(db, 'accounts')) {
     state.addAccount({

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { DemoCredentials } from '../config.js';
 import { depositAddress } from '../exchange/ledger.js';
 import { placeOrder } from '../exchange/orders.js';
-import { Sequencer } from '../exchange/sequencer.js';
+import { Sequencer } from '../state/sequencer.js';
 import type { Database, Queryable } from './database.js';
-import { exchangeStorage } from './exchange-storage.js';
+import { sandboxStorage } from './sandbox-storage.js';
 
 const currencies = [
   // code, name, type, symbol, precision, min withdrawal, withdrawal fee, min order, JPY rate
@@ -258,7 +258,7 @@ export async function seed(
     );
     return rows.length === 0;
   });
-  const sequencer = await Sequencer.open(exchangeStorage(db));
+  const sequencer = await Sequencer.open(sandboxStorage(db));
   if (seeded) await seedBook(sequencer, now);
   return sequencer;
 }

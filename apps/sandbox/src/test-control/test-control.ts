@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import type { Database } from '../store/database.js';
+import type { Transaction } from '../state/partner-state.js';
+import type { Sequencer } from '../state/sequencer.js';
 
 /**
  * The sandbox's test-control endpoints, for tests and tools that need a move the interfaces
@@ -13,7 +14,7 @@ import type { Database } from '../store/database.js';
  *   requests, quotes and `--settle-after` all follow it.
  */
 export interface TestControlOptions {
-  db: Database;
+  sequencer: Sequencer;
   clock: TestClock;
 }
 
@@ -62,18 +63,15 @@ export function testControl(options: TestControlOptions) {
       if (typeof status !== 'string' || !terminal.includes(status)) {
         return refused('status', `must_be_one_of:${terminal.join(',')}`);
       }
-      if (!/^[0-9a-f-]{36}$/.test(transaction)) {
-        return uncachedJson(404, { message: 'Transaction not found' });
-      }
-      const { rows } = await options.db.transaction((tx) =>
-        tx.query<{ id: string }>(
-          `UPDATE qe_transactions SET status = $2 WHERE id = $1::uuid RETURNING id`,
-          [transaction, status],
-        ),
-      );
-      return rows.length === 0
-        ? uncachedJson(404, { message: 'Transaction not found' })
-        : uncachedJson(200, { transaction_id: transaction, status });
+      const ended = await options.sequencer.run((journal) => {
+        const found = journal.partner.transactions.get(transaction.toLowerCase());
+        if (!found) return false;
+        journal.touch('qe_transactions', found).status = status as Transaction['status'];
+        return true;
+      });
+      return ended
+        ? uncachedJson(200, { transaction_id: transaction, status })
+        : uncachedJson(404, { message: 'Transaction not found' });
     }
 
     if (pathname === '/test/clock') {

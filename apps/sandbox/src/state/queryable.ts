@@ -1,7 +1,7 @@
 /**
  * What code that runs SQL needs of a database: PGlite and node-postgres both fit this shape.
- * The domain states its need here and `store/` meets it, so the domain never imports the
- * store.
+ * The Sequencer's storage (fixtures written directly) states its need here and `store/` meets
+ * it, so the state never imports the store.
  */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;

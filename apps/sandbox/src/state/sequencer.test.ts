@@ -3,12 +3,18 @@ import {
   zCreateOrderResponse,
   zGetOrderByClientIdResponse,
 } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zCreateSessionResponse,
+  zIntentToTradeResponse,
+} from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { placeOrder } from '../exchange/orders.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
-import { loadExchangeState } from '../store/exchange-load.js';
-import { exchangeStorage } from '../store/exchange-storage.js';
 import { migrate } from '../store/migrations.js';
+import { loadSandboxState } from '../store/sandbox-load.js';
+import { sandboxStorage } from '../store/sandbox-storage.js';
 import { addProduct, addToken, addUser, seed } from '../store/seed.js';
 import {
   type Client,
@@ -18,20 +24,27 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
-import { placeOrder } from './orders.js';
+import type { SandboxState } from './sandbox-state.js';
 import { Sequencer } from './sequencer.js';
-import type { ExchangeState } from './state.js';
 
 /** Everything the state holds, as plain values, ids and all. */
-function snapshot(state: ExchangeState) {
+function snapshot(sandbox: SandboxState) {
   const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+  const state = sandbox.exchange;
+  const byId = <Row extends { id: string }>(rows: Iterable<Row>) =>
+    plain([...rows].sort((a, b) => a.id.localeCompare(b.id)));
   return {
+    oauthRequests: plain([...state.oauthRequests.values()]),
+    sessions: byId(sandbox.partner.sessions.values()),
+    intents: byId(sandbox.partner.intents.values()),
+    transactions: byId(sandbox.partner.transactions.values()),
+    instructions: byId(sandbox.partner.instructions.values()),
     orders: plain([...state.orders.values()].sort((a, b) => a.id - b.id)),
     accounts: plain(
       [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
     ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
     fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
-    nonces: Object.fromEntries([...state.nonces].map(([scope, value]) => [scope, String(value)])),
+    nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     books: [...state.books].map(([product, book]) => [
       product,
       book.buy.orders.map((order) => order.id),
@@ -41,7 +54,7 @@ function snapshot(state: ExchangeState) {
   };
 }
 
-describe('the exchange state and its store', () => {
+describe('the sandbox state and its store', () => {
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
@@ -98,11 +111,66 @@ describe('the exchange state and its store', () => {
     expect(statuses.filter((_, n) => n !== 1)).toEqual([200, 200, 200, 422, 200, 200]);
 
     await sandbox.sequencer.settled();
-    const stored = await sandbox.database.read(loadExchangeState);
+    const stored = await sandbox.database.read(loadSandboxState);
     const memory = snapshot(sandbox.sequencer.state);
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
+  });
+
+  it('stores the partner and OAuth calls of a burst with the rest: the store reads back as memory', async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${sandbox.partnerUrl}/api/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const sessions = await Promise.all(
+      [1, 2].map(() => post('/session', { public_api_key: sandbox.credentials.publicApiKey })),
+    );
+    const [first, second] = sessions.map(
+      (session) => z.parse(zCreateSessionResponse, session.body).payload.session_id,
+    );
+    const trade = (session: string | undefined, extra: Record<string, unknown> = {}) =>
+      post('/transaction/intent_to_trade', {
+        session_id: session,
+        side: 'buy',
+        symbol: 'BTC/USDC',
+        currency: 'BTC',
+        quantity: '0.015',
+        ...extra,
+      });
+    const trades = await Promise.all([
+      trade(first, { client_ref: 'burst' }),
+      trade(first, { client_ref: 'burst' }),
+      trade(second),
+      trade(second, { quantity: '-1' }),
+      trade(second, { symbol: 'BTC/NOPE' }),
+    ]);
+    expect(trades.map((answer) => answer.status)).toEqual([202, 202, 202, 422, 422]);
+    const transactionId = z.parse(zIntentToTradeResponse, trades[2]?.body).payload.transaction_id;
+    const methods = await Promise.all(
+      ['FUNDING', 'PAYOUT', 'NOPE'].map((direction) =>
+        post('/settlement/method', {
+          transaction_id: transactionId,
+          direction,
+          method: 'SERVICE_PARTNER_WALLET',
+        }),
+      ),
+    );
+    expect(methods.map((answer) => answer.status)).toEqual([202, 202, 422]);
+    const oauth = await demoClient(sandbox)('POST', '/system/oauth_requests', { body: {} });
+    expect(oauth.status).toBe(200);
+
+    await sandbox.sequencer.settled();
+    const stored = snapshot(await sandbox.database.read(loadSandboxState));
+    const memory = snapshot(sandbox.sequencer.state);
+    expect(memory.transactions.length).toBeGreaterThanOrEqual(2);
+    expect(memory.instructions.length).toBeGreaterThanOrEqual(2);
+    expect(memory.oauthRequests.length).toBeGreaterThanOrEqual(1);
+    expect(stored).toEqual(memory);
   });
 
   it('reads back text with tabs, line breaks and backslashes as it was written', async () => {
@@ -155,7 +223,7 @@ describe('the exchange state and its store', () => {
       }),
     );
     expect(Number(next.id)).toBeGreaterThan(direct);
-    expect(sandbox.sequencer.state.orders.get(direct)?.status).toBe('cancelled');
+    expect(sandbox.sequencer.state.exchange.orders.get(direct)?.status).toBe('cancelled');
   });
 });
 
@@ -215,7 +283,7 @@ describe('a batch the store refuses', () => {
     await db.transaction((tx) => tx.query('ALTER TABLE fills DROP CONSTRAINT refuse_fills'));
     // And the exchange goes on.
     const resting = await place('100');
-    expect(sequencer.state.orders.get(resting.id)?.status).toBe('live');
+    expect(sequencer.state.exchange.orders.get(resting.id)?.status).toBe('live');
   });
 });
 
@@ -264,7 +332,7 @@ describe('a store without autovacuum', () => {
       };
       await seed(db, credentials, Date.now());
       const user = await db.transaction((tx) => addUser(tx));
-      const sequencer = await Sequencer.open(exchangeStorage(db), { rowsPerReclaim: 30 });
+      const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim: 30 });
       const lastVacuum = async () =>
         (
           await db.read((tx) =>

@@ -1,7 +1,22 @@
-import type { Account, ExchangeState, Fill, Order, Position } from './state.js';
+import type { Account, ExchangeState, Fill, Order, Position } from './exchange-state.js';
+import type { PartnerState } from './partner-state.js';
+import {
+  type RecordTable,
+  type RecordTables,
+  recordKinds,
+  type SandboxState,
+} from './sandbox-state.js';
+
+/** A row of a record table as a call changed it, with its values before for an undo. */
+interface TouchedRecord {
+  table: RecordTable;
+  row: RecordTables[RecordTable];
+  before: RecordTables[RecordTable];
+  created: boolean;
+}
 
 /**
- * One call's changes to the exchange state: what it touched (with the values before, so a
+ * One call's changes to the sandbox state: what it touched (with the values before, so a
  * refused call can be undone) and what it created; `mergeInto` hands those rows to the batch
  * they are stored with.
  */
@@ -14,10 +29,19 @@ export class Journal {
   readonly #newPositions: Position[] = [];
   readonly #fills: Fill[] = [];
   readonly #nonces = new Map<string, bigint>();
+  readonly #records = new Map<object, TouchedRecord>();
   /** Why the store did not keep this call's changes, once it is known they were withdrawn. */
   refusal: Error | undefined;
 
-  constructor(readonly state: ExchangeState) {}
+  constructor(readonly state: SandboxState) {}
+
+  get exchange(): ExchangeState {
+    return this.state.exchange;
+  }
+
+  get partner(): PartnerState {
+    return this.state.partner;
+  }
 
   /** The rows this call changed or created, by table and id; nonces aside. */
   rowKeys(): string[] {
@@ -25,7 +49,27 @@ export class Journal {
       ...[...this.#orders.keys()].map((order) => `order:${order.id}`),
       ...[...this.#accounts.keys()].map((account) => `account:${account.id}`),
       ...[...this.#positions.keys()].map((position) => `position:${position.id}`),
+      ...[...this.#records.values()].map(recordKey),
     ];
+  }
+
+  /**
+   * Call before changing a row of a record table (an OAuth request, a partner's session,
+   * intent, transaction or instruction): its values now are what an undo brings back, and
+   * the row is stored whole with the call's batch.
+   */
+  touch<Table extends RecordTable>(table: Table, row: RecordTables[Table]): RecordTables[Table] {
+    if (!this.#records.has(row)) {
+      this.#records.set(row, { table, row, before: { ...row }, created: false });
+    }
+    return row;
+  }
+
+  /** Adds a new row of a record table to the state; an undo drops it. */
+  add<Table extends RecordTable>(table: Table, row: RecordTables[Table]): RecordTables[Table] {
+    recordKinds[table].add(this.state, row);
+    this.#records.set(row, { table, row, before: { ...row }, created: true });
+    return row;
   }
 
   /** Call before changing `order`: its values now are what an undo brings back. */
@@ -36,8 +80,8 @@ export class Journal {
 
   /** Call once a touched order's price, age or status changed: the book moves it or drops it. */
   reposition(order: Order): void {
-    this.state.unrest(order);
-    this.state.rest(order);
+    this.state.exchange.unrest(order);
+    this.state.exchange.rest(order);
   }
 
   touchAccount(account: Account): Account {
@@ -51,27 +95,27 @@ export class Journal {
   }
 
   addPosition(position: Position): void {
-    this.state.addPosition(position);
+    this.state.exchange.addPosition(position);
     this.#newPositions.push(position);
     this.#positions.set(position, { ...position });
   }
 
   addOrder(order: Order): void {
-    this.state.addOrder(order);
+    this.state.exchange.addOrder(order);
     this.#newOrders.push(order);
     this.#orders.set(order, { ...order });
   }
 
   openAccount(userId: number, currency: string, address: string): Account {
-    const existing = this.state.account(userId, currency);
+    const existing = this.state.exchange.account(userId, currency);
     if (existing) return this.touchAccount(existing);
-    const account = this.state.openAccount(userId, currency, address);
+    const account = this.state.exchange.openAccount(userId, currency, address);
     this.#newAccounts.push(account);
     return this.touchAccount(account);
   }
 
   addFill(fill: Fill): void {
-    this.state.addFill(fill);
+    this.state.exchange.addFill(fill);
     this.#fills.push(fill);
   }
 
@@ -89,15 +133,27 @@ export class Journal {
     return this.#orders.size > 0 || this.#accounts.size > 0;
   }
 
+  #undoRecords(): void {
+    // Latest first: a row the call created is dropped after the rows created since, which
+    // may name it.
+    for (const { table, row, before, created } of [...this.#records.values()].reverse()) {
+      const drop = recordKinds[table].drop as (state: SandboxState, row: object) => void;
+      if (created) drop(this.state, row);
+      else Object.assign(row, before);
+    }
+    this.#records.clear();
+  }
+
   /**
    * Puts back everything the call changed, its nonce aside: a refused call still spends it.
    * Right only while no later call has changed the same rows, or once those are undone.
    */
   undo(): void {
-    for (const fill of this.#fills) this.state.dropFill(fill);
-    for (const order of this.#newOrders) this.state.dropOrder(order);
-    for (const account of this.#newAccounts) this.state.dropAccount(account);
-    for (const position of this.#newPositions) this.state.dropPosition(position);
+    this.#undoRecords();
+    for (const fill of this.#fills) this.state.exchange.dropFill(fill);
+    for (const order of this.#newOrders) this.state.exchange.dropOrder(order);
+    for (const account of this.#newAccounts) this.state.exchange.dropAccount(account);
+    for (const position of this.#newPositions) this.state.exchange.dropPosition(position);
     const created = new Set<unknown>([
       ...this.#newOrders,
       ...this.#newAccounts,
@@ -105,9 +161,9 @@ export class Journal {
     ]);
     for (const [order, before] of this.#orders) {
       if (created.has(order)) continue;
-      this.state.unrest(order);
+      this.state.exchange.unrest(order);
       Object.assign(order, before);
-      this.state.rest(order);
+      this.state.exchange.rest(order);
     }
     for (const [account, before] of this.#accounts) {
       if (!created.has(account)) Object.assign(account, before);
@@ -130,6 +186,7 @@ export class Journal {
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
     for (const position of this.#positions.keys()) changes.positions.set(position.id, position);
     changes.fills.push(...this.#fills);
+    for (const record of this.#records.values()) changes.records.set(recordKey(record), record);
     for (const [scope, value] of this.#nonces) {
       const known = changes.nonces.get(scope);
       if (known === undefined || known < value) changes.nonces.set(scope, value);
@@ -137,8 +194,22 @@ export class Journal {
   }
 
   get empty(): boolean {
-    return this.#orders.size === 0 && this.#accounts.size === 0 && this.#nonces.size === 0;
+    return (
+      this.#orders.size === 0 &&
+      this.#accounts.size === 0 &&
+      this.#nonces.size === 0 &&
+      this.#records.size === 0
+    );
   }
+}
+
+const recordKey = (record: { table: RecordTable; row: RecordTables[RecordTable] }) =>
+  `${record.table}:${(recordKinds[record.table].key as (row: object) => string)(record.row)}`;
+
+/** A row of a record table as a batch stores it: whole, as it stands when it is written. */
+export interface StoredRecord {
+  table: RecordTable;
+  row: RecordTables[RecordTable];
 }
 
 /**
@@ -151,14 +222,23 @@ export class Changes {
   readonly positions = new Map<number, Position>();
   readonly fills: Fill[] = [];
   readonly nonces = new Map<string, bigint>();
+  /** Rows of the record tables, by table and key. */
+  readonly records = new Map<string, StoredRecord>();
 
   /** How many rows the batch writes. */
   get size(): number {
-    return this.orders.size + this.accounts.size + this.positions.size + this.nonces.size;
+    return (
+      this.orders.size +
+      this.accounts.size +
+      this.positions.size +
+      this.nonces.size +
+      this.records.size
+    );
   }
 
   /** Forgets every row but the nonces, which only ever grow. */
   clearRows(): void {
+    this.records.clear();
     this.orders.clear();
     this.accounts.clear();
     this.positions.clear();

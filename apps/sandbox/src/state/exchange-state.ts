@@ -9,6 +9,32 @@ import { Decimal } from 'decimal.js';
 export const D = Decimal.clone({ precision: 100, toExpNeg: -100, toExpPos: 100 });
 export type D = InstanceType<typeof D>;
 
+export interface User {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  country: string;
+  currency: string;
+  language: string;
+  kycStatus: string;
+  appVendorId: number;
+  affiliateCode: string;
+  emailConfirmedAtS: number;
+}
+
+/** An application's request to act for a user, and the user's answer. */
+export interface OAuthRequest {
+  publicId: string;
+  privateId: string;
+  appTokenId: string;
+  externalRef: string | null;
+  createdAt: number;
+  expiresAt: number;
+  approvedByUserId: number | null;
+  approvedAt: number | null;
+}
+
 export interface Currency {
   code: string;
   name: string;
@@ -190,16 +216,16 @@ export interface Sequences {
 }
 
 /**
- * The exchange as it stands: every order, account, fill, token and nonce, loaded from the
- * store at start and kept in step with it. Calls are decided here, in memory and one at a
- * time, and each call's changes are written to the store in one transaction (see Journal)
- * before it is answered: the store stays the record, memory makes the decision cheap.
+ * The exchange as it stands: every user and token, OAuth request, order, account and fill,
+ * loaded from the store at start and kept in step with it (see SandboxState).
  */
 export class ExchangeState {
   currencies = new Map<string, Currency>();
   products = new Map<number, Product>();
+  users = new Map<number, User>();
   tokens = new Map<string, { userId: number; secret: string }>();
-  nonces = new Map<string, bigint>();
+  oauthRequests = new Map<string, OAuthRequest>();
+  readonly #oauthByPrivateId = new Map<string, OAuthRequest>();
   accounts = new Map<number, Map<string, Account>>();
   orders = new Map<number, Order>();
   ordersByUser = new Map<number, Order[]>();
@@ -213,8 +239,20 @@ export class ExchangeState {
   /** Open conditional orders by product: what a trade there may trigger. Derived too. */
   readonly #waiting = new Map<number, Set<Order>>();
   next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1 };
-  /** Grows with every change, in memory or in the store: what a kept answer is checked against. */
-  version = 0;
+
+  addOAuthRequest(request: OAuthRequest): void {
+    this.oauthRequests.set(request.publicId, request);
+    this.#oauthByPrivateId.set(request.privateId, request);
+  }
+
+  dropOAuthRequest(request: OAuthRequest): void {
+    this.oauthRequests.delete(request.publicId);
+    this.#oauthByPrivateId.delete(request.privateId);
+  }
+
+  oauthRequestByPrivateId(privateId: string): OAuthRequest | undefined {
+    return this.#oauthByPrivateId.get(privateId);
+  }
 
   addAccount(account: Account): void {
     entry(this.accounts, account.userId, () => new Map<string, Account>()).set(

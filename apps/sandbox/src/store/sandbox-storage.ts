@@ -1,14 +1,14 @@
-import type { Changes } from '../exchange/journal.js';
-import type { Sequences } from '../exchange/state.js';
-import type { ExchangeStorage } from '../exchange/storage.js';
+import type { Sequences } from '../state/exchange-state.js';
+import type { Changes } from '../state/journal.js';
+import type { SandboxStorage } from '../state/storage.js';
 import type { Database } from './database.js';
-import { loadExchangeState } from './exchange-load.js';
-import { changesSql, preparedWrites } from './exchange-rows.js';
+import { loadSandboxState } from './sandbox-load.js';
+import { changesSql, preparedWrites } from './sandbox-rows.js';
 
-/** The exchange's state kept in `db`: read whole at start, written one batch at a time. */
-export function exchangeStorage(db: Database): ExchangeStorage {
+/** The sandbox's state kept in `db`: read whole at start, written one batch at a time. */
+export function sandboxStorage(db: Database): SandboxStorage {
   return {
-    load: () => db.read(loadExchangeState),
+    load: () => db.read(loadSandboxState),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
     writeDirectly: (next, work) =>
       db.transaction(async (tx) => {

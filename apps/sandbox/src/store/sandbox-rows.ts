@@ -1,6 +1,7 @@
-import type { Queryable } from '../domain/queryable.js';
-import type { Changes } from '../exchange/journal.js';
-import type { Account, D, Fill, Order, Position } from '../exchange/state.js';
+import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
+import type { Changes } from '../state/journal.js';
+import type { Queryable } from '../state/queryable.js';
+import { type RecordTable, type RecordTables, recordTableOrder } from '../state/sandbox-state.js';
 
 type Value = string | number | boolean | D | null;
 
@@ -13,14 +14,6 @@ export interface NonceRow {
 /** `greatest` keeps a stored nonce rising whatever order writes land in. */
 const nonceConflict =
   'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)';
-
-/** Records the nonce of a call run in a transaction of its own, in that transaction. */
-export async function spendNonce(tx: Queryable, nonce: NonceRow): Promise<void> {
-  await tx.query(
-    `INSERT INTO nonces (scope, last_nonce) VALUES ($1, $2::numeric) ${nonceConflict}`,
-    [nonce.scope, String(nonce.value)],
-  );
-}
 
 /** How one table's rows are written: each column's SQL type and where its value comes from. */
 interface Table<Row> {
@@ -62,10 +55,11 @@ const orders: Table<Order> = {
   ],
   onConflict: '',
 };
-/** A row already there takes every new value but its id. */
+/** A row already there takes every new value but its key, the first column. */
 function updateAllButId(table: Table<never>): string {
+  const key = table.columns[0]?.[0] ?? 'id';
   const columns = table.columns.slice(1).map(([column]) => `${column} = EXCLUDED.${column}`);
-  return `ON CONFLICT (id) DO UPDATE SET ${columns.join(', ')}`;
+  return `ON CONFLICT (${key}) DO UPDATE SET ${columns.join(', ')}`;
 }
 orders.onConflict = updateAllButId(orders as Table<never>);
 
@@ -131,6 +125,116 @@ const nonces: Table<NonceRow> = {
   onConflict: nonceConflict,
 };
 
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** The tables whose rows are written whole, each a row as memory holds it. */
+const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
+  oauth_requests: {
+    name: 'oauth_requests',
+    columns: [
+      ['public_id', 'uuid', (r) => r.publicId],
+      ['private_id', 'uuid', (r) => r.privateId],
+      ['app_token_id', 'text', (r) => r.appTokenId],
+      ['external_ref', 'text', (r) => r.externalRef],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['expires_at', 'bigint', (r) => r.expiresAt],
+      ['approved_by_user_id', 'bigint', (r) => r.approvedByUserId],
+      ['approved_at', 'bigint', (r) => r.approvedAt],
+    ],
+    onConflict: '',
+  },
+  qe_sessions: {
+    name: 'qe_sessions',
+    columns: [
+      ['id', 'uuid', (r) => r.id],
+      ['partner_id', 'bigint', (r) => r.partnerId],
+      ['secret', 'text', (r) => r.secret],
+      ['suggested_country', 'text', (r) => r.suggestedCountry],
+      ['default_transaction', 'jsonb', (r) => json(r.defaultTransaction)],
+      ['widget_configuration', 'jsonb', (r) => json(r.widgetConfiguration)],
+      ['user_locale', 'text', (r) => r.userLocale],
+      ['ancestor_origins', 'text', (r) => r.ancestorOrigins],
+      ['created_at', 'bigint', (r) => r.createdAt],
+    ],
+    onConflict: '',
+  },
+  qe_intents: {
+    name: 'qe_intents',
+    columns: [
+      ['id', 'uuid', (r) => r.id],
+      ['partner_id', 'bigint', (r) => r.partnerId],
+      ['strategy', 'text', (r) => r.strategy],
+      ['payout_method', 'text', (r) => r.payoutMethod],
+      ['payout_currency', 'text', (r) => r.payoutCurrency],
+      ['payout_quantity', 'numeric', (r) => r.payoutQuantity],
+      ['funding_method', 'text', (r) => r.fundingMethod],
+      ['funding_currency', 'text', (r) => r.fundingCurrency],
+      ['funding_quantity', 'numeric', (r) => r.fundingQuantity],
+      ['partner_order_id', 'text', (r) => r.partnerOrderId],
+      ['partner_ref', 'text', (r) => r.partnerRef],
+      ['partner_tags', 'jsonb', (r) => json(r.partnerTags)],
+      ['expires_at', 'bigint', (r) => r.expiresAt],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['consumed_at', 'bigint', (r) => r.consumedAt],
+    ],
+    onConflict: '',
+  },
+  qe_partner_clocks: {
+    name: 'qe_partner_clocks',
+    columns: [
+      ['partner_id', 'bigint', (r) => r.partnerId],
+      ['last_created_at', 'bigint', (r) => r.lastCreatedAt],
+    ],
+    onConflict: '',
+  },
+  qe_transactions: {
+    name: 'qe_transactions',
+    columns: [
+      ['id', 'uuid', (r) => r.id],
+      ['partner_id', 'bigint', (r) => r.partnerId],
+      ['session_id', 'uuid', (r) => r.sessionId],
+      ['intent_id', 'uuid', (r) => r.intentId],
+      ['client_ref', 'text', (r) => r.clientRef],
+      ['api_key', 'text', (r) => r.apiKey],
+      ['symbol', 'text', (r) => r.symbol],
+      ['side', 'text', (r) => r.side],
+      ['funding_currency', 'text', (r) => r.fundingCurrency],
+      ['funding_quantity', 'numeric', (r) => r.fundingQuantity],
+      ['payout_currency', 'text', (r) => r.payoutCurrency],
+      ['payout_quantity', 'numeric', (r) => r.payoutQuantity],
+      ['quote_id', 'text', (r) => r.quoteId],
+      ['quoted_at', 'bigint', (r) => r.quotedAt],
+      ['status', 'text', (r) => r.status],
+      ['partner_order_id', 'text', (r) => r.partnerOrderId],
+      ['partner_ref', 'text', (r) => r.partnerRef],
+      ['partner_tags', 'jsonb', (r) => json(r.partnerTags)],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['pending_since', 'bigint', (r) => r.pendingSince],
+    ],
+    onConflict: '',
+  },
+  qe_settlement_instructions: {
+    name: 'qe_settlement_instructions',
+    columns: [
+      ['id', 'uuid', (r) => r.id],
+      ['transaction_id', 'uuid', (r) => r.transactionId],
+      ['direction', 'text', (r) => r.direction],
+      ['method', 'text', (r) => r.method],
+      ['currency', 'text', (r) => r.currency],
+      ['quantity', 'numeric', (r) => r.quantity],
+      ['status', 'text', (r) => r.status],
+      ['expires_at', 'bigint', (r) => r.expiresAt],
+      ['setup_parameters', 'jsonb', (r) => json(r.setupParameters)],
+      ['required_input_parameters', 'jsonb', (r) => json(r.requiredInputParameters)],
+      ['received_input', 'jsonb', (r) => json(r.receivedInput)],
+    ],
+    onConflict: '',
+  },
+};
+for (const table of Object.values(recordTables)) {
+  table.onConflict = updateAllButId(table as Table<never>);
+}
+
 const tables = { orders, accounts, fills, positions } as Record<string, Table<never>>;
 
 type Stored = string | number | boolean | null;
@@ -184,7 +288,7 @@ const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
  * planned once per connection, where a statement of literals costs that at every batch.
  */
 export const preparedWrites: Record<string, string> = Object.fromEntries(
-  [orders, accounts, fills, positions, nonces].map((table) => {
+  [orders, accounts, fills, positions, nonces, ...Object.values(recordTables)].map((table) => {
     const t = table as Table<never>;
     const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
     const columns = t.columns.map(([column]) => column).join(', ');
@@ -230,6 +334,13 @@ export function changesSql(changes: Changes): string {
   // After the fills: a position's id is the fill that opened it.
   if (changes.positions.size > 0) {
     statements.push(write(positions, [...changes.positions.values()]));
+  }
+  for (const name of recordTableOrder) {
+    const rows = [...changes.records.values()]
+      .filter((record) => record.table === name)
+      .map((record) => record.row);
+    if (rows.length > 0)
+      statements.push(write(recordTables[name] as Table<never>, rows as never[]));
   }
   if (changes.nonces.size > 0) {
     statements.push(

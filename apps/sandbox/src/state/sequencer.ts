@@ -1,7 +1,7 @@
-import type { Queryable } from '../domain/queryable.js';
 import { Changes, Journal } from './journal.js';
-import type { ExchangeState } from './state.js';
-import type { ExchangeStorage } from './storage.js';
+import type { Queryable } from './queryable.js';
+import type { SandboxState } from './sandbox-state.js';
+import type { SandboxStorage } from './storage.js';
 
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
 // a megabyte of orders, and tens of milliseconds of PGlite's time per pass.
@@ -53,11 +53,11 @@ function groupsSharingNoRow(journals: Journal[]): Journal[][] {
 }
 
 /**
- * The exchange's calls, decided one at a time on the state in memory and stored through
+ * Every call of the sandbox, decided one at a time on the state in memory and stored through
  * the database's group commit: a call is answered once its changes are committed.
  */
 export class Sequencer {
-  #state: ExchangeState;
+  #state: SandboxState;
   #ready: Promise<void> = Promise.resolve();
   #version = 0;
   /** The batch calls decided now are stored with; it is written once the one before is. */
@@ -66,21 +66,21 @@ export class Sequencer {
   #rowsSinceReclaim = 0;
 
   private constructor(
-    private readonly storage: ExchangeStorage,
-    state: ExchangeState,
+    private readonly storage: SandboxStorage,
+    state: SandboxState,
     private readonly rowsPerReclaim: number,
   ) {
     this.#state = state;
   }
 
   static async open(
-    storage: ExchangeStorage,
+    storage: SandboxStorage,
     { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
   ): Promise<Sequencer> {
     return new Sequencer(storage, await storage.load(), rowsPerReclaim);
   }
 
-  get state(): ExchangeState {
+  get state(): SandboxState {
     return this.#state;
   }
 
@@ -125,7 +125,7 @@ export class Sequencer {
    * rows `work` adds never take one a call has used.
    */
   writeDirectly<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#exclusively(() => this.storage.writeDirectly(this.#state.next, work));
+    return this.#exclusively(() => this.storage.writeDirectly(this.#state.exchange.next, work));
   }
 
   /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */

@@ -1,14 +1,15 @@
-import type { Queryable } from '../domain/queryable.js';
+import type { Sequences } from './exchange-state.js';
 import type { Changes } from './journal.js';
-import type { ExchangeState, Sequences } from './state.js';
+import type { Queryable } from './queryable.js';
+import type { SandboxState } from './sandbox-state.js';
 
 /**
- * What the Sequencer needs of the store the exchange is kept in: the state to start from,
+ * What the Sequencer needs of the store the sandbox is kept in: the state to start from,
  * and a place to write each batch of changes. `store/` provides it.
  */
-export interface ExchangeStorage {
-  /** The exchange as the store holds it now. */
-  load(): Promise<ExchangeState>;
+export interface SandboxStorage {
+  /** The sandbox as the store holds it now. */
+  load(): Promise<SandboxState>;
   /** Writes the rows of one batch in one transaction: all of them, or none. */
   write(changes: Changes): Promise<void>;
   /**

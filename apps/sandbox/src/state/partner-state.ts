@@ -1,0 +1,222 @@
+import type { components } from '@exchange-kit/contract/partner';
+import type { D } from './exchange-state.js';
+
+type Schemas = components['schemas'];
+
+/** A partner application: a user of the exchange offering Quick Exchange under a public key. */
+export interface PartnerApplication {
+  id: number;
+  userId: number;
+  publicApiKey: string;
+  name: string;
+}
+
+/** An asset Quick Exchange settles. */
+export interface Asset {
+  code: string;
+  kind: 'crypto' | 'fiat';
+  precision: number;
+  /** Where users pay in for blockchain funding; null for fiat. */
+  depositAddress: string | null;
+}
+
+/** The price of one unit of `base` in `quote`; a pair is kept in one orientation only. */
+export interface Price {
+  base: string;
+  quote: string;
+  price: D;
+}
+
+export interface Session {
+  id: string;
+  partnerId: number;
+  /** Verifies the session's Bearer JWTs (HS256), so it is kept as issued. */
+  secret: string;
+  suggestedCountry: string;
+  defaultTransaction: Schemas['UserSession']['default_transaction'];
+  widgetConfiguration: Schemas['UserSession']['widget_configuration'] | null;
+  userLocale: string | null;
+  ancestorOrigins: string | null;
+  createdAt: number;
+}
+
+export type Method = Schemas['SettlementMethod'];
+export type Direction = Schemas['SettlementDirection'];
+
+export interface Intent {
+  id: string;
+  partnerId: number;
+  strategy: Schemas['Intent']['strategy'];
+  payoutMethod: Method;
+  payoutCurrency: string;
+  /** Decimal strings as given; exactly one side fixes a quantity. */
+  payoutQuantity: string | null;
+  fundingMethod: Method | null;
+  fundingCurrency: string | null;
+  fundingQuantity: string | null;
+  partnerOrderId: string | null;
+  partnerRef: string | null;
+  partnerTags: string[] | null;
+  expiresAt: number | null;
+  createdAt: number;
+  /** Set by the first attempt of a ONE_TO_ONE_ATTEMPTED intent. */
+  consumedAt: number | null;
+}
+
+export interface Transaction {
+  id: string;
+  partnerId: number;
+  sessionId: string;
+  intentId: string | null;
+  clientRef: string | null;
+  apiKey: string | null;
+  symbol: string;
+  side: 'buy' | 'sell';
+  fundingCurrency: string;
+  fundingQuantity: string;
+  payoutCurrency: string;
+  payoutQuantity: string;
+  quoteId: string | null;
+  quotedAt: number;
+  status: Schemas['TransactionStatus'];
+  partnerOrderId: string | null;
+  partnerRef: string | null;
+  partnerTags: string[] | null;
+  /** Unique per partner: the listing pages by it. */
+  createdAt: number;
+  /** When its settlements started (it became PENDING). */
+  pendingSince: number | null;
+}
+
+export interface Instruction {
+  id: string;
+  transactionId: string;
+  direction: Direction;
+  method: Method;
+  currency: string;
+  quantity: string;
+  status: Schemas['SettlementInstructionStatus'];
+  expiresAt: number | null;
+  setupParameters: Schemas['SettlementInstruction']['setup_parameters'];
+  requiredInputParameters: Schemas['SettlementInstruction']['required_input_parameters'];
+  receivedInput: Schemas['SettlementInstruction']['received_input'];
+}
+
+/** The last created_at handed out to a partner's transactions. */
+export interface PartnerClock {
+  partnerId: number;
+  lastCreatedAt: number;
+}
+
+/**
+ * Quick Exchange as it stands: partner applications, assets and prices, and every session,
+ * intent, transaction and settlement instruction, with the indexes the partner calls look
+ * them up by. Rows are added and dropped here; a call changes them through its Journal.
+ */
+export class PartnerState {
+  applications = new Map<number, PartnerApplication>();
+  applicationsByKey = new Map<string, PartnerApplication>();
+  assets = new Map<string, Asset>();
+  prices: Price[] = [];
+  sessions = new Map<string, Session>();
+  intents = new Map<string, Intent>();
+  transactions = new Map<string, Transaction>();
+  /** Each partner's transactions in created_at order, which is their listing order. */
+  transactionsByPartner = new Map<number, Transaction[]>();
+  readonly #byClientRef = new Map<string, Transaction>();
+  instructions = new Map<string, Instruction>();
+  readonly #instructionsOf = new Map<string, Instruction[]>();
+  clocks = new Map<number, PartnerClock>();
+
+  addApplication(application: PartnerApplication): void {
+    this.applications.set(application.id, application);
+    this.applicationsByKey.set(application.publicApiKey, application);
+  }
+
+  /** The applications of `userId`, oldest first. */
+  applicationsOf(userId: number): PartnerApplication[] {
+    return [...this.applications.values()]
+      .filter((application) => application.userId === userId)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** The price linking two assets, whichever way it is kept. */
+  price(a: string, b: string): Price | undefined {
+    return this.prices.find(
+      (price) => (price.base === a && price.quote === b) || (price.base === b && price.quote === a),
+    );
+  }
+
+  addSession(session: Session): void {
+    this.sessions.set(session.id, session);
+  }
+
+  dropSession(session: Session): void {
+    this.sessions.delete(session.id);
+  }
+
+  addIntent(intent: Intent): void {
+    this.intents.set(intent.id, intent);
+  }
+
+  dropIntent(intent: Intent): void {
+    this.intents.delete(intent.id);
+  }
+
+  addTransaction(transaction: Transaction): void {
+    this.transactions.set(transaction.id, transaction);
+    const own = this.transactionsByPartner.get(transaction.partnerId) ?? [];
+    own.push(transaction);
+    // Kept in created_at order: a transaction loaded or added out of order finds its place.
+    if (own.length > 1 && (own.at(-2) as Transaction).createdAt > transaction.createdAt) {
+      own.sort((a, b) => a.createdAt - b.createdAt);
+    }
+    this.transactionsByPartner.set(transaction.partnerId, own);
+    if (transaction.clientRef !== null) {
+      this.#byClientRef.set(clientKey(transaction.partnerId, transaction.clientRef), transaction);
+    }
+  }
+
+  dropTransaction(transaction: Transaction): void {
+    this.transactions.delete(transaction.id);
+    const own = this.transactionsByPartner.get(transaction.partnerId);
+    own?.splice(own.indexOf(transaction), 1);
+    if (transaction.clientRef !== null) {
+      this.#byClientRef.delete(clientKey(transaction.partnerId, transaction.clientRef));
+    }
+  }
+
+  transactionByClientRef(partnerId: number, clientRef: string): Transaction | undefined {
+    return this.#byClientRef.get(clientKey(partnerId, clientRef));
+  }
+
+  addInstruction(instruction: Instruction): void {
+    this.instructions.set(instruction.id, instruction);
+    const own = this.#instructionsOf.get(instruction.transactionId) ?? [];
+    own.push(instruction);
+    // FUNDING before PAYOUT, as the transaction renders them.
+    own.sort((a, b) => a.direction.localeCompare(b.direction));
+    this.#instructionsOf.set(instruction.transactionId, own);
+  }
+
+  dropInstruction(instruction: Instruction): void {
+    this.instructions.delete(instruction.id);
+    const own = this.#instructionsOf.get(instruction.transactionId);
+    own?.splice(own.indexOf(instruction), 1);
+  }
+
+  /** A transaction's instructions, FUNDING first. */
+  instructionsOf(transactionId: string): Instruction[] {
+    return this.#instructionsOf.get(transactionId) ?? [];
+  }
+
+  addClock(clock: PartnerClock): void {
+    this.clocks.set(clock.partnerId, clock);
+  }
+
+  dropClock(clock: PartnerClock): void {
+    this.clocks.delete(clock.partnerId);
+  }
+}
+
+const clientKey = (partnerId: number, clientRef: string) => `${partnerId}\u0000${clientRef}`;
