@@ -1,16 +1,53 @@
-import { createHmac } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // The protected header never changes, so it is encoded once.
 const encodedHeader = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
 
+const blockBytes = 64;
+
+interface Pads {
+  inner: Buffer;
+  outer: Buffer;
+}
+
+// One secret signs every call of its token: its pads are made once. Bounded, as session
+// secrets come and go.
+const padsBySecret = new Map<string, Pads>();
+const maxSecrets = 256;
+
+/** The HMAC pads of a secret (RFC 2104): a key longer than a block is hashed first. */
+function padsOf(secret: string): Pads {
+  const known = padsBySecret.get(secret);
+  if (known) return known;
+  const bytes = Buffer.from(secret);
+  const key = Buffer.alloc(blockBytes);
+  (bytes.length > blockBytes ? hash('sha256', bytes, 'buffer') : bytes).copy(key);
+  const pads = {
+    inner: Buffer.from(key.map((byte) => byte ^ 0x36)),
+    outer: Buffer.from(key.map((byte) => byte ^ 0x5c)),
+  };
+  if (padsBySecret.size >= maxSecrets) padsBySecret.clear();
+  padsBySecret.set(secret, pads);
+  return pads;
+}
+
 /**
- * HS256 JWS compact serialisation with node:crypto: byte for byte what jose's
+ * HMAC-SHA256 with node:crypto's one-shot `hash`: within a call, where the network stack and
+ * the garbage collector run too, an Hmac object (a native handle per call) costs twice as much.
+ */
+function hmacSha256(secret: string, message: string): string {
+  const { inner, outer } = padsOf(secret);
+  const innerDigest = hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer');
+  return hash('sha256', Buffer.concat([outer, innerDigest]), 'base64url');
+}
+
+/**
+ * HS256 JWS compact serialisation: byte for byte what jose's
  * `new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })` produces, at a
  * fraction of its cost (no key import, no Web Crypto round trip). Synchronous: a call is
  * signed in the same turn its socket is handed over, with no wait between the two.
  */
 export function signJwt(payload: object, secret: string): string {
   const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
-  return `${signingInput}.${signature}`;
+  return `${signingInput}.${hmacSha256(secret, signingInput)}`;
 }

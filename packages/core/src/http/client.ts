@@ -1,14 +1,9 @@
-import createClient, {
-  type Client,
-  createFinalURL,
-  createQuerySerializer,
-  defaultPathSerializer,
-  removeTrailingSlash,
-} from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
 import { type CallError, errorFromResponse } from '../errors.js';
+import { callTargets } from './call-target.js';
 import {
   decodeBody,
   decodingMiddleware,
@@ -133,8 +128,6 @@ export interface Api<Paths extends {}, Operations> {
   call: Call<Operations>;
 }
 
-const querySerializer = createQuerySerializer();
-
 /**
  * A client's two ways to call: `call` sends straight through the transport and decodes the
  * answer once; `raw` is openapi-fetch over the same transport, with decoding middleware.
@@ -151,6 +144,7 @@ export function createApi<Paths extends {}, Operations>(
   const loadSchemas = () => (schemas ??= config.loadSchemas());
   const validate = config.validateResponses ?? true;
   const secrets = new Set(config.secretFields);
+  const targetOf = callTargets(config.baseUrl);
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
   raw.use(
     decodingMiddleware(config.operations, loadSchemas, {
@@ -166,18 +160,7 @@ export function createApi<Paths extends {}, Operations>(
   ): Promise<unknown> {
     const operation = config.operations[name] as ClientOperation;
     const { method } = operation;
-    // Parsed as fetch parses it, so the path signed is the one on the wire. A relative base URL
-    // resolves against the page (not through `location`, which throws in Deno).
-    const url = new URL(
-      createFinalURL(operation.path, {
-        baseUrl: removeTrailingSlash(config.baseUrl),
-        params: input,
-        querySerializer,
-        pathSerializer: defaultPathSerializer,
-      }),
-      globalThis.document?.baseURI,
-    );
-    const path = url.pathname + url.search;
+    const { url, path } = targetOf(operation.path, input);
     // Without a body, JSON.stringify gives undefined.
     const body = JSON.stringify(encodeDecimals(input.body, operation.requestDecimals)) as
       | string
@@ -186,7 +169,7 @@ export function createApi<Paths extends {}, Operations>(
     const answer = await send({
       ...options,
       method,
-      url: url.href,
+      url,
       path,
       body,
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },

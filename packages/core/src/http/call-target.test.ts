@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
+import { describe, expect, it } from 'vitest';
+import { callTargets } from './call-target.js';
+
+/** The target as a URL parser gives it: what fetch sends and what must be signed. */
+function parsedTarget(baseUrl: string, template: string, params: Record<string, unknown>) {
+  const url = new URL(
+    createFinalURL(template, {
+      baseUrl: baseUrl.replace(/\/$/, ''),
+      params,
+      querySerializer: createQuerySerializer(),
+      pathSerializer: defaultPathSerializer,
+    }),
+  );
+  return { url: url.href, path: url.pathname + url.search };
+}
+
+// Ids as a buggy or hostile caller may pass them: dots, quotes, slashes, unicode, spaces.
+const value = fc.oneof(
+  fc.constantFrom('.', '..', '...', "it's", '../x', 'a/b', '%2e%2e', '?', '#', ' ', 'é', '💱'),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: fc.constantFrom('.', '/', "'", 'a', '%', '?', '#', '&', '=', '+') }),
+  fc.integer(),
+);
+const bases = fc.constantFrom(
+  'http://127.0.0.1:4000',
+  'https://api.example.com/',
+  'https://API.Example.com/v2/',
+  'http://[::1]:8080/base',
+  'https://user:pw@example.com/',
+);
+
+describe('the target of a call', () => {
+  it('is, byte for byte, what a URL parser makes of the serialised path and query', () => {
+    const templates = fc.constantFrom(
+      '/orders/client:{client_order_id}',
+      '/orders/{order_id}/edit',
+      '/transactions/{id}/{client_order_id}',
+      '/products',
+    );
+    const query = fc.record(
+      { client_ref: value, page: fc.integer(), status: fc.constantFrom('live', undefined) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(bases, templates, value, value, fc.option(query), (base, path, id, ref, q) => {
+        const params = {
+          path: { client_order_id: id, order_id: ref, id: ref },
+          ...(q === null ? {} : { query: q }),
+        };
+        expect(callTargets(base)(path, params)).toEqual(parsedTarget(base, path, params));
+      }),
+      { numRuns: 5_000, seed: 15 },
+    );
+  });
+
+  it('resolves a dot segment as fetch would, so the path signed is the one sent', () => {
+    const target = callTargets('https://api.example.com/v2')('/orders/{order_id}', {
+      path: { order_id: '..' },
+    });
+    expect(target).toEqual({ url: 'https://api.example.com/v2/', path: '/v2/' });
+  });
+});
