@@ -56,6 +56,31 @@ describe('settlements completing after --settle-after', () => {
     }
   });
 
+  it('completes a transaction whose completion a refused call took back', async () => {
+    const id = await pendingTransaction();
+    clock += 10_000;
+    // The completion runs before the call is decided; the call is refused, so it is undone.
+    const unknown = await send(
+      'GET',
+      '/api/v1/transaction/status/00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknown.status).toBe(404);
+    expect((await status(id)).payload.status).toBe('FILLED');
+  });
+
+  it('completes only transactions that are PENDING, however many others there are', async () => {
+    const pending = await pendingTransaction();
+    const filled = await pendingTransaction();
+    clock += 10_000;
+    expect((await status(filled)).payload.status).toBe('FILLED');
+    const fresh = await pendingTransaction();
+    clock += 9_999;
+    expect((await status(fresh)).payload.status).toBe('PENDING');
+    expect((await status(pending)).payload.status).toBe('FILLED');
+    clock += 1;
+    expect((await status(fresh)).payload.status).toBe('FILLED');
+  });
+
   it('lists the partner transaction as FILLED too', async () => {
     const id = await pendingTransaction();
     clock += 10_000;

@@ -9,8 +9,7 @@ import type { Journal } from '../state/journal.js';
  * tests) rather than a timer, and is stored with that call's batch.
  */
 export function completeDueSettlements(journal: Journal, now: number, afterMs: number): void {
-  for (const transaction of journal.partner.transactions.values()) {
-    if (transaction.status !== 'PENDING') continue;
+  for (const transaction of journal.partner.pending()) {
     if ((transaction.pendingSince ?? transaction.createdAt) > now - afterMs) continue;
     journal.touch('qe_transactions', transaction).status = 'FILLED';
     for (const instruction of journal.partner.instructionsOf(transaction.id)) {

@@ -117,5 +117,6 @@ export function settle(journal: Journal, transactionId: string, now: number): Tr
   journal.touch('qe_transactions', transaction);
   transaction.status = status;
   transaction.pendingSince = status === 'PENDING' ? now : null;
+  journal.partner.watchPending(transaction);
   return status;
 }

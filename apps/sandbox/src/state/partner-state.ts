@@ -127,6 +127,12 @@ export class PartnerState {
   instructions = new Map<string, Instruction>();
   readonly #instructionsOf = new Map<string, Instruction[]>();
   clocks = new Map<number, PartnerClock>();
+  /**
+   * The transactions that were PENDING when last seen: where settlements are completed from,
+   * so a call does not look through every transaction ever made. One that has left PENDING
+   * is dropped the next time it is looked at, not when it leaves: an undo may bring it back.
+   */
+  readonly #maybePending = new Set<Transaction>();
 
   addApplication(application: PartnerApplication): void {
     this.applications.set(application.id, application);
@@ -165,6 +171,7 @@ export class PartnerState {
 
   addTransaction(transaction: Transaction): void {
     this.transactions.set(transaction.id, transaction);
+    this.watchPending(transaction);
     const own = this.transactionsByPartner.get(transaction.partnerId) ?? [];
     own.push(transaction);
     // Kept in created_at order: a transaction loaded or added out of order finds its place.
@@ -179,10 +186,30 @@ export class PartnerState {
 
   dropTransaction(transaction: Transaction): void {
     this.transactions.delete(transaction.id);
+    this.#maybePending.delete(transaction);
     const own = this.transactionsByPartner.get(transaction.partnerId);
     own?.splice(own.indexOf(transaction), 1);
     if (transaction.clientRef !== null) {
       this.#byClientRef.delete(clientKey(transaction.partnerId, transaction.clientRef));
+    }
+  }
+
+  /** Call once a transaction's status may have become PENDING. */
+  watchPending(transaction: Transaction): void {
+    if (transaction.status === 'PENDING') this.#maybePending.add(transaction);
+  }
+
+  /** The PENDING transactions. */
+  *pending(): Generator<Transaction> {
+    for (const transaction of this.#maybePending) {
+      if (
+        transaction.status === 'PENDING' &&
+        this.transactions.get(transaction.id) === transaction
+      ) {
+        yield transaction;
+      } else {
+        this.#maybePending.delete(transaction);
+      }
     }
   }
 
