@@ -1,6 +1,7 @@
 import { D } from '../state/exchange-state.js';
 import { type Asset, type Intent, PartnerState, type Transaction } from '../state/partner-state.js';
 import type { Queryable } from '../state/queryable.js';
+import { readRows } from './sandbox-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       price: new D(String(row.price)),
     });
   }
-  for (const row of await query('SELECT * FROM qe_sessions')) {
+  for (const row of await readRows(db, 'qe_sessions', 'created_at')) {
     state.addSession({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -47,10 +48,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       createdAt: Number(row.created_at),
     });
   }
-  for (const row of await query(
-    `SELECT *, payout_quantity::text AS payout_quantity, funding_quantity::text AS funding_quantity
-       FROM qe_intents`,
-  )) {
+  for (const row of await readRows(db, 'qe_intents', 'created_at')) {
     state.addIntent({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -69,16 +67,13 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       consumedAt: time(row.consumed_at),
     });
   }
-  for (const row of await query('SELECT * FROM qe_partner_clocks')) {
+  for (const row of await readRows(db, 'qe_partner_clocks', 'partner_id')) {
     state.addClock({
       partnerId: Number(row.partner_id),
       lastCreatedAt: Number(row.last_created_at),
     });
   }
-  for (const row of await query(
-    `SELECT *, funding_quantity::text AS funding_quantity, payout_quantity::text AS payout_quantity
-       FROM qe_transactions ORDER BY created_at`,
-  )) {
+  for (const row of await readRows(db, 'qe_transactions', 'created_at')) {
     state.addTransaction({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -102,9 +97,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       pendingSince: time(row.pending_since),
     });
   }
-  for (const row of await query(
-    'SELECT *, quantity::text AS quantity FROM qe_settlement_instructions',
-  )) {
+  for (const row of await readRows(db, 'qe_settlement_instructions')) {
     state.addInstruction({
       id: String(row.id),
       transactionId: String(row.transaction_id),
