@@ -36,6 +36,3 @@ export class NotAuthenticated extends DomainError {}
 
 /** The caller is known but may not do this. */
 export class Forbidden extends DomainError {}
-
-/** The call may succeed if made again: the domain lost a race it cannot settle itself. */
-export class RetryLater extends DomainError {}

@@ -1,11 +1,4 @@
-import {
-  DomainError,
-  Forbidden,
-  NotAuthenticated,
-  NotFound,
-  Refusal,
-  RetryLater,
-} from '../domain/errors.js';
+import { DomainError, Forbidden, NotAuthenticated, NotFound, Refusal } from '../domain/errors.js';
 import type { Reply } from '../domain/operation.js';
 import type { Api } from './spec.js';
 
@@ -30,7 +23,6 @@ const domainStatuses: [new (...args: never[]) => DomainError, number][] = [
   [NotFound, 404],
   [NotAuthenticated, 401],
   [Forbidden, 403],
-  [RetryLater, 503],
 ];
 
 /** A domain error or an edge refusal as the HTTP answer it gets; undefined for anything else. */
