@@ -35,7 +35,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       price: new D(String(row.price)),
     });
   }
-  for (const row of await readRows(db, 'qe_sessions', 'created_at')) {
+  for (const row of await readRows(db, 'qe_sessions', null)) {
     state.addSession({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -48,7 +48,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       createdAt: Number(row.created_at),
     });
   }
-  for (const row of await readRows(db, 'qe_intents', 'created_at')) {
+  for (const row of await readRows(db, 'qe_intents', null)) {
     state.addIntent({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -67,7 +67,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       consumedAt: time(row.consumed_at),
     });
   }
-  for (const row of await readRows(db, 'qe_partner_clocks', 'partner_id')) {
+  for (const row of await readRows(db, 'qe_partner_clocks', null)) {
     state.addClock({
       partnerId: Number(row.partner_id),
       lastCreatedAt: Number(row.last_created_at),
@@ -97,7 +97,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       pendingSince: time(row.pending_since),
     });
   }
-  for (const row of await readRows(db, 'qe_settlement_instructions')) {
+  for (const row of await readRows(db, 'qe_settlement_instructions', null)) {
     state.addInstruction({
       id: String(row.id),
       transactionId: String(row.transaction_id),
