@@ -83,8 +83,15 @@ export function callTargets(baseUrl: string) {
   } catch {
     // A relative base URL resolves against the page with every call.
   }
-  const origin = parsedBase?.origin;
-  const basePath = parsedBase && removeTrailingSlash(parsedBase.pathname);
+  // A base with credentials, a query or a fragment is left to the parser whole.
+  const plainBase =
+    parsedBase &&
+    !parsedBase.username &&
+    !parsedBase.password &&
+    !parsedBase.search &&
+    !parsedBase.hash
+      ? { origin: parsedBase.origin, path: removeTrailingSlash(parsedBase.pathname) }
+      : undefined;
 
   function parsed(template: string, params: Record<string, unknown>): CallTarget {
     // Resolved against the page, not through `location`, which throws in Deno.
@@ -101,21 +108,10 @@ export function callTargets(baseUrl: string) {
   }
 
   return (template: string, params: Record<string, unknown>): CallTarget => {
-    // A base with credentials, a query or a fragment is left to the parser whole.
-    if (
-      !parsedBase ||
-      origin === undefined ||
-      basePath === undefined ||
-      parsedBase.username ||
-      parsedBase.password ||
-      parsedBase.search ||
-      parsedBase.hash
-    ) {
-      return parsed(template, params);
-    }
+    if (!plainBase) return parsed(template, params);
     const rest = serialised(template, params);
     if (changedByParsing.test(rest)) return parsed(template, params);
-    const path = basePath + rest;
-    return { url: origin + path, path };
+    const path = plainBase.path + rest;
+    return { url: plainBase.origin + path, path };
   };
 }
