@@ -29,6 +29,7 @@ export {
   ValidationError,
   validationErrorGuard,
 } from './errors.js';
+export { AttemptHeaders } from './http/attempt-headers.js';
 export {
   type Api,
   type ApiClientConfig,

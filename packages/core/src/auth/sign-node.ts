@@ -6,7 +6,10 @@ const encodedHeader = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base6
 const blockBytes = 64;
 
 interface Pads {
+  /** The inner pad as text when every byte of it is ASCII, as it is for any ASCII secret. */
+  innerPadText: string | undefined;
   inner: Buffer;
+  /** The outer pad, followed by room for the inner digest. */
   outer: Buffer;
 }
 
@@ -14,6 +17,7 @@ interface Pads {
 // secrets come and go.
 const padsBySecret = new Map<string, Pads>();
 const maxSecrets = 256;
+const digestBytes = 32;
 
 /** The HMAC pads of a secret (RFC 2104): a key longer than a block is hashed first. */
 function padsOf(secret: string): Pads {
@@ -22,10 +26,13 @@ function padsOf(secret: string): Pads {
   const bytes = Buffer.from(secret);
   const key = Buffer.alloc(blockBytes);
   (bytes.length > blockBytes ? hash('sha256', bytes, 'buffer') : bytes).copy(key);
-  const pads = {
-    inner: Buffer.from(key.map((byte) => byte ^ 0x36)),
-    outer: Buffer.from(key.map((byte) => byte ^ 0x5c)),
-  };
+  const inner = Buffer.from(key.map((byte) => byte ^ 0x36));
+  const outer = Buffer.alloc(blockBytes + digestBytes);
+  key.forEach((byte, index) => {
+    outer[index] = byte ^ 0x5c;
+  });
+  const ascii = inner.every((byte) => byte < 0x80);
+  const pads = { innerPadText: ascii ? inner.toString('latin1') : undefined, inner, outer };
   if (padsBySecret.size >= maxSecrets) padsBySecret.clear();
   padsBySecret.set(secret, pads);
   return pads;
@@ -34,11 +41,18 @@ function padsOf(secret: string): Pads {
 /**
  * HMAC-SHA256 with node:crypto's one-shot `hash`: within a call, where the network stack and
  * the garbage collector run too, an Hmac object (a native handle per call) costs twice as much.
+ * The message is ASCII (a JWS signing input), so with an ASCII pad the inner hash takes one
+ * string and no Buffer is made; the outer hash reuses the secret's own buffer, as signing is
+ * synchronous and nothing else writes to it meanwhile.
  */
 function hmacSha256(secret: string, message: string): string {
-  const { inner, outer } = padsOf(secret);
-  const innerDigest = hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer');
-  return hash('sha256', Buffer.concat([outer, innerDigest]), 'base64url');
+  const { innerPadText, inner, outer } = padsOf(secret);
+  const innerDigest =
+    innerPadText === undefined
+      ? hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer')
+      : hash('sha256', innerPadText + message, 'buffer');
+  innerDigest.copy(outer, blockBytes);
+  return hash('sha256', outer, 'base64url');
 }
 
 /**

@@ -78,6 +78,36 @@ describe('toDecimalString', () => {
     );
   });
 
+  it('reads any text as decimal.js does, or refuses it as decimal.js does', () => {
+    // Short strings over the characters a decimal is made of reach both the one-pass reading
+    // of plain decimals and the general one, and every way of being malformed in between.
+    const text = fc.string({ unit: fc.constantFrom(...'-+.0123456789eE'), maxLength: 12 });
+    // An exponent beyond ±400 is refused as a typo, whatever its mantissa.
+    const decimalJs = (value: string) => {
+      const exponent = /[eE]([+-]?\d+)$/.exec(value)?.[1];
+      if (exponent !== undefined && Math.abs(Number(exponent)) > 400) return undefined;
+      try {
+        const read = new Decimal(value.trim() === value ? value : 'x');
+        return read.isFinite() ? read.toFixed() : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    fc.assert(
+      fc.property(text, (value) => {
+        let ours: string | undefined;
+        try {
+          ours = toDecimalString(value, 'x');
+        } catch (error) {
+          expect(error).toBeInstanceOf(InvalidDecimalError);
+        }
+        const expected = decimalJs(value);
+        expect(ours).toBe(expected === '-0' ? '0' : expected);
+      }),
+      { numRuns: 20_000, seed: 15 },
+    );
+  });
+
   it('keeps every digit of decimal strings longer than a double holds', () => {
     const canonical = fc
       .stringMatching(/^-?(0|[1-9]\d{0,40})(\.\d{0,30}[1-9])?$/)

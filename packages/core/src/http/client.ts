@@ -141,7 +141,13 @@ export function createApi<Paths extends {}, Operations>(
     rateLimit: rateLimit && { ...rateLimit, key: config.rateLimitKey ?? config.baseUrl },
   });
   let schemas: ReturnType<SchemaLoader> | undefined;
-  const loadSchemas = () => (schemas ??= config.loadSchemas());
+  // Once in, the schemas are used as they are: a call then decodes in the turn it is answered.
+  let loaded: Awaited<ReturnType<SchemaLoader>> | undefined;
+  const loadSchemas = () =>
+    (schemas ??= config.loadSchemas().then((module) => {
+      loaded = module;
+      return module;
+    }));
   const validate = config.validateResponses ?? true;
   const secrets = new Set(config.secretFields);
   const targetOf = callTargets(config.baseUrl);
@@ -193,7 +199,7 @@ export function createApi<Paths extends {}, Operations>(
     }
     const schema =
       validate && operation.response
-        ? ((await loadSchemas())[operation.response] as ResponseSchema | undefined)
+        ? ((loaded ?? (await loadSchemas()))[operation.response] as ResponseSchema | undefined)
         : undefined;
     return decodeBody(text, operation, { method, path, status, schema, secrets });
   }

@@ -202,6 +202,20 @@ describe('the Node sender', () => {
     await expect(sender({ fetch })(request)).rejects.toThrow(expected);
   });
 
+  it('fails the call, with nothing sent, when an authenticator sets a header unfit to send', async () => {
+    handle = json(200, { ok: true });
+    const injecting: TransportOptions['authenticate'] = (request) =>
+      request.headers.set('x-service-auth', 'jwt\r\nx-injected: 1');
+    for (const options of [{}, { fetch }] as TransportOptions[]) {
+      const failure = await sender({ ...options, authenticate: injecting })(call('/orders')).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(TypeError);
+      expect(String(failure)).toContain('line break');
+    }
+    expect(seen).toHaveLength(0);
+  });
+
   it('sends through the fetch it is given instead', async () => {
     handle = json(200, { via: 'server' });
     const urls: string[] = [];

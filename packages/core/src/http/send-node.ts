@@ -6,13 +6,16 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
+import { closeIdleSockets } from './idle-sockets.js';
 import { type Answer, fetchSend, type Outgoing, type Send, timeoutError } from './send.js';
 
+const httpAgent = new HttpAgent({ keepAlive: true });
+const httpsAgent = new HttpsAgent({ keepAlive: true });
 // Idle sockets close after 4 s, as undici's do: before the keep-alive timeout of most servers
 // (Node's is 5 s), so a reused socket is seldom one the server is closing at that moment.
-const agentOptions = { keepAlive: true, timeout: 4_000 };
-const httpAgent = new HttpAgent(agentOptions);
-const httpsAgent = new HttpsAgent(agentOptions);
+const idleSockets = { idleMs: 4_000, everyMs: 500 };
+const httpIdle = closeIdleSockets(httpAgent, idleSockets);
+const httpsIdle = closeIdleSockets(httpsAgent, idleSockets);
 
 type Origin = Pick<RequestOptions, 'hostname' | 'port' | 'auth'> & { https: boolean };
 
@@ -49,7 +52,7 @@ function requestOptions(request: Outgoing): RequestOptions {
     agent: origin.https ? httpsAgent : httpAgent,
     method: request.method,
     // A request signed later gets its headers then, all at once.
-    headers: request.sign ? undefined : Object.fromEntries(request.headers),
+    headers: request.sign ? undefined : request.headers.toRecord(),
   };
 }
 
@@ -79,7 +82,10 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
     if (signal?.aborted) return reject(signal.reason);
     const options = requestOptions(request);
     const https = options.agent === httpsAgent;
+    const idle = https ? httpsIdle : httpIdle;
+    idle.watch();
     const outgoing = (https ? httpsRequest : httpRequest)(options, (response) => {
+      idle.noteAnswer(response);
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -118,7 +124,13 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
     }
     const send = () => {
       if (outgoing.destroyed) return;
-      for (const [name, value] of request.headers) outgoing.setHeader(name, value);
+      const headers = request.headers.toRecord();
+      try {
+        for (const name in headers) outgoing.setHeader(name, headers[name] as string);
+      } catch (error) {
+        fail(error);
+        return;
+      }
       outgoing.end(request.body);
     };
     // Signed once the socket can take the bytes: a new socket connects in its own time, so

@@ -1,9 +1,11 @@
+import type { AttemptHeaders } from './attempt-headers.js';
+
 /** One attempt, as a sender puts it on the wire. */
 export interface Outgoing {
   method: string;
   /** Absolute; its path and query are byte for byte the ones that were signed. */
   url: string;
-  headers: Headers;
+  headers: AttemptHeaders;
   body: string | Uint8Array<ArrayBuffer> | undefined;
   /**
    * Signs the attempt into `headers`. A sender calls it as late as it can, right before the
@@ -47,7 +49,7 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
       await request.sign?.();
       const response = await fetch(request.url, {
         method: request.method,
-        headers: request.headers,
+        headers: request.headers.toRecord(),
         body: request.body,
         signal: controller.signal,
       });

@@ -1,5 +1,6 @@
 import { defaultSend } from '#send';
 import { type RequestSummary, retryAfterSeconds, TransportError } from '../errors.js';
+import { AttemptHeaders } from './attempt-headers.js';
 import { type RateLimit, sleep, takeRateLimitSlot } from './rate-limiter.js';
 import { type Answer, fetchSend, type Outgoing } from './send.js';
 
@@ -62,7 +63,7 @@ export interface TransportHooks {
 export interface AttemptRequest {
   readonly method: string;
   readonly url: string;
-  readonly headers: Headers;
+  readonly headers: AttemptHeaders;
 }
 
 /** How one attempt is to be signed. */
@@ -126,7 +127,7 @@ export function requestOf(response: Response): RequestSummary | undefined {
   return requestOfResponse.get(response);
 }
 
-function headersForLog(headers: Headers): Record<string, string> {
+function headersForLog(headers: AttemptHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     out[name] = redactedHeaders.has(name) ? '[redacted]' : value;
@@ -197,7 +198,7 @@ export function createSender(options: TransportOptions = {}): Sender {
         });
       }
       // A string body can be sent again as it is; only the headers are made anew per attempt.
-      const headers = new Headers(call.headers);
+      const headers = new AttemptHeaders(call.headers);
       const outgoing: Outgoing = { method, url, headers, body: call.body };
       const { authenticate } = options;
       const logged = () =>

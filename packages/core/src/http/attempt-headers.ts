@@ -1,0 +1,63 @@
+// RFC 9110: a name is a token; a value holds no line break or NUL, which would end the header.
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const headerValueBreak = /[\0\r\n]/;
+
+/** The lower-cased name, once name and value are fit to go out; a TypeError as Headers throws. */
+function checked(name: string, value: string): string {
+  if (!headerName.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+  if (headerValueBreak.test(value)) {
+    throw new TypeError(`Invalid value of header ${name}: it holds a line break or NUL`);
+  }
+  return name.toLowerCase();
+}
+
+/**
+ * The headers of one attempt, with the methods of Headers that an authenticator uses. Names
+ * are kept lower-cased in a plain record, which node:http and fetch both take as they are: a
+ * Headers object (made, filled, then iterated in sorted order for every attempt) cost a call
+ * as much as signing it.
+ */
+export class AttemptHeaders {
+  readonly #values: Record<string, string> = {};
+
+  constructor(init?: HeadersInit) {
+    if (init === undefined) return;
+    if (init instanceof Headers || Array.isArray(init)) {
+      for (const [name, value] of init) this.append(name, value);
+    } else {
+      for (const name in init) this.append(name, init[name] as string);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.#values[name.toLowerCase()] ?? null;
+  }
+
+  has(name: string): boolean {
+    return name.toLowerCase() in this.#values;
+  }
+
+  set(name: string, value: string): void {
+    this.#values[checked(name, value)] = value;
+  }
+
+  /** A second value joins the first with a comma, as Headers does. */
+  append(name: string, value: string): void {
+    const key = checked(name, value);
+    const known = this.#values[key];
+    this.#values[key] = known === undefined ? value : `${known}, ${value}`;
+  }
+
+  delete(name: string): void {
+    delete this.#values[name.toLowerCase()];
+  }
+
+  forEach(each: (value: string, name: string) => void): void {
+    for (const name in this.#values) each(this.#values[name] as string, name);
+  }
+
+  /** The headers as a record of lower-cased names, to hand to node:http or fetch. */
+  toRecord(): Record<string, string> {
+    return this.#values;
+  }
+}
