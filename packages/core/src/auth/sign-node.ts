@@ -42,16 +42,18 @@ function padsOf(secret: string): Pads {
  * HMAC-SHA256 with node:crypto's one-shot `hash`: within a call, where the network stack and
  * the garbage collector run too, an Hmac object (a native handle per call) costs twice as much.
  * The message is ASCII (a JWS signing input), so with an ASCII pad the inner hash takes one
- * string and no Buffer is made; the outer hash reuses the secret's own buffer, as signing is
- * synchronous and nothing else writes to it meanwhile.
+ * string. The inner digest comes back as binary (latin1) text, a character per byte, and is written
+ * into the secret's own outer block: no Buffer with memory of its own is made per call (the
+ * collector pays for each), and signing is synchronous, so nothing else writes to the block
+ * meanwhile.
  */
 function hmacSha256(secret: string, message: string): string {
   const { innerPadText, inner, outer } = padsOf(secret);
   const innerDigest =
     innerPadText === undefined
-      ? hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer')
-      : hash('sha256', innerPadText + message, 'buffer');
-  innerDigest.copy(outer, blockBytes);
+      ? hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'binary')
+      : hash('sha256', innerPadText + message, 'binary');
+  outer.write(innerDigest, blockBytes, 'binary');
   return hash('sha256', outer, 'base64url');
 }
 

@@ -46,7 +46,9 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
     if (signal?.aborted) forwardAbort();
     else signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
-      await request.sign?.();
+      // A synchronous signer is not awaited: the request then goes out in the same turn.
+      const signing = request.sign?.();
+      if (signing) await signing;
       const response = await fetch(request.url, {
         method: request.method,
         headers: request.headers.toRecord(),
