@@ -36,12 +36,14 @@ describe('AttemptHeaders', () => {
           expect(ours.get(name)).toBe(theirs.get(name));
           expect(ours.has(name)).toBe(theirs.has(name));
         }
-        const listed: Record<string, string> = {};
+        const listed: [string, string][] = [];
         ours.forEach((value, name) => {
-          listed[name] = value;
+          listed.push([name, value]);
         });
-        expect(listed).toEqual(Object.fromEntries(theirs));
+        expect(listed).toEqual([...theirs]);
         expect(ours.toRecord()).toEqual(Object.fromEntries(theirs));
+        expect([...ours]).toEqual([...theirs]);
+        expect([...new Headers([...ours])]).toEqual([...theirs]);
       }),
       { seed: 15, numRuns: 500 },
     );

@@ -53,7 +53,18 @@ export class AttemptHeaders {
   }
 
   forEach(each: (value: string, name: string) => void): void {
-    for (const name in this.#values) each(this.#values[name] as string, name);
+    for (const [name, value] of this.entries()) each(value, name);
+  }
+
+  /** Name and value pairs in the order Headers gives them: by name. */
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#values).sort()) {
+      yield [name, this.#values[name] as string];
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
   }
 
   /** The headers as a record of lower-cased names, to hand to node:http or fetch. */
