@@ -84,7 +84,8 @@ export default [
     // operations table carries each call's statuses, security, permission and 422 codes.
     // 32 KiB since Node compiles the response schemas (zod's compiler, 9.9 kB, loaded with the
     // schemas on the first call that validates): an order is checked in 0.3 µs, not 3.5 µs.
-    // Browser and edge bundles carry no compiler.
+    // Browser and edge bundles carry no compiler. Plain-record attempt headers and the sweep
+    // that closes idle sockets (about 1 kB, 32.6 kB in all) took a microsecond off every call.
     name: '@exchange-kit/exchange-client: with core and runtime schemas, on Node',
     path: 'packages/exchange-client/src/index.ts',
     gzip: true,
