@@ -75,4 +75,12 @@ describe('AttemptHeaders', () => {
     expect(() => new AttemptHeaders().append(name, value)).toThrow(TypeError);
     expect(() => new AttemptHeaders({ [name]: value })).toThrow(TypeError);
   });
+
+  it('refuses any other control character in a value, as node:http would once under way', () => {
+    for (const value of ['a\x01b', 'a\x7f', 'a\x1b[31m']) {
+      expect(() => new AttemptHeaders().set('x-a', value)).toThrow(/control character/);
+    }
+    // A tab, and bytes past ASCII as latin1 text, are values.
+    expect(new AttemptHeaders({ 'x-a': 'a\tb\xe9' }).get('x-a')).toBe('a\tb\xe9');
+  });
 });

@@ -211,7 +211,7 @@ describe('the Node sender', () => {
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(TypeError);
-      expect(String(failure)).toContain('line break');
+      expect(String(failure)).toContain('control character');
     }
     expect(seen).toHaveLength(0);
   });
