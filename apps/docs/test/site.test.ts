@@ -44,6 +44,11 @@ async function open(path: string): Promise<Page> {
   page.on('pageerror', (error) => errors.push(error.message));
   (page as Page & { errors: string[] }).errors = errors;
   await page.goto(new URL(path, docs.url).href);
+  // Buttons do nothing until Vue has hydrated the page, which may come well after `load` on a
+  // busy machine: a click before it is lost.
+  await page.waitForFunction(
+    () => (document.querySelector('#app') as { __vue_app__?: unknown } | null)?.__vue_app__,
+  );
   return page;
 }
 
