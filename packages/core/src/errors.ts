@@ -220,6 +220,8 @@ interface SystemError {
   cause?: unknown;
 }
 
+const openSslError = /[0-9A-F]{8,}:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):.*$/s;
+
 /**
  * What went wrong on the wire, as Node's system errors say it: `connect ECONNREFUSED
  * 127.0.0.1:4000`. fetch wraps them (`fetch failed`, its cause the socket's error), and a host
@@ -231,7 +233,9 @@ export function describeNetworkFailure(failure: unknown): string | undefined {
     return errors.map(describeNetworkFailure).join(', ');
   }
   if (cause) return describeNetworkFailure(cause);
-  const said = typeof message === 'string' ? message : '';
+  const text = typeof message === 'string' ? message.trim() : '';
+  // OpenSSL's `<id>:error:<code>:<library>:<function>:<reason>:<file>:<line>:` says it in <reason>.
+  const said = text.replace(openSslError, '$1');
   return code && !said.includes(String(code)) ? `${code} ${said}` : said || undefined;
 }
 

@@ -134,6 +134,19 @@ describe('orders', () => {
     expect(missing).not.toBeInstanceOf(OrderNotLiveError);
   });
 
+  it('refuses an order named another way than { id } or { clientOrderId }, sending nothing', async () => {
+    const { client, requests } = server({ body: {} });
+    const named = [9, { client_order_id: 'a' }, {}, { id: '' }, { clientOrderId: '' }];
+    for (const ref of named) {
+      const refused = await client.orders
+        .cancel(ref as unknown as { id: number })
+        .catch((e: unknown) => e);
+      expect(refused, JSON.stringify(ref)).toBeInstanceOf(TypeError);
+      expect(String(refused)).toMatch(/\{ id \} or \{ clientOrderId \}|path parameter/);
+    }
+    expect(requests).toHaveLength(0);
+  });
+
   it('pages through every order, page numbers given as strings or numbers', async () => {
     const { client, requests } = server(
       {

@@ -161,6 +161,14 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     options: PerCallOptions | undefined,
     body?: object,
   ): Promise<Order> {
+    // From JavaScript a bare id or `{ client_order_id }` gets here too.
+    if (typeof ref !== 'object' || ref === null || (ref.id ?? ref.clientOrderId) === undefined) {
+      return Promise.reject(
+        new TypeError(
+          `${operation}: an order is named as { id } or { clientOrderId }, got ${JSON.stringify(ref)}`,
+        ),
+      );
+    }
     const byId = ref.clientOrderId === undefined;
     const name: OrderOperations = byId ? operation : `${operation}ByClientId`;
     // One signature stands for all eight: each takes an order's path and answers an Order.

@@ -178,6 +178,19 @@ describe('exchange-client against the sandbox', () => {
     expect(await restingBuy(id)).toMatchObject({ id: first.id, status: 'cancelled' });
   });
 
+  it('refuses a create sent again after its order was edited, since the terms now differ', async () => {
+    const id = `${run}-edited`;
+    const first = await restingBuy(id);
+    await client.orders.edit({ id: first.id }, { price: '8999000' });
+    const error = await restingBuy(id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientOrderIdConflictError);
+    expect(error).toMatchObject({
+      order: { id: first.id, price: '8999000' },
+      differences: [{ field: 'price', existing: '8999000', requested: '9000000' }],
+    });
+    await client.orders.cancel({ id: first.id });
+  });
+
   it('places exactly one order when a create timed out and is sent again', async () => {
     const id = `${run}-timeout`;
     // Whether or not the first attempt reached the sandbox before its 1 ms ran out, the

@@ -43,6 +43,8 @@ describe('AttemptHeaders', () => {
         expect(listed).toEqual([...theirs]);
         expect(ours.toRecord()).toEqual(Object.fromEntries(theirs));
         expect([...ours]).toEqual([...theirs]);
+        expect([...ours.keys()]).toEqual([...theirs.keys()]);
+        expect([...ours.values()]).toEqual([...theirs.values()]);
         expect([...new Headers([...ours])]).toEqual([...theirs]);
       }),
       { seed: 15, numRuns: 500 },

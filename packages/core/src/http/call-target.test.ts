@@ -19,8 +19,11 @@ function parsedTarget(baseUrl: string, template: string, params: Record<string, 
 // Ids as a buggy or hostile caller may pass them: dots, quotes, slashes, unicode, spaces.
 const value = fc.oneof(
   fc.constantFrom('.', '..', '...', "it's", '../x', 'a/b', '%2e%2e', '?', '#', ' ', 'é', '💱'),
-  fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: fc.constantFrom('.', '/', "'", 'a', '%', '?', '#', '&', '=', '+') }),
+  fc.string({ unit: 'grapheme', minLength: 1 }),
+  fc.string({
+    unit: fc.constantFrom('.', '/', "'", 'a', '%', '?', '#', '&', '=', '+'),
+    minLength: 1,
+  }),
   fc.integer(),
 );
 const bases = fc.constantFrom(
@@ -60,5 +63,17 @@ describe('the target of a call', () => {
       path: { order_id: '..' },
     });
     expect(target).toEqual({ url: 'https://api.example.com/v2/', path: '/v2/' });
+  });
+
+  it.each([
+    ['missing', {}, 'undefined'],
+    ['null', { order_id: null }, 'null'],
+    ['empty', { order_id: '' }, 'an empty string'],
+  ])('refuses a %s path parameter instead of sending its {name}', (_, path, got) => {
+    for (const base of ['http://127.0.0.1:4000', 'https://user:pw@example.com/']) {
+      expect(() => callTargets(base)('/orders/{order_id}/cancel', { path })).toThrow(
+        new TypeError(`/orders/{order_id}/cancel: path parameter order_id is required, got ${got}`),
+      );
+    }
   });
 });

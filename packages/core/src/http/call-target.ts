@@ -36,12 +36,31 @@ function templateOf(path: string): Template | null {
 }
 
 /**
+ * A parameter with no value would go out as its `{name}`, or as an empty segment: a request
+ * to another path than the one meant, answered with a misleading 404. It fails here instead.
+ */
+function refuseMissing(
+  path: string,
+  template: Template,
+  values: Record<string, unknown> | undefined,
+): void {
+  for (const name of template.names) {
+    const value = values?.[name];
+    if (value === undefined || value === null || value === '') {
+      const got = value === '' ? 'an empty string' : String(value);
+      throw new TypeError(`${path}: path parameter ${name} is required, got ${got}`);
+    }
+  }
+}
+
+/**
  * openapi-fetch's serialisation of a call's path and query, with the path of the usual call
  * (simple parameters with a string or number each) written from its template split once.
  */
 function serialised(path: string, params: Record<string, unknown>): string {
   const template = templateOf(path);
   const values = params.path as Record<string, unknown> | undefined;
+  if (template) refuseMissing(path, template, values);
   let written = template?.fixed[0];
   if (template && written !== undefined) {
     for (let index = 0; index < template.names.length; index++) {
@@ -94,6 +113,8 @@ export function callTargets(baseUrl: string) {
       : undefined;
 
   function parsed(template: string, params: Record<string, unknown>): CallTarget {
+    const shape = templateOf(template);
+    if (shape) refuseMissing(template, shape, params.path as Record<string, unknown> | undefined);
     // Resolved against the page, not through `location`, which throws in Deno.
     const url = new URL(
       createFinalURL(template, {

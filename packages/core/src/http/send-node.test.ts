@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serviceAuthenticator } from '../auth/authenticate.js';
 import { TransportError } from '../errors.js';
 import { type Handler, loopbackServer } from './loopback.test-support.js';
@@ -214,6 +214,39 @@ describe('the Node sender', () => {
       expect(String(failure)).toContain('control character');
     }
     expect(seen).toHaveLength(0);
+  });
+
+  it('answers a call whose hooks throw, sent once, and says so on the console', async () => {
+    handle = json(201, { id: 1 });
+    const broken = () => {
+      throw new Error('logger broke');
+    };
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const answer = await sender({
+        authenticate: serviceAuthenticator(token),
+        retry: {},
+        hooks: { onRequest: broken, onResponse: broken },
+      })(call('/orders', { method: 'POST', body: '{}' }));
+      expect(answer.status).toBe(201);
+      expect(seen).toHaveLength(1);
+      expect(printed.mock.calls.map(([message]) => message)).toEqual([
+        'exchange-kit: hooks.onRequest threw; the call goes on without it',
+        'exchange-kit: hooks.onResponse threw; the call goes on without it',
+      ]);
+    } finally {
+      printed.mockRestore();
+    }
+  });
+
+  it('names a TLS failure by its code and reason, without OpenSSL internals', async () => {
+    handle = json(200, {});
+    const request = call('/orders');
+    request.url = request.url.replace('http:', 'https:');
+    const failure = await sender()(request).catch((error: unknown) => error);
+    const { message } = failure as Error;
+    // Node says `write EPROTO <OpenSSL's id, code, library, function, reason, file, line>`.
+    expect(message).toMatch(/^GET \/orders: network error \(write EPROTO [a-z][a-z ]*\)$/);
   });
 
   it('sends through the fetch it is given instead', async () => {

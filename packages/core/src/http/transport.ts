@@ -165,13 +165,35 @@ const retryMethods = ['GET', 'HEAD', 'PUT', 'DELETE'];
 const aborted = (request: RequestSummary, cause: unknown) =>
   new TransportError(request, 'aborted', { cause });
 
+/**
+ * Hooks observe calls: one that throws (a broken logger) must neither fail the call it watches,
+ * which may have been carried out already, nor pass for a network failure and be retried. Its
+ * error goes to the console instead.
+ */
+function observing(hooks: TransportHooks): TransportHooks {
+  const guarded =
+    <Event>(name: keyof TransportHooks, hook: ((event: Event) => void) | undefined) =>
+    (event: Event) => {
+      try {
+        hook?.call(hooks, event);
+      } catch (error) {
+        console.error(`exchange-kit: hooks.${name} threw; the call goes on without it`, error);
+      }
+    };
+  return {
+    ...(hooks.onRequest && { onRequest: guarded('onRequest', hooks.onRequest) }),
+    ...(hooks.onResponse && { onResponse: guarded('onResponse', hooks.onResponse) }),
+    ...(hooks.onRetry && { onRetry: guarded('onRetry', hooks.onRetry) }),
+  };
+}
+
 export function createSender(options: TransportOptions = {}): Sender {
   const send = options.fetch ? fetchSend(options.fetch) : defaultSend;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retry = options.retry === false ? undefined : (options.retry ?? {});
   // Without an authenticator a call cannot be signed anew, so resending it would change nothing.
   const canSignAnew = options.authenticate !== undefined;
-  const hooks = options.hooks ?? {};
+  const hooks = observing(options.hooks ?? {});
 
   return async function sender(call: CallRequest): Promise<Answer> {
     const { method, url, signal } = call;
