@@ -172,10 +172,10 @@ const aborted = (request: RequestSummary, cause: unknown) =>
  */
 function observing(hooks: TransportHooks): TransportHooks {
   const guarded =
-    <Event>(name: keyof TransportHooks, hook: ((event: Event) => void) | undefined) =>
+    <Event>(name: keyof TransportHooks, hook: (event: Event) => void) =>
     (event: Event) => {
       try {
-        hook?.call(hooks, event);
+        hook.call(hooks, event);
       } catch (error) {
         console.error(`exchange-kit: hooks.${name} threw; the call goes on without it`, error);
       }
