@@ -57,10 +57,12 @@ function refuseMissing(
  * openapi-fetch's serialisation of a call's path and query, with the path of the usual call
  * (simple parameters with a string or number each) written from its template split once.
  */
-function serialised(path: string, params: Record<string, unknown>): string {
-  const template = templateOf(path);
+function serialised(
+  path: string,
+  template: Template | null,
+  params: Record<string, unknown>,
+): string {
   const values = params.path as Record<string, unknown> | undefined;
-  if (template) refuseMissing(path, template, values);
   let written = template?.fixed[0];
   if (template && written !== undefined) {
     for (let index = 0; index < template.names.length; index++) {
@@ -113,8 +115,6 @@ export function callTargets(baseUrl: string) {
       : undefined;
 
   function parsed(template: string, params: Record<string, unknown>): CallTarget {
-    const shape = templateOf(template);
-    if (shape) refuseMissing(template, shape, params.path as Record<string, unknown> | undefined);
     // Resolved against the page, not through `location`, which throws in Deno.
     const url = new URL(
       createFinalURL(template, {
@@ -129,8 +129,10 @@ export function callTargets(baseUrl: string) {
   }
 
   return (template: string, params: Record<string, unknown>): CallTarget => {
+    const shape = templateOf(template);
+    if (shape) refuseMissing(template, shape, params.path as Record<string, unknown> | undefined);
     if (!plainBase) return parsed(template, params);
-    const rest = serialised(template, params);
+    const rest = serialised(template, shape, params);
     if (changedByParsing.test(rest)) return parsed(template, params);
     const path = plainBase.path + rest;
     return { url: plainBase.origin + path, path };
