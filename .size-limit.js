@@ -71,10 +71,12 @@ export default [
   },
   {
     // The response schemas and the session signer load with the first call that needs them.
+    // 10.5 KiB since calls refuse a query parameter or an option they do not take (0.2 kB):
+    // plain JavaScript that passes `{ signal }` where the query goes had its signal dropped.
     name: '@exchange-kit/partner-client: browser entry before the first call',
     path: 'packages/partner-client/src/browser.ts',
     gzip: true,
-    limit: '10 KiB',
+    limit: '10.5 KiB',
     modifyEsbuildConfig: forBrowsers,
   },
   {

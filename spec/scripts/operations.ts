@@ -2,10 +2,15 @@
  * The operations table, derived from a bundled spec: for each operation its method, path
  * template, success and documented error statuses, security scheme and JWT payload, the
  * permission a delegated call needs, the codes its 422 names per field, the name of its
- * response schema and where its decimals are; plus the names of the fields the spec marks
+ * response schema, where its decimals are and the names of its query parameters; plus the names of the fields the spec marks
  * `x-secret`.
  */
-import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
+import {
+  type OpenApiDocument,
+  operationsOf,
+  resolveRef,
+  type SpecParameter,
+} from '@exchange-kit/contract/spec-reader';
 
 type Json = Record<string, unknown>;
 
@@ -97,6 +102,10 @@ function errorCodesOf(operation: Json): Record<string, string[]> {
   return merged;
 }
 
+/** The names of an operation's query parameters: a call with another is a mistake. */
+const queryNames = (parameters: SpecParameter[]) =>
+  parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 /** The TypeScript module of the operations table; `schemasModule` is the zod module's import path. */
@@ -115,7 +124,7 @@ export function operationsModule(
     return plans.get(json) as string;
   };
   const spec = document as unknown as OpenApiDocument;
-  for (const { operationId: id, method, path, operation } of operationsOf(spec)) {
+  for (const { operationId: id, method, path, operation, parameters } of operationsOf(spec)) {
     const responses = operation.responses as Record<string, Json>;
     const status = Object.keys(responses).find((code) => code.startsWith('2')) ?? '200';
     const response = resolveRef(spec, responses[status] as Json);
@@ -151,6 +160,7 @@ export function operationsModule(
         `    response: ${hasSchema ? `'${zod}'` : 'null'},`,
         `    decimals: ${planRef(decimals)},`,
         `    requestDecimals: ${planRef(requestDecimals)},`,
+        `    query: ${JSON.stringify(queryNames(parameters))},`,
         '  },',
       ].join('\n'),
     );

@@ -147,6 +147,27 @@ describe('orders', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('refuses per-call options passed where the query goes, as plain JavaScript can, sending nothing', async () => {
+    const { client, requests } = server({ body: [] });
+    const signal = AbortSignal.timeout(1_000);
+    const asQuery = [
+      () => client.orders.list({ signal } as never),
+      () => client.products.list({ signal } as never),
+      () => client.products.list({ perpetual: true, timeoutMs: 5 } as never),
+    ];
+    for (const call of asQuery) {
+      await expect(call()).rejects.toThrow(
+        /unknown query parameter (signal|timeoutMs) .*last argument/,
+      );
+    }
+    await expect(client.currencies.list({ timeout: 5 } as never)).rejects.toThrow(
+      'listCurrencies: unknown option timeout',
+    );
+    expect(requests).toHaveLength(0);
+    await client.products.list({ perpetual: true }, { signal });
+    expect(new URL(requests[0]?.request.url ?? '').search).toBe('?perpetual=1');
+  });
+
   it('pages through every order, page numbers given as strings or numbers', async () => {
     const { client, requests } = server(
       {

@@ -256,7 +256,13 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     orders,
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
-        return call('listProducts', { query: query.perpetual ? { perpetual: 1 } : {} }, options);
+        // The interface reads any value of perpetual as true; any other key goes on, refused.
+        const { perpetual, ...rest } = query;
+        return call(
+          'listProducts',
+          { query: perpetual ? { ...rest, perpetual: 1 } : rest },
+          options,
+        );
       },
       get(productId: number | string, options?: PerCallOptions): Promise<Product> {
         return call('getProduct', { path: { product_id: productId } }, options);

@@ -34,6 +34,7 @@ export const operationTable = {
     response: 'zCreateOAuthRequestResponse',
     decimals: null,
     requestDecimals: null,
+    query: [],
   },
   approveOAuthRequest: {
     method: 'POST',
@@ -48,6 +49,7 @@ export const operationTable = {
     response: 'zApproveOAuthRequestResponse',
     decimals: null,
     requestDecimals: null,
+    query: [],
   },
   getUserContext: {
     method: 'GET',
@@ -62,6 +64,7 @@ export const operationTable = {
     response: 'zGetUserContextResponse',
     decimals: null,
     requestDecimals: null,
+    query: [],
   },
   getAccounts: {
     method: 'GET',
@@ -76,6 +79,7 @@ export const operationTable = {
     response: 'zGetAccountsResponse',
     decimals: plan1,
     requestDecimals: null,
+    query: [],
   },
   listOrders: {
     method: 'GET',
@@ -90,6 +94,7 @@ export const operationTable = {
     response: 'zListOrdersResponse',
     decimals: plan2,
     requestDecimals: null,
+    query: ["limit","page","product_id","status","trading_type","funding_currency","with_details"],
   },
   createOrder: {
     method: 'POST',
@@ -104,6 +109,7 @@ export const operationTable = {
     response: 'zCreateOrderResponse',
     decimals: plan3,
     requestDecimals: plan4,
+    query: [],
   },
   getOrder: {
     method: 'GET',
@@ -118,6 +124,7 @@ export const operationTable = {
     response: 'zGetOrderResponse',
     decimals: plan3,
     requestDecimals: null,
+    query: [],
   },
   editOrder: {
     method: 'PUT',
@@ -132,6 +139,7 @@ export const operationTable = {
     response: 'zEditOrderResponse',
     decimals: plan3,
     requestDecimals: plan5,
+    query: [],
   },
   getOrderByClientId: {
     method: 'GET',
@@ -146,6 +154,7 @@ export const operationTable = {
     response: 'zGetOrderByClientIdResponse',
     decimals: plan3,
     requestDecimals: null,
+    query: [],
   },
   editOrderByClientId: {
     method: 'PUT',
@@ -160,6 +169,7 @@ export const operationTable = {
     response: 'zEditOrderByClientIdResponse',
     decimals: plan3,
     requestDecimals: plan5,
+    query: [],
   },
   updateOrderTpsl: {
     method: 'PUT',
@@ -174,6 +184,7 @@ export const operationTable = {
     response: 'zUpdateOrderTpslResponse',
     decimals: plan3,
     requestDecimals: plan6,
+    query: [],
   },
   updateOrderTpslByClientId: {
     method: 'PUT',
@@ -188,6 +199,7 @@ export const operationTable = {
     response: 'zUpdateOrderTpslByClientIdResponse',
     decimals: plan3,
     requestDecimals: plan6,
+    query: [],
   },
   cancelOrder: {
     method: 'PUT',
@@ -202,6 +214,7 @@ export const operationTable = {
     response: 'zCancelOrderResponse',
     decimals: plan3,
     requestDecimals: null,
+    query: [],
   },
   cancelOrderByClientId: {
     method: 'PUT',
@@ -216,6 +229,7 @@ export const operationTable = {
     response: 'zCancelOrderByClientIdResponse',
     decimals: plan3,
     requestDecimals: null,
+    query: [],
   },
   cancelAllOrders: {
     method: 'PUT',
@@ -230,6 +244,7 @@ export const operationTable = {
     response: 'zCancelAllOrdersResponse',
     decimals: null,
     requestDecimals: null,
+    query: [],
   },
   getLoanBook: {
     method: 'GET',
@@ -244,6 +259,7 @@ export const operationTable = {
     response: 'zGetLoanBookResponse',
     decimals: plan7,
     requestDecimals: null,
+    query: [],
   },
   listProducts: {
     method: 'GET',
@@ -258,6 +274,7 @@ export const operationTable = {
     response: 'zListProductsResponse',
     decimals: plan8,
     requestDecimals: null,
+    query: ["perpetual"],
   },
   getProduct: {
     method: 'GET',
@@ -272,6 +289,7 @@ export const operationTable = {
     response: 'zGetProductResponse',
     decimals: plan9,
     requestDecimals: null,
+    query: [],
   },
   getPriceLevels: {
     method: 'GET',
@@ -286,6 +304,7 @@ export const operationTable = {
     response: 'zGetPriceLevelsResponse',
     decimals: plan10,
     requestDecimals: null,
+    query: [],
   },
   listCurrencies: {
     method: 'GET',
@@ -300,6 +319,7 @@ export const operationTable = {
     response: 'zListCurrenciesResponse',
     decimals: plan11,
     requestDecimals: null,
+    query: [],
   },
 } as const;
 

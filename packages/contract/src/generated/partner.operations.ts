@@ -30,6 +30,7 @@ export const operationTable = {
     response: 'zCreateSessionResponse',
     decimals: plan1,
     requestDecimals: plan2,
+    query: [],
   },
   createIntent: {
     method: 'POST',
@@ -44,6 +45,7 @@ export const operationTable = {
     response: 'zCreateIntentResponse',
     decimals: plan3,
     requestDecimals: plan4,
+    query: [],
   },
   listPartnerTransactions: {
     method: 'GET',
@@ -58,6 +60,7 @@ export const operationTable = {
     response: 'zListPartnerTransactionsResponse',
     decimals: plan5,
     requestDecimals: null,
+    query: ["min_ts","max_ts","status","intent_id"],
   },
   intentToTrade: {
     method: 'POST',
@@ -72,6 +75,7 @@ export const operationTable = {
     response: 'zIntentToTradeResponse',
     decimals: plan3,
     requestDecimals: plan6,
+    query: [],
   },
   getTransactionStatus: {
     method: 'GET',
@@ -86,6 +90,7 @@ export const operationTable = {
     response: 'zGetTransactionStatusResponse',
     decimals: plan3,
     requestDecimals: null,
+    query: [],
   },
   setSettlementMethod: {
     method: 'POST',
@@ -100,6 +105,7 @@ export const operationTable = {
     response: 'zSetSettlementMethodResponse',
     decimals: plan7,
     requestDecimals: null,
+    query: [],
   },
   setSettlementParameters: {
     method: 'POST',
@@ -114,6 +120,7 @@ export const operationTable = {
     response: 'zSetSettlementParametersResponse',
     decimals: plan7,
     requestDecimals: null,
+    query: [],
   },
 } as const;
 

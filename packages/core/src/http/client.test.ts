@@ -43,6 +43,7 @@ const operations: Record<keyof Operations, ClientOperation> = {
     response: 'zThing',
     decimals: { price: true },
     requestDecimals: null,
+    query: ['q', 'tags'],
   },
   editThing: {
     method: 'PUT',
@@ -51,6 +52,7 @@ const operations: Record<keyof Operations, ClientOperation> = {
     response: 'zThing',
     decimals: { price: true },
     requestDecimals: { price: true },
+    query: [],
   },
 };
 // Stands in for a zod schema, its issue as zod 4 words it: an id must be a string.
@@ -103,6 +105,37 @@ const signedPath = (index = 0) =>
   decodeJwt(seen[index]?.headers['x-service-auth'] as string).path as string;
 
 describe('call', () => {
+  it('refuses, before sending, a query parameter or an option the call does not take', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    const call = api().call as (name: string, input?: object, options?: object) => Promise<unknown>;
+    const thing = { thing_id: 't' };
+    // As plain JavaScript would pass per-call options: where the query goes.
+    await expect(
+      call('getThing', { path: thing, query: { signal: AbortSignal.timeout(1_000) } }),
+    ).rejects.toThrow(
+      new TypeError(
+        'getThing: unknown query parameter signal (it takes q, tags); per-call options go in the last argument',
+      ),
+    );
+    await expect(call('getThing', { path: thing, query: { qq: 'x' } })).rejects.toThrow(
+      'getThing: unknown query parameter qq (it takes q, tags)',
+    );
+    await expect(
+      call('editThing', { path: thing, body: { price: '1' }, query: { q: 'x' } }),
+    ).rejects.toThrow('editThing: unknown query parameter q (it takes none)');
+    await expect(call('getThing', { path: thing }, { timeout: 5 })).rejects.toThrow(
+      'getThing: unknown option timeout (a call takes signal, timeoutMs, retry)',
+    );
+    expect(seen).toHaveLength(0);
+    // A key left undefined is no mistake: the serialiser leaves it out.
+    await call(
+      'getThing',
+      { path: thing, query: { q: 'x', other: undefined } },
+      { signal: undefined, extra: undefined },
+    );
+    expect(seen.map((request) => request.url)).toEqual(['/things/t?q=x']);
+  });
+
   it('answers the decoded value: lossless, validated, decimals as canonical strings', async () => {
     handle = answer(200, '{"id":"t1","price":123456789012345678901.123456789}');
     const thing = await api().call('getThing', { path: { thing_id: 't1' } });

@@ -3,6 +3,7 @@ import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
 import { type CallError, errorFromResponse } from '../errors.js';
+import { refuseUnknownArguments } from './call-arguments.js';
 import { callTargets } from './call-target.js';
 import {
   decodeBody,
@@ -62,6 +63,8 @@ export interface PerCallOptions {
 /** An operation of a generated table, with where the decimals of its request body are. */
 export interface ClientOperation extends OperationInfo {
   readonly requestDecimals: DecimalPlan | null;
+  /** The names of its query parameters. */
+  readonly query: readonly string[];
   /** How the call is signed, as the table names it: what a 401 may mean depends on it. */
   readonly authPayload?: string | null;
 }
@@ -166,6 +169,7 @@ export function createApi<Paths extends {}, Operations>(
   ): Promise<unknown> {
     const operation = config.operations[name] as ClientOperation;
     const { method } = operation;
+    refuseUnknownArguments(name, operation.query, input, options);
     const { url, path } = targetOf(operation.path, input);
     // Without a body, JSON.stringify gives undefined.
     const body = JSON.stringify(encodeDecimals(input.body, operation.requestDecimals)) as

@@ -68,32 +68,19 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
   };
 }
 
-const utf8 = new TextDecoder();
-
 /**
  * The whole body as text, decoded as `text()` does (UTF-8, a leading BOM dropped, bad bytes
- * replaced): read off the body's own reader and decoded once, it skips the body-mixin
- * machinery that makes `text()` in undici cost a few microseconds a call. A fetch whose
- * answer has no web stream (node-fetch's has a Node one) is read with `text()`.
+ * replaced): read off the body's own reader, it skips the body-mixin machinery that makes
+ * `text()` in undici cost a few microseconds a call. A fetch whose answer has no web stream
+ * (node-fetch's has a Node one) is read with `text()`.
  */
 async function readText(response: Response): Promise<string> {
-  const reader =
-    typeof response.body?.getReader === 'function' ? response.body.getReader() : undefined;
-  if (!reader) return response.text();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
+  if (typeof response.body?.getReader !== 'function') return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    text += decoder.decode(read.value, { stream: true });
   }
-  if (chunks.length === 1) return utf8.decode(chunks[0]);
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return utf8.decode(whole);
+  return text + decoder.decode();
 }
