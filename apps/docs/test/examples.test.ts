@@ -119,7 +119,9 @@ describe('runnable samples against the sandbox', () => {
   });
 
   it('backend/retries.ts: a client with retries, rate limit and logging hooks', async () => {
-    expect(await run('backend/retries.ts')).toMatch(/GET \S+\/ir_ladders\/BTC 200/);
+    const out = await run('backend/retries.ts');
+    expect(out).toMatch(/GET \S+\/ir_ladders\/BTC 200/);
+    expect(out).toMatch(/GET \S+\/products\/1\/price_levels 200\n\d+ bid levels for product 1/);
   });
 
   it('backend/oauth.ts: acts for a user through an approved OAuth request', async () => {

@@ -16,3 +16,11 @@ const client = createExchangeClient({
 
 const ladder = await client.loanBook.get('BTC');
 console.log(`${ladder.bids.length} loan offers for BTC`);
+
+// One call's own options come last: its signal, its timeout per attempt, its retries.
+const book = await client.products.priceLevels(1, {
+  signal: AbortSignal.timeout(5_000),
+  timeoutMs: 2_000,
+  retry: false,
+});
+console.log(`${book.buy_price_levels.length} bid levels for product 1`);
