@@ -187,9 +187,23 @@ describe('intent_to_trade quantities', () => {
     expect(payload.funding_settlement).toMatchObject({ currency: 'USDC', quantity: '100' });
   });
 
-  it('takes quantity_2 as given with a quote', async () => {
+  it('takes quantity_2 given with a quote when it is the quote, as written', async () => {
+    // 0.015 BTC at 67500 USDC.
     const payload = await pricedTrade({ quantity_2: '1012.50', quote_id: 'q-1' });
     expect(payload.funding_settlement?.quantity).toBe('1012.50');
+  });
+
+  it('never takes a price the user names: a quantity_2 off the quote is refused, naming the quote', async () => {
+    const before = await count(db, 'qe_transactions');
+    for (const quantity_2 of ['1', '1012.49', '1012.51', '100000000']) {
+      const error = await refusal(
+        trade({ quantity_2, quote_id: 'made-up', ...partnerWalletSettlements }),
+      );
+      expect(error.status, quantity_2).toBe(422);
+      expect(error.errors).toEqual({ quantity_2: ['does_not_match_quote'] });
+      expect(error.message).toBe('quantity_2 must be 1012.5 USDC, the quote for 0.015 BTC');
+    }
+    expect(await count(db, 'qe_transactions')).toBe(before);
   });
 });
 

@@ -144,7 +144,11 @@ function applyIntent(
   };
 }
 
-/** The quantity of the other side: given with a quote, or priced now from a snapshot quote. */
+/**
+ * The quantity of the other side, priced now from a snapshot quote. The sandbox has no quote
+ * service of its own to check a `quote_id` against, so a `quantity_2` given with a quote must
+ * be what its own quote gives: a price the user names is never taken.
+ */
 function quantities(
   state: PartnerState,
   request: IntentToTrade,
@@ -156,14 +160,21 @@ function quantities(
     : [sides.funding, sides.payout];
   checkQuantity(request.quantity, given, 'quantity');
   if (request.quantity_2 !== undefined) checkQuantity(request.quantity_2, otherSide, 'quantity_2');
-  const other =
-    request.quantity_2 ??
-    (givenPayout
-      ? convert(state, request.quantity, sides.payout.code, sides.funding.code, 'up')
-      : convert(state, request.quantity, sides.funding.code, sides.payout.code, 'down'));
-  if (other === undefined || !isPositive(other)) {
+  const quoted = givenPayout
+    ? convert(state, request.quantity, sides.payout.code, sides.funding.code, 'up')
+    : convert(state, request.quantity, sides.funding.code, sides.payout.code, 'down');
+  if (quoted === undefined || !isPositive(quoted)) {
     throw invalid('quantity', 'too_small', 'quantity is too small to be quoted');
   }
+  if (request.quantity_2 !== undefined && !new D(request.quantity_2).eq(quoted)) {
+    throw invalid(
+      'quantity_2',
+      'does_not_match_quote',
+      `quantity_2 must be ${quoted} ${otherSide.code}, the quote for ${request.quantity} ${given.code}`,
+    );
+  }
+  // Written as the caller wrote it when it is the quote's own figure.
+  const other = request.quantity_2 ?? quoted;
   return givenPayout
     ? { funding: other, payout: request.quantity }
     : { funding: request.quantity, payout: other };

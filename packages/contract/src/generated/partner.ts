@@ -469,7 +469,7 @@ export interface components {
             /** @enum {string} */
             side: "buy" | "sell";
             quantity: components["schemas"]["DecimalString"];
-            /** @description Quantity of the other currency, given with a quote. */
+            /** @description Quantity of the other currency, given with a quote. It must be what the quote gives for `quantity` (project decision): a server never takes a price the user names, and refuses another figure with 422, errors naming quantity_2 (`does_not_match_quote`). */
             quantity_2?: components["schemas"]["DecimalString"];
             /** @description A quote obtained beforehand (streaming quotes service, not shown). When omitted and both methods are given, a snapshot quote is taken. */
             quote_id?: string;
