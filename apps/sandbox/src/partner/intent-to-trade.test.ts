@@ -208,16 +208,35 @@ describe('intent_to_trade quantities', () => {
 });
 
 describe('intent_to_trade client_ref', () => {
-  it('a repeat with the same client_ref returns the existing transaction', async () => {
+  it('a repeat of the same request with its client_ref returns the existing transaction', async () => {
     const before = await count(db, 'qe_transactions');
     const first = parsed(zIntentToTradeResponse, await trade({ client_ref: 'order-1' })).payload;
     const again = parsed(
       zIntentToTradeResponse,
-      await trade({ client_ref: 'order-1', quantity: '2' }),
+      await trade({ client_ref: 'order-1', quantity: '0.0150' }),
     ).payload;
     expect(again).toEqual(first);
     expect(first.client_ref).toBe('order-1');
     expect(await count(db, 'qe_transactions')).toBe(before + 1);
+  });
+
+  it('refuses the client_ref for another order of the same session, naming what differs', async () => {
+    await trade({ client_ref: 'order-3' });
+    const before = await count(db, 'qe_transactions');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ quantity: '2' }, 'quantity'],
+      [{ side: 'sell' }, 'side'],
+      [{ symbol: 'ETH/USDC', currency: 'ETH' }, 'symbol, currency'],
+      [{ currency: 'USDC', quantity: '1000' }, 'quantity'],
+    ];
+    for (const [change, differs] of cases) {
+      const error = await refusal(trade({ client_ref: 'order-3', ...change }));
+      expect([error.status, error.errors], differs).toEqual([422, { client_ref: ['taken'] }]);
+      expect(error.message).toBe(
+        `client_ref already names a transaction of this session with another ${differs}`,
+      );
+    }
+    expect(await count(db, 'qe_transactions')).toBe(before);
   });
 
   it('concurrent creations with one client_ref make one transaction', async () => {
@@ -232,17 +251,19 @@ describe('intent_to_trade client_ref', () => {
     expect(await count(db, 'qe_transactions')).toBe(before + 1);
   });
 
-  it('answers a client_ref repeated from a later session of the partner with its transaction', async () => {
-    const first = parsed(zIntentToTradeResponse, await trade({ client_ref: 'order-2' })).payload;
-    const later = await newSession(db, publicApiKey);
-    const body = btcPurchase(later, { quantity: '1', client_ref: 'order-2' });
-    const again = parsed(zIntentToTradeResponse, await call(db, 'intentToTrade', { body })).payload;
-    expect(again).toEqual(first);
-    // A session token sees only its own session's transactions.
-    const error = await refusal(
-      call(db, 'intentToTrade', { body, caller: { kind: 'session', sessionId: later } }),
-    );
-    expect([error.status, error.errors]).toEqual([422, { client_ref: ['taken'] }]);
+  it('refuses a client_ref repeated from another session, whoever calls, showing nothing of it', async () => {
+    const first = parsed(
+      zIntentToTradeResponse,
+      await trade({ client_ref: 'checkout-42' }),
+    ).payload;
+    const other = await newSession(db, publicApiKey);
+    const body = btcPurchase(other, { client_ref: 'checkout-42' });
+    for (const caller of [undefined, { kind: 'session' as const, sessionId: other }]) {
+      const error = await refusal(call(db, 'intentToTrade', { body, caller }));
+      expect([error.status, error.errors]).toEqual([422, { client_ref: ['taken'] }]);
+      expect(JSON.stringify(error)).not.toContain(first.transaction_id);
+      expect(JSON.stringify(error)).not.toContain(first.session_id);
+    }
   });
 
   it('echoes api_key when it was sent, and refuses another partner key', async () => {

@@ -48,28 +48,54 @@ function reply(state: PartnerState, row: Transaction): TradeReply {
 }
 
 /**
- * A client_ref names one transaction of the partner (the client), so repeating it answers with
- * that transaction: creation can be retried safely, also from a session opened after a reload.
- * A caller holding a session token only sees its own session's transactions, so for another
- * session's transaction it is refused instead.
+ * A client_ref names one transaction of one session, so repeating the same request with it
+ * answers with that transaction: creation can be retried safely. Any other request naming it
+ * is refused without showing the transaction: from another session (a client_ref such as a
+ * checkout id is easy to guess, and the answer would hand over a transaction to settle), or
+ * from the same session for another order.
  */
 function replayClientRef(
   state: PartnerState,
   session: Session,
-  caller: Caller,
-  clientRef: string | undefined,
+  request: IntentToTrade,
 ): TradeReply | undefined {
-  if (clientRef === undefined) return undefined;
-  const existing = state.transactionByClientRef(session.partnerId, clientRef);
+  if (request.client_ref === undefined) return undefined;
+  const existing = state.transactionByClientRef(session.partnerId, request.client_ref);
   if (!existing) return undefined;
-  if (caller.kind === 'session' && existing.sessionId !== caller.sessionId.toLowerCase()) {
+  if (existing.sessionId !== session.id) {
     throw invalid(
       'client_ref',
       'taken',
       'client_ref already names a transaction of another session',
     );
   }
+  const differs = differencesFrom(existing, request);
+  if (differs.length > 0) {
+    throw invalid(
+      'client_ref',
+      'taken',
+      `client_ref already names a transaction of this session with another ${differs.join(', ')}`,
+    );
+  }
   return reply(state, existing);
+}
+
+/** What a repeated request asks for that the transaction its client_ref names does not hold. */
+function differencesFrom(transaction: Transaction, request: IntentToTrade): string[] {
+  const quantity =
+    request.currency === transaction.fundingCurrency
+      ? transaction.fundingQuantity
+      : request.currency === transaction.payoutCurrency
+        ? transaction.payoutQuantity
+        : undefined;
+  const checks: [string, boolean][] = [
+    ['symbol', request.symbol === transaction.symbol],
+    ['side', request.side === transaction.side],
+    ['currency', quantity !== undefined],
+    ['quantity', quantity === undefined || new D(request.quantity).eq(quantity)],
+    ['intent_id', (request.intent_id?.toLowerCase() ?? null) === transaction.intentId],
+  ];
+  return checks.filter(([, same]) => !same).map(([field]) => field);
 }
 
 interface Sides {
@@ -244,7 +270,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
   }
   const session = state.sessions.get(request.session_id.toLowerCase());
   if (!session) throw notFound('Session', 'session_id');
-  const replayed = replayClientRef(state, session, caller, request.client_ref);
+  const replayed = replayClientRef(state, session, request);
   if (replayed) return replayed;
 
   checkApiKey(state, session, request.api_key);
@@ -259,7 +285,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
   };
   if (request.intent_id !== undefined) {
     const claim = claimIntent(journal, request.intent_id, session.partnerId, now, () =>
-      replayClientRef(state, session, caller, request.client_ref),
+      replayClientRef(state, session, request),
     );
     if ('replayed' in claim) return claim.replayed;
     intent = claim.intent;

@@ -106,6 +106,12 @@ export interface paths {
          *     quantity is valid: the description wins over the convention that would also require
          *     terms_of_service.
          *
+         *     A `client_ref` names one transaction of one session (project decision): the same
+         *     request repeated with it answers 202 with that transaction, so creation can be retried
+         *     safely; the same `client_ref` from another session, or for another order (symbol, side,
+         *     currency, quantity or intent_id), is refused with 422, errors naming client_ref
+         *     (`taken`), and the answer shows nothing of the transaction it names.
+         *
          *     When `intent_id` names an intent (project decision), the transaction fulfils it: a
          *     ONE_TO_ONE_ATTEMPTED intent already attempted once is refused with 422 (errors names
          *     intent_id); a ONE_TO_MANY intent can be fulfilled again and again, each transaction
