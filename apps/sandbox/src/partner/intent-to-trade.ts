@@ -4,7 +4,7 @@ import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import { NotAuthenticated } from '../domain/errors.js';
-import type { Caller, DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
+import type { DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
 import { D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import type {
