@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type OpenApiDocument, operationsOf } from '@exchange-kit/contract/spec-reader';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { closedObjects } from './scripts/closed-objects.js';
 import { bundleApi } from './scripts/codegen.js';
 import { discriminatedUnions } from './scripts/discriminated-unions.js';
 
@@ -142,6 +143,42 @@ describe('a oneOf with a discriminator', () => {
     const code = 'export const zA = z.union([zBase, z.object({})]);\n';
     expect(() => discriminatedUnions(code, document)).toThrow(
       'zA is not generated as an intersection with zBase',
+    );
+  });
+});
+
+describe('a closed object (additionalProperties: false)', () => {
+  it('refuses a key it does not take, as the spec says, for every closed schema', async () => {
+    const checked: string[] = [];
+    for (const api of apisWithSchemas) {
+      const file = resolve(import.meta.dirname, config.apis[api]?.['x-codegen'].schemas ?? '');
+      const module = (await import(file)) as Record<
+        string,
+        { safeParse(v: unknown): { error?: { issues: Array<{ code: string }> } } }
+      >;
+      const schemas = (documents[api]?.components.schemas ?? {}) as Record<
+        string,
+        { additionalProperties?: unknown }
+      >;
+      const closed = Object.entries(schemas).filter(([, s]) => s.additionalProperties === false);
+      for (const [name] of closed) {
+        const issues = module[`z${name}`]?.safeParse({ not_a_field: 1 }).error?.issues ?? [];
+        expect(
+          issues.map((issue) => issue.code),
+          name,
+        ).toContain('unrecognized_keys');
+        checked.push(name);
+      }
+    }
+    expect(checked).toContain('CancelAllFilters');
+  });
+
+  it('stops codegen when a closed schema is not generated as a plain object', () => {
+    const document = {
+      components: { schemas: { Shut: { type: 'object', additionalProperties: false } } },
+    };
+    expect(() => closedObjects('export const zShut = z.looseObject({});\n', document)).toThrow(
+      'Shut is closed (additionalProperties: false) but not written as export const zShut = z.object(',
     );
   });
 });

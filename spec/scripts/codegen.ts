@@ -16,6 +16,7 @@ import { bundle, loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
+import { closedObjects } from './closed-objects.js';
 import { discriminatedUnions } from './discriminated-unions.js';
 import { operationsModule } from './operations.js';
 
@@ -88,7 +89,7 @@ async function schemasFor(document: Record<string, unknown>): Promise<string> {
     const generated = await readFile(join(out, 'zod.gen.ts'), 'utf8');
     return (
       schemasBanner +
-      pure(discriminatedUnions(generated, document)).replace(
+      pure(closedObjects(discriminatedUnions(generated, document), document)).replace(
         /^\/\/ This file is auto-generated.*\n/,
         '',
       )

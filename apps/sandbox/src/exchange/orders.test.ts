@@ -447,6 +447,38 @@ describe('order state table', () => {
     expect((await balances(call, 'ETH')).reserved).toBe('0');
   });
 
+  it('refuses a filter cancel_all does not know, and a key an edit does not take, changing nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000' });
+    const misspelled = await call('PUT', '/orders/cancel_all', {
+      body: { produt_id: String(quiet) },
+    });
+    expect([misspelled.status, misspelled.body]).toEqual([
+      422,
+      { errors: { produt_id: ['unknown_field'] } },
+    ]);
+    const edit = await call('PUT', `/orders/${order.id}`, {
+      body: { price: '9000001', quantty: '5' },
+    });
+    expect([edit.status, edit.body]).toEqual([422, { errors: { quantty: ['unknown_field'] } }]);
+    const wrapped = await call('PUT', `/orders/${order.id}`, {
+      body: { order: { price: '9000001', quantty: '5' } },
+    });
+    expect([wrapped.status, wrapped.body]).toEqual([
+      422,
+      { errors: { 'order.quantty': ['unknown_field'] } },
+    ]);
+    // JSON makes `__proto__` a key like any other: it is named, not taken for the prototype.
+    const proto = await call('PUT', `/orders/${order.id}`, {
+      body: JSON.parse('{"order":{"price":"9000001"},"__proto__":0}'),
+    });
+    expect([proto.status, JSON.stringify(proto.body)]).toEqual([
+      422,
+      '{"errors":{"__proto__":["unknown_field"]}}',
+    ]);
+    expect(await getOrder(call, order.id)).toMatchObject({ status: 'live', price: '9000000' });
+  });
+
   it('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL: take profit and stop loss orders on a position stay live', async () => {
     const trader = await newUser(sandbox);
     const seller = await newUser(sandbox);

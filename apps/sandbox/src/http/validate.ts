@@ -140,23 +140,29 @@ function reason(issue: Issue, data: unknown): string {
       return 'options' in issue && issue.options
         ? `must_be_one_of:${issue.options.map(String).join(',')}`
         : 'invalid';
-    case 'unrecognized_keys':
-      return `unknown_fields:${issue.keys.join(',')}`;
     default:
       return 'invalid';
   }
 }
 
 function fieldErrors(issues: Issue[], data: unknown, whole: string): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of flatten(issues, data)) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : whole;
-    const codes = errors[field] ?? [];
-    const code = reason(issue, data);
+  // A Map: a field can be any key a caller sent, `__proto__` too.
+  const byField = new Map<string, string[]>();
+  const add = (path: readonly PropertyKey[], code: string) => {
+    const field = path.length > 0 ? path.map(String).join('.') : whole;
+    const codes = byField.get(field) ?? [];
     if (!codes.includes(code)) codes.push(code);
-    errors[field] = codes;
+    byField.set(field, codes);
+  };
+  for (const issue of flatten(issues, data)) {
+    // A key a closed object does not take is named as a field of its own.
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add([...issue.path, key], 'unknown_field');
+    } else {
+      add(issue.path, reason(issue, data));
+    }
   }
-  return errors;
+  return Object.fromEntries(byField);
 }
 
 /** The status a refusal takes: 422 where the operation declares it, then 400, else 404. */

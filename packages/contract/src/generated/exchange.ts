@@ -741,7 +741,7 @@ export interface components {
             take_profit?: components["schemas"]["DecimalString"];
             stop_loss?: components["schemas"]["DecimalString"];
         };
-        /** @description Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled. */
+        /** @description Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled. Any other key is refused (project decision): a misspelled filter read as no filter would cancel every open order. */
         CancelAllFilters: {
             /** @description Only orders of that product. */
             product_id?: string;

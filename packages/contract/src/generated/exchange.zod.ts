@@ -55,9 +55,9 @@ export const zUnixSecondsFractional = /* @__PURE__ */ z.string().check(/* @__PUR
 export const zTrailingStopType = /* @__PURE__ */ z.enum(['fiat', 'percentage']);
 
 /**
- * Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled.
+ * Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled. Any other key is refused (project decision): a misspelled filter read as no filter would cancel every open order.
  */
-export const zCancelAllFilters = /* @__PURE__ */ z.object({
+export const zCancelAllFilters = /* @__PURE__ */ z.strictObject({
     product_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32))),
     trading_type: /* @__PURE__ */ z.optional(zTradingType),
     side: /* @__PURE__ */ z.optional(zSide)
@@ -265,7 +265,7 @@ export const zOrderCreateWrapped = /* @__PURE__ */ z.object({
 /**
  * New price and/or quantity of a live order; each optional.
  */
-export const zOrderEdit = /* @__PURE__ */ z.object({
+export const zOrderEdit = /* @__PURE__ */ z.strictObject({
     price: /* @__PURE__ */ z.optional(zDecimalString),
     quantity: /* @__PURE__ */ z.optional(zDecimalString)
 });
@@ -273,7 +273,7 @@ export const zOrderEdit = /* @__PURE__ */ z.object({
 /**
  * OrderEdit wrapped as `{"order": {...}}`, as older clients send it.
  */
-export const zOrderEditWrapped = /* @__PURE__ */ z.object({
+export const zOrderEditWrapped = /* @__PURE__ */ z.strictObject({
     order: zOrderEdit
 });
 
