@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,17 +56,17 @@ describe('the credentials a run asks for', () => {
   });
 });
 
-describe('base URLs and credentials, checked against the sandbox before anything runs', () => {
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let target: Target;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    target = sandbox.target;
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let target: Target;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  target = sandbox.target;
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
 
+describe('base URLs and credentials, checked against the sandbox before anything runs', () => {
   it('reports a partner base URL with a wrong path as the base URL, not the public API key', async () => {
     const partnerUrl = `${target.partnerUrl.replace(/\/+$/, '')}/api/v1`;
     const run = runConformance({ ...target, partnerUrl }, { profiles: ['partner-sessions'] });
@@ -146,16 +148,35 @@ describe('base URLs and credentials, checked against the sandbox before anything
   });
 });
 
+describe('a report the run could not write', () => {
+  it('is refused in one line before any requirement runs against a server that answers', async () => {
+    const report = `json=${join(tmpdir(), `missing-${process.pid}`, 'x.json')}`;
+    const { code, stdout, stderr } = await conformanceRun(
+      '--exchange-url',
+      target.exchangeUrl,
+      '--profile',
+      'loan-book',
+      '--report',
+      report,
+    );
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      `exchange-conformance: --report ${report}: the folder ${join(tmpdir(), `missing-${process.pid}`)} does not exist; create it first`,
+    ]);
+  });
+});
+
 describe('a token that already used a nonce ahead of the clock', () => {
   // Its own sandbox: the nonce spent here leaves the token unusable for any other test.
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let own: Awaited<ReturnType<typeof startSandbox>>;
   let target: Target;
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    target = sandbox.target;
+    own = await startSandbox();
+    target = own.target;
   });
   afterAll(async () => {
-    await sandbox?.close();
+    await own?.close();
   });
 
   it('is reported as a nonce the server saw, not as a wrong token id or secret', async () => {
