@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +177,114 @@ describe('exchange-conformance CLI', () => {
     expect(noSecret.stderr).toContain(
       'sign needs --token-id, the environment variable EXCHANGE_CONFORMANCE_TOKEN_SECRET',
     );
+  });
+
+  it('prints the usage of the command asked about on --help or -h, and exits 0', async () => {
+    for (const [command, first] of [
+      ['run', 'Usage: exchange-conformance run --exchange-url URL [options]'],
+      ['sign', 'Usage: exchange-conformance sign --token-id ID --path PATH [options]'],
+      ['list', 'Usage: exchange-conformance list'],
+    ] as const) {
+      for (const flag of ['--help', '-h']) {
+        const { code, stdout, stderr } = await conformance(command, flag);
+        expect(code).toBe(0);
+        expect(stderr).toBe('');
+        expect(stdout.split('\n')[0]).toBe(first);
+      }
+    }
+    const run = await conformance('run', '--profile', 'orders', '--help');
+    expect(run.stdout).toContain('--report FORMAT=FILE');
+    expect(run.stdout).not.toContain('--oauth-public-id');
+  });
+
+  it('refuses sign arguments that cannot mean anything, each with its reason', async () => {
+    const env = { EXCHANGE_CONFORMANCE_TOKEN_SECRET: 'secret' };
+    const sign = (...args: string[]) => conformanceWith(env, 'sign', '--token-id', '7', ...args);
+    const refusals: [string[], string][] = [
+      [['--path', '/x', '--nonce', '5', '--no-nonce'], 'give --nonce N or --no-nonce, not both'],
+      [
+        ['--path', '/orders', '--method', 'FETCH'],
+        '--method FETCH: the operations of the specs use GET, POST, PUT',
+      ],
+      [
+        ['--path', 'orders'],
+        '--path orders: give the request path from its /, for example /orders?limit=1',
+      ],
+    ];
+    for (const [args, reason] of refusals) {
+      const { code, stdout, stderr } = await sign(...args);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.split('\n')[0]).toBe(`exchange-conformance: ${reason}`);
+      expect(stderr).toContain('Usage: exchange-conformance sign');
+    }
+    const lowerCase = await sign('--path', '/orders/7/cancel', '--method', 'put');
+    expect(lowerCase.code).toBe(0);
+  });
+
+  it('refuses an empty --seed, and an expected-failures file naming an unknown id or no real day', async () => {
+    const seed = await conformance(...runAgainstNothing, '--profile', 'orders', '--seed', '');
+    expect(seed.code).toBe(2);
+    expect(seed.stderr.split('\n')[0]).toBe(
+      'exchange-conformance: --seed is empty: give a seed to replay, or leave it out for a fresh one',
+    );
+    const folder = await mkdtemp(join(tmpdir(), 'expected-failures-'));
+    try {
+      const file = join(folder, 'xf.json');
+      const entry = { id: 'AUTH-ALG-NONE', reason: 'fix under way', expires: '2030-02-28' };
+      for (const [entries, reason] of [
+        [[entry, { ...entry, id: 'AUTH-ALG-NUN' }], `${file}[1] (AUTH-ALG-NUN): no requirement`],
+        [
+          [{ ...entry, expires: '2030-02-31' }],
+          `${file}[0] (AUTH-ALG-NONE) needs expires as a date`,
+        ],
+      ] as const) {
+        await writeFile(file, JSON.stringify(entries));
+        const refused = await conformance(
+          ...runAgainstNothing,
+          '--profile',
+          'orders',
+          '--expected-failures',
+          file,
+        );
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`exchange-conformance: --expected-failures: ${reason}`);
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a report path it could not write in one line, before reaching the server', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const missing = join(folder, 'no', 'such', 'dir');
+      const nowhere = await conformance(
+        ...runAgainstNothing,
+        '--profile',
+        'orders',
+        '--report',
+        `json=${join(missing, 'x.json')}`,
+      );
+      expect(nowhere.code).toBe(2);
+      expect(nowhere.stdout).toBe('');
+      expect(nowhere.stderr.trim().split('\n')).toEqual([
+        `exchange-conformance: --report json=${join(missing, 'x.json')}: the folder ${missing} does not exist; create it first`,
+      ]);
+      const aFolder = await conformance(
+        ...runAgainstNothing,
+        '--profile',
+        'orders',
+        '--report',
+        `junit=${folder}`,
+      );
+      expect(aFolder.code).toBe(2);
+      expect(aFolder.stderr.trim()).toBe(
+        `exchange-conformance: --report junit=${folder}: ${folder} is a folder; name a file in it`,
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 with the usage on an unknown command', async () => {

@@ -1,31 +1,31 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConformanceAdapter } from './adapter.js';
 import { catalog, type Profile, profileNames, profiles } from './catalog.js';
 import { readExpectedFailures } from './expected-failures.js';
+import { credentialsNeeded } from './preflight.js';
 import { consoleLine, consoleSummary } from './report/console.js';
 import { defaultDocsUrl } from './report/docs-link.js';
 import { toHtml } from './report/html.js';
 import { toJson } from './report/json.js';
 import { toJunit } from './report/junit.js';
 import { type ConformanceReport, RunAbortedError, runConformance } from './run.js';
-import { delegatedOperation, type SignRequest, signFor, tokenSecretVariable } from './sign.js';
+import {
+  delegatedOperation,
+  type SignRequest,
+  signableMethods,
+  signFor,
+  tokenSecretVariable,
+} from './sign.js';
 
-const usage = `Usage: exchange-conformance <command> [options]
-
-Commands:
-  list    every requirement id with its level, profile and the table row it comes from
-  run     check a server; one verdict per requirement
-  sign    print a fresh X-Service-Auth JWT, for the curl lines a failure prints
-
-Options of run:
-  --exchange-url URL        base URL of the exchange interface (required)
+const runOptions = `  --exchange-url URL        base URL of the exchange interface (required)
   --partner-url URL         base URL of the partner interface (default: the exchange URL)
-  --token-id ID             API token id (required)
-  --token-secret SECRET     API token secret (required; or env ${tokenSecretVariable})
+  --token-id ID             API token id (required unless the profiles call nothing signed)
+  --token-secret SECRET     API token secret (as --token-id; or env ${tokenSecretVariable})
   --public-api-key KEY      partner public API key (required for the partner profiles)
   --profile NAME            run only this profile; repeat for more (${profileNames.join(', ')})
   --only ID                 run only this requirement; repeat for more
@@ -37,27 +37,77 @@ Options of run:
                             the model profile, to try (default 10); a failure is shrunk
   --adapter MODULE          module whose default export replaces fixture steps
   --expected-failures FILE  JSON array of {id, reason, expires}: known failures become XFAIL
-  --report FORMAT=FILE      junit, json or html; repeat for more
+  --report FORMAT=FILE      junit, json or html, into a folder that exists; repeat for more
   --docs-url URL            docs site the HTML report links each requirement to (default
                             ${defaultDocsUrl}, where the docs package serves it)
+  -h, --help                print this and exit
+`;
 
-Options of sign (the secret comes from env ${tokenSecretVariable}):
-  --token-id ID             API token id (required)
-  --path PATH               the request path the JWT is for, query string included (required)
+const signOptions = `  --token-id ID             API token id (required)
+  --path PATH               the request path the JWT is for, from its /, query string
+                            included (required)
   --method METHOD           with --path, signs the payload the spec names for that operation
   --delegate                partner delegated payload (path /realtime, delegate_path PATH)
   --oauth-public-id ID      with --oauth-private-id: a call made for a user through OAuth
   --oauth-private-id ID
   --nonce N                 this nonce instead of a fresh one; --no-nonce leaves it out
   --alg HS256|HS512         (default HS256)
-
-Exit status: 0 when no MUST requirement failed or errored, 1 when one did, 2 when the run
-could not proceed (a credential refused, the server unreachable, bad arguments).
+  -h, --help                print this and exit
 `;
+
+const exitStatus = `Exit status: 0 when no MUST requirement failed or errored, 1 when one did, 2 when the run
+could not proceed (a credential refused, a wrong base URL, the server unreachable, bad arguments).
+`;
+
+const usages = {
+  list: `Usage: exchange-conformance list
+
+Prints every requirement id with its level, profile, the table row it comes from and its
+operations.
+`,
+  run: `Usage: exchange-conformance run --exchange-url URL [options]
+
+Checks a server; one verdict per requirement.
+
+Options:
+${runOptions}
+${exitStatus}`,
+  sign: `Usage: exchange-conformance sign --token-id ID --path PATH [options]
+
+Prints a fresh X-Service-Auth JWT, for the curl lines a failure prints; the secret comes from
+the environment variable ${tokenSecretVariable}.
+
+Options:
+${signOptions}`,
+};
+
+type Command = keyof typeof usages;
+
+const usage = `Usage: exchange-conformance <command> [options]
+
+Commands:
+  list    every requirement id with its level, profile and the table row it comes from
+  run     check a server; one verdict per requirement
+  sign    print a fresh X-Service-Auth JWT, for the curl lines a failure prints
+
+\`exchange-conformance <command> --help\` prints the options of one command.
+
+Options of run:
+${runOptions}
+Options of sign (the secret comes from env ${tokenSecretVariable}):
+${signOptions}
+${exitStatus}`;
 
 class UsageError extends Error {}
 
-function list(): void {
+const help = { help: { type: 'boolean', short: 'h' } } as const;
+
+function list(argv: string[]): number {
+  const { values } = parseArgs({ args: argv, options: help, strict: true });
+  if (values.help) {
+    process.stdout.write(usages.list);
+    return 0;
+  }
   const width = Math.max(...catalog.map((r) => r.id.length));
   const profileWidth = Math.max(...profileNames.map((p) => p.length));
   for (const requirement of catalog) {
@@ -65,6 +115,7 @@ function list(): void {
       `${requirement.id.padEnd(width)}  ${requirement.level.padEnd(6)}  ${(requirement.profiles[0] ?? '').padEnd(profileWidth)}  ${requirement.origin}  [${requirement.operations.join(', ')}]`,
     );
   }
+  return 0;
 }
 
 const writers: Record<string, (report: ConformanceReport, docsUrl?: string) => string> = {
@@ -85,6 +136,26 @@ function reportTargets(values: string[]): [string, string][] {
     }
     return [format, file];
   });
+}
+
+/**
+ * Refuses, before the run, a report that could not be written after it: a run of minutes must
+ * not end in a stack trace for want of a folder.
+ */
+async function checkReportFile(value: string, file: string): Promise<void> {
+  const path = resolve(file);
+  const folder = dirname(path);
+  const refuse = (why: string) => new RunAbortedError(`--report ${value}: ${why}`);
+  const folderStats = await stat(folder).catch(() => undefined);
+  if (!folderStats) throw refuse(`the folder ${folder} does not exist; create it first`);
+  if (!folderStats.isDirectory()) throw refuse(`${folder} is not a folder`);
+  const fileStats = await stat(path).catch(() => undefined);
+  if (fileStats?.isDirectory()) throw refuse(`${path} is a folder; name a file in it`);
+  try {
+    await access(fileStats ? path : folder, constants.W_OK);
+  } catch {
+    throw refuse(fileStats ? `cannot write ${path}` : `cannot write in the folder ${folder}`);
+  }
 }
 
 async function loadAdapter(module: string): Promise<ConformanceAdapter> {
@@ -125,29 +196,37 @@ async function run(argv: string[]): Promise<number> {
       'expected-failures': { type: 'string' },
       report: { type: 'string', multiple: true },
       'docs-url': { type: 'string' },
+      ...help,
     },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(usages.run);
+    return 0;
+  }
   if (values['docs-url'] !== undefined && !URL.canParse(values['docs-url']))
     throw new UsageError(`--docs-url ${values['docs-url']}: give an absolute URL`);
-  const tokenSecret = values['token-secret'] ?? process.env[tokenSecretVariable];
-  const missing = [
-    !values['exchange-url'] && '--exchange-url',
-    !values['token-id'] && '--token-id',
-    !tokenSecret && '--token-secret',
-  ].filter(Boolean);
-  if (missing.length > 0) throw new UsageError(`run needs ${missing.join(', ')}`);
   const selected = (values.profile ?? []) as Profile[];
   for (const profile of selected) {
     if (!(profile in profiles))
       throw new UsageError(`--profile ${profile}: the profiles are ${profileNames.join(', ')}`);
   }
-  const partnerWanted = selected.length === 0 || selected.some((p) => p.startsWith('partner'));
-  if (partnerWanted && !values['public-api-key']) {
+  // Only the credentials the chosen profiles sign with are asked for (and then checked).
+  const needed = credentialsNeeded(selected.length > 0 ? selected : profileNames);
+  const tokenSecret = values['token-secret'] ?? process.env[tokenSecretVariable];
+  const missing = [
+    !values['exchange-url'] && '--exchange-url',
+    needed.token && !values['token-id'] && '--token-id',
+    needed.token && !tokenSecret && '--token-secret',
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`run needs ${missing.join(', ')}`);
+  if (needed.publicApiKey && !values['public-api-key']) {
     throw new UsageError(
       'the partner profiles need --public-api-key (or leave them out with --profile)',
     );
   }
+  if (values.seed !== undefined && values.seed.trim() === '')
+    throw new UsageError('--seed is empty: give a seed to replay, or leave it out for a fresh one');
   const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency ${values.concurrency}: give a whole number, 1 or more`);
@@ -158,6 +237,8 @@ async function run(argv: string[]): Promise<number> {
       `--max-examples ${values['max-examples']}: give a whole number, 1 or more`,
     );
   const reports = reportTargets(values.report ?? []);
+  for (const [index, [, file]] of reports.entries())
+    await checkReportFile(values.report?.[index] as string, file);
   const adapter = values.adapter ? await loadAdapter(values.adapter) : undefined;
   let expectedFailures: Awaited<ReturnType<typeof readExpectedFailures>> | undefined;
   if (values['expected-failures']) {
@@ -172,8 +253,8 @@ async function run(argv: string[]): Promise<number> {
     {
       exchangeUrl,
       partnerUrl: values['partner-url'] ?? exchangeUrl,
-      tokenId: values['token-id'] as string,
-      tokenSecret: tokenSecret as string,
+      tokenId: values['token-id'] ?? '',
+      tokenSecret: tokenSecret ?? '',
       publicApiKey: values['public-api-key'] ?? '',
     },
     {
@@ -192,7 +273,13 @@ async function run(argv: string[]): Promise<number> {
   console.log(consoleSummary(report));
   for (const [format, file] of reports) {
     const write = writers[format] as (r: ConformanceReport, docsUrl?: string) => string;
-    await writeFile(file, write(report, values['docs-url']));
+    try {
+      await writeFile(file, write(report, values['docs-url']));
+    } catch (error) {
+      throw new RunAbortedError(
+        `cannot write the ${format} report ${file}: ${(error as Error).message}`,
+      );
+    }
     console.log(`${format} report: ${file}`);
   }
   return report.mustFailures.length > 0 ? 1 : 0;
@@ -211,9 +298,14 @@ function sign(argv: string[]): number {
       nonce: { type: 'string' },
       'no-nonce': { type: 'boolean' },
       alg: { type: 'string' },
+      ...help,
     },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(usages.sign);
+    return 0;
+  }
   const tokenSecret = process.env[tokenSecretVariable];
   const missing = [
     !values['token-id'] && '--token-id',
@@ -221,6 +313,17 @@ function sign(argv: string[]): number {
     !tokenSecret && `the environment variable ${tokenSecretVariable}`,
   ].filter(Boolean);
   if (missing.length > 0) throw new UsageError(`sign needs ${missing.join(', ')}`);
+  // The JWT signs the path the server sees: one not from its / would be refused for a mismatch.
+  if (!values.path?.startsWith('/'))
+    throw new UsageError(
+      `--path ${values.path}: give the request path from its /, for example /orders?limit=1`,
+    );
+  if (values.method !== undefined && !signableMethods.includes(values.method.toUpperCase()))
+    throw new UsageError(
+      `--method ${values.method}: the operations of the specs use ${signableMethods.join(', ')}`,
+    );
+  if (values.nonce !== undefined && values['no-nonce'])
+    throw new UsageError('give --nonce N or --no-nonce, not both');
   if (Boolean(values['oauth-public-id']) !== Boolean(values['oauth-private-id']))
     throw new UsageError('give --oauth-public-id and --oauth-private-id together');
   if (values.alg !== undefined && values.alg !== 'HS256' && values.alg !== 'HS512')
@@ -243,6 +346,14 @@ function sign(argv: string[]): number {
   return 0;
 }
 
+const commands: Record<Command, (argv: string[]) => number | Promise<number>> = {
+  list,
+  run,
+  sign,
+};
+
+const isCommand = (name: string): name is Command => Object.hasOwn(commands, name);
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
@@ -250,13 +361,8 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   try {
-    if (command === 'list') {
-      list();
-      return 0;
-    }
-    if (command === 'run') return await run(rest);
-    if (command === 'sign') return sign(rest);
-    throw new UsageError(`unknown command "${command}"`);
+    if (!isCommand(command)) throw new UsageError(`unknown command "${command}"`);
+    return await commands[command](rest);
   } catch (error) {
     // A refused credential or an unreachable server is not a usage mistake: one line says it.
     if (error instanceof RunAbortedError) {
@@ -267,7 +373,8 @@ async function main(argv: string[]): Promise<number> {
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      process.stderr.write(`exchange-conformance: ${(error as Error).message}\n\n${usage}`);
+      const shown = isCommand(command) ? usages[command] : usage;
+      process.stderr.write(`exchange-conformance: ${(error as Error).message}\n\n${shown}`);
       return 2;
     }
     throw error;

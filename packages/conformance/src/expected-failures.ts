@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { catalogById } from './catalog.js';
 
 /** A requirement known to fail on the server under test, for a reason, until a date. */
 export interface ExpectedFailure {
@@ -30,15 +31,25 @@ export function parseExpectedFailures(
     if (typeof id !== 'string' || typeof reason !== 'string' || reason.trim() === '') {
       throw new Error(`${source}[${index}] needs an id and a reason`);
     }
-    if (
-      typeof expires !== 'string' ||
-      !/^\d{4}-\d{2}-\d{2}$/.test(expires) ||
-      Number.isNaN(Date.parse(expires))
-    ) {
-      throw new Error(`${source}[${index}] (${id}) needs expires as a date, YYYY-MM-DD`);
+    if (!catalogById.has(id)) {
+      throw new Error(
+        `${source}[${index}] (${id}): no requirement has this id; \`exchange-conformance list\` shows them all`,
+      );
+    }
+    if (typeof expires !== 'string' || !isCalendarDate(expires)) {
+      throw new Error(
+        `${source}[${index}] (${id}) needs expires as a date of the calendar, YYYY-MM-DD${typeof expires === 'string' ? `, not ${expires}` : ''}`,
+      );
     }
     return { id, reason, expires };
   });
+}
+
+/** YYYY-MM-DD naming a day that exists: Date.parse takes 2030-02-31 for 3 March. */
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text;
 }
 
 /** Whether an entry still applies on `now`: through the whole day of its expiry. */

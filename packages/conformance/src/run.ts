@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
+import { RunAbortedError } from './aborted.js';
 import {
   type AdapterContext,
   type ConformanceAdapter,
@@ -18,6 +19,7 @@ import {
 import { Caller, Evidences, evidenceOf } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
+import { checkTarget, preflight } from './preflight.js';
 import { authScenarios } from './scenarios/auth.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
@@ -30,6 +32,8 @@ import { transactionModelScenarios } from './scenarios/transaction-model.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
 import { judgeValues, valueContextOf } from './values.js';
+
+export { CredentialsRefusedError, RunAbortedError } from './aborted.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
 
@@ -111,25 +115,6 @@ export interface RunOptions {
    */
   maxExamples?: number;
   now?: () => Date;
-}
-
-/** The run could not proceed at all (bad options, server unreachable): exit code 2. */
-export class RunAbortedError extends Error {
-  override name = 'RunAbortedError';
-}
-
-/**
- * The server refused a credential before any requirement ran: every verdict would blame the
- * server for it. `credential` names which one.
- */
-export class CredentialsRefusedError extends RunAbortedError {
-  override name = 'CredentialsRefusedError';
-  constructor(
-    readonly credential: 'token' | 'public-api-key',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const scenarios: Scenario[] = [
@@ -225,85 +210,6 @@ function scenarioRuns(
   if (!profiles.has(scenario.profile)) return false;
   if (scenario.requires?.some((profile) => !profiles.has(profile))) return false;
   return scenario.covers.some((id) => selected.has(id)) || responseProfiles.has(scenario.profile);
-}
-
-async function preflight(target: Target, profiles: Set<Profile>): Promise<void> {
-  const partnerOnly = [...profiles].every((profile) => profile.startsWith('partner'));
-  const urls = partnerOnly
-    ? [target.partnerUrl]
-    : [
-        target.exchangeUrl,
-        ...(profiles.has('partner-sessions') || profiles.has('partner-transactions')
-          ? [target.partnerUrl]
-          : []),
-      ];
-  for (const url of new Set(urls)) {
-    try {
-      new URL(url);
-    } catch {
-      throw new RunAbortedError(
-        `"${url}" is not a URL; give the base URL, for example http://127.0.0.1:4000`,
-      );
-    }
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(5000) });
-    } catch (error) {
-      throw new RunAbortedError(
-        `cannot reach ${url} (${String((error as Error).cause ?? (error as Error).message)}); start the server, or check --exchange-url / --partner-url`,
-      );
-    }
-  }
-}
-
-const exchangeTokenProfiles: Profile[] = ['orders', 'auth', 'input', 'oauth'];
-
-/**
- * One signed read the token must be able to make, and the partner public key: a refused
- * credential would otherwise turn every requirement into an ERROR or a FAIL of the server.
- * Only a 401 (or, for the key, the answer naming it unknown) stops the run; any other answer is
- * left to the requirements that judge it.
- */
-/** The status and the server's own words: the `message` of a JSON body, or its first line. */
-function answerOf(call: RecordedCall): string {
-  const message = (call.json as { message?: unknown } | undefined)?.message;
-  const words =
-    typeof message === 'string' ? message : (call.responseText.split('\n')[0] ?? '').slice(0, 80);
-  return `answered ${call.status}${words ? ` "${words.trim()}"` : ''}`;
-}
-
-async function checkCredentials(target: Target, profiles: Set<Profile>): Promise<void> {
-  const caller = new Caller(target);
-  if (exchangeTokenProfiles.some((profile) => profiles.has(profile))) {
-    const read = await caller.call('listOrders', { query: { limit: '1' } });
-    if (read.status === 401) {
-      throw new CredentialsRefusedError(
-        'token',
-        `the server refused the API token ${target.tokenId} (GET /orders ${answerOf(read)}): check --token-id and the token secret`,
-      );
-    }
-  }
-  if (profiles.has('partner-sessions') || profiles.has('partner-transactions')) {
-    const listed = await caller.call('listPartnerTransactions', {
-      path: { public_api_key: target.publicApiKey },
-      query: { min_ts: String(Date.now()) },
-    });
-    if (listed.status === 401) {
-      throw new CredentialsRefusedError(
-        'token',
-        `the partner interface refused the API token ${target.tokenId} for public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --token-id, the token secret and --public-api-key`,
-      );
-    }
-    // A 404 alone may mean the server lacks the listing; only one naming the key blames it.
-    if (
-      listed.status === 422 ||
-      (listed.status === 404 && /public_api_key|partner/i.test(listed.responseText))
-    ) {
-      throw new CredentialsRefusedError(
-        'public-api-key',
-        `the partner interface does not know public API key ${target.publicApiKey} (GET ${new URL(listed.url).pathname} ${answerOf(listed)}): check --public-api-key`,
-      );
-    }
-  }
 }
 
 function responseEvidence(call: RecordedCall): Evidence {
@@ -446,9 +352,13 @@ export async function runConformance(
   const startedMs = Date.now();
   const { selected, profiles } = selectRequirements(options);
   const expectedIds = new Map((options.expectedFailures ?? []).map((entry) => [entry.id, entry]));
+  if (options.seed !== undefined && options.seed.trim() === '')
+    throw new RunAbortedError(
+      'the seed is empty; give one with characters, or none for a fresh one',
+    );
   await preflight(target, profiles);
   try {
-    await checkCredentials(target, profiles);
+    await checkTarget(target, profiles);
   } catch (error) {
     // A check that could not even be sent (a timeout) stops the run the same way, with its why.
     if (error instanceof SetupError)

@@ -1,6 +1,6 @@
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
 import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
-import { findOperation } from './spec.js';
+import { findOperation, operations } from './spec.js';
 
 /**
  * What an X-Service-Auth JWT says, field by field: enough to sign the same JWT again with a
@@ -40,6 +40,11 @@ export function signFor(request: SignRequest, tokenSecret: string): string {
     payload.oauth_request_private_id = request.oauthPrivateId;
   return forgeJwt(payload, { secret: tokenSecret, alg: request.alg ?? 'HS256' });
 }
+
+/** The HTTP methods of the specs' operations: `sign --method` takes one of them. */
+export const signableMethods: readonly string[] = [
+  ...new Set([...operations.values()].map((op) => op.method.toUpperCase())),
+].sort();
 
 /** Whether an operation's JWT is the partner delegated one, so `sign --method` can choose it. */
 export function delegatedOperation(method: string, path: string): boolean {
