@@ -100,6 +100,20 @@ describe('createPartnerClient', () => {
     });
   });
 
+  it('says in words what an answer that breaks the spec should have held', async () => {
+    const session =
+      spec.paths['/api/v1/session'].post.responses['200'].content['application/json'].example;
+    const broken = {
+      ...session,
+      payload: { ...session.payload, session_id: 'x', session_secret: 's'.repeat(5_000) },
+    };
+    const { fetch } = server({ body: broken });
+    const client = createPartnerClient({ partnersUrl, publicApiKey, fetch });
+    const error = await client.sessions.create().catch((e: unknown) => e);
+    expect(String(error)).toContain('/payload/session_id: expected a uuid, received "x"');
+    expect(String(error)).not.toContain('Invalid input');
+  });
+
   it('refuses the token-only calls without a token, before sending anything', async () => {
     const { fetch, requests } = server();
     const client = createPartnerClient({ partnersUrl, publicApiKey, fetch });

@@ -4,12 +4,19 @@ import { InvalidDecimalError, type ResponseIssue, ResponseValidationError } from
 import { parseJson } from '../json/parse.js';
 import { requestOf } from './transport.js';
 
-/** One issue as zod reports it; `expected` and `values` as its codes carry them. */
+/** One issue as zod reports it, with the fields its codes carry. */
 export interface SchemaIssue {
   path: ReadonlyArray<PropertyKey>;
   message: string;
+  code?: string;
   expected?: unknown;
   values?: readonly unknown[];
+  format?: string;
+  pattern?: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  keys?: readonly string[];
 }
 
 /** A runtime schema as the generated zod schemas provide it. */
@@ -44,10 +51,28 @@ export interface DecodeOptions {
 
 const escapePointer = (key: PropertyKey) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
+/**
+ * What the spec wanted, in words. zod's mini build words every message "Invalid input", so it
+ * is read off the issue's code and fields, the message kept only for a code not known here.
+ */
 function expectedOf(issue: SchemaIssue): string {
-  // Only a type check says what it expected as a word.
   if (typeof issue.expected === 'string') return issue.expected;
-  return issue.values ? `one of ${JSON.stringify(issue.values)}` : issue.message;
+  if (issue.values) return `one of ${JSON.stringify(issue.values)}`;
+  const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+  switch (issue.code) {
+    case 'invalid_format':
+      return issue.format === 'regex' ? `text matching ${issue.pattern}` : `a ${issue.format}`;
+    case 'too_big':
+      return `at most ${issue.maximum}${unit}`;
+    case 'too_small':
+      return `at least ${issue.minimum}${unit}`;
+    case 'unrecognized_keys':
+      return `no key ${issue.keys?.join(', ')}`;
+    case 'invalid_union':
+      return 'one of the shapes the spec allows';
+    default:
+      return issue.message;
+  }
 }
 
 const pointerOf = (path: ReadonlyArray<PropertyKey>) =>
