@@ -13,6 +13,7 @@ export default defineConfig({
     // Every test file starts a real PGlite (initdb in WebAssembly): seconds, more under load.
     hookTimeout: 60_000,
     testTimeout: 30_000,
+    globalSetup: ['src/build.global-setup.ts'],
     exclude: onPostgres
       ? configDefaults.exclude
       : [...configDefaults.exclude, '**/*.postgres.test.ts'],

@@ -10,6 +10,8 @@ import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { catalog, parseExpectedFailures } from '@exchange-kit/conformance';
+import { createPartnerClient, type IntentInput } from '@exchange-kit/partner-client';
+import { orderForIntent } from '@exchange-kit/react-hooks';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -17,6 +19,7 @@ const docsDir = fileURLToPath(new URL('../', import.meta.url));
 const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli.ts', import.meta.url));
 const outputDir = fileURLToPath(new URL('../test-output/examples/', import.meta.url));
 const ownSecret = `own-${randomBytes(12).toString('hex')}`;
+type PayoutMethod = NonNullable<IntentInput['payout_settlement']>['method'];
 let sandbox: SandboxProcess;
 let sampleEnv: Record<string, string>;
 
@@ -133,6 +136,44 @@ describe('runnable samples against the sandbox', () => {
       /^intent [0-9a-f-]{36}, strategy ONE_TO_ONE_ATTEMPTED$/m,
     );
     expect(await run('backend/transactions.ts')).toMatch(/^\d+ transactions since yesterday$/m);
+  });
+
+  it('frontend/intent-flow.tsx fulfils the intent backend/intent.ts creates', async () => {
+    const backendSample = await readFile(`${docsDir}examples/backend/intent.ts`, 'utf8');
+    const frontendSample = await readFile(`${docsDir}examples/frontend/intent-flow.tsx`, 'utf8');
+    const payout =
+      /payout_settlement: \{ method: '(\w+)', currency: '(\w+)', quantity: '([\d.]+)' \}/.exec(
+        backendSample,
+      );
+    const asked = /createIntent\(\{ currency: '(\w+)', quantity: '([\d.]+)' \}\)/.exec(
+      frontendSample,
+    );
+    const fundWith = /orderForIntent\(intent, '(\w+)'\)/.exec(frontendSample)?.[1];
+    if (!payout || !asked || !fundWith) throw new Error('the samples no longer read as expected');
+    const [, method = '', currency = '', quantity = ''] = payout;
+    // The page asks for the intent the backend guide creates...
+    expect([asked[1], asked[2]]).toEqual([currency, quantity]);
+    // ...and fulfils it, as the page does, against the sandbox.
+    const { partnerUrl: partnersUrl, publicApiKey, tokenId } = sandbox;
+    const backend = createPartnerClient({
+      partnersUrl,
+      publicApiKey,
+      tokenId,
+      tokenSecret: ownSecret,
+    });
+    const intent = await backend.intents.create({
+      payout_settlement: { method: method as PayoutMethod, currency, quantity },
+      partner_order_id: `intent-flow-${Date.now()}`,
+      partner_tags: ['docs'],
+    });
+    const page = createPartnerClient({ partnersUrl, publicApiKey });
+    const session = await page.sessions.create();
+    const tx = await page.transactions.create({
+      ...orderForIntent(intent, fundWith),
+      session_id: session.session_id,
+      terms_of_service: { accepted: true, terms_href: session._links.terms_of_service.href },
+    });
+    expect(tx.status).toBe('SETTLEMENT_METHOD_REQUIRED');
   });
 
   it('server/run-conformance.ts: the suite passes against the sandbox and writes its reports', async () => {

@@ -52,6 +52,32 @@ describe('code samples of the hand-written pages', () => {
     expect(includes).toBeGreaterThan(20);
   });
 
+  it('on the frontend guide, import only what its install lines install', () => {
+    const page = readFileSync(`${docsDir}site/guide/frontend.md`, 'utf8');
+    const installed = [...page.matchAll(/^npm install (?:--save-dev )?(.+)$/gm)].flatMap((match) =>
+      (match[1] ?? '').split(' '),
+    );
+    expect(installed).toContain('@exchange-kit/react-hooks');
+    const samples = [
+      ...new Set(
+        [...page.matchAll(/^<<< @\/\.\.\/(examples\/frontend\/[^\s#]+)/gm)].map((m) => m[1]),
+      ),
+    ];
+    expect(samples.length).toBeGreaterThan(3);
+    for (const sample of samples) {
+      const source = readFileSync(`${docsDir}${sample}`, 'utf8');
+      for (const [, specifier = ''] of source.matchAll(/^import [^'"]*['"]([^'"]+)['"]/gm)) {
+        if (specifier.startsWith('.')) continue;
+        // A package's name: its scope and name, without a subpath (react-dom/client).
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        expect(installed, `${sample} imports ${specifier}`).toContain(name);
+      }
+    }
+  });
+
   it('on the backend and server guides, are whole files: nothing a reader runs is hidden', () => {
     for (const page of ['backend', 'server']) {
       const text = readFileSync(`${docsDir}site/guide/${page}.md`, 'utf8');

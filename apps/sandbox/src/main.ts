@@ -1,11 +1,6 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine, UsageError, usage } from './command-line.js';
 import { credentialsFromEnv } from './config.js';
-import {
-  defaultAnonymousRateLimits,
-  describeRateLimit,
-  parseRateLimit,
-  rateLimitText,
-} from './http/rate-limit.js';
+import { describeRateLimit, parseRateLimit } from './http/rate-limit.js';
 import type { ReadyMessage } from './ready.js';
 import { startSandbox } from './server.js';
 
@@ -13,30 +8,20 @@ import { startSandbox } from './server.js';
 const args = process.argv.slice(2);
 if (args[0] === '--') args.shift();
 
-const { values } = parseArgs({
-  args,
-  options: {
-    port: { type: 'string', default: process.env.PORT ?? '4000' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'data-dir': { type: 'string', default: '.sandbox-data' },
-    memory: { type: 'boolean', default: false },
-    'database-url': { type: 'string', default: process.env.DATABASE_URL },
-    'rate-limit': { type: 'string', default: 'off' },
-    'key-rate-limit': {
-      type: 'string',
-      default: rateLimitText(defaultAnonymousRateLimits.perKey),
-    },
-    'address-rate-limit': {
-      type: 'string',
-      default: rateLimitText(defaultAnonymousRateLimits.perAddress),
-    },
-    'settle-after': { type: 'string', default: '10' },
-    'docs-url': { type: 'string' },
-    'test-control': { type: 'boolean', default: false },
-    'require-session-auth': { type: 'boolean', default: false },
-  },
-  strict: true,
-});
+// A command line it does not take is one line naming what is wrong, as any start that fails.
+const values = (() => {
+  try {
+    return parseCommandLine(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`exchange-sandbox: ${error.message}; --help lists the options`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -105,7 +90,7 @@ const store = databaseUrl
     : `PGlite in ${values['data-dir']}`;
 
 console.log(`exchange API:  ${sandbox.exchangeUrl}`);
-console.log(`partner API:   ${sandbox.partnerUrl}/api/v1`);
+console.log(`partner API:   ${sandbox.partnerUrl}  (its paths are under /api/v1)`);
 console.log(
   `specs:         ${sandbox.exchangeUrl}/openapi/exchange.json, ${sandbox.exchangeUrl}/openapi/partner.json`,
 );

@@ -86,10 +86,12 @@ describe('products, currencies, order books and loan books', () => {
     expect(products.every((product) => product.perpetual_enabled)).toBe(true);
   });
 
-  it('refuses a perpetual flag that is not 0 or 1 with 400 naming it', async () => {
-    const answer = await call('GET', '/products?perpetual=yes', { anonymous: true });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ errors: { perpetual: [expect.any(String)] } });
+  it('refuses a perpetual flag that is not 0 or 1 with 400 naming it and both values', async () => {
+    for (const flag of ['yes', 'abc', '2']) {
+      const answer = await call('GET', `/products?perpetual=${flag}`, { anonymous: true });
+      expect(answer.status, flag).toBe(400);
+      expect(answer.body, flag).toEqual({ errors: { perpetual: ['must_be_one_of:0,1'] } });
+    }
   });
 
   it('gets one product, and 404 for an unknown one', async () => {

@@ -14,6 +14,11 @@ export interface SandboxProcess {
   tokenId: string;
   tokenSecret: string;
   publicApiKey: string;
+  /**
+   * The lines it printed before `ready` (its URLs, store and credentials), as a user reads
+   * them; absent for a sandbox that was not started here.
+   */
+  banner?: string;
   stop(): Promise<void>;
 }
 
@@ -52,12 +57,24 @@ export async function spawnSandbox(options: SpawnOptions = {}): Promise<SandboxP
     : ['--import', 'tsx', '--conditions=@exchange-kit/source', 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, [...entry, '--port', '0', ...args], {
     cwd: sandboxDir,
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
   });
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
+  });
+  // Its output is read to the end, so it never waits on a full pipe; the banner is kept.
+  let printed: string | undefined = '';
+  const banner = new Promise<string>((resolve) => {
+    child.stdout?.on('data', (chunk) => {
+      if (printed === undefined) return;
+      printed += chunk;
+      const end = printed.search(/^ready$/m);
+      if (end < 0) return;
+      resolve(printed.slice(0, end));
+      printed = undefined;
+    });
   });
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -80,6 +97,8 @@ export async function spawnSandbox(options: SpawnOptions = {}): Promise<SandboxP
     exchangeUrl: ready.exchangeUrl,
     partnerUrl: ready.partnerUrl,
     ...ready.credentials,
+    // Printed before the ready message was sent, though the pipe may hand it over after.
+    banner: await banner,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -26,6 +26,17 @@ afterAll(() => sandbox?.stop());
 const order = { symbol: 'BTC/USDC', currency: 'BTC', side: 'buy', quantity: 0.01 } as const;
 
 describe('partner-client against the sandbox', () => {
+  it('takes the partner URL the sandbox prints as partnersUrl', async () => {
+    const printed = /^partner API: +(\S+)/m.exec(sandbox.banner ?? '')?.[1];
+    expect(printed).toBe(sandbox.partnerUrl);
+    const client = createPartnerClient({
+      partnersUrl: printed ?? '',
+      publicApiKey: sandbox.publicApiKey,
+    });
+    const session = await client.sessions.create();
+    expect(session.environment).toBe('SANDBOX');
+  });
+
   it('walks a buy from session to PENDING: method, then the missing wallet address', async () => {
     const session = await browser.sessions.create({ user_locale: 'en' });
     expect(session.environment).toBe('SANDBOX');

@@ -1,3 +1,12 @@
+// The partner interface's types a page of hooks handles, so it needs no second package.
+export type {
+  Intent,
+  IntentToTradeInput,
+  SettlementInstruction,
+  Transaction,
+  TransactionStatus,
+  UserSession,
+} from '@exchange-kit/partner-client';
 export { type SettlementCountdown, useSettlementCountdown } from './countdown.js';
 export {
   errorMessage,

@@ -112,4 +112,22 @@ describe('orderForIntent', () => {
   it('asks for a funding currency when the intent leaves it to the user', () => {
     expect(() => orderForIntent(intent)).toThrow(/choose the funding currency/);
   });
+
+  it('refuses to fund a payout in its own currency, naming both', () => {
+    const usdcPayout: Intent = {
+      ...intent,
+      payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '49.90' },
+    };
+    expect(() => orderForIntent(usdcPayout, 'USDC')).toThrow(
+      new TypeError(
+        "The funding currency USDC is the intent's payout currency USDC: fund it in another one",
+      ),
+    );
+    const fundedInUsdc: Intent = {
+      ...usdcPayout,
+      funding_settlement: { method: 'BLOCKCHAIN_TRANSFER', currency: 'USDC' },
+    };
+    expect(() => orderForIntent(fundedInUsdc)).toThrow(TypeError);
+    expect(orderForIntent(usdcPayout, 'BTC')).toMatchObject({ symbol: 'USDC/BTC' });
+  });
 });

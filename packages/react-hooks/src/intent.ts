@@ -77,7 +77,8 @@ export type IntentOrder = Pick<
 
 /**
  * The intent_to_trade order of an intent. The intent fixes the quantity of one side; the funding
- * currency is the intent's when it fixes one, else the one the user chose.
+ * currency is the intent's when it fixes one, else the one the user chose, which must differ
+ * from the payout currency (a TypeError otherwise).
  */
 export function orderForIntent(intent: Intent, fundingCurrency?: string): IntentOrder {
   const payout = intent.payout_settlement;
@@ -85,6 +86,12 @@ export function orderForIntent(intent: Intent, fundingCurrency?: string): Intent
   const fundWith = funding?.currency ?? fundingCurrency;
   if (!payout || fundWith === undefined) {
     throw new TypeError('The intent lets the user choose the funding currency: pass one');
+  }
+  // A pair of one currency with itself is traded nowhere: refused here, not by the server.
+  if (fundWith === payout.currency) {
+    throw new TypeError(
+      `The funding currency ${fundWith} is the intent's payout currency ${payout.currency}: fund it in another one`,
+    );
   }
   const fixed = payout.quantity !== undefined ? payout : funding;
   if (fixed?.quantity === undefined) throw new TypeError('The intent fixes no quantity');

@@ -1,6 +1,10 @@
-import type { Intent } from '@exchange-kit/partner-client';
 // #region intent
-import { orderForIntent, useCreateIntent, useTransaction } from '@exchange-kit/react-hooks';
+import {
+  type Intent,
+  orderForIntent,
+  useCreateIntent,
+  useTransaction,
+} from '@exchange-kit/react-hooks';
 
 /** What the page asks your backend for; the backend decides the economics and signs. */
 interface IntentRequest {
@@ -31,9 +35,9 @@ export function BuyWithIntent({ sessionId, termsHref }: { sessionId: string; ter
       <button
         type="button"
         disabled={isPending}
-        onClick={() => createIntent({ currency: 'BTC', quantity: '0.01' })}
+        onClick={() => createIntent({ currency: 'USDC', quantity: '49.90' })}
       >
-        Buy 0.01 BTC
+        Pay 49.90 USDC
       </button>
     );
   }
@@ -43,8 +47,8 @@ export function BuyWithIntent({ sessionId, termsHref }: { sessionId: string; ter
       disabled={tx.isWorking || tx.transaction !== undefined}
       onClick={() =>
         tx.create.mutate({
-          // intent_id plus the intent's payout, funded in USDC unless the intent fixes it
-          ...orderForIntent(intent, 'USDC'),
+          // intent_id plus the intent's payout (USDC), funded in BTC unless the intent fixes it
+          ...orderForIntent(intent, 'BTC'),
           terms_of_service: { accepted: true, terms_href: termsHref },
         })
       }

@@ -6,7 +6,7 @@ export function WidgetFor({ intentId }: { intentId: string }) {
   const widget = useWidgetInitialization({
     configVersion: '1',
     intentId, // payout currency and quantity are locked to the intent's
-    defaultTransaction: { funding_settlement: { currency: 'USDC' } }, // the user may change it
+    defaultTransaction: { funding_settlement: { currency: 'BTC' } }, // the user may change it
   });
   const { data: session } = useUserSession({ widget });
   const { data: intent } = useIntent(intentId, { load: loadIntentFromMyBackend });
@@ -17,7 +17,7 @@ export function WidgetFor({ intentId }: { intentId: string }) {
 // #endregion widget
 
 // #region backend-call
-import type { Intent } from '@exchange-kit/partner-client';
+import type { Intent } from '@exchange-kit/react-hooks';
 
 /**
  * The page asks your backend, which created the intent with its token secret and kept it. The

@@ -101,12 +101,35 @@ function closestBranch(branches: Issue[][], data: unknown, base: PropertyKey[]):
   );
 }
 
+/**
+ * A union of literals (`enum: [0, 1]` on an integer) fails as one branch per literal, each
+ * naming only its own value: read together they are one value outside the allowed ones.
+ */
+function literalChoice(branches: Issue[][], at: PropertyKey[]): Issue | undefined {
+  const refusals = branches.map((issues) => (issues.length === 1 ? issues[0] : undefined));
+  const first = refusals[0];
+  if (first?.code !== 'invalid_value') return undefined;
+  const values: typeof first.values = [];
+  for (const issue of refusals) {
+    if (issue?.code !== 'invalid_value' || issue.path.join('.') !== first.path.join('.')) {
+      return undefined;
+    }
+    values.push(...issue.values.filter((value) => !values.includes(value)));
+  }
+  return { ...first, path: [...at, ...first.path], values };
+}
+
 function flatten(issues: Issue[], data: unknown, base: PropertyKey[] = []): Issue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) {
       return [{ ...issue, path: [...base, ...issue.path] }];
     }
     const at = [...base, ...issue.path];
+    const choice = literalChoice(
+      issue.errors.map((branch) => flatten(branch, data)),
+      at,
+    );
+    if (choice) return [choice];
     return flatten(closestBranch(issue.errors, data, at), data, at);
   });
 }

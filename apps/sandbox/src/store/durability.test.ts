@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,9 +77,8 @@ describe('durability', () => {
 
   it('loses no acknowledged write when killed with SIGKILL under load', async () => {
     const dir = await dataDir();
-    // The bundle users start as `exchange-sandbox`, built as `pnpm start` builds it.
+    // The bundle users start as `exchange-sandbox` (built once per run: build.global-setup.ts).
     const sandboxDir = fileURLToPath(new URL('../..', import.meta.url));
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: sandboxDir });
     const child = spawn(process.execPath, ['dist/main.js', '--port', '0', '--data-dir', dir], {
       cwd: sandboxDir,
       stdio: ['ignore', 'pipe', 'pipe'],
