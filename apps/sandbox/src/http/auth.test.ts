@@ -105,6 +105,17 @@ describe('session Bearer JWTs', () => {
       expect(answer.status).toBe(401);
       expect(answer.body).toBe(text);
     }
+    // Sent but not a Bearer JWT: refused, never read as a call without credentials.
+    for (const authorization of ['', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'jwt']) {
+      const answer = await send(sandbox.partnerUrl, 'GET', statusPath, {
+        Authorization: authorization,
+      });
+      expect([answer.status, answer.body], authorization).toEqual([
+        401,
+        'Authorization must be "Bearer <session JWT>"',
+      ]);
+    }
+    expect((await send(sandbox.partnerUrl, 'GET', statusPath, {})).status).toBe(404);
     const once = await bearer({ ...base, nonce: 20 });
     expect((await withBearer(once)).status).toBe(404);
     const replay = await withBearer(once);

@@ -229,8 +229,14 @@ export function authenticate(
     if (jwt) return serviceCaller(request, jwt);
   }
   if (schemes.has('SessionBearer')) {
-    const bearer = header(request.headers, 'Authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    if (bearer) return sessionCaller(request, bearer, findSessionSecret);
+    const authorization = header(request.headers, 'Authorization');
+    // A credential that was sent and cannot be read is refused: it never falls back to
+    // anonymous, where the caller would believe its call authenticated.
+    if (authorization !== undefined) {
+      const bearer = authorization.match(/^Bearer\s+(\S+)$/i)?.[1];
+      if (!bearer) throw new AuthError('Authorization must be "Bearer <session JWT>"');
+      return sessionCaller(request, bearer, findSessionSecret);
+    }
   }
   if (optional) return { caller: { kind: 'anonymous' } };
   throw failed();
