@@ -64,6 +64,31 @@ describe('sandbox server', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: 'No route for GET /nowhere' });
   });
+
+  it('answers a method a path does not take with 405 and Allow, in the shape of its interface', async () => {
+    const answer = async (base: string, method: string, path: string) => {
+      const response = await fetch(`${base}${path}`, { method });
+      const text = await response.text();
+      return [response.status, response.headers.get('allow'), text ? JSON.parse(text) : text];
+    };
+    expect(await answer(sandbox.exchangeUrl, 'DELETE', '/orders')).toEqual([
+      405,
+      'GET, POST',
+      { message: 'DELETE is not allowed on /orders: it takes GET, POST' },
+    ]);
+    // A HEAD carries no body, only the status and Allow.
+    expect(await answer(sandbox.exchangeUrl, 'HEAD', '/products')).toEqual([405, 'GET', '']);
+    expect(await answer(sandbox.partnerUrl, 'GET', '/api/v1/session')).toEqual([
+      405,
+      'POST',
+      { success: false, message: 'GET is not allowed on /api/v1/session: it takes POST' },
+    ]);
+    expect(await answer(sandbox.partnerUrl, 'GET', '/api/v1/nowhere')).toEqual([
+      404,
+      null,
+      { success: false, message: 'No route for GET /api/v1/nowhere' },
+    ]);
+  });
 });
 
 describe('products, currencies, order books and loan books', () => {

@@ -78,6 +78,22 @@ function noSuchRoute(call: RecordedCall, op: Operation): boolean {
   return documented === undefined || call.violations.length > 0;
 }
 
+/** An answer that names the public API key: in its field errors, or in its words. */
+function blamesTheKey(call: RecordedCall): boolean {
+  const body = call.json as { message?: unknown; errors?: unknown } | undefined;
+  if (
+    body?.errors !== null &&
+    typeof body?.errors === 'object' &&
+    'public_api_key' in body.errors
+  ) {
+    return true;
+  }
+  return (
+    typeof body?.message === 'string' &&
+    /public[_ ]api[_ ]key|partner not found/i.test(body.message)
+  );
+}
+
 function wrongBaseUrl(call: RecordedCall, baseUrl: string, option: string): RunAbortedError {
   return new RunAbortedError(
     `GET ${pathOf(call)} ${answerOf(call)}, a route every server of the interface has: is ${baseUrl} the base URL? check ${option} (the spec paths are appended to it)`,
@@ -150,7 +166,11 @@ export async function checkTarget(target: Target, profiles: ReadonlySet<Profile>
         'check --token-id, the token secret and --public-api-key',
       );
     }
-    // The documented 404 names what the request named that does not exist: here, the key.
+    // A 404 is the key's only when it says so; a server whose misses have the documented
+    // shape answers a wrong base URL with a schema-valid 404 too.
+    if (listed.status === 404 && !blamesTheKey(listed)) {
+      throw wrongBaseUrl(listed, target.partnerUrl, '--partner-url');
+    }
     if (listed.status === 422 || listed.status === 404) {
       throw new CredentialsRefusedError(
         'public-api-key',

@@ -21,7 +21,7 @@ import { answerClientError } from './client-error.js';
 import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
-import { findRoute, type Route, routerPath } from './router.js';
+import { allowedMethods, findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
 import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
 
@@ -313,8 +313,17 @@ export async function createApp(options: AppOptions) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const message = `No route for ${request.method} ${pathnameOf(request.url)}`;
-    return reply.code(404).send({ message });
+    const pathname = pathnameOf(request.url);
+    // Every partner path is under /api/: its misses answer in the partner's envelope.
+    const api = pathname.startsWith('/api/') ? 'partner' : 'exchange';
+    const allowed = allowedMethods(options.routes, pathname);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      const message = `${request.method} is not allowed on ${pathname}: it takes ${allowed.join(', ')}`;
+      return sendReply(reply, errorReply(new HttpError(405, message), api));
+    }
+    const message = `No route for ${request.method} ${pathname}`;
+    return sendReply(reply, errorReply(new HttpError(404, message), api));
   });
 
   for (const [url, document] of Object.entries(specDocuments)) {

@@ -65,3 +65,9 @@ export function routerPath(template: string): string {
     })
     .join('/');
 }
+
+/** The methods some route answers on a pathname, for the `Allow` of a 405. */
+export function allowedMethods(routes: Route[], pathname: string): string[] {
+  const methods = [...new Set(routes.map((route) => route.method))];
+  return methods.filter((method) => findRoute(routes, method, pathname).kind === 'matched').sort();
+}
