@@ -284,11 +284,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
     PAYOUT: request.payout_settlement?.method,
   };
   if (request.intent_id !== undefined) {
-    const claim = claimIntent(journal, request.intent_id, session.partnerId, now, () =>
-      replayClientRef(state, session, request),
-    );
-    if ('replayed' in claim) return claim.replayed;
-    intent = claim.intent;
+    intent = claimIntent(journal, request.intent_id, session.partnerId, now);
     methods = applyIntent(request, sides, intent);
   }
   const quantity = quantities(state, request, sides);

@@ -109,23 +109,19 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = ({
 
 /**
  * Takes an intent for a transaction: of the attempts on a ONE_TO_ONE_ATTEMPTED intent, which
- * the sequencer decides one at a time, exactly one finds it unconsumed. `replay` is asked
- * first when the intent is already consumed: a retry of the very attempt that consumed it
- * (same client_ref) is answered with that attempt's transaction.
+ * the sequencer decides one at a time, exactly one finds it unconsumed. A retry of the attempt
+ * that consumed it (same client_ref) never gets here: its transaction is answered before.
  */
-export function claimIntent<T>(
+export function claimIntent(
   journal: Journal,
   intentId: string,
   partnerId: number,
   now: number,
-  replay: () => T | undefined,
-): { intent: IntentRow } | { replayed: T } {
+): IntentRow {
   const intent = journal.partner.intents.get(intentId.toLowerCase());
   // Another partner's intent is reported as absent rather than as forbidden.
   if (!intent || intent.partnerId !== partnerId) throw notFound('Intent', 'intent_id');
   if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED' && intent.consumedAt !== null) {
-    const replayed = replay();
-    if (replayed !== undefined) return { replayed };
     throw invalid(
       'intent_id',
       'already_attempted',
@@ -138,5 +134,5 @@ export function claimIntent<T>(
   if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED') {
     journal.touch('qe_intents', intent).consumedAt = now;
   }
-  return { intent };
+  return intent;
 }
