@@ -27,6 +27,19 @@ describe('bad input derived from a request schema', () => {
     ).toHaveLength(41);
   });
 
+  it('adds a key only to a closed object: cancel_all filters and an edit, not an open intent', () => {
+    expect(byRequirement('INPUT-UNKNOWN-FIELD')).toEqual([]);
+    const filters = deriveBadInput('exchange', requestSchema('cancelAllOrders'), { side: 'buy' });
+    expect(filters.filter((c) => c.requirementId === 'INPUT-UNKNOWN-FIELD')).toEqual([
+      expect.objectContaining({
+        pointer: '/conformance_unknown_field',
+        body: { side: 'buy', conformance_unknown_field: true },
+      }),
+    ]);
+    const edit = deriveBadInput('exchange', requestSchema('editOrder'), { price: '1' });
+    expect(edit.map((c) => c.requirementId)).toContain('INPUT-UNKNOWN-FIELD');
+  });
+
   it('breaks enums, types, patterns and the sign of quantities', () => {
     expect(byRequirement('INPUT-UNKNOWN-ENUM')).toEqual(
       expect.arrayContaining(['/strategy', '/payout_settlement/method']),

@@ -105,8 +105,9 @@ function setAt(body: Row, path: string[], value: unknown, remove = false): Row {
 /**
  * Every malformed variant of `base` (a valid body) that the schema says is wrong: each
  * required field left out, each field given a value of another JSON type, an unknown enum
- * value, a string one longer than maxLength, a string that breaks its pattern, and a negative
- * quantity. Objects present in `base` are followed one level down.
+ * value, a string one longer than maxLength, a string that breaks its pattern, a negative
+ * quantity, and a key a closed object does not take. Objects present in `base` are followed
+ * one level down.
  */
 export function deriveBadInput(
   api: Api,
@@ -196,8 +197,19 @@ export function deriveBadInput(
       cases.push(...deriveBadInput(api, property, base, [...path, name], depth + 1));
     }
   }
+  if (object.additionalProperties === false) {
+    cases.push({
+      requirementId: 'INPUT-UNKNOWN-FIELD',
+      pointer: pointer(unknownField),
+      description: `with ${pointer(unknownField)}, a key the closed object does not take`,
+      body: setAt(base, [...path, unknownField], true),
+    });
+  }
   return cases;
 }
+
+/** A key no schema of the specs declares. */
+const unknownField = 'conformance_unknown_field';
 
 /** A body that is not JSON at all. */
 export const malformedJson = '{"conformance": ';

@@ -242,6 +242,10 @@ const inputRequirements: ConformanceRequirement[] = [
     'A string that breaks its pattern (a non-decimal quantity, a malformed symbol)',
   ),
   input('INPUT-NEGATIVE-QUANTITY', 'A negative quantity'),
+  input(
+    'INPUT-UNKNOWN-FIELD',
+    'A key a closed object (additionalProperties: false) does not take, such as a misspelled cancel_all filter',
+  ),
   {
     id: 'INPUT-GENERATED-VALID',
     level: 'MUST',

@@ -446,7 +446,7 @@ describe('generated input', () => {
 });
 
 describe('the model-based profile', () => {
-  it('finds a fault only a sequence shows, and shrinks it to the shortest sequence', async () => {
+  it('finds a fault only a sequence shows, and reports the shortest sequence that shows it', async () => {
     proxy.fault = cancelAfterEditIgnored();
     try {
       const report = await runConformance(proxy.target, {
@@ -457,9 +457,11 @@ describe('the model-based profile', () => {
       const result = report.results[0];
       expect(result).toMatchObject({ id: 'MODEL-ORDER-SEQUENCES', verdict: 'FAIL' });
       const failing = result?.evidence.find((e) => e.outcome === 'fail');
-      const sequence = /sequence found that breaks the state tables \([^)]*\): (.*?) \/\*/.exec(
-        failing?.message ?? '',
-      )?.[1];
+      // A drawn sequence ends with fast-check's replay path; a sequence the check always runs, not.
+      const sequence =
+        /sequence found that breaks the state tables \([^)]*\): (.*?)(?: \/\*|; )/.exec(
+          failing?.message ?? '',
+        )?.[1];
       expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
         expect.stringMatching(/^place\(/),
         expect.stringMatching(/^edit\(#0/),

@@ -16,6 +16,7 @@ const inputRequirements = [
   'INPUT-TOO-LONG',
   'INPUT-PATTERN',
   'INPUT-NEGATIVE-QUANTITY',
+  'INPUT-UNKNOWN-FIELD',
 ];
 
 /** One operation under bad input: a valid call to derive from, and how to see that nothing changed. */

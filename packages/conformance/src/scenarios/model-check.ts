@@ -18,6 +18,11 @@ export interface ModelCheck<Model extends object, Real extends { calls: Recorded
   maxCommands: number;
   /** Draw sequences at their longest, rather than fast-check's default size. */
   longest?: boolean;
+  /**
+   * Sequences run first, whatever the draw: the short paths through the model every server
+   * must hold, so that finding a break on one does not depend on the seed.
+   */
+  examples?: ReadonlyArray<ReadonlyArray<fc.AsyncCommand<Model, Real>>>;
   model(): Model;
   real(): Real;
   /** What the model stands for, as a failure names it: `the state tables`. */
@@ -55,7 +60,13 @@ export async function checkModel<Model extends object, Real extends { calls: Rec
         return false;
       }
     }),
-    { seed, numRuns: context.maxExamples },
+    {
+      seed,
+      numRuns: context.maxExamples,
+      examples: (check.examples ?? []).map((commands): [Iterable<fc.AsyncCommand<Model, Real>>] => [
+        commands,
+      ]),
+    },
   );
   await context.evidence.check(check.requirementId, async () => {
     if (details.failed && !smallest) {

@@ -288,6 +288,11 @@ const orderSequences: Scenario = {
       commands,
       maxCommands,
       longest: true,
+      // Each way of acting on an edited order, on an order named either way.
+      examples: (['id', 'client'] as const).flatMap((way) => [
+        [new Place('primary', 'buy', 'spot'), new Edit(0, way), new Cancel(0, way)],
+        [new Place('primary', 'buy', 'spot'), new Edit(0, way), new UpdateTpsl(0, way)],
+      ]),
       model: () => ({ orders: [] }),
       real: (): Real => ({ context, market, calls: [] }),
       modelled: 'the state tables',

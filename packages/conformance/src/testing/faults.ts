@@ -373,6 +373,7 @@ const keywordOf: Record<string, string> = {
   'INPUT-UNKNOWN-ENUM': 'enum',
   'INPUT-TOO-LONG': 'maxLength',
   'INPUT-PATTERN': 'pattern',
+  'INPUT-UNKNOWN-FIELD': 'additionalProperties',
 };
 
 /**
