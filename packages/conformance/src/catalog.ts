@@ -210,6 +210,17 @@ const authRequirements: ConformanceRequirement[] = [
     'A partner JWT whose delegate_path names another partner path',
     ['createIntent'],
   ),
+  {
+    id: 'AUTH-CLIENT-REF-OTHER-SESSION',
+    level: 'MUST',
+    kind: 'auth',
+    profiles: ['partner-transactions'],
+    origin:
+      'intent_to_trade (partner.openapi.yaml: a client_ref names one transaction of one session)',
+    summary:
+      "intent_to_trade from one user session with the client_ref of another session's transaction: a 4xx, showing nothing of that transaction",
+    operations: ['intentToTrade'],
+  },
 ];
 
 /** The operations the bad-input requirements send malformed bodies to. */

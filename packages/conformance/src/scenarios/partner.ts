@@ -23,25 +23,28 @@ const sessions = new WeakMap<ScenarioContext, Promise<SessionCredentials>>();
 export function partnerSession(context: ScenarioContext): Promise<SessionCredentials> {
   let session = sessions.get(context);
   if (!session) {
-    session = (async () => {
-      const created = await context.caller.call('createSession', {
-        body: {
-          ...example('createSession', 'minimal'),
-          public_api_key: context.target.publicApiKey,
-        },
-      });
-      noteSuccess(context, created);
-      if (created.status !== operationTable.createSession.status)
-        throw fixtureFailed('creating a user session', created, 'partner-sessions');
-      const payload = bodyOf(created).payload as Row | undefined;
-      return {
-        sessionId: String(payload?.session_id),
-        sessionSecret: String(payload?.session_secret),
-      };
-    })();
+    session = newSession(context);
     sessions.set(context, session);
   }
   return session;
+}
+
+/** A user session of its own, for what needs a second user. */
+async function newSession(context: ScenarioContext): Promise<SessionCredentials> {
+  const created = await context.caller.call('createSession', {
+    body: {
+      ...example('createSession', 'minimal'),
+      public_api_key: context.target.publicApiKey,
+    },
+  });
+  noteSuccess(context, created);
+  if (created.status !== operationTable.createSession.status)
+    throw fixtureFailed('creating a user session', created, 'partner-sessions');
+  const payload = bodyOf(created).payload as Row | undefined;
+  return {
+    sessionId: String(payload?.session_id),
+    sessionSecret: String(payload?.session_secret),
+  };
 }
 
 /** An intent from the spec's examples, with this run's partner fields. */
@@ -328,4 +331,54 @@ const intentStrategies: Scenario = {
   },
 };
 
-export const partnerScenarios: Scenario[] = [intentDefault, tradeStates, intentStrategies];
+export const clientRefOtherSessionId = 'AUTH-CLIENT-REF-OTHER-SESSION';
+
+/**
+ * A client_ref is easy to guess (a checkout id): answered across sessions, it would hand one
+ * user's transaction, and the instructions to settle it, to another.
+ */
+const clientRefPerSession: Scenario = {
+  name: "intent_to_trade naming another session's client_ref",
+  profile: 'partner-transactions',
+  requires: ['partner-sessions'],
+  covers: [clientRefOtherSessionId],
+  async run(context) {
+    const owner = await partnerSession(context);
+    const other = await newSession(context);
+    const clientRef = `${context.runId}-shared-ref`;
+    const order = (session: SessionCredentials) =>
+      context.caller.call('intentToTrade', {
+        body: {
+          ...example('intentToTrade', 'minimal'),
+          session_id: session.sessionId,
+          client_ref: clientRef,
+        },
+        auth: { kind: 'session', session },
+      });
+    const first = await order(owner);
+    if (first.status !== operationTable.intentToTrade.status)
+      throw new SetupError(`creating a transaction answered ${first.status}`, first);
+    const transactionId = String(payloadOf(first).transaction_id);
+    const again = await order(other);
+    await context.evidence.check(clientRefOtherSessionId, async () => {
+      if (again.status < 400 || again.status > 499 || again.responseText.includes(transactionId)) {
+        throw new Failure(
+          `another session naming the client_ref was answered ${again.status}${again.responseText.includes(transactionId) ? ` with transaction ${transactionId}` : ''}`,
+          {
+            received: again.responseText.slice(0, 300),
+            documented: '4xx naming client_ref, showing nothing of the transaction it names',
+            call: again,
+          },
+        );
+      }
+      return `${again.status}, nothing of the transaction shown`;
+    });
+  },
+};
+
+export const partnerScenarios: Scenario[] = [
+  intentDefault,
+  tradeStates,
+  intentStrategies,
+  clientRefPerSession,
+];

@@ -639,6 +639,28 @@ const fieldFaults: Fault[] = catalog
   });
 
 /** Every fault the suite must catch, at least one per requirement. */
+/** A client_ref repeated from any session is answered with the transaction it first made. */
+export function clientRefShared(): Fault {
+  const answered = new Map<string, ProxiedResponse>();
+  const refOf = (request: ProxiedRequest) => {
+    const ref = (parse(request.body) as Row | undefined)?.client_ref;
+    return is(request, 'intentToTrade') && typeof ref === 'string' ? ref : undefined;
+  };
+  return {
+    name: "a client_ref from another session answers with that session's transaction",
+    covers: 'AUTH-CLIENT-REF-OTHER-SESSION',
+    request(request) {
+      const ref = refOf(request);
+      return (ref !== undefined && answered.get(ref)) || request;
+    },
+    response(request, response) {
+      const ref = refOf(request);
+      if (ref !== undefined && response.status === 202) answered.set(ref, response);
+      return response;
+    },
+  };
+}
+
 export const faults: Fault[] = [
   ...requestFaults,
   ...schemaFaults,
@@ -646,6 +668,7 @@ export const faults: Fault[] = [
   ...fieldFaults,
   ...valueFaults,
   ...generatedFaults,
+  clientRefShared(),
 ];
 
 /**
