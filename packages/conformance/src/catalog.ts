@@ -279,6 +279,19 @@ const inputRequirements: ConformanceRequirement[] = [
   },
 ];
 
+const quoteRequirements: ConformanceRequirement[] = [
+  {
+    id: 'INPUT-QUANTITY-2-NOT-QUOTED',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['partner-transactions'],
+    origin: 'intent_to_trade (partner.openapi.yaml: quantity_2 must be what the quote gives)',
+    summary:
+      'intent_to_trade with a quantity_2 no quote gave (1, with a quote_id the server never issued): a 4xx naming quantity_2, never a transaction at the price the user named',
+    operations: ['intentToTrade'],
+  },
+];
+
 const modelRequirements: ConformanceRequirement[] = [
   {
     id: 'MODEL-ORDER-SEQUENCES',
@@ -321,6 +334,7 @@ export const catalog: readonly ConformanceRequirement[] = [
   ...cancelAllFilterRequirements(),
   ...authRequirements,
   ...inputRequirements,
+  ...quoteRequirements,
   ...modelRequirements,
   ...responseRequirements(),
 ];

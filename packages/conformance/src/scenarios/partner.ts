@@ -376,9 +376,46 @@ const clientRefPerSession: Scenario = {
   },
 };
 
+export const quantity2QuoteId = 'INPUT-QUANTITY-2-NOT-QUOTED';
+
+/** A price the user names is never taken: quantity_2 is the quote's figure, or it is refused. */
+const quantity2FromQuote: Scenario = {
+  name: 'intent_to_trade with a quantity_2 no quote gave',
+  profile: 'partner-transactions',
+  requires: ['partner-sessions'],
+  covers: [quantity2QuoteId],
+  async run(context) {
+    const session = await partnerSession(context);
+    const named = await context.caller.call('intentToTrade', {
+      body: {
+        ...example('intentToTrade', 'minimal'),
+        session_id: session.sessionId,
+        client_ref: `${context.runId}-named-price`,
+        quantity_2: '1',
+        quote_id: `${context.runId}-no-such-quote`,
+      },
+      auth: { kind: 'session', session },
+    });
+    await context.evidence.check(quantity2QuoteId, async () => {
+      if (named.status < 400 || named.status > 499 || !named.responseText.includes('quantity_2')) {
+        throw new Failure(
+          `a quantity_2 of 1 with a made-up quote_id was answered ${named.status}`,
+          {
+            received: named.responseText.slice(0, 300),
+            documented: '422 naming quantity_2 (does_not_match_quote)',
+            call: named,
+          },
+        );
+      }
+      return `${named.status}, naming quantity_2`;
+    });
+  },
+};
+
 export const partnerScenarios: Scenario[] = [
   intentDefault,
   tradeStates,
   intentStrategies,
   clientRefPerSession,
+  quantity2FromQuote,
 ];

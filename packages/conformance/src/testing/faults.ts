@@ -669,6 +669,17 @@ export const faults: Fault[] = [
   ...valueFaults,
   ...generatedFaults,
   clientRefShared(),
+  {
+    name: 'quantity_2 is not checked against a quote: the server prices the trade itself',
+    covers: 'INPUT-QUANTITY-2-NOT-QUOTED',
+    request: (request) =>
+      is(request, 'intentToTrade')
+        ? withBody(request, (body) => {
+            delete body.quantity_2;
+            return body;
+          })
+        : request,
+  },
 ];
 
 /**
