@@ -34,6 +34,11 @@ const server = await startDocsServer({
 console.log(`docs:          ${server.url}`);
 if (values['sandbox-url'])
   console.log(`live buy flow: ${server.url}live.html (sandbox ${values['sandbox-url']})`);
+// A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
+// after the first are let be, so the process ends by its own exit code, not killed by one.
+let stopping: Promise<void> | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.on(signal, () => {
+    stopping ??= server.close().then(() => process.exit(0));
+  });
 }

@@ -130,6 +130,11 @@ if (process.send) {
   process.send(ready);
 }
 
+// A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
+// after the first are let be, so the process ends by its own exit code, not killed by one.
+let stopping: Promise<void> | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
+  process.on(signal, () => {
+    stopping ??= sandbox.close().then(() => process.exit(0));
+  });
 }

@@ -40,6 +40,11 @@ console.log(`\nregistry: ${registry.url}`);
 console.log("put this line in your project's .npmrc, then npm install as the guides say:");
 console.log(`  @exchange-kit:registry=${registry.url}`);
 console.log('Ctrl-C stops the registry');
+// A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
+// after the first are let be, so the process ends by its own exit code, not killed by one.
+let stopping: Promise<void> | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void stop().then(() => process.exit(0)));
+  process.on(signal, () => {
+    stopping ??= stop().then(() => process.exit(0));
+  });
 }
