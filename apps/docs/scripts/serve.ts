@@ -36,9 +36,11 @@ if (values['sandbox-url'])
   console.log(`live buy flow: ${server.url}live.html (sandbox ${values['sandbox-url']})`);
 // A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
 // after the first are let be, so the process ends by its own exit code, not killed by one.
-let stopping: Promise<void> | undefined;
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    stopping ??= server.close().then(() => process.exit(0));
+    if (stopping) return;
+    stopping = true;
+    void server.close().then(() => process.exit(0));
   });
 }

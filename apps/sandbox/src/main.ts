@@ -132,9 +132,11 @@ if (process.send) {
 
 // A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
 // after the first are let be, so the process ends by its own exit code, not killed by one.
-let stopping: Promise<void> | undefined;
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    stopping ??= sandbox.close().then(() => process.exit(0));
+    if (stopping) return;
+    stopping = true;
+    void sandbox.close().then(() => process.exit(0));
   });
 }

@@ -42,9 +42,11 @@ console.log(`  @exchange-kit:registry=${registry.url}`);
 console.log('Ctrl-C stops the registry');
 // A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
 // after the first are let be, so the process ends by its own exit code, not killed by one.
-let stopping: Promise<void> | undefined;
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    stopping ??= stop().then(() => process.exit(0));
+    if (stopping) return;
+    stopping = true;
+    void stop().then(() => process.exit(0));
   });
 }
