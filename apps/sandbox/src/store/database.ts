@@ -259,7 +259,7 @@ function claimDataDir(dataDir: string): () => void {
     const owner = Number(readFileSync(lock, 'utf8'));
     if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
       throw new Error(
-        `Another sandbox (process ${owner}) is using the data folder ${dataDir}: stop it, or give this one a --data-dir of its own.`,
+        `Another sandbox (process ${owner}) is using the data folder ${dataDir}: stop it, or give this one a data folder of its own (--data-dir; SANDBOX_DATA_DIR for pnpm start).`,
       );
     }
     rmSync(lock, { force: true });
