@@ -31,7 +31,7 @@ export async function generatePackageReference(out: string): Promise<void> {
     sanitizeComments: true,
     excludePrivate: true,
     excludeInternal: true,
-    excludeExternals: false,
+    excludeExternals: true,
     githubPages: false,
     disableSources: true,
     logLevel: 'Error',
