@@ -72,6 +72,14 @@ describe('the built site', () => {
     await shoot(page, 'home');
   });
 
+  it('declares an icon that the site serves', async () => {
+    const page = await open('/');
+    const href = await page.locator('head link[rel="icon"]').getAttribute('href');
+    const icon = await fetch(new URL(href ?? '/favicon.ico', docs.url));
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    await page.close();
+  });
+
   const guides = [
     ['backend', 'Backend guide', 'createExchangeClient'],
     ['frontend', 'Frontend guide', 'QuickExchangeProvider'],

@@ -36,6 +36,8 @@ const packages = [
 
 export default defineConfig({
   title: 'exchange-kit',
+  // Declared, so that a browser does not ask for a /favicon.ico the site does not have.
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   description:
     'TypeScript toolkit for the exchange REST interface and the Quick Exchange partner interface.',
   outDir: '../dist',

@@ -41,6 +41,14 @@ describe('pages for people', () => {
     expect((await fetch(`${sandbox.partnerUrl}/api/v1`)).status).toBe(200);
   });
 
+  it('answers the icon a browser asks for on every page, on both interfaces', async () => {
+    for (const base of [sandbox.exchangeUrl, sandbox.partnerUrl]) {
+      const icon = await fetch(`${base}/favicon.ico`);
+      expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+      expect(await icon.text()).toMatch(/^<svg /);
+    }
+  });
+
   it('serves the approval page without CORS, so no other origin reads its form token', async () => {
     const { href } = await openRequest();
     const page = await fetch(href, { headers: { origin: 'https://elsewhere.example' } });

@@ -12,9 +12,18 @@ export interface PagesOptions {
 }
 
 /**
- * What the sandbox serves besides the two interfaces: the index page, a health check and the
- * OAuth approval page. Undefined for any other path, which the interfaces' routes answer.
+ * What the sandbox serves besides the two interfaces: the index page, a health check, the
+ * OAuth approval page and an icon. Undefined for any other path, which the interfaces' routes answer.
  */
+/** What a browser asks for on any page of the sandbox, JSON ones too: answered, not a 404. */
+const favicon: Serialized = {
+  status: 200,
+  headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
+  bytes: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3451b2"/></svg>',
+  ),
+};
+
 export function sandboxPages(options: PagesOptions) {
   const oauth = oauthPage(options);
   const index = indexPage(options);
@@ -23,6 +32,7 @@ export function sandboxPages(options: PagesOptions) {
     // The partner interface's base URL, as the banner prints it, leads to the same page.
     const home = pathname === '/' || pathname === '/api/v1' || pathname === '/api/v1/';
     if (home && (method === 'GET' || method === 'HEAD')) return index;
+    if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) return favicon;
     if (pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
       return uncachedJson(200, { status: 'ok' });
     }
