@@ -4,6 +4,7 @@
  * A screenshot of each goes to test-output/site/.
  */
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -244,4 +245,48 @@ describe('the built site', () => {
       await slow.stop();
     }
   });
+
+  it('live page loaded while the sandbox is down opens the session once it is up, without a reload', async () => {
+    const port = await closedPort();
+    const served = await startDocsServer({
+      sandboxUrl: `http://127.0.0.1:${port}`,
+      publicApiKey: 'pk_sandbox_demo',
+    });
+    let late: SandboxProcess | undefined;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      page.setDefaultTimeout(15_000);
+      let opened = 0;
+      page.on('requestfinished', (request) => {
+        if (new URL(request.url()).pathname === '/api/v1/session') opened += 1;
+      });
+      await page.goto(new URL('/live.html', served.url).href);
+      const flow = page.getByTestId('live-root');
+      // Tried four times with backoff (about 7 s), then the page says so and offers to try again.
+      await flow.getByRole('alert').getByText('The exchange is unavailable.').waitFor({
+        timeout: 30_000,
+      });
+      expect(opened).toBe(4);
+      late = await startSandboxProcess(60_000, ['--port', String(port)]);
+      await flow.getByRole('button', { name: 'Try again' }).click();
+      await flow.getByTestId('session').getByText('SANDBOX session').waitFor();
+      expect(opened).toBe(5);
+      await shoot(page, 'live-sandbox-late');
+    } finally {
+      await page.close();
+      await served.close();
+      await late?.stop();
+    }
+  });
 });
+
+/** A loopback port nothing listens on, until a sandbox is started on it. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
