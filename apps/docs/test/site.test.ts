@@ -4,8 +4,9 @@
  * A screenshot of each goes to test-output/site/.
  */
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { SandboxProcess } from '@exchange-kit/sandbox/testing';
+import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
@@ -195,4 +196,105 @@ describe('the built site', () => {
     );
     expect(calls.find((c) => c.path === 'POST /api/v1/session')?.session).toBe(false);
   });
+
+  it('live page on a sandbox that never settles: one Submit for a double click, and a PENDING instruction that stands past its countdown', async () => {
+    const slow = await startSandboxProcess(60_000, ['--settle-after', 'never']);
+    const served = await startDocsServer({
+      sandboxUrl: slow.partnerUrl,
+      publicApiKey: slow.publicApiKey,
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      page.setDefaultTimeout(15_000);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      let submits = 0;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/v1/settlement/parameters') submits += 1;
+      });
+      await page.clock.install();
+      await page.goto(new URL('/live.html', served.url).href);
+      await page.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
+      await page.getByLabel('I accept the terms of service').check();
+      await page.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
+      await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+      const wallet = page.getByLabel('Your BTC wallet address');
+      const payout = page.getByRole('button', { name: 'Receive to my BTC wallet' });
+      await wallet.or(payout).first().waitFor();
+      if (await payout.isVisible()) await payout.click();
+      await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+      await page.getByRole('button', { name: 'Submit' }).dblclick();
+      await page.locator('.status', { hasText: 'PENDING' }).waitFor();
+      await page.getByTestId('countdown').waitFor();
+      expect(submits).toBe(1);
+      const flow = page.getByTestId('live-root');
+      await expect(flow.getByRole('alert').count()).resolves.toBe(0);
+
+      // The countdown runs out on the sandbox's clock and the page's; PENDING, nothing is requoted.
+      const moved = await fetch(`${slow.exchangeUrl}/test/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_seconds: 25 }),
+      });
+      expect(moved.ok).toBe(true);
+      await page.clock.fastForward('00:25');
+      await page.getByTestId('countdown').waitFor({ state: 'detached' });
+      await expect(page.getByTestId('funding').textContent()).resolves.toMatch(
+        /^Send \S+ USDC to \S+[^.]\.$/,
+      );
+      await expect(page.locator('.status').textContent()).resolves.toBe('PENDING');
+      await expect(flow.getByText('price expired').count()).resolves.toBe(0);
+      await expect(flow.getByRole('button', { name: 'Get a new price' }).count()).resolves.toBe(0);
+      await shoot(page, 'live-pending-past-countdown');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await served.close();
+      await slow.stop();
+    }
+  });
+
+  it('live page loaded while the sandbox is down opens the session once it is up, without a reload', async () => {
+    const port = await closedPort();
+    const served = await startDocsServer({
+      sandboxUrl: `http://127.0.0.1:${port}`,
+      publicApiKey: 'pk_sandbox_demo',
+    });
+    let late: SandboxProcess | undefined;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      page.setDefaultTimeout(15_000);
+      let opened = 0;
+      page.on('requestfinished', (request) => {
+        if (new URL(request.url()).pathname === '/api/v1/session') opened += 1;
+      });
+      await page.goto(new URL('/live.html', served.url).href);
+      const flow = page.getByTestId('live-root');
+      // Tried four times with backoff (about 7 s), then the page says so and offers to try again.
+      await flow.getByRole('alert').getByText('The exchange is unavailable.').waitFor({
+        timeout: 30_000,
+      });
+      expect(opened).toBe(4);
+      late = await startSandboxProcess(60_000, ['--port', String(port)]);
+      await flow.getByRole('button', { name: 'Try again' }).click();
+      await flow.getByTestId('session').getByText('SANDBOX session').waitFor();
+      expect(opened).toBe(5);
+      await shoot(page, 'live-sandbox-late');
+    } finally {
+      await page.close();
+      await served.close();
+      await late?.stop();
+    }
+  });
 });
+
+/** A loopback port nothing listens on, until a sandbox is started on it. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -37,7 +37,7 @@ export function App() {
 }
 
 function BuyFlow() {
-  const { data: session, error: sessionError } = useUserSession();
+  const { data: session, error: sessionError, refetch: openSession, isFetching } = useUserSession();
   const intentCreation = useCreateIntent(backend.createIntent);
   const intent = intentCreation.data;
   const [accepted, setAccepted] = useState(false);
@@ -46,8 +46,17 @@ function BuyFlow() {
   const countdown = useSettlementCountdown(funding);
 
   if (!session) {
+    // Opening is tried again by itself for a while, and when the tab regains focus.
     const message = errorMessage(sessionError);
-    return <p role={message ? 'alert' : 'status'}>{message ?? 'Opening a session…'}</p>;
+    if (!message) return <p role="status">Opening a session…</p>;
+    return (
+      <p role="alert">
+        {message}{' '}
+        <button type="button" disabled={isFetching} onClick={() => void openSession()}>
+          Try again
+        </button>
+      </p>
+    );
   }
   return (
     <>

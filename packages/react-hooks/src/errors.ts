@@ -32,6 +32,19 @@ export function isExpiredQuote(error: unknown): boolean {
   );
 }
 
+/**
+ * Is this the refusal of a client_ref that already names another transaction: one of another
+ * session (a reload or another tab opens a new session) or of this session for another order?
+ * Creating again with the same client_ref is refused again; startOver (or a new clientRef) is
+ * the way on.
+ */
+export function isClientRefTaken(error: unknown): boolean {
+  return (
+    named<ValidationError>(error, 'ValidationError') &&
+    (error.fields.client_ref ?? []).includes('taken')
+  );
+}
+
 // By name rather than instanceof: an application can end up with two copies of the core
 // package, and the error still has to read well.
 const named = <E extends Error>(error: unknown, name: string): error is E =>
@@ -61,6 +74,9 @@ function fieldsMessage(fields: Readonly<Record<string, readonly string[]>>): str
 export function errorMessage(error: unknown): string | undefined {
   if (error === null || error === undefined) return undefined;
   if (isExpiredQuote(error)) return 'The price expired. Get a new price to continue.';
+  if (isClientRefTaken(error)) {
+    return 'This purchase was already started elsewhere, for example before the page was reloaded. Start a new one to continue.';
+  }
   if (named<ValidationError>(error, 'ValidationError')) {
     return (
       serverMessage(error.body) ?? fieldsMessage(error.fields) ?? 'The request was not accepted.'

@@ -10,6 +10,7 @@ export type {
 export { type SettlementCountdown, useSettlementCountdown } from './countdown.js';
 export {
   errorMessage,
+  isClientRefTaken,
   isExpiredQuote,
   type QuickExchangeError,
   QuickExchangeFlowError,

@@ -33,10 +33,24 @@ export function sessionInput(input: SessionQueryInput): SessionInput {
 }
 
 /**
+ * Whether opening a session failed in a way a later attempt may not: the exchange could not be
+ * reached, took too long, or failed (5xx). A refusal (4xx) is answered the same way again.
+ */
+function mayOpenLater(failures: number, error: QuickExchangeError): boolean {
+  if (failures >= 3) return false;
+  const status = (error as { status?: unknown }).status;
+  return error.name === 'TransportError' || (typeof status === 'number' && status >= 500);
+}
+
+/**
  * The user session of a QuickExchange. Opening a session is not a read: a refetch, an
  * invalidation or a reset hands back the session already opened (its secret is still in the
  * keeper) instead of opening another, and the request is not aborted with the query, since
  * the server would have opened the session all the same. useRenewSession opens a new one.
+ *
+ * A session that could not be opened (the exchange unreachable or failing) is tried again with
+ * TanStack's backoff, three times, then again when the window regains focus or the network comes
+ * back, or on `refetch()`; a refusal (4xx) is not. All of them share the one request in flight.
  */
 export function sessionQueryOptions(quickExchange: QuickExchange, input: SessionQueryInput = {}) {
   const { sessions, publicApiKey } = quickExchange;
@@ -54,7 +68,7 @@ export function sessionQueryOptions(quickExchange: QuickExchange, input: Session
       sessions.open(sessionInput(input)),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
-    retry: false,
+    retry: mayOpenLater,
   });
 }
 

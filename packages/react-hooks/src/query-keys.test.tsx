@@ -18,6 +18,7 @@ describe('quickExchangeKeys', () => {
       quickExchangeKeys.intents(),
       quickExchangeKeys.transactions(),
       quickExchangeKeys.transactionCreation('ref', 'session'),
+      quickExchangeKeys.settlementChange('transaction', { value: 'v' }),
       quickExchangeKeys.noTransaction(),
       quickExchangeKeys.noIntent(),
     ]) {

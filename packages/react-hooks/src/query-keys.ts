@@ -25,6 +25,12 @@ export const quickExchangeKeys = {
   transactionCreation: (clientRef: string, sessionId: string) =>
     [...all, 'transaction-creation', clientRef, sessionId] as const,
   /**
+   * A settlement change (a method chosen, a parameter given) while its request is in flight:
+   * the same change asked again joins it. Dropped once it ends.
+   */
+  settlementChange: (transactionId: string, change: object) =>
+    [...all, 'settlement-change', transactionId, change] as const,
+  /**
    * Where a transaction hook without a transaction id keeps its idle query: outside
    * `transactions()`, and dropped as soon as the hook unmounts.
    */

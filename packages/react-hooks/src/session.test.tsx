@@ -1,7 +1,7 @@
 import { dehydrate } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { providerWrapper, sandboxConfig } from '../test/support.js';
+import { countingFetch, providerWrapper, sandboxConfig } from '../test/support.js';
 import { quickExchangeKeys } from './query-keys.js';
 import { type QuickExchangeSession, useRenewSession, useUserSession } from './session.js';
 
@@ -93,12 +93,16 @@ describe('useUserSession', () => {
     expect(result.current.renewal.isSuccess).toBe(true);
   });
 
-  it('fails with a ValidationError on a refused public key, and renewing rejects with it', async () => {
-    const { wrapper } = providerWrapper({ config: sandboxConfig({ publicApiKey: 'pk_unknown' }) });
+  it('fails with a ValidationError on a refused public key, not tried again, and renewing rejects with it', async () => {
+    const { fetch, count } = countingFetch();
+    const { wrapper } = providerWrapper({
+      config: sandboxConfig({ publicApiKey: 'pk_unknown', fetch }),
+    });
     const { result } = renderHook(() => useUserSession(), { wrapper });
     await waitFor(() => expect(result.current.status).toBe('error'));
     expect(result.current.error?.name).toBe('ValidationError');
     expect(result.current.data).toBeUndefined();
+    expect([result.current.failureCount, count('POST /api/v1/session')]).toEqual([1, 1]);
     const renewal = renderHook(() => useRenewSession(), { wrapper }).result;
     await expect(act(() => renewal.current.mutateAsync())).rejects.toMatchObject({
       name: 'ValidationError',

@@ -159,42 +159,73 @@ function useAfterChange() {
   };
 }
 
-/** Chooses how one side of the transaction is funded or paid out. */
+/**
+ * Sends a settlement change once while it is in flight: the same change asked again (a double
+ * click) joins the request under way instead of sending a second, which the server would refuse
+ * once the first moved the transaction on. Asked again after it ended, it is sent again.
+ */
+function useJoinedChange() {
+  const queryClient = useQueryClient();
+  return <T>(transactionId: string, change: object, send: () => Promise<T>) =>
+    queryClient.fetchQuery({
+      queryKey: quickExchangeKeys.settlementChange(transactionId, change),
+      queryFn: send,
+      staleTime: 0,
+      gcTime: 0,
+      retry: false,
+    });
+}
+
+/**
+ * Chooses how one side of the transaction is funded or paid out. The same choice made again
+ * while it is in flight joins the request under way.
+ */
 export function useChooseMethod(
   transactionId: string | undefined,
   sessionId?: string,
 ): UseMutationResult<SettlementInstruction, QuickExchangeError, MethodChoice> {
   const quickExchange = useQuickExchange();
   const afterChange = useAfterChange();
+  const joined = useJoinedChange();
   return useMutation({
     mutationFn: (choice: MethodChoice) => {
       if (transactionId === undefined) {
         throw new QuickExchangeFlowError('There is no transaction yet.');
       }
-      return clientOf(quickExchange, transactionId, sessionId).transactions.setMethod({
-        transaction_id: transactionId,
-        direction: choice.direction,
-        method: choice.method,
-        ...(choice.inputParameters ? { input_parameters: choice.inputParameters } : {}),
-      });
+      return joined(transactionId, choice, () =>
+        clientOf(quickExchange, transactionId, sessionId).transactions.setMethod({
+          transaction_id: transactionId,
+          direction: choice.direction,
+          method: choice.method,
+          ...(choice.inputParameters ? { input_parameters: choice.inputParameters } : {}),
+        }),
+      );
     },
     onSuccess: afterChange,
   });
 }
 
-/** Supplies what an instruction still requires: a wallet address, a signed transaction. */
+/**
+ * Supplies what an instruction still requires: a wallet address, a signed transaction. The same
+ * value submitted again while it is in flight joins the request under way.
+ */
 export function useSubmitRequirement(
   transactionId: string | undefined,
   sessionId?: string,
 ): UseMutationResult<SettlementInstruction, QuickExchangeError, RequirementValue> {
   const quickExchange = useQuickExchange();
   const afterChange = useAfterChange();
+  const joined = useJoinedChange();
   return useMutation({
-    mutationFn: ({ requirement, value }: RequirementValue) =>
-      clientOf(quickExchange, transactionId, sessionId).transactions.setParameters({
-        settlement_instruction_id: requirement.settlementInstructionId,
-        input_parameters: { [requirement.name]: { type: requirement.type, value } },
-      }),
+    mutationFn: (change: RequirementValue) => {
+      const { requirement, value } = change;
+      return joined(transactionId ?? requirement.settlementInstructionId, change, () =>
+        clientOf(quickExchange, transactionId, sessionId).transactions.setParameters({
+          settlement_instruction_id: requirement.settlementInstructionId,
+          input_parameters: { [requirement.name]: { type: requirement.type, value } },
+        }),
+      );
+    },
     onSuccess: afterChange,
   });
 }

@@ -46,6 +46,8 @@ describe('useTransaction types', () => {
     >();
     expectTypeOf<TransactionFlow['funding']>().toEqualTypeOf<SettlementInstruction | undefined>();
     expectTypeOf<TransactionFlow['expired']>().toEqualTypeOf<boolean>();
+    expectTypeOf<TransactionFlow['clientRefTaken']>().toEqualTypeOf<boolean>();
+    expectTypeOf<TransactionFlow['startOver']>().toEqualTypeOf<() => void>();
     expectTypeOf<TransactionFlow['create']>().toEqualTypeOf<
       UseMutationResult<Transaction, QuickExchangeError, TransactionOrder>
     >();

@@ -233,6 +233,111 @@ describe('useTransaction', () => {
   });
 });
 
+describe('a client_ref in another session', () => {
+  it('a kept clientRef after a reload is refused as taken, with a sentence for the user and a way on', async () => {
+    const clientRef = `checkout-${Date.now()}`;
+    const before = renderHook(() => useFlow({ clientRef, order: buyBitcoin }), {
+      wrapper: providerWrapper().wrapper,
+    });
+    await waitFor(() => expect(before.result.current.transactionId).toBeDefined());
+
+    // A reload: a new provider opens a new session, whose intent_to_trade names the same ref.
+    const { fetch, count } = countingFetch();
+    const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }) });
+    const { result, rerender } = renderHook(
+      (ref: string) => useFlow({ clientRef: ref, order: buyBitcoin }),
+      { wrapper, initialProps: clientRef },
+    );
+    await waitFor(() => expect(result.current.clientRefTaken).toBe(true));
+    expect(result.current.sessionId).not.toBe(before.result.current.sessionId);
+    expect(result.current.transaction).toBeUndefined();
+    expect(result.current.error?.name).toBe('ValidationError');
+    expect(result.current.errorMessage).toBe(
+      'This purchase was already started elsewhere, for example before the page was reloaded. Start a new one to continue.',
+    );
+    expect(count(intentToTrade)).toBe(1);
+
+    // The caller keeps its own refs: a new one makes the new session's transaction.
+    rerender(`${clientRef}-again`);
+    await waitFor(() =>
+      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
+    );
+    expect(result.current.clientRefTaken).toBe(false);
+    expect(result.current.error).toBeNull();
+    expect(result.current.transaction?.session_id).toBe(result.current.sessionId);
+  });
+
+  it('startOver leaves the transaction behind and creates anew under a fresh generated client_ref', async () => {
+    const { fetch, count } = countingFetch();
+    const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }), strict: true });
+    const { result } = renderHook(() => useFlow({ order: buyBitcoin }), { wrapper });
+    await waitFor(() => expect(result.current.transactionId).toBeDefined());
+    const { clientRef, transactionId } = result.current;
+
+    act(() => result.current.startOver());
+    await waitFor(() => expect(result.current.transactionId).toBeDefined());
+    expect(result.current.transactionId).not.toBe(transactionId);
+    expect(result.current.clientRef).not.toBe(clientRef);
+    expect(result.current.transaction?.client_ref).toBe(result.current.clientRef);
+    expect(count(intentToTrade)).toBe(2);
+  });
+});
+
+describe('double clicks', () => {
+  it('choosing the same method twice at once sends it once', async () => {
+    const { fetch, count } = countingFetch();
+    const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }) });
+    const { result } = renderHook(() => useFlow({ order: buyBitcoin }), { wrapper });
+    await waitFor(() =>
+      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
+    );
+    const choice = { direction: 'FUNDING', method: 'BLOCKCHAIN_TRANSFER' } as const;
+    act(() => {
+      result.current.chooseMethod.mutate(choice);
+      result.current.chooseMethod.mutate({ ...choice });
+    });
+    await waitFor(() => expect(result.current.methodsRequired).toEqual(['PAYOUT']));
+    await waitFor(() => expect(result.current.isWorking).toBe(false));
+    expect(count('POST /api/v1/settlement/method')).toBe(1);
+    expect(result.current.error).toBeNull();
+  });
+
+  it('submitting the same value twice at once sends it once and shows no error beside PENDING', async () => {
+    const { fetch, count } = countingFetch();
+    const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }) });
+    const { result } = renderHook(() => useFlow({ order: buyBitcoin }), { wrapper });
+    await waitFor(() =>
+      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
+    );
+    for (const direction of ['FUNDING', 'PAYOUT'] as const) {
+      await act(() =>
+        result.current.chooseMethod.mutateAsync({ direction, method: 'BLOCKCHAIN_TRANSFER' }),
+      );
+    }
+    await waitFor(() => expect(result.current.requirements).toHaveLength(1));
+    const [accountKey] = result.current.requirements;
+    if (!accountKey) throw new Error('requirement missing');
+    const parameters = 'POST /api/v1/settlement/parameters';
+    const first = count(parameters);
+    const clicks = await act(() =>
+      Promise.allSettled([
+        result.current.submit.mutateAsync({ requirement: accountKey, value: wallet }),
+        result.current.submit.mutateAsync({ requirement: { ...accountKey }, value: wallet }),
+      ]),
+    );
+    expect(clicks.map((click) => click.status)).toEqual(['fulfilled', 'fulfilled']);
+    await waitFor(() => expect(result.current.transactionStatus).toBe('PENDING'));
+    expect(count(parameters) - first).toBe(1);
+    expect(result.current.error).toBeNull();
+
+    // Once the first has ended, the same value is sent again (and refused: it is PENDING now).
+    await expect(
+      act(() => result.current.submit.mutateAsync({ requirement: accountKey, value: wallet })),
+    ).rejects.toMatchObject({ name: 'ValidationError' });
+    expect(count(parameters) - first).toBe(2);
+  });
+});
+
 describe('useTransaction and the cache', () => {
   it('leaves no idle transaction entry behind, and none under transactions() while idle', async () => {
     const { wrapper, queryClient } = providerWrapper();

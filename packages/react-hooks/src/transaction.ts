@@ -6,10 +6,10 @@ import {
   type TransactionStatus,
 } from '@exchange-kit/partner-client';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { newClientRef } from './client-ref.js';
 import { useSettlementCountdown } from './countdown.js';
-import { errorMessage, type QuickExchangeError } from './errors.js';
+import { errorMessage, isClientRefTaken, type QuickExchangeError } from './errors.js';
 import { useQuickExchange } from './provider.js';
 import {
   directions,
@@ -40,10 +40,11 @@ export interface TransactionOptions {
   /** The session from useUserSession; nothing is created before it is known. */
   sessionId: string | undefined;
   /**
-   * Names the transaction: however often creation is asked for (retries, re-renders, StrictMode's
-   * double effects), one client_ref is one transaction. Keep it (for example the checkout id) to
-   * find the same transaction after a reload, in the same session: a server that requires the
-   * session JWT refuses it from another session. Generated per hook and session when left out.
+   * Names the transaction within one session: however often creation is asked for (retries,
+   * double clicks, re-renders, StrictMode's double effects, a remount), one client_ref is one
+   * request at a time and one transaction. A reload or another tab opens another session, where
+   * the same client_ref is refused (`clientRefTaken`): pass a new one there. Generated per hook
+   * and session when left out, and drawn again by `startOver`.
    */
   clientRef?: string;
   /** Follow an existing transaction instead of creating one. */
@@ -81,6 +82,18 @@ export interface TransactionFlow {
   /** The error of the latest action, or of reading the transaction when that failed since. */
   error: QuickExchangeError | null;
   errorMessage: string | undefined;
+  /**
+   * Creation was refused because the client_ref already names another transaction: one started
+   * in another session (before a reload, in another tab) or for another order. `errorMessage`
+   * says so to the user; `startOver` (or a new `clientRef` of your own) is the way on.
+   */
+  clientRefTaken: boolean;
+  /**
+   * Leaves this flow's transaction and errors behind and starts a new purchase: a generated
+   * client_ref is drawn again (a `clientRef` of your own stays: pass a new one), and with an
+   * `order` the new transaction is created at once.
+   */
+  startOver: () => void;
   /** TanStack mutations: `mutate`, `mutateAsync` (which throws), `isPending`, `variables`, `reset`. */
   create: UseMutationResult<Transaction, QuickExchangeError, TransactionOrder>;
   chooseMethod: UseMutationResult<SettlementInstruction, QuickExchangeError, MethodChoice>;
@@ -117,6 +130,7 @@ export function useTransaction(options: TransactionOptions): TransactionFlow {
   // A client_ref names one transaction of one session (the server refuses it from another), so
   // a generated one is generated per session.
   const generatedRefs = useRef(new Map<string | undefined, string>());
+  const [, redraw] = useReducer((drawn: number) => drawn + 1, 0);
   let generatedRef = generatedRefs.current.get(sessionId);
   if (generatedRef === undefined) {
     generatedRef = newClientRef();
@@ -144,13 +158,14 @@ export function useTransaction(options: TransactionOptions): TransactionFlow {
   const hasOrder = order !== undefined;
   const following = options.transactionId !== undefined;
   const hasCreated = created !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new client_ref (startOver, or the caller's own) asks for its transaction; mutate already sends it
   useEffect(() => {
     // The order as it is now; its identity changing (written inline) asks for nothing new.
     const toCreate = orderRef.current;
     if (hasOrder && toCreate && sessionId !== undefined && !following && !hasCreated) {
       mutate(toCreate);
     }
-  }, [hasOrder, sessionId, following, hasCreated, mutate]);
+  }, [hasOrder, sessionId, following, hasCreated, mutate, clientRef]);
 
   const funding = transaction?.funding_settlement;
   const payout = transaction?.payout_settlement;
@@ -166,6 +181,12 @@ export function useTransaction(options: TransactionOptions): TransactionFlow {
 
   // The error shown is that of the latest action, unless reading the status failed since.
   const actions = [create, chooseMethod, submit, requote];
+  const [resetCreate, resetChoice, resetSubmit, resetRequote] = actions.map((a) => a.reset);
+  const startOver = useCallback(() => {
+    generatedRefs.current.set(sessionId, newClientRef());
+    for (const reset of [resetCreate, resetChoice, resetSubmit, resetRequote]) reset?.();
+    redraw();
+  }, [sessionId, resetCreate, resetChoice, resetSubmit, resetRequote]);
   const latest = actions.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
   const error =
     query.error && query.errorUpdatedAt > latest.submittedAt ? query.error : latest.error;
@@ -188,6 +209,8 @@ export function useTransaction(options: TransactionOptions): TransactionFlow {
     isWorking: actions.some((action) => action.isPending) || query.isFetching,
     error,
     errorMessage: errorMessage(error),
+    clientRefTaken: isClientRefTaken(create.error),
+    startOver,
     create,
     chooseMethod,
     submit,

@@ -4,6 +4,7 @@
  * each step under test-output/e2e/.
  */
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -147,4 +148,61 @@ describe('example buy flow', () => {
     await shoot(page, '7-requoted');
     expect(pageErrors).toEqual([]);
   }, 60_000);
+});
+
+/** A loopback port nothing listens on, until a sandbox is started on it. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('a page loaded while the exchange is down', () => {
+  it('tries the session again by itself, then opens it once the exchange is up, without a reload', async () => {
+    const port = await closedPort();
+    const credentials = { tokenId: '3141592', tokenSecret: 'unused: no intent is created here' };
+    const downExample = await startExampleServer({
+      partnersUrl: `http://127.0.0.1:${port}`,
+      publicApiKey: 'pk_sandbox_demo',
+      ...credentials,
+    });
+    let sandbox: SandboxProcess | undefined;
+    const page = await browser.newPage();
+    try {
+      page.setDefaultTimeout(15_000);
+      const sessionCalls: number[] = [];
+      page.on('requestfinished', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/api/v1/session')) {
+          sessionCalls.push(Date.now());
+        }
+      });
+      await page.goto(downExample.url);
+      await page.getByRole('status').getByText('Opening a session…').waitFor();
+      // One request and three more with TanStack's backoff (1, 2 and 4 s), then the page says so.
+      await page
+        .getByRole('alert')
+        .getByText('The exchange is unavailable. Please try again later.')
+        .waitFor({ timeout: 30_000 });
+      expect(sessionCalls).toHaveLength(4);
+      await shoot(page, '8-exchange-down');
+
+      sandbox = await startSandboxProcess(60_000, ['--port', String(port)]);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByTestId('session').getByText('SANDBOX session for').waitFor();
+      expect(sessionCalls).toHaveLength(5);
+      // Coming back to the tab asks for nothing more: the session is open.
+      await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      await page.getByRole('button', { name: 'Buy 0.01 BTC' }).waitFor();
+      expect(sessionCalls).toHaveLength(5);
+      await shoot(page, '9-exchange-up');
+    } finally {
+      await page.close();
+      await downExample.close();
+      await sandbox?.stop();
+    }
+  }, 90_000);
 });

@@ -38,10 +38,19 @@ export function BuyApp({
 function BuyFlow() {
   // TanStack's query result; the session holds no secret (the provider keeps it in memory and
   // signs the session's calls with it).
-  const { data: session, error } = useUserSession();
+  const { data: session, error, refetch, isFetching } = useUserSession();
   if (!session) {
+    // Opening is tried again by itself a few times, and when the tab regains focus.
     const message = errorMessage(error);
-    return <p role={message ? 'alert' : 'status'}>{message ?? 'Opening a session…'}</p>;
+    if (!message) return <p role="status">Opening a session…</p>;
+    return (
+      <p role="alert">
+        {message}{' '}
+        <button type="button" disabled={isFetching} onClick={() => void refetch()}>
+          Try again
+        </button>
+      </p>
+    );
   }
   return (
     <>
@@ -116,17 +125,20 @@ function Checkout({ sessionId, termsHref }: { sessionId: string; termsHref: stri
       ) : (
         <SettlementRequirements
           requirements={tx.requirements}
+          disabled={tx.isWorking}
           onSubmit={(requirement, value) => tx.submit.mutate({ requirement, value })}
         />
       )}
       {tx.funding?.setup_parameters.account_key && tx.transactionStatus === 'PENDING' && (
+        // Once PENDING the instruction stands: no new price is offered, even past the countdown.
         <p data-testid="funding">
           Send {tx.funding.quantity} {tx.funding.currency} to{' '}
-          <code>{tx.funding.setup_parameters.account_key.value}</code>{' '}
+          <code>{tx.funding.setup_parameters.account_key.value}</code>
           {countdown.expired ? (
-            <>before a new price: the price expired.</>
+            '.'
           ) : (
             <>
+              {' '}
               within <span data-testid="countdown">{countdown.secondsLeft} s</span>.
             </>
           )}

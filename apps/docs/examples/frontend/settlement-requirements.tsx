@@ -6,17 +6,21 @@ const requirementLabel: Record<SettlementRequirement['type'], (currency: string)
   SIGNED_RAW_TRANSACTION: (currency) => `Your signed ${currency} transaction`,
 };
 
+/** `disabled` while the flow is working: a second click would send the same value again. */
 export function SettlementRequirements({
   requirements,
+  disabled,
   onSubmit,
 }: {
   requirements: SettlementRequirement[];
+  disabled: boolean;
   onSubmit: (requirement: SettlementRequirement, value: string) => void;
 }) {
   return requirements.map((requirement) => (
     <RequirementForm
       key={`${requirement.settlementInstructionId}:${requirement.name}`}
       requirement={requirement}
+      disabled={disabled}
       onSubmit={(value) => onSubmit(requirement, value)}
     />
   ));
@@ -24,9 +28,11 @@ export function SettlementRequirements({
 
 function RequirementForm({
   requirement,
+  disabled,
   onSubmit,
 }: {
   requirement: SettlementRequirement;
+  disabled: boolean;
   onSubmit: (value: string) => void;
 }) {
   const [value, setValue] = useState('');
@@ -35,14 +41,14 @@ function RequirementForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(value);
+        if (!disabled) onSubmit(value);
       }}
     >
       <label>
         {label}{' '}
         <input type="text" value={value} onChange={(event) => setValue(event.target.value)} />
       </label>
-      <button type="submit" disabled={value.trim() === ''}>
+      <button type="submit" disabled={disabled || value.trim() === ''}>
         Submit
       </button>
     </form>
