@@ -73,6 +73,17 @@ describe('the built site', () => {
     await shoot(page, 'home');
   });
 
+  it('shows a sample given whole without the region markers its parts are cut along', async () => {
+    const page = await open('/guide/frontend.html');
+    const code = await page.locator('div[class*="language-"] pre').allTextContents();
+    const whole = code.find(
+      (text) => text.includes('export function BuyApp') && text.includes('function BuyFlow'),
+    );
+    expect(whole).toContain('useTransaction(');
+    expect(code.join('\n')).not.toMatch(/#(end)?region/);
+    await page.close();
+  });
+
   it('declares an icon that the site serves', async () => {
     const page = await open('/');
     const href = await page.locator('head link[rel="icon"]').getAttribute('href');

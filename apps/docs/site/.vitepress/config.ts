@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitepress';
 import { apis, operationLink, operations } from '../../src/reference/openapi.js';
 
 const source = '@exchange-kit/source';
+
+/** A `#region name` or `#endregion` line, as comments of TypeScript, HTML or CSS write it. */
+const regionMarker = /^[ \t]*(?:\/\/|<!--|\/\*)[ \t]*#(?:end)?region\b.*\n/gm;
 
 const apiSidebar = (Object.keys(apis) as (keyof typeof apis)[]).map((api) => ({
   text: apis[api].title,
@@ -45,6 +49,24 @@ export default defineConfig({
   cleanUrls: false,
   // A broken internal link fails the build.
   ignoreDeadLinks: false,
+  markdown: {
+    config(md) {
+      // A sample shown whole (`<<< file`, no region) is shown without the region markers that
+      // its parts are cut along: readers copy it as it is.
+      const fence = md.renderer.rules.fence;
+      md.renderer.rules.fence = (tokens, index, options, env, self) => {
+        const token = tokens[index] as (typeof tokens)[number] & { src?: [string, string?] };
+        const [path, region] = token.src ?? [];
+        if (path && !region) {
+          token.content = readFileSync(path, 'utf8').replace(regionMarker, '');
+          token.src = undefined;
+        }
+        return fence
+          ? fence(tokens, index, options, env, self)
+          : self.renderToken(tokens, index, options);
+      };
+    },
+  },
   themeConfig: {
     search: { provider: 'local' },
     nav: [
