@@ -6,7 +6,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import {
+  advanceSandboxClock,
+  type SandboxProcess,
+  startSandboxProcess,
+} from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
@@ -242,12 +246,7 @@ describe('the built site', () => {
       await expect(flow.getByRole('alert').count()).resolves.toBe(0);
 
       // The countdown runs out on the sandbox's clock and the page's; PENDING, nothing is requoted.
-      const moved = await fetch(`${slow.exchangeUrl}/test/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advance_seconds: 25 }),
-      });
-      expect(moved.ok).toBe(true);
+      await advanceSandboxClock(slow, 25);
       await page.clock.fastForward('00:25');
       await page.getByTestId('countdown').waitFor({ state: 'detached' });
       await expect(page.getByTestId('funding').textContent()).resolves.toMatch(

@@ -22,7 +22,25 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-const sandboxDir = fileURLToPath(new URL('../', import.meta.url));
+// Found when a sandbox starts, not when the module loads: a test in jsdom, whose module URLs
+// are not files, may import the clock helper.
+const sandboxDir = () => fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * Moves the clock of a sandbox started with `--test-control` forward (`POST /test/clock`):
+ * quotes, instructions and OAuth requests expire as if the time had passed.
+ */
+export async function advanceSandboxClock(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  seconds: number,
+): Promise<void> {
+  const response = await fetch(`${sandbox.exchangeUrl}/test/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_seconds: seconds }),
+  });
+  if (!response.ok) throw new Error(`the sandbox clock did not move: ${response.status}`);
+}
 
 /** Starts the real sandbox as its own process, in memory, on a free loopback port. */
 export function startSandboxProcess(
@@ -56,7 +74,7 @@ export async function spawnSandbox(options: SpawnOptions = {}): Promise<SandboxP
     ? ['dist/main.js']
     : ['--import', 'tsx', '--conditions=@exchange-kit/source', 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, [...entry, '--port', '0', ...args], {
-    cwd: sandboxDir,
+    cwd: sandboxDir(),
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, SANDBOX_TOKEN_SECRET: '', ...env },
   });

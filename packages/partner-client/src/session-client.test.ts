@@ -1,4 +1,8 @@
-import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import {
+  advanceSandboxClock,
+  type SandboxProcess,
+  startSandboxProcess,
+} from '@exchange-kit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient as createBrowserClient } from './browser.js';
 import {
@@ -74,11 +78,7 @@ describe('session client', () => {
       direction: 'PAYOUT',
       method: 'BLOCKCHAIN_TRANSFER',
     });
-    await fetch(`${sandbox.exchangeUrl}/test/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_seconds: 30 }),
-    });
+    await advanceSandboxClock(sandbox, 30);
     const error = await mine.transactions
       .setParameters({
         settlement_instruction_id: payout.settlement_instruction_id,

@@ -2,7 +2,7 @@ import type { Transaction } from '@exchange-kit/partner-client';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  advanceSandboxClock,
+  advanceClock,
   backend,
   clockSandboxConfig,
   countingFetch,
@@ -407,7 +407,7 @@ describe('quote expiry', () => {
     expect(result.current.expired).toBe(false);
 
     // The user takes 25 s to type the address: on the server's clock and on the page's.
-    await advanceSandboxClock(25);
+    await advanceClock(25);
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     vi.setSystemTime(Date.now() + 25_000);
     await waitFor(() => expect(result.current.expired).toBe(true));

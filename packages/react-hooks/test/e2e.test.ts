@@ -6,7 +6,11 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import {
+  advanceSandboxClock,
+  type SandboxProcess,
+  startSandboxProcess,
+} from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ExampleServer, startExampleServer } from '../example/server.js';
@@ -130,12 +134,7 @@ describe('example buy flow', () => {
     await page.getByLabel('Your BTC wallet address').fill(wallet);
 
     // The user is slow: 25 s pass on the sandbox's clock and on the page's.
-    const moved = await fetch(`${clockSandbox.exchangeUrl}/test/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_seconds: 25 }),
-    });
-    expect(moved.ok).toBe(true);
+    await advanceSandboxClock(clockSandbox, 25);
     await page.clock.fastForward('00:25');
     await page.getByTestId('expired').getByText('The price expired.').waitFor();
     await expect(page.getByLabel('Your BTC wallet address').count()).resolves.toBe(0);

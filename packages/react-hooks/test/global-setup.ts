@@ -19,7 +19,7 @@ declare module 'vitest' {
      * A sandbox of its own for the hook test that moves its clock (quote expiry), so that no
      * other test's instructions expire under it. The end-to-end test starts its own.
      */
-    clockSandbox: { partnersUrl: string; publicApiKey: string; clockUrl: string };
+    clockSandbox: { partnersUrl: string; publicApiKey: string; exchangeUrl: string };
   }
 }
 
@@ -77,7 +77,7 @@ export default async function setup(project: TestProject) {
   project.provide('clockSandbox', {
     partnersUrl: clockSandbox.partnerUrl,
     publicApiKey: clockSandbox.publicApiKey,
-    clockUrl: `${clockSandbox.exchangeUrl}/test/clock`,
+    exchangeUrl: clockSandbox.exchangeUrl,
   });
 
   return async () => {

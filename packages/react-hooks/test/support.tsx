@@ -1,3 +1,4 @@
+import { advanceSandboxClock } from '@exchange-kit/sandbox/testing';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode } from 'react';
@@ -23,14 +24,8 @@ export function clockSandboxConfig(): QuickExchangeConfig {
 }
 
 /** Moves that sandbox's clock forward: its quotes expire as if the time had passed. */
-export async function advanceSandboxClock(seconds: number): Promise<void> {
-  const response = await fetch(inject('clockSandbox').clockUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advance_seconds: seconds }),
-  });
-  if (!response.ok) throw new Error(`the sandbox clock did not move: ${response.status}`);
-}
+export const advanceClock = (seconds: number): Promise<void> =>
+  advanceSandboxClock(inject('clockSandbox'), seconds);
 
 /** The application's backend: intent creation and loading happen there, with the token. */
 export const backend = () => backendCalls(inject('backendUrl'));
