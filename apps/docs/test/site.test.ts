@@ -57,6 +57,19 @@ async function open(path: string): Promise<Page> {
   return page;
 }
 
+/** On the live page: terms accepted, the purchase made, USDC chosen, a wallet typed in. */
+async function buyUpToTheWallet(page: Page): Promise<void> {
+  await page.getByLabel('I accept the terms of service').check();
+  await page.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
+  await page.locator('.status', { hasText: 'SETTLEMENT_METHOD_REQUIRED' }).waitFor();
+  await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
+  const wallet = page.getByLabel('Your BTC wallet address');
+  const payout = page.getByRole('button', { name: 'Receive to my BTC wallet' });
+  await wallet.or(payout).first().waitFor();
+  if (await payout.isVisible()) await payout.click();
+  await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+}
+
 const shoot = (page: Page, name: string) =>
   page.screenshot({ path: `${screenshots}${name}.png`, fullPage: false });
 
@@ -182,15 +195,7 @@ describe('the built site', () => {
     });
     await page.goto(new URL('/live.html', docs.url).href);
     await page.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
-    await page.getByLabel('I accept the terms of service').check();
-    await page.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
-    await page.locator('.status', { hasText: 'SETTLEMENT_METHOD_REQUIRED' }).waitFor();
-    await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
-    const wallet = page.getByLabel('Your BTC wallet address');
-    const payout = page.getByRole('button', { name: 'Receive to my BTC wallet' });
-    await wallet.or(payout).first().waitFor();
-    if (await payout.isVisible()) await payout.click();
-    await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await buyUpToTheWallet(page);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('.status', { hasText: 'PENDING' }).waitFor();
     await page.getByTestId('countdown').waitFor();
@@ -230,14 +235,7 @@ describe('the built site', () => {
       await page.clock.install();
       await page.goto(new URL('/live.html', served.url).href);
       await page.getByTestId('session').getByText('SANDBOX session').waitFor({ timeout: 30_000 });
-      await page.getByLabel('I accept the terms of service').check();
-      await page.getByRole('button', { name: 'Buy 0.01 BTC with USDC' }).click();
-      await page.getByRole('button', { name: 'Pay by USDC transfer' }).click();
-      const wallet = page.getByLabel('Your BTC wallet address');
-      const payout = page.getByRole('button', { name: 'Receive to my BTC wallet' });
-      await wallet.or(payout).first().waitFor();
-      if (await payout.isVisible()) await payout.click();
-      await wallet.fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+      await buyUpToTheWallet(page);
       await page.getByRole('button', { name: 'Submit' }).dblclick();
       await page.locator('.status', { hasText: 'PENDING' }).waitFor();
       await page.getByTestId('countdown').waitFor();
