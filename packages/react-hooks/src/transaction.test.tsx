@@ -27,6 +27,17 @@ function useFlow(options: Omit<TransactionOptions, 'sessionId'>) {
   return { ...useTransaction({ ...options, sessionId }), sessionId };
 }
 
+/** A created transaction paid on chain both ways, left waiting for the payout wallet. */
+async function toTheWallet(result: { current: ReturnType<typeof useFlow> }): Promise<void> {
+  await waitFor(() => expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'));
+  for (const direction of ['FUNDING', 'PAYOUT'] as const) {
+    await act(() =>
+      result.current.chooseMethod.mutateAsync({ direction, method: 'BLOCKCHAIN_TRANSFER' }),
+    );
+  }
+  await waitFor(() => expect(result.current.requirements).toHaveLength(1));
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -306,15 +317,7 @@ describe('double clicks', () => {
     const { fetch, count } = countingFetch();
     const { wrapper } = providerWrapper({ config: sandboxConfig({ fetch }) });
     const { result } = renderHook(() => useFlow({ order: buyBitcoin }), { wrapper });
-    await waitFor(() =>
-      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
-    );
-    for (const direction of ['FUNDING', 'PAYOUT'] as const) {
-      await act(() =>
-        result.current.chooseMethod.mutateAsync({ direction, method: 'BLOCKCHAIN_TRANSFER' }),
-      );
-    }
-    await waitFor(() => expect(result.current.requirements).toHaveLength(1));
+    await toTheWallet(result);
     const [accountKey] = result.current.requirements;
     if (!accountKey) throw new Error('requirement missing');
     const parameters = 'POST /api/v1/settlement/parameters';
@@ -394,15 +397,7 @@ describe('quote expiry', () => {
   it('shows the expiry, refuses settling on an expired quote, and requotes to PENDING', async () => {
     const { wrapper } = providerWrapper({ config: clockSandboxConfig() });
     const { result } = renderHook(() => useFlow({ order: buyBitcoin }), { wrapper });
-    await waitFor(() =>
-      expect(result.current.transactionStatus).toBe('SETTLEMENT_METHOD_REQUIRED'),
-    );
-    for (const direction of ['FUNDING', 'PAYOUT'] as const) {
-      await act(() =>
-        result.current.chooseMethod.mutateAsync({ direction, method: 'BLOCKCHAIN_TRANSFER' }),
-      );
-    }
-    await waitFor(() => expect(result.current.requirements).toHaveLength(1));
+    await toTheWallet(result);
     const firstExpiry = result.current.expiresAt as number;
     expect(result.current.expired).toBe(false);
 
