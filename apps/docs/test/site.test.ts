@@ -4,12 +4,12 @@
  * A screenshot of each goes to test-output/site/.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   advanceSandboxClock,
   type SandboxProcess,
   startSandboxProcess,
+  unusedPort,
 } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -263,7 +263,7 @@ describe('the built site', () => {
   });
 
   it('live page loaded while the sandbox is down opens the session once it is up, without a reload', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     const served = await startDocsServer({
       sandboxUrl: `http://127.0.0.1:${port}`,
       publicApiKey: 'pk_sandbox_demo',
@@ -295,14 +295,3 @@ describe('the built site', () => {
     }
   });
 });
-
-/** A loopback port nothing listens on, until a sandbox is started on it. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -5,6 +5,8 @@
  * never through its console output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ReadyMessage } from './ready.js';
 
@@ -25,6 +27,18 @@ export interface SandboxProcess {
 // Found when a sandbox starts, not when the module loads: a test in jsdom, whose module URLs
 // are not files, may import the clock helper.
 const sandboxDir = () => fileURLToPath(new URL('../', import.meta.url));
+
+/** A loopback port nothing listens on now: where a test starts a sandbox later on. */
+export function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * Moves the clock of a sandbox started with `--test-control` forward (`POST /test/clock`):

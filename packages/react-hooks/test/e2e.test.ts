@@ -4,12 +4,12 @@
  * each step under test-output/e2e/.
  */
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   advanceSandboxClock,
   type SandboxProcess,
   startSandboxProcess,
+  unusedPort,
 } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -149,20 +149,9 @@ describe('example buy flow', () => {
   }, 60_000);
 });
 
-/** A loopback port nothing listens on, until a sandbox is started on it. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('a page loaded while the exchange is down', () => {
   it('tries the session again by itself, then opens it once the exchange is up, without a reload', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     const credentials = { tokenId: '3141592', tokenSecret: 'unused: no intent is created here' };
     const downExample = await startExampleServer({
       partnersUrl: `http://127.0.0.1:${port}`,
