@@ -207,6 +207,9 @@ export function bodyOf(call: RecordedCall): Record<string, unknown> {
 }
 
 /** Fails the check unless the response has the expected status. */
+/** A 4xx: the request was refused as the caller's, not failed by the server. */
+export const isClientError = (status: number): boolean => status >= 400 && status < 500;
+
 export function expectStatus(
   call: RecordedCall,
   expected: number | ((status: number) => boolean),

@@ -1,6 +1,6 @@
 import { type BadInputCase, deriveBadInput, malformedJson } from '../bad-input.js';
 import { badInputOperations, profilesOf } from '../catalog.js';
-import { bodyOf, type CallOptions } from '../context.js';
+import { bodyOf, type CallOptions, isClientError } from '../context.js';
 import { Failure, type RecordedCall, SetupError } from '../outcome.js';
 import { operation, requestSchema } from '../spec.js';
 import { example, partnerSession } from './partner.js';
@@ -151,7 +151,7 @@ export const inputTargets: InputTarget[] = [
 ];
 
 function expect4xx(call: RecordedCall, description: string): void {
-  if (call.status >= 400 && call.status < 500) return;
+  if (isClientError(call.status)) return;
   throw new Failure(
     `${call.operationId} ${description}: answered ${call.status}${call.status >= 500 ? ' (a server error)' : ' (accepted)'}`,
     {

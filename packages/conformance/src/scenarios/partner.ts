@@ -1,7 +1,7 @@
 import { operationTable } from '@exchange-kit/contract/partner';
 import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
-import { bodyOf, expectStatus } from '../context.js';
+import { bodyOf, expectStatus, isClientError } from '../context.js';
 import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
 import { requestExamples } from '../spec.js';
 import { expected } from './expected.js';
@@ -331,7 +331,7 @@ const intentStrategies: Scenario = {
   },
 };
 
-export const clientRefOtherSessionId = 'AUTH-CLIENT-REF-OTHER-SESSION';
+const clientRefOtherSessionId = 'AUTH-CLIENT-REF-OTHER-SESSION';
 
 /**
  * A client_ref is easy to guess (a checkout id): answered across sessions, it would hand one
@@ -361,22 +361,21 @@ const clientRefPerSession: Scenario = {
     const transactionId = String(payloadOf(first).transaction_id);
     const again = await order(other);
     await context.evidence.check(clientRefOtherSessionId, async () => {
-      if (again.status < 400 || again.status > 499 || again.responseText.includes(transactionId)) {
-        throw new Failure(
-          `another session naming the client_ref was answered ${again.status}${again.responseText.includes(transactionId) ? ` with transaction ${transactionId}` : ''}`,
-          {
-            received: again.responseText.slice(0, 300),
-            documented: '4xx naming client_ref, showing nothing of the transaction it names',
-            call: again,
-          },
-        );
+      const documented = '4xx naming client_ref, showing nothing of the transaction it names';
+      expectStatus(again, isClientError, documented);
+      if (again.responseText.includes(transactionId)) {
+        throw new Failure(`another session naming the client_ref was shown ${transactionId}`, {
+          received: again.responseText.slice(0, 300),
+          documented,
+          call: again,
+        });
       }
       return `${again.status}, nothing of the transaction shown`;
     });
   },
 };
 
-export const quantity2QuoteId = 'INPUT-QUANTITY-2-NOT-QUOTED';
+const quantity2QuoteId = 'INPUT-QUANTITY-2-NOT-QUOTED';
 
 /** A price the user names is never taken: quantity_2 is the quote's figure, or it is refused. */
 const quantity2FromQuote: Scenario = {
@@ -397,15 +396,14 @@ const quantity2FromQuote: Scenario = {
       auth: { kind: 'session', session },
     });
     await context.evidence.check(quantity2QuoteId, async () => {
-      if (named.status < 400 || named.status > 499 || !named.responseText.includes('quantity_2')) {
-        throw new Failure(
-          `a quantity_2 of 1 with a made-up quote_id was answered ${named.status}`,
-          {
-            received: named.responseText.slice(0, 300),
-            documented: '422 naming quantity_2 (does_not_match_quote)',
-            call: named,
-          },
-        );
+      const documented = '422 naming quantity_2 (does_not_match_quote)';
+      expectStatus(named, isClientError, documented);
+      if (!named.responseText.includes('quantity_2')) {
+        throw new Failure(`the refusal of a quantity_2 no quote gave does not name quantity_2`, {
+          received: named.responseText.slice(0, 300),
+          documented,
+          call: named,
+        });
       }
       return `${named.status}, naming quantity_2`;
     });
