@@ -21,7 +21,7 @@ import { answerClientError } from './client-error.js';
 import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
-import { allowedMethods, findRoute, type Route, routerPath } from './router.js';
+import { allowedMethods, apiOfPath, findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
 import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
 
@@ -314,8 +314,7 @@ export async function createApp(options: AppOptions) {
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = pathnameOf(request.url);
-    // Every partner path is under /api/: its misses answer in the partner's envelope.
-    const api = pathname.startsWith('/api/') ? 'partner' : 'exchange';
+    const api = apiOfPath(options.routes, pathname);
     const allowed = allowedMethods(options.routes, pathname);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));

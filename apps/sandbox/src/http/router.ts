@@ -66,6 +66,15 @@ export function routerPath(template: string): string {
     .join('/');
 }
 
+/**
+ * The interface a pathname no route matches would belong to: the one whose paths start with
+ * the same segment (`/api/...` for the partner's), so its miss answers in that interface's shape.
+ */
+export function apiOfPath(routes: Route[], pathname: string): Api {
+  const first = pathname.split('/')[1];
+  return routes.find((route) => route.path.split('/')[1] === first)?.api ?? 'exchange';
+}
+
 /** The methods some route answers on a pathname, for the `Allow` of a 405. */
 export function allowedMethods(routes: Route[], pathname: string): string[] {
   const methods = [...new Set(routes.map((route) => route.method))];
