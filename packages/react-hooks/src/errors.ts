@@ -47,6 +47,13 @@ export function isClientRefTaken(error: unknown): boolean {
 
 // By name rather than instanceof: an application can end up with two copies of the core
 // package, and the error still has to read well.
+/**
+ * The exchange could not be reached, took too long, or failed (a 5xx): a later attempt may
+ * succeed where a refusal (a 4xx) would be answered the same way again.
+ */
+export const isExchangeUnavailable = (error: unknown): boolean =>
+  named(error, 'TransportError') || named(error, 'ServerError');
+
 const named = <E extends Error>(error: unknown, name: string): error is E =>
   error instanceof Error && error.name === name;
 

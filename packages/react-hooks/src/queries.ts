@@ -7,7 +7,7 @@
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import type { Intent, SessionInput, Transaction } from '@exchange-kit/partner-client';
 import { queryOptions, skipToken } from '@tanstack/react-query';
-import type { QuickExchangeError } from './errors.js';
+import { isExchangeUnavailable, type QuickExchangeError } from './errors.js';
 import type { QuickExchange } from './provider.js';
 import { quickExchangeKeys } from './query-keys.js';
 import type { QuickExchangeSession } from './session-shape.js';
@@ -32,15 +32,9 @@ export function sessionInput(input: SessionQueryInput): SessionInput {
   };
 }
 
-/**
- * Whether opening a session failed in a way a later attempt may not: the exchange could not be
- * reached, took too long, or failed (5xx). A refusal (4xx) is answered the same way again.
- */
-function mayOpenLater(failures: number, error: QuickExchangeError): boolean {
-  if (failures >= 3) return false;
-  const status = (error as { status?: unknown }).status;
-  return error.name === 'TransportError' || (typeof status === 'number' && status >= 500);
-}
+/** Opening a session is tried again, three times, only where the exchange was unavailable. */
+const mayOpenLater = (failures: number, error: QuickExchangeError): boolean =>
+  failures < 3 && isExchangeUnavailable(error);
 
 /**
  * The user session of a QuickExchange. Opening a session is not a read: a refetch, an
