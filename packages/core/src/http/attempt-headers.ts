@@ -5,13 +5,27 @@
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const headerValueControl = /[^\t\x20-\x7e\x80-\xff]/;
 
+// A client sets the same few names on every attempt: each is checked and lower-cased once.
+const lowerCasedNames = new Map<string, string>();
+const maxNames = 256;
+
+function lowerCased(name: string): string {
+  const known = lowerCasedNames.get(name);
+  if (known !== undefined) return known;
+  if (!headerName.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+  const lower = name.toLowerCase();
+  if (lowerCasedNames.size >= maxNames) lowerCasedNames.clear();
+  lowerCasedNames.set(name, lower);
+  return lower;
+}
+
 /** The lower-cased name, once name and value are fit to go out; a TypeError as Headers throws. */
 function checked(name: string, value: string): string {
-  if (!headerName.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+  const lower = lowerCased(name);
   if (headerValueControl.test(value)) {
     throw new TypeError(`Invalid value of header ${name}: it holds a control character`);
   }
-  return name.toLowerCase();
+  return lower;
 }
 
 /**

@@ -59,6 +59,21 @@ describe('fetchSend', () => {
     expect((await send(outgoing('/empty'), undefined, 5_000)).text).toBe('');
   });
 
+  it('decodes answers read side by side apart, whatever order their chunks come in', async () => {
+    const send = fetchSend(fetch);
+    const paths = ['/split-character', '/bad-bytes', '/bom', '/split-character', '/bad-bytes'];
+    const texts = await Promise.all(
+      paths.map(async (path) => (await send(outgoing(path), undefined, 5_000)).text),
+    );
+    expect(texts).toEqual([
+      '{"name":"€"}',
+      'ok \uFFFD\uFFFD end',
+      '{"a":1}',
+      '{"name":"€"}',
+      'ok \uFFFD\uFFFD end',
+    ]);
+  });
+
   it('times out while the body is still coming', async () => {
     const pending = fetchSend(fetch)(outgoing('/stalls'), undefined, 100);
     await expect(pending).rejects.toMatchObject({ name: 'TimeoutError' });

@@ -68,6 +68,10 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
   };
 }
 
+// Decoding a whole body at once keeps no state between calls, so one decoder serves them all:
+// a decoder made per call costs more than the read it serves.
+const utf8 = new TextDecoder();
+
 /**
  * The whole body as text, decoded as `text()` does (UTF-8, a leading BOM dropped, bad bytes
  * replaced): read off the body's own reader, it skips the body-mixin machinery that makes
@@ -77,10 +81,23 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
 async function readText(response: Response): Promise<string> {
   if (typeof response.body?.getReader !== 'function') return response.text();
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    text += decoder.decode(read.value, { stream: true });
+  const first = await reader.read();
+  if (first.done) return '';
+  // A small answer comes in one chunk; a larger one is joined before it is decoded, so a
+  // character split between chunks is decoded whole.
+  let next = await reader.read();
+  if (next.done) return utf8.decode(first.value);
+  const chunks = [first.value];
+  let size = first.value.byteLength;
+  for (; !next.done; next = await reader.read()) {
+    chunks.push(next.value);
+    size += next.value.byteLength;
   }
-  return text + decoder.decode();
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return utf8.decode(whole);
 }
