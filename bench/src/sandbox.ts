@@ -395,7 +395,7 @@ export async function sandboxBench(): Promise<string> {
           ]
         : []),
       '',
-      `Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, all read into memory at start, and the orders of the write mix).`,
+      `Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the orders of the write mix, which it reads).`,
       '',
       'Targets: with PGlite at least 1,000 writes/s and 60% of the ceiling with p99 at most 20 ms; with PostgreSQL at least 3,000 writes/s; at least 10,000 reads/s; start-up at most 1.5 s.',
     ].join('\n');

@@ -12,7 +12,7 @@ import { buildRoutes } from './http/router.js';
 import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
 import { completingSettlements } from './partner/completion.js';
-import { findSessionSecret, partnerHandlers } from './partner/handlers.js';
+import { findSessionSecret, partnerHandlers, partnerStoredReads } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';
 import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
@@ -138,6 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     sequencer,
     routes: buildRoutes(),
     handlers,
+    storedReads: partnerStoredReads,
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,

@@ -12,6 +12,7 @@ import type * as PartnerSchemas from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 
 import type { Journal } from '../state/journal.js';
+import type { StoredReads } from '../state/storage.js';
 
 /** Who made the call, as established by authentication. */
 export type Caller =
@@ -107,6 +108,12 @@ export type Handler = {
 
 /** Handlers keyed by the operationId of the spec. */
 export type Handlers = Record<string, Handler>;
+
+/**
+ * The stored rows a call of an operation may read that memory holds only once read (intents),
+ * named from its body as sent, before it is validated: a value that is no id names nothing.
+ */
+export type StoredReadsOf = Record<string, (body: unknown) => StoredReads>;
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } }
   ? Body

@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Handlers, Reply } from '../domain/operation.js';
+import type { Handlers, Reply, StoredReadsOf } from '../domain/operation.js';
 import type { Logger } from '../log.js';
 import type { Sequencer } from '../state/sequencer.js';
 import {
@@ -34,6 +34,8 @@ export interface AppOptions {
   routes: Route[];
   /** The handlers of both interfaces' operations, keyed by operationId. */
   handlers: Handlers;
+  /** The stored rows calls of an operation read in before they are decided. */
+  storedReads?: StoredReadsOf;
   findSessionSecret: SessionSecretLookup;
   now: () => number;
   /** Calls allowed per token; unlimited when absent. */
@@ -187,6 +189,7 @@ export async function createApp(options: AppOptions) {
         );
     const limited = overLimit(caller, now, limitedCall);
     if (limited) return limited;
+    const reads = options.storedReads?.[operationId]?.(body);
     const decided = await sequencer.run((journal) => {
       if (nonce) {
         acceptNonce(journal.state, nonce);
@@ -200,7 +203,7 @@ export async function createApp(options: AppOptions) {
         journal.undo();
         return errorReply(refused, route.api);
       }
-    });
+    }, reads);
     if (!publicRead || decided.status !== 200) return decided;
     // Kept only once what it shows is committed.
     await sequencer.settled();

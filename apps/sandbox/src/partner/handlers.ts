@@ -1,5 +1,6 @@
 /** The Quick Exchange partner operations, keyed by the operationId of spec/partner.openapi.yaml. */
-import type { Handlers } from '../domain/operation.js';
+import { zUuid } from '@exchange-kit/contract/partner/schemas';
+import type { Handlers, StoredReadsOf } from '../domain/operation.js';
 import { intentToTrade } from './intent-to-trade.js';
 import { createIntent } from './intents.js';
 import { listPartnerTransactions } from './listing.js';
@@ -15,6 +16,19 @@ export const partnerHandlers: Handlers = {
   setSettlementParameters,
   getTransactionStatus,
   listPartnerTransactions,
+};
+
+/** The intent a body names at `key` of `holder`, when it is an id. */
+function intentAt(holder: unknown, key: string): { intents: string[] } {
+  const value = (holder as Record<string, unknown> | null | undefined)?.[key];
+  const id = zUuid.safeParse(value);
+  return { intents: id.success ? [id.data.toLowerCase()] : [] };
+}
+
+/** The calls that read an intent: the widget's session and a transaction on an intent. */
+export const partnerStoredReads: StoredReadsOf = {
+  createSession: (body) => intentAt((body as { config?: unknown } | null)?.config, 'intent_id'),
+  intentToTrade: (body) => intentAt(body, 'intent_id'),
 };
 
 /** For the authentication layer: verifies session Bearer JWTs. */

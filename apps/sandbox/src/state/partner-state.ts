@@ -110,8 +110,11 @@ export interface PartnerClock {
 
 /**
  * Quick Exchange as it stands: partner applications, assets and prices, and every session,
- * intent, transaction and settlement instruction, with the indexes the partner calls look
- * them up by. Rows are added and dropped here; a call changes them through its Journal.
+ * transaction and settlement instruction, with the indexes the partner calls look them up
+ * by. Of the intents, the most numerous rows, it holds those made since the start and those
+ * a call has named (read in by the Sequencer before the call is decided; see
+ * `partnerStoredReads`). Rows are added and dropped here; a call changes them through its
+ * Journal.
  */
 export class PartnerState {
   applications = new Map<number, PartnerApplication>();
@@ -119,6 +122,7 @@ export class PartnerState {
   assets = new Map<string, Asset>();
   prices: Price[] = [];
   sessions = new Map<string, Session>();
+  /** The intents made since the start or read in for a call that named them. */
   intents = new Map<string, Intent>();
   transactions = new Map<string, Transaction>();
   /** Each partner's transactions in created_at order, which is their listing order. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   zCreateOAuthRequestResponse,
   zCreateOrderResponse,
@@ -13,6 +14,7 @@ import { placeOrder } from '../exchange/orders.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
+import { readIntents } from '../store/partner-load.js';
 import { loadSandboxState } from '../store/sandbox-load.js';
 import { sandboxStorage } from '../store/sandbox-storage.js';
 import { addProduct, addToken, addUser, seed } from '../store/seed.js';
@@ -24,8 +26,25 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
+import type { Intent } from './partner-state.js';
 import type { SandboxState } from './sandbox-state.js';
 import { Sequencer } from './sequencer.js';
+
+/**
+ * The state the store holds, with the intents memory holds read in: a start reads none, and
+ * the store must hold no intent memory lacks.
+ */
+async function storedState(database: Database, memory: SandboxState): Promise<SandboxState> {
+  return database.read(async (tx) => {
+    const state = await loadSandboxState(tx);
+    for (const intent of await readIntents(tx, [...memory.partner.intents.keys()])) {
+      state.partner.addIntent(intent);
+    }
+    const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM qe_intents');
+    expect(rows[0]?.n).toBe(state.partner.intents.size);
+    return state;
+  });
+}
 
 /** Everything the state holds, as plain values, ids and all. */
 function snapshot(sandbox: SandboxState) {
@@ -111,7 +130,7 @@ describe('the sandbox state and its store', () => {
     expect(statuses.filter((_, n) => n !== 1)).toEqual([200, 200, 200, 422, 200, 200]);
 
     await sandbox.sequencer.settled();
-    const stored = await sandbox.database.read(loadSandboxState);
+    const stored = await storedState(sandbox.database, sandbox.sequencer.state);
     const memory = snapshot(sandbox.sequencer.state);
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
@@ -165,7 +184,7 @@ describe('the sandbox state and its store', () => {
     expect(oauth.status).toBe(200);
 
     await sandbox.sequencer.settled();
-    const stored = snapshot(await sandbox.database.read(loadSandboxState));
+    const stored = snapshot(await storedState(sandbox.database, sandbox.sequencer.state));
     const memory = snapshot(sandbox.sequencer.state);
     expect(memory.transactions.length).toBeGreaterThanOrEqual(2);
     expect(memory.instructions.length).toBeGreaterThanOrEqual(2);
@@ -351,5 +370,102 @@ describe('a store without autovacuum', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('stored rows a call reads in', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openDatabase({ memory: true });
+    await migrate(db);
+    await seed(
+      db,
+      { tokenId: 'reads-token', tokenSecret: 'reads-secret', publicApiKey: 'pk_r' },
+      0,
+    );
+  });
+  afterAll(() => db.close());
+
+  /** The sandbox's own storage, whose intents take `delayMs` to read, or fail to. */
+  const slowStorage = (delayMs: number, fails = false) => {
+    const storage = sandboxStorage(db);
+    return {
+      ...storage,
+      loadIntents: async (ids: readonly string[]) => {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        if (fails) throw new Error('the store is gone');
+        return storage.loadIntents(ids);
+      },
+    };
+  };
+
+  it('decides the call that reads them, and every call after it, in the order they came', async () => {
+    const sequencer = await Sequencer.open(slowStorage(30));
+    const decided: string[] = [];
+    const calls = [
+      sequencer.run(() => decided.push('reads'), { intents: [randomUUID()] }),
+      sequencer.run(() => decided.push('plain')),
+      sequencer.run(() => decided.push('reads too'), { intents: [randomUUID()] }),
+      sequencer.run(() => decided.push('nothing to read'), { intents: [] }),
+    ];
+    await Promise.all(calls);
+    expect(decided).toEqual(['reads', 'plain', 'reads too', 'nothing to read']);
+  });
+
+  it('fails only the call whose read fails', async () => {
+    const sequencer = await Sequencer.open(slowStorage(10, true));
+    const decided: string[] = [];
+    const reading = sequencer.run(() => decided.push('reads'), { intents: [randomUUID()] });
+    const after = sequencer.run(() => decided.push('after'));
+    await expect(reading).rejects.toThrow('the store is gone');
+    await expect(after).resolves.toBe(1);
+    expect(decided).toEqual(['after']);
+  });
+
+  it('keeps the row memory holds over an older copy the store answers with', async () => {
+    const maker = await Sequencer.open(sandboxStorage(db));
+    const [partnerId] = maker.state.partner.applications.keys();
+    const intent: Intent = {
+      id: randomUUID(),
+      partnerId: partnerId as number,
+      strategy: 'ONE_TO_ONE_ATTEMPTED',
+      payoutMethod: 'SERVICE_PARTNER_WALLET',
+      payoutCurrency: 'USDC',
+      payoutQuantity: '1',
+      fundingMethod: null,
+      fundingCurrency: null,
+      fundingQuantity: null,
+      partnerOrderId: null,
+      partnerRef: null,
+      partnerTags: null,
+      expiresAt: null,
+      createdAt: 0,
+      consumedAt: null,
+    };
+    await maker.run((journal) => journal.add('qe_intents', intent));
+    await maker.settled();
+    // A store whose reads lag: every read answers the intent as it was first read.
+    const storage = sandboxStorage(db);
+    let firstRead: Promise<Intent[]> | undefined;
+    const sequencer = await Sequencer.open({
+      ...storage,
+      loadIntents: async (ids) => {
+        firstRead ??= storage.loadIntents(ids);
+        return structuredClone(await firstRead);
+      },
+    });
+    expect(sequencer.state.partner.intents.has(intent.id)).toBe(false);
+    const reads = { intents: [intent.id] };
+    const consumed = sequencer.run((journal) => {
+      const held = sequencer.state.partner.intents.get(intent.id) as Intent;
+      journal.touch('qe_intents', held).consumedAt = 1;
+    }, reads);
+    const seen = sequencer.run(
+      () => sequencer.state.partner.intents.get(intent.id)?.consumedAt,
+      reads,
+    );
+    await consumed;
+    expect(await seen).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { Changes, Journal } from './journal.js';
 import type { Queryable } from './queryable.js';
 import type { SandboxState } from './sandbox-state.js';
-import type { SandboxStorage } from './storage.js';
+import type { SandboxStorage, StoredReads } from './storage.js';
 
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
 // a megabyte of orders, and tens of milliseconds of PGlite's time per pass.
@@ -91,10 +91,37 @@ export class Sequencer {
 
   /**
    * Runs `decide`, which must not wait on anything, on the current state, then stores what it
-   * changed. A throw undoes its changes but its nonce, which stays spent.
+   * changed. A throw undoes its changes but its nonce, which stays spent. The stored rows
+   * `reads` names that memory does not hold yet are read in first, with every later call
+   * held until this one is decided: calls are still decided in the order they came. A failed
+   * read fails this call only.
    */
-  async run<T>(decide: (journal: Journal) => T): Promise<T> {
-    await this.#ready;
+  async run<T>(decide: (journal: Journal) => T, reads?: StoredReads): Promise<T> {
+    const unread = reads?.intents.filter((id) => !this.#state.partner.intents.has(id)) ?? [];
+    if (unread.length === 0) {
+      await this.#ready;
+      return this.#decide(decide);
+    }
+    const previous = this.#ready;
+    let release = () => {};
+    this.#ready = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      await previous;
+      const { partner } = this.#state;
+      // A row memory holds by now was made or changed meanwhile: it is newer than the store's.
+      for (const intent of await this.storage.loadIntents(unread)) {
+        if (!partner.intents.has(intent.id)) partner.addIntent(intent);
+      }
+      return this.#decide(decide);
+    } finally {
+      release();
+    }
+  }
+
+  /** Decides at once, in the turn it is called; answers once the changes are stored. */
+  async #decide<T>(decide: (journal: Journal) => T): Promise<T> {
     const journal = new Journal(this.#state);
     let result: T;
     try {

@@ -1,5 +1,6 @@
 import type { Sequences } from './exchange-state.js';
 import type { Changes } from './journal.js';
+import type { Intent } from './partner-state.js';
 import type { Queryable } from './queryable.js';
 import type { SandboxState } from './sandbox-state.js';
 
@@ -8,8 +9,10 @@ import type { SandboxState } from './sandbox-state.js';
  * and a place to write each batch of changes. `store/` provides it.
  */
 export interface SandboxStorage {
-  /** The sandbox as the store holds it now. */
+  /** The sandbox as the store holds it now, but for its intents (`loadIntents`). */
   load(): Promise<SandboxState>;
+  /** The intents among `ids` (lower-case UUIDs) that the store holds. */
+  loadIntents(ids: readonly string[]): Promise<Intent[]>;
   /** Writes the rows of one batch in one transaction: all of them, or none. */
   write(changes: Changes): Promise<void>;
   /**
@@ -20,4 +23,12 @@ export interface SandboxStorage {
   writeDirectly<T>(next: Sequences, work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Reclaims the room of rows that writes replaced, on a store that does not do it alone. */
   reclaim?(): Promise<void>;
+}
+
+/**
+ * The stored rows a call may read that memory holds only once read: the sequencer reads them
+ * in before the call is decided. Ids are lower-case UUIDs.
+ */
+export interface StoredReads {
+  intents: readonly string[];
 }

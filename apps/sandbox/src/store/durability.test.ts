@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,17 @@ import {
   zGetOrderByClientIdResponse,
   zListOrdersResponse,
 } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zCreateIntentResponse,
+  zCreateSessionResponse,
+} from '@exchange-kit/contract/partner/schemas';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
-import { startSandbox } from '../server.js';
+import { freshDatabase } from '../postgres.test-support.js';
+import { type RunningSandbox, startSandbox } from '../server.js';
 import { demoClient, send, valid } from '../test-support.js';
 
 const directories: string[] = [];
@@ -72,6 +79,107 @@ describe('durability', () => {
       expect(replay).toMatchObject({ status: 401, body: 'Nonce is too small' });
     } finally {
       await second.close();
+    }
+  });
+
+  it('reads an intent made before a restart when a call names it, and keeps it consumed', async () => {
+    // The store of this pass: a data folder, or a database on the PostgreSQL of the second.
+    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+    const store = serverUrl
+      ? { databaseUrl: await freshDatabase(serverUrl) }
+      : { dataDir: await dataDir() };
+    const partnerCall = async (
+      sandbox: RunningSandbox,
+      path: string,
+      body: unknown,
+      headers: Record<string, string> = {},
+    ) =>
+      send(
+        sandbox.partnerUrl,
+        'POST',
+        path,
+        { 'content-type': 'application/json', ...headers },
+        JSON.stringify(body),
+      );
+    const intentPath = `/api/v1/partner/${defaultCredentials.publicApiKey}/intent`;
+    const makeIntent = async (sandbox: RunningSandbox, strategy: string) => {
+      const { tokenId, tokenSecret } = sandbox.credentials;
+      const jwt = await signServiceAuth(
+        { tokenId, tokenSecret },
+        { path: intentPath, delegate: true },
+      );
+      const answer = await partnerCall(
+        sandbox,
+        intentPath,
+        {
+          payout_settlement: {
+            method: 'SERVICE_PARTNER_WALLET',
+            currency: 'USDC',
+            quantity: '49.90',
+          },
+          strategy,
+        },
+        { 'X-Service-Auth': jwt },
+      );
+      return z.parse(zCreateIntentResponse, answer.body).payload.id;
+    };
+    const first = await startSandbox({ port: 0, ...store });
+    const once = await makeIntent(first, 'ONE_TO_ONE_ATTEMPTED');
+    const widget = await makeIntent(first, 'ONE_TO_MANY');
+    await first.close();
+
+    const trade = (sandbox: RunningSandbox, sessionId: string, clientRef: string) =>
+      partnerCall(sandbox, '/api/v1/transaction/intent_to_trade', {
+        session_id: sessionId,
+        intent_id: once.toUpperCase(),
+        client_ref: clientRef,
+        side: 'buy',
+        symbol: 'USDC/ETH',
+        currency: 'USDC',
+        quantity: '49.90',
+        funding_settlement: { method: 'SERVICE_PARTNER_WALLET' },
+      });
+    const openSession = async (sandbox: RunningSandbox, config?: unknown) =>
+      partnerCall(sandbox, '/api/v1/session', {
+        public_api_key: defaultCredentials.publicApiKey,
+        ...(config === undefined ? {} : { config }),
+      });
+    const sessionOf = (answer: { body: unknown }) =>
+      z.parse(zCreateSessionResponse, answer.body).payload.session_id;
+
+    const second = await startSandbox({ port: 0, ...store });
+    try {
+      // A start reads no intent: each is read when a call names it.
+      expect(second.sequencer.state.partner.intents.size).toBe(0);
+      const widgetSession = await openSession(second, { intent_id: widget });
+      expect(widgetSession.status, JSON.stringify(widgetSession.body)).toBe(200);
+      const unknown = await openSession(second, { intent_id: randomUUID() });
+      expect(unknown).toMatchObject({
+        status: 422,
+        body: { errors: { 'config.intent_id': ['not_found'] } },
+      });
+      const session = sessionOf(await openSession(second));
+      const traded = await trade(second, session, 'first');
+      expect(traded.status, JSON.stringify(traded.body)).toBe(202);
+      const again = await trade(second, session, 'second');
+      expect(again).toMatchObject({
+        status: 422,
+        body: { errors: { intent_id: ['already_attempted'] } },
+      });
+    } finally {
+      await second.close();
+    }
+
+    const third = await startSandbox({ port: 0, ...store });
+    try {
+      const session = sessionOf(await openSession(third));
+      const later = await trade(third, session, 'third');
+      expect(later).toMatchObject({
+        status: 422,
+        body: { errors: { intent_id: ['already_attempted'] } },
+      });
+    } finally {
+      await third.close();
     }
   });
 

@@ -8,7 +8,10 @@ type Row = Record<string, unknown>;
 const text = (value: unknown) => (value === null ? null : String(value));
 const time = (value: unknown) => (value === null ? null : Number(value));
 
-/** Quick Exchange as the store holds it, read into a new state. */
+/**
+ * Quick Exchange as the store holds it, read into a new state, but for its intents: they are
+ * the most numerous rows, and a call names the one it needs, which is read then (readIntents).
+ */
 export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
   const state = new PartnerState();
   const query = async (sql: string) => (await db.query<Row>(sql)).rows;
@@ -46,25 +49,6 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       userLocale: text(row.user_locale),
       ancestorOrigins: text(row.ancestor_origins),
       createdAt: Number(row.created_at),
-    });
-  }
-  for (const row of await readRows(db, 'qe_intents', null)) {
-    state.addIntent({
-      id: String(row.id),
-      partnerId: Number(row.partner_id),
-      strategy: row.strategy as Intent['strategy'],
-      payoutMethod: row.payout_method as Intent['payoutMethod'],
-      payoutCurrency: String(row.payout_currency),
-      payoutQuantity: text(row.payout_quantity),
-      fundingMethod: row.funding_method as Intent['fundingMethod'],
-      fundingCurrency: text(row.funding_currency),
-      fundingQuantity: text(row.funding_quantity),
-      partnerOrderId: text(row.partner_order_id),
-      partnerRef: text(row.partner_ref),
-      partnerTags: (row.partner_tags ?? null) as string[] | null,
-      expiresAt: time(row.expires_at),
-      createdAt: Number(row.created_at),
-      consumedAt: time(row.consumed_at),
     });
   }
   for (const row of await readRows(db, 'qe_partner_clocks', null)) {
@@ -113,4 +97,31 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
     });
   }
   return state;
+}
+
+const intentOf = (row: Row): Intent => ({
+  id: String(row.id),
+  partnerId: Number(row.partner_id),
+  strategy: row.strategy as Intent['strategy'],
+  payoutMethod: row.payout_method as Intent['payoutMethod'],
+  payoutCurrency: String(row.payout_currency),
+  payoutQuantity: text(row.payout_quantity),
+  fundingMethod: row.funding_method as Intent['fundingMethod'],
+  fundingCurrency: text(row.funding_currency),
+  fundingQuantity: text(row.funding_quantity),
+  partnerOrderId: text(row.partner_order_id),
+  partnerRef: text(row.partner_ref),
+  partnerTags: (row.partner_tags ?? null) as string[] | null,
+  expiresAt: time(row.expires_at),
+  createdAt: Number(row.created_at),
+  consumedAt: time(row.consumed_at),
+});
+
+/** The intents among `ids` (lower-case UUIDs) that the store holds. */
+export async function readIntents(db: Queryable, ids: readonly string[]): Promise<Intent[]> {
+  const rows = await readRows(db, 'qe_intents', null, {
+    where: 'id = ANY($1::uuid[])',
+    params: [ids],
+  });
+  return rows.map(intentOf);
 }

@@ -265,7 +265,7 @@ const copyEscapes: Record<string, string> = {
 type Read = Stored | object;
 
 /**
- * Every row of `table`, in `orderBy` order (`null`: the store's own, where no reader needs
+ * Every row of `table` (or those `filter` picks), in `orderBy` order (`null`: the store's own, where no reader needs
  * one, saving the sort); numeric columns as strings, every digit kept, and jsonb parsed. Read
  * with COPY where the store has it: a query's rows cost PGlite several times what the same
  * rows as COPY text do, which a store of a few hundred thousand rows feels at every start.
@@ -274,11 +274,16 @@ export async function readRows(
   db: Queryable,
   table: keyof typeof tables,
   orderBy: string | null = 'id',
+  filter?: { where: string; params: unknown[] },
 ): Promise<Record<string, Read>[]> {
   const { columns } = tables[table] as Table<never>;
   const select = `SELECT ${columns
     .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))
-    .join(', ')} FROM ${table}${orderBy === null ? '' : ` ORDER BY ${orderBy}`}`;
+    .join(', ')} FROM ${table}${filter ? ` WHERE ${filter.where}` : ''}${
+    orderBy === null ? '' : ` ORDER BY ${orderBy}`
+  }`;
+  // A few rows picked by key: a query with parameters, which COPY does not take.
+  if (filter) return (await db.query<Record<string, Read>>(select, filter.params)).rows;
   if (!db.copyOut) return (await db.query<Record<string, Read>>(select)).rows;
   const text = await db.copyOut(select);
   const rows: Record<string, Read>[] = [];

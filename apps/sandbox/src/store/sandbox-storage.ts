@@ -2,13 +2,18 @@ import type { Sequences } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { SandboxStorage } from '../state/storage.js';
 import type { Database } from './database.js';
+import { readIntents } from './partner-load.js';
 import { loadSandboxState } from './sandbox-load.js';
 import { changesSql, preparedWrites } from './sandbox-rows.js';
 
-/** The sandbox's state kept in `db`: read whole at start, written one batch at a time. */
+/**
+ * The sandbox's state kept in `db`: read at start (intents when a call names them), written one
+ * batch at a time.
+ */
 export function sandboxStorage(db: Database): SandboxStorage {
   return {
     load: () => db.read(loadSandboxState),
+    loadIntents: (ids) => db.read((tx) => readIntents(tx, ids)),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
     writeDirectly: (next, work) =>
       db.transaction(async (tx) => {
