@@ -479,6 +479,38 @@ describe('order state table', () => {
     expect(await getOrder(call, order.id)).toMatchObject({ status: 'live', price: '9000000' });
   });
 
+  it('refuses a take profit or stop loss sent with a new order, in either form, placing nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const order = {
+      order_type: 'limit',
+      product_id: quiet,
+      side: 'buy',
+      quantity: '0.01',
+      price: '9000000',
+    };
+    const flat = await call('POST', '/orders', {
+      body: { ...order, take_profit: '9500000', client_order_id: 'tp-on-create' },
+    });
+    expect([flat.status, flat.body]).toEqual([422, { errors: { take_profit: ['unknown_field'] } }]);
+    const wrapped = await call('POST', '/orders', {
+      body: { order: { ...order, stop_loss: '8500000', client_order_id: 'sl-on-create' } },
+    });
+    expect([wrapped.status, wrapped.body]).toEqual([
+      422,
+      { errors: { 'order.stop_loss': ['unknown_field'] } },
+    ]);
+    const beside = await call('POST', '/orders', { body: { order, take_profit: '9500000' } });
+    expect([beside.status, beside.body]).toEqual([
+      422,
+      { errors: { take_profit: ['unknown_field'] } },
+    ]);
+    for (const id of ['tp-on-create', 'sl-on-create']) {
+      expect((await call('GET', `/orders/client:${id}`)).status).toBe(404);
+    }
+    const listed = await call('GET', '/orders');
+    expect((listed.body as { models: unknown[] }).models).toEqual([]);
+  });
+
   it('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL: take profit and stop loss orders on a position stay live', async () => {
     const trader = await newUser(sandbox);
     const seller = await newUser(sandbox);

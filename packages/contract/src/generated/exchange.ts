@@ -626,7 +626,7 @@ export interface components {
          * @enum {string}
          */
         TrailingStopType: "fiat" | "percentage";
-        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. */
+        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. */
         OrderCreateFields: {
             order_type: components["schemas"]["OrderType"];
             product_id: number | string;

@@ -182,9 +182,9 @@ export const zErrorBody = /* @__PURE__ */ z.union([
 export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
- * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate.
+ * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed.
  */
-export const zOrderCreateFields = /* @__PURE__ */ z.object({
+export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
     order_type: zOrderType,
     product_id: /* @__PURE__ */ z.union([
         /* @__PURE__ */ z.int(),
@@ -258,7 +258,7 @@ export const zOrderCreate = /* @__PURE__ */ z.discriminatedUnion('order_type', [
 /**
  * A new order wrapped as `{"order": {...}}`, as older clients send it.
  */
-export const zOrderCreateWrapped = /* @__PURE__ */ z.object({
+export const zOrderCreateWrapped = /* @__PURE__ */ z.strictObject({
     order: zOrderCreate
 });
 
