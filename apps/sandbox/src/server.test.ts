@@ -65,6 +65,20 @@ describe('sandbox server', () => {
     expect(await response.json()).toEqual({ message: 'No route for GET /nowhere' });
   });
 
+  it('answers HEAD wherever it answers GET: the same status and headers, and no body', async () => {
+    for (const path of ['/products', '/products/1', '/orders', '/nowhere']) {
+      const get = await fetch(`${sandbox.exchangeUrl}${path}`);
+      const getBody = await get.text();
+      const head = await fetch(`${sandbox.exchangeUrl}${path}`, { method: 'HEAD' });
+      expect([path, head.status]).toEqual([path, get.status]);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(await head.text()).toBe('');
+      if (get.status === 200) {
+        expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(getBody));
+      }
+    }
+  });
+
   it('answers a method a path does not take with 405 and Allow, in the shape of its interface', async () => {
     const answer = async (base: string, method: string, path: string) => {
       const response = await fetch(`${base}${path}`, { method });
@@ -73,11 +87,11 @@ describe('sandbox server', () => {
     };
     expect(await answer(sandbox.exchangeUrl, 'DELETE', '/orders')).toEqual([
       405,
-      'GET, POST',
-      { message: 'DELETE is not allowed on /orders: it takes GET, POST' },
+      'GET, HEAD, POST',
+      { message: 'DELETE is not allowed on /orders: it takes GET, HEAD, POST' },
     ]);
     // A HEAD carries no body, only the status and Allow.
-    expect(await answer(sandbox.exchangeUrl, 'HEAD', '/products')).toEqual([405, 'GET', '']);
+    expect(await answer(sandbox.partnerUrl, 'HEAD', '/api/v1/session')).toEqual([405, 'POST', '']);
     expect(await answer(sandbox.partnerUrl, 'GET', '/api/v1/session')).toEqual([
       405,
       'POST',

@@ -172,7 +172,8 @@ export async function createApp(options: AppOptions) {
     // Validated once the call is let in, so a refusal still spends its nonce.
     const parsed = () => validateRequest(route, { path, query, body });
     // Only the exchange's public reads are kept: what they show changes with the market.
-    const publicRead = request.method === 'GET' && route.api === 'exchange' && isPublic(route);
+    // A HEAD is answered as its GET, whose body the server then leaves out.
+    const publicRead = route.method === 'GET' && route.api === 'exchange' && isPublic(route);
     const version = sequencer.version;
     const { caller, nonce } = publicRead
       ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
@@ -241,7 +242,8 @@ export async function createApp(options: AppOptions) {
     loggerInstance,
     // One line per event worth a look (an internal error, an aborted call), not per call.
     logController: new LogController({ disableRequestLogging: true }),
-    exposeHeadRoutes: false,
+    // Every GET answers HEAD too (RFC 9110 §9.3.2): same status and headers, no body.
+    exposeHeadRoutes: true,
     // A public read seen lately is answered from its kept bytes before Fastify routes it:
     // the most frequent call costs no more than it did on a bare Node server. The server
     // keeps Node's own timeouts.

@@ -78,5 +78,10 @@ export function apiOfPath(routes: Route[], pathname: string): Api {
 /** The methods some route answers on a pathname, for the `Allow` of a 405. */
 export function allowedMethods(routes: Route[], pathname: string): string[] {
   const methods = [...new Set(routes.map((route) => route.method))];
-  return methods.filter((method) => findRoute(routes, method, pathname).kind === 'matched').sort();
+  const allowed = methods.filter(
+    (method) => findRoute(routes, method, pathname).kind === 'matched',
+  );
+  // The server answers HEAD wherever it answers GET.
+  if (allowed.includes('GET')) allowed.push('HEAD');
+  return allowed.sort();
 }
