@@ -479,6 +479,30 @@ describe('order state table', () => {
     expect(await getOrder(call, order.id)).toMatchObject({ status: 'live', price: '9000000' });
   });
 
+  it('refuses a key update_tpsl does not take, leaving the exits as they were', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000' });
+    const set = await call('PUT', `/orders/${order.id}/update_tpsl`, {
+      body: { take_profit: '9500000' },
+    });
+    expect(set.status).toBe(200);
+    for (const [body, field] of [
+      [{ take_proft: '9600000' }, 'take_proft'],
+      [{ stop_loss: '8000000', stoploss: '8000000' }, 'stoploss'],
+      [{ order: { take_profit: '9600000' } }, 'order'],
+    ] as const) {
+      const refused = await call('PUT', `/orders/${order.id}/update_tpsl`, { body });
+      expect([refused.status, refused.body]).toEqual([
+        422,
+        { errors: { [field]: ['unknown_field'] } },
+      ]);
+    }
+    expect(await getOrder(call, order.id)).toMatchObject({
+      take_profit: '9500000',
+      stop_loss: null,
+    });
+  });
+
   it('refuses a take profit or stop loss sent with a new order, in either form, placing nothing', async () => {
     const { call } = await newUser(sandbox);
     const order = {

@@ -1,5 +1,6 @@
 /** The partner operations over real loopback HTTP, signed the way real clients sign them. */
 
+import { randomUUID } from 'node:crypto';
 import {
   zCreateIntentResponse,
   zCreateSessionResponse,
@@ -202,6 +203,81 @@ describe('Quick Exchange over HTTP', () => {
       200,
     ).payload;
     expect(status.status).toBe('PENDING');
+  });
+
+  it('refuses a key a partner or session body does not take with 422 naming it, storing nothing', async () => {
+    const key = sandbox.credentials.publicApiKey;
+    const intentPath = `/api/v1/partner/${key}/intent`;
+    const listPath = `/api/v1/partner/${key}/transactions`;
+    const countOf = async () =>
+      ok(zListPartnerTransactionsResponse, await asPartner('GET', listPath), 200).payload.selection
+        .count;
+    const before = await countOf();
+    const payout = { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '1' };
+    const refusals: [Answer, Record<string, string[]>][] = [
+      [
+        await asPartner('POST', intentPath, { payout_settlement: payout, stratgy: 'ONE_TO_MANY' }),
+        { stratgy: ['unknown_field'] },
+      ],
+      [
+        await asPartner('POST', intentPath, {
+          payout_settlement: { ...payout, quantity: undefined, quantty: '1' },
+        }),
+        { 'payout_settlement.quantty': ['unknown_field'] },
+      ],
+    ];
+    const session = ok(
+      zCreateSessionResponse,
+      await send('POST', '/api/v1/session', { body: { public_api_key: key } }),
+      200,
+    ).payload;
+    const trade = {
+      session_id: session.session_id,
+      side: 'buy',
+      symbol: 'BTC/USDC',
+      currency: 'BTC',
+      quantity: '0.015',
+    };
+    refusals.push([
+      await send('POST', '/api/v1/transaction/intent_to_trade', {
+        body: { ...trade, intentId: randomUUID() },
+      }),
+      { intentId: ['unknown_field'] },
+    ]);
+    refusals.push([
+      await send('POST', '/api/v1/transaction/intent_to_trade', {
+        body: { ...trade, funding_settlement: { method: 'BLOCKCHAIN_TRANSFER', methd: 'x' } },
+      }),
+      { 'funding_settlement.methd': ['unknown_field'] },
+    ]);
+    for (const [answer, errors] of refusals) {
+      expect([answer.status, (answer.body as { errors?: unknown }).errors]).toEqual([422, errors]);
+      expect(answer.body).toMatchObject({ success: false });
+    }
+    expect(await countOf()).toBe(before);
+    const placed = ok(
+      zIntentToTradeResponse,
+      await send('POST', '/api/v1/transaction/intent_to_trade', { body: trade }),
+      202,
+    ).payload;
+    const method = await send('POST', '/api/v1/settlement/method', {
+      body: {
+        transaction_id: placed.transaction_id,
+        direction: 'FUNDING',
+        method: 'BLOCKCHAIN_TRANSFER',
+        drection: 'PAYOUT',
+      },
+    });
+    expect([method.status, (method.body as { errors?: unknown }).errors]).toEqual([
+      422,
+      { drection: ['unknown_field'] },
+    ]);
+    const status = ok(
+      zTransactionStatusResponse,
+      await send('GET', `/api/v1/transaction/status/${placed.transaction_id}`),
+      200,
+    ).payload;
+    expect(status.status).toBe('SETTLEMENT_METHOD_REQUIRED');
   });
 
   it('refuses intent creation without the partner header (401) and unknown ids (404 naming the field)', async () => {

@@ -736,7 +736,7 @@ export interface components {
         OrderEditWrapped: {
             order: components["schemas"]["OrderEdit"];
         };
-        /** @description New take profit and/or stop loss of a live order; each optional. */
+        /** @description New take profit and/or stop loss of a live order; each optional. Any other key is refused (project decision): a misspelled `take_profit` read as absent would answer 200 and leave the order without its exit. */
         OrderTpslUpdate: {
             take_profit?: components["schemas"]["DecimalString"];
             stop_loss?: components["schemas"]["DecimalString"];

@@ -278,9 +278,9 @@ export const zOrderEditWrapped = /* @__PURE__ */ z.strictObject({
 });
 
 /**
- * New take profit and/or stop loss of a live order; each optional.
+ * New take profit and/or stop loss of a live order; each optional. Any other key is refused (project decision): a misspelled `take_profit` read as absent would answer 200 and leave the order without its exit.
  */
-export const zOrderTpslUpdate = /* @__PURE__ */ z.object({
+export const zOrderTpslUpdate = /* @__PURE__ */ z.strictObject({
     take_profit: /* @__PURE__ */ z.optional(zDecimalString),
     stop_loss: /* @__PURE__ */ z.optional(zDecimalString)
 });

@@ -603,7 +603,7 @@ export interface components {
             quantity?: components["schemas"]["DecimalString"];
         };
         /**
-         * @description Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present.
+         * @description Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present. Any other key is refused (project decision), here and in every body a partner or a session sends but session creation: a misspelled `strategy` read as absent would make a one-time intent of a reusable one, a misspelled `intent_id` a transaction without the intent's economics.
          * @example {
          *       "public_api_key": "pk_cc0ca214-6d1b-4a70-8870-2e745c1e8866",
          *       "payout_settlement": {

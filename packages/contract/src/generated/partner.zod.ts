@@ -109,7 +109,7 @@ export const zInputParameters = /* @__PURE__ */ z.record(/* @__PURE__ */ z.strin
 /**
  * A settlement method chosen in an intent_to_trade request, with the input parameters it needs.
  */
-export const zSettlementSelection = /* @__PURE__ */ z.object({
+export const zSettlementSelection = /* @__PURE__ */ z.strictObject({
     method: zSettlementMethod,
     input_parameters: /* @__PURE__ */ z.optional(zInputParameters)
 });
@@ -117,7 +117,7 @@ export const zSettlementSelection = /* @__PURE__ */ z.object({
 /**
  * The user's acceptance of the terms of service found at the session's _links.terms_of_service.
  */
-export const zTermsOfServiceAcceptance = /* @__PURE__ */ z.object({
+export const zTermsOfServiceAcceptance = /* @__PURE__ */ z.strictObject({
     accepted: /* @__PURE__ */ z.boolean(),
     terms_href: /* @__PURE__ */ z.url()
 });
@@ -159,7 +159,7 @@ export const zSessionAuthPayload = /* @__PURE__ */ z.object({
 /**
  * Body of POST /api/v1/settlement/method (convention; the body is not shown in the description).
  */
-export const zSettlementMethodRequest = /* @__PURE__ */ z.object({
+export const zSettlementMethodRequest = /* @__PURE__ */ z.strictObject({
     transaction_id: zUuid,
     direction: zSettlementDirection,
     method: zSettlementMethod,
@@ -169,7 +169,7 @@ export const zSettlementMethodRequest = /* @__PURE__ */ z.object({
 /**
  * Body of POST /api/v1/settlement/parameters (convention); supplies a missing parameter.
  */
-export const zSettlementParametersRequest = /* @__PURE__ */ z.object({
+export const zSettlementParametersRequest = /* @__PURE__ */ z.strictObject({
     settlement_instruction_id: zUuid,
     input_parameters: zInputParameters
 });
@@ -182,7 +182,7 @@ export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z
 /**
  * Body of intent_to_trade. Requirement flags other than session_id are not shown in the description; symbol, currency, side and quantity make up its minimal request and are required here. terms_of_service is optional: the convention that requires it loses to the description's minimal request.
  */
-export const zIntentToTradeRequest = /* @__PURE__ */ z.object({
+export const zIntentToTradeRequest = /* @__PURE__ */ z.strictObject({
     session_id: zUuid,
     api_key: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128))),
     client_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255))),
@@ -202,7 +202,7 @@ export const zIntentToTradeRequest = /* @__PURE__ */ z.object({
 /**
  * One side of an intent in a creation request: {method, currency, quantity (decimal string)}. quantity is given on one side only (convention).
  */
-export const zIntentSettlementCreate = /* @__PURE__ */ z.object({
+export const zIntentSettlementCreate = /* @__PURE__ */ z.strictObject({
     method: zSettlementMethod,
     currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)),
     quantity: /* @__PURE__ */ z.optional(zDecimalString)
@@ -389,9 +389,9 @@ export const zPartnerTransactionList = /* @__PURE__ */ z.object({
 });
 
 /**
- * Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present.
+ * Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present. Any other key is refused (project decision), here and in every body a partner or a session sends but session creation: a misspelled `strategy` read as absent would make a one-time intent of a reusable one, a misspelled `intent_id` a transaction without the intent's economics.
  */
-export const zIntentCreate = /* @__PURE__ */ z.object({
+export const zIntentCreate = /* @__PURE__ */ z.strictObject({
     public_api_key: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128))),
     payout_settlement: zIntentSettlementCreate,
     funding_settlement: /* @__PURE__ */ z.optional(zIntentSettlementCreate),
