@@ -74,6 +74,17 @@ describe('test control', () => {
     expect(await send('/test/clock', { advance_seconds: -1 })).toMatchObject({ status: 422 });
   });
 
+  it('answers another method with 405 and Allow: POST, and a path it does not serve with 404', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT']) {
+      const answer = await fetch(`${sandbox.partnerUrl}/test/clock`, { method });
+      expect([method, answer.status, answer.headers.get('allow')]).toEqual([method, 405, 'POST']);
+    }
+    for (const method of ['GET', 'POST']) {
+      const answer = await fetch(`${sandbox.partnerUrl}/test/nope`, { method });
+      expect([method, answer.status]).toEqual([method, 404]);
+    }
+  });
+
   it('is not served unless the sandbox starts with --test-control', async () => {
     const plain = await startTestSandbox();
     try {

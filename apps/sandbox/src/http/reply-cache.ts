@@ -21,6 +21,13 @@ export function uncachedJson(status: number, body: unknown): Serialized {
   };
 }
 
+/** A 405 naming the methods the path takes, in `Allow` and in the message. */
+export function notAllowed(allow: string, message: string): Serialized {
+  const refused = uncachedJson(405, { message });
+  refused.headers.allow = allow;
+  return refused;
+}
+
 interface Entry {
   generation: number;
   at: number;

@@ -122,10 +122,10 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     const now = options.now();
     const challenge = findChallenge(options.sequencer.state, publicId, now);
     if (!challenge) return gone();
-    if (request.method === 'GET') return signInPage(challenge);
+    if (request.method === 'GET' || request.method === 'HEAD') return signInPage(challenge);
     if (request.method !== 'POST') {
       const refused = message(405, 'Method not allowed', html``);
-      refused.headers.allow = 'GET, POST';
+      refused.headers.allow = 'GET, HEAD, POST';
       return refused;
     }
 

@@ -49,6 +49,35 @@ describe('pages for people', () => {
     }
   });
 
+  it('answers HEAD as GET on every page, and another method with 405 and Allow', async () => {
+    const { href } = await openRequest();
+    for (const url of [
+      `${sandbox.exchangeUrl}/`,
+      `${sandbox.exchangeUrl}/health`,
+      `${sandbox.exchangeUrl}/favicon.ico`,
+      href,
+    ]) {
+      const get = await fetch(url);
+      const head = await fetch(url, { method: 'HEAD' });
+      expect([url, head.status, head.headers.get('content-type')]).toEqual([
+        url,
+        get.status,
+        get.headers.get('content-type'),
+      ]);
+      expect(await head.text()).toBe('');
+    }
+    for (const path of ['/', '/health', '/favicon.ico']) {
+      const refused = await fetch(`${sandbox.exchangeUrl}${path}`, { method: 'DELETE' });
+      expect([path, refused.status, refused.headers.get('allow')]).toEqual([
+        path,
+        405,
+        'GET, HEAD',
+      ]);
+    }
+    const put = await fetch(href, { method: 'PUT' });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
+  });
+
   it('serves the approval page without CORS, so no other origin reads its form token', async () => {
     const { href } = await openRequest();
     const page = await fetch(href, { headers: { origin: 'https://elsewhere.example' } });

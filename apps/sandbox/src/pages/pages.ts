@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type Serialized, uncachedJson } from '../http/reply-cache.js';
+import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Sequencer } from '../state/sequencer.js';
 import { indexPage } from './index-page.js';
 import { oauthPage } from './oauth-page.js';
@@ -28,16 +28,20 @@ export function sandboxPages(options: PagesOptions) {
   const oauth = oauthPage(options);
   const index = indexPage(options);
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
-    const method = request.method ?? 'GET';
-    // The partner interface's base URL, as the banner prints it, leads to the same page.
-    const home = pathname === '/' || pathname === '/api/v1' || pathname === '/api/v1/';
-    if (home && (method === 'GET' || method === 'HEAD')) return index;
-    if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) return favicon;
-    if (pathname === '/health' && (method === 'GET' || method === 'HEAD')) {
-      return uncachedJson(200, { status: 'ok' });
-    }
     const challenge = /^\/oauth\/([^/]+)$/.exec(pathname);
     if (challenge) return oauth(request, challenge[1] ?? '');
-    return undefined;
+    // The partner interface's base URL, as the banner prints it, leads to the same page.
+    const home = pathname === '/' || pathname === '/api/v1' || pathname === '/api/v1/';
+    const page = home
+      ? index
+      : pathname === '/favicon.ico'
+        ? favicon
+        : pathname === '/health'
+          ? uncachedJson(200, { status: 'ok' })
+          : undefined;
+    if (!page) return undefined;
+    const method = request.method ?? 'GET';
+    if (method === 'GET' || method === 'HEAD') return page;
+    return notAllowed('GET, HEAD', `${method} is not allowed on ${pathname}: it takes GET, HEAD`);
   };
 }

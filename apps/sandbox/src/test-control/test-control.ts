@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import { type Serialized, uncachedJson } from '../http/reply-cache.js';
+import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
 
@@ -53,11 +53,14 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 export function testControl(options: TestControlOptions) {
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
     if (!pathname.startsWith('/test/')) return undefined;
-    if (request.method !== 'POST') return uncachedJson(405, { message: 'Test control takes POST' });
+    const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
+    if (transaction === undefined && pathname !== '/test/clock') {
+      return uncachedJson(404, { message: `No test control at ${pathname}` });
+    }
+    if (request.method !== 'POST') return notAllowed('POST', 'Test control takes POST');
     const body = await readJson(request);
     if (!body) return uncachedJson(400, { message: 'The body must be a JSON object' });
 
-    const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
     if (transaction !== undefined) {
       const { status } = body;
       if (typeof status !== 'string' || !terminal.includes(status)) {
@@ -74,19 +77,17 @@ export function testControl(options: TestControlOptions) {
         : uncachedJson(404, { message: 'Transaction not found' });
     }
 
-    if (pathname === '/test/clock') {
-      const seconds = body.advance_seconds;
-      if (
-        typeof seconds !== 'number' ||
-        !Number.isInteger(seconds) ||
-        seconds < 0 ||
-        seconds > maxAdvanceSeconds
-      ) {
-        return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
-      }
-      options.clock.advance(seconds * 1000);
-      return uncachedJson(200, { now: Math.floor(options.clock.now() / 1000) });
+    // The clock, the one other control.
+    const seconds = body.advance_seconds;
+    if (
+      typeof seconds !== 'number' ||
+      !Number.isInteger(seconds) ||
+      seconds < 0 ||
+      seconds > maxAdvanceSeconds
+    ) {
+      return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
     }
-    return uncachedJson(404, { message: `No test control at ${pathname}` });
+    options.clock.advance(seconds * 1000);
+    return uncachedJson(200, { now: Math.floor(options.clock.now() / 1000) });
   };
 }
