@@ -61,6 +61,27 @@ describe('errorFromResponse', () => {
     );
   });
 
+  it('says a message that already names the field and its code once', () => {
+    const error = errorFromResponse(
+      422,
+      details({
+        success: false,
+        message: 'Validation failed: quantity must_be_positive',
+        errors: { quantity: ['must_be_positive'] },
+      }),
+    );
+    expect(error.message).toBe(
+      'PUT /orders/1/cancel: Validation failed: quantity must_be_positive',
+    );
+    const partly = errorFromResponse(
+      422,
+      details({ message: 'Intent not found', errors: { intent_id: ['not_found'] } }),
+    );
+    expect(partly.message).toBe(
+      'PUT /orders/1/cancel: validation failed (Intent not found: intent_id: not_found)',
+    );
+  });
+
   it('lists what a 401 through an OAuth request may mean, the unapproved request first', () => {
     const delegated = errorFromResponse(401, details('API Authentication failed'), {
       authPayload: 'OAuthDelegatedPayload',

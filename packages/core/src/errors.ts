@@ -40,18 +40,21 @@ function messageOf(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim().slice(0, 200) || undefined;
   if (body && typeof body === 'object') {
     const { message, errors } = body as { message?: unknown; errors?: unknown };
-    const fields =
+    const entries =
       errors && typeof errors === 'object'
-        ? Object.entries(errors as Record<string, unknown>)
-            .map(
-              ([field, codes]) =>
-                `${field}: ${Array.isArray(codes) ? codes.join(', ') : String(codes)}`,
-            )
-            .join('; ')
-        : '';
-    // The partner interface says `Invalid body` and names the field only in `errors`.
-    if (typeof message === 'string') return fields ? `${message}: ${fields}` : message;
-    return fields || undefined;
+        ? Object.entries(errors as Record<string, unknown>).map(
+            ([field, codes]) =>
+              [field, Array.isArray(codes) ? codes.map(String) : [String(codes)]] as const,
+          )
+        : [];
+    const fields = entries.map(([field, codes]) => `${field}: ${codes.join(', ')}`).join('; ');
+    if (typeof message !== 'string') return fields || undefined;
+    // The partner interface says `Invalid body` and names the field only in `errors`; a message
+    // that already names every field and code is not followed by them again.
+    const named = entries.every(
+      ([field, codes]) => message.includes(field) && codes.every((code) => message.includes(code)),
+    );
+    return fields && !named ? `${message}: ${fields}` : message;
   }
   return undefined;
 }
@@ -65,9 +68,12 @@ export abstract class ApiError extends ExchangeKitError {
 
   constructor(details: ApiErrorDetails, summary: string, afterwards = '') {
     const said = messageOf(details.body);
-    super(
-      `${details.request.method} ${details.request.path}: ${summary}${said ? ` (${said})` : ''}${afterwards}`,
-    );
+    // A server's message that opens with the summary's words says it already.
+    const told =
+      said?.toLowerCase().startsWith(summary) === true
+        ? said
+        : `${summary}${said ? ` (${said})` : ''}`;
+    super(`${details.request.method} ${details.request.path}: ${told}${afterwards}`);
     this.request = details.request;
     this.body = details.body;
     this.headers = details.headers;
