@@ -170,10 +170,16 @@ export async function storeWithSession(): Promise<{
 }
 
 /** A new intent of `partner` paying `quantity` USDC out to the partner's own wallet. */
-export async function newWalletIntent(db: TestStore, partner: SeededPartner, quantity: string) {
+export async function newWalletIntent(
+  db: TestStore,
+  partner: SeededPartner,
+  quantity: string,
+  extra: Record<string, unknown> = {},
+) {
   const reply = await call(db, 'createIntent', {
     body: {
       payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity },
+      ...extra,
     },
     path: { public_api_key: partner.publicApiKey },
     caller: partnerToken(partner.partnerId),

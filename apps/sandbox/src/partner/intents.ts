@@ -108,6 +108,23 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = ({
 };
 
 /**
+ * Refuses, naming `field`, an intent no transaction can fulfil any more: a ONE_TO_ONE_ATTEMPTED
+ * one already attempted, or one past its expiry.
+ */
+export function requireFulfillable(intent: IntentRow, field: string, now: number): void {
+  if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED' && intent.consumedAt !== null) {
+    throw invalid(
+      field,
+      'already_attempted',
+      `Intent ${intent.id} was already attempted; a ONE_TO_ONE_ATTEMPTED intent serves one attempt`,
+    );
+  }
+  if (intent.expiresAt !== null && intent.expiresAt <= now) {
+    throw invalid(field, 'expired', `Intent ${intent.id} expired`);
+  }
+}
+
+/**
  * Takes an intent for a transaction: of the attempts on a ONE_TO_ONE_ATTEMPTED intent, which
  * the sequencer decides one at a time, exactly one finds it unconsumed. A retry of the attempt
  * that consumed it (same client_ref) never gets here: its transaction is answered before.
@@ -121,16 +138,7 @@ export function claimIntent(
   const intent = journal.partner.intents.get(intentId.toLowerCase());
   // Another partner's intent is reported as absent rather than as forbidden.
   if (!intent || intent.partnerId !== partnerId) throw notFound('Intent', 'intent_id');
-  if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED' && intent.consumedAt !== null) {
-    throw invalid(
-      'intent_id',
-      'already_attempted',
-      `Intent ${intentId} was already attempted; a ONE_TO_ONE_ATTEMPTED intent serves one attempt`,
-    );
-  }
-  if (intent.expiresAt !== null && intent.expiresAt <= now) {
-    throw invalid('intent_id', 'expired', `Intent ${intentId} expired`);
-  }
+  requireFulfillable(intent, 'intent_id', now);
   if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED') {
     journal.touch('qe_intents', intent).consumedAt = now;
   }

@@ -8,11 +8,13 @@ import {
   call,
   count,
   migratedStore,
+  newSession,
   newWalletIntent,
   parsed,
   refusal,
   type SeededPartner,
   seedPartner,
+  T0,
   type TestStore,
 } from './calls.test-support.js';
 import { findSessionSecret } from './handlers.js';
@@ -92,6 +94,44 @@ describe('createSession', () => {
     );
     expect([error.status, error.errors]).toEqual([422, { public_api_key: ['not_found'] }]);
     expect(await count(db, 'qe_sessions')).toBe(before);
+  });
+
+  it('refuses a widget configuration naming an intent no transaction can fulfil (422), storing nothing', async () => {
+    const widget = (intent_id: string) => ({
+      public_api_key: partner.publicApiKey,
+      config: { public_api_key: partner.publicApiKey, config_version: '1', intent_id },
+    });
+    const attempted = await newWalletIntent(db, partner, '5');
+    const sessionId = await newSession(db, partner.publicApiKey);
+    const fulfilled = await call(db, 'intentToTrade', {
+      body: {
+        session_id: sessionId,
+        intent_id: attempted.id,
+        side: 'buy',
+        symbol: 'USDC/ETH',
+        currency: 'USDC',
+        quantity: '5',
+      },
+    });
+    expect(fulfilled.status).toBe(202);
+    const expiring = await newWalletIntent(db, partner, '5', {
+      strategy: 'ONE_TO_MANY',
+      expires_at: T0 + 60_000,
+    });
+    const before = await count(db, 'qe_sessions');
+    const consumed = await refusal(call(db, 'createSession', { body: widget(attempted.id) }));
+    expect([consumed.status, consumed.errors]).toEqual([
+      422,
+      { 'config.intent_id': ['already_attempted'] },
+    ]);
+    const expired = await refusal(
+      call(db, 'createSession', { body: widget(expiring.id), now: T0 + 60_000 }),
+    );
+    expect([expired.status, expired.errors]).toEqual([422, { 'config.intent_id': ['expired'] }]);
+    expect(await count(db, 'qe_sessions')).toBe(before);
+    // Before its expiry, a reusable intent opens the widget as often as asked.
+    const open = await call(db, 'createSession', { body: widget(expiring.id), now: T0 + 59_999 });
+    expect(open.status).toBe(200);
   });
 
   it('refuses a widget configuration naming another intent or partner (422)', async () => {

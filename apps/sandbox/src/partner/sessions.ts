@@ -7,6 +7,7 @@ import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { PartnerState } from '../state/partner-state.js';
 import type { SandboxState } from '../state/sandbox-state.js';
 import { invalid, rejectNul } from './errors.js';
+import { requireFulfillable } from './intents.js';
 import { ENVIRONMENT } from './partners.js';
 import type { UserSession } from './schema-types.js';
 
@@ -51,7 +52,7 @@ export const createSession: PartnerHandlerOf<'createSession'> = ({ body, journal
     );
   }
   if (config?.intent_id !== undefined) {
-    requireWidgetIntent(journal.partner, config.intent_id, partner.id);
+    requireWidgetIntent(journal.partner, config.intent_id, partner.id, now);
   }
   const configured = zDefaultTransaction.safeParse(config?.default_transaction);
 
@@ -92,11 +93,22 @@ function asStrings(defaults: z.infer<typeof zDefaultTransaction>): DefaultTransa
   return result;
 }
 
-/** The widget may be initialised with an intent of this partner only; showing it consumes nothing. */
-function requireWidgetIntent(state: PartnerState, intentId: unknown, partnerId: number): void {
+/**
+ * The widget may be initialised with an intent of this partner only, one a transaction can
+ * still fulfil: it opens on the intent's quote, which its buy action must be able to take.
+ * Showing it consumes nothing.
+ */
+function requireWidgetIntent(
+  state: PartnerState,
+  intentId: unknown,
+  partnerId: number,
+  now: number,
+): void {
   const id = zUuid.safeParse(intentId);
   if (!id.success) throw invalid('config.intent_id', 'invalid', 'config.intent_id is not a UUID');
-  if (state.intents.get(id.data.toLowerCase())?.partnerId !== partnerId) {
+  const intent = state.intents.get(id.data.toLowerCase());
+  if (intent?.partnerId !== partnerId) {
     throw invalid('config.intent_id', 'not_found', 'Intent not found');
   }
+  requireFulfillable(intent, 'config.intent_id', now);
 }

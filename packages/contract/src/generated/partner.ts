@@ -780,6 +780,7 @@ export interface components {
             public_api_key: string;
             /** @example 1.2 */
             config_version: string;
+            /** @description An intent of the session's partner that a transaction can still fulfil (project decision): the widget opens on its quote, so a session naming an unknown intent, a ONE_TO_ONE_ATTEMPTED one already attempted, or an expired one is refused with 422, errors naming config.intent_id (`not_found`, `already_attempted`, `expired`). */
             intent_id?: components["schemas"]["Uuid"];
             default_transaction?: components["schemas"]["DefaultTransaction"];
         };
