@@ -82,6 +82,18 @@ describe('errorFromResponse', () => {
     );
   });
 
+  it('lists what a 401 of a user session may mean, the required Bearer JWT first', () => {
+    const refused = errorFromResponse(401, details('API Authentication failed'), {
+      authPayload: 'SessionAuthPayload',
+    }) as AuthenticationError;
+    expect(refused.possibleCauses[0]).toMatch(/Bearer JWT: make the call through forSession/);
+    expect(refused.message).toContain('possible causes: the server may require');
+    const nonce = errorFromResponse(401, details('Nonce is too small'), {
+      authPayload: 'SessionAuthPayload',
+    }) as AuthenticationError;
+    expect(nonce.possibleCauses).toEqual([]);
+  });
+
   it('lists what a 401 through an OAuth request may mean, the unapproved request first', () => {
     const delegated = errorFromResponse(401, details('API Authentication failed'), {
       authPayload: 'OAuthDelegatedPayload',

@@ -130,9 +130,23 @@ const delegatedCauses = [
 ];
 
 /**
+ * What a refused call of a user session may mean: a server may require the session's Bearer
+ * JWT on calls that others take without it.
+ */
+const sessionCauses = [
+  "the server may require the session's Bearer JWT: make the call through forSession(session)",
+  'the session id or secret may be wrong',
+];
+
+const causesBySigning: Readonly<Record<string, readonly string[]>> = {
+  OAuthDelegatedPayload: delegatedCauses,
+  SessionAuthPayload: sessionCauses,
+};
+
+/**
  * 401: the credentials were refused. The body may be plain text. The server gives one answer
- * for every refusal, so for a call through an OAuth request `possibleCauses` lists what it may
- * mean.
+ * for every refusal, so for a call through an OAuth request or of a user session
+ * `possibleCauses` lists what it may mean.
  */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
@@ -142,9 +156,7 @@ export class AuthenticationError extends ApiError {
   constructor(details: ApiErrorDetails, signing?: string | null) {
     // A nonce refusal says what it is already.
     const causes =
-      signing === 'OAuthDelegatedPayload' && messageOf(details.body) !== 'Nonce is too small'
-        ? delegatedCauses
-        : [];
+      (messageOf(details.body) !== 'Nonce is too small' && causesBySigning[signing ?? '']) || [];
     super(
       details,
       'authentication failed',
