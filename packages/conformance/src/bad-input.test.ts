@@ -27,8 +27,15 @@ describe('bad input derived from a request schema', () => {
     ).toHaveLength(41);
   });
 
-  it('adds a key only to a closed object: cancel_all filters and an edit, not an open intent', () => {
-    expect(byRequirement('INPUT-UNKNOWN-FIELD')).toEqual([]);
+  it('adds a key only to a closed object: an intent and its settlement, cancel_all filters and an edit, not a session', () => {
+    expect(byRequirement('INPUT-UNKNOWN-FIELD')).toEqual([
+      '/payout_settlement/conformance_unknown_field',
+      '/conformance_unknown_field',
+    ]);
+    const session = deriveBadInput('partner', requestSchema('createSession'), {
+      public_api_key: 'pk_x',
+    });
+    expect(session.map((c) => c.requirementId)).not.toContain('INPUT-UNKNOWN-FIELD');
     const filters = deriveBadInput('exchange', requestSchema('cancelAllOrders'), { side: 'buy' });
     expect(filters.filter((c) => c.requirementId === 'INPUT-UNKNOWN-FIELD')).toEqual([
       expect.objectContaining({
