@@ -373,6 +373,25 @@ describe('a store without autovacuum', () => {
   });
 });
 
+/** A one-time intent of `partnerId` paying 1 USDC to the partner's wallet. */
+const anIntent = (partnerId: number): Intent => ({
+  id: randomUUID(),
+  partnerId,
+  strategy: 'ONE_TO_ONE_ATTEMPTED',
+  payoutMethod: 'SERVICE_PARTNER_WALLET',
+  payoutCurrency: 'USDC',
+  payoutQuantity: '1',
+  fundingMethod: null,
+  fundingCurrency: null,
+  fundingQuantity: null,
+  partnerOrderId: null,
+  partnerRef: null,
+  partnerTags: null,
+  expiresAt: null,
+  createdAt: 0,
+  consumedAt: null,
+});
+
 describe('stored rows a call reads in', () => {
   let db: Database;
 
@@ -413,6 +432,20 @@ describe('stored rows a call reads in', () => {
     expect(decided).toEqual(['reads', 'plain', 'reads too', 'nothing to read']);
   });
 
+  it('reads in an intent memory held when the state is read back from the store meanwhile', async () => {
+    const sequencer = await Sequencer.open(sandboxStorage(db));
+    const [partnerId] = sequencer.state.partner.applications.keys();
+    const intent = anIntent(partnerId as number);
+    await sequencer.run((journal) => journal.add('qe_intents', intent));
+    await sequencer.settled();
+    const reloading = sequencer.reload();
+    const seen = sequencer.run(() => sequencer.state.partner.intents.get(intent.id)?.id, {
+      intents: [intent.id],
+    });
+    await reloading;
+    expect(await seen).toBe(intent.id);
+  });
+
   it('fails only the call whose read fails', async () => {
     const sequencer = await Sequencer.open(slowStorage(10, true));
     const decided: string[] = [];
@@ -426,23 +459,7 @@ describe('stored rows a call reads in', () => {
   it('keeps the row memory holds over an older copy the store answers with', async () => {
     const maker = await Sequencer.open(sandboxStorage(db));
     const [partnerId] = maker.state.partner.applications.keys();
-    const intent: Intent = {
-      id: randomUUID(),
-      partnerId: partnerId as number,
-      strategy: 'ONE_TO_ONE_ATTEMPTED',
-      payoutMethod: 'SERVICE_PARTNER_WALLET',
-      payoutCurrency: 'USDC',
-      payoutQuantity: '1',
-      fundingMethod: null,
-      fundingCurrency: null,
-      fundingQuantity: null,
-      partnerOrderId: null,
-      partnerRef: null,
-      partnerTags: null,
-      expiresAt: null,
-      createdAt: 0,
-      consumedAt: null,
-    };
+    const intent = anIntent(partnerId as number);
     await maker.run((journal) => journal.add('qe_intents', intent));
     await maker.settled();
     // A store whose reads lag: every read answers the intent as it was first read.

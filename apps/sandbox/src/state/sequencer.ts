@@ -64,6 +64,8 @@ export class Sequencer {
   #batch: Batch | undefined;
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
+  /** Read-backs of the whole state queued and not over yet (see #exclusively). */
+  #reloadsQueued = 0;
 
   private constructor(
     private readonly storage: SandboxStorage,
@@ -97,7 +99,11 @@ export class Sequencer {
    * read fails this call only.
    */
   async run<T>(decide: (journal: Journal) => T, reads?: StoredReads): Promise<T> {
-    const unread = reads?.intents.filter((id) => !this.#state.partner.intents.has(id)) ?? [];
+    const named = reads?.intents ?? [];
+    // Memory read back from the store holds no intent: with a read-back queued, what memory
+    // holds now says nothing of what it will hold when this call is decided.
+    const unread =
+      this.#reloadsQueued > 0 ? named : named.filter((id) => !this.#state.partner.intents.has(id));
     if (unread.length === 0) {
       await this.#ready;
       return this.#decide(decide);
@@ -157,6 +163,7 @@ export class Sequencer {
 
   /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */
   #exclusively<T>(work: () => Promise<T>): Promise<T> {
+    this.#reloadsQueued++;
     const done = this.#ready.then(async () => {
       await this.settled();
       try {
@@ -166,10 +173,10 @@ export class Sequencer {
         this.#version++;
       }
     });
-    this.#ready = done.then(
-      () => undefined,
-      () => undefined,
-    );
+    const over = () => {
+      this.#reloadsQueued--;
+    };
+    this.#ready = done.then(over, over);
     return done;
   }
 
