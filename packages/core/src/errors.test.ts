@@ -82,6 +82,20 @@ describe('errorFromResponse', () => {
     );
   });
 
+  it('names what a 404 did not find when the body says, as a refusal names its fields', () => {
+    const intent = errorFromResponse(
+      404,
+      details({
+        success: false,
+        message: 'Intent not found',
+        errors: { intent_id: ['not_found'] },
+      }),
+    ) as NotFoundError;
+    expect(intent).toBeInstanceOf(NotFoundError);
+    expect(intent.fields).toEqual({ intent_id: ['not_found'] });
+    expect((errorFromResponse(404, details('No route')) as NotFoundError).fields).toEqual({});
+  });
+
   it('lists what a 401 of a user session may mean, the required Bearer JWT first', () => {
     const refused = errorFromResponse(401, details('API Authentication failed'), {
       authPayload: 'SessionAuthPayload',

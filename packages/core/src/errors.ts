@@ -106,18 +106,20 @@ export class ValidationError<Fields extends object = FieldErrors> extends ApiErr
   constructor(status: 400 | 422, details: ApiErrorDetails) {
     super(details, status === 400 ? 'bad request' : 'validation failed');
     this.status = status;
-    const errors = (details.body as { errors?: unknown } | null)?.errors;
-    this.fields = (
-      errors && typeof errors === 'object' && !Array.isArray(errors)
-        ? Object.fromEntries(
-            Object.entries(errors as Record<string, unknown>).map(([field, codes]) => [
-              field,
-              Array.isArray(codes) ? codes.map(String) : [String(codes)],
-            ]),
-          )
-        : {}
-    ) as Fields;
+    this.fields = fieldErrorsOf(details.body) as Fields;
   }
+}
+
+/** The `errors` of an error body, each field's codes as strings; empty when it has none. */
+function fieldErrorsOf(body: unknown): FieldErrors {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return {};
+  return Object.fromEntries(
+    Object.entries(errors as Record<string, unknown>).map(([field, codes]) => [
+      field,
+      Array.isArray(codes) ? codes.map(String) : [String(codes)],
+    ]),
+  );
 }
 
 /**
@@ -166,13 +168,18 @@ export class AuthenticationError extends ApiError {
   }
 }
 
-/** 404 on any call but the order calls below. */
+/**
+ * 404 on any call but the order calls below. `fields` names what was not found when the body
+ * says (the partner interface's `{"errors": {"intent_id": ["not_found"]}}`); empty otherwise.
+ */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
   readonly status = 404 as const;
+  readonly fields: FieldErrors;
 
   constructor(details: ApiErrorDetails) {
     super(details, 'not found');
+    this.fields = fieldErrorsOf(details.body);
   }
 }
 
