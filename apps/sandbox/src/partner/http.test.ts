@@ -250,6 +250,19 @@ describe('Quick Exchange over HTTP', () => {
       }),
       { 'funding_settlement.methd': ['unknown_field'] },
     ]);
+    const address = { type: 'WALLET_ADDRESS', value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' };
+    refusals.push([
+      await send('POST', '/api/v1/transaction/intent_to_trade', {
+        body: {
+          ...trade,
+          payout_settlement: {
+            method: 'BLOCKCHAIN_TRANSFER',
+            input_parameters: { account_key: { ...address, lable: 'x' } },
+          },
+        },
+      }),
+      { 'payout_settlement.input_parameters.account_key.lable': ['unknown_field'] },
+    ]);
     for (const [answer, errors] of refusals) {
       expect([answer.status, (answer.body as { errors?: unknown }).errors]).toEqual([422, errors]);
       expect(answer.body).toMatchObject({ success: false });

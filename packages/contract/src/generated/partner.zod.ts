@@ -96,7 +96,7 @@ export const zReceivedInput = /* @__PURE__ */ z.object({
 /**
  * An input parameter supplied with a settlement method or later, for example account_key of type WALLET_ADDRESS.
  */
-export const zInputParameter = /* @__PURE__ */ z.object({
+export const zInputParameter = /* @__PURE__ */ z.strictObject({
     type: zParameterType,
     value: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(8192))
 });
