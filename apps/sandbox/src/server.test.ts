@@ -92,6 +92,11 @@ describe('sandbox server', () => {
     ]);
     // A HEAD carries no body, only the status and Allow.
     expect(await answer(sandbox.partnerUrl, 'HEAD', '/api/v1/session')).toEqual([405, 'POST', '']);
+    expect(await answer(sandbox.exchangeUrl, 'POST', '/openapi/partner.json')).toEqual([
+      405,
+      'GET, HEAD',
+      { message: 'POST is not allowed on /openapi/partner.json: it takes GET, HEAD' },
+    ]);
     expect(await answer(sandbox.partnerUrl, 'GET', '/api/v1/session')).toEqual([
       405,
       'POST',

@@ -320,7 +320,10 @@ export async function createApp(options: AppOptions) {
   app.setNotFoundHandler((request, reply) => {
     const pathname = pathnameOf(request.url);
     const api = apiOfPath(options.routes, pathname);
-    const allowed = allowedMethods(options.routes, pathname);
+    // The spec documents are served beside the operations, on GET (and HEAD) alone.
+    const allowed = Object.hasOwn(specDocuments, pathname)
+      ? ['GET', 'HEAD']
+      : allowedMethods(options.routes, pathname);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       const message = `${request.method} is not allowed on ${pathname}: it takes ${allowed.join(', ')}`;
