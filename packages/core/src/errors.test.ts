@@ -47,7 +47,7 @@ describe('errorFromResponse', () => {
       'PUT /orders/1/cancel: validation failed (price: price_too_high; user: product_disabled)',
     );
     expect(errorFromResponse(401, details('API Authentication failed')).message).toBe(
-      'PUT /orders/1/cancel: authentication failed (API Authentication failed)',
+      'PUT /orders/1/cancel: API Authentication failed',
     );
   });
 
@@ -100,8 +100,13 @@ describe('errorFromResponse', () => {
     const refused = errorFromResponse(401, details('API Authentication failed'), {
       authPayload: 'SessionAuthPayload',
     }) as AuthenticationError;
-    expect(refused.possibleCauses[0]).toMatch(/Bearer JWT: make the call through forSession/);
-    expect(refused.message).toContain('possible causes: the server may require');
+    expect(refused.possibleCauses[0]).toMatch(
+      /Bearer JWT refuses a call made without it: make the call through forSession/,
+    );
+    expect(refused.possibleCauses[1]).toMatch(/session id or secret is wrong/);
+    expect(refused.message).toContain(
+      "possible causes: a server that requires the session's Bearer JWT",
+    );
     const nonce = errorFromResponse(401, details('Nonce is too small'), {
       authPayload: 'SessionAuthPayload',
     }) as AuthenticationError;
@@ -113,14 +118,12 @@ describe('errorFromResponse', () => {
       authPayload: 'OAuthDelegatedPayload',
     }) as AuthenticationError;
     expect(delegated.message).toMatch(
-      /authentication failed \(API Authentication failed\); possible causes: the OAuth request may not be approved yet/,
+      /: API Authentication failed; possible causes: the OAuth request may not be approved yet/,
     );
     const own = errorFromResponse(401, details('API Authentication failed'), {
       authPayload: 'ServiceAuthPayload',
     }) as AuthenticationError;
-    expect(own.message).toBe(
-      'PUT /orders/1/cancel: authentication failed (API Authentication failed)',
-    );
+    expect(own.message).toBe('PUT /orders/1/cancel: API Authentication failed');
     expect(own.possibleCauses).toEqual([]);
     // A nonce refusal already says what it is.
     const nonce = errorFromResponse(401, details('Nonce is too small'), {

@@ -68,9 +68,9 @@ export abstract class ApiError extends ExchangeKitError {
 
   constructor(details: ApiErrorDetails, summary: string, afterwards = '') {
     const said = messageOf(details.body);
-    // A server's message that opens with the summary's words says it already.
+    // A server's message that holds the summary's words says it already.
     const told =
-      said?.toLowerCase().startsWith(summary) === true
+      said?.toLowerCase().includes(summary) === true
         ? said
         : `${summary}${said ? ` (${said})` : ''}`;
     super(`${details.request.method} ${details.request.path}: ${told}${afterwards}`);
@@ -136,8 +136,8 @@ const delegatedCauses = [
  * JWT on calls that others take without it.
  */
 const sessionCauses = [
-  "the server may require the session's Bearer JWT: make the call through forSession(session)",
-  'the session id or secret may be wrong',
+  "a server that requires the session's Bearer JWT refuses a call made without it: make the call through forSession(session)",
+  'a call made through forSession is refused the same way when its session id or secret is wrong',
 ];
 
 const causesBySigning: Readonly<Record<string, readonly string[]>> = {
