@@ -82,7 +82,8 @@ afterAll(async () => {
 const expected = { price: '9600000', notLive: true, partner: 'function', rounded: '65010.5' };
 
 describe('consumer projects', () => {
-  it('ESM import and CommonJS require(), on Node 20, 22 and 24', async () => {
+  // Nine Node processes, each loading the packages: seconds on a busy machine.
+  it('ESM import and CommonJS require(), on Node 20, 22 and 24', { timeout: 60_000 }, async () => {
     const env = { ...process.env, BASE_URL: baseUrl };
     for (const [runtime, node] of runtimes) {
       const { stdout: version } = await run(node, ['--version']);
