@@ -6,6 +6,8 @@
 import { orderHandlers } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import { openDatabase, type StoreOptions } from './store/database.js';
+import { addOrderHistory } from './store/order-history.js';
 import { addToken, demoUserId } from './store/seed.js';
 
 export type { RunningSandbox, SandboxOptions };
@@ -13,6 +15,21 @@ export { startSandbox };
 
 /** A fresh, empty database on a PostgreSQL server, for a sandbox of its own. */
 export const freshPostgresDatabase: (serverUrl: string) => Promise<string> = freshDatabase;
+
+/**
+ * `orders` cancelled orders of the demo user added straight to a store a sandbox has set up
+ * and no longer runs on: the history a long load test leaves, to measure a start on it.
+ */
+export async function addDemoOrderHistory(store: StoreOptions, orders: number): Promise<void> {
+  const database = await openDatabase(store);
+  try {
+    await database.transaction((tx) =>
+      addOrderHistory(tx, { orders, userId: demoUserId, productId: 1, since: Date.now() - orders }),
+    );
+  } finally {
+    await database.close();
+  }
+}
 
 /** A new API token of the demo user, written to the store. */
 export function addDemoToken(

@@ -21,6 +21,8 @@ export interface SandboxProcess {
    * them; absent for a sandbox that was not started here.
    */
   banner?: string;
+  /** Its process id, to measure what it holds; absent for a sandbox not started here. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -131,6 +133,7 @@ export async function spawnSandbox(options: SpawnOptions = {}): Promise<SandboxP
     ...ready.credentials,
     // Printed before the ready message was sent, though the pipe may hand it over after.
     banner: await banner,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -181,6 +181,8 @@ function ahead(a: Order, b: Order): boolean {
   return a.sequence < b.sequence;
 }
 
+const byPlace = (a: Order, b: Order) => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0);
+
 /** One side of a product's book: resting orders, best first. */
 export class BookSide {
   readonly orders: Order[] = [];
@@ -194,6 +196,20 @@ export class BookSide {
       else high = middle;
     }
     this.orders.splice(low, 0, order);
+  }
+
+  /** Inserts many orders at once: one sort and one merge, where `insert` moves the tail each time. */
+  insertAll(orders: readonly Order[]): void {
+    const added = [...orders].sort(byPlace);
+    const merged: Order[] = [];
+    let n = 0;
+    for (const order of this.orders) {
+      while (n < added.length && ahead(added[n] as Order, order)) merged.push(added[n++] as Order);
+      merged.push(order);
+    }
+    while (n < added.length) merged.push(added[n++] as Order);
+    this.orders.length = 0;
+    for (const order of merged) this.orders.push(order);
   }
 
   remove(order: Order): void {
@@ -287,12 +303,35 @@ export class ExchangeState {
   }
 
   addOrder(order: Order): void {
+    this.#index(order);
+    this.rest(order);
+  }
+
+  /**
+   * Adds the orders a store holds, then puts the open ones in their books with one sort per
+   * side: resting each in turn moves every order behind it, which is quadratic in the size of
+   * the book.
+   */
+  addStoredOrders(orders: Iterable<Order>): void {
+    const sides = new Map<BookSide, Order[]>();
+    for (const order of orders) {
+      this.#index(order);
+      if (!isOpen(order)) continue;
+      if (order.conditional) this.rest(order);
+      else entry(sides, this.book(order.productId)[order.side], (): Order[] => []).push(order);
+    }
+    for (const [side, resting] of sides) {
+      side.insertAll(resting);
+      for (const order of resting) this.resting.add(order);
+    }
+  }
+
+  #index(order: Order): void {
     this.orders.set(order.id, order);
     entry(this.ordersByUser, order.userId, (): Order[] => []).push(order);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.set(clientKey(order.userId, order.clientOrderId), order);
     }
-    this.rest(order);
   }
 
   /** Forgets an order placed by a call that was then refused. */

@@ -9,7 +9,7 @@ import {
   type TrailingStop,
 } from '../state/exchange-state.js';
 import type { Queryable } from '../state/queryable.js';
-import { readRows } from './sandbox-rows.js';
+import { eachRow, readRows } from './sandbox-rows.js';
 
 /**
  * The exchange as the store holds it: every table the exchange decides on, read into a new
@@ -98,51 +98,19 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       address: String(row.address),
     });
   }
-  for (const row of await readRows(db, 'orders')) {
-    const nullable = (value: unknown) => (value === null ? null : new D(String(value)));
-    state.addOrder({
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      productId: Number(row.product_id),
-      clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
-      orderType: row.order_type as Order['orderType'],
-      side: row.side as Order['side'],
-      tradingType: row.trading_type as Order['tradingType'],
-      quantity: new D(String(row.quantity)),
-      filledQuantity: new D(String(row.filled_quantity)),
-      price: new D(String(row.price)),
-      filledValue: new D(String(row.filled_value)),
-      status: row.status as OrderStatus,
-      leverageLevel: Number(row.leverage_level),
-      fundingCurrency: String(row.funding_currency),
-      takeProfit: nullable(row.take_profit),
-      stopLoss: nullable(row.stop_loss),
-      conditional: Boolean(row.conditional),
-      tradeId: row.trade_id === null ? null : Number(row.trade_id),
-      unwoundTradeId: row.unwound_trade_id === null ? null : Number(row.unwound_trade_id),
-      trailingStop:
-        row.trailing_stop_type === null
-          ? null
-          : {
-              type: row.trailing_stop_type as TrailingStop['type'],
-              value: new D(String(row.trailing_stop_value)),
-            },
-      reservedAmount: new D(String(row.reserved_amount)),
-      reservedCurrency: String(row.reserved_currency),
-      sequence: Number(row.sequence),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
-  }
-  for (const row of await readRows(db, 'fills')) {
+  const decimal = sharedDecimals();
+  const orders: Order[] = [];
+  for await (const row of eachRow(db, 'orders')) orders.push(orderOf(row, decimal));
+  state.addStoredOrders(orders);
+  for await (const row of eachRow(db, 'fills')) {
     state.addFill({
       id: Number(row.id),
       productId: Number(row.product_id),
       takerOrderId: Number(row.taker_order_id),
       makerOrderId: Number(row.maker_order_id),
       takerSide: row.taker_side as Fill['takerSide'],
-      price: new D(String(row.price)),
-      quantity: new D(String(row.quantity)),
+      price: decimal(row.price),
+      quantity: decimal(row.quantity),
       createdAt: Number(row.created_at),
     });
   }
@@ -185,13 +153,17 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account`,
   );
-  const after = (stored: unknown, used: Iterable<number>) =>
-    Math.max(Number(stored), ...[...used].map((id) => id + 1));
+  // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
+  const after = (stored: unknown, used: Iterable<number>) => {
+    let next = Number(stored);
+    for (const id of used) if (id + 1 > next) next = id + 1;
+    return next;
+  };
   state.next = {
     order: after(sequences?.order, state.orders.keys()),
     orderSequence: after(
       sequences?.order_sequence,
-      [...state.orders.values()].map((order) => order.sequence),
+      orders.map((order) => order.sequence),
     ),
     fill: after(
       sequences?.fill,
@@ -205,4 +177,61 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     ),
   };
   return state;
+}
+
+type Row = Record<string, unknown>;
+
+function orderOf(row: Row, decimal: (value: unknown) => D): Order {
+  const nullable = (value: unknown) => (value === null ? null : decimal(value));
+  return {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    productId: Number(row.product_id),
+    clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
+    orderType: row.order_type as Order['orderType'],
+    side: row.side as Order['side'],
+    tradingType: row.trading_type as Order['tradingType'],
+    quantity: decimal(row.quantity),
+    filledQuantity: decimal(row.filled_quantity),
+    price: decimal(row.price),
+    filledValue: decimal(row.filled_value),
+    status: row.status as OrderStatus,
+    leverageLevel: Number(row.leverage_level),
+    fundingCurrency: String(row.funding_currency),
+    takeProfit: nullable(row.take_profit),
+    stopLoss: nullable(row.stop_loss),
+    conditional: Boolean(row.conditional),
+    tradeId: row.trade_id === null ? null : Number(row.trade_id),
+    unwoundTradeId: row.unwound_trade_id === null ? null : Number(row.unwound_trade_id),
+    trailingStop:
+      row.trailing_stop_type === null
+        ? null
+        : {
+            type: row.trailing_stop_type as TrailingStop['type'],
+            value: decimal(row.trailing_stop_value),
+          },
+    reservedAmount: decimal(row.reserved_amount),
+    reservedCurrency: String(row.reserved_currency),
+    sequence: Number(row.sequence),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/**
+ * Reads decimals so that equal values share one object: a D is never changed in place, and
+ * a store of a million orders repeats a few thousand prices and quantities (and zeros) far
+ * more often than it holds new ones. Past `most` distinct values a new one is read alone.
+ */
+function sharedDecimals(most = 100_000): (value: unknown) => D {
+  const seen = new Map<string, D>();
+  return (value) => {
+    const text = String(value);
+    let decimal = seen.get(text);
+    if (decimal === undefined) {
+      decimal = new D(text);
+      if (seen.size < most) seen.set(text, decimal);
+    }
+    return decimal;
+  };
 }

@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  zCreateOrderResponse,
+  zGetOrderResponse,
+  zListOrdersResponse,
+} from '@exchange-kit/contract/exchange/schemas';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../postgres.test-support.js';
+import { startSandbox } from '../server.js';
+import { demoClient, send, valid } from '../test-support.js';
+import { addOrderHistory } from './order-history.js';
+import { demoUserId } from './seed.js';
+
+// Past the 130,000 orders at which a start once overflowed the stack spreading their ids.
+const historySize = 150_000;
+
+const directories: string[] = [];
+afterAll(async () => {
+  for (const directory of directories) await rm(directory, { recursive: true, force: true });
+});
+
+/** A store that outlives one sandbox: a data folder, or a database on this pass's PostgreSQL. */
+async function lastingStore() {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  if (serverUrl) return { databaseUrl: await freshDatabase(serverUrl) };
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-large-'));
+  directories.push(dataDir);
+  return { dataDir };
+}
+
+describe('a start on a store that holds a long history', () => {
+  it(`starts on ${historySize.toLocaleString('en')} orders and serves them`, async () => {
+    const store = await lastingStore();
+    const first = await startSandbox({ port: 0, ...store });
+    let liveId: number;
+    try {
+      const placed = await demoClient(first)('POST', '/orders', {
+        body: {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.01',
+          price: '9000000',
+        },
+      });
+      liveId = Number(valid(zCreateOrderResponse, placed).id);
+      await first.database.transaction((tx) =>
+        addOrderHistory(tx, {
+          orders: historySize,
+          userId: demoUserId,
+          productId: 1,
+          since: Date.now() - historySize,
+        }),
+      );
+    } finally {
+      await first.close();
+    }
+
+    const second = await startSandbox({ port: 0, ...store });
+    try {
+      const call = demoClient(second);
+      const list = valid(
+        zListOrdersResponse,
+        await call('GET', '/orders?limit=1&status=cancelled'),
+      );
+      expect(list.total_pages).toBe(historySize);
+      const newest = list.models[0];
+      expect(newest).toMatchObject({
+        status: 'cancelled',
+        client_order_id: `history-${newest?.id}`,
+      });
+
+      const live = valid(zGetOrderResponse, await call('GET', `/orders/${liveId}`));
+      expect(live.status).toBe('live');
+      // The order still rests in its book, at its price.
+      const book = await send(second.exchangeUrl, 'GET', '/products/1/price_levels', {});
+      expect((book.body as { buy_price_levels: string[][] }).buy_price_levels).toContainEqual([
+        '9000000',
+        '0.01',
+      ]);
+
+      // The ids handed out next follow the history instead of running into it.
+      const next = valid(
+        zCreateOrderResponse,
+        await call('POST', '/orders', {
+          body: {
+            order_type: 'limit',
+            product_id: 1,
+            side: 'buy',
+            quantity: '0.01',
+            price: '9000001',
+          },
+        }),
+      );
+      expect(Number(next.id)).toBeGreaterThan(Number(newest?.id));
+    } finally {
+      await second.close();
+    }
+  }, 240_000);
+});
