@@ -192,7 +192,8 @@ export async function createApp(options: AppOptions) {
     if (limited) return limited;
     const reads = options.storedReads?.[operationId]?.(body);
     const decided = await sequencer.run((journal) => {
-      if (nonce) {
+      // Decided again after the store refused an earlier call, it spent its nonce already.
+      if (nonce && !journal.again) {
         acceptNonce(journal.state, nonce);
         journal.nonce(nonce.scope, nonce.value);
       }

@@ -33,7 +33,14 @@ export class Journal {
   /** Why the store did not keep this call's changes, once it is known they were withdrawn. */
   refusal: Error | undefined;
 
-  constructor(readonly state: SandboxState) {}
+  /**
+   * @param again Whether the call is decided again, the store having refused a call it was
+   *   first decided after: what it spent then (its nonce) it does not spend a second time.
+   */
+  constructor(
+    readonly state: SandboxState,
+    readonly again = false,
+  ) {}
 
   get exchange(): ExchangeState {
     return this.state.exchange;

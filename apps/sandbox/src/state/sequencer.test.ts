@@ -277,7 +277,7 @@ describe('a batch the store refuses', () => {
     expect(rows).toEqual([]);
   });
 
-  it('fails the calls it carried, and memory goes back to what the store holds', async () => {
+  it('fails the call whose rows it refuses, and memory goes back to what the store holds', async () => {
     const credentials = {
       tokenId: 'batch-token',
       tokenSecret: 'batch-secret',
@@ -296,9 +296,14 @@ describe('a batch the store refuses', () => {
       name: 'Error',
       cause: expect.objectContaining({ message: expect.stringMatching(/refuse_fills/) }),
     });
-    // The next call waits for the state to be read back.
     await sequencer.run(() => undefined);
-    expect(snapshot(sequencer.state)).toEqual(before);
+    const { next: nextBefore, ...kept } = before;
+    const { next, ...now } = snapshot(sequencer.state);
+    expect(now).toEqual(kept);
+    // The ids the refused call took are not handed out again.
+    expect(next.order).toBeGreaterThan(nextBefore.order);
+    const { next: _stored, ...stored } = snapshot(await storedState(db, sequencer.state));
+    expect(stored).toEqual(now);
     await db.transaction((tx) => tx.query('ALTER TABLE fills DROP CONSTRAINT refuse_fills'));
     // And the exchange goes on.
     const resting = await place('100');

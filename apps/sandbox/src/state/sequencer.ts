@@ -9,17 +9,36 @@ const defaultRowsPerReclaim = 20_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A call whose changes the store refused, or that was decided on such a call: none is kept. */
+/** A call whose own changes the store refused: none is kept. */
 export class CallNotStored extends Error {
   constructor(reason: string, cause: unknown) {
     super(reason, { cause });
   }
 }
 
+/**
+ * A call held until its changes are stored: decided again, on the state without them, when
+ * the store refuses a call it was decided after.
+ */
+interface Call {
+  readonly decide: (journal: Journal) => unknown;
+  journal: Journal;
+  outcome: { value: unknown } | { error: unknown };
+}
+
+function decideCall(decide: (journal: Journal) => unknown, journal: Journal): Call {
+  try {
+    return { decide, journal, outcome: { value: decide(journal) } };
+  } catch (error) {
+    journal.undo();
+    return { decide, journal, outcome: { error } };
+  }
+}
+
 interface Batch {
   changes: Changes;
   /** The calls stored with this batch, in the order they were decided. */
-  journals: Journal[];
+  calls: Call[];
   stored: Promise<void>;
 }
 
@@ -27,8 +46,8 @@ interface Batch {
  * The calls of a batch in groups that share no row: a group is stored, or refused, as a
  * whole, and no group's rows hold another group's changes.
  */
-function groupsSharingNoRow(journals: Journal[]): Journal[][] {
-  const parent = journals.map((_, index) => index);
+function groupsSharingNoRow(calls: Call[]): Call[][] {
+  const parent = calls.map((_, index) => index);
   const root = (index: number): number => {
     let at = index;
     while (parent[at] !== at) at = parent[at] as number;
@@ -36,17 +55,17 @@ function groupsSharingNoRow(journals: Journal[]): Journal[][] {
     return at;
   };
   const owner = new Map<string, number>();
-  journals.forEach((journal, index) => {
-    for (const key of journal.rowKeys()) {
+  calls.forEach((call, index) => {
+    for (const key of call.journal.rowKeys()) {
       const other = owner.get(key);
       if (other === undefined) owner.set(key, index);
       else parent[root(index)] = root(other);
     }
   });
-  const groups = new Map<number, Journal[]>();
-  journals.forEach((journal, index) => {
+  const groups = new Map<number, Call[]>();
+  calls.forEach((call, index) => {
     const group = groups.get(root(index)) ?? [];
-    group.push(journal);
+    group.push(call);
     groups.set(root(index), group);
   });
   return [...groups.values()];
@@ -66,6 +85,8 @@ export class Sequencer {
   #rowsSinceReclaim = 0;
   /** Read-backs of the whole state queued and not over yet (see #exclusively). */
   #reloadsQueued = 0;
+  /** Set while calls of a refused batch are decided again: no other call is decided meanwhile. */
+  #decidingAgain: Promise<void> | undefined;
 
   private constructor(
     private readonly storage: SandboxStorage,
@@ -126,20 +147,17 @@ export class Sequencer {
     }
   }
 
-  /** Decides at once, in the turn it is called; answers once the changes are stored. */
+  /**
+   * Decides at once, in the turn it is called (or once a refused batch is decided again);
+   * answers once the changes are stored, with what the call was last decided to answer.
+   */
   async #decide<T>(decide: (journal: Journal) => T): Promise<T> {
-    const journal = new Journal(this.#state);
-    let result: T;
-    try {
-      result = decide(journal);
-    } catch (error) {
-      journal.undo();
-      await this.#store(journal);
-      throw error;
-    }
-    await this.#store(journal);
-    if (journal.refusal) throw journal.refusal;
-    return result;
+    while (this.#decidingAgain) await this.#decidingAgain;
+    const call = decideCall(decide, new Journal(this.#state));
+    await this.#store(call);
+    if (call.journal.refusal) throw call.journal.refusal;
+    if ('error' in call.outcome) throw call.outcome.error;
+    return call.outcome.value as T;
   }
 
   /** Resolves once every change made so far is committed (or has failed). */
@@ -184,12 +202,13 @@ export class Sequencer {
    * Group commit: calls decided while a batch is being written wait together in the next
    * one, so a burst of calls costs one transaction of a few statements.
    */
-  #store(journal: Journal): Promise<void> {
+  #store(call: Call): Promise<void> {
+    const { journal } = call;
     if (journal.empty) return Promise.resolve();
     if (journal.changedMarket) this.#version++;
     if (!this.#batch) {
       const changes = new Changes();
-      const journals: Journal[] = [];
+      const calls: Call[] = [];
       // Written a turn of the event loop later, so every call whose request is already in
       // hand joins this batch.
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
@@ -205,7 +224,7 @@ export class Sequencer {
           }
         } catch (error) {
           try {
-            await this.#storeApart(journals, changes.nonces);
+            await this.#storeApart(calls, changes.nonces);
           } catch {
             // Memory now holds what the store refused: read the store's truth back.
             void this.reload().catch(() => undefined);
@@ -213,73 +232,118 @@ export class Sequencer {
           }
         }
       });
-      this.#batch = { changes, journals, stored };
+      this.#batch = { changes, calls, stored };
       this.#lastBatch = stored.catch(() => undefined);
     }
     journal.mergeInto(this.#batch.changes);
-    this.#batch.journals.push(journal);
+    this.#batch.calls.push(call);
     return this.#batch.stored;
   }
 
   /**
-   * A batch the store refused, stored again one group of calls at a time: one call's bad
-   * row fails only the calls that changed the same rows, and every other call is kept.
+   * A batch the store refused, stored again one group of calls at a time: the groups that
+   * changed no row of a refused one are kept as decided, and the calls of a refused group
+   * are decided again one at a time (see #decideAgain), so only a call whose own rows the
+   * store refuses fails.
    */
-  async #storeApart(journals: Journal[], nonces: Changes['nonces']): Promise<void> {
-    const refused = new Set<Journal>();
-    for (const group of groupsSharingNoRow(journals)) {
+  async #storeApart(calls: Call[], nonces: Changes['nonces']): Promise<void> {
+    const refused: Call[] = [];
+    const stored = new Set<string>();
+    for (const group of groupsSharingNoRow(calls)) {
       const part = new Changes();
-      for (const journal of group) journal.mergeInto(part);
+      for (const call of group) call.journal.mergeInto(part);
       part.nonces.clear();
       // A call refused before the store changes only its nonce, written below.
       if (part.size === 0) continue;
       try {
         await this.storage.write(part);
-      } catch (cause) {
-        for (const journal of group) {
-          journal.refusal = new CallNotStored('The store refused the changes of this call', cause);
-          refused.add(journal);
-        }
+        for (const call of group) for (const key of call.journal.rowKeys()) stored.add(key);
+      } catch {
+        refused.push(...group);
       }
+    }
+    if (refused.length > 0) {
+      const ofRefused = new Set(refused);
+      await this.#decideAgain(
+        calls.filter((call) => ofRefused.has(call)),
+        stored,
+      );
     }
     // A refused call's nonce stays spent, as it does for any refused call.
     const spent = new Changes();
     for (const [scope, value] of nonces) spent.nonces.set(scope, value);
     if (spent.size > 0) await this.storage.write(spent);
-    if (refused.size > 0) this.#withdraw(journals.filter((journal) => refused.has(journal)));
   }
 
   /**
-   * Takes back from memory the refused calls and the calls decided since on rows they
-   * changed (those are not stored yet, and are refused too), latest first so that each undo
-   * finds its rows as its call left them.
+   * Decides `refused` again, and the calls of the next batch decided since on their rows,
+   * in the order they first came and with the times they were first decided at, each on the
+   * state without the calls before it that the store refused, each stored alone: a call the
+   * store still refuses fails alone and is taken back. No other call is decided meanwhile.
+   * `stored` names the rows of this batch already written.
    */
-  #withdraw(refused: Journal[]): void {
-    const rows = new Set(refused.flatMap((journal) => journal.rowKeys()));
-    const withdrawn = [...refused];
-    const next = this.#batch;
-    if (next) {
-      const kept: Journal[] = [];
-      for (const journal of next.journals) {
-        const keys = journal.rowKeys();
-        if (!keys.some((key) => rows.has(key))) {
-          kept.push(journal);
-          continue;
+  async #decideAgain(refused: Call[], stored: Set<string>): Promise<void> {
+    let over = () => {};
+    this.#decidingAgain = new Promise<void>((resolve) => {
+      over = resolve;
+    });
+    try {
+      const calls = [...refused, ...this.#takeFromNextBatch(refused)];
+      // A call of the next batch changed rows just written, which its undo takes back in
+      // memory only: the store is read back once they are decided again.
+      const readBack = calls.some((call) => call.journal.rowKeys().some((key) => stored.has(key)));
+      // Latest first, so that each undo finds its rows as its call left them.
+      for (const call of [...calls].reverse()) call.journal.undo();
+      for (const call of calls) {
+        const again = decideCall(call.decide, new Journal(this.#state, true));
+        const rows = new Changes();
+        again.journal.mergeInto(rows);
+        rows.nonces.clear();
+        try {
+          if (rows.size > 0) await this.storage.write(rows);
+        } catch (cause) {
+          again.journal.undo();
+          again.journal.refusal = new CallNotStored(
+            'The store refused the changes of this call',
+            cause,
+          );
         }
-        for (const key of keys) rows.add(key);
-        journal.refusal = new CallNotStored(
-          'This call was decided on a call whose changes the store refused',
-          refused[0]?.refusal,
-        );
-        withdrawn.push(journal);
+        call.journal = again.journal;
+        call.outcome = again.outcome;
       }
-      next.changes.clearRows();
-      for (const journal of kept) journal.mergeInto(next.changes);
+      this.#version++;
+      if (readBack) void this.reload().catch(() => undefined);
+    } finally {
+      this.#decidingAgain = undefined;
+      over();
     }
-    for (const journal of withdrawn.reverse()) journal.undo();
-    this.#version++;
-    // Undone, memory holds what the store does but for the ids the refused calls took: read
-    // the store back once the calls decided meanwhile are stored.
-    void this.reload().catch(() => undefined);
+  }
+
+  /**
+   * The calls of the batch not yet written that changed rows `refused` changed, or rows
+   * those calls changed: decided on the refused calls, they are taken out of their batch to
+   * be decided again.
+   */
+  #takeFromNextBatch(refused: Call[]): Call[] {
+    const next = this.#batch;
+    if (!next) return [];
+    const rows = new Set(refused.flatMap((call) => call.journal.rowKeys()));
+    const kept: Call[] = [];
+    const taken: Call[] = [];
+    for (const call of next.calls) {
+      const keys = call.journal.rowKeys();
+      if (!keys.some((key) => rows.has(key))) {
+        kept.push(call);
+        continue;
+      }
+      for (const key of keys) rows.add(key);
+      taken.push(call);
+    }
+    next.changes.clearRows();
+    for (const call of kept) call.journal.mergeInto(next.changes);
+    // Decided again, each is stored alone; the batch still writes their nonces.
+    next.calls.length = 0;
+    for (const call of kept) next.calls.push(call);
+    return taken;
   }
 }

@@ -96,7 +96,8 @@ class PgliteDatabase implements Database {
 }
 
 // Any numbers work as long as every sandbox uses the same ones.
-const writeLockKey = 4_000_001;
+/** The lock every write to PostgreSQL holds while it writes: holding it queues the writes. */
+export const writeLockKey = 4_000_001;
 const ownerLockKey = 4_000_002;
 
 /**
