@@ -29,6 +29,7 @@ import {
 import type { Intent } from './partner-state.js';
 import type { SandboxState } from './sandbox-state.js';
 import { Sequencer } from './sequencer.js';
+import { snapshot } from './snapshot.test-support.js';
 
 /**
  * The state the store holds, with the intents memory holds read in: a start reads none, and
@@ -44,33 +45,6 @@ async function storedState(database: Database, memory: SandboxState): Promise<Sa
     expect(rows[0]?.n).toBe(state.partner.intents.size);
     return state;
   });
-}
-
-/** Everything the state holds, as plain values, ids and all. */
-function snapshot(sandbox: SandboxState) {
-  const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
-  const state = sandbox.exchange;
-  const byId = <Row extends { id: string }>(rows: Iterable<Row>) =>
-    plain([...rows].sort((a, b) => a.id.localeCompare(b.id)));
-  return {
-    oauthRequests: plain([...state.oauthRequests.values()]),
-    sessions: byId(sandbox.partner.sessions.values()),
-    intents: byId(sandbox.partner.intents.values()),
-    transactions: byId(sandbox.partner.transactions.values()),
-    instructions: byId(sandbox.partner.instructions.values()),
-    orders: plain([...state.orders.values()].sort((a, b) => a.id - b.id)),
-    accounts: plain(
-      [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
-    ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
-    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
-    nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
-    books: [...state.books].map(([product, book]) => [
-      product,
-      book.buy.orders.map((order) => order.id),
-      book.sell.orders.map((order) => order.id),
-    ]),
-    next: { ...state.next },
-  };
 }
 
 describe('the sandbox state and its store', () => {

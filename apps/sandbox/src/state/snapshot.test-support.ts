@@ -1,0 +1,31 @@
+import type { SandboxState } from './sandbox-state.js';
+
+/** Everything the state holds, as plain values, ids and all. */
+export function snapshot(sandbox: SandboxState) {
+  const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+  const state = sandbox.exchange;
+  const byId = <Row extends { id: string }>(rows: Iterable<Row>) =>
+    plain([...rows].sort((a, b) => a.id.localeCompare(b.id)));
+  return {
+    oauthRequests: plain([...state.oauthRequests.values()]),
+    sessions: byId(sandbox.partner.sessions.values()),
+    intents: byId(sandbox.partner.intents.values()),
+    transactions: byId(sandbox.partner.transactions.values()),
+    instructions: byId(sandbox.partner.instructions.values()),
+    orders: plain([...state.orders.values()].sort((a, b) => a.id - b.id)),
+    accounts: plain(
+      [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
+    ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
+    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
+    nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
+    positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
+    books: [...state.books]
+      .sort(([a], [b]) => a - b)
+      .map(([product, book]) => [
+        product,
+        book.buy.orders.map((order) => order.id),
+        book.sell.orders.map((order) => order.id),
+      ]),
+    next: { ...state.next },
+  };
+}

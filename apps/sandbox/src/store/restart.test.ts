@@ -1,0 +1,241 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pendingTransaction } from '../partner/pending-transaction.test-support.js';
+import { freshDatabase } from '../postgres.test-support.js';
+import { type RunningSandbox, startSandbox } from '../server.js';
+import type { SandboxState } from '../state/sandbox-state.js';
+import { snapshot } from '../state/snapshot.test-support.js';
+import { type Client, demoClient, newUser, send } from '../test-support.js';
+import { readIntents } from './partner-load.js';
+
+/**
+ * One call of a random sequence. Orders name a price as steps from the market maker's book,
+ * so that some cross it, some rest and some rest on each other; `pick` names one of the
+ * caller's orders, or a transaction, so far.
+ */
+type Command =
+  | {
+      kind: 'limit';
+      who: number;
+      product: 1 | 2;
+      side: 'buy' | 'sell';
+      steps: number;
+      lots: number;
+      margin: boolean;
+    }
+  | { kind: 'market'; who: number; side: 'buy' | 'sell'; lots: number }
+  | { kind: 'edit'; who: number; pick: number; steps: number }
+  | { kind: 'tpsl'; who: number; pick: number; steps: number }
+  | { kind: 'cancel'; who: number; pick: number }
+  | { kind: 'cancelAll'; who: number }
+  | { kind: 'transaction' }
+  | { kind: 'settle'; pick: number; status: 'FILLED' | 'CANCELLED' }
+  | { kind: 'clock'; seconds: number };
+
+const who = fc.integer({ min: 0, max: 1 });
+const side = fc.constantFrom('buy' as const, 'sell' as const);
+const steps = fc.integer({ min: -6, max: 6 });
+const pick = fc.nat({ max: 40 });
+const command: fc.Arbitrary<Command> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('limit' as const),
+      who,
+      product: fc.constantFrom(1 as const, 2 as const),
+      side,
+      steps,
+      lots: fc.integer({ min: 1, max: 30 }),
+      margin: fc.boolean(),
+    }),
+  },
+  fc.record({
+    kind: fc.constant('market' as const),
+    who,
+    side,
+    lots: fc.integer({ min: 1, max: 10 }),
+  }),
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), who, pick, steps }) },
+  fc.record({ kind: fc.constant('tpsl' as const), who, pick, steps }),
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), who, pick }) },
+  fc.record({ kind: fc.constant('cancelAll' as const), who }),
+  fc.record({ kind: fc.constant('transaction' as const) }),
+  fc.record({
+    kind: fc.constant('settle' as const),
+    pick,
+    status: fc.constantFrom('FILLED' as const, 'CANCELLED' as const),
+  }),
+  fc.record({ kind: fc.constant('clock' as const), seconds: fc.integer({ min: 1, max: 120 }) }),
+);
+
+// Around the market maker's book of the seed: BTC/JPY at 9,500,000, ETH/JPY at 450,000.
+const market = {
+  1: { mid: 9_500_000, step: 1000, lot: 0.001 },
+  2: { mid: 450_000, step: 100, lot: 0.01 },
+};
+const price = (product: 1 | 2, at: number) =>
+  String(market[product].mid + at * market[product].step);
+const quantity = (product: 1 | 2, lots: number) => (lots * market[product].lot).toFixed(3);
+
+interface Actors {
+  clients: Client[];
+  orders: number[][];
+  transactions: string[];
+}
+
+async function perform(sandbox: RunningSandbox, actors: Actors, command: Command): Promise<number> {
+  const call = 'who' in command ? actors.clients[command.who] : undefined;
+  const own = 'who' in command ? (actors.orders[command.who] ?? []) : [];
+  const chosen = (at: number) => own[at % Math.max(own.length, 1)];
+  const post = async (body: Record<string, unknown>) => {
+    const answer = await call?.('POST', '/orders', { body });
+    if (answer?.status === 200) own.push((answer.body as { id: number }).id);
+    return answer?.status ?? 0;
+  };
+  switch (command.kind) {
+    case 'limit': {
+      const margin = command.margin && command.product === 1;
+      return post({
+        order_type: 'limit',
+        product_id: command.product,
+        side: command.side,
+        price: price(command.product, command.steps),
+        quantity: quantity(command.product, command.lots),
+        ...(margin ? { trading_type: 'margin', leverage_level: 2 } : {}),
+      });
+    }
+    case 'market':
+      return post({
+        order_type: 'market',
+        product_id: 1,
+        side: command.side,
+        quantity: quantity(1, command.lots),
+      });
+    case 'edit': {
+      const id = chosen(command.pick);
+      if (id === undefined) return 0;
+      return (
+        (await call?.('PUT', `/orders/${id}`, { body: { price: price(1, command.steps) } }))
+          ?.status ?? 0
+      );
+    }
+    case 'tpsl': {
+      const id = chosen(command.pick);
+      if (id === undefined) return 0;
+      const body = {
+        take_profit: price(1, 10 + command.steps),
+        stop_loss: price(1, -10 + command.steps),
+      };
+      return (await call?.('PUT', `/orders/${id}/update_tpsl`, { body }))?.status ?? 0;
+    }
+    case 'cancel': {
+      const id = chosen(command.pick);
+      if (id === undefined) return 0;
+      return (await call?.('PUT', `/orders/${id}/cancel`))?.status ?? 0;
+    }
+    case 'cancelAll':
+      return (await call?.('PUT', '/orders/cancel_all'))?.status ?? 0;
+    case 'transaction':
+      actors.transactions.push(
+        await pendingTransaction(sandbox.partnerUrl, sandbox.credentials.publicApiKey),
+      );
+      return 200;
+    case 'settle': {
+      const id = actors.transactions[command.pick % Math.max(actors.transactions.length, 1)];
+      if (id === undefined) return 0;
+      const path = `/test/transactions/${id}/status`;
+      const body = JSON.stringify({ status: command.status });
+      return (
+        await send(sandbox.exchangeUrl, 'POST', path, { 'content-type': 'application/json' }, body)
+      ).status;
+    }
+    case 'clock': {
+      const body = JSON.stringify({ advance_seconds: command.seconds });
+      return (
+        await send(
+          sandbox.exchangeUrl,
+          'POST',
+          '/test/clock',
+          { 'content-type': 'application/json' },
+          body,
+        )
+      ).status;
+    }
+  }
+}
+
+/** The state, with the intents it holds read in from the store: a start reads none. */
+async function withIntents(sandbox: RunningSandbox, ids: string[]): Promise<SandboxState> {
+  const state = sandbox.sequencer.state;
+  const stored = await sandbox.database.read((tx) => readIntents(tx, ids));
+  for (const intent of stored)
+    if (!state.partner.intents.has(intent.id)) state.partner.addIntent(intent);
+  return state;
+}
+
+/** What a restart must give back: everything but the ids memory hands out next. */
+const kept = (state: SandboxState) => {
+  const { next: _next, ...rest } = snapshot(state);
+  return rest;
+};
+
+const directories: string[] = [];
+afterAll(async () => {
+  for (const directory of directories) await rm(directory, { recursive: true, force: true });
+});
+
+/** A store that outlives one sandbox: a data folder, or a database on this pass's PostgreSQL. */
+async function lastingStore() {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  if (serverUrl) return { databaseUrl: await freshDatabase(serverUrl) };
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-restart-'));
+  directories.push(dataDir);
+  return { dataDir };
+}
+
+describe('a restart', () => {
+  it('gives back the state every answered call left, field by field', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 40, maxLength: 80 }), async (commands) => {
+        const store = await lastingStore();
+        const options = {
+          port: 0,
+          testControl: true,
+          logDestination: { write: () => undefined },
+          ...store,
+        };
+        const first = await startSandbox(options);
+        let before: ReturnType<typeof kept>;
+        let intents: string[];
+        try {
+          const other = await newUser(first);
+          const actors: Actors = {
+            clients: [demoClient(first), other.call],
+            orders: [[], []],
+            transactions: [],
+          };
+          for (const each of commands) {
+            const status = await perform(first, actors, each);
+            expect(status, JSON.stringify(each)).toBeLessThan(500);
+          }
+          await first.sequencer.settled();
+          intents = [...first.sequencer.state.partner.intents.keys()];
+          before = kept(first.sequencer.state);
+        } finally {
+          await first.close();
+        }
+        const second = await startSandbox(options);
+        try {
+          expect(kept(await withIntents(second, intents))).toEqual(before);
+        } finally {
+          await second.close();
+        }
+      }),
+      // Each run starts two sandboxes: shrinking a failure is cut short rather than the test.
+      { seed: 24, numRuns: 5, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: true },
+    );
+  }, 240_000);
+});
