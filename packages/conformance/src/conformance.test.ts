@@ -392,6 +392,9 @@ describe('generated input', () => {
       expect(result).toMatchObject({ id: 'INPUT-GENERATED-VALID', verdict: 'FAIL' });
       const failing = result?.evidence.find((e) => e.outcome === 'fail');
       expect(failing?.message).toMatch(/^intentToTrade valid against its schema: answered 500/);
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed shrink \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       // The required fields alone, each at its smallest.
       const body = JSON.parse(failing?.call?.requestBody ?? '{}');
       expect(Object.keys(body).sort()).toEqual(
@@ -457,11 +460,14 @@ describe('the model-based profile', () => {
       const result = report.results[0];
       expect(result).toMatchObject({ id: 'MODEL-ORDER-SEQUENCES', verdict: 'FAIL' });
       const failing = result?.evidence.find((e) => e.outcome === 'fail');
-      // A drawn sequence ends with fast-check's replay path; a sequence the check always runs, not.
-      const sequence =
-        /sequence found that breaks the state tables \([^)]*\): (.*?)(?: \/\*|; )/.exec(
-          failing?.message ?? '',
-        )?.[1];
+      const sequence = /sequence found that breaks the state tables \([^)]*\): (.*?); /.exec(
+        failing?.message ?? '',
+      )?.[1];
+      // How to run it again, in words, and none of fast-check's own replay comment.
+      expect(failing?.message).not.toContain('/*');
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed model-shrink \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
         expect.stringMatching(/^place\(/),
         expect.stringMatching(/^edit\(#0/),
@@ -505,9 +511,13 @@ describe('the transaction model', () => {
       });
       const failing = report.results[0]?.evidence.find((e) => e.outcome === 'fail');
       expect(report.results[0]?.verdict).toBe('FAIL');
-      const sequence = /breaks the transaction table \([^)]*\): (.*?) \/\*/.exec(
+      const sequence = /breaks the transaction table \([^)]*\): (.*?); /.exec(
         failing?.message ?? '',
       )?.[1];
+      expect(failing?.message).not.toContain('replayPath');
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed transactions-fault \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
         expect.stringMatching(/^intent_to_trade\(/),
         expect.stringMatching(/^end\(#0, FILLED/),
