@@ -158,12 +158,20 @@ async function checkReportFile(value: string, file: string): Promise<void> {
   }
 }
 
+const typeScriptModule = /\.[cm]?tsx?$/;
+
 async function loadAdapter(module: string): Promise<ConformanceAdapter> {
   const specifier =
     module.startsWith('.') || isAbsolute(module) ? pathToFileURL(resolve(module)).href : module;
   let loaded: { default?: ConformanceAdapter; adapter?: ConformanceAdapter };
   try {
-    loaded = (await import(specifier)) as typeof loaded;
+    // Node itself cannot import TypeScript on every version the package supports (20 not at
+    // all, 22 only behind a flag): tsx compiles the adapter, and only it, as the guide gives it.
+    loaded = (
+      typeScriptModule.test(module)
+        ? await (await import('tsx/esm/api')).tsImport(specifier, import.meta.url)
+        : await import(specifier)
+    ) as typeof loaded;
   } catch (error) {
     throw new UsageError(`--adapter ${module}: cannot import it (${(error as Error).message})`);
   }
