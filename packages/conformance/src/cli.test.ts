@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { catalog } from './catalog.js';
-import { jwtHeader, jwtPayload } from './forge.js';
+import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
 import { signFor } from './sign.js';
 
 const run = promisify(execFile);
@@ -195,6 +195,33 @@ describe('exchange-conformance CLI', () => {
     const run = await conformance('run', '--profile', 'orders', '--help');
     expect(run.stdout).toContain('--report FORMAT=FILE');
     expect(run.stdout).not.toContain('--oauth-public-id');
+  });
+
+  it('signs a session JWT with the session secret from the environment', async () => {
+    const env = { EXCHANGE_CONFORMANCE_SESSION_SECRET: 'session-secret' };
+    const path = '/api/v1/transaction/status/t1';
+    const signed = await conformanceWith(env, 'sign', '--session-id', 's1', '--path', path);
+    expect(signed.code).toBe(0);
+    const jwt = signed.stdout.trim();
+    const payload = jwtPayload(jwt) as Record<string, unknown>;
+    expect(payload).toMatchObject({ session_id: 's1', path });
+    expect(payload.nonce).toBeGreaterThan(Date.now() - 60_000);
+    expect(forgeJwt(payload, { secret: 'session-secret' })).toBe(jwt);
+    const mixed = await conformanceWith(
+      env,
+      'sign',
+      '--session-id',
+      's1',
+      '--token-id',
+      '7',
+      '--path',
+      path,
+    );
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--session-id signs a session JWT: leave out --token-id');
+    const secretless = await conformance('sign', '--session-id', 's1', '--path', path);
+    expect(secretless.code).toBe(2);
+    expect(secretless.stderr).toContain('EXCHANGE_CONFORMANCE_SESSION_SECRET');
   });
 
   it('refuses sign arguments that cannot mean anything, each with its reason', async () => {

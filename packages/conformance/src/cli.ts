@@ -4,6 +4,7 @@ import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sessionAuthJwt } from '@exchange-kit/core/auth';
 import type { ConformanceAdapter } from './adapter.js';
 import { catalog, type Profile, profileNames, profiles } from './catalog.js';
 import { readExpectedFailures } from './expected-failures.js';
@@ -17,6 +18,7 @@ import { type ConformanceReport, RunAbortedError, runConformance } from './run.j
 import {
   delegatedOperation,
   type SignRequest,
+  sessionSecretVariable,
   signableMethods,
   signFor,
   tokenSecretVariable,
@@ -43,7 +45,9 @@ const runOptions = `  --exchange-url URL        base URL of the exchange interfa
   -h, --help                print this and exit
 `;
 
-const signOptions = `  --token-id ID             API token id (required)
+const signOptions = `  --token-id ID             API token id (required, unless --session-id)
+  --session-id ID           a user session's Bearer JWT instead, signed with the session secret
+                            from env ${sessionSecretVariable}
   --path PATH               the request path the JWT is for, from its /, query string
                             included (required)
   --method METHOD           with --path, signs the payload the spec names for that operation
@@ -73,9 +77,11 @@ Options:
 ${runOptions}
 ${exitStatus}`,
   sign: `Usage: exchange-conformance sign --token-id ID --path PATH [options]
+       exchange-conformance sign --session-id ID --path PATH
 
 Prints a fresh X-Service-Auth JWT, for the curl lines a failure prints; the secret comes from
-the environment variable ${tokenSecretVariable}.
+the environment variable ${tokenSecretVariable}. With --session-id, a fresh session Bearer JWT
+signed with the secret in ${sessionSecretVariable}.
 
 Options:
 ${signOptions}`,
@@ -158,12 +164,20 @@ async function checkReportFile(value: string, file: string): Promise<void> {
   }
 }
 
+const typeScriptModule = /\.[cm]?tsx?$/;
+
 async function loadAdapter(module: string): Promise<ConformanceAdapter> {
   const specifier =
     module.startsWith('.') || isAbsolute(module) ? pathToFileURL(resolve(module)).href : module;
   let loaded: { default?: ConformanceAdapter; adapter?: ConformanceAdapter };
   try {
-    loaded = (await import(specifier)) as typeof loaded;
+    // Node itself cannot import TypeScript on every version the package supports (20 not at
+    // all, 22 only behind a flag): tsx compiles the adapter, and only it, as the guide gives it.
+    loaded = (
+      typeScriptModule.test(module)
+        ? await (await import('tsx/esm/api')).tsImport(specifier, import.meta.url)
+        : await import(specifier)
+    ) as typeof loaded;
   } catch (error) {
     throw new UsageError(`--adapter ${module}: cannot import it (${(error as Error).message})`);
   }
@@ -285,11 +299,12 @@ async function run(argv: string[]): Promise<number> {
   return report.mustFailures.length > 0 ? 1 : 0;
 }
 
-function sign(argv: string[]): number {
+async function sign(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       'token-id': { type: 'string' },
+      'session-id': { type: 'string' },
       path: { type: 'string' },
       method: { type: 'string' },
       delegate: { type: 'boolean' },
@@ -306,6 +321,7 @@ function sign(argv: string[]): number {
     process.stdout.write(usages.sign);
     return 0;
   }
+  if (values['session-id'] !== undefined) return signSession(values);
   const tokenSecret = process.env[tokenSecretVariable];
   const missing = [
     !values['token-id'] && '--token-id',
@@ -343,6 +359,39 @@ function sign(argv: string[]): number {
   else if (nonce !== undefined) request.nonce = nonce;
   if (values.alg) request.alg = values.alg as 'HS256' | 'HS512';
   process.stdout.write(`${signFor(request, tokenSecret as string)}\n`);
+  return 0;
+}
+
+/** A session Bearer JWT: the session and the path, nothing of the token's options. */
+async function signSession(values: Record<string, string | boolean | undefined>): Promise<number> {
+  const others = [
+    'token-id',
+    'method',
+    'delegate',
+    'oauth-public-id',
+    'oauth-private-id',
+    'nonce',
+    'no-nonce',
+    'alg',
+  ].filter((name) => values[name] !== undefined);
+  if (others.length > 0)
+    throw new UsageError(`--session-id signs a session JWT: leave out --${others.join(', --')}`);
+  const sessionSecret = process.env[sessionSecretVariable];
+  const missing = [
+    !values.path && '--path',
+    !sessionSecret && `the environment variable ${sessionSecretVariable}`,
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`sign --session-id needs ${missing.join(', ')}`);
+  const path = values.path as string;
+  if (!path.startsWith('/'))
+    throw new UsageError(
+      `--path ${path}: give the request path from its /, for example /api/v1/transaction/status/ID`,
+    );
+  const session = {
+    sessionId: values['session-id'] as string,
+    sessionSecret: sessionSecret as string,
+  };
+  process.stdout.write(`${await sessionAuthJwt(session, path)}\n`);
   return 0;
 }
 

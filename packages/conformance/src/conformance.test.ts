@@ -8,6 +8,7 @@ import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdapter } from './adapter.js';
 import { catalog, catalogById } from './catalog.js';
+import { Caller } from './context.js';
 import type { RecordedCall } from './outcome.js';
 import { SetupError } from './outcome.js';
 import { consoleSummary } from './report/console.js';
@@ -19,6 +20,7 @@ import {
   selectRequirements,
   siblingRequirements,
 } from './run.js';
+import { example } from './scenarios/partner.js';
 import type { Target } from './target.js';
 import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
 import {
@@ -392,6 +394,9 @@ describe('generated input', () => {
       expect(result).toMatchObject({ id: 'INPUT-GENERATED-VALID', verdict: 'FAIL' });
       const failing = result?.evidence.find((e) => e.outcome === 'fail');
       expect(failing?.message).toMatch(/^intentToTrade valid against its schema: answered 500/);
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed shrink \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       // The required fields alone, each at its smallest.
       const body = JSON.parse(failing?.call?.requestBody ?? '{}');
       expect(Object.keys(body).sort()).toEqual(
@@ -457,11 +462,14 @@ describe('the model-based profile', () => {
       const result = report.results[0];
       expect(result).toMatchObject({ id: 'MODEL-ORDER-SEQUENCES', verdict: 'FAIL' });
       const failing = result?.evidence.find((e) => e.outcome === 'fail');
-      // A drawn sequence ends with fast-check's replay path; a sequence the check always runs, not.
-      const sequence =
-        /sequence found that breaks the state tables \([^)]*\): (.*?)(?: \/\*|; )/.exec(
-          failing?.message ?? '',
-        )?.[1];
+      const sequence = /sequence found that breaks the state tables \([^)]*\): (.*?); /.exec(
+        failing?.message ?? '',
+      )?.[1];
+      // How to run it again, in words, and none of fast-check's own replay comment.
+      expect(failing?.message).not.toContain('/*');
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed model-shrink \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
         expect.stringMatching(/^place\(/),
         expect.stringMatching(/^edit\(#0/),
@@ -505,9 +513,13 @@ describe('the transaction model', () => {
       });
       const failing = report.results[0]?.evidence.find((e) => e.outcome === 'fail');
       expect(report.results[0]?.verdict).toBe('FAIL');
-      const sequence = /breaks the transaction table \([^)]*\): (.*?) \/\*/.exec(
+      const sequence = /breaks the transaction table \([^)]*\): (.*?); /.exec(
         failing?.message ?? '',
       )?.[1];
+      expect(failing?.message).not.toContain('replayPath');
+      expect(failing?.message).toMatch(
+        /; reproduce with --seed transactions-fault \(fast-check seed -?\d+, path [\d:]+\)$/,
+      );
       expect(sequence?.split(/,(?=[a-z_]+\()/)).toEqual([
         expect.stringMatching(/^intent_to_trade\(/),
         expect.stringMatching(/^end\(#0, FILLED/),
@@ -663,6 +675,42 @@ describe('the CLI against the sandbox', () => {
       expect(readBack.stdout).toContain('"status":"live"');
     } finally {
       proxy.fault = undefined;
+    }
+  });
+
+  it('prints a session-signed call signed anew, and the pasted line is accepted', async () => {
+    const caller = new Caller(target);
+    const created = await caller.call('createSession', {
+      body: { ...example('createSession', 'minimal'), public_api_key: target.publicApiKey },
+    });
+    const payload = (created.json as { payload: { session_id: string; session_secret: string } })
+      .payload;
+    const session = { sessionId: payload.session_id, sessionSecret: payload.session_secret };
+    const auth = { kind: 'session' as const, session };
+    const trade = await caller.call('intentToTrade', {
+      body: { ...example('intentToTrade', 'minimal'), session_id: session.sessionId },
+      auth,
+    });
+    const transactionId = (trade.json as { payload: { transaction_id: string } }).payload
+      .transaction_id;
+    const read = await caller.call('getTransactionStatus', {
+      path: { transaction_id: transactionId },
+      auth,
+    });
+    expect(read.status).toBe(200);
+    const curl = curlOf(read);
+    expect(curl).toContain(
+      `-H "Authorization: Bearer $(EXCHANGE_CONFORMANCE_SESSION_SECRET='${session.sessionSecret}' npx exchange-conformance sign --session-id '${session.sessionId}' --path '/api/v1/transaction/status/${transactionId}')"`,
+    );
+    // Pasted twice: each signs a fresh nonce, so neither is refused as a replay.
+    for (const _ of [1, 2]) {
+      const { stdout } = await execute(
+        'bash',
+        ['-c', `npx() { shift; "$TSX" --conditions=@exchange-kit/source "$CLI" "$@"; }\n${curl}`],
+        { env: { ...process.env, TSX: tsx, CLI: cli } },
+      );
+      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+      expect(stdout).toContain(transactionId);
     }
   });
 

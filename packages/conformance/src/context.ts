@@ -191,6 +191,7 @@ export class Caller {
       receivedAt: Date.now(),
     };
     if (signing) call.signing = signing;
+    if (auth.kind === 'session') call.sessionSigning = { ...auth.session, path: requestPath };
     return { call, retryAfter: response.headers.get('retry-after') };
   }
 }

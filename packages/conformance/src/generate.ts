@@ -228,3 +228,15 @@ function objectOf(api: Api, schema: Row, depth: number): fc.Arbitrary<unknown> {
 export function fastCheckSeed(seed: string, purpose: string): number {
   return createHash('sha256').update(`${seed}:${purpose}`).digest().readInt32BE(0);
 }
+
+/**
+ * How to run a shrunk failure again, in words: the run's seed replays it all, and fast-check's
+ * seed and path lead straight to the counterexample.
+ */
+export function reproduceWith(
+  runSeed: string,
+  fastCheck: number,
+  path: string | null | undefined,
+): string {
+  return `reproduce with --seed ${runSeed} (fast-check seed ${fastCheck}${path ? `, path ${path}` : ''})`;
+}

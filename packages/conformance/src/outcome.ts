@@ -1,4 +1,4 @@
-import type { SignRequest } from './sign.js';
+import type { SessionSignRequest, SignRequest } from './sign.js';
 import type { Violation } from './validate.js';
 
 /** One HTTP call the suite made, as the reports show it. */
@@ -26,6 +26,12 @@ export interface RecordedCall {
    * JWT sent a second time on purpose (the replay attack), which a fresh one would not repeat.
    */
   signing?: SignRequest | 'as-sent';
+  /**
+   * The user session whose secret signed the Authorization JWT, for the suite's own session
+   * calls: a report prints a command that signs it again, the session's secret with it (a
+   * secret of the run's own session, which the server gave the run).
+   */
+  sessionSigning?: SessionSignRequest;
 }
 
 /** A check found the server doing something else than the spec documents. */

@@ -391,6 +391,8 @@ export async function runConformance(
     return new PreconditionError(`precondition does not hold: ${reason}`);
   };
   let firstReadBack: Promise<void> | undefined;
+  // What the run made, by kind and id, with the name it was made under.
+  const made = new Map<string, string>();
   const maxExamples = Math.max(1, Math.floor(options.maxExamples ?? 10));
   const context: ScenarioContext = {
     target,
@@ -413,6 +415,15 @@ export async function runConformance(
       if (!scenario) return `${runId}-${++outside}`;
       return `${runId}-${scenario.index}-${++scenario.count}`;
     },
+    distinct(kind, id, name) {
+      const key = `${kind} ${String(id)}`;
+      const earlier = made.get(key);
+      if (earlier === undefined) {
+        made.set(key, name);
+        return;
+      }
+      throw noState(`${name} was given id ${String(id)}, the id of ${earlier} made before it`);
+    },
     async liveOrder(fixture) {
       const current = await context.market();
       const order = await adapter.placeLiveOrder(
@@ -426,15 +437,8 @@ export async function runConformance(
         },
         current,
       );
-      // Scenarios need distinct orders (an attack on another order's path signs for a path
-      // that is not its own): an id given twice makes every such check meaningless.
-      const twin = created.find((earlier) => String(earlier.id) === String(order.id));
       created.push(order);
-      if (twin) {
-        throw noState(
-          `order ${order.clientOrderId ?? '?'} was given id ${order.id}, the id of order ${twin.clientOrderId ?? '?'} made before it`,
-        );
-      }
+      context.distinct('order', order.id, `order ${order.clientOrderId ?? '?'}`);
       // The first order is read back once: a server that forgets what it made fails every
       // read-back, and says so better here than in each of them.
       firstReadBack ??= (async () => {

@@ -24,6 +24,17 @@ export interface SignRequest {
 /** The environment variable the CLI reads the token secret from, so it stays out of shell history. */
 export const tokenSecretVariable = 'EXCHANGE_CONFORMANCE_TOKEN_SECRET';
 
+/** What a session Bearer JWT says: its session and the path, signed with the session's secret. */
+export interface SessionSignRequest {
+  sessionId: string;
+  sessionSecret: string;
+  /** The signed path, `/api/v1/...` with the query string. */
+  path: string;
+}
+
+/** The environment variable `sign --session-id` reads the session secret from. */
+export const sessionSecretVariable = 'EXCHANGE_CONFORMANCE_SESSION_SECRET';
+
 /** Signs the X-Service-Auth JWT `request` describes. */
 export function signFor(request: SignRequest, tokenSecret: string): string {
   // core's nonce source, so a JWT signed here never goes below one the run itself sent.
@@ -107,4 +118,12 @@ export function signCommand(request: SignRequest): string {
   else if (request.nonce !== undefined) parts.push('--nonce', String(request.nonce));
   if (request.alg) parts.push('--alg', request.alg);
   return parts.join(' ');
+}
+
+/**
+ * The shell command that signs a session JWT again. The run's session secret is written in it:
+ * no shell of the reader holds it, and it is a secret of a session the run made for itself.
+ */
+export function sessionSignCommand(request: SessionSignRequest): string {
+  return `${sessionSecretVariable}=${quote(request.sessionSecret)} npx exchange-conformance sign --session-id ${quote(request.sessionId)} --path ${quote(request.path)}`;
 }

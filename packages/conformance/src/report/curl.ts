@@ -1,10 +1,11 @@
 import { jwtHeader, jwtPayload } from '../forge.js';
 import type { RecordedCall } from '../outcome.js';
-import { signCommand } from '../sign.js';
+import { sessionSignCommand, signCommand } from '../sign.js';
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-// Secrets never reach a report: a JWT is shown by its payload only, and session secrets are masked.
+// The token secret never reaches a report: a JWT that cannot be signed anew is shown by its
+// payload only, and fields named secret in bodies are masked.
 function redactHeader(name: string, value: string): string {
   const jwt = value.replace(/^Bearer\s+/i, '');
   const payload = jwtPayload(jwt);
@@ -23,14 +24,19 @@ export function redactSecrets(text: string): string {
 /**
  * A curl command that sends the call again as it is, pasted into a shell where the token
  * secret is in EXCHANGE_CONFORMANCE_TOKEN_SECRET: a JWT signed with it is signed anew by
- * `exchange-conformance sign`, a forged or replayed one is shown as it was sent. Only a session JWT (its
- * secret is the server's answer, not the user's) stays redacted.
+ * `exchange-conformance sign`, a forged or replayed one is shown as it was sent. A session JWT of
+ * the suite's own session calls is signed anew too, with that session's secret written in the
+ * line; one the suite forged (an attack) stays redacted.
  */
 export function curlOf(call: RecordedCall): string {
   const parts = [`curl -i -X ${call.method} ${quote(call.url)}`];
   for (const [name, value] of Object.entries(call.requestHeaders)) {
     if (/^x-service-auth$/i.test(name) && call.signing && call.signing !== 'as-sent') {
       parts.push(`-H "${name}: $(${signCommand(call.signing)})"`);
+      continue;
+    }
+    if (/^authorization$/i.test(name) && call.sessionSigning) {
+      parts.push(`-H "${name}: Bearer $(${sessionSignCommand(call.sessionSigning)})"`);
       continue;
     }
     const shown =

@@ -1,5 +1,5 @@
-import { profileNames } from '../catalog.js';
-import type { ConformanceReport, Verdict } from '../run.js';
+import { type Profile, profileNames } from '../catalog.js';
+import type { ConformanceReport, RequirementResult, Verdict } from '../run.js';
 import { stepLabel } from './console.js';
 import { curlOf, redactSecrets } from './curl.js';
 import { requirementDocsUrl } from './docs-link.js';
@@ -33,17 +33,20 @@ export function toHtml(report: ConformanceReport, options: HtmlOptions = {}): st
   const used = profileNames.filter((profile) =>
     report.results.some((r) => r.profiles.includes(profile)),
   );
+  // A requirement shared by several profiles has one verdict, from the profiles that ran: the
+  // column of a profile left out of the run must not show it as if that profile had passed.
+  const ran = new Set<string>(report.profiles);
+  const cell = (result: RequirementResult, profile: Profile) => {
+    if (!result.profiles.includes(profile)) return '<td></td>';
+    if (!ran.has(profile)) return '<td class="not-run">not run</td>';
+    return `<td>${badge(result.verdict)}</td>`;
+  };
   const badge = (verdict: Verdict) =>
     `<span class="v" style="background:${colours[verdict]}">${verdict}</span>`;
   const rows = report.results
     .map(
       (result) =>
-        `<tr><td><a href="#${escapeHtml(result.id)}">${escapeHtml(result.id)}</a> ${docs(result.id)}</td><td>${result.level}</td>${used
-          .map(
-            (profile) =>
-              `<td>${result.profiles.includes(profile) ? badge(result.verdict) : ''}</td>`,
-          )
-          .join('')}<td>${escapeHtml(result.origin)}</td></tr>`,
+        `<tr><td><a href="#${escapeHtml(result.id)}">${escapeHtml(result.id)}</a> ${docs(result.id)}</td><td>${result.level}</td>${used.map((profile) => cell(result, profile)).join('')}<td>${escapeHtml(result.origin)}</td></tr>`,
     )
     .join('\n');
   const details = report.results
@@ -61,10 +64,15 @@ ${(item?.steps ?? []).map((step, index) => `<h4>${escapeHtml(stepLabel(result, i
     .filter(([, count]) => count > 0)
     .map(([verdict, count]) => `${badge(verdict as Verdict)} ${count}`)
     .join(' ');
+  // Ids, URLs, bodies and curl lines have no space to break at: they break anywhere rather than
+  // widen the page, and the matrix keeps to the page's width whatever its number of profiles.
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>exchange-conformance ${escapeHtml(report.runId)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}
-.docs{font-size:12px}.v{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}.pair{display:flex;gap:1em}.pair>div{flex:1}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}</style></head>
+<style>body{font:14px system-ui,sans-serif;margin:2em;overflow-wrap:anywhere}
+table{border-collapse:collapse;table-layout:fixed;width:100%}td,th{border:1px solid #d0d7de;padding:4px 8px}
+th{font-size:12px}th:first-child{width:28%}th:nth-child(2){width:4em}th:last-child{width:18%}
+.docs{font-size:12px}.not-run{color:#6e7781;font-size:12px}.v{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}
+.pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}</style></head>
 <body><h1>exchange-conformance</h1>
 <p>Run ${escapeHtml(report.runId)} at ${escapeHtml(report.startedAt)} against ${escapeHtml(report.target.exchangeUrl)} and ${escapeHtml(report.target.partnerUrl)}, ${report.durationMs} ms.</p>
 <p>${summary}</p>

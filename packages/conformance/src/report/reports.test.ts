@@ -174,6 +174,34 @@ describe('reports', () => {
     expect(html).not.toContain('s3cr3t');
   });
 
+  it('shows a verdict only under the profiles that ran, "not run" under the others', () => {
+    const shared: RequirementResult = {
+      ...failed,
+      id: 'STATUS-200-SUCCESS',
+      profiles: ['orders', 'loan-book', 'oauth', 'partner-sessions'],
+      verdict: 'PASS',
+      message: 'ok',
+      evidence: [],
+    };
+    const html = toHtml({
+      ...report,
+      profiles: ['orders', 'loan-book'],
+      results: [shared, { ...failed, id: 'OAUTH-REQUEST-X', profiles: ['oauth'] }],
+    });
+    const header = [
+      ...(/<thead>(.*?)<\/thead>/s.exec(html)?.[1] ?? '').matchAll(/<th>([^<]*)<\/th>/g),
+    ].map((m) => m[1]);
+    const row = /<tr><td><a href="#STATUS-200-SUCCESS">.*?<\/tr>/s.exec(html)?.[0] ?? '';
+    const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((m) =>
+      m[1]?.replace(/<[^>]+>/g, ''),
+    );
+    const under = (profile: string) => cells[header.indexOf(profile)];
+    expect(under('orders')).toBe('PASS');
+    expect(under('loan-book')).toBe('PASS');
+    expect(under('oauth')).toBe('not run');
+    expect(under('partner-sessions')).toBe('not run');
+  });
+
   it('links each requirement of the HTML report to its row on the docs site given', () => {
     const html = toHtml(report, { docsUrl: 'https://docs.example/exchange-kit' });
     const links = new Set(

@@ -6,6 +6,7 @@ import {
   arbitraryOf,
   fastCheckSeed,
   maxFilterTries,
+  reproduceWith,
   satisfying,
   unsatisfied,
 } from '../generate.js';
@@ -126,7 +127,7 @@ export async function generateBodies(
   await context.evidence.check(requirementId, async () => {
     if (details.failed && smallest) {
       throw new Failure(
-        `${operationId} ${smallest.problem}; the smallest body found (${details.numShrinks} shrinks, fast-check seed ${seed}): ${JSON.stringify(smallest.body)}`,
+        `${operationId} ${smallest.problem}; the smallest body found (${details.numShrinks} shrinks): ${JSON.stringify(smallest.body)}; ${reproduceWith(context.seed, seed, details.counterexamplePath)}`,
         {
           received: `${smallest.call.status} ${smallest.call.responseText.slice(0, 200)}`,
           documented:

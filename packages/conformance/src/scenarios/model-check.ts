@@ -4,7 +4,7 @@
  * verdict with every call of that sequence.
  */
 import fc from 'fast-check';
-import { fastCheckSeed } from '../generate.js';
+import { fastCheckSeed, reproduceWith } from '../generate.js';
 import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
 import type { ScenarioContext } from './scenario.js';
 
@@ -29,6 +29,14 @@ export interface ModelCheck<Model extends object, Real extends { calls: Recorded
   modelled: string;
   /** What a passing run says, from the sequences run and the calls they made. */
   passed(sequences: number, calls: number): string;
+}
+
+/**
+ * The steps of a sequence as they ran. fast-check's own text ends with a replayPath comment,
+ * meaningless to a reader: the seed and path say how to run it again.
+ */
+function sequenceText(commands: Iterable<unknown>): string {
+  return String(commands).replace(/\s*\/\*replayPath=.*\*\/$/s, '');
 }
 
 export async function checkModel<Model extends object, Real extends { calls: RecordedCall[] }>(
@@ -56,7 +64,7 @@ export async function checkModel<Model extends object, Real extends { calls: Rec
       } catch (error) {
         // Only a broken expectation shrinks; a setup that broke stops the whole check.
         if (!(error instanceof Failure)) throw error;
-        smallest = { sequence: String(commands), failure: error, calls: real.calls };
+        smallest = { sequence: sequenceText(commands), failure: error, calls: real.calls };
         return false;
       }
     }),
@@ -77,7 +85,7 @@ export async function checkModel<Model extends object, Real extends { calls: Rec
     if (!smallest) return check.passed(sequences, calls);
     const failing = smallest.failure.details.call;
     throw new Failure(
-      `the shortest sequence found that breaks ${check.modelled} (${details.numShrinks} shrinks, fast-check seed ${seed}): ${smallest.sequence}; ${smallest.failure.message}`,
+      `the shortest sequence found that breaks ${check.modelled} (${details.numShrinks} shrinks): ${smallest.sequence}; ${smallest.failure.message}; ${reproduceWith(context.seed, seed, details.counterexamplePath)}`,
       {
         ...smallest.failure.details,
         // Every call of the sequence, in order, each with its curl line.

@@ -23,14 +23,14 @@ const sessions = new WeakMap<ScenarioContext, Promise<SessionCredentials>>();
 export function partnerSession(context: ScenarioContext): Promise<SessionCredentials> {
   let session = sessions.get(context);
   if (!session) {
-    session = newSession(context);
+    session = newSession(context, "the run's user session");
     sessions.set(context, session);
   }
   return session;
 }
 
 /** A user session of its own, for what needs a second user. */
-async function newSession(context: ScenarioContext): Promise<SessionCredentials> {
+async function newSession(context: ScenarioContext, name: string): Promise<SessionCredentials> {
   const created = await context.caller.call('createSession', {
     body: {
       ...example('createSession', 'minimal'),
@@ -41,6 +41,7 @@ async function newSession(context: ScenarioContext): Promise<SessionCredentials>
   if (created.status !== operationTable.createSession.status)
     throw fixtureFailed('creating a user session', created, 'partner-sessions');
   const payload = bodyOf(created).payload as Row | undefined;
+  context.distinct('user session', payload?.session_id, name);
   return {
     sessionId: String(payload?.session_id),
     sessionSecret: String(payload?.session_secret),
@@ -66,12 +67,21 @@ export async function createIntent(
     body,
   });
   noteSuccess(context, created);
+  if (created.status === operationTable.createIntent.status) {
+    const payload = bodyOf(created).payload as Row | undefined;
+    context.distinct('intent', payload?.id, `intent ${String(body.partner_order_id)}`);
+  }
   return created;
 }
 
 /** Every successful call is evidence for the status table's row of successes. */
 function noteSuccess(context: ScenarioContext, call: RecordedCall): void {
   context.evidence.noteStatus('STATUS-200-SUCCESS', call, expected('STATUS-200-SUCCESS').status);
+}
+
+function noteTransaction(context: ScenarioContext, call: RecordedCall, name: string): void {
+  const payload = bodyOf(call).payload as Row | undefined;
+  context.distinct('transaction', payload?.transaction_id, name);
 }
 
 function payloadOf(call: RecordedCall): Row {
@@ -194,6 +204,8 @@ const tradeStates: Scenario = {
         created,
         expected('STATUS-202-TRANSACTION-CREATED').status,
       );
+      if (created.status === operationTable.intentToTrade.status)
+        noteTransaction(context, created, `transaction of ${trade.requirementId}`);
       const { status, next } = expected(trade.requirementId);
       await context.evidence.check(trade.requirementId, async () => {
         expectStatus(created, status, `${status} and a transaction in ${next}`);
@@ -344,7 +356,7 @@ const clientRefPerSession: Scenario = {
   covers: [clientRefOtherSessionId],
   async run(context) {
     const owner = await partnerSession(context);
-    const other = await newSession(context);
+    const other = await newSession(context, 'a second user session');
     const clientRef = `${context.runId}-shared-ref`;
     const order = (session: SessionCredentials) =>
       context.caller.call('intentToTrade', {
@@ -395,6 +407,9 @@ const quantity2FromQuote: Scenario = {
       },
       auth: { kind: 'session', session },
     });
+    // Accepted, it is a transaction of its own: one with an earlier one's id means no state.
+    if (named.status === operationTable.intentToTrade.status)
+      noteTransaction(context, named, 'transaction with a quantity_2 no quote gave');
     await context.evidence.check(quantity2QuoteId, async () => {
       const documented = '422 naming quantity_2 (does_not_match_quote)';
       expectStatus(named, isClientError, documented);

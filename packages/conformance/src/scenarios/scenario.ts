@@ -30,6 +30,17 @@ export interface ScenarioContext {
   market(): Promise<Market>;
   /** A fresh client order id, prefixed with the run id. */
   clientOrderId(): string;
+  /**
+   * Notes a thing the run made; throws a PreconditionError (and marks the run stateless) when
+   * an earlier one of its kind had the same id. Scenarios need distinct things (an attack on
+   * another order's path, a second user session, an intent consumed while another is not): an
+   * id given twice makes every such check meaningless, on either interface.
+   */
+  distinct(
+    kind: 'order' | 'user session' | 'intent' | 'transaction',
+    id: unknown,
+    name: string,
+  ): void;
   /** A live order made through the adapter, remembered for the cleanup. */
   liveOrder(fixture: Partial<Omit<OrderFixture, 'clientOrderId'>>): Promise<OrderRef>;
   /** Orders the run made that may still be live; the run cancels them at the end. */
