@@ -1,6 +1,7 @@
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
+import { canonicalUuid } from '../domain/ids.js';
 import type { Caller } from '../domain/operation.js';
 import { oauthPermissions } from '../exchange/users.js';
 import type { SandboxState } from '../state/sandbox-state.js';
@@ -121,7 +122,8 @@ function sessionCaller(
   jwt: string,
   findSessionSecret: SessionSecretLookup,
 ): Authenticated {
-  const sessionId = unverifiedClaim(jwt, 'session_id');
+  const sessionId = canonicalUuid(unverifiedClaim(jwt, 'session_id'));
+  if (sessionId === undefined) throw failed();
   const secret = findSessionSecret(request.state, sessionId);
   if (secret === undefined) throw failed();
   const payload = verify(jwt, secret);
@@ -161,13 +163,13 @@ function tokenCaller(
   if (publicId === undefined && privateId === undefined) {
     return { kind: 'token', tokenId, userId };
   }
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (typeof publicId !== 'string' || typeof privateId !== 'string') throw failed();
-  if (!uuid.test(publicId) || !uuid.test(privateId)) throw failed();
-  const grant = request.state.exchange.oauthRequests.get(publicId.toLowerCase());
+  const publicKey = canonicalUuid(publicId);
+  const privateKey = canonicalUuid(privateId);
+  if (publicKey === undefined || privateKey === undefined) throw failed();
+  const grant = request.state.exchange.oauthRequests.get(publicKey);
   if (
     !grant ||
-    grant.privateId !== privateId.toLowerCase() ||
+    grant.privateId !== privateKey ||
     grant.appTokenId !== tokenId ||
     grant.approvedByUserId === null ||
     grant.expiresAt <= request.now

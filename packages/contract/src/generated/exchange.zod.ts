@@ -85,6 +85,9 @@ export const zOAuthRequestCreate = /* @__PURE__ */ z.object({
     external_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255)))
 });
 
+/**
+ * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ */
 export const zUuid = /* @__PURE__ */ z.uuid();
 
 /**
