@@ -5,12 +5,13 @@ import { canonicalUuid } from '../domain/ids.js';
 import type { Caller } from '../domain/operation.js';
 import { oauthPermissions } from '../exchange/users.js';
 import type { SandboxState } from '../state/sandbox-state.js';
+import { AuthError } from './auth-error.js';
+import { checkOneUse, type OneUseToken } from './nonce-less.js';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
 
-/** An authentication refusal: 401 with one of the conventional plain-text bodies. */
-export class AuthError extends Error {}
+export { AuthError };
 
 const failed = () => new AuthError('API Authentication failed');
 const pathMismatch = () => new AuthError('Path does not match');
@@ -37,6 +38,8 @@ export interface Nonce {
 export interface Authenticated {
   caller: Caller;
   nonce?: Nonce;
+  /** A JWT without nonce (POST /orders with a client_order_id): good for this one call. */
+  oneUse?: OneUseToken;
 }
 
 /** Finds the secret of a Quick Exchange user session, if there is such a session. */
@@ -142,11 +145,11 @@ function serviceCaller(request: AuthRequest, jwt: string): Authenticated {
     ? payload.path === '/realtime' && payload.delegate_path
     : payload.path;
   if (signedPath !== request.url) throw pathMismatch();
-  const nonce =
-    payload.nonce !== undefined || !request.nonceOptional
-      ? checkNonce(request.state, `token:${tokenId}`, payload.nonce)
-      : undefined;
-  return { caller: tokenCaller(request, payload, tokenId, token.userId), nonce };
+  const caller = tokenCaller(request, payload, tokenId, token.userId);
+  if (payload.nonce === undefined && request.nonceOptional) {
+    return { caller, oneUse: checkOneUse(request.state, tokenId, jwt, payload, request.now) };
+  }
+  return { caller, nonce: checkNonce(request.state, `token:${tokenId}`, payload.nonce) };
 }
 
 function tokenCaller(

@@ -1,4 +1,5 @@
 import { ExchangeState, type OAuthRequest } from './exchange-state.js';
+import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
   type Intent,
@@ -16,7 +17,12 @@ import {
  * before it is answered. The store stays the record; memory makes the decision cheap.
  */
 export class SandboxState {
-  nonces = new Map<string, bigint>();
+  readonly nonces = new Map<string, bigint>();
+  /**
+   * X-Service-Auth JWTs without nonce seen within their window: each places one order. Kept
+   * in memory, and carried over when the state is read again from the store.
+   */
+  oneUseTokens = new OneUseTokens();
 
   constructor(
     readonly exchange = new ExchangeState(),
