@@ -4,10 +4,10 @@
  * what is kept never outgrows the calls of one window.
  *
  * Memory does not outlive a restart; the store does. The last `iat` accepted per token is kept
- * with the nonces (scope `iat:token:<id>`), and a JWT whose `iat` is no later than the one
- * stored when this state was loaded is refused: it may have been seen before the restart. A
- * restart within the window therefore reopens no replay; it costs a client whose JWT was
- * signed in that second, or by a clock running ahead, one refusal.
+ * with the nonces (scope `iat:token:<id>`), and a JWT whose `iat` is no later than the one the
+ * store held when this process first met the token is refused: it may have been seen before
+ * the restart. A restart within the window therefore reopens no replay; it costs a client whose
+ * JWT was signed in that second, or by a clock running ahead, one refusal.
  */
 export class OneUseTokens {
   readonly #seen = new Map<string, number>();
