@@ -435,8 +435,8 @@ describe('authentication', () => {
   });
 
   it('refuses a missing nonce except on POST /orders with a client_order_id', async () => {
-    const unsigned = (path: string) =>
-      new SignJWT({ token_id: user.tokenId, path })
+    const unsigned = (path: string, jti = 'first') =>
+      new SignJWT({ token_id: user.tokenId, path, iat: Math.floor(Date.now() / 1000), jti })
         .setProtectedHeader({ alg: 'HS256' })
         .sign(secretKey());
     await refusedWithoutChange(
@@ -446,10 +446,16 @@ describe('authentication', () => {
     const body = { ...limitBuy, client_order_id: 'no-nonce-1' };
     const jwt = await unsigned('/orders');
     valid(zCreateOrderResponse, await withJwt(jwt, '/orders', 'POST', body));
-    // The same JWT again: the client_order_id is what must not repeat.
-    const again = await withJwt(jwt, '/orders', 'POST', body);
+    // Another JWT for the same body: the client_order_id is what must not repeat.
+    const again = await withJwt(await unsigned('/orders', 'second'), '/orders', 'POST', body);
     expect(again.status).toBe(422);
     expect(again.body).toEqual({ errors: { client_order_id: ['already_used'] } });
+    // The same JWT again, with any body: it placed its one order.
+    const other = { ...limitBuy, client_order_id: 'no-nonce-2' };
+    await refusedWithoutChange(
+      withJwt(jwt, '/orders', 'POST', other),
+      'Token already used: a token without nonce places one order',
+    );
   });
 
   it('ignores unknown headers and the optional API version header', async () => {

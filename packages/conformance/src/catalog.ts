@@ -188,6 +188,15 @@ const authRequirements: ConformanceRequirement[] = [
     'editOrder',
   ]),
   attack('AUTH-NONCE-SMALLER', 'A fresh JWT whose nonce is smaller than one already accepted'),
+  {
+    ...attack(
+      'AUTH-NONCE-LESS-REPLAYED',
+      'A POST /orders JWT without nonce sent again, with another order, once its own was placed',
+      ['createOrder'],
+    ),
+    origin:
+      'Authentication (exchange.openapi.yaml ServiceAuthPayload: a JWT without nonce places one order)',
+  },
   attack('AUTH-PATH-MISMATCH', 'A JWT whose path names another order'),
   attack('AUTH-QUERY-MISMATCH', 'A JWT whose path leaves out the query string of the request'),
   attack(

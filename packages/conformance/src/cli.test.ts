@@ -167,6 +167,26 @@ describe('exchange-conformance CLI', () => {
     expect(jwtHeader(stale.stdout.trim())).toMatchObject({ alg: 'HS512' });
     expect(jwtPayload(stale.stdout.trim())).toMatchObject({ nonce: 5 });
 
+    // Without a nonce: the fresh iat and jti a server needs to take it for one order.
+    const order = await conformanceWith(
+      env,
+      'sign',
+      '--token-id',
+      '7',
+      '--method',
+      'POST',
+      '--path',
+      '/orders',
+      '--no-nonce',
+    );
+    expect(jwtPayload(order.stdout.trim())).toEqual({
+      token_id: '7',
+      path: '/orders',
+      iat: expect.any(Number),
+      jti: expect.any(String),
+    });
+    expect(jwtPayload(order.stdout.trim())?.iat).toBeGreaterThan(Date.now() / 1000 - 60);
+
     const noSecret = await conformanceWith(
       { EXCHANGE_CONFORMANCE_TOKEN_SECRET: '' },
       'sign',

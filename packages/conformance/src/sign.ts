@@ -1,4 +1,4 @@
-import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import { type ServiceAuthPayload, serviceAuthPayload } from '@exchange-kit/core/auth';
 import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
 import { findOperation, operations } from './spec.js';
 
@@ -46,6 +46,14 @@ export function signFor(request: SignRequest, tokenSecret: string): string {
     ? { token_id: request.tokenId, path: '/realtime', delegate_path: request.path }
     : { token_id: request.tokenId, path: request.path };
   if (nonce !== undefined) payload.nonce = nonce;
+  else if (!request.delegate && request.oauthPublicId === undefined) {
+    // Without a nonce, the fresh iat and jti a server needs to take the JWT for one order.
+    const { iat, jti } = serviceAuthPayload(request, {
+      path: request.path,
+      withoutNonce: true,
+    }) as ServiceAuthPayload;
+    Object.assign(payload, { iat, jti });
+  }
   if (request.oauthPublicId !== undefined) payload.oauth_request_public_id = request.oauthPublicId;
   if (request.oauthPrivateId !== undefined)
     payload.oauth_request_private_id = request.oauthPrivateId;
@@ -63,6 +71,13 @@ export function delegatedOperation(method: string, path: string): boolean {
     findOperation(method.toUpperCase(), path.split('?')[0] ?? path)?.authPayload ===
     'PartnerDelegatedPayload'
   );
+}
+
+/** What signing again keeps of a payload: all of it, but the fresh claims of one without nonce. */
+function signedFields(payload: Record<string, unknown> | undefined): unknown {
+  if (payload?.nonce !== undefined) return payload;
+  const { iat: _iat, jti: _jti, ...kept } = payload ?? {};
+  return kept;
 }
 
 /**
@@ -97,9 +112,12 @@ export function signRequestOf(
   else if (typeof payload.nonce !== 'number' || !fresh(payload.nonce))
     request.nonce = payload.nonce as number;
   if (alg !== 'HS256') request.alg = alg;
-  // Re-signing must give back this very payload; a JWT with other fields is shown as it is.
+  // Re-signing must give back this very payload, but for the iat and jti a JWT without nonce
+  // gets anew; a JWT with other fields is shown as it is.
   const again = jwtPayload(signFor({ ...request, nonce: payload.nonce as number | null }, 'x'));
-  if (JSON.stringify(again) !== JSON.stringify(payload)) return undefined;
+  if (JSON.stringify(signedFields(again)) !== JSON.stringify(signedFields(payload))) {
+    return undefined;
+  }
   return request;
 }
 

@@ -81,8 +81,9 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
   /**
    * Sign an order that carries a `client_order_id` without a nonce, as the exchange's
    * conventions allow, so placements never wait on nonce order; the `client_order_id` is then
-   * what must not repeat. Off by default: the body is not signed, so such a JWT, if it leaked,
-   * could place other orders until the token is revoked.
+   * what must not repeat. The JWT carries the current `iat` and a random `jti`: a server that
+   * follows the spec takes it for one order, near that time. Off by default: the body is not
+   * signed, so a server that does not could be sent other orders with a leaked JWT.
    */
   ordersWithoutNonce?: boolean;
 }

@@ -3,7 +3,7 @@
  * alone gets an error, every other call is answered and kept, and memory agrees with the
  * store afterwards. The store refuses through a trigger, as a constraint would.
  */
-import { SignJWT } from 'jose';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Answer, type Client, newUser, send, startTestSandbox } from '../test-support.js';
@@ -57,9 +57,7 @@ async function placeWithoutNonce(
   user: { tokenId: string; tokenSecret: string },
   body: Record<string, unknown>,
 ): Promise<Answer> {
-  const jwt = await new SignJWT({ token_id: user.tokenId, path: '/orders' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(user.tokenSecret));
+  const jwt = await signServiceAuth(user, { path: '/orders', withoutNonce: true });
   return send(
     sandbox.exchangeUrl,
     'POST',

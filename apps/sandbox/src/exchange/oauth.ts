@@ -1,6 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotAuthenticated, NotFound } from '../domain/errors.js';
+import { canonicalUuid } from '../domain/ids.js';
 import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
 import type { OAuthRequest } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
@@ -59,8 +60,9 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     now,
   }) => {
     if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
-    const privateId = (path.oauth_request_private_id ?? '').toLowerCase();
-    const request = journal.exchange.oauthRequestByPrivateId(privateId);
+    const privateId = canonicalUuid(path.oauth_request_private_id);
+    const request =
+      privateId === undefined ? undefined : journal.exchange.oauthRequestByPrivateId(privateId);
     if (!request || !approve(journal, request, caller.userId, now)) {
       throw new NotFound('OAuth request not found');
     }
@@ -87,7 +89,8 @@ export function findChallenge(
   publicId: string,
   now: number,
 ): OAuthChallenge | undefined {
-  const request = state.exchange.oauthRequests.get(publicId.toLowerCase());
+  const key = canonicalUuid(publicId);
+  const request = key === undefined ? undefined : state.exchange.oauthRequests.get(key);
   if (!request || request.expiresAt <= now) return undefined;
   const userId = state.exchange.tokens.get(request.appTokenId)?.userId;
   const user = userId === undefined ? undefined : state.exchange.users.get(userId);
@@ -136,7 +139,8 @@ export function decideChallenge(
   decision: 'approve' | 'deny',
   now: number,
 ): boolean {
-  const request = journal.exchange.oauthRequests.get(publicId.toLowerCase());
+  const key = canonicalUuid(publicId);
+  const request = key === undefined ? undefined : journal.exchange.oauthRequests.get(key);
   if (!request) return false;
   if (decision === 'approve') return approve(journal, request, userId, now);
   if (request.expiresAt <= now || request.approvedByUserId !== null) return false;

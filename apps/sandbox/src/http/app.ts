@@ -18,6 +18,7 @@ import {
 } from './auth.js';
 import { callLimits } from './call-limits.js';
 import { answerClientError } from './client-error.js';
+import { spendOneUse } from './nonce-less.js';
 import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
@@ -175,8 +176,8 @@ export async function createApp(options: AppOptions) {
     // A HEAD is answered as its GET, whose body the server then leaves out.
     const publicRead = route.method === 'GET' && route.api === 'exchange' && isPublic(route);
     const version = sequencer.version;
-    const { caller, nonce } = publicRead
-      ? { caller: { kind: 'anonymous' as const }, nonce: undefined }
+    const { caller, nonce, oneUse } = publicRead
+      ? { caller: { kind: 'anonymous' as const } }
       : authenticate(
           {
             route,
@@ -196,6 +197,10 @@ export async function createApp(options: AppOptions) {
       if (nonce && !journal.again) {
         acceptNonce(journal.state, nonce);
         journal.nonce(nonce.scope, nonce.value);
+      }
+      if (oneUse) {
+        spendOneUse(journal.state, oneUse, now);
+        journal.nonce(oneUse.scope, oneUse.iat);
       }
       try {
         return handler({ operationId, ...parsed(), caller, now, journal });

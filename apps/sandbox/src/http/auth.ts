@@ -1,15 +1,17 @@
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
+import { canonicalUuid } from '../domain/ids.js';
 import type { Caller } from '../domain/operation.js';
 import { oauthPermissions } from '../exchange/users.js';
 import type { SandboxState } from '../state/sandbox-state.js';
+import { AuthError } from './auth-error.js';
+import { checkOneUse, type OneUseToken } from './nonce-less.js';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
 import { specs } from './spec.js';
 
-/** An authentication refusal: 401 with one of the conventional plain-text bodies. */
-export class AuthError extends Error {}
+export { AuthError };
 
 const failed = () => new AuthError('API Authentication failed');
 const pathMismatch = () => new AuthError('Path does not match');
@@ -36,6 +38,8 @@ export interface Nonce {
 export interface Authenticated {
   caller: Caller;
   nonce?: Nonce;
+  /** A JWT without nonce (POST /orders with a client_order_id): good for this one call. */
+  oneUse?: OneUseToken;
 }
 
 /** Finds the secret of a Quick Exchange user session, if there is such a session. */
@@ -121,7 +125,8 @@ function sessionCaller(
   jwt: string,
   findSessionSecret: SessionSecretLookup,
 ): Authenticated {
-  const sessionId = unverifiedClaim(jwt, 'session_id');
+  const sessionId = canonicalUuid(unverifiedClaim(jwt, 'session_id'));
+  if (sessionId === undefined) throw failed();
   const secret = findSessionSecret(request.state, sessionId);
   if (secret === undefined) throw failed();
   const payload = verify(jwt, secret);
@@ -140,11 +145,11 @@ function serviceCaller(request: AuthRequest, jwt: string): Authenticated {
     ? payload.path === '/realtime' && payload.delegate_path
     : payload.path;
   if (signedPath !== request.url) throw pathMismatch();
-  const nonce =
-    payload.nonce !== undefined || !request.nonceOptional
-      ? checkNonce(request.state, `token:${tokenId}`, payload.nonce)
-      : undefined;
-  return { caller: tokenCaller(request, payload, tokenId, token.userId), nonce };
+  const caller = tokenCaller(request, payload, tokenId, token.userId);
+  if (payload.nonce === undefined && request.nonceOptional) {
+    return { caller, oneUse: checkOneUse(request.state, tokenId, jwt, payload, request.now) };
+  }
+  return { caller, nonce: checkNonce(request.state, `token:${tokenId}`, payload.nonce) };
 }
 
 function tokenCaller(
@@ -161,13 +166,13 @@ function tokenCaller(
   if (publicId === undefined && privateId === undefined) {
     return { kind: 'token', tokenId, userId };
   }
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (typeof publicId !== 'string' || typeof privateId !== 'string') throw failed();
-  if (!uuid.test(publicId) || !uuid.test(privateId)) throw failed();
-  const grant = request.state.exchange.oauthRequests.get(publicId.toLowerCase());
+  const publicKey = canonicalUuid(publicId);
+  const privateKey = canonicalUuid(privateId);
+  if (publicKey === undefined || privateKey === undefined) throw failed();
+  const grant = request.state.exchange.oauthRequests.get(publicKey);
   if (
     !grant ||
-    grant.privateId !== privateId.toLowerCase() ||
+    grant.privateId !== privateKey ||
     grant.appTokenId !== tokenId ||
     grant.approvedByUserId === null ||
     grant.expiresAt <= request.now

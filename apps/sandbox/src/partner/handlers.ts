@@ -1,5 +1,5 @@
 /** The Quick Exchange partner operations, keyed by the operationId of spec/partner.openapi.yaml. */
-import { zUuid } from '@exchange-kit/contract/partner/schemas';
+import { canonicalUuid } from '../domain/ids.js';
 import type { Handlers, StoredReadsOf } from '../domain/operation.js';
 import { intentToTrade } from './intent-to-trade.js';
 import { createIntent } from './intents.js';
@@ -21,8 +21,8 @@ export const partnerHandlers: Handlers = {
 /** The intent a body names at `key` of `holder`, when it is an id. */
 function intentAt(holder: unknown, key: string): { intents: string[] } {
   const value = (holder as Record<string, unknown> | null | undefined)?.[key];
-  const id = zUuid.safeParse(value);
-  return { intents: id.success ? [id.data.toLowerCase()] : [] };
+  const id = canonicalUuid(value);
+  return { intents: id === undefined ? [] : [id] };
 }
 
 /** The calls that read an intent: the widget's session and a transaction on an intent. */

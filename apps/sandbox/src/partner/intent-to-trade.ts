@@ -4,6 +4,7 @@ import type { operations } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import { NotAuthenticated } from '../domain/errors.js';
+import { canonicalUuid } from '../domain/ids.js';
 import type { DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
 import { D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
@@ -93,7 +94,7 @@ function differencesFrom(transaction: Transaction, request: IntentToTrade): stri
     ['side', request.side === transaction.side],
     ['currency', quantity !== undefined],
     ['quantity', quantity === undefined || new D(request.quantity).eq(quantity)],
-    ['intent_id', (request.intent_id?.toLowerCase() ?? null) === transaction.intentId],
+    ['intent_id', (canonicalUuid(request.intent_id) ?? null) === transaction.intentId],
   ];
   return checks.filter(([, same]) => !same).map(([field]) => field);
 }
@@ -265,10 +266,11 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
   rejectNul(body);
   const request = body;
   const state = journal.partner;
-  if (caller.kind === 'session' && caller.sessionId !== request.session_id) {
+  const sessionId = canonicalUuid(request.session_id);
+  if (caller.kind === 'session' && caller.sessionId !== sessionId) {
     throw new NotAuthenticated('Path does not match: the session token is for another session_id');
   }
-  const session = state.sessions.get(request.session_id.toLowerCase());
+  const session = sessionId === undefined ? undefined : state.sessions.get(sessionId);
   if (!session) throw notFound('Session', 'session_id');
   const replayed = replayClientRef(state, session, request);
   if (replayed) return replayed;

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import { canonicalUuid } from '../domain/ids.js';
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { Journal } from '../state/journal.js';
 import type { Intent as IntentRow, PartnerState } from '../state/partner-state.js';
@@ -135,7 +136,8 @@ export function claimIntent(
   partnerId: number,
   now: number,
 ): IntentRow {
-  const intent = journal.partner.intents.get(intentId.toLowerCase());
+  const key = canonicalUuid(intentId);
+  const intent = key === undefined ? undefined : journal.partner.intents.get(key);
   // Another partner's intent is reported as absent rather than as forbidden.
   if (!intent || intent.partnerId !== partnerId) throw notFound('Intent', 'intent_id');
   requireFulfillable(intent, 'intent_id', now);

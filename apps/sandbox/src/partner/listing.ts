@@ -1,5 +1,6 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
 import type { components } from '@exchange-kit/contract/partner';
+import { canonicalUuid } from '../domain/ids.js';
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { PartnerState } from '../state/partner-state.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
@@ -14,7 +15,8 @@ function select(
   partnerId: number,
   selection: Omit<Selection, 'limit' | 'count'>,
 ) {
-  const intentId = selection.intent_id?.toLowerCase();
+  const intentId =
+    selection.intent_id === undefined ? undefined : (canonicalUuid(selection.intent_id) ?? '');
   const selected = [];
   // created_at is unique per partner (see nextCreatedAt), so this order is total.
   for (const transaction of state.transactionsByPartner.get(partnerId) ?? []) {

@@ -1,8 +1,9 @@
 /** User sessions: created with a partner's public key, they carry the user to a transaction. */
 import { randomUUID } from 'node:crypto';
 import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
-import { zDefaultTransaction, zUuid } from '@exchange-kit/contract/partner/schemas';
+import { zDefaultTransaction } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
+import { canonicalUuid } from '../domain/ids.js';
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { PartnerState } from '../state/partner-state.js';
 import type { SandboxState } from '../state/sandbox-state.js';
@@ -26,8 +27,8 @@ const TERMS_OF_SERVICE = `${partnerSpec.servers[0]?.variables.partners_url.defau
  * is looked up by is not yet verified, so anything but a UUID is simply not a session.
  */
 export function findSessionSecret(state: SandboxState, sessionId: string): string | undefined {
-  if (!zUuid.safeParse(sessionId).success) return undefined;
-  return state.partner.sessions.get(sessionId.toLowerCase())?.secret;
+  const id = canonicalUuid(sessionId);
+  return id === undefined ? undefined : state.partner.sessions.get(id)?.secret;
 }
 
 /** The region of a locale such as en-SG is the best guess at the user's country. */
@@ -104,9 +105,11 @@ function requireWidgetIntent(
   partnerId: number,
   now: number,
 ): void {
-  const id = zUuid.safeParse(intentId);
-  if (!id.success) throw invalid('config.intent_id', 'invalid', 'config.intent_id is not a UUID');
-  const intent = state.intents.get(id.data.toLowerCase());
+  const id = canonicalUuid(intentId);
+  if (id === undefined) {
+    throw invalid('config.intent_id', 'invalid', 'config.intent_id is not a UUID');
+  }
+  const intent = state.intents.get(id);
   if (intent?.partnerId !== partnerId) {
     throw invalid('config.intent_id', 'not_found', 'Intent not found');
   }

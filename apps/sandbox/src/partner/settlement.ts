@@ -1,5 +1,5 @@
 /** Choosing a settlement method and supplying its parameters after the transaction exists. */
-import { zUuid } from '@exchange-kit/contract/partner/schemas';
+import { canonicalUuid } from '../domain/ids.js';
 import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
 import type { Instruction, PartnerState, Transaction } from '../state/partner-state.js';
 import { invalid, notFound, rejectNul } from './errors.js';
@@ -23,13 +23,9 @@ export function visibleTransaction(
   id: string,
   field: string,
 ): Transaction {
-  const transaction = zUuid.safeParse(id).success
-    ? state.transactions.get(id.toLowerCase())
-    : undefined;
-  if (
-    !transaction ||
-    (caller.kind === 'session' && caller.sessionId.toLowerCase() !== transaction.sessionId)
-  ) {
+  const key = canonicalUuid(id);
+  const transaction = key === undefined ? undefined : state.transactions.get(key);
+  if (!transaction || (caller.kind === 'session' && caller.sessionId !== transaction.sessionId)) {
     throw notFound('Transaction', field);
   }
   return transaction;
@@ -138,9 +134,8 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
   const request = body;
   const state = journal.partner;
   const id = request.settlement_instruction_id;
-  const instruction = zUuid.safeParse(id).success
-    ? state.instructions.get(id.toLowerCase())
-    : undefined;
+  const key = canonicalUuid(id);
+  const instruction = key === undefined ? undefined : state.instructions.get(key);
   const notFoundHere = () => notFound('Settlement instruction', 'settlement_instruction_id');
   if (!instruction) throw notFoundHere();
   let transaction: Transaction;

@@ -1,4 +1,5 @@
 import { ExchangeState, type OAuthRequest } from './exchange-state.js';
+import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
   type Intent,
@@ -10,13 +11,19 @@ import {
 
 /**
  * The sandbox as it stands: the exchange, Quick Exchange, and the last nonce spent in each
- * scope ("token:<id>", "session:<id>") that authenticates calls to either. Loaded from the
- * store at start and kept in step with it: every call is decided here, in memory and one at
- * a time, and its changes are written to the store with its batch (see Journal, Sequencer)
- * before it is answered. The store stays the record; memory makes the decision cheap.
+ * scope ("token:<id>", "session:<id>", and "iat:token:<id>" for the last `iat` of a JWT
+ * without nonce) that authenticates calls to either. Loaded from the store at start and kept
+ * in step with it: every call is decided here, in memory and one at a time, and its changes
+ * are written to the store with its batch (see Journal, Sequencer) before it is answered. The
+ * store stays the record; memory makes the decision cheap.
  */
 export class SandboxState {
-  nonces = new Map<string, bigint>();
+  readonly nonces = new Map<string, bigint>();
+  /**
+   * X-Service-Auth JWTs without nonce seen within their window: each places one order. Kept
+   * in memory, and carried over when the state is read again from the store.
+   */
+  oneUseTokens = new OneUseTokens();
 
   constructor(
     readonly exchange = new ExchangeState(),

@@ -187,7 +187,10 @@ export class Sequencer {
       try {
         return await work();
       } finally {
+        const { oneUseTokens } = this.#state;
         this.#state = await this.storage.load();
+        // The store keeps only the last iat per token; what this process saw stays seen.
+        this.#state.oneUseTokens = oneUseTokens;
         this.#version++;
       }
     });

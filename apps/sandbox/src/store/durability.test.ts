@@ -16,7 +16,6 @@ import {
   zCreateSessionResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { signServiceAuth } from '@exchange-kit/core/auth';
-import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
@@ -195,11 +194,11 @@ describe('durability', () => {
     try {
       const baseUrl = await readyUrl(child);
       // Orders placed in parallel, as the convention allows: no nonce, a client_order_id each.
-      const secret = new TextEncoder().encode(defaultCredentials.tokenSecret);
-      const jwt = await new SignJWT({ token_id: defaultCredentials.tokenId, path: '/orders' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .sign(secret);
       const place = async (clientOrderId: string) => {
+        const jwt = await signServiceAuth(defaultCredentials, {
+          path: '/orders',
+          withoutNonce: true,
+        });
         const answer = await send(
           baseUrl,
           'POST',

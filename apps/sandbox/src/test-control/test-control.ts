@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
+import { canonicalUuid } from '../domain/ids.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
@@ -67,7 +68,8 @@ export function testControl(options: TestControlOptions) {
         return refused('status', `must_be_one_of:${terminal.join(',')}`);
       }
       const ended = await options.sequencer.run((journal) => {
-        const found = journal.partner.transactions.get(transaction.toLowerCase());
+        const key = canonicalUuid(transaction);
+        const found = key === undefined ? undefined : journal.partner.transactions.get(key);
         if (!found) return false;
         journal.touch('qe_transactions', found).status = status as Transaction['status'];
         return true;

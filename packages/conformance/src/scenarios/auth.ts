@@ -171,6 +171,58 @@ const orderAttacks: Scenario = {
   },
 };
 
+/**
+ * A POST /orders JWT without nonce, captured once it placed its order, sent again with another
+ * order: the body is not signed, so a server that takes it twice places whatever its holder
+ * sends.
+ */
+const nonceLessReplay: Scenario = {
+  name: 'an order JWT without nonce sent again with another order',
+  profile: 'auth',
+  requires: ['orders'],
+  covers: ['AUTH-NONCE-LESS-REPLAYED'],
+  async run(context) {
+    const { primary } = await context.market();
+    const order = (clientOrderId: string) => ({
+      order_type: 'limit',
+      product_id: primary.id,
+      side: 'buy',
+      quantity: primary.quantity,
+      price: primary.restingBuyPrice,
+      client_order_id: clientOrderId,
+    });
+    let captured = '';
+    const accepted = await context.caller.call('createOrder', {
+      body: order(context.clientOrderId()),
+      auth: custom(async (path) => {
+        captured = await signServiceAuth(context.target, { path, withoutNonce: true });
+        return { 'X-Service-Auth': captured };
+      }),
+    });
+    if (accepted.status !== 200)
+      throw new SetupError(`an order signed without nonce answered ${accepted.status}`, accepted);
+    const second = context.clientOrderId();
+    const replayed = await context.caller.call('createOrder', {
+      body: order(second),
+      auth: custom(() => ({ 'X-Service-Auth': captured })),
+    });
+    await context.evidence.check('AUTH-NONCE-LESS-REPLAYED', async () => {
+      expectStatus(replayed, 401, refused);
+      const read = await context.caller.call('getOrderByClientId', {
+        path: { client_order_id: second },
+      });
+      if (read.status !== 404) {
+        throw new Failure(`the replayed JWT placed order ${second}`, {
+          received: `GET /orders/client:${second} answered ${read.status}`,
+          documented: 'no order placed',
+          call: replayed,
+        });
+      }
+      return 'the replayed JWT was refused, no second order placed';
+    });
+  },
+};
+
 const oauthAttack: Scenario = {
   name: 'OAuth ids of a request nobody approved',
   profile: 'auth',
@@ -273,4 +325,10 @@ const partnerAttack: Scenario = {
   },
 };
 
-export const authScenarios: Scenario[] = [orderAttacks, oauthAttack, beyondGrant, partnerAttack];
+export const authScenarios: Scenario[] = [
+  orderAttacks,
+  nonceLessReplay,
+  oauthAttack,
+  beyondGrant,
+  partnerAttack,
+];

@@ -292,6 +292,29 @@ const requestFaults: Fault[] = [
     };
   })(),
   ((): Fault => {
+    const seen = new Set<string>();
+    return {
+      name: 'an order JWT without nonce places any number of orders',
+      covers: 'AUTH-NONCE-LESS-REPLAYED',
+      request: (request, tools) => {
+        const jwt = request.headers['x-service-auth'];
+        if (!jwt || !is(request, 'createOrder') || jwtPayload(jwt)?.nonce !== undefined) {
+          return request;
+        }
+        if (!seen.has(jwt)) {
+          seen.add(jwt);
+          return request;
+        }
+        const payload = serviceAuthPayload(tools.target, {
+          path: request.path,
+          withoutNonce: true,
+        });
+        const fresh = forgeJwt(payload, { secret: tools.target.tokenSecret });
+        return { ...request, headers: { ...request.headers, 'x-service-auth': fresh } };
+      },
+    };
+  })(),
+  ((): Fault => {
     let highest = 0;
     return {
       name: 'a smaller nonce is accepted',

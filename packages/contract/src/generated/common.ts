@@ -30,6 +30,7 @@ export interface components {
         UnixMillisString: string;
         /**
          * Format: uuid
+         * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
         Uuid: string;
@@ -61,7 +62,7 @@ export interface components {
         };
         /** @description Either error body shape; both are in use side by side. */
         ErrorBody: components["schemas"]["ErrorMessage"] | components["schemas"]["ErrorFields"];
-        /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. */
+        /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
         ServiceAuthPayload: {
             /** @description API token id. */
             token_id: string;
@@ -69,7 +70,10 @@ export interface components {
             path: string;
             /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
             nonce?: number | string;
+            /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
             iat?: components["schemas"]["UnixSeconds"];
+            /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
+            jti?: string;
         };
         /** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
         OAuthDelegatedPayload: {

@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. The body is a union keyed by `order_type` (OrderCreate): `price` is required for limit, limit_post_only and stop (where it is the stop price), `price_range` for market_with_range, `trailing_stop_type` and `trailing_stop_value` for trailing_stop; `leverage_level` and `funding_currency` go with margin trading. Precision (the sandbox's rules; the description does not show bounds of price and quantity): `price` is a whole number of the product's `tick_size` (`not_a_multiple_of_the_tick_size`), `quantity` is at least the base currency's `minimum_order_quantity` (`less_than_order_size`) and a whole number of its quantity step, 10^-`assets_precision` of the base currency (`not_a_multiple_of_the_quantity_step`). Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat.
+         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. The body is a union keyed by `order_type` (OrderCreate): `price` is required for limit, limit_post_only and stop (where it is the stop price), `price_range` for market_with_range, `trailing_stop_type` and `trailing_stop_value` for trailing_stop; `leverage_level` and `funding_currency` go with margin trading. Precision (the sandbox's rules; the description does not show bounds of price and quantity): `price` is a whole number of the product's `tick_size` (`not_a_multiple_of_the_tick_size`), `quantity` is at least the base currency's `minimum_order_quantity` (`less_than_order_size`) and a whole number of its quantity step, 10^-`assets_precision` of the base currency (`not_a_multiple_of_the_quantity_step`). Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat. Such a JWT places one order: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock (401 otherwise), and sent again, with any body, it is refused with 401 (project decision: the body is not signed). A `jti` tells apart two signed for this path in the same second.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. */
+        /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
         ServiceAuthPayload: {
             /** @description API token id. */
             token_id: string;
@@ -526,7 +526,10 @@ export interface components {
             path: string;
             /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
             nonce?: number | string;
+            /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
             iat?: components["schemas"]["UnixSeconds"];
+            /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
+            jti?: string;
         };
         /** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
         OAuthDelegatedPayload: {
@@ -924,6 +927,7 @@ export interface components {
         };
         /**
          * Format: uuid
+         * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
         Uuid: string;

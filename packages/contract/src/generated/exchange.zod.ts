@@ -85,6 +85,9 @@ export const zOAuthRequestCreate = /* @__PURE__ */ z.object({
     external_ref: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(255)))
 });
 
+/**
+ * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ */
 export const zUuid = /* @__PURE__ */ z.uuid();
 
 /**
@@ -104,7 +107,7 @@ export const zOAuthDelegatedPayload = /* @__PURE__ */ z.object({
 export const zUnixSeconds = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0));
 
 /**
- * Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call.
+ * Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`.
  */
 export const zServiceAuthPayload = /* @__PURE__ */ z.object({
     token_id: /* @__PURE__ */ z.string(),
@@ -113,7 +116,8 @@ export const zServiceAuthPayload = /* @__PURE__ */ z.object({
         /* @__PURE__ */ z.int(),
         /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]+$/))
     ])),
-    iat: /* @__PURE__ */ z.optional(zUnixSeconds)
+    iat: /* @__PURE__ */ z.optional(zUnixSeconds),
+    jti: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64)))
 });
 
 /**

@@ -952,6 +952,7 @@ export interface components {
         };
         /**
          * Format: uuid
+         * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
         Uuid: string;

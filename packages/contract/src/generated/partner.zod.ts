@@ -145,6 +145,9 @@ export const zQuickExchangeValidationError = /* @__PURE__ */ z.object({
     errors: zQuickExchangeFieldErrors
 });
 
+/**
+ * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ */
 export const zUuid = /* @__PURE__ */ z.uuid();
 
 /**

@@ -53,6 +53,30 @@ describe('X-Service-Auth', () => {
   });
 });
 
+describe('X-Service-Auth without nonce', () => {
+  it('carries the current iat and a jti of its own, so orders placed at once never collide', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const jwts = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        signServiceAuth(token, { path: '/orders', withoutNonce: true }),
+      ),
+    );
+    const payloads = jwts.map((jwt) => decodeJwt(jwt));
+    for (const payload of payloads) {
+      expect(payload).toEqual({
+        token_id: 'token-1',
+        path: '/orders',
+        iat: expect.any(Number),
+        jti: expect.any(String),
+      });
+      expect(payload.iat).toBeGreaterThanOrEqual(before);
+      expect(payload.iat).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    }
+    expect(new Set(payloads.map((payload) => payload.jti)).size).toBe(50);
+    expect(new Set(jwts).size).toBe(50);
+  });
+});
+
 describe('session Bearer JWT', () => {
   it('signs {path, session_id, nonce} with the session secret', async () => {
     const session = {

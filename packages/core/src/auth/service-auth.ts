@@ -34,7 +34,8 @@ export type ServiceAuthRequest =
       delegate?: false;
       /**
        * Leave the nonce out: only a `POST /orders` whose body carries a `client_order_id` may,
-       * and then that id is what must not repeat.
+       * and then that id is what must not repeat. The JWT then carries a fresh `iat` and a
+       * random `jti`: the server takes it for one order, near that time.
        */
       withoutNonce?: boolean;
     }
@@ -47,7 +48,14 @@ export function serviceAuthPayload(
   request: ServiceAuthRequest,
 ): ServiceAuthPayload | OAuthDelegatedPayload | PartnerDelegatedPayload {
   if (!request.delegate && !request.oauth && request.withoutNonce === true) {
-    return { token_id: token.tokenId, path: request.path };
+    // Without a nonce the JWT is good for one order and only near its iat; the jti keeps two
+    // placed at once, for the same path in the same second, from being one JWT sent twice.
+    return {
+      token_id: token.tokenId,
+      path: request.path,
+      iat: Math.floor(Date.now() / 1000),
+      jti: globalThis.crypto.randomUUID(),
+    };
   }
   const nonce = nextNonce(token.tokenId);
   if (request.delegate) {

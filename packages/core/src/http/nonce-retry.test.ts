@@ -117,7 +117,12 @@ describe('a call refused for its nonce', () => {
     expect(answer.status).toBe(401);
     expect(seen).toHaveLength(1);
     const payload = decodeJwt(seen[0]?.headers['x-service-auth'] as string);
-    expect(payload).toEqual({ token_id: token.tokenId, path: '/orders' });
+    expect(payload).toEqual({
+      token_id: token.tokenId,
+      path: '/orders',
+      iat: expect.any(Number),
+      jti: expect.any(String),
+    });
   });
 });
 
