@@ -193,12 +193,13 @@ export async function createApp(options: AppOptions) {
     if (limited) return limited;
     const reads = options.storedReads?.[operationId]?.(body);
     const decided = await sequencer.run((journal) => {
-      // Decided again after the store refused an earlier call, it spent its nonce already.
+      // Decided again after the store refused an earlier call, it spent its nonce (or its
+      // one-use token) the first time.
       if (nonce && !journal.again) {
         acceptNonce(journal.state, nonce);
         journal.nonce(nonce.scope, nonce.value);
       }
-      if (oneUse) {
+      if (oneUse && !journal.again) {
         spendOneUse(journal.state, oneUse, now);
         journal.nonce(oneUse.scope, oneUse.iat);
       }
