@@ -18,6 +18,7 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import { closedObjects } from './closed-objects.js';
 import { discriminatedUnions } from './discriminated-unions.js';
+import { namedSchemas } from './named-schemas.js';
 import { operationsModule } from './operations.js';
 
 const specDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +75,7 @@ async function typesFor(document: Record<string, unknown>): Promise<string> {
       },
     },
   );
-  return typesBanner + astToString(ast);
+  return typesBanner + namedSchemas(astToString(ast), document);
 }
 
 async function schemasFor(document: Record<string, unknown>): Promise<string> {

@@ -106,6 +106,8 @@ describe('pnpm start', () => {
     expect(block).toContain('SANDBOX_TOKEN_ID=');
     expect(block).toContain('SANDBOX_TOKEN_SECRET=');
     expect(block).toContain('SANDBOX_PUBLIC_API_KEY=');
+    expect(block).toContain('SANDBOX_SECOND_TOKEN_ID=');
+    expect(block).toContain('SANDBOX_SECOND_TOKEN_SECRET=');
     const urls = [...block.matchAll(/https?:\/\/[^\s,)]+/g)].map((match) => match[0]);
     expect(urls).toContain(`http://127.0.0.1:${docsPort}/`);
     expect(urls).toContain(`http://127.0.0.1:${sandboxPort}/`);

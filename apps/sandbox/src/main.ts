@@ -118,6 +118,16 @@ console.log(
 console.log(shown('SANDBOX_TOKEN_ID', credentials.tokenId, defaulted.tokenId));
 console.log(shown('SANDBOX_TOKEN_SECRET', credentials.tokenSecret, defaulted.tokenSecret, true));
 console.log(shown('SANDBOX_PUBLIC_API_KEY', credentials.publicApiKey, defaulted.publicApiKey));
+console.log('a second demo user, to approve OAuth requests as someone else:');
+console.log(shown('SANDBOX_SECOND_TOKEN_ID', credentials.secondTokenId, defaulted.secondTokenId));
+console.log(
+  shown(
+    'SANDBOX_SECOND_TOKEN_SECRET',
+    credentials.secondTokenSecret,
+    defaulted.secondTokenSecret,
+    true,
+  ),
+);
 console.log('ready');
 // Started by `@exchange-kit/sandbox/testing` (with an IPC channel): the same, for a program.
 if (process.send) {

@@ -1,2 +1,2 @@
 /** Types of the schemas both interfaces share: decimals, timestamps, the JWT payloads. */
-export type { components } from './generated/common.js';
+export type * from './generated/common.js';

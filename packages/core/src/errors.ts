@@ -367,13 +367,26 @@ export type CallError =
   | ServerError
   | UnexpectedStatusError;
 
+/** What a client's operations table says of each operation's 422: its fields and codes. */
+export type ValidationErrorTable = {
+  readonly [operationId: string]: { readonly errorCodes: object };
+};
+
 /**
  * A type guard for a client's operations table: is this the 422 of that operation, its
- * `fields` narrowed to the fields and codes the spec documents for it.
+ * `fields` narrowed to the fields and codes the spec documents for it. An interface, so an
+ * editor shows its name and the table's rather than the whole table.
  */
+export type ValidationErrorGuard<Table extends ValidationErrorTable> = <
+  OperationId extends keyof Table & string,
+>(
+  error: unknown,
+  operationId: OperationId,
+) => error is ValidationError<FieldErrorsOf<Table[OperationId]>> & { readonly status: 422 };
+
 export function validationErrorGuard<
-  Table extends { readonly [operationId: string]: { readonly errorCodes: object } },
->() {
+  Table extends ValidationErrorTable,
+>(): ValidationErrorGuard<Table> {
   return <OperationId extends keyof Table & string>(
     error: unknown,
     operationId: OperationId,

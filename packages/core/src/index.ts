@@ -27,6 +27,8 @@ export {
   type UnexpectedStatus,
   UnexpectedStatusError,
   ValidationError,
+  type ValidationErrorGuard,
+  type ValidationErrorTable,
   validationErrorGuard,
 } from './errors.js';
 export { AttemptHeaders } from './http/attempt-headers.js';

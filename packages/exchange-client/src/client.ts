@@ -1,10 +1,24 @@
 import {
-  type components,
+  type Accounts,
+  type CancelAllFilters as CancelAllFiltersBody,
+  type CancelledOrderEntry,
+  type Currency,
+  type LoanBookLadder,
   loadSchemas,
+  type OAuthRequest,
   type operations as Operations,
+  type Order,
+  type OrderCreate,
+  type OrderEdit,
+  type OrderList,
+  type OrderTpslUpdate,
+  type OrderType,
   operationTable as operations,
+  type PriceLevels,
+  type Product,
   type paths,
   secretFields,
+  type UserContext,
 } from '@exchange-kit/contract/exchange';
 import {
   type Api,
@@ -16,34 +30,34 @@ import {
   type PerCallOptions,
   toDecimalString,
   ValidationError,
+  type ValidationErrorGuard,
   validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
 
-type Schemas = components['schemas'];
-
-export type Order = Schemas['Order'];
-export type OrderList = Schemas['OrderList'];
-export type CancelledOrderEntry = Schemas['CancelledOrderEntry'];
-export type Product = Schemas['Product'];
-export type PriceLevels = Schemas['PriceLevels'];
-export type Currency = Schemas['Currency'];
-export type LoanBookLadder = Schemas['LoanBookLadder'];
-export type OAuthRequest = Schemas['OAuthRequest'];
-export type UserContext = Schemas['UserContext'];
-export type Accounts = Schemas['Accounts'];
+export type {
+  Accounts,
+  CancelledOrderEntry,
+  Currency,
+  LoanBookLadder,
+  OAuthRequest,
+  Order,
+  OrderList,
+  OrderStatus,
+  OrderType,
+  PriceLevels,
+  Product,
+  Side,
+  TradingType,
+  TrailingStopType,
+  UserContext,
+} from '@exchange-kit/contract/exchange';
 
 /** An order, by its system id or by the id the client chose when placing it. */
 export type OrderRef =
   | { id: number | string; clientOrderId?: never }
   | { clientOrderId: string; id?: never };
-
-export type OrderType = Schemas['OrderType'];
-export type OrderStatus = Schemas['OrderStatus'];
-export type Side = Schemas['Side'];
-export type TradingType = Schemas['TradingType'];
-export type TrailingStopType = Schemas['TrailingStopType'];
 
 /**
  * A new order, one shape per `order_type`: a limit order needs a `price`, a trailing stop its
@@ -51,7 +65,7 @@ export type TrailingStopType = Schemas['TrailingStopType'];
  * or Decimals.
  */
 export type OrderCreateInput = WithDecimalInputs<
-  Schemas['OrderCreate'],
+  OrderCreate,
   typeof operations.createOrder.requestDecimals
 >;
 /** A new order of one type: `OrderCreateInputOf<'limit'>`. */
@@ -61,17 +75,17 @@ export type OrderCreateInputOf<Type extends OrderType> = Extract<
 >;
 /** New price and/or quantity of a live order. */
 export type OrderEditInput = WithDecimalInputs<
-  Schemas['OrderEdit'],
+  OrderEdit,
   typeof operations.editOrder.requestDecimals
 >;
 /** New take profit and/or stop loss of a live order. */
 export type OrderTpslInput = WithDecimalInputs<
-  Schemas['OrderTpslUpdate'],
+  OrderTpslUpdate,
   typeof operations.updateOrderTpsl.requestDecimals
 >;
 export type ListOrdersQuery = NonNullable<Operations['listOrders']['parameters']['query']>;
 /** Filters of cancelAll; a product id may be a number or a string, as everywhere else. */
-export type CancelAllFilters = Omit<Schemas['CancelAllFilters'], 'product_id'> & {
+export type CancelAllFilters = Omit<CancelAllFiltersBody, 'product_id'> & {
   product_id?: number | string;
 };
 
@@ -125,6 +139,9 @@ function userView({ raw, call }: ExchangeApi) {
 export type UserView = ReturnType<typeof userView>;
 
 type ExchangeApi = Api<paths, Operations>;
+type GeneratedTable = typeof operations;
+/** What the spec says of each exchange operation: method, path, statuses, error codes. */
+export interface ExchangeOperationTable extends GeneratedTable {}
 type OrderOperation = 'getOrder' | 'editOrder' | 'updateOrderTpsl' | 'cancelOrder';
 // Does not compile when the spec renames one operation of a pair.
 type OrderOperations = keyof Pick<Operations, OrderOperation | `${OrderOperation}ByClientId`>;
@@ -147,7 +164,8 @@ function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Exchan
  * documents for it: `if (isValidationErrorOf(error, 'createOrder')) error.fields.price`.
  * An order addressed by its client id answers as the `...ByClientId` operation.
  */
-export const isValidationErrorOf = validationErrorGuard<typeof operations>();
+export const isValidationErrorOf: ValidationErrorGuard<ExchangeOperationTable> =
+  validationErrorGuard();
 
 export function createExchangeClient(options: ExchangeClientOptions) {
   const { raw, call } = apiFor(options);
@@ -194,11 +212,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       const clientOrderId = order.client_order_id;
       const withoutNonce = options.ordersWithoutNonce === true && typeof clientOrderId === 'string';
       try {
-        return await call(
-          'createOrder',
-          { body: order as Schemas['OrderCreate'], withoutNonce },
-          callOptions,
-        );
+        return await call('createOrder', { body: order as OrderCreate, withoutNonce }, callOptions);
       } catch (error) {
         if (clientOrderId === undefined || !idTaken(error)) throw error;
         const existing = await onOrder('getOrder', { clientOrderId }, callOptions);
@@ -247,7 +261,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       // The interface sends the product id of this one operation as a string.
       const body =
         filters?.product_id === undefined
-          ? (filters as Schemas['CancelAllFilters'] | undefined)
+          ? (filters as CancelAllFiltersBody | undefined)
           : { ...filters, product_id: String(filters.product_id) };
       return (await call('cancelAllOrders', { body }, options)).models;
     },

@@ -17,6 +17,7 @@ export {
   TransportError,
   UnexpectedStatusError,
   ValidationError,
+  type ValidationErrorGuard,
 } from '@exchange-kit/core';
 export {
   type Accounts,
@@ -26,6 +27,7 @@ export {
   createExchangeClient,
   type ExchangeClient,
   type ExchangeClientOptions,
+  type ExchangeOperationTable,
   isValidationErrorOf,
   type ListOrdersQuery,
   type LoanBookLadder,

@@ -14,6 +14,7 @@ export {
   TransportError,
   UnexpectedStatusError,
   ValidationError,
+  type ValidationErrorGuard,
 } from '@exchange-kit/core';
 export { expiresInMs, hasStatus, type MissingInput, missingInputs } from './instructions.js';
 export type {
@@ -36,4 +37,4 @@ export type {
   UserSession,
   WidgetInitialization,
 } from './partner-client.js';
-export { isValidationErrorOf } from './partner-client.js';
+export { isValidationErrorOf, type PartnerOperationTable } from './partner-client.js';

@@ -12,6 +12,7 @@ import {
   type ConnectionOptions,
   createApi,
   type PerCallOptions,
+  type ValidationErrorGuard,
   validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
@@ -64,7 +65,12 @@ export interface SessionCredentials {
 export type PartnerAuthenticator = ApiClientConfig['authenticate'];
 
 /** Is this the 422 of that operation? Its `fields` are then the ones the spec documents for it. */
-export const isValidationErrorOf = validationErrorGuard<typeof operations>();
+type GeneratedTable = typeof operations;
+/** What the spec says of each partner operation: method, path, statuses, error codes. */
+export interface PartnerOperationTable extends GeneratedTable {}
+
+export const isValidationErrorOf: ValidationErrorGuard<PartnerOperationTable> =
+  validationErrorGuard();
 
 /** At most this many transactions come back per listing call. */
 const listingLimit = 100;

@@ -104,7 +104,9 @@ function checkQuantity(journal: Journal, product: Product, quantity: D): void {
 }
 
 /** How far a new trailing stop follows the price: `trailing_stop_type` and `_value`, checked. */
-function trailingStopOf(input: OrderCreate): TrailingStop {
+function trailingStopOf(
+  input: Extract<OrderCreate, { order_type: 'trailing_stop' }>,
+): TrailingStop {
   const type = input.trailing_stop_type;
   // Any other value than the spec's is refused by the request's schema before it gets here.
   if (type === undefined) throw refuse('trailing_stop_type', 'required');

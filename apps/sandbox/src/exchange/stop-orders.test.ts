@@ -248,6 +248,11 @@ describe('stop and trailing stop input', () => {
       },
       { trailing_stop_value: ['must_be_less_than_the_price'] },
     ],
+    [
+      "a stop carrying a trailing stop's type, a field of trailing stops alone",
+      { order_type: 'stop', price: '110', trailing_stop_type: 'fiat' },
+      { trailing_stop_type: ['unknown_field'] },
+    ],
   ];
   for (const [name, body, errors] of refusals) {
     it(`refuses ${name}, naming the field`, async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCredentials } from '../config.js';
 import type { RunningSandbox } from '../server.js';
 import { demoClient, newUser, startTestSandbox } from '../test-support.js';
 import { escapeHtml } from './html.js';
@@ -107,6 +108,27 @@ describe('pages for people', () => {
     expect(skipped.status).toBe(401);
     const approved = await fetch(href, form({ form_token: decideToken, decision: 'approve' }));
     expect(await approved.text()).toContain('<h1>Approved</h1>');
+  });
+
+  it('signs in either demo user, so the second can approve what the first asked', async () => {
+    const users: [id: string, secret: string, name: string][] = [
+      [defaultCredentials.tokenId, defaultCredentials.tokenSecret, 'Demo Sandbox'],
+      [
+        defaultCredentials.secondTokenId,
+        defaultCredentials.secondTokenSecret,
+        'Second demo Sandbox',
+      ],
+    ];
+    for (const [token_id, token_secret, name] of users) {
+      const { href } = await openRequest();
+      const token = formToken(await (await fetch(href)).text());
+      const signedIn = await fetch(href, form({ form_token: token, token_id, token_secret }));
+      expect(signedIn.status).toBe(200);
+      const page = await signedIn.text();
+      expect(page).toContain(name);
+      const decided = await fetch(href, form({ form_token: formToken(page), decision: 'approve' }));
+      expect(await decided.text()).toContain('<h1>Approved</h1>');
+    }
   });
 
   it('escapes what it shows: a partner application name cannot inject markup', async () => {

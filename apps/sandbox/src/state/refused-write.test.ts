@@ -2,6 +2,7 @@ import { zCreateOrderResponse, zListOrdersResponse } from '@exchange-kit/contrac
 import * as schemas from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
 import {
   btcPurchase,
@@ -160,7 +161,12 @@ describe('calls decided on a batch the store then refuses', () => {
     );
     try {
       await migrate(db);
-      const credentials = { tokenId: 'again', tokenSecret: 'again-secret', publicApiKey: 'pk_a' };
+      const credentials = {
+        ...defaultCredentials,
+        tokenId: 'again',
+        tokenSecret: 'again-secret',
+        publicApiKey: 'pk_a',
+      };
       const sequencer = await seed(db, credentials, Date.now());
       const user = await db.transaction((tx) => addUser(tx));
       await sequencer.reload();

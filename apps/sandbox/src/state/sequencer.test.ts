@@ -10,6 +10,7 @@ import {
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
@@ -253,6 +254,7 @@ describe('a batch the store refuses', () => {
 
   it('fails the call whose rows it refuses, and memory goes back to what the store holds', async () => {
     const credentials = {
+      ...defaultCredentials,
       tokenId: 'batch-token',
       tokenSecret: 'batch-secret',
       publicApiKey: 'pk_b',
@@ -324,6 +326,7 @@ describe('a store without autovacuum', () => {
     try {
       await migrate(db);
       const credentials = {
+        ...defaultCredentials,
         tokenId: 'vacuum-token',
         tokenSecret: 'vacuum-secret',
         publicApiKey: 'pk_v',
@@ -379,7 +382,12 @@ describe('stored rows a call reads in', () => {
     await migrate(db);
     await seed(
       db,
-      { tokenId: 'reads-token', tokenSecret: 'reads-secret', publicApiKey: 'pk_r' },
+      {
+        ...defaultCredentials,
+        tokenId: 'reads-token',
+        tokenSecret: 'reads-secret',
+        publicApiKey: 'pk_r',
+      },
       0,
     );
   });

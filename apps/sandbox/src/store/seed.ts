@@ -64,6 +64,8 @@ const startingBalances: Record<string, string> = {
 
 export const marketMakerId = 1000;
 export const demoUserId = 1001;
+/** A second demo user, so acting for someone else can be tried at the approval page. */
+export const secondDemoUserId = 1002;
 
 export interface NewUser {
   userId: number;
@@ -222,9 +224,30 @@ async function seedBook(sequencer: Sequencer, now: number): Promise<void> {
   });
 }
 
+/** A demo user with the configured token, added on the first start and kept in step after. */
+async function ensureDemoUser(
+  tx: Queryable,
+  userId: number,
+  firstName: string,
+  tokenId: string,
+  tokenSecret: string,
+): Promise<void> {
+  const { rows } = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+  if (rows.length === 0) {
+    await addUser(tx, { userId, firstName, tokenId, tokenSecret });
+    return;
+  }
+  await tx.query(
+    `INSERT INTO api_tokens (id, user_id, secret) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET secret = EXCLUDED.secret
+       WHERE api_tokens.user_id = EXCLUDED.user_id`,
+    [tokenId, userId, tokenSecret],
+  );
+}
+
 /**
  * Seeds the market (currencies, products, loan book, a market maker's resting book) once,
- * and makes sure the demo user, its API token and its partner application match the
+ * and makes sure the demo users, their API tokens and the partner application match the
  * configured credentials on every start. Resolves to the exchange, loaded from the store.
  */
 export async function seed(
@@ -235,22 +258,14 @@ export async function seed(
   const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
     if (rows.length === 0) await seedMarket(tx);
-    const { rows: demo } = await tx.query('SELECT 1 FROM users WHERE id = $1', [demoUserId]);
-    if (demo.length === 0) {
-      await addUser(tx, {
-        userId: demoUserId,
-        firstName: 'Demo',
-        tokenId: credentials.tokenId,
-        tokenSecret: credentials.tokenSecret,
-      });
-    } else {
-      await tx.query(
-        `INSERT INTO api_tokens (id, user_id, secret) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET secret = EXCLUDED.secret
-           WHERE api_tokens.user_id = EXCLUDED.user_id`,
-        [credentials.tokenId, demoUserId, credentials.tokenSecret],
-      );
-    }
+    await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret);
+    await ensureDemoUser(
+      tx,
+      secondDemoUserId,
+      'Second demo',
+      credentials.secondTokenId,
+      credentials.secondTokenSecret,
+    );
     await tx.query(
       `INSERT INTO partner_applications (user_id, public_api_key, name)
        VALUES ($1, $2, 'Demo partner') ON CONFLICT (public_api_key) DO NOTHING`,

@@ -7,43 +7,40 @@ export interface components {
          * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
          * @example 0.015
          */
-        DecimalLike: string;
+        DecimalLike: DecimalLike;
         /**
          * @description A decimal number written as a string, for example "5000.50". No exponent.
          * @example 5000.50
          */
-        DecimalString: string;
+        DecimalString: DecimalString;
         /**
          * @description Unix time in whole seconds.
          * @example 1716000000
          */
-        UnixSeconds: number;
+        UnixSeconds: UnixSeconds;
         /**
          * @description Unix time in milliseconds.
          * @example 1716000000123
          */
-        UnixMillis: number;
+        UnixMillis: UnixMillis;
         /**
          * @description Unix time in milliseconds, written as a string of digits.
          * @example 1716000000123
          */
-        UnixMillisString: string;
+        UnixMillisString: UnixMillisString;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
-        Uuid: string;
+        Uuid: Uuid;
         /**
          * @description Error body with one human-readable message.
          * @example {
          *       "message": "Order not found"
          *     }
          */
-        ErrorMessage: {
-            /** @description What went wrong, in words for a person (such as `Order not found`). */
-            message: string;
-        };
+        ErrorMessage: ErrorMessage;
         /**
          * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
          * @example {
@@ -54,53 +51,17 @@ export interface components {
          *       }
          *     }
          */
-        ErrorFields: {
-            /** @description Field name (or `user`) to the error codes raised for it. */
-            errors: {
-                [key: string]: string[];
-            };
-        };
+        ErrorFields: ErrorFields;
         /** @description Either error body shape; both are in use side by side. */
-        ErrorBody: components["schemas"]["ErrorMessage"] | components["schemas"]["ErrorFields"];
+        ErrorBody: ErrorBody;
         /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
-        ServiceAuthPayload: {
-            /** @description API token id. */
-            token_id: string;
-            /** @description The request path including its query string, for example /orders?product_id=1. */
-            path: string;
-            /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
-            nonce?: number | string;
-            /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
-            iat?: components["schemas"]["UnixSeconds"];
-            /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
-            jti?: string;
-        };
+        ServiceAuthPayload: ServiceAuthPayload;
         /** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
-        OAuthDelegatedPayload: {
-            token_id: string;
-            /** @description The request path, for example /user/context. */
-            path: string;
-            /** @description Current Unix time in milliseconds. */
-            nonce: number;
-            oauth_request_public_id: components["schemas"]["Uuid"];
-            oauth_request_private_id: components["schemas"]["Uuid"];
-        };
+        OAuthDelegatedPayload: OAuthDelegatedPayload;
         /** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
-        PartnerDelegatedPayload: {
-            token_id: string;
-            /** @constant */
-            path: "/realtime";
-            /** @description The real request path. */
-            delegate_path: string;
-            /** @description Current Unix time in milliseconds. */
-            nonce: number;
-        };
+        PartnerDelegatedPayload: PartnerDelegatedPayload;
         /** @description Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret. */
-        SessionAuthPayload: {
-            path: string;
-            session_id: components["schemas"]["Uuid"];
-            nonce: number;
-        };
+        SessionAuthPayload: SessionAuthPayload;
     };
     responses: {
         /** @description The request body is not valid JSON or not of the documented shape. */
@@ -114,7 +75,7 @@ export interface components {
                  *       "message": "Malformed JSON body"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": ErrorBody;
             };
         };
         /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. */
@@ -130,7 +91,7 @@ export interface components {
                  *       "message": "Nonce is too small"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description A call made for a user through an approved OAuth request that its grant does not cover: the operation needs a permission the grant lacks (its `x-permission`), or takes no delegated call at all. The message names what is missing. */
@@ -144,7 +105,7 @@ export interface components {
                  *       "message": "This OAuth grant lacks the permission trade"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The resource does not exist (for an order operation, the order is not live). */
@@ -158,7 +119,7 @@ export interface components {
                  *       "message": "Order not found"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The request is well formed but a field is not acceptable. */
@@ -176,7 +137,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": ErrorBody;
             };
         };
         /** @description Too many calls. Authenticated calls are limited to 600 calls in 5 minutes per token; limits of public endpoints are not shown. */
@@ -191,7 +152,7 @@ export interface components {
                  *       "message": "API rate limit exceeded. Please retry after 300s"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The service is temporarily unavailable; retry later. */
@@ -206,7 +167,7 @@ export interface components {
                  *       "message": "Service unavailable"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
     };
@@ -229,3 +190,101 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
+/**
+ * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
+ * @example 0.015
+ */
+export type DecimalLike = string;
+/**
+ * @description A decimal number written as a string, for example "5000.50". No exponent.
+ * @example 5000.50
+ */
+export type DecimalString = string;
+/**
+ * @description Unix time in whole seconds.
+ * @example 1716000000
+ */
+export type UnixSeconds = number;
+/**
+ * @description Unix time in milliseconds.
+ * @example 1716000000123
+ */
+export type UnixMillis = number;
+/**
+ * @description Unix time in milliseconds, written as a string of digits.
+ * @example 1716000000123
+ */
+export type UnixMillisString = string;
+/**
+ * Format: uuid
+ * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
+ */
+export type Uuid = string;
+/**
+ * @description Error body with one human-readable message.
+ * @example {
+ *       "message": "Order not found"
+ *     }
+ */
+export type ErrorMessage = {
+    /** @description What went wrong, in words for a person (such as `Order not found`). */
+    message: string;
+};
+/**
+ * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+ * @example {
+ *       "errors": {
+ *         "quantity": [
+ *           "must_be_positive"
+ *         ]
+ *       }
+ *     }
+ */
+export type ErrorFields = {
+    /** @description Field name (or `user`) to the error codes raised for it. */
+    errors: {
+        [key: string]: string[];
+    };
+};
+/** @description Either error body shape; both are in use side by side. */
+export type ErrorBody = ErrorMessage | ErrorFields;
+/** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
+export type ServiceAuthPayload = {
+    /** @description API token id. */
+    token_id: string;
+    /** @description The request path including its query string, for example /orders?product_id=1. */
+    path: string;
+    /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
+    nonce?: number | string;
+    /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
+    iat?: UnixSeconds;
+    /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
+    jti?: string;
+};
+/** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
+export type OAuthDelegatedPayload = {
+    token_id: string;
+    /** @description The request path, for example /user/context. */
+    path: string;
+    /** @description Current Unix time in milliseconds. */
+    nonce: number;
+    oauth_request_public_id: Uuid;
+    oauth_request_private_id: Uuid;
+};
+/** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
+export type PartnerDelegatedPayload = {
+    token_id: string;
+    /** @constant */
+    path: "/realtime";
+    /** @description The real request path. */
+    delegate_path: string;
+    /** @description Current Unix time in milliseconds. */
+    nonce: number;
+};
+/** @description Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret. */
+export type SessionAuthPayload = {
+    path: string;
+    session_id: Uuid;
+    nonce: number;
+};

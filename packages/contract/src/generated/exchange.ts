@@ -519,433 +519,126 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
-        ServiceAuthPayload: {
-            /** @description API token id. */
-            token_id: string;
-            /** @description The request path including its query string, for example /orders?product_id=1. */
-            path: string;
-            /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
-            nonce?: number | string;
-            /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
-            iat?: components["schemas"]["UnixSeconds"];
-            /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
-            jti?: string;
-        };
+        ServiceAuthPayload: ServiceAuthPayload;
         /** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
-        OAuthDelegatedPayload: {
-            token_id: string;
-            /** @description The request path, for example /user/context. */
-            path: string;
-            /** @description Current Unix time in milliseconds. */
-            nonce: number;
-            oauth_request_public_id: components["schemas"]["Uuid"];
-            oauth_request_private_id: components["schemas"]["Uuid"];
-        };
+        OAuthDelegatedPayload: OAuthDelegatedPayload;
         /**
          * @description Order side.
          * @enum {string}
          */
-        Side: "buy" | "sell";
+        Side: Side;
         /**
          * @description Trading type of an order.
          * @enum {string}
          */
-        TradingType: "spot" | "margin" | "cfd" | "perpetual";
+        TradingType: TradingType;
         /**
          * @description Order status. live and cancelled are described; filled and partially_filled come from the conventions (other states are not shown).
          * @enum {string}
          */
-        OrderStatus: "live" | "cancelled" | "filled" | "partially_filled";
+        OrderStatus: OrderStatus;
         /**
          * @description Order type. limit is described (the value seen); the others come from the conventions. Limit-like types (limit, limit_post_only) require a price.
          * @enum {string}
          */
-        OrderType: "limit" | "market" | "market_with_range" | "trailing_stop" | "limit_post_only" | "stop";
+        OrderType: OrderType;
         /**
          * @description Kind of currency.
          * @enum {string}
          */
-        CurrencyType: "crypto" | "fiat";
+        CurrencyType: CurrencyType;
         /**
          * @description Unix time in seconds with a fractional part, written as a string, for example "1716000000.123456789".
          * @example 1716000000.123456789
          */
-        UnixSecondsFractional: string;
+        UnixSecondsFractional: UnixSecondsFractional;
         /** @description A DecimalLike value or null. */
-        NullableDecimalLike: components["schemas"]["DecimalLike"] | null;
+        NullableDecimalLike: NullableDecimalLike;
         /** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. */
-        Order: {
-            /** @description System order id. */
-            id: number | string;
-            /** @description Client-chosen order id (at most 36 bytes), or null when none was given. */
-            client_order_id: string | null;
-            order_type: components["schemas"]["OrderType"];
-            quantity: components["schemas"]["DecimalLike"];
-            disc_quantity: components["schemas"]["DecimalLike"];
-            iceberg_total_quantity: components["schemas"]["DecimalLike"];
-            side: components["schemas"]["Side"];
-            filled_quantity: components["schemas"]["DecimalLike"];
-            price: components["schemas"]["DecimalLike"];
-            average_price: components["schemas"]["DecimalLike"];
-            created_at: components["schemas"]["UnixSeconds"];
-            updated_at: components["schemas"]["UnixSeconds"];
-            status: components["schemas"]["OrderStatus"];
-            leverage_level: number;
-            /** @description Exchange identifier. */
-            source_exchange: number | string;
-            product_id: number | string;
-            product_code: string;
-            /** @description Concatenated pair code, for example BTCJPY. */
-            currency_pair_code: string;
-            funding_currency: string;
-            crypto_account_id: number | null;
-            /** @description Margin type; null for spot. */
-            margin_type: string | null;
-            take_profit: components["schemas"]["NullableDecimalLike"];
-            stop_loss: components["schemas"]["NullableDecimalLike"];
-            trading_type: components["schemas"]["TradingType"];
-            target: string;
-            order_fee: components["schemas"]["DecimalLike"];
-            source_action: string;
-            unwound_trade_id: number | null;
-            trade_id: number | null;
-            /** @description Present in update_tpsl and cancel responses. */
-            margin_used?: components["schemas"]["DecimalLike"];
-            /** @description Present in update_tpsl and cancel responses. */
-            margin_interest?: components["schemas"]["DecimalLike"];
-            /** @description Present in update_tpsl and cancel responses. */
-            unwound_trade_leverage_level?: number | null;
-        };
+        Order: Order;
         /** @description One page of orders. Some servers send the page numbers as numeric strings. */
-        OrderList: {
-            models: components["schemas"]["Order"][];
-            /** @description The page returned, starting at 1 (integer or numeric string). */
-            current_page: number | string;
-            /** @description Number of pages (integer or numeric string). */
-            total_pages: number | string;
-        };
+        OrderList: OrderList;
         /**
          * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
          * @enum {string}
          */
-        TrailingStopType: "fiat" | "percentage";
-        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. */
-        OrderCreateFields: {
-            order_type: components["schemas"]["OrderType"];
-            product_id: number | string;
-            side: components["schemas"]["Side"];
-            quantity: components["schemas"]["DecimalString"];
-            /** @description Price per unit of a limit or limit_post_only order, or the price at which a stop order triggers; a multiple of the product's tick_size. */
-            price?: components["schemas"]["DecimalString"];
-            /** @description Accepted slippage of a market_with_range order. */
-            price_range?: components["schemas"]["DecimalString"];
-            trailing_stop_type?: components["schemas"]["TrailingStopType"];
-            trailing_stop_value?: components["schemas"]["DecimalString"];
-            /** @description Client-chosen order id, at most 36 bytes; must not repeat. */
-            client_order_id?: string;
-            /** @description Leverage for margin trading. The maximum is not shown in the description; 100 is the sandbox's. */
-            leverage_level?: number;
-            /** @description Funding currency for margin trading. */
-            funding_currency?: string;
-            trading_type?: components["schemas"]["TradingType"];
-        };
+        TrailingStopType: TrailingStopType;
+        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
+        OrderCreateFields: OrderCreateFields;
         /** @description A limit order, resting at `price` until it is filled or cancelled. */
-        LimitOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "limit";
-            /** @description Price per unit, a whole number of the product's tick_size. */
-            price: components["schemas"]["DecimalString"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "limit";
-        };
+        LimitOrderCreate: LimitOrderCreate;
         /** @description A limit order that only rests: refused when it would take liquidity at `price` on arrival. */
-        LimitPostOnlyOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "limit_post_only";
-            /** @description Price per unit, a whole number of the product's tick_size. */
-            price: components["schemas"]["DecimalString"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "limit_post_only";
-        };
+        LimitPostOnlyOrderCreate: LimitPostOnlyOrderCreate;
         /** @description A market order, taking the best prices on offer at once. */
-        MarketOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "market";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "market";
-        };
+        MarketOrderCreate: MarketOrderCreate;
         /** @description A market order that takes nothing beyond `price_range` from the best price on offer on arrival. */
-        MarketWithRangeOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "market_with_range";
-            price_range: components["schemas"]["DecimalString"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "market_with_range";
-        };
+        MarketWithRangeOrderCreate: MarketWithRangeOrderCreate;
         /** @description A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's. */
-        StopOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "stop";
-            /** @description The stop price, at which the order trades once the last traded price reaches it; a whole number of the product's tick_size. */
-            price: components["schemas"]["DecimalString"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "stop";
-        };
+        StopOrderCreate: StopOrderCreate;
         /** @description A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give. */
-        TrailingStopOrderCreate: components["schemas"]["OrderCreateFields"] & {
-            /** @constant */
-            order_type: "trailing_stop";
-            trailing_stop_type: components["schemas"]["TrailingStopType"];
-            trailing_stop_value: components["schemas"]["DecimalString"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            order_type: "trailing_stop";
-        };
+        TrailingStopOrderCreate: TrailingStopOrderCreate;
         /** @description A new order, flat form: one schema per `order_type`, each requiring the fields that type needs (`price` for limit, limit_post_only and stop; `price_range` for market_with_range; `trailing_stop_type` and `trailing_stop_value` for trailing_stop). */
-        OrderCreate: components["schemas"]["LimitOrderCreate"] | components["schemas"]["LimitPostOnlyOrderCreate"] | components["schemas"]["MarketOrderCreate"] | components["schemas"]["MarketWithRangeOrderCreate"] | components["schemas"]["StopOrderCreate"] | components["schemas"]["TrailingStopOrderCreate"];
+        OrderCreate: OrderCreate;
         /** @description A new order wrapped as `{"order": {...}}`, as older clients send it. */
-        OrderCreateWrapped: {
-            order: components["schemas"]["OrderCreate"];
-        };
+        OrderCreateWrapped: OrderCreateWrapped;
         /** @description New price and/or quantity of a live order; each optional. */
-        OrderEdit: {
-            price?: components["schemas"]["DecimalString"];
-            quantity?: components["schemas"]["DecimalString"];
-        };
+        OrderEdit: OrderEdit;
         /** @description OrderEdit wrapped as `{"order": {...}}`, as older clients send it. */
-        OrderEditWrapped: {
-            order: components["schemas"]["OrderEdit"];
-        };
+        OrderEditWrapped: OrderEditWrapped;
         /** @description New take profit and/or stop loss of a live order; each optional. Any other key is refused (project decision): a misspelled `take_profit` read as absent would answer 200 and leave the order without its exit. */
-        OrderTpslUpdate: {
-            take_profit?: components["schemas"]["DecimalString"];
-            stop_loss?: components["schemas"]["DecimalString"];
-        };
+        OrderTpslUpdate: OrderTpslUpdate;
         /** @description Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled. Any other key is refused (project decision): a misspelled filter read as no filter would cancel every open order. */
-        CancelAllFilters: {
-            /** @description Only orders of that product. */
-            product_id?: string;
-            trading_type?: components["schemas"]["TradingType"];
-            side?: components["schemas"]["Side"];
-        };
+        CancelAllFilters: CancelAllFilters;
         /** @description An order cancelled by cancel_all. */
-        CancelledOrderEntry: {
-            id: number;
-            client_order_id: string | null;
-        };
+        CancelledOrderEntry: CancelledOrderEntry;
         /** @description The orders cancelled by cancel_all. */
-        CancelAllResult: {
-            models: components["schemas"]["CancelledOrderEntry"][];
-        };
+        CancelAllResult: CancelAllResult;
         /** @description One loan book level, [rate, amount] (decimal strings in the shown response). */
-        LoanBookEntry: [
-            components["schemas"]["DecimalLike"],
-            components["schemas"]["DecimalLike"]
-        ];
+        LoanBookEntry: LoanBookEntry;
         /** @description Loan book of a crypto currency. */
-        LoanBookLadder: {
-            /** @description Levels, ascending by rate in the shown response. */
-            bids: components["schemas"]["LoanBookEntry"][];
-            /** @description Levels; may be empty. */
-            asks: components["schemas"]["LoanBookEntry"][];
-            timestamp: components["schemas"]["UnixSecondsFractional"];
-        };
+        LoanBookLadder: LoanBookLadder;
         /** @description Body of OAuth request creation. */
-        OAuthRequestCreate: {
-            /** @description Free reference, unused by the service. */
-            external_ref?: string;
-        };
+        OAuthRequestCreate: OAuthRequestCreate;
         /** @description An OAuth request. */
-        OAuthRequest: {
-            oauth_request_public_id: components["schemas"]["Uuid"];
-            oauth_request_private_id: components["schemas"]["Uuid"];
-            /** @description When the request expires. */
-            expires: components["schemas"]["UnixSeconds"];
-            /**
-             * Format: uri
-             * @description URL the user opens to approve the request.
-             */
-            app_challenge_href: string;
-            /**
-             * Format: uri
-             * @description URL of the form {base_url}/oauth/<oauth_request_private_id>/approve (approveOAuthRequest).
-             */
-            api_challenge_href: string;
-        };
+        OAuthRequest: OAuthRequest;
         /** @description Context of the user for whom the application acts. */
-        UserContext: {
-            user_id: number;
-            token_id: string;
-            trading_account_ids: number[];
-            app_vendor_id: number;
-            country: string;
-            /** @description KYC status of the user (an enumeration whose values are not shown). */
-            status: string;
-            currency: string;
-            language: string;
-            user_type: string;
-            has_proof_address: boolean;
-            has_id_document: boolean;
-            /** @description null in the shown response. */
-            avatar: string | null;
-            affiliate_code: string;
-            is_fully_verified: boolean;
-            email_confirmed_at: components["schemas"]["UnixSeconds"];
-            /** @description null in the shown response. */
-            declined_reason: string | null;
-            /** @description Module name to an array of strings. */
-            modules: {
-                [key: string]: string[];
-            };
-            first_name: string;
-            last_name: string;
-            email: string;
-            permissions: string[];
-        };
+        UserContext: UserContext;
         /** @description Fields common to crypto and fiat accounts. */
-        AccountBase: {
-            id: number;
-            /** @description Currency code. */
-            currency: string;
-            balance: components["schemas"]["DecimalLike"];
-            reserved_balance: components["schemas"]["DecimalLike"];
-            /** @description Channel of the account, user_<user_id>_account_<lowercase currency>. */
-            push_channel: string;
-            /** @description Same shape as push_channel; some servers send it as well. */
-            pusher_channel?: string;
-            /** @description null for fiat. */
-            lowest_offer_interest_rate: components["schemas"]["NullableDecimalLike"];
-            /** @description null for fiat. */
-            highest_offer_interest_rate: components["schemas"]["NullableDecimalLike"];
-            currency_symbol: string;
-            currency_type: components["schemas"]["CurrencyType"];
-        };
+        AccountBase: AccountBase;
         /** @description A crypto account. */
-        CryptoAccount: components["schemas"]["AccountBase"] & {
-            /** @constant */
-            currency_type?: "crypto";
-            /** @description Deposit address. */
-            address: string;
-            minimum_withdraw: components["schemas"]["DecimalLike"];
-        };
+        CryptoAccount: CryptoAccount;
         /** @description A fiat account. */
-        FiatAccount: components["schemas"]["AccountBase"] & {
-            /** @constant */
-            currency_type?: "fiat";
-            /** @description null in the shown response. */
-            send_to_btc_address: string | null;
-            exchange_rate: components["schemas"]["DecimalLike"];
-        };
+        FiatAccount: FiatAccount;
         /** @description The crypto and fiat accounts of a user. */
-        Accounts: {
-            crypto_accounts: components["schemas"]["CryptoAccount"][];
-            fiat_accounts: components["schemas"]["FiatAccount"][];
-        };
+        Accounts: Accounts;
         /** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. */
-        Product: {
-            id: string;
-            product_type: string;
-            code: string;
-            name: string;
-            market_ask: components["schemas"]["NullableDecimalLike"];
-            market_bid: components["schemas"]["NullableDecimalLike"];
-            currency: string;
-            currency_pair_code: string;
-            symbol: string;
-            taker_fee: components["schemas"]["DecimalLike"];
-            maker_fee: components["schemas"]["DecimalLike"];
-            low_market_bid: components["schemas"]["NullableDecimalLike"];
-            high_market_ask: components["schemas"]["NullableDecimalLike"];
-            volume_24h: components["schemas"]["NullableDecimalLike"];
-            last_price_24h: components["schemas"]["NullableDecimalLike"];
-            last_traded_price: components["schemas"]["NullableDecimalLike"];
-            last_traded_quantity: components["schemas"]["NullableDecimalLike"];
-            quoted_currency: string;
-            base_currency: string;
-            /** @description Prices of this product's orders are whole numbers of this step. */
-            tick_size: components["schemas"]["DecimalLike"];
-            disabled: boolean;
-            /** @description Whether the pair can be traded on margin. */
-            margin_enabled: boolean;
-            cfd_enabled: boolean;
-            perpetual_enabled: boolean;
-            /** @description Unix seconds, a string with a fractional part or a number. */
-            timestamp: components["schemas"]["UnixSecondsFractional"] | number;
-        };
+        Product: Product;
         /** @description Products. */
-        ProductList: components["schemas"]["Product"][];
+        ProductList: ProductList;
         /** @description One order book level, [price, quantity] (decimal strings). */
-        PriceLevel: [
-            components["schemas"]["DecimalLike"],
-            components["schemas"]["DecimalLike"]
-        ];
+        PriceLevel: PriceLevel;
         /** @description Order book of a product, best price first on each side. */
-        PriceLevels: {
-            /** @description Bids, highest price first. */
-            buy_price_levels: components["schemas"]["PriceLevel"][];
-            /** @description Asks, lowest price first. */
-            sell_price_levels: components["schemas"]["PriceLevel"][];
-            /** @description Unix seconds, a string with a fractional part or a number. */
-            timestamp: components["schemas"]["UnixSecondsFractional"] | number;
-        };
+        PriceLevels: PriceLevels;
         /** @description A currency and its deposit, withdrawal and order limits. */
-        Currency: {
-            /** @description Currency code. */
-            currency: string;
-            name: string;
-            currency_type: components["schemas"]["CurrencyType"];
-            depositable: boolean;
-            withdrawable: boolean;
-            /** @description Number of decimal places. Order quantities of a product whose base currency this is are whole numbers of 10^-assets_precision (the sandbox's rule). */
-            assets_precision: number;
-            minimum_withdrawal: components["schemas"]["DecimalLike"];
-            withdrawal_fee: components["schemas"]["DecimalLike"];
-            minimum_order_quantity: components["schemas"]["DecimalLike"];
-        };
+        Currency: Currency;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
-        Uuid: string;
+        Uuid: Uuid;
         /**
          * @description Unix time in whole seconds.
          * @example 1716000000
          */
-        UnixSeconds: number;
+        UnixSeconds: UnixSeconds;
         /**
          * @description Error body with one human-readable message.
          * @example {
          *       "message": "Order not found"
          *     }
          */
-        ErrorMessage: {
-            /** @description What went wrong, in words for a person (such as `Order not found`). */
-            message: string;
-        };
+        ErrorMessage: ErrorMessage;
         /**
          * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
          * @example {
@@ -956,24 +649,19 @@ export interface components {
          *       }
          *     }
          */
-        ErrorFields: {
-            /** @description Field name (or `user`) to the error codes raised for it. */
-            errors: {
-                [key: string]: string[];
-            };
-        };
+        ErrorFields: ErrorFields;
         /** @description Either error body shape; both are in use side by side. */
-        ErrorBody: components["schemas"]["ErrorMessage"] | components["schemas"]["ErrorFields"];
+        ErrorBody: ErrorBody;
         /**
          * @description A decimal number written as a string, for example "5000.50". No exponent.
          * @example 5000.50
          */
-        DecimalString: string;
+        DecimalString: DecimalString;
         /**
          * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
          * @example 0.015
          */
-        DecimalLike: string;
+        DecimalLike: DecimalLike;
     };
     responses: {
         /** @description The order, updated; it stays live. */
@@ -1015,7 +703,7 @@ export interface components {
                  *       "trade_id": null
                  *     }
                  */
-                "application/json": components["schemas"]["Order"];
+                "application/json": Order;
             };
         };
         /** @description The order, with the new take profit and/or stop loss; it stays live. */
@@ -1060,7 +748,7 @@ export interface components {
                  *       "unwound_trade_leverage_level": null
                  *     }
                  */
-                "application/json": components["schemas"]["Order"];
+                "application/json": Order;
             };
         };
         /** @description The order, with status cancelled. */
@@ -1105,7 +793,7 @@ export interface components {
                  *       "unwound_trade_leverage_level": null
                  *     }
                  */
-                "application/json": components["schemas"]["Order"];
+                "application/json": Order;
             };
         };
         /** @description The request body is not valid JSON or not of the documented shape. */
@@ -1119,7 +807,7 @@ export interface components {
                  *       "message": "Malformed JSON body"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": ErrorBody;
             };
         };
         /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. */
@@ -1135,7 +823,7 @@ export interface components {
                  *       "message": "Nonce is too small"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The request is well formed but a field is not acceptable. */
@@ -1153,7 +841,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": ErrorBody;
             };
         };
         /** @description Too many calls. Authenticated calls are limited to 600 calls in 5 minutes per token; limits of public endpoints are not shown. */
@@ -1168,7 +856,7 @@ export interface components {
                  *       "message": "API rate limit exceeded. Please retry after 300s"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The resource does not exist (for an order operation, the order is not live). */
@@ -1182,7 +870,7 @@ export interface components {
                  *       "message": "Order not found"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description A call made for a user through an approved OAuth request that its grant does not cover: the operation needs a permission the grant lacks (its `x-permission`), or takes no delegated call at all. The message names what is missing. */
@@ -1196,7 +884,7 @@ export interface components {
                  *       "message": "This OAuth grant lacks the permission trade"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
     };
@@ -1220,7 +908,7 @@ export interface components {
          * @description The `oauth_request_private_id` of the OAuth request to approve.
          * @example 811603ef-12d0-4235-bfd2-9a58b2cd2119
          */
-        OAuthRequestPrivateId: components["schemas"]["Uuid"];
+        OAuthRequestPrivateId: Uuid;
         /**
          * @description Product id (the `id` of the product).
          * @example 1
@@ -1231,7 +919,7 @@ export interface components {
         /** @description New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`. */
         OrderEditBody: {
             content: {
-                "application/json": components["schemas"]["OrderEditWrapped"] | components["schemas"]["OrderEdit"];
+                "application/json": OrderEditWrapped | OrderEdit;
             };
         };
         /** @description New take profit and/or stop loss. */
@@ -1243,7 +931,7 @@ export interface components {
                  *       "stop_loss": "9000000.0"
                  *     }
                  */
-                "application/json": components["schemas"]["OrderTpslUpdate"];
+                "application/json": OrderTpslUpdate;
             };
         };
     };
@@ -1278,7 +966,7 @@ export interface operations {
                  *       "external_ref": "signup-campaign-42"
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthRequestCreate"];
+                "application/json": OAuthRequestCreate;
             };
         };
         responses: {
@@ -1297,7 +985,7 @@ export interface operations {
                      *       "api_challenge_href": "https://api.exchange.example/oauth/811603ef-12d0-4235-bfd2-9a58b2cd2119/approve"
                      *     }
                      */
-                    "application/json": components["schemas"]["OAuthRequest"];
+                    "application/json": OAuthRequest;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1342,7 +1030,7 @@ export interface operations {
                      *       "api_challenge_href": "https://api.exchange.example/oauth/811603ef-12d0-4235-bfd2-9a58b2cd2119/approve"
                      *     }
                      */
-                    "application/json": components["schemas"]["OAuthRequest"];
+                    "application/json": OAuthRequest;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1407,7 +1095,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["UserContext"];
+                    "application/json": UserContext;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1471,7 +1159,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Accounts"];
+                    "application/json": Accounts;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1501,12 +1189,12 @@ export interface operations {
                  * @description Only orders in this status.
                  * @example live
                  */
-                status?: components["schemas"]["OrderStatus"];
+                status?: OrderStatus;
                 /**
                  * @description Only orders of this trading type.
                  * @example spot
                  */
-                trading_type?: components["schemas"]["TradingType"];
+                trading_type?: TradingType;
                 /**
                  * @description Only orders funded in this currency.
                  * @example JPY
@@ -1575,7 +1263,7 @@ export interface operations {
                      *       "total_pages": "1"
                      *     }
                      */
-                    "application/json": components["schemas"]["OrderList"];
+                    "application/json": OrderList;
                 };
             };
             /** @description A query parameter is not valid. */
@@ -1600,7 +1288,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderCreate"] | components["schemas"]["OrderCreateWrapped"];
+                "application/json": OrderCreate | OrderCreateWrapped;
             };
         };
         responses: {
@@ -1643,7 +1331,7 @@ export interface operations {
                      *       "trade_id": null
                      *     }
                      */
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": Order;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1714,7 +1402,7 @@ export interface operations {
                      *       "trade_id": null
                      *     }
                      */
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": Order;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1815,7 +1503,7 @@ export interface operations {
                      *       "trade_id": null
                      *     }
                      */
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": Order;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1998,7 +1686,7 @@ export interface operations {
                  *       "side": "buy"
                  *     }
                  */
-                "application/json": components["schemas"]["CancelAllFilters"];
+                "application/json": CancelAllFilters;
             };
         };
         responses: {
@@ -2022,7 +1710,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["CancelAllResult"];
+                    "application/json": CancelAllResult;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2079,7 +1767,7 @@ export interface operations {
                      *       "timestamp": "1716000000.123456789"
                      *     }
                      */
-                    "application/json": components["schemas"]["LoanBookLadder"];
+                    "application/json": LoanBookLadder;
                 };
             };
             /** @description No currency has this code (codes are case sensitive). */
@@ -2146,7 +1834,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["ProductList"];
+                    "application/json": ProductList;
                 };
             };
             /** @description A query parameter is not valid. */
@@ -2211,7 +1899,7 @@ export interface operations {
                      *       "timestamp": "1716000000.123456789"
                      *     }
                      */
-                    "application/json": components["schemas"]["Product"];
+                    "application/json": Product;
                 };
             };
             /** @description No product has this id. */
@@ -2272,7 +1960,7 @@ export interface operations {
                      *       "timestamp": "1716000000.123456789"
                      *     }
                      */
-                    "application/json": components["schemas"]["PriceLevels"];
+                    "application/json": PriceLevels;
                 };
             };
             /** @description No product has this id. */
@@ -2328,7 +2016,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Currency"][];
+                    "application/json": Currency[];
                 };
             };
             /** @description Too many calls (public endpoints are limited per client; the limit is not shown). */
@@ -2336,3 +2024,457 @@ export interface operations {
         };
     };
 }
+/** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
+export type ServiceAuthPayload = {
+    /** @description API token id. */
+    token_id: string;
+    /** @description The request path including its query string, for example /orders?product_id=1. */
+    path: string;
+    /** @description Strictly increasing per token; current Unix time in milliseconds is the recommended source. Required except on POST /orders whose body carries a client_order_id. */
+    nonce?: number | string;
+    /** @description When the JWT was signed. Required when `nonce` is left out, and then within `x-nonce-less-window-seconds` of the server's clock. */
+    iat?: UnixSeconds;
+    /** @description Any value unique per token within the window (a random UUID): it tells apart two JWTs without `nonce` signed for the same path in the same second, which the server would otherwise refuse as one JWT sent twice. */
+    jti?: string;
+};
+/** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
+export type OAuthDelegatedPayload = {
+    token_id: string;
+    /** @description The request path, for example /user/context. */
+    path: string;
+    /** @description Current Unix time in milliseconds. */
+    nonce: number;
+    oauth_request_public_id: Uuid;
+    oauth_request_private_id: Uuid;
+};
+/**
+ * @description Order side.
+ * @enum {string}
+ */
+export type Side = "buy" | "sell";
+/**
+ * @description Trading type of an order.
+ * @enum {string}
+ */
+export type TradingType = "spot" | "margin" | "cfd" | "perpetual";
+/**
+ * @description Order status. live and cancelled are described; filled and partially_filled come from the conventions (other states are not shown).
+ * @enum {string}
+ */
+export type OrderStatus = "live" | "cancelled" | "filled" | "partially_filled";
+/**
+ * @description Order type. limit is described (the value seen); the others come from the conventions. Limit-like types (limit, limit_post_only) require a price.
+ * @enum {string}
+ */
+export type OrderType = "limit" | "market" | "market_with_range" | "trailing_stop" | "limit_post_only" | "stop";
+/**
+ * @description Kind of currency.
+ * @enum {string}
+ */
+export type CurrencyType = "crypto" | "fiat";
+/**
+ * @description Unix time in seconds with a fractional part, written as a string, for example "1716000000.123456789".
+ * @example 1716000000.123456789
+ */
+export type UnixSecondsFractional = string;
+/** @description A DecimalLike value or null. */
+export type NullableDecimalLike = DecimalLike | null;
+/** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. */
+export type Order = {
+    /** @description System order id. */
+    id: number | string;
+    /** @description Client-chosen order id (at most 36 bytes), or null when none was given. */
+    client_order_id: string | null;
+    order_type: OrderType;
+    quantity: DecimalLike;
+    disc_quantity: DecimalLike;
+    iceberg_total_quantity: DecimalLike;
+    side: Side;
+    filled_quantity: DecimalLike;
+    price: DecimalLike;
+    average_price: DecimalLike;
+    created_at: UnixSeconds;
+    updated_at: UnixSeconds;
+    status: OrderStatus;
+    leverage_level: number;
+    /** @description Exchange identifier. */
+    source_exchange: number | string;
+    product_id: number | string;
+    product_code: string;
+    /** @description Concatenated pair code, for example BTCJPY. */
+    currency_pair_code: string;
+    funding_currency: string;
+    crypto_account_id: number | null;
+    /** @description Margin type; null for spot. */
+    margin_type: string | null;
+    take_profit: NullableDecimalLike;
+    stop_loss: NullableDecimalLike;
+    trading_type: TradingType;
+    target: string;
+    order_fee: DecimalLike;
+    source_action: string;
+    unwound_trade_id: number | null;
+    trade_id: number | null;
+    /** @description Present in update_tpsl and cancel responses. */
+    margin_used?: DecimalLike;
+    /** @description Present in update_tpsl and cancel responses. */
+    margin_interest?: DecimalLike;
+    /** @description Present in update_tpsl and cancel responses. */
+    unwound_trade_leverage_level?: number | null;
+};
+/** @description One page of orders. Some servers send the page numbers as numeric strings. */
+export type OrderList = {
+    models: Order[];
+    /** @description The page returned, starting at 1 (integer or numeric string). */
+    current_page: number | string;
+    /** @description Number of pages (integer or numeric string). */
+    total_pages: number | string;
+};
+/**
+ * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
+ * @enum {string}
+ */
+export type TrailingStopType = "fiat" | "percentage";
+/** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
+export type OrderCreateFields = {
+    order_type: OrderType;
+    product_id: number | string;
+    side: Side;
+    quantity: DecimalString;
+    /** @description Price per unit of a limit or limit_post_only order, or the price at which a stop order triggers; a multiple of the product's tick_size. */
+    price?: DecimalString;
+    /** @description Accepted slippage of a market_with_range order. */
+    price_range?: DecimalString;
+    /** @description Client-chosen order id, at most 36 bytes; must not repeat. */
+    client_order_id?: string;
+    /** @description Leverage for margin trading. The maximum is not shown in the description; 100 is the sandbox's. */
+    leverage_level?: number;
+    /** @description Funding currency for margin trading. */
+    funding_currency?: string;
+    trading_type?: TradingType;
+};
+/** @description A limit order, resting at `price` until it is filled or cancelled. */
+export type LimitOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "limit";
+    /** @description Price per unit, a whole number of the product's tick_size. */
+    price: DecimalString;
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "limit";
+};
+/** @description A limit order that only rests: refused when it would take liquidity at `price` on arrival. */
+export type LimitPostOnlyOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "limit_post_only";
+    /** @description Price per unit, a whole number of the product's tick_size. */
+    price: DecimalString;
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "limit_post_only";
+};
+/** @description A market order, taking the best prices on offer at once. */
+export type MarketOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "market";
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "market";
+};
+/** @description A market order that takes nothing beyond `price_range` from the best price on offer on arrival. */
+export type MarketWithRangeOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "market_with_range";
+    price_range: DecimalString;
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "market_with_range";
+};
+/** @description A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's. */
+export type StopOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "stop";
+    /** @description The stop price, at which the order trades once the last traded price reaches it; a whole number of the product's tick_size. */
+    price: DecimalString;
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "stop";
+};
+/** @description A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give. */
+export type TrailingStopOrderCreate = OrderCreateFields & {
+    /** @constant */
+    order_type: "trailing_stop";
+    trailing_stop_type: TrailingStopType;
+    trailing_stop_value: DecimalString;
+} & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    order_type: "trailing_stop";
+};
+/** @description A new order, flat form: one schema per `order_type`, each requiring the fields that type needs (`price` for limit, limit_post_only and stop; `price_range` for market_with_range; `trailing_stop_type` and `trailing_stop_value` for trailing_stop). */
+export type OrderCreate = LimitOrderCreate | LimitPostOnlyOrderCreate | MarketOrderCreate | MarketWithRangeOrderCreate | StopOrderCreate | TrailingStopOrderCreate;
+/** @description A new order wrapped as `{"order": {...}}`, as older clients send it. */
+export type OrderCreateWrapped = {
+    order: OrderCreate;
+};
+/** @description New price and/or quantity of a live order; each optional. */
+export type OrderEdit = {
+    price?: DecimalString;
+    quantity?: DecimalString;
+};
+/** @description OrderEdit wrapped as `{"order": {...}}`, as older clients send it. */
+export type OrderEditWrapped = {
+    order: OrderEdit;
+};
+/** @description New take profit and/or stop loss of a live order; each optional. Any other key is refused (project decision): a misspelled `take_profit` read as absent would answer 200 and leave the order without its exit. */
+export type OrderTpslUpdate = {
+    take_profit?: DecimalString;
+    stop_loss?: DecimalString;
+};
+/** @description Optional filters of cancel_all, combined; all optional. With none, every open order is cancelled. Any other key is refused (project decision): a misspelled filter read as no filter would cancel every open order. */
+export type CancelAllFilters = {
+    /** @description Only orders of that product. */
+    product_id?: string;
+    trading_type?: TradingType;
+    side?: Side;
+};
+/** @description An order cancelled by cancel_all. */
+export type CancelledOrderEntry = {
+    id: number;
+    client_order_id: string | null;
+};
+/** @description The orders cancelled by cancel_all. */
+export type CancelAllResult = {
+    models: CancelledOrderEntry[];
+};
+/** @description One loan book level, [rate, amount] (decimal strings in the shown response). */
+export type LoanBookEntry = [
+    DecimalLike,
+    DecimalLike
+];
+/** @description Loan book of a crypto currency. */
+export type LoanBookLadder = {
+    /** @description Levels, ascending by rate in the shown response. */
+    bids: LoanBookEntry[];
+    /** @description Levels; may be empty. */
+    asks: LoanBookEntry[];
+    timestamp: UnixSecondsFractional;
+};
+/** @description Body of OAuth request creation. */
+export type OAuthRequestCreate = {
+    /** @description Free reference, unused by the service. */
+    external_ref?: string;
+};
+/** @description An OAuth request. */
+export type OAuthRequest = {
+    oauth_request_public_id: Uuid;
+    oauth_request_private_id: Uuid;
+    /** @description When the request expires. */
+    expires: UnixSeconds;
+    /**
+     * Format: uri
+     * @description URL the user opens to approve the request.
+     */
+    app_challenge_href: string;
+    /**
+     * Format: uri
+     * @description URL of the form {base_url}/oauth/<oauth_request_private_id>/approve (approveOAuthRequest).
+     */
+    api_challenge_href: string;
+};
+/** @description Context of the user for whom the application acts. */
+export type UserContext = {
+    user_id: number;
+    token_id: string;
+    trading_account_ids: number[];
+    app_vendor_id: number;
+    country: string;
+    /** @description KYC status of the user (an enumeration whose values are not shown). */
+    status: string;
+    currency: string;
+    language: string;
+    user_type: string;
+    has_proof_address: boolean;
+    has_id_document: boolean;
+    /** @description null in the shown response. */
+    avatar: string | null;
+    affiliate_code: string;
+    is_fully_verified: boolean;
+    email_confirmed_at: UnixSeconds;
+    /** @description null in the shown response. */
+    declined_reason: string | null;
+    /** @description Module name to an array of strings. */
+    modules: {
+        [key: string]: string[];
+    };
+    first_name: string;
+    last_name: string;
+    email: string;
+    permissions: string[];
+};
+/** @description Fields common to crypto and fiat accounts. */
+export type AccountBase = {
+    id: number;
+    /** @description Currency code. */
+    currency: string;
+    balance: DecimalLike;
+    reserved_balance: DecimalLike;
+    /** @description Channel of the account, user_<user_id>_account_<lowercase currency>. */
+    push_channel: string;
+    /** @description Same shape as push_channel; some servers send it as well. */
+    pusher_channel?: string;
+    /** @description null for fiat. */
+    lowest_offer_interest_rate: NullableDecimalLike;
+    /** @description null for fiat. */
+    highest_offer_interest_rate: NullableDecimalLike;
+    currency_symbol: string;
+    currency_type: CurrencyType;
+};
+/** @description A crypto account. */
+export type CryptoAccount = AccountBase & {
+    /** @constant */
+    currency_type?: "crypto";
+    /** @description Deposit address. */
+    address: string;
+    minimum_withdraw: DecimalLike;
+};
+/** @description A fiat account. */
+export type FiatAccount = AccountBase & {
+    /** @constant */
+    currency_type?: "fiat";
+    /** @description null in the shown response. */
+    send_to_btc_address: string | null;
+    exchange_rate: DecimalLike;
+};
+/** @description The crypto and fiat accounts of a user. */
+export type Accounts = {
+    crypto_accounts: CryptoAccount[];
+    fiat_accounts: FiatAccount[];
+};
+/** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. */
+export type Product = {
+    id: string;
+    product_type: string;
+    code: string;
+    name: string;
+    market_ask: NullableDecimalLike;
+    market_bid: NullableDecimalLike;
+    currency: string;
+    currency_pair_code: string;
+    symbol: string;
+    taker_fee: DecimalLike;
+    maker_fee: DecimalLike;
+    low_market_bid: NullableDecimalLike;
+    high_market_ask: NullableDecimalLike;
+    volume_24h: NullableDecimalLike;
+    last_price_24h: NullableDecimalLike;
+    last_traded_price: NullableDecimalLike;
+    last_traded_quantity: NullableDecimalLike;
+    quoted_currency: string;
+    base_currency: string;
+    /** @description Prices of this product's orders are whole numbers of this step. */
+    tick_size: DecimalLike;
+    disabled: boolean;
+    /** @description Whether the pair can be traded on margin. */
+    margin_enabled: boolean;
+    cfd_enabled: boolean;
+    perpetual_enabled: boolean;
+    /** @description Unix seconds, a string with a fractional part or a number. */
+    timestamp: UnixSecondsFractional | number;
+};
+/** @description Products. */
+export type ProductList = Product[];
+/** @description One order book level, [price, quantity] (decimal strings). */
+export type PriceLevel = [
+    DecimalLike,
+    DecimalLike
+];
+/** @description Order book of a product, best price first on each side. */
+export type PriceLevels = {
+    /** @description Bids, highest price first. */
+    buy_price_levels: PriceLevel[];
+    /** @description Asks, lowest price first. */
+    sell_price_levels: PriceLevel[];
+    /** @description Unix seconds, a string with a fractional part or a number. */
+    timestamp: UnixSecondsFractional | number;
+};
+/** @description A currency and its deposit, withdrawal and order limits. */
+export type Currency = {
+    /** @description Currency code. */
+    currency: string;
+    name: string;
+    currency_type: CurrencyType;
+    depositable: boolean;
+    withdrawable: boolean;
+    /** @description Number of decimal places. Order quantities of a product whose base currency this is are whole numbers of 10^-assets_precision (the sandbox's rule). */
+    assets_precision: number;
+    minimum_withdrawal: DecimalLike;
+    withdrawal_fee: DecimalLike;
+    minimum_order_quantity: DecimalLike;
+};
+/**
+ * Format: uuid
+ * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
+ */
+export type Uuid = string;
+/**
+ * @description Unix time in whole seconds.
+ * @example 1716000000
+ */
+export type UnixSeconds = number;
+/**
+ * @description Error body with one human-readable message.
+ * @example {
+ *       "message": "Order not found"
+ *     }
+ */
+export type ErrorMessage = {
+    /** @description What went wrong, in words for a person (such as `Order not found`). */
+    message: string;
+};
+/**
+ * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+ * @example {
+ *       "errors": {
+ *         "quantity": [
+ *           "must_be_positive"
+ *         ]
+ *       }
+ *     }
+ */
+export type ErrorFields = {
+    /** @description Field name (or `user`) to the error codes raised for it. */
+    errors: {
+        [key: string]: string[];
+    };
+};
+/** @description Either error body shape; both are in use side by side. */
+export type ErrorBody = ErrorMessage | ErrorFields;
+/**
+ * @description A decimal number written as a string, for example "5000.50". No exponent.
+ * @example 5000.50
+ */
+export type DecimalString = string;
+/**
+ * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
+ * @example 0.015
+ */
+export type DecimalLike = string;

@@ -186,7 +186,7 @@ export const zErrorBody = /* @__PURE__ */ z.union([
 export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
- * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed.
+ * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions.
  */
 export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
     order_type: zOrderType,
@@ -198,8 +198,6 @@ export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
     quantity: zDecimalString,
     price: /* @__PURE__ */ z.optional(zDecimalString),
     price_range: /* @__PURE__ */ z.optional(zDecimalString),
-    trailing_stop_type: /* @__PURE__ */ z.optional(zTrailingStopType),
-    trailing_stop_value: /* @__PURE__ */ z.optional(zDecimalString),
     client_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))),
     leverage_level: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))),
     funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),

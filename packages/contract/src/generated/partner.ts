@@ -199,64 +199,52 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
-        PartnerDelegatedPayload: {
-            token_id: string;
-            /** @constant */
-            path: "/realtime";
-            /** @description The real request path. */
-            delegate_path: string;
-            /** @description Current Unix time in milliseconds. */
-            nonce: number;
-        };
+        PartnerDelegatedPayload: PartnerDelegatedPayload;
         /** @description Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret. */
-        SessionAuthPayload: {
-            path: string;
-            session_id: components["schemas"]["Uuid"];
-            nonce: number;
-        };
+        SessionAuthPayload: SessionAuthPayload;
         /**
          * @description Environment the partner key belongs to.
          * @example SANDBOX
          * @enum {string}
          */
-        Environment: "SANDBOX" | "PRODUCTION";
+        Environment: Environment;
         /**
          * @description Status of a Quick Exchange transaction. Seen in the description: SETTLEMENT_METHOD_REQUIRED (no method supplied), SETTLEMENT_PARAMETERS_REQUIRED (a required settlement parameter is missing), PENDING (settlements in progress). By convention transactions end FILLED or CANCELLED. Moves after creation are not shown in the description.
          * @example PENDING
          * @enum {string}
          */
-        TransactionStatus: "SETTLEMENT_METHOD_REQUIRED" | "SETTLEMENT_PARAMETERS_REQUIRED" | "PENDING" | "FILLED" | "CANCELLED";
+        TransactionStatus: TransactionStatus;
         /**
          * @description Status of a settlement instruction. Seen in the description: PENDING, PARAMETERS_REQUIRED, NOT_STARTED, WAITING_USER. The rest of the list (READY, WAITING_EXTERNAL, WAITING_INTERNAL, COMPLETE, MANUAL_INTERVENTION_REQUIRED, CANCELLED) is convention. Transitions are not shown.
          * @example WAITING_USER
          * @enum {string}
          */
-        SettlementInstructionStatus: "PARAMETERS_REQUIRED" | "READY" | "NOT_STARTED" | "PENDING" | "WAITING_USER" | "WAITING_EXTERNAL" | "WAITING_INTERNAL" | "COMPLETE" | "MANUAL_INTERVENTION_REQUIRED" | "CANCELLED";
+        SettlementInstructionStatus: SettlementInstructionStatus;
         /**
          * @description Side of the transaction a settlement instruction settles.
          * @example FUNDING
          * @enum {string}
          */
-        SettlementDirection: "FUNDING" | "PAYOUT";
+        SettlementDirection: SettlementDirection;
         /**
          * @description How a side of the transaction is settled. BLOCKCHAIN_TRANSFER: a transfer on chain (funding: into the setup account_key; payout: to the supplied account_key). BLOCKCHAIN_DELEGATED_BROADCAST: the user supplies a signed raw transaction that the service broadcasts. SERVICE_PARTNER_WALLET: the partner's wallet at the service (value seen on an intent payout).
          * @example BLOCKCHAIN_TRANSFER
          * @enum {string}
          */
-        SettlementMethod: "BLOCKCHAIN_TRANSFER" | "BLOCKCHAIN_DELEGATED_BROADCAST" | "SERVICE_PARTNER_WALLET";
+        SettlementMethod: SettlementMethod;
         /**
          * @description Type of a settlement parameter. WALLET_ADDRESS: a blockchain address (seen as account_key). SIGNED_RAW_TRANSACTION: a signed raw blockchain transaction (seen as transaction_key).
          * @example WALLET_ADDRESS
          * @enum {string}
          */
-        ParameterType: "WALLET_ADDRESS" | "SIGNED_RAW_TRANSACTION";
+        ParameterType: ParameterType;
         /**
          * @description How an intent is consumed. ONE_TO_ONE_ATTEMPTED (default): consumed the first time a user attempts to fulfil it (clicking the buy action; rendering the widget with the intent_id does not consume it). ONE_TO_MANY: can be fulfilled many times; the partner_* fields appear in each transaction created from it unless overridden in the widget configuration.
          * @default ONE_TO_ONE_ATTEMPTED
          * @example ONE_TO_ONE_ATTEMPTED
          * @enum {string}
          */
-        IntentStrategy: "ONE_TO_ONE_ATTEMPTED" | "ONE_TO_MANY";
+        IntentStrategy: IntentStrategy;
         /**
          * @description When a settlement instruction expires. ttl_ms is 20000 (20 s) in the shown responses; by convention this is the quote lifetime (a quote expires 20 s after it is replaced or taken).
          * @example {
@@ -265,20 +253,7 @@ export interface components {
          *       "ttl_ms": 20000
          *     }
          */
-        SettlementExpiry: {
-            unix_ms: components["schemas"]["UnixMillis"];
-            /**
-             * Format: date-time
-             * @description The same instant as a UTC timestamp with milliseconds.
-             * @example 2024-05-18T02:40:20.123Z
-             */
-            iso8601: string;
-            /**
-             * @description Time to live in milliseconds; 20000 in the shown responses.
-             * @example 20000
-             */
-            ttl_ms: number;
-        };
+        SettlementExpiry: SettlementExpiry;
         /**
          * @description A parameter the service sets up for an instruction, for example account_key (WALLET_ADDRESS): the address the user pays into.
          * @example {
@@ -287,12 +262,7 @@ export interface components {
          *       "value": "0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c"
          *     }
          */
-        SetupParameter: {
-            type: components["schemas"]["ParameterType"];
-            /** @description Human-readable label. */
-            label: string;
-            value: string;
-        };
+        SetupParameter: SetupParameter;
         /**
          * @description A parameter an instruction needs from the user or partner, for example transaction_key (SIGNED_RAW_TRANSACTION) for BLOCKCHAIN_DELEGATED_BROADCAST funding.
          * @example {
@@ -300,10 +270,7 @@ export interface components {
          *       "required": true
          *     }
          */
-        RequiredInputParameter: {
-            type: components["schemas"]["ParameterType"];
-            required: boolean;
-        };
+        RequiredInputParameter: RequiredInputParameter;
         /**
          * @description An accepted input parameter, echoed on the instruction.
          * @example {
@@ -311,10 +278,7 @@ export interface components {
          *       "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
          *     }
          */
-        ReceivedInput: {
-            type: components["schemas"]["ParameterType"];
-            value: string;
-        };
+        ReceivedInput: ReceivedInput;
         /**
          * @description An input parameter supplied with a settlement method or later, for example account_key of type WALLET_ADDRESS.
          * @example {
@@ -322,10 +286,7 @@ export interface components {
          *       "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
          *     }
          */
-        InputParameter: {
-            type: components["schemas"]["ParameterType"];
-            value: string;
-        };
+        InputParameter: InputParameter;
         /**
          * @description Map of parameter name (for example account_key, transaction_key) to an input parameter.
          * @example {
@@ -335,9 +296,7 @@ export interface components {
          *       }
          *     }
          */
-        InputParameters: {
-            [key: string]: components["schemas"]["InputParameter"];
-        };
+        InputParameters: InputParameters;
         /**
          * @description A settlement method chosen in an intent_to_trade request, with the input parameters it needs.
          * @example {
@@ -350,10 +309,7 @@ export interface components {
          *       }
          *     }
          */
-        SettlementSelection: {
-            method: components["schemas"]["SettlementMethod"];
-            input_parameters?: components["schemas"]["InputParameters"];
-        };
+        SettlementSelection: SettlementSelection;
         /**
          * @description How one side (funding or payout) of a transaction is settled. `expires` is absent on some instructions (the PENDING ones in the description's fully specified example).
          * @example {
@@ -385,32 +341,7 @@ export interface components {
          *       "received_input": {}
          *     }
          */
-        SettlementInstruction: {
-            settlement_instruction_id: components["schemas"]["Uuid"];
-            transaction_id: components["schemas"]["Uuid"];
-            /**
-             * @description Currency code settled by this instruction.
-             * @example USDC
-             */
-            currency: string;
-            direction: components["schemas"]["SettlementDirection"];
-            method: components["schemas"]["SettlementMethod"];
-            quantity: components["schemas"]["DecimalString"];
-            status: components["schemas"]["SettlementInstructionStatus"];
-            expires?: components["schemas"]["SettlementExpiry"];
-            /** @description Map of parameter name to a parameter set up by the service (seen account_key, WALLET_ADDRESS). */
-            setup_parameters: {
-                [key: string]: components["schemas"]["SetupParameter"];
-            };
-            /** @description Map of parameter name to a parameter the instruction needs (seen transaction_key, SIGNED_RAW_TRANSACTION). */
-            required_input_parameters: {
-                [key: string]: components["schemas"]["RequiredInputParameter"];
-            };
-            /** @description Map of parameter name to the input accepted so far. */
-            received_input: {
-                [key: string]: components["schemas"]["ReceivedInput"];
-            };
-        };
+        SettlementInstruction: SettlementInstruction;
         /**
          * @description A Quick Exchange transaction (payload of the intent_to_trade response).
          * @example {
@@ -420,20 +351,7 @@ export interface components {
          *       "status": "SETTLEMENT_METHOD_REQUIRED"
          *     }
          */
-        Transaction: {
-            /** @description Echoes the client_ref of the request; null when none was sent. */
-            client_ref?: string | null;
-            transaction_id: components["schemas"]["Uuid"];
-            /** @description Present in responses to requests that sent api_key. */
-            api_key?: string;
-            /** @description Present in some responses. */
-            session_id?: components["schemas"]["Uuid"];
-            status: components["schemas"]["TransactionStatus"];
-            /** @description Present when a funding method was supplied. */
-            funding_settlement?: components["schemas"]["SettlementInstruction"];
-            /** @description Present when a payout method was supplied. */
-            payout_settlement?: components["schemas"]["SettlementInstruction"];
-        };
+        Transaction: Transaction;
         /**
          * @description The user's acceptance of the terms of service found at the session's _links.terms_of_service.
          * @example {
@@ -441,11 +359,7 @@ export interface components {
          *       "terms_href": "https://partners.exchange.example/legal/terms-of-service"
          *     }
          */
-        TermsOfServiceAcceptance: {
-            accepted: boolean;
-            /** Format: uri */
-            terms_href: string;
-        };
+        TermsOfServiceAcceptance: TermsOfServiceAcceptance;
         /**
          * @description Body of intent_to_trade. Requirement flags other than session_id are not shown in the description; symbol, currency, side and quantity make up its minimal request and are required here. terms_of_service is optional: the convention that requires it loses to the description's minimal request.
          * @example {
@@ -456,36 +370,7 @@ export interface components {
          *       "quantity": "0.015"
          *     }
          */
-        IntentToTradeRequest: {
-            session_id: components["schemas"]["Uuid"];
-            /** @description Used in the earliest form of the request. */
-            api_key?: string;
-            /** @description Client reference, unique per client. */
-            client_ref?: string;
-            /**
-             * @description Pair in the form <BASE>/<QUOTE>.
-             * @example BTC/USDC
-             */
-            symbol: string;
-            /**
-             * @description Currency in which quantity is expressed.
-             * @example BTC
-             */
-            currency: string;
-            /** @enum {string} */
-            side: "buy" | "sell";
-            quantity: components["schemas"]["DecimalString"];
-            /** @description Quantity of the other currency, given with a quote. It must be what the quote gives for `quantity` (project decision): a server never takes a price the user names, and refuses another figure with 422, errors naming quantity_2 (`does_not_match_quote`). */
-            quantity_2?: components["schemas"]["DecimalString"];
-            /** @description A quote obtained beforehand (streaming quotes service, not shown). When omitted and both methods are given, a snapshot quote is taken. */
-            quote_id?: string;
-            terms_of_service?: components["schemas"]["TermsOfServiceAcceptance"];
-            allow_at_best_recovery?: boolean;
-            funding_settlement?: components["schemas"]["SettlementSelection"];
-            payout_settlement?: components["schemas"]["SettlementSelection"];
-            /** @description The intent this transaction fulfils (project decision, convention): the intent's fixed economics apply and its partner_* fields are copied to the transaction. */
-            intent_id?: components["schemas"]["Uuid"];
-        };
+        IntentToTradeRequest: IntentToTradeRequest;
         /**
          * @description Body of POST /api/v1/settlement/method (convention; the body is not shown in the description).
          * @example {
@@ -494,12 +379,7 @@ export interface components {
          *       "method": "BLOCKCHAIN_TRANSFER"
          *     }
          */
-        SettlementMethodRequest: {
-            transaction_id: components["schemas"]["Uuid"];
-            direction: components["schemas"]["SettlementDirection"];
-            method: components["schemas"]["SettlementMethod"];
-            input_parameters?: components["schemas"]["InputParameters"];
-        };
+        SettlementMethodRequest: SettlementMethodRequest;
         /**
          * @description Body of POST /api/v1/settlement/parameters (convention); supplies a missing parameter.
          * @example {
@@ -512,10 +392,7 @@ export interface components {
          *       }
          *     }
          */
-        SettlementParametersRequest: {
-            settlement_instruction_id: components["schemas"]["Uuid"];
-            input_parameters: components["schemas"]["InputParameters"];
-        };
+        SettlementParametersRequest: SettlementParametersRequest;
         /**
          * @description A transaction as listed for its partner (convention): the transaction plus its creation time (the paging key), the intent it was created from and the partner fields (copied from a ONE_TO_MANY intent unless overridden in the widget configuration).
          * @example {
@@ -526,14 +403,7 @@ export interface components {
          *       "intent_id": null
          *     }
          */
-        PartnerTransaction: components["schemas"]["Transaction"] & {
-            created_at: components["schemas"]["UnixMillis"];
-            /** @description The intent the transaction was created from, or null. */
-            intent_id: components["schemas"]["Uuid"] | null;
-            partner_order_id?: string;
-            partner_ref?: string;
-            partner_tags?: string[];
-        };
+        PartnerTransaction: PartnerTransaction;
         /**
          * @description The filters applied to a partner transaction listing, the limit and the number of transactions returned.
          * @example {
@@ -543,22 +413,7 @@ export interface components {
          *       "count": 1
          *     }
          */
-        PartnerTransactionSelection: {
-            min_ts?: components["schemas"]["UnixMillis"];
-            max_ts?: components["schemas"]["UnixMillis"];
-            status?: components["schemas"]["TransactionStatus"];
-            intent_id?: components["schemas"]["Uuid"];
-            /**
-             * @description Most transactions returned by one call; 100.
-             * @example 100
-             */
-            limit: number;
-            /**
-             * @description Number of transactions returned.
-             * @example 2
-             */
-            count: number;
-        };
+        PartnerTransactionSelection: PartnerTransactionSelection;
         /**
          * @description Payload of the partner transaction listing: at most 100 transactions, oldest first. Page by asking again with min_ts = created_at of the last transaction + 1.
          * @example {
@@ -570,10 +425,7 @@ export interface components {
          *       }
          *     }
          */
-        PartnerTransactionList: {
-            transactions: components["schemas"]["PartnerTransaction"][];
-            selection: components["schemas"]["PartnerTransactionSelection"];
-        };
+        PartnerTransactionList: PartnerTransactionList;
         /**
          * @description One side of an intent as returned: {method, currency, quantity}. quantity is given on one side only (convention), so it may be absent on the other side.
          * @example {
@@ -582,12 +434,7 @@ export interface components {
          *       "quantity": "250.00"
          *     }
          */
-        IntentSettlement: {
-            method: components["schemas"]["SettlementMethod"];
-            /** @example USDC */
-            currency: string;
-            quantity?: components["schemas"]["DecimalLike"];
-        };
+        IntentSettlement: IntentSettlement;
         /**
          * @description One side of an intent in a creation request: {method, currency, quantity (decimal string)}. quantity is given on one side only (convention).
          * @example {
@@ -596,12 +443,7 @@ export interface components {
          *       "quantity": "250.00"
          *     }
          */
-        IntentSettlementCreate: {
-            method: components["schemas"]["SettlementMethod"];
-            /** @example USDC */
-            currency: string;
-            quantity?: components["schemas"]["DecimalString"];
-        };
+        IntentSettlementCreate: IntentSettlementCreate;
         /**
          * @description Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present. Any other key is refused (project decision), here and in every body a partner or a session sends but session creation: a misspelled `strategy` read as absent would make a one-time intent of a reusable one, a misspelled `intent_id` a transaction without the intent's economics.
          * @example {
@@ -614,22 +456,7 @@ export interface components {
          *       "partner_order_id": "ORD-2024-000123"
          *     }
          */
-        IntentCreate: {
-            /** @description The partner's public API key (the same as in the path). */
-            public_api_key?: string;
-            payout_settlement: components["schemas"]["IntentSettlementCreate"];
-            /** @description Optional; omit to let the user choose the funding. */
-            funding_settlement?: components["schemas"]["IntentSettlementCreate"];
-            /** @default ONE_TO_ONE_ATTEMPTED */
-            strategy?: components["schemas"]["IntentStrategy"];
-            /** @description Searchable order id, at most 40 characters. */
-            partner_order_id?: string;
-            /** @description Optional external reference. */
-            partner_ref?: string;
-            partner_tags?: string[];
-            /** @description When the intent expires, Unix milliseconds (convention). */
-            expires_at?: components["schemas"]["UnixMillis"];
-        };
+        IntentCreate: IntentCreate;
         /**
          * @description An intent (payload of the intent creation response). Its id is the intent_id.
          * @example {
@@ -649,21 +476,7 @@ export interface components {
          *       ]
          *     }
          */
-        Intent: {
-            id: components["schemas"]["Uuid"];
-            created_at: components["schemas"]["UnixMillisString"];
-            /** @description When the intent expires (string of Unix milliseconds), or null. */
-            expires_at: components["schemas"]["UnixMillisString"] | null;
-            strategy: components["schemas"]["IntentStrategy"];
-            /** @description The fixed funding side, or null to let the user choose how to fund. */
-            funding_settlement: components["schemas"]["IntentSettlement"] | null;
-            /** @description The fixed payout side (method value seen SERVICE_PARTNER_WALLET), or null. */
-            payout_settlement: components["schemas"]["IntentSettlement"] | null;
-            /** @description Searchable, at most 40 characters. */
-            partner_order_id?: string;
-            partner_ref?: string;
-            partner_tags?: string[];
-        };
+        Intent: Intent;
         /**
          * @description Body of session creation. Requirement flags are not shown in the description; only public_api_key, which identifies the partner, is required here.
          * @example {
@@ -671,22 +484,7 @@ export interface components {
          *       "user_locale": "en-SG"
          *     }
          */
-        SessionCreate: {
-            /** @description The partner's public API key. */
-            public_api_key: string;
-            /** @description Origins of the application window ancestors. */
-            ancestor_origins?: string;
-            /** @description Identity proof (shape not shown). */
-            identity?: {
-                [key: string]: unknown;
-            };
-            /** @example en-SG */
-            user_locale?: string;
-            /** @description Front-end application config. Its shape is not shown in the description and any object is accepted. Project decision (convention): the front-end application here is the widget, so its initialization object (WidgetInitialization) is listed as the expected shape; it comes second so that runtime parsing keeps every key of the config. */
-            config?: {
-                [key: string]: unknown;
-            } | components["schemas"]["WidgetInitialization"];
-        };
+        SessionCreate: SessionCreate;
         /**
          * @description Default, user-changeable currencies (and funding quantity) for the sides of a transaction, as returned with a session or set in the widget initialization.
          * @example {
@@ -699,17 +497,7 @@ export interface components {
          *       }
          *     }
          */
-        DefaultTransaction: {
-            funding_settlement?: {
-                /** @example USDC */
-                currency: string;
-                quantity?: components["schemas"]["DecimalLike"];
-            };
-            payout_settlement?: {
-                /** @example BTC */
-                currency: string;
-            };
-        };
+        DefaultTransaction: DefaultTransaction;
         /**
          * @description A user session (payload of the session creation response).
          * @example {
@@ -736,33 +524,7 @@ export interface components {
          *       }
          *     }
          */
-        UserSession: {
-            session_id: components["schemas"]["Uuid"];
-            /** @description Secret of the session (a UUID). Never log it. By convention it signs the session Bearer JWT (SessionAuthPayload, HS256). */
-            session_secret: components["schemas"]["Uuid"];
-            environment: components["schemas"]["Environment"];
-            client_info: {
-                /**
-                 * @description Country code suggested for the user.
-                 * @example SG
-                 */
-                suggested_country: string;
-            };
-            default_transaction: components["schemas"]["DefaultTransaction"];
-            /** @description Widget configuration of the session (shape not shown), or null. */
-            widget_configuration: {
-                [key: string]: unknown;
-            } | null;
-            _links: {
-                terms_of_service: {
-                    /**
-                     * Format: uri
-                     * @description URL of the terms of service the user accepts (see intent_to_trade terms_of_service).
-                     */
-                    href: string;
-                };
-            };
-        };
+        UserSession: UserSession;
         /**
          * @description The object the partner's page initialises the widget with. When intent_id is given, the widget starts on the quote screen with the payout currency and quantity locked. default_transaction sets a default, user-changeable currency for either side. config_version versions this object.
          * @example {
@@ -776,14 +538,7 @@ export interface components {
          *       }
          *     }
          */
-        WidgetInitialization: {
-            public_api_key: string;
-            /** @example 1.2 */
-            config_version: string;
-            /** @description An intent of the session's partner that a transaction can still fulfil (project decision): the widget opens on its quote, so a session naming an unknown intent, a ONE_TO_ONE_ATTEMPTED one already attempted, or an expired one is refused with 422, errors naming config.intent_id (`not_found`, `already_attempted`, `expired`). */
-            intent_id?: components["schemas"]["Uuid"];
-            default_transaction?: components["schemas"]["DefaultTransaction"];
-        };
+        WidgetInitialization: WidgetInitialization;
         /**
          * @description Error envelope of Quick Exchange responses (the error body shape is not shown in the description; Quick Exchange responses carry success and message).
          * @example {
@@ -791,16 +546,7 @@ export interface components {
          *       "message": "Settlement instruction not found"
          *     }
          */
-        QuickExchangeError: {
-            /**
-             * @description Always false in an error envelope.
-             * @constant
-             */
-            success: false;
-            /** @description What went wrong, in words for a person (such as `Validation failed`). */
-            message: string;
-            errors?: components["schemas"]["QuickExchangeFieldErrors"];
-        };
+        QuickExchangeError: QuickExchangeError;
         /**
          * @description Map of field name (a dotted path for nested fields, or `user`) to the error codes raised for it, as in the exchange's `{errors: {...}}` error body.
          * @example {
@@ -809,9 +555,7 @@ export interface components {
          *       ]
          *     }
          */
-        QuickExchangeFieldErrors: {
-            [key: string]: string[];
-        };
+        QuickExchangeFieldErrors: QuickExchangeFieldErrors;
         /**
          * @description The QuickExchangeError envelope of a validation failure (422): errors is always present and names the offending fields.
          * @example {
@@ -824,30 +568,11 @@ export interface components {
          *       }
          *     }
          */
-        QuickExchangeValidationError: {
-            /**
-             * @description Always false in an error envelope.
-             * @constant
-             */
-            success: false;
-            /** @description What went wrong, in words for a person (such as `Validation failed`). */
-            message: string;
-            errors: components["schemas"]["QuickExchangeFieldErrors"];
-        };
+        QuickExchangeValidationError: QuickExchangeValidationError;
         /** @description Response of session creation. */
-        SessionResponse: {
-            success: boolean;
-            environment: components["schemas"]["Environment"];
-            message?: string;
-            payload: components["schemas"]["UserSession"];
-        };
+        SessionResponse: SessionResponse;
         /** @description Response of intent creation. */
-        IntentResponse: {
-            success: boolean;
-            environment: components["schemas"]["Environment"];
-            message: string;
-            payload: components["schemas"]["Intent"];
-        };
+        IntentResponse: IntentResponse;
         /**
          * @description Response of intent_to_trade (202). The message names the missing step; settlement parameter requirements are listed on the instructions.
          * @example {
@@ -926,56 +651,36 @@ export interface components {
          *       }
          *     }
          */
-        TransactionCreatedResponse: {
-            success: boolean;
-            message: string;
-            payload: components["schemas"]["Transaction"];
-        };
+        TransactionCreatedResponse: TransactionCreatedResponse;
         /** @description Response of the settlement method and settlement parameters calls (202). */
-        SettlementInstructionResponse: {
-            success: boolean;
-            message: string;
-            payload: components["schemas"]["SettlementInstruction"];
-        };
+        SettlementInstructionResponse: SettlementInstructionResponse;
         /** @description Response of the transaction status call. */
-        TransactionStatusResponse: {
-            success: boolean;
-            message?: string;
-            payload: components["schemas"]["Transaction"];
-        };
+        TransactionStatusResponse: TransactionStatusResponse;
         /** @description Response of the partner transaction listing. */
-        PartnerTransactionListResponse: {
-            success: boolean;
-            environment: components["schemas"]["Environment"];
-            message?: string;
-            payload: components["schemas"]["PartnerTransactionList"];
-        };
+        PartnerTransactionListResponse: PartnerTransactionListResponse;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
          * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
          */
-        Uuid: string;
+        Uuid: Uuid;
         /**
          * @description A decimal number written as a string, for example "5000.50". No exponent.
          * @example 5000.50
          */
-        DecimalString: string;
+        DecimalString: DecimalString;
         /**
          * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
          * @example 0.015
          */
-        DecimalLike: string;
+        DecimalLike: DecimalLike;
         /**
          * @description Error body with one human-readable message.
          * @example {
          *       "message": "Order not found"
          *     }
          */
-        ErrorMessage: {
-            /** @description What went wrong, in words for a person (such as `Order not found`). */
-            message: string;
-        };
+        ErrorMessage: ErrorMessage;
         /**
          * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
          * @example {
@@ -986,24 +691,19 @@ export interface components {
          *       }
          *     }
          */
-        ErrorFields: {
-            /** @description Field name (or `user`) to the error codes raised for it. */
-            errors: {
-                [key: string]: string[];
-            };
-        };
+        ErrorFields: ErrorFields;
         /** @description Either error body shape; both are in use side by side. */
-        ErrorBody: components["schemas"]["ErrorMessage"] | components["schemas"]["ErrorFields"];
+        ErrorBody: ErrorBody;
         /**
          * @description Unix time in milliseconds.
          * @example 1716000000123
          */
-        UnixMillis: number;
+        UnixMillis: UnixMillis;
         /**
          * @description Unix time in milliseconds, written as a string of digits.
          * @example 1716000000123
          */
-        UnixMillisString: string;
+        UnixMillisString: UnixMillisString;
     };
     responses: {
         /** @description The transaction, settlement instruction, intent, session or partner (public_api_key) named by the request does not exist. */
@@ -1018,7 +718,7 @@ export interface components {
                  *       "message": "Transaction not found"
                  *     }
                  */
-                "application/json": components["schemas"]["QuickExchangeError"];
+                "application/json": QuickExchangeError;
             };
         };
         /** @description The request is well formed but a field is not acceptable. `errors` names each offending field (a dotted path for nested fields) with the error codes raised for it. */
@@ -1038,7 +738,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["QuickExchangeValidationError"];
+                "application/json": QuickExchangeValidationError;
             };
         };
         /** @description The request body is not valid JSON or not of the documented shape. */
@@ -1052,7 +752,7 @@ export interface components {
                  *       "message": "Malformed JSON body"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": ErrorBody;
             };
         };
         /** @description Too many calls. Authenticated calls are limited to 600 calls in 5 minutes per token; limits of public endpoints are not shown. */
@@ -1067,7 +767,7 @@ export interface components {
                  *       "message": "API rate limit exceeded. Please retry after 300s"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description The service is temporarily unavailable; retry later. */
@@ -1082,7 +782,7 @@ export interface components {
                  *       "message": "Service unavailable"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
         /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. */
@@ -1098,7 +798,7 @@ export interface components {
                  *       "message": "Nonce is too small"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorMessage"];
+                "application/json": ErrorMessage;
             };
         };
     };
@@ -1117,7 +817,7 @@ export interface components {
          * @description The transaction_id returned by intent_to_trade.
          * @example 1f2e3fdf-e161-4553-8a26-39b49fd43583
          */
-        TransactionId: components["schemas"]["Uuid"];
+        TransactionId: Uuid;
     };
     requestBodies: never;
     headers: {
@@ -1140,7 +840,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SessionCreate"];
+                "application/json": SessionCreate;
             };
         };
         responses: {
@@ -1179,7 +879,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SessionResponse"];
+                    "application/json": SessionResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1209,7 +909,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IntentCreate"];
+                "application/json": IntentCreate;
             };
         };
         responses: {
@@ -1244,7 +944,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["IntentResponse"];
+                    "application/json": IntentResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1262,22 +962,22 @@ export interface operations {
                  * @description Only transactions created at or after this time (Unix milliseconds, inclusive).
                  * @example 1716000000000
                  */
-                min_ts?: components["schemas"]["UnixMillis"];
+                min_ts?: UnixMillis;
                 /**
                  * @description Only transactions created at or before this time (Unix milliseconds, inclusive).
                  * @example 1716086400000
                  */
-                max_ts?: components["schemas"]["UnixMillis"];
+                max_ts?: UnixMillis;
                 /**
                  * @description Only transactions in this status.
                  * @example FILLED
                  */
-                status?: components["schemas"]["TransactionStatus"];
+                status?: TransactionStatus;
                 /**
                  * @description Only transactions created from this intent.
                  * @example 44a62df1-fd9c-4239-b00a-12fbea32800a
                  */
-                intent_id?: components["schemas"]["Uuid"];
+                intent_id?: Uuid;
             };
             header?: {
                 /**
@@ -1368,7 +1068,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PartnerTransactionListResponse"];
+                    "application/json": PartnerTransactionListResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1388,7 +1088,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IntentToTradeRequest"];
+                "application/json": IntentToTradeRequest;
             };
         };
         responses: {
@@ -1460,7 +1160,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["TransactionCreatedResponse"];
+                    "application/json": TransactionCreatedResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1538,7 +1238,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["TransactionStatusResponse"];
+                    "application/json": TransactionStatusResponse;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1556,7 +1256,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettlementMethodRequest"];
+                "application/json": SettlementMethodRequest;
             };
         };
         responses: {
@@ -1595,7 +1295,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SettlementInstructionResponse"];
+                    "application/json": SettlementInstructionResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1626,7 +1326,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["SettlementParametersRequest"];
+                "application/json": SettlementParametersRequest;
             };
         };
         responses: {
@@ -1670,7 +1370,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SettlementInstructionResponse"];
+                    "application/json": SettlementInstructionResponse;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1682,3 +1382,809 @@ export interface operations {
         };
     };
 }
+/** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
+export type PartnerDelegatedPayload = {
+    token_id: string;
+    /** @constant */
+    path: "/realtime";
+    /** @description The real request path. */
+    delegate_path: string;
+    /** @description Current Unix time in milliseconds. */
+    nonce: number;
+};
+/** @description Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret. */
+export type SessionAuthPayload = {
+    path: string;
+    session_id: Uuid;
+    nonce: number;
+};
+/**
+ * @description Environment the partner key belongs to.
+ * @example SANDBOX
+ * @enum {string}
+ */
+export type Environment = "SANDBOX" | "PRODUCTION";
+/**
+ * @description Status of a Quick Exchange transaction. Seen in the description: SETTLEMENT_METHOD_REQUIRED (no method supplied), SETTLEMENT_PARAMETERS_REQUIRED (a required settlement parameter is missing), PENDING (settlements in progress). By convention transactions end FILLED or CANCELLED. Moves after creation are not shown in the description.
+ * @example PENDING
+ * @enum {string}
+ */
+export type TransactionStatus = "SETTLEMENT_METHOD_REQUIRED" | "SETTLEMENT_PARAMETERS_REQUIRED" | "PENDING" | "FILLED" | "CANCELLED";
+/**
+ * @description Status of a settlement instruction. Seen in the description: PENDING, PARAMETERS_REQUIRED, NOT_STARTED, WAITING_USER. The rest of the list (READY, WAITING_EXTERNAL, WAITING_INTERNAL, COMPLETE, MANUAL_INTERVENTION_REQUIRED, CANCELLED) is convention. Transitions are not shown.
+ * @example WAITING_USER
+ * @enum {string}
+ */
+export type SettlementInstructionStatus = "PARAMETERS_REQUIRED" | "READY" | "NOT_STARTED" | "PENDING" | "WAITING_USER" | "WAITING_EXTERNAL" | "WAITING_INTERNAL" | "COMPLETE" | "MANUAL_INTERVENTION_REQUIRED" | "CANCELLED";
+/**
+ * @description Side of the transaction a settlement instruction settles.
+ * @example FUNDING
+ * @enum {string}
+ */
+export type SettlementDirection = "FUNDING" | "PAYOUT";
+/**
+ * @description How a side of the transaction is settled. BLOCKCHAIN_TRANSFER: a transfer on chain (funding: into the setup account_key; payout: to the supplied account_key). BLOCKCHAIN_DELEGATED_BROADCAST: the user supplies a signed raw transaction that the service broadcasts. SERVICE_PARTNER_WALLET: the partner's wallet at the service (value seen on an intent payout).
+ * @example BLOCKCHAIN_TRANSFER
+ * @enum {string}
+ */
+export type SettlementMethod = "BLOCKCHAIN_TRANSFER" | "BLOCKCHAIN_DELEGATED_BROADCAST" | "SERVICE_PARTNER_WALLET";
+/**
+ * @description Type of a settlement parameter. WALLET_ADDRESS: a blockchain address (seen as account_key). SIGNED_RAW_TRANSACTION: a signed raw blockchain transaction (seen as transaction_key).
+ * @example WALLET_ADDRESS
+ * @enum {string}
+ */
+export type ParameterType = "WALLET_ADDRESS" | "SIGNED_RAW_TRANSACTION";
+/**
+ * @description How an intent is consumed. ONE_TO_ONE_ATTEMPTED (default): consumed the first time a user attempts to fulfil it (clicking the buy action; rendering the widget with the intent_id does not consume it). ONE_TO_MANY: can be fulfilled many times; the partner_* fields appear in each transaction created from it unless overridden in the widget configuration.
+ * @default ONE_TO_ONE_ATTEMPTED
+ * @example ONE_TO_ONE_ATTEMPTED
+ * @enum {string}
+ */
+export type IntentStrategy = "ONE_TO_ONE_ATTEMPTED" | "ONE_TO_MANY";
+/**
+ * @description When a settlement instruction expires. ttl_ms is 20000 (20 s) in the shown responses; by convention this is the quote lifetime (a quote expires 20 s after it is replaced or taken).
+ * @example {
+ *       "unix_ms": 1716000020123,
+ *       "iso8601": "2024-05-18T02:40:20.123Z",
+ *       "ttl_ms": 20000
+ *     }
+ */
+export type SettlementExpiry = {
+    unix_ms: UnixMillis;
+    /**
+     * Format: date-time
+     * @description The same instant as a UTC timestamp with milliseconds.
+     * @example 2024-05-18T02:40:20.123Z
+     */
+    iso8601: string;
+    /**
+     * @description Time to live in milliseconds; 20000 in the shown responses.
+     * @example 20000
+     */
+    ttl_ms: number;
+};
+/**
+ * @description A parameter the service sets up for an instruction, for example account_key (WALLET_ADDRESS): the address the user pays into.
+ * @example {
+ *       "type": "WALLET_ADDRESS",
+ *       "label": "Deposit address",
+ *       "value": "0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c"
+ *     }
+ */
+export type SetupParameter = {
+    type: ParameterType;
+    /** @description Human-readable label. */
+    label: string;
+    value: string;
+};
+/**
+ * @description A parameter an instruction needs from the user or partner, for example transaction_key (SIGNED_RAW_TRANSACTION) for BLOCKCHAIN_DELEGATED_BROADCAST funding.
+ * @example {
+ *       "type": "SIGNED_RAW_TRANSACTION",
+ *       "required": true
+ *     }
+ */
+export type RequiredInputParameter = {
+    type: ParameterType;
+    required: boolean;
+};
+/**
+ * @description An accepted input parameter, echoed on the instruction.
+ * @example {
+ *       "type": "WALLET_ADDRESS",
+ *       "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+ *     }
+ */
+export type ReceivedInput = {
+    type: ParameterType;
+    value: string;
+};
+/**
+ * @description An input parameter supplied with a settlement method or later, for example account_key of type WALLET_ADDRESS.
+ * @example {
+ *       "type": "WALLET_ADDRESS",
+ *       "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+ *     }
+ */
+export type InputParameter = {
+    type: ParameterType;
+    value: string;
+};
+/**
+ * @description Map of parameter name (for example account_key, transaction_key) to an input parameter.
+ * @example {
+ *       "account_key": {
+ *         "type": "WALLET_ADDRESS",
+ *         "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+ *       }
+ *     }
+ */
+export type InputParameters = {
+    [key: string]: InputParameter;
+};
+/**
+ * @description A settlement method chosen in an intent_to_trade request, with the input parameters it needs.
+ * @example {
+ *       "method": "BLOCKCHAIN_TRANSFER",
+ *       "input_parameters": {
+ *         "account_key": {
+ *           "type": "WALLET_ADDRESS",
+ *           "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+ *         }
+ *       }
+ *     }
+ */
+export type SettlementSelection = {
+    method: SettlementMethod;
+    input_parameters?: InputParameters;
+};
+/**
+ * @description How one side (funding or payout) of a transaction is settled. `expires` is absent on some instructions (the PENDING ones in the description's fully specified example).
+ * @example {
+ *       "settlement_instruction_id": "f047a3ba-2d42-4e76-89d0-cdfb3c820a5c",
+ *       "transaction_id": "b480e6ab-5afa-4cc3-81ed-cbbca9dcf741",
+ *       "currency": "USDC",
+ *       "direction": "FUNDING",
+ *       "method": "BLOCKCHAIN_DELEGATED_BROADCAST",
+ *       "quantity": "1012.50",
+ *       "status": "PARAMETERS_REQUIRED",
+ *       "expires": {
+ *         "unix_ms": 1716000020123,
+ *         "iso8601": "2024-05-18T02:40:20.123Z",
+ *         "ttl_ms": 20000
+ *       },
+ *       "setup_parameters": {
+ *         "account_key": {
+ *           "type": "WALLET_ADDRESS",
+ *           "label": "Deposit address",
+ *           "value": "0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c"
+ *         }
+ *       },
+ *       "required_input_parameters": {
+ *         "transaction_key": {
+ *           "type": "SIGNED_RAW_TRANSACTION",
+ *           "required": true
+ *         }
+ *       },
+ *       "received_input": {}
+ *     }
+ */
+export type SettlementInstruction = {
+    settlement_instruction_id: Uuid;
+    transaction_id: Uuid;
+    /**
+     * @description Currency code settled by this instruction.
+     * @example USDC
+     */
+    currency: string;
+    direction: SettlementDirection;
+    method: SettlementMethod;
+    quantity: DecimalString;
+    status: SettlementInstructionStatus;
+    expires?: SettlementExpiry;
+    /** @description Map of parameter name to a parameter set up by the service (seen account_key, WALLET_ADDRESS). */
+    setup_parameters: {
+        [key: string]: SetupParameter;
+    };
+    /** @description Map of parameter name to a parameter the instruction needs (seen transaction_key, SIGNED_RAW_TRANSACTION). */
+    required_input_parameters: {
+        [key: string]: RequiredInputParameter;
+    };
+    /** @description Map of parameter name to the input accepted so far. */
+    received_input: {
+        [key: string]: ReceivedInput;
+    };
+};
+/**
+ * @description A Quick Exchange transaction (payload of the intent_to_trade response).
+ * @example {
+ *       "client_ref": null,
+ *       "transaction_id": "20155a87-2047-436a-8cad-5aca8e390763",
+ *       "session_id": "ca876623-0a4f-4abd-92e0-14ea7075ca1e",
+ *       "status": "SETTLEMENT_METHOD_REQUIRED"
+ *     }
+ */
+export type Transaction = {
+    /** @description Echoes the client_ref of the request; null when none was sent. */
+    client_ref?: string | null;
+    transaction_id: Uuid;
+    /** @description Present in responses to requests that sent api_key. */
+    api_key?: string;
+    /** @description Present in some responses. */
+    session_id?: Uuid;
+    status: TransactionStatus;
+    /** @description Present when a funding method was supplied. */
+    funding_settlement?: SettlementInstruction;
+    /** @description Present when a payout method was supplied. */
+    payout_settlement?: SettlementInstruction;
+};
+/**
+ * @description The user's acceptance of the terms of service found at the session's _links.terms_of_service.
+ * @example {
+ *       "accepted": true,
+ *       "terms_href": "https://partners.exchange.example/legal/terms-of-service"
+ *     }
+ */
+export type TermsOfServiceAcceptance = {
+    accepted: boolean;
+    /** Format: uri */
+    terms_href: string;
+};
+/**
+ * @description Body of intent_to_trade. Requirement flags other than session_id are not shown in the description; symbol, currency, side and quantity make up its minimal request and are required here. terms_of_service is optional: the convention that requires it loses to the description's minimal request.
+ * @example {
+ *       "session_id": "ca876623-0a4f-4abd-92e0-14ea7075ca1e",
+ *       "side": "buy",
+ *       "symbol": "BTC/USDC",
+ *       "currency": "BTC",
+ *       "quantity": "0.015"
+ *     }
+ */
+export type IntentToTradeRequest = {
+    session_id: Uuid;
+    /** @description Used in the earliest form of the request. */
+    api_key?: string;
+    /** @description Client reference, unique per client. */
+    client_ref?: string;
+    /**
+     * @description Pair in the form <BASE>/<QUOTE>.
+     * @example BTC/USDC
+     */
+    symbol: string;
+    /**
+     * @description Currency in which quantity is expressed.
+     * @example BTC
+     */
+    currency: string;
+    /** @enum {string} */
+    side: "buy" | "sell";
+    quantity: DecimalString;
+    /** @description Quantity of the other currency, given with a quote. It must be what the quote gives for `quantity` (project decision): a server never takes a price the user names, and refuses another figure with 422, errors naming quantity_2 (`does_not_match_quote`). */
+    quantity_2?: DecimalString;
+    /** @description A quote obtained beforehand (streaming quotes service, not shown). When omitted and both methods are given, a snapshot quote is taken. */
+    quote_id?: string;
+    terms_of_service?: TermsOfServiceAcceptance;
+    allow_at_best_recovery?: boolean;
+    funding_settlement?: SettlementSelection;
+    payout_settlement?: SettlementSelection;
+    /** @description The intent this transaction fulfils (project decision, convention): the intent's fixed economics apply and its partner_* fields are copied to the transaction. */
+    intent_id?: Uuid;
+};
+/**
+ * @description Body of POST /api/v1/settlement/method (convention; the body is not shown in the description).
+ * @example {
+ *       "transaction_id": "20155a87-2047-436a-8cad-5aca8e390763",
+ *       "direction": "FUNDING",
+ *       "method": "BLOCKCHAIN_TRANSFER"
+ *     }
+ */
+export type SettlementMethodRequest = {
+    transaction_id: Uuid;
+    direction: SettlementDirection;
+    method: SettlementMethod;
+    input_parameters?: InputParameters;
+};
+/**
+ * @description Body of POST /api/v1/settlement/parameters (convention); supplies a missing parameter.
+ * @example {
+ *       "settlement_instruction_id": "f047a3ba-2d42-4e76-89d0-cdfb3c820a5c",
+ *       "input_parameters": {
+ *         "transaction_key": {
+ *           "type": "SIGNED_RAW_TRANSACTION",
+ *           "value": "0x02f8b10181a28459682f00850b68a0aa0083012e2494a0b86991c6218b36c1d19d4a2e9eb0ce3606eb4880b844a9059cbb0000000000000000000000005a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c000000000000000000000000000000000000000000000000000000003c5a7f20c001a0"
+ *         }
+ *       }
+ *     }
+ */
+export type SettlementParametersRequest = {
+    settlement_instruction_id: Uuid;
+    input_parameters: InputParameters;
+};
+/**
+ * @description A transaction as listed for its partner (convention): the transaction plus its creation time (the paging key), the intent it was created from and the partner fields (copied from a ONE_TO_MANY intent unless overridden in the widget configuration).
+ * @example {
+ *       "transaction_id": "7b7482ed-8ffa-40c9-9a35-8342da05c435",
+ *       "client_ref": "order-7731",
+ *       "status": "SETTLEMENT_METHOD_REQUIRED",
+ *       "created_at": 1716004800000,
+ *       "intent_id": null
+ *     }
+ */
+export type PartnerTransaction = Transaction & {
+    created_at: UnixMillis;
+    /** @description The intent the transaction was created from, or null. */
+    intent_id: Uuid | null;
+    partner_order_id?: string;
+    partner_ref?: string;
+    partner_tags?: string[];
+};
+/**
+ * @description The filters applied to a partner transaction listing, the limit and the number of transactions returned.
+ * @example {
+ *       "min_ts": 1716000000000,
+ *       "status": "FILLED",
+ *       "limit": 100,
+ *       "count": 1
+ *     }
+ */
+export type PartnerTransactionSelection = {
+    min_ts?: UnixMillis;
+    max_ts?: UnixMillis;
+    status?: TransactionStatus;
+    intent_id?: Uuid;
+    /**
+     * @description Most transactions returned by one call; 100.
+     * @example 100
+     */
+    limit: number;
+    /**
+     * @description Number of transactions returned.
+     * @example 2
+     */
+    count: number;
+};
+/**
+ * @description Payload of the partner transaction listing: at most 100 transactions, oldest first. Page by asking again with min_ts = created_at of the last transaction + 1.
+ * @example {
+ *       "transactions": [],
+ *       "selection": {
+ *         "intent_id": "44a62df1-fd9c-4239-b00a-12fbea32800a",
+ *         "limit": 100,
+ *         "count": 0
+ *       }
+ *     }
+ */
+export type PartnerTransactionList = {
+    transactions: PartnerTransaction[];
+    selection: PartnerTransactionSelection;
+};
+/**
+ * @description One side of an intent as returned: {method, currency, quantity}. quantity is given on one side only (convention), so it may be absent on the other side.
+ * @example {
+ *       "method": "SERVICE_PARTNER_WALLET",
+ *       "currency": "USDC",
+ *       "quantity": "250.00"
+ *     }
+ */
+export type IntentSettlement = {
+    method: SettlementMethod;
+    /** @example USDC */
+    currency: string;
+    quantity?: DecimalLike;
+};
+/**
+ * @description One side of an intent in a creation request: {method, currency, quantity (decimal string)}. quantity is given on one side only (convention).
+ * @example {
+ *       "method": "SERVICE_PARTNER_WALLET",
+ *       "currency": "USDC",
+ *       "quantity": "250.00"
+ *     }
+ */
+export type IntentSettlementCreate = {
+    method: SettlementMethod;
+    /** @example USDC */
+    currency: string;
+    quantity?: DecimalString;
+};
+/**
+ * @description Body of intent creation. payout_settlement is required; omit funding_settlement to let the user choose how to fund. Quantity is given on one side only (convention): exactly one of payout_settlement.quantity and funding_settlement.quantity is present. Any other key is refused (project decision), here and in every body a partner or a session sends but session creation: a misspelled `strategy` read as absent would make a one-time intent of a reusable one, a misspelled `intent_id` a transaction without the intent's economics.
+ * @example {
+ *       "public_api_key": "pk_cc0ca214-6d1b-4a70-8870-2e745c1e8866",
+ *       "payout_settlement": {
+ *         "method": "SERVICE_PARTNER_WALLET",
+ *         "currency": "USDC",
+ *         "quantity": "250.00"
+ *       },
+ *       "partner_order_id": "ORD-2024-000123"
+ *     }
+ */
+export type IntentCreate = {
+    /** @description The partner's public API key (the same as in the path). */
+    public_api_key?: string;
+    payout_settlement: IntentSettlementCreate;
+    /** @description Optional; omit to let the user choose the funding. */
+    funding_settlement?: IntentSettlementCreate;
+    /** @default ONE_TO_ONE_ATTEMPTED */
+    strategy?: IntentStrategy;
+    /** @description Searchable order id, at most 40 characters. */
+    partner_order_id?: string;
+    /** @description Optional external reference. */
+    partner_ref?: string;
+    partner_tags?: string[];
+    /** @description When the intent expires, Unix milliseconds (convention). */
+    expires_at?: UnixMillis;
+};
+/**
+ * @description An intent (payload of the intent creation response). Its id is the intent_id.
+ * @example {
+ *       "id": "2767090b-f955-4a9c-819f-f955ba4137ed",
+ *       "created_at": "1716000000123",
+ *       "expires_at": "1716086400000",
+ *       "strategy": "ONE_TO_MANY",
+ *       "funding_settlement": null,
+ *       "payout_settlement": {
+ *         "method": "SERVICE_PARTNER_WALLET",
+ *         "currency": "USDC",
+ *         "quantity": "49.90"
+ *       },
+ *       "partner_order_id": "SUBSCRIPTION-MONTHLY",
+ *       "partner_tags": [
+ *         "subscription"
+ *       ]
+ *     }
+ */
+export type Intent = {
+    id: Uuid;
+    created_at: UnixMillisString;
+    /** @description When the intent expires (string of Unix milliseconds), or null. */
+    expires_at: UnixMillisString | null;
+    strategy: IntentStrategy;
+    /** @description The fixed funding side, or null to let the user choose how to fund. */
+    funding_settlement: IntentSettlement | null;
+    /** @description The fixed payout side (method value seen SERVICE_PARTNER_WALLET), or null. */
+    payout_settlement: IntentSettlement | null;
+    /** @description Searchable, at most 40 characters. */
+    partner_order_id?: string;
+    partner_ref?: string;
+    partner_tags?: string[];
+};
+/**
+ * @description Body of session creation. Requirement flags are not shown in the description; only public_api_key, which identifies the partner, is required here.
+ * @example {
+ *       "public_api_key": "pk_cc0ca214-6d1b-4a70-8870-2e745c1e8866",
+ *       "user_locale": "en-SG"
+ *     }
+ */
+export type SessionCreate = {
+    /** @description The partner's public API key. */
+    public_api_key: string;
+    /** @description Origins of the application window ancestors. */
+    ancestor_origins?: string;
+    /** @description Identity proof (shape not shown). */
+    identity?: {
+        [key: string]: unknown;
+    };
+    /** @example en-SG */
+    user_locale?: string;
+    /** @description Front-end application config. Its shape is not shown in the description and any object is accepted. Project decision (convention): the front-end application here is the widget, so its initialization object (WidgetInitialization) is listed as the expected shape; it comes second so that runtime parsing keeps every key of the config. */
+    config?: {
+        [key: string]: unknown;
+    } | WidgetInitialization;
+};
+/**
+ * @description Default, user-changeable currencies (and funding quantity) for the sides of a transaction, as returned with a session or set in the widget initialization.
+ * @example {
+ *       "funding_settlement": {
+ *         "currency": "USDC",
+ *         "quantity": "1000"
+ *       },
+ *       "payout_settlement": {
+ *         "currency": "BTC"
+ *       }
+ *     }
+ */
+export type DefaultTransaction = {
+    funding_settlement?: {
+        /** @example USDC */
+        currency: string;
+        quantity?: DecimalLike;
+    };
+    payout_settlement?: {
+        /** @example BTC */
+        currency: string;
+    };
+};
+/**
+ * @description A user session (payload of the session creation response).
+ * @example {
+ *       "session_id": "ca876623-0a4f-4abd-92e0-14ea7075ca1e",
+ *       "session_secret": "0eb2ba30-764a-46b3-98b9-68b0c273adff",
+ *       "environment": "PRODUCTION",
+ *       "client_info": {
+ *         "suggested_country": "JP"
+ *       },
+ *       "default_transaction": {
+ *         "funding_settlement": {
+ *           "currency": "JPY",
+ *           "quantity": 10000
+ *         },
+ *         "payout_settlement": {
+ *           "currency": "ETH"
+ *         }
+ *       },
+ *       "widget_configuration": null,
+ *       "_links": {
+ *         "terms_of_service": {
+ *           "href": "https://partners.exchange.example/legal/terms-of-service"
+ *         }
+ *       }
+ *     }
+ */
+export type UserSession = {
+    session_id: Uuid;
+    /** @description Secret of the session (a UUID). Never log it. By convention it signs the session Bearer JWT (SessionAuthPayload, HS256). */
+    session_secret: Uuid;
+    environment: Environment;
+    client_info: {
+        /**
+         * @description Country code suggested for the user.
+         * @example SG
+         */
+        suggested_country: string;
+    };
+    default_transaction: DefaultTransaction;
+    /** @description Widget configuration of the session (shape not shown), or null. */
+    widget_configuration: {
+        [key: string]: unknown;
+    } | null;
+    _links: {
+        terms_of_service: {
+            /**
+             * Format: uri
+             * @description URL of the terms of service the user accepts (see intent_to_trade terms_of_service).
+             */
+            href: string;
+        };
+    };
+};
+/**
+ * @description The object the partner's page initialises the widget with. When intent_id is given, the widget starts on the quote screen with the payout currency and quantity locked. default_transaction sets a default, user-changeable currency for either side. config_version versions this object.
+ * @example {
+ *       "public_api_key": "pk_cc0ca214-6d1b-4a70-8870-2e745c1e8866",
+ *       "config_version": "1.2",
+ *       "intent_id": "2767090b-f955-4a9c-819f-f955ba4137ed",
+ *       "default_transaction": {
+ *         "funding_settlement": {
+ *           "currency": "USDC"
+ *         }
+ *       }
+ *     }
+ */
+export type WidgetInitialization = {
+    public_api_key: string;
+    /** @example 1.2 */
+    config_version: string;
+    /** @description An intent of the session's partner that a transaction can still fulfil (project decision): the widget opens on its quote, so a session naming an unknown intent, a ONE_TO_ONE_ATTEMPTED one already attempted, or an expired one is refused with 422, errors naming config.intent_id (`not_found`, `already_attempted`, `expired`). */
+    intent_id?: Uuid;
+    default_transaction?: DefaultTransaction;
+};
+/**
+ * @description Error envelope of Quick Exchange responses (the error body shape is not shown in the description; Quick Exchange responses carry success and message).
+ * @example {
+ *       "success": false,
+ *       "message": "Settlement instruction not found"
+ *     }
+ */
+export type QuickExchangeError = {
+    /**
+     * @description Always false in an error envelope.
+     * @constant
+     */
+    success: false;
+    /** @description What went wrong, in words for a person (such as `Validation failed`). */
+    message: string;
+    errors?: QuickExchangeFieldErrors;
+};
+/**
+ * @description Map of field name (a dotted path for nested fields, or `user`) to the error codes raised for it, as in the exchange's `{errors: {...}}` error body.
+ * @example {
+ *       "quantity": [
+ *         "must_be_positive"
+ *       ]
+ *     }
+ */
+export type QuickExchangeFieldErrors = {
+    [key: string]: string[];
+};
+/**
+ * @description The QuickExchangeError envelope of a validation failure (422): errors is always present and names the offending fields.
+ * @example {
+ *       "success": false,
+ *       "message": "Validation failed",
+ *       "errors": {
+ *         "partner_order_id": [
+ *           "too_long"
+ *         ]
+ *       }
+ *     }
+ */
+export type QuickExchangeValidationError = {
+    /**
+     * @description Always false in an error envelope.
+     * @constant
+     */
+    success: false;
+    /** @description What went wrong, in words for a person (such as `Validation failed`). */
+    message: string;
+    errors: QuickExchangeFieldErrors;
+};
+/** @description Response of session creation. */
+export type SessionResponse = {
+    success: boolean;
+    environment: Environment;
+    message?: string;
+    payload: UserSession;
+};
+/** @description Response of intent creation. */
+export type IntentResponse = {
+    success: boolean;
+    environment: Environment;
+    message: string;
+    payload: Intent;
+};
+/**
+ * @description Response of intent_to_trade (202). The message names the missing step; settlement parameter requirements are listed on the instructions.
+ * @example {
+ *       "success": true,
+ *       "message": "Settlement method required. Set the funding and payout methods with /settlement/method.",
+ *       "payload": {
+ *         "client_ref": null,
+ *         "transaction_id": "20155a87-2047-436a-8cad-5aca8e390763",
+ *         "session_id": "ca876623-0a4f-4abd-92e0-14ea7075ca1e",
+ *         "status": "SETTLEMENT_METHOD_REQUIRED"
+ *       }
+ *     }
+ * @example {
+ *       "success": true,
+ *       "message": "Settlement parameters required. Supply the signed raw transaction of the funding settlement.",
+ *       "payload": {
+ *         "client_ref": null,
+ *         "transaction_id": "b480e6ab-5afa-4cc3-81ed-cbbca9dcf741",
+ *         "session_id": "ca876623-0a4f-4abd-92e0-14ea7075ca1e",
+ *         "status": "SETTLEMENT_PARAMETERS_REQUIRED",
+ *         "funding_settlement": {
+ *           "settlement_instruction_id": "f047a3ba-2d42-4e76-89d0-cdfb3c820a5c",
+ *           "transaction_id": "b480e6ab-5afa-4cc3-81ed-cbbca9dcf741",
+ *           "currency": "USDC",
+ *           "direction": "FUNDING",
+ *           "method": "BLOCKCHAIN_DELEGATED_BROADCAST",
+ *           "quantity": "1012.50",
+ *           "status": "PARAMETERS_REQUIRED",
+ *           "expires": {
+ *             "unix_ms": 1716000020123,
+ *             "iso8601": "2024-05-18T02:40:20.123Z",
+ *             "ttl_ms": 20000
+ *           },
+ *           "setup_parameters": {
+ *             "account_key": {
+ *               "type": "WALLET_ADDRESS",
+ *               "label": "Deposit address",
+ *               "value": "0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c"
+ *             }
+ *           },
+ *           "required_input_parameters": {
+ *             "transaction_key": {
+ *               "type": "SIGNED_RAW_TRANSACTION",
+ *               "required": true
+ *             }
+ *           },
+ *           "received_input": {}
+ *         },
+ *         "payout_settlement": {
+ *           "settlement_instruction_id": "1325ab94-8c34-4b15-aa5b-5fd6fbd439d7",
+ *           "transaction_id": "b480e6ab-5afa-4cc3-81ed-cbbca9dcf741",
+ *           "currency": "BTC",
+ *           "direction": "PAYOUT",
+ *           "method": "BLOCKCHAIN_TRANSFER",
+ *           "quantity": "0.015",
+ *           "status": "NOT_STARTED",
+ *           "expires": {
+ *             "unix_ms": 1716000020123,
+ *             "iso8601": "2024-05-18T02:40:20.123Z",
+ *             "ttl_ms": 20000
+ *           },
+ *           "setup_parameters": {},
+ *           "required_input_parameters": {
+ *             "account_key": {
+ *               "type": "WALLET_ADDRESS",
+ *               "required": true
+ *             }
+ *           },
+ *           "received_input": {
+ *             "account_key": {
+ *               "type": "WALLET_ADDRESS",
+ *               "value": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+ *             }
+ *           }
+ *         }
+ *       }
+ *     }
+ */
+export type TransactionCreatedResponse = {
+    success: boolean;
+    message: string;
+    payload: Transaction;
+};
+/** @description Response of the settlement method and settlement parameters calls (202). */
+export type SettlementInstructionResponse = {
+    success: boolean;
+    message: string;
+    payload: SettlementInstruction;
+};
+/** @description Response of the transaction status call. */
+export type TransactionStatusResponse = {
+    success: boolean;
+    message?: string;
+    payload: Transaction;
+};
+/** @description Response of the partner transaction listing. */
+export type PartnerTransactionListResponse = {
+    success: boolean;
+    environment: Environment;
+    message?: string;
+    payload: PartnerTransactionList;
+};
+/**
+ * Format: uuid
+ * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
+ * @example 3f6c1a9e-2b7d-4c1e-9a55-0d2f7e8b1c44
+ */
+export type Uuid = string;
+/**
+ * @description A decimal number written as a string, for example "5000.50". No exponent.
+ * @example 5000.50
+ */
+export type DecimalString = string;
+/**
+ * @description A quantity or price sent either as a JSON number or as a decimal string. Clients accept both and normalise to one exact representation.
+ * @example 0.015
+ */
+export type DecimalLike = string;
+/**
+ * @description Error body with one human-readable message.
+ * @example {
+ *       "message": "Order not found"
+ *     }
+ */
+export type ErrorMessage = {
+    /** @description What went wrong, in words for a person (such as `Order not found`). */
+    message: string;
+};
+/**
+ * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+ * @example {
+ *       "errors": {
+ *         "quantity": [
+ *           "must_be_positive"
+ *         ]
+ *       }
+ *     }
+ */
+export type ErrorFields = {
+    /** @description Field name (or `user`) to the error codes raised for it. */
+    errors: {
+        [key: string]: string[];
+    };
+};
+/** @description Either error body shape; both are in use side by side. */
+export type ErrorBody = ErrorMessage | ErrorFields;
+/**
+ * @description Unix time in milliseconds.
+ * @example 1716000000123
+ */
+export type UnixMillis = number;
+/**
+ * @description Unix time in milliseconds, written as a string of digits.
+ * @example 1716000000123
+ */
+export type UnixMillisString = string;
