@@ -2,6 +2,10 @@
  * Size budgets of what the published packages ship, in one place (`pnpm size`, and part of
  * `pnpm test`). Each check bundles a package's sources with esbuild, minified, and weighs the
  * result gzipped. Figures are KiB (1024 bytes).
+ *
+ * Each limit is what the check measured when its budget was last set, plus 10%, rounded up to
+ * 0.1 KiB: a change of a few bytes passes, a regression of a tenth does not. A budget raised for
+ * a change says why, and keeps the same headroom over the new figure.
  */
 
 import { readFile, writeFile } from 'node:fs/promises';
@@ -66,7 +70,8 @@ export default [
       '@exchange-kit/contract',
     ],
     gzip: true,
-    limit: '6 KiB',
+    // Measured 4.47 KiB.
+    limit: '5 KiB',
     modifyEsbuildConfig: forBrowsers,
   },
   {
@@ -76,7 +81,8 @@ export default [
     name: '@exchange-kit/partner-client: browser entry before the first call',
     path: 'packages/partner-client/src/browser.ts',
     gzip: true,
-    limit: '10.5 KiB',
+    // Measured 10.48 KiB.
+    limit: '11.6 KiB',
     modifyEsbuildConfig: forBrowsers,
   },
   {
@@ -94,7 +100,8 @@ export default [
     name: '@exchange-kit/exchange-client: with core and runtime schemas, on Node',
     path: 'packages/exchange-client/src/index.ts',
     gzip: true,
-    limit: '33 KiB',
+    // Measured 32.96 KiB.
+    limit: '36.3 KiB',
     modifyEsbuildConfig: (config) => ({
       ...config,
       platform: 'node',
@@ -109,7 +116,8 @@ export default [
     name: '@exchange-kit/exchange-client/precision',
     path: 'packages/exchange-client/src/precision.ts',
     gzip: true,
-    limit: '15 KiB',
+    // Measured 14.12 KiB.
+    limit: '15.6 KiB',
     modifyEsbuildConfig: (config) => ({
       ...config,
       platform: 'node',

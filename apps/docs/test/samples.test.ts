@@ -2,29 +2,12 @@
  * Every TypeScript sample on a hand-written page is a file under examples/ (type-checked with
  * the packages by `tsc`, the runnable ones run in examples.test.ts), included by region.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-
-const docsDir = fileURLToPath(new URL('../', import.meta.url));
-const generated = readFileSync(`${docsDir}.gitignore`, 'utf8')
-  .split('\n')
-  .filter((line) => line.startsWith('site/'))
-  .map((line) => line.replace(/\/$/, ''));
-
-function pages(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    const relative = path.slice(docsDir.length);
-    if (generated.some((g) => relative === g || relative.startsWith(`${g}/`))) return [];
-    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : pages(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
+import { docsDir, handWritten } from './hand-written-pages.js';
 
 describe('code samples of the hand-written pages', () => {
-  const files = pages(`${docsDir}site`);
+  const files = handWritten(`${docsDir}site`);
 
   it('are no inline TypeScript: every one is an included, compiled file', () => {
     expect(files.length).toBeGreaterThan(5);

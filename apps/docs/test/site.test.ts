@@ -113,7 +113,7 @@ describe('the built site', () => {
     ['backend', 'Backend guide', 'createExchangeClient'],
     ['frontend', 'Frontend guide', 'QuickExchangeProvider'],
     ['server', 'Server implementers', 'runConformance'],
-    ['contributing', 'Contributors', 'pnpm codegen'],
+    ['contributing', 'Contributors', 'npx -y pnpm@10.34.9 codegen'],
   ] as const;
   for (const [slug, title, code] of guides) {
     it(`${slug} guide shows its compiled samples`, async () => {

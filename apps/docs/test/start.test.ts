@@ -30,8 +30,13 @@ interface Run {
 }
 
 // pnpm itself, not npm's `npx` wrapper around it, which dies of the terminal's signal by design.
+// npx gets no npm_config_* of the `pnpm test` running us: they hold pnpm's own settings, which
+// npm does not know and warns about, one line each.
 const pnpm = execFileSync('npx', ['-y', '-p', 'pnpm@10.34.9', 'which', 'pnpm'], {
   encoding: 'utf8',
+  env: Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)),
+  ),
 }).trim();
 
 /** `pnpm start` in a process group of its own, as a terminal runs a foreground command. */

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { createServer, type Logger } from 'vite';
 import { type BackendOptions, intentBackend } from './backend.js';
 
 const exampleDir = fileURLToPath(new URL('.', import.meta.url));
@@ -14,14 +14,16 @@ export interface ExampleServer {
   close(): Promise<void>;
 }
 
+/** `logger` takes what Vite would print: a test that expects errors asserts them there. */
 export async function startExampleServer(
-  options: BackendOptions & { port?: number },
+  options: BackendOptions & { port?: number; logger?: Logger },
 ): Promise<ExampleServer> {
   const backend = intentBackend(options);
   const server = await createServer({
     configFile: false,
     root: exampleDir,
     logLevel: 'warn',
+    ...(options.logger ? { customLogger: options.logger } : {}),
     clearScreen: false,
     cacheDir: fileURLToPath(new URL('../node_modules/.vite-example', import.meta.url)),
     resolve: {

@@ -1,8 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
-import { describe, expect, it, vi } from 'vitest';
-import { backend, ErrorBoundary, providerWrapper, sandboxConfig } from '../test/support.js';
+import { describe, expect, it } from 'vitest';
+import {
+  backend,
+  consoleErrorsDuring,
+  ErrorBoundary,
+  providerWrapper,
+  sandboxConfig,
+} from '../test/support.js';
 import { useSuspenseIntent } from './intent.js';
 import { createQuickExchange } from './provider.js';
 import { sessionQueryOptions, transactionQueryOptions } from './queries.js';
@@ -89,21 +95,27 @@ describe('Suspense hooks', () => {
   });
 
   it('throws a failed read to the error boundary above, typed', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
     const { wrapper: Wrapper } = providerWrapper();
     let caught: unknown;
-    render(
-      <Wrapper>
-        <ErrorBoundary onError={(error) => (caught = error)}>
-          <Suspense fallback={<p>Loading…</p>}>
-            <SuspendedUnknownTransaction />
-          </Suspense>
-        </ErrorBoundary>
-      </Wrapper>,
-    );
-    await screen.findByText('failed');
+    const logged = await consoleErrorsDuring(async () => {
+      render(
+        <Wrapper>
+          <ErrorBoundary onError={(error) => (caught = error)}>
+            <Suspense fallback={<p>Loading…</p>}>
+              <SuspendedUnknownTransaction />
+            </Suspense>
+          </ErrorBoundary>
+        </Wrapper>,
+      );
+      await screen.findByText('failed');
+    });
     // This sandbox wants the session JWT, which a stranger to the transaction does not have.
     expect(caught).toMatchObject({ name: 'AuthenticationError', status: 401 });
-    vi.mocked(console.error).mockRestore();
+    // React reports the error the boundary caught, once.
+    expect(logged).toEqual([
+      expect.stringMatching(
+        /AuthenticationError: .*The above error occurred in the <SuspendedUnknownTransaction> component/s,
+      ),
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { dehydrate } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { countingFetch, providerWrapper, sandboxConfig } from '../test/support.js';
+import { countingFetch, providerWrapper, rejectionInAct, sandboxConfig } from '../test/support.js';
 import { quickExchangeKeys } from './query-keys.js';
 import { type QuickExchangeSession, useRenewSession, useUserSession } from './session.js';
 
@@ -104,7 +104,7 @@ describe('useUserSession', () => {
     expect(result.current.data).toBeUndefined();
     expect([result.current.failureCount, count('POST /api/v1/session')]).toEqual([1, 1]);
     const renewal = renderHook(() => useRenewSession(), { wrapper }).result;
-    await expect(act(() => renewal.current.mutateAsync())).rejects.toMatchObject({
+    await expect(rejectionInAct(() => renewal.current.mutateAsync())).resolves.toMatchObject({
       name: 'ValidationError',
       status: 422,
     });

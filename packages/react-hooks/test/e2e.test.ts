@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import {
   advanceSandboxClock,
   type SandboxProcess,
@@ -12,7 +13,8 @@ import {
   unusedPort,
 } from '@exchange-kit/sandbox/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createLogger } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type ExampleServer, startExampleServer } from '../example/server.js';
 
 const screenshots = fileURLToPath(new URL('../test-output/e2e/', import.meta.url));
@@ -153,10 +155,13 @@ describe('a page loaded while the exchange is down', () => {
   it('tries the session again by itself, then opens it once the exchange is up, without a reload', async () => {
     const port = await unusedPort();
     const credentials = { tokenId: '3141592', tokenSecret: 'unused: no intent is created here' };
+    // The proxy reports each session call it cannot pass on: asserted below, not printed.
+    const logger = { ...createLogger('warn'), error: vi.fn() };
     const downExample = await startExampleServer({
       partnersUrl: `http://127.0.0.1:${port}`,
       publicApiKey: 'pk_sandbox_demo',
       ...credentials,
+      logger,
     });
     let sandbox: SandboxProcess | undefined;
     const page = await browser.newPage();
@@ -176,6 +181,13 @@ describe('a page loaded while the exchange is down', () => {
         .getByText('The exchange is unavailable. Please try again later.')
         .waitFor({ timeout: 30_000 });
       expect(sessionCalls).toHaveLength(4);
+      const logged = logger.error.mock.calls.map(([message]) =>
+        stripVTControlCharacters(String(message)),
+      );
+      expect(logged).toHaveLength(4);
+      for (const message of logged) {
+        expect(message).toMatch(/http proxy error: \/api\/v1\/session\n.*ECONNREFUSED/);
+      }
       await shoot(page, '8-exchange-down');
 
       sandbox = await startSandboxProcess(60_000, ['--port', String(port)]);

@@ -70,7 +70,6 @@ describe('React 18', () => {
       },
     });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
-    console.log('React 18 flow:', seen);
     expect(seen).toMatchObject({
       react: expect.stringMatching(/^18\./),
       environment: 'SANDBOX',

@@ -1,8 +1,8 @@
 import { advanceSandboxClock } from '@exchange-kit/sandbox/testing';
 import { QueryClient } from '@tanstack/react-query';
-import { cleanup, configure } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode } from 'react';
-import { afterEach, inject } from 'vitest';
+import { afterEach, inject, vi } from 'vitest';
 import { backendCalls } from '../example/backend-calls.js';
 import { type QuickExchangeConfig, QuickExchangeProvider } from '../src/provider.js';
 
@@ -26,6 +26,40 @@ export function clockSandboxConfig(): QuickExchangeConfig {
 /** Moves that sandbox's clock forward: its quotes expire as if the time had passed. */
 export const advanceClock = (seconds: number): Promise<void> =>
   advanceSandboxClock(inject('clockSandbox'), seconds);
+
+/**
+ * What a call made inside act rejects with, caught inside act: an act whose callback rejects
+ * leaves React's act queue open, and React then warns of every later update that "the current
+ * testing environment is not configured to support act(...)".
+ */
+export async function rejectionInAct(call: () => Promise<unknown>): Promise<unknown> {
+  const outcome = await act(() =>
+    call().then(
+      () => ({ rejected: false as const }),
+      (error: unknown) => ({ rejected: true as const, error }),
+    ),
+  );
+  if (!outcome.rejected) throw new Error('the call resolved: a rejection was expected');
+  return outcome.error;
+}
+
+/**
+ * What `during` logs on console.error, held back from the output: React logs the errors a render
+ * throws, which the tests that throw them assert instead of letting them print.
+ */
+export async function consoleErrorsDuring(during: () => unknown): Promise<string[]> {
+  const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    await during();
+    return spy.mock.calls.map((args) =>
+      args
+        .map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : String(arg)))
+        .join(' '),
+    );
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 /** The application's backend: intent creation and loading happen there, with the token. */
 export const backend = () => backendCalls(inject('backendUrl'));

@@ -154,6 +154,29 @@ async function setUp(guide: Page, name: string): Promise<string> {
   return project;
 }
 
+/**
+ * Type-checks the project's TypeScript as the page says, with the `tsconfig.json` it shows (saved
+ * with the samples): strict, against the packages the release installed.
+ */
+async function typeCheck(guide: Page, project: string, name: string): Promise<void> {
+  expect(guide.text, `the ${name} guide says how to check the types`).toContain(
+    '`npx tsc --noEmit`',
+  );
+  const tsconfig = JSON.parse(await readFile(join(project, 'tsconfig.json'), 'utf8'));
+  expect(tsconfig.compilerOptions?.strict, `the ${name} guide's tsconfig.json`).toBe(true);
+  const started = Date.now();
+  await run('npx', ['tsc', '--strict', '--noEmit'], {
+    cwd: project,
+    env: readerEnv,
+    timeout: 120_000,
+  }).catch((error) => {
+    throw new Error(
+      `npx tsc --strict --noEmit in the ${name} project:\n${error.stdout}${error.stderr}`,
+    );
+  });
+  timings[`${name} tsc`] = (Date.now() - started) / 1000;
+}
+
 /** Saves each sample of the page under the name the page gives it, exactly as the page shows it. */
 async function saveSamples(guide: Page, project: string, wholeOnly = false): Promise<string[]> {
   const names: string[] = [];
@@ -179,7 +202,7 @@ describe('the backend guide', () => {
   }, 300_000);
 
   it('runs every sample as the page says, each exiting 0, against the sandbox', async () => {
-    const names = await saveSamples(guide, project);
+    const names = (await saveSamples(guide, project)).filter((name) => name.endsWith('.ts'));
     expect(names).toContain('first-call.ts');
     const command = /run it with `(npx tsx) first-call\.ts`/.exec(guide.text)?.[1];
     expect(command, 'the page says how to run a sample').toBe('npx tsx');
@@ -206,6 +229,11 @@ describe('the backend guide', () => {
     expect(outputs.get('oauth.ts')).toMatch(/^user \d+ \(\w+\) holds \d+ crypto accounts$/m);
     expect(outputs.get('intent.ts')).toMatch(/^intent [0-9a-f-]{36}, strategy /m);
     expect(outputs.get('transactions.ts')).toMatch(/^\d+ transactions since yesterday$/m);
+  });
+
+  it("npx tsc --noEmit: every sample type-checks, strict, with the page's tsconfig.json", async () => {
+    await saveSamples(guide, project);
+    await typeCheck(guide, project, 'backend');
   });
 });
 
@@ -261,6 +289,10 @@ describe('the server implementers guide', () => {
     // One test per requirement of the two profiles.
     expect(Number(passed)).toBeGreaterThanOrEqual(10);
   });
+
+  it("npx tsc --noEmit: every sample type-checks, strict, with the page's tsconfig.json", async () => {
+    await typeCheck(guide, project, 'server');
+  });
 });
 
 describe('the frontend guide', () => {
@@ -270,19 +302,28 @@ describe('the frontend guide', () => {
   beforeAll(async () => {
     guide = await page('frontend');
     project = (await projects.get('frontend')) as string;
+    const names = await saveSamples(guide, project, true);
+    expect(names).toEqual(
+      expect.arrayContaining(['index.html', 'main.tsx', 'BuyFlow.tsx', 'tsconfig.json']),
+    );
   }, 300_000);
 
+  it("npx tsc --noEmit: the page's files type-check, strict, with its tsconfig.json", async () => {
+    await typeCheck(guide, project, 'frontend');
+  });
+
   it('npx vite build, npx vite preview: the page runs the buy flow in Chromium to PENDING', async () => {
-    const names = await saveSamples(guide, project, true);
-    expect(names).toEqual(expect.arrayContaining(['index.html', 'main.tsx', 'BuyFlow.tsx']));
     expect(guide.text).toContain('`npx vite build`');
-    expect(guide.text).toContain('`npx vite preview`');
+    // The page gives the preview a port of its own: Vite's default is the docs' port.
+    const previewPort = /`npx vite preview --port (\d+)`/.exec(guide.text)?.[1];
+    expect(previewPort, 'the page says where the preview listens').toBeDefined();
+    expect(previewPort).not.toBe('4173');
     const started = Date.now();
     await run('npx', ['vite', 'build'], { cwd: project, env: readerEnv, timeout: 120_000 });
     const bundle = await readFile(join(project, 'dist/index.html'), 'utf8');
     expect(bundle).toMatch(/<script type="module"[^>]*src="\/assets\/[^"]+\.js"/);
 
-    // Only the port differs from the page's command: 4173 may be taken on this machine.
+    // Only the port differs from the page's command: any fixed one may be taken on this machine.
     const port = await freePort();
     const preview = spawn(
       'npx',
