@@ -447,6 +447,19 @@ describe('order state table', () => {
     expect((await balances(call, 'ETH')).reserved).toBe('0');
   });
 
+  it('refuses a cancel_all product filter naming no product, as an order for it is, cancelling nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000' });
+    for (const product_id of ['😀', '../..', '999999999']) {
+      const cancelled = await call('PUT', '/orders/cancel_all', { body: { product_id } });
+      expect([cancelled.status, cancelled.body], product_id).toEqual([
+        422,
+        { errors: { product_id: ['not_found'] } },
+      ]);
+    }
+    expect((await getOrder(call, order.id)).status).toBe('live');
+  });
+
   it('refuses a filter cancel_all does not know, and a key an edit does not take, changing nothing', async () => {
     const { call } = await newUser(sandbox);
     const order = await place(call, { price: '9000000' });

@@ -368,9 +368,8 @@ const cancelOrder: ExchangeHandlerOf<'cancelOrder'> = (context) => {
 const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
   const filters = (context.body ?? {}) as z.infer<typeof zCancelAllOrdersBody>;
   const { journal } = context;
-  if (filters.product_id !== undefined && !/^[0-9]{1,15}$/.test(filters.product_id)) {
-    return { status: 200, body: { models: [] } };
-  }
+  // A filter naming no product is a mistake, not a request to cancel nothing.
+  if (filters.product_id !== undefined) loadProduct(journal, filters.product_id);
   const chosen = (journal.exchange.ordersByUser.get(actingUser(context.caller)) ?? [])
     .filter(
       (order) =>
