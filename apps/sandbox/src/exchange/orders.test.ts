@@ -447,6 +447,49 @@ describe('order state table', () => {
     expect((await balances(call, 'ETH')).reserved).toBe('0');
   });
 
+  it('bounds a take profit and a stop loss as an order price is bounded, changing nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000' });
+    const huge = `1${'0'.repeat(32)}`;
+    const probes = [huge, '1e32', '0', '-1', '9000000.5', '9000000.0000001'];
+    for (const value of probes) {
+      const asPrice = await call('POST', '/orders', {
+        body: {
+          order_type: 'limit',
+          product_id: quiet,
+          side: 'buy',
+          quantity: '0.01',
+          price: value,
+        },
+      });
+      expect(asPrice.status, value).toBe(422);
+      const priceCodes = (asPrice.body as { errors: Record<string, string[]> }).errors.price;
+      for (const field of ['take_profit', 'stop_loss']) {
+        const answer = await call('PUT', `/orders/${order.id}/update_tpsl`, {
+          body: { [field]: value },
+        });
+        expect([answer.status, answer.body], `${field} ${value}`).toEqual([
+          422,
+          { errors: { [field]: priceCodes } },
+        ]);
+      }
+    }
+    expect(await getOrder(call, order.id)).toMatchObject({ take_profit: null, stop_loss: null });
+  });
+
+  it('refuses a cancel_all product filter naming no product, as an order for it is, cancelling nothing', async () => {
+    const { call } = await newUser(sandbox);
+    const order = await place(call, { price: '9000000' });
+    for (const product_id of ['😀', '../..', '999999999']) {
+      const cancelled = await call('PUT', '/orders/cancel_all', { body: { product_id } });
+      expect([cancelled.status, cancelled.body], product_id).toEqual([
+        422,
+        { errors: { product_id: ['not_found'] } },
+      ]);
+    }
+    expect((await getOrder(call, order.id)).status).toBe('live');
+  });
+
   it('refuses a filter cancel_all does not know, and a key an edit does not take, changing nothing', async () => {
     const { call } = await newUser(sandbox);
     const order = await place(call, { price: '9000000' });

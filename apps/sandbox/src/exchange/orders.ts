@@ -82,10 +82,14 @@ function minimumQuantity(journal: Journal, product: Product): D {
   return journal.exchange.currencies.get(product.baseCurrency)?.minimumOrderQuantity ?? new D(0);
 }
 
-/** A price must be a whole number of the product's ticks. */
-function checkTick(product: Product, price: string | undefined): void {
+/** A price, and an exit price alike, must be a whole number of the product's ticks. */
+function checkTick(
+  product: Product,
+  price: string | undefined,
+  field: 'price' | 'take_profit' | 'stop_loss' = 'price',
+): void {
   if (price !== undefined && !new D(price).mod(product.tickSize).isZero()) {
-    throw refuse('price', 'not_a_multiple_of_the_tick_size');
+    throw refuse(field, 'not_a_multiple_of_the_tick_size');
   }
 }
 
@@ -342,8 +346,12 @@ const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   const body = context.body as z.infer<typeof zOrderTpslUpdate>;
   const { journal } = context;
   const order = openOrder(context);
+  // Bounded as the order's own price is: an exit off the tick could never trade.
+  const product = loadProduct(journal, order.productId);
   checkAmount('take_profit', body.take_profit);
+  checkTick(product, body.take_profit, 'take_profit');
   checkAmount('stop_loss', body.stop_loss);
+  checkTick(product, body.stop_loss, 'stop_loss');
   journal.touchOrder(order);
   if (body.take_profit !== undefined) order.takeProfit = new D(body.take_profit);
   if (body.stop_loss !== undefined) order.stopLoss = new D(body.stop_loss);
@@ -370,9 +378,8 @@ const cancelOrder: ExchangeHandlerOf<'cancelOrder'> = (context) => {
 const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
   const filters = (context.body ?? {}) as z.infer<typeof zCancelAllOrdersBody>;
   const { journal } = context;
-  if (filters.product_id !== undefined && !/^[0-9]{1,15}$/.test(filters.product_id)) {
-    return { status: 200, body: { models: [] } };
-  }
+  // A filter naming no product is a mistake, not a request to cancel nothing.
+  if (filters.product_id !== undefined) loadProduct(journal, filters.product_id);
   const chosen = (journal.exchange.ordersByUser.get(actingUser(context.caller)) ?? [])
     .filter(
       (order) =>

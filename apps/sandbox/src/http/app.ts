@@ -24,6 +24,7 @@ import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { allowedMethods, apiOfPath, findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
+import { discardUnreadBody } from './unread-body.js';
 import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
 
 /** What the sandbox serves besides the interfaces; undefined for a path it does not serve. */
@@ -309,13 +310,17 @@ export async function createApp(options: AppOptions) {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const api = routeOf(request)?.api ?? 'exchange';
     if (error instanceof AuthError) {
       return reply.code(401).type('text/plain; charset=utf-8').send(error.message);
     }
     const refused = asHttpError(error) ?? frameworkRefusal(error as HttpError & Error, request);
-    if (refused) return sendReply(reply, errorReply(refused, api));
+    if (refused) {
+      // Fastify closes the connection after a body it would not read: read it first.
+      if (refused.status === 413) await discardUnreadBody(request.raw);
+      return sendReply(reply, errorReply(refused, api));
+    }
     if (request.raw.destroyed && !request.raw.complete) return reply;
     request.log.error(
       { method: request.method, path: pathnameOf(request.url), err: error },
