@@ -253,6 +253,16 @@ describe('stop and trailing stop input', () => {
       { order_type: 'stop', price: '110', trailing_stop_type: 'fiat' },
       { trailing_stop_type: ['unknown_field'] },
     ],
+    [
+      'a limit order carrying a trailing stop of -1',
+      { order_type: 'limit', price: '90', trailing_stop_type: 'fiat', trailing_stop_value: '-1' },
+      { trailing_stop_type: ['unknown_field'], trailing_stop_value: ['unknown_field'] },
+    ],
+    [
+      'a market order carrying a price range, a field of market_with_range alone',
+      { order_type: 'market', price_range: '5' },
+      { price_range: ['unknown_field'] },
+    ],
   ];
   for (const [name, body, errors] of refusals) {
     it(`refuses ${name}, naming the field`, async () => {
@@ -266,6 +276,18 @@ describe('stop and trailing stop input', () => {
       expect(valid(zListOrdersResponse, await call('GET', '/orders')).models).toEqual([]);
     });
   }
+
+  it('refuses a wrapped limit order carrying a price range, naming the field', async () => {
+    const product_id = await tradedAt('100');
+    const { call } = await newUser(sandbox);
+    const order = { product_id, side: 'buy', quantity: '0.01', order_type: 'limit', price: '90' };
+    const answer = await call('POST', '/orders', {
+      body: { order: { ...order, price_range: '5' } },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ errors: { 'order.price_range': ['unknown_field'] } });
+    expect(valid(zListOrdersResponse, await call('GET', '/orders')).models).toEqual([]);
+  });
 
   it('refuses a trailing stop on a product that has never traded', async () => {
     const product_id = await trading.freshProduct(sandbox);

@@ -2143,8 +2143,6 @@ export type OrderCreateFields = {
     quantity: DecimalString;
     /** @description Price per unit of a limit or limit_post_only order, or the price at which a stop order triggers; a multiple of the product's tick_size. */
     price?: DecimalString;
-    /** @description Accepted slippage of a market_with_range order. */
-    price_range?: DecimalString;
     /** @description Client-chosen order id, at most 36 bytes; must not repeat. */
     client_order_id?: string;
     /** @description Leverage for margin trading. The maximum is not shown in the description; 100 is the sandbox's. */
@@ -2194,6 +2192,7 @@ export type MarketOrderCreate = OrderCreateFields & {
 export type MarketWithRangeOrderCreate = OrderCreateFields & {
     /** @constant */
     order_type: "market_with_range";
+    /** @description Accepted slippage from the best price on offer on arrival. Only this order type takes it: another type that carries it is refused, naming it. */
     price_range: DecimalString;
 } & {
     /**

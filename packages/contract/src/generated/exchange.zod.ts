@@ -197,7 +197,6 @@ export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
     side: zSide,
     quantity: zDecimalString,
     price: /* @__PURE__ */ z.optional(zDecimalString),
-    price_range: /* @__PURE__ */ z.optional(zDecimalString),
     client_order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))),
     leverage_level: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))),
     funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),
