@@ -191,20 +191,24 @@ export async function createApp(options: AppOptions) {
     const limited = overLimit(caller, now, limitedCall);
     if (limited) return limited;
     const reads = options.storedReads?.[operationId]?.(body);
-    const decided = await sequencer.run((journal) => {
-      if (nonce) {
-        acceptNonce(journal.state, nonce);
-        journal.nonce(nonce.scope, nonce.value);
-      }
-      try {
-        return handler({ operationId, ...parsed(), caller, now, journal });
-      } catch (error) {
-        const refused = asHttpError(error);
-        if (!refused) throw error;
-        journal.undo();
-        return errorReply(refused, route.api);
-      }
-    }, reads);
+    const decided = await sequencer.run(
+      (journal) => {
+        if (nonce) {
+          acceptNonce(journal.state, nonce);
+          journal.nonce(nonce.scope, nonce.value);
+        }
+        try {
+          return handler({ operationId, ...parsed(), caller, now, journal });
+        } catch (error) {
+          const refused = asHttpError(error);
+          if (!refused) throw error;
+          journal.undo();
+          return errorReply(refused, route.api);
+        }
+      },
+      reads,
+      nonce?.scope,
+    );
     if (!publicRead || decided.status !== 200) return decided;
     // Kept only once what it shows is committed.
     await sequencer.settled();

@@ -124,6 +124,11 @@ export class PartnerState {
   sessions = new Map<string, Session>();
   /** The intents made since the start or read in for a call that named them. */
   intents = new Map<string, Intent>();
+  /**
+   * The id of every intent, in memory or only in the store: an id not here is refused without
+   * reading the store, so a caller naming made-up ids holds nobody back.
+   */
+  readonly #intentIds = new Set<string>();
   transactions = new Map<string, Transaction>();
   /** Each partner's transactions in created_at order, which is their listing order. */
   transactionsByPartner = new Map<number, Transaction[]>();
@@ -167,10 +172,23 @@ export class PartnerState {
 
   addIntent(intent: Intent): void {
     this.intents.set(intent.id, intent);
+    this.#intentIds.add(intent.id);
   }
 
+  /** An intent only the store holds, not read in yet. */
+  addStoredIntentId(id: string): void {
+    this.#intentIds.add(id);
+  }
+
+  /** Whether an intent of this id exists, in memory or only in the store. */
+  knowsIntent(id: string): boolean {
+    return this.#intentIds.has(id);
+  }
+
+  /** Only an undone creation drops an intent: it never existed. */
   dropIntent(intent: Intent): void {
     this.intents.delete(intent.id);
+    this.#intentIds.delete(intent.id);
   }
 
   addTransaction(transaction: Transaction): void {
