@@ -125,10 +125,12 @@ export class PartnerState {
   /** The intents made since the start or read in for a call that named them. */
   intents = new Map<string, Intent>();
   /**
-   * The id of every intent, in memory or only in the store: an id not here is refused without
-   * reading the store, so a caller naming made-up ids holds nobody back.
+   * The id of every intent, in memory or only in the store, once the store's are read: an id
+   * not here is then refused without reading the store, so a caller naming made-up ids holds
+   * nobody back.
    */
   readonly #intentIds = new Set<string>();
+  #storedIntentIdsRead = false;
   transactions = new Map<string, Transaction>();
   /** Each partner's transactions in created_at order, which is their listing order. */
   transactionsByPartner = new Map<number, Transaction[]>();
@@ -175,14 +177,15 @@ export class PartnerState {
     this.#intentIds.add(intent.id);
   }
 
-  /** An intent only the store holds, not read in yet. */
-  addStoredIntentId(id: string): void {
-    this.#intentIds.add(id);
+  /** The id of every intent the store holds, read after the start (see Sequencer). */
+  addStoredIntentIds(ids: readonly string[]): void {
+    for (const id of ids) this.#intentIds.add(id);
+    this.#storedIntentIdsRead = true;
   }
 
-  /** Whether an intent of this id exists, in memory or only in the store. */
-  knowsIntent(id: string): boolean {
-    return this.#intentIds.has(id);
+  /** False only when no intent of this id exists, in memory or in the store. */
+  mayHoldIntent(id: string): boolean {
+    return !this.#storedIntentIdsRead || this.#intentIds.has(id);
   }
 
   /** Only an undone creation drops an intent: it never existed. */

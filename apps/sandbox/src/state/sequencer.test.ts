@@ -456,6 +456,7 @@ describe('stored rows a call reads in', () => {
     const blocked = blockedStorage();
     blocked.open();
     const sequencer = await Sequencer.open(blocked.storage);
+    await sequencer.intentIdsRead();
     const seen = (id: string) =>
       sequencer.run(() => sequencer.state.partner.intents.get(id)?.id ?? null, { intents: [id] });
     expect(await seen(randomUUID())).toBeNull();
@@ -464,10 +465,23 @@ describe('stored rows a call reads in', () => {
     expect(blocked.read).toEqual([[intent.id]]);
   });
 
+  it('reads every id named while the ids of the stored intents are not in yet', async () => {
+    const intent = await storedIntent();
+    const sequencer = await Sequencer.open({
+      ...sandboxStorage(db),
+      loadIntentIds: () => new Promise<string[]>(() => {}),
+    });
+    const seen = await sequencer.run(() => sequencer.state.partner.intents.get(intent.id)?.id, {
+      intents: [intent.id],
+    });
+    expect(seen).toBe(intent.id);
+  });
+
   it('decides every call that needs no pending read while one is pending', async () => {
     const intent = await storedIntent();
     const blocked = blockedStorage();
     const sequencer = await Sequencer.open(blocked.storage);
+    await sequencer.intentIdsRead();
     const decided: string[] = [];
     const reads = { intents: [intent.id] };
     const reading = sequencer.run(() => decided.push('reads'), reads, 'token 1');

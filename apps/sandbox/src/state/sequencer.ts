@@ -64,6 +64,7 @@ export class Sequencer {
   #batch: Batch | undefined;
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
+  #intentIdsRead: Promise<void>;
   /** Read-backs of the whole state queued and not over yet (see #exclusively). */
   #reloadsQueued = 0;
   /** The last call waiting to be decided that holds back later calls naming each key. */
@@ -77,6 +78,7 @@ export class Sequencer {
     private readonly rowsPerReclaim: number,
   ) {
     this.#state = state;
+    this.#intentIdsRead = this.#readIntentIds(state);
   }
 
   static async open(
@@ -84,6 +86,23 @@ export class Sequencer {
     { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
   ): Promise<Sequencer> {
     return new Sequencer(storage, await storage.load(), rowsPerReclaim);
+  }
+
+  /**
+   * Reads the id of every stored intent after the start rather than during it: on PGlite
+   * hundreds of thousands of ids take seconds. Until they are in, every id named is read.
+   */
+  async #readIntentIds(state: SandboxState): Promise<void> {
+    try {
+      state.partner.addStoredIntentIds(await this.storage.loadIntentIds());
+    } catch {
+      // Named ids are read from the store until the next read-back of the state.
+    }
+  }
+
+  /** Resolves once the ids of the stored intents are known (or could not be read). */
+  intentIdsRead(): Promise<void> {
+    return this.#intentIdsRead;
   }
 
   get state(): SandboxState {
@@ -115,7 +134,7 @@ export class Sequencer {
     const unread =
       this.#reloadsQueued > 0
         ? named
-        : named.filter((id) => partner.knowsIntent(id) && !partner.intents.has(id));
+        : named.filter((id) => partner.mayHoldIntent(id) && !partner.intents.has(id));
     const keys = [...named.map((id) => `intent ${id}`)];
     if (nonceScope !== undefined) keys.push(`nonce ${nonceScope}`);
     const ahead = keys.flatMap((key) => this.#held.get(key) ?? []);
@@ -192,6 +211,7 @@ export class Sequencer {
         return await work();
       } finally {
         this.#state = await this.storage.load();
+        this.#intentIdsRead = this.#readIntentIds(this.#state);
         this.#version++;
       }
     });
