@@ -174,9 +174,10 @@ export function placeOrder(
   // A market order's price, if sent, is not used; a stop's is the price it triggers at.
   if (limited || input.order_type === 'stop') checkTick(product, input.price);
   const trailingStop = input.order_type === 'trailing_stop' ? trailingStopOf(input) : null;
-  const ranged = input.order_type === 'market_with_range';
-  if (ranged && input.price_range === undefined) throw refuse('price_range', 'required');
-  checkAmount('price_range', input.price_range);
+  // Only a market_with_range order carries a range: the spec refuses it on any other.
+  const priceRange = input.order_type === 'market_with_range' ? input.price_range : undefined;
+  const ranged = priceRange !== undefined;
+  checkAmount('price_range', priceRange);
   const clientOrderId = input.client_order_id;
   if (clientOrderId !== undefined && Buffer.byteLength(clientOrderId) > 36) {
     throw refuse('client_order_id', 'longer_than_36_bytes');
@@ -230,7 +231,7 @@ export function placeOrder(
     // price is the far end of it, beyond which it takes nothing.
     const best = bestOpposite(journal, { ...order, orderType: 'market' });
     if (!best) throw refuse('quantity', 'no_liquidity');
-    const range = new D(input.price_range as string);
+    const range = new D(priceRange);
     order.price = input.side === 'buy' ? best.price.plus(range) : D.max(0, best.price.minus(range));
   }
   if (waits) order.price = firstTrigger(journal, order, input.price);

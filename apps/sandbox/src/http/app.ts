@@ -193,26 +193,30 @@ export async function createApp(options: AppOptions) {
     const limited = overLimit(caller, now, limitedCall);
     if (limited) return limited;
     const reads = options.storedReads?.[operationId]?.(body);
-    const decided = await sequencer.run((journal) => {
-      // Decided again after the store refused an earlier call, it spent its nonce (or its
-      // one-use token) the first time.
-      if (nonce && !journal.again) {
-        acceptNonce(journal.state, nonce);
-        journal.nonce(nonce.scope, nonce.value);
-      }
-      if (oneUse && !journal.again) {
-        spendOneUse(journal.state, oneUse, now);
-        journal.nonce(oneUse.scope, oneUse.iat);
-      }
-      try {
-        return handler({ operationId, ...parsed(), caller, now, journal });
-      } catch (error) {
-        const refused = asHttpError(error);
-        if (!refused) throw error;
-        journal.undo();
-        return errorReply(refused, route.api);
-      }
-    }, reads);
+    const decided = await sequencer.run(
+      (journal) => {
+        // Decided again after the store refused an earlier call, it spent its nonce (or its
+        // one-use token) the first time.
+        if (nonce && !journal.again) {
+          acceptNonce(journal.state, nonce);
+          journal.nonce(nonce.scope, nonce.value);
+        }
+        if (oneUse && !journal.again) {
+          spendOneUse(journal.state, oneUse, now);
+          journal.nonce(oneUse.scope, oneUse.iat);
+        }
+        try {
+          return handler({ operationId, ...parsed(), caller, now, journal });
+        } catch (error) {
+          const refused = asHttpError(error);
+          if (!refused) throw error;
+          journal.undo();
+          return errorReply(refused, route.api);
+        }
+      },
+      reads,
+      nonce?.scope ?? oneUse?.scope,
+    );
     if (!publicRead || decided.status !== 200) return decided;
     // Kept only once what it shows is committed.
     await sequencer.settled();

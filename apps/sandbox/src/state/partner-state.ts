@@ -124,6 +124,13 @@ export class PartnerState {
   sessions = new Map<string, Session>();
   /** The intents made since the start or read in for a call that named them. */
   intents = new Map<string, Intent>();
+  /**
+   * The id of every intent, in memory or only in the store, once the store's are read: an id
+   * not here is then refused without reading the store, so a caller naming made-up ids holds
+   * nobody back.
+   */
+  readonly #intentIds = new Set<string>();
+  #storedIntentIdsRead = false;
   transactions = new Map<string, Transaction>();
   /** Each partner's transactions in created_at order, which is their listing order. */
   transactionsByPartner = new Map<number, Transaction[]>();
@@ -167,10 +174,24 @@ export class PartnerState {
 
   addIntent(intent: Intent): void {
     this.intents.set(intent.id, intent);
+    this.#intentIds.add(intent.id);
   }
 
+  /** The id of every intent the store holds, read after the start (see Sequencer). */
+  addStoredIntentIds(ids: readonly string[]): void {
+    for (const id of ids) this.#intentIds.add(id);
+    this.#storedIntentIdsRead = true;
+  }
+
+  /** False only when no intent of this id exists, in memory or in the store. */
+  mayHoldIntent(id: string): boolean {
+    return !this.#storedIntentIdsRead || this.#intentIds.has(id);
+  }
+
+  /** Only an undone creation drops an intent: it never existed. */
   dropIntent(intent: Intent): void {
     this.intents.delete(intent.id);
+    this.#intentIds.delete(intent.id);
   }
 
   addTransaction(transaction: Transaction): void {

@@ -406,17 +406,83 @@ describe('stored rows a call reads in', () => {
     };
   };
 
-  it('decides the call that reads them, and every call after it, in the order they came', async () => {
-    const sequencer = await Sequencer.open(slowStorage(30));
+  /** An intent only the store holds: written by a sequencer of its own. */
+  const storedIntent = async (): Promise<Intent> => {
+    const maker = await Sequencer.open(sandboxStorage(db));
+    const [partnerId] = maker.state.partner.applications.keys();
+    const intent = anIntent(partnerId as number);
+    await maker.run((journal) => journal.add('qe_intents', intent));
+    await maker.settled();
+    return intent;
+  };
+
+  /** The sandbox's own storage, whose reads of intents wait until `open` is called. */
+  const blockedStorage = () => {
+    const storage = sandboxStorage(db);
+    const read: string[][] = [];
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return {
+      read,
+      open,
+      storage: {
+        ...storage,
+        loadIntents: async (ids: readonly string[]) => {
+          read.push([...ids]);
+          await opened;
+          return storage.loadIntents(ids);
+        },
+      },
+    };
+  };
+
+  it('refuses an id no intent has without reading the store, and reads one it holds', async () => {
+    const intent = await storedIntent();
+    const blocked = blockedStorage();
+    blocked.open();
+    const sequencer = await Sequencer.open(blocked.storage);
+    await sequencer.intentIdsRead();
+    const seen = (id: string) =>
+      sequencer.run(() => sequencer.state.partner.intents.get(id)?.id ?? null, { intents: [id] });
+    expect(await seen(randomUUID())).toBeNull();
+    expect(blocked.read).toEqual([]);
+    expect(await seen(intent.id)).toBe(intent.id);
+    expect(blocked.read).toEqual([[intent.id]]);
+  });
+
+  it('reads every id named while the ids of the stored intents are not in yet', async () => {
+    const intent = await storedIntent();
+    const sequencer = await Sequencer.open({
+      ...sandboxStorage(db),
+      loadIntentIds: () => new Promise<string[]>(() => {}),
+    });
+    const seen = await sequencer.run(() => sequencer.state.partner.intents.get(intent.id)?.id, {
+      intents: [intent.id],
+    });
+    expect(seen).toBe(intent.id);
+  });
+
+  it('decides every call that needs no pending read while one is pending', async () => {
+    const intent = await storedIntent();
+    const blocked = blockedStorage();
+    const sequencer = await Sequencer.open(blocked.storage);
+    await sequencer.intentIdsRead();
     const decided: string[] = [];
-    const calls = [
-      sequencer.run(() => decided.push('reads'), { intents: [randomUUID()] }),
+    const reads = { intents: [intent.id] };
+    const reading = sequencer.run(() => decided.push('reads'), reads, 'token 1');
+    const sameIntent = sequencer.run(() => decided.push('same intent'), reads);
+    const sameNonce = sequencer.run(() => decided.push('same nonce scope'), undefined, 'token 1');
+    await Promise.all([
       sequencer.run(() => decided.push('plain')),
-      sequencer.run(() => decided.push('reads too'), { intents: [randomUUID()] }),
-      sequencer.run(() => decided.push('nothing to read'), { intents: [] }),
-    ];
-    await Promise.all(calls);
-    expect(decided).toEqual(['reads', 'plain', 'reads too', 'nothing to read']);
+      sequencer.run(() => decided.push('unknown id'), { intents: [randomUUID()] }, 'token 2'),
+    ]);
+    expect(decided).toEqual(['plain', 'unknown id']);
+    blocked.open();
+    await Promise.all([reading, sameIntent, sameNonce]);
+    expect(decided).toEqual(['plain', 'unknown id', 'reads', 'same intent', 'same nonce scope']);
+    expect(blocked.read).toEqual([[intent.id]]);
   });
 
   it('reads in an intent memory held when the state is read back from the store meanwhile', async () => {
@@ -434,9 +500,10 @@ describe('stored rows a call reads in', () => {
   });
 
   it('fails only the call whose read fails', async () => {
+    const { id } = await storedIntent();
     const sequencer = await Sequencer.open(slowStorage(10, true));
     const decided: string[] = [];
-    const reading = sequencer.run(() => decided.push('reads'), { intents: [randomUUID()] });
+    const reading = sequencer.run(() => decided.push('reads'), { intents: [id] });
     const after = sequencer.run(() => decided.push('after'));
     await expect(reading).rejects.toThrow('the store is gone');
     await expect(after).resolves.toBe(1);

@@ -83,10 +83,15 @@ export class Sequencer {
   #batch: Batch | undefined;
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
+  #intentIdsRead: Promise<void>;
   /** Read-backs of the whole state queued and not over yet (see #exclusively). */
   #reloadsQueued = 0;
   /** Set while calls of a refused batch are decided again: no other call is decided meanwhile. */
   #decidingAgain: Promise<void> | undefined;
+  /** The last call waiting to be decided that holds back later calls naming each key. */
+  readonly #held = new Map<string, Promise<void>>();
+  /** Every call still waiting for a read, or behind one: a read-back waits for them all. */
+  readonly #holding = new Set<Promise<void>>();
 
   private constructor(
     private readonly storage: SandboxStorage,
@@ -94,6 +99,7 @@ export class Sequencer {
     private readonly rowsPerReclaim: number,
   ) {
     this.#state = state;
+    this.#intentIdsRead = this.#readIntentIds(state);
   }
 
   static async open(
@@ -101,6 +107,23 @@ export class Sequencer {
     { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
   ): Promise<Sequencer> {
     return new Sequencer(storage, await storage.load(), rowsPerReclaim);
+  }
+
+  /**
+   * Reads the id of every stored intent after the start rather than during it: on PGlite
+   * hundreds of thousands of ids take seconds. Until they are in, every id named is read.
+   */
+  async #readIntentIds(state: SandboxState): Promise<void> {
+    try {
+      state.partner.addStoredIntentIds(await this.storage.loadIntentIds());
+    } catch {
+      // Named ids are read from the store until the next read-back of the state.
+    }
+  }
+
+  /** Resolves once the ids of the stored intents are known (or could not be read). */
+  intentIdsRead(): Promise<void> {
+    return this.#intentIdsRead;
   }
 
   get state(): SandboxState {
@@ -115,34 +138,52 @@ export class Sequencer {
   /**
    * Runs `decide`, which must not wait on anything, on the current state, then stores what it
    * changed. A throw undoes its changes but its nonce, which stays spent. The stored rows
-   * `reads` names that memory does not hold yet are read in first, with every later call
-   * held until this one is decided: calls are still decided in the order they came. A failed
-   * read fails this call only.
+   * `reads` names that memory does not hold yet are read in first; meanwhile only the later
+   * calls that name the same rows or the same `nonceScope` are held back, so those are still
+   * decided in the order they came and every other call goes on. An id no row has is not
+   * read: the call is decided at once and finds nothing. A failed read fails this call only.
    */
-  async run<T>(decide: (journal: Journal) => T, reads?: StoredReads): Promise<T> {
+  async run<T>(
+    decide: (journal: Journal) => T,
+    reads?: StoredReads,
+    nonceScope?: string,
+  ): Promise<T> {
     const named = reads?.intents ?? [];
+    const { partner } = this.#state;
     // Memory read back from the store holds no intent: with a read-back queued, what memory
     // holds now says nothing of what it will hold when this call is decided.
     const unread =
-      this.#reloadsQueued > 0 ? named : named.filter((id) => !this.#state.partner.intents.has(id));
-    if (unread.length === 0) {
+      this.#reloadsQueued > 0
+        ? named
+        : named.filter((id) => partner.mayHoldIntent(id) && !partner.intents.has(id));
+    const keys = [...named.map((id) => `intent ${id}`)];
+    if (nonceScope !== undefined) keys.push(`nonce ${nonceScope}`);
+    const ahead = keys.flatMap((key) => this.#held.get(key) ?? []);
+    if (unread.length === 0 && ahead.length === 0) {
       await this.#ready;
       return this.#decide(decide);
     }
-    const previous = this.#ready;
+    const barrier = this.#ready;
     let release = () => {};
-    this.#ready = new Promise<void>((resolve) => {
+    const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
+    for (const key of keys) this.#held.set(key, mine);
+    this.#holding.add(mine);
     try {
-      await previous;
-      const { partner } = this.#state;
+      await Promise.all([barrier, ...ahead]);
+      const state = this.#state.partner;
       // A row memory holds by now was made or changed meanwhile: it is newer than the store's.
-      for (const intent of await this.storage.loadIntents(unread)) {
-        if (!partner.intents.has(intent.id)) partner.addIntent(intent);
+      const missing = unread.filter((id) => !state.intents.has(id));
+      if (missing.length > 0) {
+        for (const intent of await this.storage.loadIntents(missing)) {
+          if (!this.#state.partner.intents.has(intent.id)) this.#state.partner.addIntent(intent);
+        }
       }
       return this.#decide(decide);
     } finally {
+      for (const key of keys) if (this.#held.get(key) === mine) this.#held.delete(key);
+      this.#holding.delete(mine);
       release();
     }
   }
@@ -182,7 +223,7 @@ export class Sequencer {
   /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */
   #exclusively<T>(work: () => Promise<T>): Promise<T> {
     this.#reloadsQueued++;
-    const done = this.#ready.then(async () => {
+    const done = Promise.all([this.#ready, ...this.#holding]).then(async () => {
       await this.settled();
       try {
         return await work();
@@ -191,6 +232,7 @@ export class Sequencer {
         this.#state = await this.storage.load();
         // The store keeps only the last iat per token; what this process saw stays seen.
         this.#state.oneUseTokens = oneUseTokens;
+        this.#intentIdsRead = this.#readIntentIds(this.#state);
         this.#version++;
       }
     });

@@ -13,6 +13,8 @@ export interface SandboxStorage {
   load(): Promise<SandboxState>;
   /** The intents among `ids` (lower-case UUIDs) that the store holds. */
   loadIntents(ids: readonly string[]): Promise<Intent[]>;
+  /** The id of every intent the store holds. */
+  loadIntentIds(): Promise<string[]>;
   /** Writes the rows of one batch in one transaction: all of them, or none. */
   write(changes: Changes): Promise<void>;
   /**

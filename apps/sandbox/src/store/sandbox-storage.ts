@@ -2,7 +2,7 @@ import type { Sequences } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { SandboxStorage } from '../state/storage.js';
 import type { Database } from './database.js';
-import { readIntents } from './partner-load.js';
+import { readIntentIds, readIntents } from './partner-load.js';
 import { loadSandboxState } from './sandbox-load.js';
 import { changesSql, preparedWrites } from './sandbox-rows.js';
 
@@ -14,6 +14,7 @@ export function sandboxStorage(db: Database): SandboxStorage {
   return {
     load: () => db.read(loadSandboxState),
     loadIntents: (ids) => db.read((tx) => readIntents(tx, ids)),
+    loadIntentIds: () => db.read(readIntentIds),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
     writeDirectly: (next, work) =>
       db.transaction(async (tx) => {
