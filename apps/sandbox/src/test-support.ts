@@ -3,12 +3,16 @@
  * it the way real clients do.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiToken, signServiceAuth } from '@exchange-kit/core/auth';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import * as z from 'zod/mini';
 import { freshDatabase } from './postgres.test-support.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import type { StoreOptions } from './store/database.js';
 import { addUser, type NewUser } from './store/seed.js';
 
 /**
@@ -22,6 +26,18 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Ru
     ...(serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true }),
     ...options,
   });
+}
+
+/**
+ * A store that outlives one sandbox, for a test that starts another on it: a data folder,
+ * removed when the test ends, or a database of its own on the PostgreSQL of the second pass.
+ */
+export async function lastingStore(): Promise<Exclude<StoreOptions, { memory: true }>> {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  if (serverUrl) return { databaseUrl: await freshDatabase(serverUrl) };
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-store-'));
+  onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
+  return { dataDir };
 }
 
 export interface Answer {

@@ -19,9 +19,8 @@ import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
-import { freshDatabase } from '../postgres.test-support.js';
 import { type RunningSandbox, startSandbox } from '../server.js';
-import { demoClient, send, valid } from '../test-support.js';
+import { demoClient, lastingStore, send, valid } from '../test-support.js';
 
 const directories: string[] = [];
 
@@ -82,11 +81,7 @@ describe('durability', () => {
   });
 
   it('reads an intent made before a restart when a call names it, and keeps it consumed', async () => {
-    // The store of this pass: a data folder, or a database on the PostgreSQL of the second.
-    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-    const store = serverUrl
-      ? { databaseUrl: await freshDatabase(serverUrl) }
-      : { dataDir: await dataDir() };
+    const store = await lastingStore();
     const partnerCall = async (
       sandbox: RunningSandbox,
       path: string,

@@ -1,34 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   zCreateOrderResponse,
   zGetOrderResponse,
   zListOrdersResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../postgres.test-support.js';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../server.js';
-import { demoClient, send, valid } from '../test-support.js';
+import { demoClient, lastingStore, send, valid } from '../test-support.js';
 import { addOrderHistory } from './order-history.js';
 import { demoUserId } from './seed.js';
 
 // Past the 130,000 orders at which a start once overflowed the stack spreading their ids.
 const historySize = 150_000;
-
-const directories: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) await rm(directory, { recursive: true, force: true });
-});
-
-/** A store that outlives one sandbox: a data folder, or a database on this pass's PostgreSQL. */
-async function lastingStore() {
-  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-  if (serverUrl) return { databaseUrl: await freshDatabase(serverUrl) };
-  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-large-'));
-  directories.push(dataDir);
-  return { dataDir };
-}
 
 describe('a start on a store that holds a long history', () => {
   it(`starts on ${historySize.toLocaleString('en')} orders and serves them`, async () => {

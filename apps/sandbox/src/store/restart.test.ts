@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pendingTransaction } from '../partner/pending-transaction.test-support.js';
-import { freshDatabase } from '../postgres.test-support.js';
 import { type RunningSandbox, startSandbox } from '../server.js';
 import type { SandboxState } from '../state/sandbox-state.js';
 import { snapshot } from '../state/snapshot.test-support.js';
-import { type Client, demoClient, newUser, send } from '../test-support.js';
+import { type Client, demoClient, lastingStore, newUser, send } from '../test-support.js';
 import { readIntents } from './partner-load.js';
 
 /**
@@ -181,20 +177,6 @@ const kept = (state: SandboxState) => {
   const { next: _next, ...rest } = snapshot(state);
   return rest;
 };
-
-const directories: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) await rm(directory, { recursive: true, force: true });
-});
-
-/** A store that outlives one sandbox: a data folder, or a database on this pass's PostgreSQL. */
-async function lastingStore() {
-  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-  if (serverUrl) return { databaseUrl: await freshDatabase(serverUrl) };
-  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-restart-'));
-  directories.push(dataDir);
-  return { dataDir };
-}
 
 describe('a restart', () => {
   it('gives back the state every answered call left, field by field', async () => {
