@@ -19,6 +19,7 @@ import {
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { btcPurchase } from '../partner/calls.test-support.js';
 import type { RunningSandbox } from '../server.js';
 import { demoClient, newUser, send, startTestSandbox, valid } from '../test-support.js';
 
@@ -69,15 +70,8 @@ async function newSession() {
   return valid(zCreateSessionResponse, answer).payload;
 }
 
-async function newTransaction(sessionId: string, extra: object = {}) {
-  const answer = await post('/api/v1/transaction/intent_to_trade', {
-    session_id: sessionId,
-    side: 'buy',
-    symbol: 'BTC/USDC',
-    currency: 'BTC',
-    quantity: '0.015',
-    ...extra,
-  });
+async function newTransaction(sessionId: string, extra: Record<string, unknown> = {}) {
+  const answer = await post('/api/v1/transaction/intent_to_trade', btcPurchase(sessionId, extra));
   return valid(zIntentToTradeResponse, answer, 202).payload;
 }
 
