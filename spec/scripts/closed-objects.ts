@@ -2,7 +2,8 @@
  * @hey-api/openapi-ts 0.95 (the last release that runs on Node 20) writes a schema with
  * `additionalProperties: false` as `z.object`, which drops unknown keys instead of refusing
  * them: a misspelled filter of a bulk cancel would be read as no filter. This pass writes each
- * such component schema as `z.strictObject`, from the spec. It refuses a closed schema it
+ * such component schema as `z.strictObject`, from the spec, and so a schema closed over its
+ * `allOf` (`unevaluatedProperties: false`). It refuses a closed schema it
  * cannot find written as a plain object, so a generator upgrade cannot slip past it.
  */
 
@@ -15,6 +16,10 @@ export function closedObjects(code: string, document: Json): string {
   >;
   let out = code;
   for (const [name, schema] of Object.entries(schemas)) {
+    if (schema.unevaluatedProperties === false) {
+      out = closedExtension(out, name);
+      continue;
+    }
     if (schema.additionalProperties !== false) continue;
     const plain = `export const z${name} = z.object(`;
     if (!out.includes(plain)) {
@@ -25,4 +30,23 @@ export function closedObjects(code: string, document: Json): string {
     out = out.replace(plain, `export const z${name} = z.strictObject(`);
   }
   return out;
+}
+
+/**
+ * A schema closed over what its `allOf` gives (`unevaluatedProperties: false`), which the
+ * generator writes as `z.extend(zBase, {...})` of an open base: written as a strict object of
+ * the base's shape and its own, so a key neither declares is refused.
+ */
+function closedExtension(code: string, name: string): string {
+  const extension = new RegExp(
+    `export const z${name} = (/\\* @__PURE__ \\*/ )?z\\.extend\\((z\\w+), \\{`,
+  );
+  const found = extension.exec(code);
+  if (!found) {
+    throw new Error(`${name} is closed (unevaluatedProperties: false) but not written as z.extend`);
+  }
+  return code.replace(
+    extension,
+    `export const z${name} = ${found[1] ?? ''}z.strictObject({ ...${found[2]}.shape,`,
+  );
 }

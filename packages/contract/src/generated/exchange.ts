@@ -563,7 +563,7 @@ export interface components {
          * @enum {string}
          */
         TrailingStopType: TrailingStopType;
-        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
+        /** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate, which also refuses any key that neither it nor this list declares (project decision; this list is left open so that a type's own fields count as declared under JSON Schema's allOf): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
         OrderCreateFields: OrderCreateFields;
         /** @description A limit order, resting at `price` until it is filled or cancelled. */
         LimitOrderCreate: LimitOrderCreate;
@@ -2135,7 +2135,7 @@ export type OrderList = {
  * @enum {string}
  */
 export type TrailingStopType = "fiat" | "percentage";
-/** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
+/** @description The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate, which also refuses any key that neither it nor this list declares (project decision; this list is left open so that a type's own fields count as declared under JSON Schema's allOf): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions. */
 export type OrderCreateFields = {
     order_type: OrderType;
     product_id: number | string;

@@ -186,9 +186,9 @@ export const zErrorBody = /* @__PURE__ */ z.union([
 export const zDecimalString = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/));
 
 /**
- * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate. Any other key is refused (project decision): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions.
+ * The fields any new order may carry. Which of them an order type requires is said by the schema of that type in OrderCreate, which also refuses any key that neither it nor this list declares (project decision; this list is left open so that a type's own fields count as declared under JSON Schema's allOf): a `take_profit` or `stop_loss` sent with a new order, read as absent, would leave the order without the exit its caller asked for; they are set with update_tpsl once the order is placed. The trailing stop's own fields belong to TrailingStopOrderCreate alone: an enum field optional in every member would read, to a TypeScript editor, as a second discriminator, and it would leave trailing_stop out of `order_type`'s completions.
  */
-export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
+export const zOrderCreateFields = /* @__PURE__ */ z.object({
     order_type: zOrderType,
     product_id: /* @__PURE__ */ z.union([
         /* @__PURE__ */ z.int(),
@@ -206,7 +206,7 @@ export const zOrderCreateFields = /* @__PURE__ */ z.strictObject({
 /**
  * A limit order, resting at `price` until it is filled or cancelled.
  */
-export const zLimitOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zLimitOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('limit'),
     price: zDecimalString
 });
@@ -214,7 +214,7 @@ export const zLimitOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
 /**
  * A limit order that only rests: refused when it would take liquidity at `price` on arrival.
  */
-export const zLimitPostOnlyOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zLimitPostOnlyOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('limit_post_only'),
     price: zDecimalString
 });
@@ -222,14 +222,14 @@ export const zLimitPostOnlyOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFi
 /**
  * A market order, taking the best prices on offer at once.
  */
-export const zMarketOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zMarketOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('market')
 });
 
 /**
  * A market order that takes nothing beyond `price_range` from the best price on offer on arrival.
  */
-export const zMarketWithRangeOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zMarketWithRangeOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('market_with_range'),
     price_range: zDecimalString
 });
@@ -237,7 +237,7 @@ export const zMarketWithRangeOrderCreate = /* @__PURE__ */ z.extend(zOrderCreate
 /**
  * A stop order: waits until the last traded price reaches `price`, its stop price, then trades at the market. The field that carries the stop price is not shown in the conventions; `price` is the sandbox's.
  */
-export const zStopOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zStopOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('stop'),
     price: zDecimalString
 });
@@ -245,7 +245,7 @@ export const zStopOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
 /**
  * A trailing stop: its trigger follows the last traded price at the distance that `trailing_stop_type` and `trailing_stop_value` give.
  */
-export const zTrailingStopOrderCreate = /* @__PURE__ */ z.extend(zOrderCreateFields, {
+export const zTrailingStopOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('trailing_stop'),
     trailing_stop_type: zTrailingStopType,
     trailing_stop_value: zDecimalString
