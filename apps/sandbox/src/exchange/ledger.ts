@@ -77,10 +77,10 @@ export function syncReserve(journal: Journal, order: Order): void {
   const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
-  journal.touchOrder(order);
   const before = { amount: order.reservedAmount, currency: order.reservedCurrency };
-  order.reservedAmount = amount;
-  order.reservedCurrency = currency;
+  const holding = journal.touchOrder(order);
+  holding.reservedAmount = amount;
+  holding.reservedCurrency = currency;
   adjustReserved(journal, order.userId, before.currency, before.amount.neg());
   adjustReserved(journal, order.userId, currency, amount);
 }

@@ -21,11 +21,11 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
     if (!settle(journal, taker, maker, quantity, maker.price, now)) break;
   }
   if (takesOnly(taker.orderType) && isOpen(taker)) {
-    journal.touchOrder(taker);
+    const ending = journal.touchOrder(taker);
     const filled = taker.filledQuantity.gt(0);
-    taker.status = filled ? 'filled' : 'cancelled';
-    if (filled) taker.quantity = taker.filledQuantity;
-    taker.updatedAt = now;
+    ending.status = filled ? 'filled' : 'cancelled';
+    if (filled) ending.quantity = taker.filledQuantity;
+    ending.updatedAt = now;
     journal.reposition(taker);
     syncReserve(journal, taker);
   }
@@ -83,11 +83,11 @@ function settle(
     createdAt: now,
   });
   for (const order of [taker, maker]) {
-    journal.touchOrder(order);
-    order.filledQuantity = order.filledQuantity.plus(quantity);
-    order.filledValue = order.filledValue.plus(value);
-    order.status = order.filledQuantity.gte(order.quantity) ? 'filled' : 'partially_filled';
-    order.updatedAt = now;
+    const filling = journal.touchOrder(order);
+    filling.filledQuantity = order.filledQuantity.plus(quantity);
+    filling.filledValue = order.filledValue.plus(value);
+    filling.status = order.filledQuantity.gte(order.quantity) ? 'filled' : 'partially_filled';
+    filling.updatedAt = now;
     journal.reposition(order);
     syncReserve(journal, order);
   }
@@ -192,9 +192,9 @@ function trail(journal: Journal, order: Order, price: D, now: number): void {
   const trigger = trailingTrigger(order.side, order.trailingStop, price);
   const closer = order.side === 'sell' ? trigger.gt(order.price) : trigger.lt(order.price);
   if (!closer) return;
-  journal.touchOrder(order);
-  order.price = trigger;
-  order.updatedAt = now;
+  const trailing = journal.touchOrder(order);
+  trailing.price = trigger;
+  trailing.updatedAt = now;
   holdOrCancel(journal, order, now);
 }
 
@@ -238,10 +238,10 @@ const closesSameTrade = (a: Order, b: Order) =>
  * and stop loss: a margin position would otherwise hold its margin with nothing to close it.
  */
 export function cancel(journal: Journal, order: Order, now: number): void {
-  journal.touchOrder(order);
+  const cancelled = journal.touchOrder(order);
   const filledInPart = order.status === 'partially_filled';
-  order.status = 'cancelled';
-  order.updatedAt = now;
+  cancelled.status = 'cancelled';
+  cancelled.updatedAt = now;
   journal.reposition(order);
   syncReserve(journal, order);
   if (filledInPart) openConditionalOrders(journal, order, lastFillOf(journal, order), now);
@@ -279,10 +279,10 @@ function holdOrCancel(journal: Journal, order: Order, now: number): boolean {
 
 /** A reached order leaves the waiting ones: it rests in the book, or takes it at once. */
 function activate(journal: Journal, order: Order, now: number): void {
-  journal.touchOrder(order);
-  order.conditional = false;
-  order.sequence = journal.exchange.next.orderSequence++;
-  order.updatedAt = now;
+  const active = journal.touchOrder(order);
+  active.conditional = false;
+  active.sequence = journal.exchange.next.orderSequence++;
+  active.updatedAt = now;
   if (!holdOrCancel(journal, order, now)) return;
   journal.reposition(order);
   matchOrder(journal, order, now);

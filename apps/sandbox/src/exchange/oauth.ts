@@ -24,9 +24,9 @@ function view(request: OAuthRequest, exchangeUrl: string): components['schemas']
 function approve(journal: Journal, request: OAuthRequest, userId: number, now: number): boolean {
   if (request.expiresAt <= now) return false;
   if (request.approvedByUserId !== null && request.approvedByUserId !== userId) return false;
-  journal.touch('oauth_requests', request);
-  request.approvedByUserId = userId;
-  request.approvedAt = now;
+  const approved = journal.touch('oauthRequest', request);
+  approved.approvedByUserId = userId;
+  approved.approvedAt = now;
   return true;
 }
 
@@ -39,7 +39,7 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     now,
   }) => {
     if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
-    const request = journal.add('oauth_requests', {
+    const request = journal.add('oauthRequest', {
       publicId: randomUUID(),
       privateId: randomUUID(),
       appTokenId: caller.tokenId,
@@ -144,7 +144,6 @@ export function decideChallenge(
   if (!request) return false;
   if (decision === 'approve') return approve(journal, request, userId, now);
   if (request.expiresAt <= now || request.approvedByUserId !== null) return false;
-  journal.touch('oauth_requests', request);
-  request.expiresAt = now;
+  journal.touch('oauthRequest', request).expiresAt = now;
   return true;
 }

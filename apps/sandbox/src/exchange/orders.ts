@@ -21,7 +21,7 @@ import {
   type TrailingStop,
   takesOnly,
 } from '../state/exchange-state.js';
-import type { Journal } from '../state/journal.js';
+import type { Journal, Writable } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { syncReserve } from './ledger.js';
 import {
@@ -196,7 +196,7 @@ export function placeOrder(
   if (clientOrderId !== undefined && state.orderByClientId(userId, clientOrderId)) {
     throw refuse('client_order_id', 'already_used');
   }
-  const order: Order = {
+  const order: Writable<Order> = {
     id: state.next.order++,
     userId,
     productId: product.id,
@@ -327,13 +327,13 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   if (position && quantity.minus(order.filledQuantity).gt(openQuantity(position))) {
     throw refuse('quantity', 'more_than_the_open_position');
   }
-  journal.touchOrder(order);
+  const edited = journal.touchOrder(order);
   if (!price.eq(order.price) || quantity.gt(order.quantity)) {
-    order.sequence = journal.exchange.next.orderSequence++;
+    edited.sequence = journal.exchange.next.orderSequence++;
   }
-  order.price = price;
-  order.quantity = quantity;
-  order.updatedAt = context.now;
+  edited.price = price;
+  edited.quantity = quantity;
+  edited.updatedAt = context.now;
   journal.reposition(order);
   syncReserve(journal, order);
   if (!order.conditional) {
@@ -353,10 +353,10 @@ const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   checkTick(product, body.take_profit, 'take_profit');
   checkAmount('stop_loss', body.stop_loss);
   checkTick(product, body.stop_loss, 'stop_loss');
-  journal.touchOrder(order);
-  if (body.take_profit !== undefined) order.takeProfit = new D(body.take_profit);
-  if (body.stop_loss !== undefined) order.stopLoss = new D(body.stop_loss);
-  order.updatedAt = context.now;
+  const edited = journal.touchOrder(order);
+  if (body.take_profit !== undefined) edited.takeProfit = new D(body.take_profit);
+  if (body.stop_loss !== undefined) edited.stopLoss = new D(body.stop_loss);
+  edited.updatedAt = context.now;
   return { status: 200, body: orderView(journal.exchange, order, true) };
 };
 

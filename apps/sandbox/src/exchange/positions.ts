@@ -1,5 +1,5 @@
 import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
-import type { Journal } from '../state/journal.js';
+import type { Journal, Writable } from '../state/journal.js';
 import { adjustReserved, closesPosition, depositAddress, marginOf } from './ledger.js';
 
 /**
@@ -34,11 +34,12 @@ export function bookMarginFill(
     if (position?.status === 'open') close(journal, position, product, quantity, price, now);
     return;
   }
-  let position = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
-  if (position) {
-    journal.touchPosition(position);
+  const open = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
+  let position: Writable<Position>;
+  if (open) {
+    position = journal.touchPosition(open);
   } else {
-    position = {
+    position = journal.addPosition({
       id: fillId,
       userId: order.userId,
       productId: order.productId,
@@ -55,8 +56,7 @@ export function bookMarginFill(
       status: 'open',
       createdAt: now,
       updatedAt: now,
-    };
-    journal.addPosition(position);
+    });
     journal.touchOrder(order).tradeId = fillId;
   }
   position.quantity = position.quantity.plus(quantity);
@@ -79,21 +79,21 @@ function close(
   price: D,
   now: number,
 ): void {
-  journal.touchPosition(position);
+  const closing = journal.touchPosition(position);
   const closed = D.min(quantity, openQuantity(position));
   const cost = position.openValue.times(closed).div(position.quantity);
   const value = closed.times(price);
   const gain = position.side === 'buy' ? value.minus(cost) : cost.minus(value);
   const inBase = position.fundingCurrency === product.baseCurrency;
   const pnl = (inBase ? gain.div(price) : gain).toDecimalPlaces(16, D.ROUND_FLOOR);
-  position.closedQuantity = position.closedQuantity.plus(closed);
-  position.closedValue = position.closedValue.plus(value);
-  if (openQuantity(position).isZero()) position.status = 'closed';
-  position.updatedAt = now;
+  closing.closedQuantity = position.closedQuantity.plus(closed);
+  closing.closedValue = position.closedValue.plus(value);
+  if (openQuantity(position).isZero()) closing.status = 'closed';
+  closing.updatedAt = now;
   const before = position.margin;
-  holdMargin(journal, position, product);
+  holdMargin(journal, closing, product);
   const realized = D.max(pnl, before.minus(position.margin).neg());
-  position.realizedPnl = position.realizedPnl.plus(realized);
+  closing.realizedPnl = position.realizedPnl.plus(realized);
   const account = journal.openAccount(
     position.userId,
     position.fundingCurrency,
@@ -103,7 +103,7 @@ function close(
 }
 
 /** Sets the margin `position` holds to what its open part takes at its average open price. */
-function holdMargin(journal: Journal, position: Position, product: Product): void {
+function holdMargin(journal: Journal, position: Writable<Position>, product: Product): void {
   const open = openQuantity(position);
   const averagePrice = position.openValue.div(position.quantity);
   const inBase = position.fundingCurrency === product.baseCurrency;

@@ -11,9 +11,9 @@ import type { Journal } from '../state/journal.js';
 export function completeDueSettlements(journal: Journal, now: number, afterMs: number): void {
   for (const transaction of journal.partner.pending()) {
     if ((transaction.pendingSince ?? transaction.createdAt) > now - afterMs) continue;
-    journal.touch('qe_transactions', transaction).status = 'FILLED';
+    journal.touch('transaction', transaction).status = 'FILLED';
     for (const instruction of journal.partner.instructionsOf(transaction.id)) {
-      Object.assign(journal.touch('qe_settlement_instructions', instruction), {
+      Object.assign(journal.touch('instruction', instruction), {
         status: 'COMPLETE',
         expiresAt: null,
       });

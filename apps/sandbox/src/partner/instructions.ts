@@ -59,7 +59,7 @@ export function putInstruction(journal: Journal, input: InstructionInput): Instr
     .instructionsOf(input.transactionId)
     .find((instruction) => instruction.direction === input.direction);
   if (existing) {
-    return Object.assign(journal.touch('qe_settlement_instructions', existing), {
+    return Object.assign(journal.touch('instruction', existing), {
       method: input.method,
       expiresAt: input.expiresAt,
       setupParameters: input.setup,
@@ -67,7 +67,7 @@ export function putInstruction(journal: Journal, input: InstructionInput): Instr
       receivedInput: input.received,
     });
   }
-  return journal.add('qe_settlement_instructions', {
+  return journal.add('instruction', {
     id: randomUUID(),
     transactionId: input.transactionId,
     direction: input.direction,
@@ -110,13 +110,13 @@ export function settle(journal: Journal, transactionId: string, now: number): Tr
       status === 'PENDING',
       fundingWaitsForUser,
     );
-    journal.touch('qe_settlement_instructions', row);
-    row.status = state.status;
-    if (!state.expires) row.expiresAt = null;
+    const instruction = journal.touch('instruction', row);
+    instruction.status = state.status;
+    if (!state.expires) instruction.expiresAt = null;
   }
-  journal.touch('qe_transactions', transaction);
-  transaction.status = status;
-  transaction.pendingSince = status === 'PENDING' ? now : null;
+  const moved = journal.touch('transaction', transaction);
+  moved.status = status;
+  moved.pendingSince = status === 'PENDING' ? now : null;
   journal.partner.watchPending(transaction);
   return status;
 }

@@ -243,11 +243,10 @@ function plannedInstructions(
 /** Hands out the partner's next created_at: now, or one past the last one if that is not later. */
 function nextCreatedAt(journal: Journal, partnerId: number, now: number): number {
   const clock = journal.partner.clocks.get(partnerId);
-  if (!clock)
-    return journal.add('qe_partner_clocks', { partnerId, lastCreatedAt: now }).lastCreatedAt;
-  journal.touch('qe_partner_clocks', clock);
-  clock.lastCreatedAt = Math.max(now, clock.lastCreatedAt + 1);
-  return clock.lastCreatedAt;
+  if (!clock) return journal.add('partnerClock', { partnerId, lastCreatedAt: now }).lastCreatedAt;
+  const ticking = journal.touch('partnerClock', clock);
+  ticking.lastCreatedAt = Math.max(now, clock.lastCreatedAt + 1);
+  return ticking.lastCreatedAt;
 }
 
 function checkApiKey(state: PartnerState, session: Session, apiKey: string | undefined): void {
@@ -293,7 +292,7 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
 
   const transactionId = randomUUID();
   const instructions = plannedInstructions(request, transactionId, sides, methods, quantity, now);
-  const transaction = journal.add('qe_transactions', {
+  const transaction = journal.add('transaction', {
     id: transactionId,
     partnerId: session.partnerId,
     sessionId: session.id,

@@ -80,7 +80,7 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = ({
   }
   checkIntent(journal.partner, request, now);
   const { payout_settlement: payout, funding_settlement: funding } = request;
-  const row = journal.add('qe_intents', {
+  const row = journal.add('intent', {
     id: randomUUID(),
     partnerId: partner.id,
     strategy: request.strategy,
@@ -142,7 +142,7 @@ export function claimIntent(
   if (!intent || intent.partnerId !== partnerId) throw notFound('Intent', 'intent_id');
   requireFulfillable(intent, 'intent_id', now);
   if (intent.strategy === 'ONE_TO_ONE_ATTEMPTED') {
-    journal.touch('qe_intents', intent).consumedAt = now;
+    journal.touch('intent', intent).consumedAt = now;
   }
   return intent;
 }

@@ -117,7 +117,7 @@ export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = ({
   // is how a client whose instructions expired gets fresh ones.
   for (const other of state.instructionsOf(transaction.id)) {
     if (other.expiresAt === null) continue;
-    journal.touch('qe_settlement_instructions', other).expiresAt = now + QUOTE_TTL_MS;
+    journal.touch('instruction', other).expiresAt = now + QUOTE_TTL_MS;
   }
   settle(journal, transaction.id, now);
   const label = funding ? 'Funding' : 'Payout';
@@ -157,7 +157,7 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
     request.input_parameters,
     'input_parameters',
   );
-  journal.touch('qe_settlement_instructions', instruction).receivedInput = received;
+  journal.touch('instruction', instruction).receivedInput = received;
   settle(journal, transaction.id, now);
   return instructionReply(instruction, 'Settlement parameters accepted.');
 };

@@ -10,113 +10,113 @@ export const D = Decimal.clone({ precision: 100, toExpNeg: -100, toExpPos: 100 }
 export type D = InstanceType<typeof D>;
 
 export interface User {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  country: string;
-  currency: string;
-  language: string;
-  kycStatus: string;
-  appVendorId: number;
-  affiliateCode: string;
-  emailConfirmedAtS: number;
+  readonly id: number;
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly country: string;
+  readonly currency: string;
+  readonly language: string;
+  readonly kycStatus: string;
+  readonly appVendorId: number;
+  readonly affiliateCode: string;
+  readonly emailConfirmedAtS: number;
 }
 
 /** An application's request to act for a user, and the user's answer. */
 export interface OAuthRequest {
-  publicId: string;
-  privateId: string;
-  appTokenId: string;
-  externalRef: string | null;
-  createdAt: number;
-  expiresAt: number;
-  approvedByUserId: number | null;
-  approvedAt: number | null;
+  readonly publicId: string;
+  readonly privateId: string;
+  readonly appTokenId: string;
+  readonly externalRef: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly approvedByUserId: number | null;
+  readonly approvedAt: number | null;
 }
 
 export interface Currency {
-  code: string;
-  name: string;
-  currencyType: 'crypto' | 'fiat';
-  symbol: string;
-  depositable: boolean;
-  withdrawable: boolean;
-  assetsPrecision: number;
-  minimumWithdrawal: D;
-  withdrawalFee: D;
-  minimumOrderQuantity: D;
-  exchangeRate: D;
+  readonly code: string;
+  readonly name: string;
+  readonly currencyType: 'crypto' | 'fiat';
+  readonly symbol: string;
+  readonly depositable: boolean;
+  readonly withdrawable: boolean;
+  readonly assetsPrecision: number;
+  readonly minimumWithdrawal: D;
+  readonly withdrawalFee: D;
+  readonly minimumOrderQuantity: D;
+  readonly exchangeRate: D;
 }
 
 export interface Product {
-  id: number;
-  productType: string;
-  code: string;
-  baseCurrency: string;
-  quotedCurrency: string;
-  takerFee: D;
-  makerFee: D;
-  tickSize: D;
-  disabled: boolean;
-  marginEnabled: boolean;
-  cfdEnabled: boolean;
-  perpetualEnabled: boolean;
-  perpetual: boolean;
+  readonly id: number;
+  readonly productType: string;
+  readonly code: string;
+  readonly baseCurrency: string;
+  readonly quotedCurrency: string;
+  readonly takerFee: D;
+  readonly makerFee: D;
+  readonly tickSize: D;
+  readonly disabled: boolean;
+  readonly marginEnabled: boolean;
+  readonly cfdEnabled: boolean;
+  readonly perpetualEnabled: boolean;
+  readonly perpetual: boolean;
 }
 
 export interface Account {
-  id: number;
-  userId: number;
-  currency: string;
-  balance: D;
-  reserved: D;
-  address: string;
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly balance: D;
+  readonly reserved: D;
+  readonly address: string;
 }
 
 export type OrderStatus = components['schemas']['OrderStatus'];
 
 export interface Order {
-  id: number;
-  userId: number;
-  productId: number;
-  clientOrderId: string | null;
-  orderType: components['schemas']['OrderType'];
-  side: components['schemas']['Side'];
-  tradingType: components['schemas']['TradingType'];
-  quantity: D;
-  filledQuantity: D;
-  price: D;
+  readonly id: number;
+  readonly userId: number;
+  readonly productId: number;
+  readonly clientOrderId: string | null;
+  readonly orderType: components['schemas']['OrderType'];
+  readonly side: components['schemas']['Side'];
+  readonly tradingType: components['schemas']['TradingType'];
+  readonly quantity: D;
+  readonly filledQuantity: D;
+  readonly price: D;
   /** Sum of price * quantity over the fills, so the average price stays exact. */
-  filledValue: D;
-  status: OrderStatus;
-  leverageLevel: number;
-  fundingCurrency: string;
-  takeProfit: D | null;
-  stopLoss: D | null;
+  readonly filledValue: D;
+  readonly status: OrderStatus;
+  readonly leverageLevel: number;
+  readonly fundingCurrency: string;
+  readonly takeProfit: D | null;
+  readonly stopLoss: D | null;
   /**
    * Waiting for the product's price to reach `price`, outside the book: a take profit or stop
    * loss on a position, or a stop or trailing stop order not yet triggered.
    */
-  conditional: boolean;
+  readonly conditional: boolean;
   /** The margin position this order opened (the id of its first fill). */
-  tradeId: number | null;
+  readonly tradeId: number | null;
   /** The trade a take profit or stop loss order closes: a margin position, or a spot fill. */
-  unwoundTradeId: number | null;
+  readonly unwoundTradeId: number | null;
   /** How far a trailing stop's trigger follows the price: an amount, or a percentage of it. */
-  trailingStop: TrailingStop | null;
+  readonly trailingStop: TrailingStop | null;
   /** What the order holds of its owner's funds right now, and in which currency. */
-  reservedAmount: D;
-  reservedCurrency: string;
+  readonly reservedAmount: D;
+  readonly reservedCurrency: string;
   /** Time priority among orders at one price. */
-  sequence: number;
-  createdAt: number;
-  updatedAt: number;
+  readonly sequence: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
 }
 
 export interface TrailingStop {
-  type: 'fiat' | 'percentage';
-  value: D;
+  readonly type: 'fiat' | 'percentage';
+  readonly value: D;
 }
 
 /**
@@ -124,40 +124,40 @@ export interface TrailingStop {
  * profit or stop loss. Its id is that of the fill that opened it, which is its trade id.
  */
 export interface Position {
-  id: number;
-  userId: number;
-  productId: number;
-  tradingType: components['schemas']['TradingType'];
-  side: 'buy' | 'sell';
-  leverageLevel: number;
-  fundingCurrency: string;
+  readonly id: number;
+  readonly userId: number;
+  readonly productId: number;
+  readonly tradingType: components['schemas']['TradingType'];
+  readonly side: 'buy' | 'sell';
+  readonly leverageLevel: number;
+  readonly fundingCurrency: string;
   /** Opened in total, and sum of price * quantity over the opening fills. */
-  quantity: D;
-  openValue: D;
-  closedQuantity: D;
-  closedValue: D;
+  readonly quantity: D;
+  readonly openValue: D;
+  readonly closedQuantity: D;
+  readonly closedValue: D;
   /** What the position holds of its owner's funding currency right now. */
-  margin: D;
-  realizedPnl: D;
-  status: 'open' | 'closed';
-  createdAt: number;
-  updatedAt: number;
+  readonly margin: D;
+  readonly realizedPnl: D;
+  readonly status: 'open' | 'closed';
+  readonly createdAt: number;
+  readonly updatedAt: number;
 }
 
 export interface Fill {
-  id: number;
-  productId: number;
-  takerOrderId: number;
-  makerOrderId: number;
-  takerSide: 'buy' | 'sell';
-  price: D;
-  quantity: D;
-  createdAt: number;
+  readonly id: number;
+  readonly productId: number;
+  readonly takerOrderId: number;
+  readonly makerOrderId: number;
+  readonly takerSide: 'buy' | 'sell';
+  readonly price: D;
+  readonly quantity: D;
+  readonly createdAt: number;
 }
 
 export interface LoanLevel {
-  rate: string;
-  amount: string;
+  readonly rate: string;
+  readonly amount: string;
 }
 
 /**

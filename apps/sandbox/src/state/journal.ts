@@ -1,17 +1,19 @@
 import type { Account, ExchangeState, Fill, Order, Position } from './exchange-state.js';
 import type { PartnerState } from './partner-state.js';
-import {
-  type RecordTable,
-  type RecordTables,
-  recordKinds,
-  type SandboxState,
-} from './sandbox-state.js';
+import { type RecordKind, type Records, recordKinds, type SandboxState } from './sandbox-state.js';
 
-/** A row of a record table as a call changed it, with its values before for an undo. */
+/**
+ * A state object as the one call that touched it may change it. State objects are read-only
+ * by type everywhere else: a change made without the Journal would be answered and then lost,
+ * since only what the Journal knows is stored.
+ */
+export type Writable<T> = { -readonly [Field in keyof T]: T[Field] };
+
+/** A record as a call changed it, with its values before for an undo. */
 interface TouchedRecord {
-  table: RecordTable;
-  row: RecordTables[RecordTable];
-  before: RecordTables[RecordTable];
+  kind: RecordKind;
+  row: Records[RecordKind];
+  before: Records[RecordKind];
   created: boolean;
 }
 
@@ -61,26 +63,26 @@ export class Journal {
   }
 
   /**
-   * Call before changing a row of a record table (an OAuth request, a partner's session,
-   * intent, transaction or instruction): its values now are what an undo brings back, and
-   * the row is stored whole with the call's batch.
+   * The writable handle of a record (an OAuth request, a partner's session, intent,
+   * transaction or instruction): its values now are what an undo brings back, and the record
+   * is stored whole with the call's batch.
    */
-  touch<Table extends RecordTable>(table: Table, row: RecordTables[Table]): RecordTables[Table] {
+  touch<Kind extends RecordKind>(kind: Kind, row: Records[Kind]): Writable<Records[Kind]> {
     if (!this.#records.has(row)) {
-      this.#records.set(row, { table, row, before: { ...row }, created: false });
+      this.#records.set(row, { kind, row, before: { ...row }, created: false });
     }
     return row;
   }
 
-  /** Adds a new row of a record table to the state; an undo drops it. */
-  add<Table extends RecordTable>(table: Table, row: RecordTables[Table]): RecordTables[Table] {
-    recordKinds[table].add(this.state, row);
-    this.#records.set(row, { table, row, before: { ...row }, created: true });
+  /** Adds a new record to the state; an undo drops it. */
+  add<Kind extends RecordKind>(kind: Kind, row: Records[Kind]): Writable<Records[Kind]> {
+    recordKinds[kind].add(this.state, row);
+    this.#records.set(row, { kind, row, before: { ...row }, created: true });
     return row;
   }
 
-  /** Call before changing `order`: its values now are what an undo brings back. */
-  touchOrder(order: Order): Order {
+  /** The writable handle of `order`: its values now are what an undo brings back. */
+  touchOrder(order: Order): Writable<Order> {
     if (!this.#orders.has(order)) this.#orders.set(order, { ...order });
     return order;
   }
@@ -91,29 +93,31 @@ export class Journal {
     this.state.exchange.rest(order);
   }
 
-  touchAccount(account: Account): Account {
+  touchAccount(account: Account): Writable<Account> {
     if (!this.#accounts.has(account)) this.#accounts.set(account, { ...account });
     return account;
   }
 
-  touchPosition(position: Position): Position {
+  touchPosition(position: Position): Writable<Position> {
     if (!this.#positions.has(position)) this.#positions.set(position, { ...position });
     return position;
   }
 
-  addPosition(position: Position): void {
+  addPosition(position: Position): Writable<Position> {
     this.state.exchange.addPosition(position);
     this.#newPositions.push(position);
     this.#positions.set(position, { ...position });
+    return position;
   }
 
-  addOrder(order: Order): void {
+  addOrder(order: Order): Writable<Order> {
     this.state.exchange.addOrder(order);
     this.#newOrders.push(order);
     this.#orders.set(order, { ...order });
+    return order;
   }
 
-  openAccount(userId: number, currency: string, address: string): Account {
+  openAccount(userId: number, currency: string, address: string): Writable<Account> {
     const existing = this.state.exchange.account(userId, currency);
     if (existing) return this.touchAccount(existing);
     const account = this.state.exchange.openAccount(userId, currency, address);
@@ -143,8 +147,8 @@ export class Journal {
   #undoRecords(): void {
     // Latest first: a row the call created is dropped after the rows created since, which
     // may name it.
-    for (const { table, row, before, created } of [...this.#records.values()].reverse()) {
-      const drop = recordKinds[table].drop as (state: SandboxState, row: object) => void;
+    for (const { kind, row, before, created } of [...this.#records.values()].reverse()) {
+      const drop = recordKinds[kind].drop as (state: SandboxState, row: object) => void;
       if (created) drop(this.state, row);
       else Object.assign(row, before);
     }
@@ -210,13 +214,13 @@ export class Journal {
   }
 }
 
-const recordKey = (record: { table: RecordTable; row: RecordTables[RecordTable] }) =>
-  `${record.table}:${(recordKinds[record.table].key as (row: object) => string)(record.row)}`;
+const recordKey = (record: { kind: RecordKind; row: Records[RecordKind] }) =>
+  `${record.kind}:${(recordKinds[record.kind].key as (row: object) => string)(record.row)}`;
 
-/** A row of a record table as a batch stores it: whole, as it stands when it is written. */
+/** A record as a batch stores it: whole, as it stands when it is written. */
 export interface StoredRecord {
-  table: RecordTable;
-  row: RecordTables[RecordTable];
+  kind: RecordKind;
+  row: Records[RecordKind];
 }
 
 /**
@@ -229,7 +233,7 @@ export class Changes {
   readonly positions = new Map<number, Position>();
   readonly fills: Fill[] = [];
   readonly nonces = new Map<string, bigint>();
-  /** Rows of the record tables, by table and key. */
+  /** Records, by kind and key. */
   readonly records = new Map<string, StoredRecord>();
 
   /** How many rows the batch writes. */

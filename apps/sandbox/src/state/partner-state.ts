@@ -5,107 +5,107 @@ type Schemas = components['schemas'];
 
 /** A partner application: a user of the exchange offering Quick Exchange under a public key. */
 export interface PartnerApplication {
-  id: number;
-  userId: number;
-  publicApiKey: string;
-  name: string;
+  readonly id: number;
+  readonly userId: number;
+  readonly publicApiKey: string;
+  readonly name: string;
 }
 
 /** An asset Quick Exchange settles. */
 export interface Asset {
-  code: string;
-  kind: 'crypto' | 'fiat';
-  precision: number;
+  readonly code: string;
+  readonly kind: 'crypto' | 'fiat';
+  readonly precision: number;
   /** Where users pay in for blockchain funding; null for fiat. */
-  depositAddress: string | null;
+  readonly depositAddress: string | null;
 }
 
 /** The price of one unit of `base` in `quote`; a pair is kept in one orientation only. */
 export interface Price {
-  base: string;
-  quote: string;
-  price: D;
+  readonly base: string;
+  readonly quote: string;
+  readonly price: D;
 }
 
 export interface Session {
-  id: string;
-  partnerId: number;
+  readonly id: string;
+  readonly partnerId: number;
   /** Verifies the session's Bearer JWTs (HS256), so it is kept as issued. */
-  secret: string;
-  suggestedCountry: string;
-  defaultTransaction: Schemas['UserSession']['default_transaction'];
-  widgetConfiguration: Schemas['UserSession']['widget_configuration'] | null;
-  userLocale: string | null;
-  ancestorOrigins: string | null;
-  createdAt: number;
+  readonly secret: string;
+  readonly suggestedCountry: string;
+  readonly defaultTransaction: Schemas['UserSession']['default_transaction'];
+  readonly widgetConfiguration: Schemas['UserSession']['widget_configuration'] | null;
+  readonly userLocale: string | null;
+  readonly ancestorOrigins: string | null;
+  readonly createdAt: number;
 }
 
 export type Method = Schemas['SettlementMethod'];
 export type Direction = Schemas['SettlementDirection'];
 
 export interface Intent {
-  id: string;
-  partnerId: number;
-  strategy: Schemas['Intent']['strategy'];
-  payoutMethod: Method;
-  payoutCurrency: string;
+  readonly id: string;
+  readonly partnerId: number;
+  readonly strategy: Schemas['Intent']['strategy'];
+  readonly payoutMethod: Method;
+  readonly payoutCurrency: string;
   /** Decimal strings as given; exactly one side fixes a quantity. */
-  payoutQuantity: string | null;
-  fundingMethod: Method | null;
-  fundingCurrency: string | null;
-  fundingQuantity: string | null;
-  partnerOrderId: string | null;
-  partnerRef: string | null;
-  partnerTags: string[] | null;
-  expiresAt: number | null;
-  createdAt: number;
+  readonly payoutQuantity: string | null;
+  readonly fundingMethod: Method | null;
+  readonly fundingCurrency: string | null;
+  readonly fundingQuantity: string | null;
+  readonly partnerOrderId: string | null;
+  readonly partnerRef: string | null;
+  readonly partnerTags: string[] | null;
+  readonly expiresAt: number | null;
+  readonly createdAt: number;
   /** Set by the first attempt of a ONE_TO_ONE_ATTEMPTED intent. */
-  consumedAt: number | null;
+  readonly consumedAt: number | null;
 }
 
 export interface Transaction {
-  id: string;
-  partnerId: number;
-  sessionId: string;
-  intentId: string | null;
-  clientRef: string | null;
-  apiKey: string | null;
-  symbol: string;
-  side: 'buy' | 'sell';
-  fundingCurrency: string;
-  fundingQuantity: string;
-  payoutCurrency: string;
-  payoutQuantity: string;
-  quoteId: string | null;
-  quotedAt: number;
-  status: Schemas['TransactionStatus'];
-  partnerOrderId: string | null;
-  partnerRef: string | null;
-  partnerTags: string[] | null;
+  readonly id: string;
+  readonly partnerId: number;
+  readonly sessionId: string;
+  readonly intentId: string | null;
+  readonly clientRef: string | null;
+  readonly apiKey: string | null;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly fundingCurrency: string;
+  readonly fundingQuantity: string;
+  readonly payoutCurrency: string;
+  readonly payoutQuantity: string;
+  readonly quoteId: string | null;
+  readonly quotedAt: number;
+  readonly status: Schemas['TransactionStatus'];
+  readonly partnerOrderId: string | null;
+  readonly partnerRef: string | null;
+  readonly partnerTags: string[] | null;
   /** Unique per partner: the listing pages by it. */
-  createdAt: number;
+  readonly createdAt: number;
   /** When its settlements started (it became PENDING). */
-  pendingSince: number | null;
+  readonly pendingSince: number | null;
 }
 
 export interface Instruction {
-  id: string;
-  transactionId: string;
-  direction: Direction;
-  method: Method;
-  currency: string;
-  quantity: string;
-  status: Schemas['SettlementInstructionStatus'];
-  expiresAt: number | null;
-  setupParameters: Schemas['SettlementInstruction']['setup_parameters'];
-  requiredInputParameters: Schemas['SettlementInstruction']['required_input_parameters'];
-  receivedInput: Schemas['SettlementInstruction']['received_input'];
+  readonly id: string;
+  readonly transactionId: string;
+  readonly direction: Direction;
+  readonly method: Method;
+  readonly currency: string;
+  readonly quantity: string;
+  readonly status: Schemas['SettlementInstructionStatus'];
+  readonly expiresAt: number | null;
+  readonly setupParameters: Schemas['SettlementInstruction']['setup_parameters'];
+  readonly requiredInputParameters: Schemas['SettlementInstruction']['required_input_parameters'];
+  readonly receivedInput: Schemas['SettlementInstruction']['received_input'];
 }
 
 /** The last created_at handed out to a partner's transactions. */
 export interface PartnerClock {
-  partnerId: number;
-  lastCreatedAt: number;
+  readonly partnerId: number;
+  readonly lastCreatedAt: number;
 }
 
 /**

@@ -32,66 +32,67 @@ export class SandboxState {
 }
 
 /**
- * The tables whose rows a call stores whole, as it leaves them, besides the exchange's
- * orders, accounts, fills and positions (which the Journal tracks field by field for the
- * book): each with the key that names a row, and how a row is added to memory or dropped.
+ * The kinds of record a call stores whole, as it leaves them, besides the exchange's orders,
+ * accounts, fills and positions (which the Journal tracks one by one for the book): each with
+ * the key that names a record, and how a record is added to memory or dropped. `store/` maps
+ * each kind to its table.
  */
-export interface RecordTables {
-  oauth_requests: OAuthRequest;
-  qe_sessions: Session;
-  qe_intents: Intent;
-  qe_partner_clocks: PartnerClock;
-  qe_transactions: Transaction;
-  qe_settlement_instructions: Instruction;
+export interface Records {
+  oauthRequest: OAuthRequest;
+  session: Session;
+  intent: Intent;
+  partnerClock: PartnerClock;
+  transaction: Transaction;
+  instruction: Instruction;
 }
 
-export type RecordTable = keyof RecordTables;
+export type RecordKind = keyof Records;
 
-interface RecordKind<Row> {
+interface RecordKeeping<Row> {
   key(row: Row): string;
   add(state: SandboxState, row: Row): void;
   drop(state: SandboxState, row: Row): void;
 }
 
-export const recordKinds: { [Table in RecordTable]: RecordKind<RecordTables[Table]> } = {
-  oauth_requests: {
+export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> } = {
+  oauthRequest: {
     key: (row) => row.publicId,
     add: (state, row) => state.exchange.addOAuthRequest(row),
     drop: (state, row) => state.exchange.dropOAuthRequest(row),
   },
-  qe_sessions: {
+  session: {
     key: (row) => row.id,
     add: (state, row) => state.partner.addSession(row),
     drop: (state, row) => state.partner.dropSession(row),
   },
-  qe_intents: {
+  intent: {
     key: (row) => row.id,
     add: (state, row) => state.partner.addIntent(row),
     drop: (state, row) => state.partner.dropIntent(row),
   },
-  qe_partner_clocks: {
+  partnerClock: {
     key: (row) => String(row.partnerId),
     add: (state, row) => state.partner.addClock(row),
     drop: (state, row) => state.partner.dropClock(row),
   },
-  qe_transactions: {
+  transaction: {
     key: (row) => row.id,
     add: (state, row) => state.partner.addTransaction(row),
     drop: (state, row) => state.partner.dropTransaction(row),
   },
-  qe_settlement_instructions: {
+  instruction: {
     key: (row) => row.id,
     add: (state, row) => state.partner.addInstruction(row),
     drop: (state, row) => state.partner.dropInstruction(row),
   },
 };
 
-/** The order rows of different tables are written in: a row after the rows it names. */
-export const recordTableOrder: readonly RecordTable[] = [
-  'oauth_requests',
-  'qe_sessions',
-  'qe_intents',
-  'qe_partner_clocks',
-  'qe_transactions',
-  'qe_settlement_instructions',
+/** The order records of different kinds are stored in: a record after the records it names. */
+export const recordKindOrder: readonly RecordKind[] = [
+  'oauthRequest',
+  'session',
+  'intent',
+  'partnerClock',
+  'transaction',
+  'instruction',
 ];

@@ -411,7 +411,7 @@ describe('stored rows a call reads in', () => {
     const maker = await Sequencer.open(sandboxStorage(db));
     const [partnerId] = maker.state.partner.applications.keys();
     const intent = anIntent(partnerId as number);
-    await maker.run((journal) => journal.add('qe_intents', intent));
+    await maker.run((journal) => journal.add('intent', intent));
     await maker.settled();
     return intent;
   };
@@ -489,7 +489,7 @@ describe('stored rows a call reads in', () => {
     const sequencer = await Sequencer.open(sandboxStorage(db));
     const [partnerId] = sequencer.state.partner.applications.keys();
     const intent = anIntent(partnerId as number);
-    await sequencer.run((journal) => journal.add('qe_intents', intent));
+    await sequencer.run((journal) => journal.add('intent', intent));
     await sequencer.settled();
     const reloading = sequencer.reload();
     const seen = sequencer.run(() => sequencer.state.partner.intents.get(intent.id)?.id, {
@@ -514,7 +514,7 @@ describe('stored rows a call reads in', () => {
     const maker = await Sequencer.open(sandboxStorage(db));
     const [partnerId] = maker.state.partner.applications.keys();
     const intent = anIntent(partnerId as number);
-    await maker.run((journal) => journal.add('qe_intents', intent));
+    await maker.run((journal) => journal.add('intent', intent));
     await maker.settled();
     // A store whose reads lag: every read answers the intent as it was first read.
     const storage = sandboxStorage(db);
@@ -530,7 +530,7 @@ describe('stored rows a call reads in', () => {
     const reads = { intents: [intent.id] };
     const consumed = sequencer.run((journal) => {
       const held = sequencer.state.partner.intents.get(intent.id) as Intent;
-      journal.touch('qe_intents', held).consumedAt = 1;
+      journal.touch('intent', held).consumedAt = 1;
     }, reads);
     const seen = sequencer.run(
       () => sequencer.state.partner.intents.get(intent.id)?.consumedAt,

@@ -76,7 +76,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     });
   }
   const orNull = (value: unknown) => (value === null ? null : Number(value));
-  for (const row of await readRows(db, 'oauth_requests', null)) {
+  for (const row of await readRows(db, 'oauthRequest', null)) {
     state.addOAuthRequest({
       publicId: String(row.public_id),
       privateId: String(row.private_id),

@@ -38,7 +38,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       price: new D(String(row.price)),
     });
   }
-  for (const row of await readRows(db, 'qe_sessions', null)) {
+  for (const row of await readRows(db, 'session', null)) {
     state.addSession({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -51,13 +51,13 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       createdAt: Number(row.created_at),
     });
   }
-  for (const row of await readRows(db, 'qe_partner_clocks', null)) {
+  for (const row of await readRows(db, 'partnerClock', null)) {
     state.addClock({
       partnerId: Number(row.partner_id),
       lastCreatedAt: Number(row.last_created_at),
     });
   }
-  for (const row of await readRows(db, 'qe_transactions', 'created_at')) {
+  for (const row of await readRows(db, 'transaction', 'created_at')) {
     state.addTransaction({
       id: String(row.id),
       partnerId: Number(row.partner_id),
@@ -81,7 +81,7 @@ export async function loadPartnerState(db: Queryable): Promise<PartnerState> {
       pendingSince: time(row.pending_since),
     });
   }
-  for (const row of await readRows(db, 'qe_settlement_instructions', null)) {
+  for (const row of await readRows(db, 'instruction', null)) {
     state.addInstruction({
       id: String(row.id),
       transactionId: String(row.transaction_id),
@@ -119,7 +119,7 @@ const intentOf = (row: Row): Intent => ({
 
 /** The intents among `ids` (lower-case UUIDs) that the store holds. */
 export async function readIntents(db: Queryable, ids: readonly string[]): Promise<Intent[]> {
-  const rows = await readRows(db, 'qe_intents', null, {
+  const rows = await readRows(db, 'intent', null, {
     where: 'id = ANY($1::uuid[])',
     params: [ids],
   });

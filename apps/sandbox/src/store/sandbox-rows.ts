@@ -1,7 +1,7 @@
 import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { Queryable } from '../state/queryable.js';
-import { type RecordTable, type RecordTables, recordTableOrder } from '../state/sandbox-state.js';
+import { type RecordKind, type Records, recordKindOrder } from '../state/sandbox-state.js';
 
 type Value = string | number | boolean | D | null;
 
@@ -127,9 +127,9 @@ const nonces: Table<NonceRow> = {
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
-/** The tables whose rows are written whole, each a row as memory holds it. */
-const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
-  oauth_requests: {
+/** The table of each kind of record, written whole, a row as memory holds the record. */
+const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
+  oauthRequest: {
     name: 'oauth_requests',
     columns: [
       ['public_id', 'uuid', (r) => r.publicId],
@@ -143,7 +143,7 @@ const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
     ],
     onConflict: '',
   },
-  qe_sessions: {
+  session: {
     name: 'qe_sessions',
     columns: [
       ['id', 'uuid', (r) => r.id],
@@ -158,7 +158,7 @@ const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
     ],
     onConflict: '',
   },
-  qe_intents: {
+  intent: {
     name: 'qe_intents',
     columns: [
       ['id', 'uuid', (r) => r.id],
@@ -179,7 +179,7 @@ const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
     ],
     onConflict: '',
   },
-  qe_partner_clocks: {
+  partnerClock: {
     name: 'qe_partner_clocks',
     columns: [
       ['partner_id', 'bigint', (r) => r.partnerId],
@@ -187,7 +187,7 @@ const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
     ],
     onConflict: '',
   },
-  qe_transactions: {
+  transaction: {
     name: 'qe_transactions',
     columns: [
       ['id', 'uuid', (r) => r.id],
@@ -213,7 +213,7 @@ const recordTables: { [Name in RecordTable]: Table<RecordTables[Name]> } = {
     ],
     onConflict: '',
   },
-  qe_settlement_instructions: {
+  instruction: {
     name: 'qe_settlement_instructions',
     columns: [
       ['id', 'uuid', (r) => r.id],
@@ -236,7 +236,7 @@ for (const table of Object.values(recordTables)) {
 }
 
 const tables = { orders, accounts, fills, positions, ...recordTables } as Record<
-  'orders' | 'accounts' | 'fills' | 'positions' | RecordTable,
+  'orders' | 'accounts' | 'fills' | 'positions' | RecordKind,
   Table<never>
 >;
 
@@ -316,10 +316,10 @@ export async function* eachRow(
 }
 
 function selectFrom(table: keyof typeof tables): string {
-  const { columns } = tables[table] as Table<never>;
+  const { name, columns } = tables[table] as Table<never>;
   return `SELECT ${columns
     .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))
-    .join(', ')} FROM ${table}`;
+    .join(', ')} FROM ${name}`;
 }
 
 async function readSelect(
@@ -398,12 +398,12 @@ export function changesSql(changes: Changes): string {
   if (changes.positions.size > 0) {
     statements.push(write(positions, [...changes.positions.values()]));
   }
-  for (const name of recordTableOrder) {
+  for (const kind of recordKindOrder) {
     const rows = [...changes.records.values()]
-      .filter((record) => record.table === name)
+      .filter((record) => record.kind === kind)
       .map((record) => record.row);
     if (rows.length > 0)
-      statements.push(write(recordTables[name] as Table<never>, rows as never[]));
+      statements.push(write(recordTables[kind] as Table<never>, rows as never[]));
   }
   if (changes.nonces.size > 0) {
     statements.push(

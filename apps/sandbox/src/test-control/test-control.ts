@@ -71,7 +71,7 @@ export function testControl(options: TestControlOptions) {
         const key = canonicalUuid(transaction);
         const found = key === undefined ? undefined : journal.partner.transactions.get(key);
         if (!found) return false;
-        journal.touch('qe_transactions', found).status = status as Transaction['status'];
+        journal.touch('transaction', found).status = status as Transaction['status'];
         return true;
       });
       return ended

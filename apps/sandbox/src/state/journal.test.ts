@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { D, type OAuthRequest, type Order } from './exchange-state.js';
+import { Changes, Journal } from './journal.js';
+import { SandboxState } from './sandbox-state.js';
+
+const request = (): OAuthRequest => ({
+  publicId: '09188d8a-34c8-46a0-9763-3652c91f5011',
+  privateId: '811603ef-12d0-4235-bfd2-9a58b2cd2119',
+  appTokenId: '3141592',
+  externalRef: null,
+  createdAt: 1_000,
+  expiresAt: 2_000,
+  approvedByUserId: null,
+  approvedAt: null,
+});
+
+/**
+ * Never called: `tsc --noEmit` (the package's typecheck) fails if any of these assignments
+ * compiles, that is, if a state object can be changed without the handle the Journal hands
+ * out, whose changes it stores.
+ */
+export function changesWithoutTouchDoNotCompile(
+  journal: Journal,
+  order: Order,
+  stored: OAuthRequest,
+): void {
+  // @ts-expect-error an order read from the state is read-only
+  order.price = new D(1);
+  // @ts-expect-error so is a record
+  stored.approvedByUserId = 1;
+  const account = journal.exchange.account(1, 'USD');
+  // @ts-expect-error so is an account
+  if (account) account.balance = new D(0);
+  const session = journal.partner.sessions.get('id');
+  // @ts-expect-error so is a session
+  if (session) session.createdAt = 0;
+  // The handles are writable: the same objects, known to the journal.
+  journal.touchOrder(order).price = new D(1);
+  journal.touch('oauthRequest', stored).approvedByUserId = 1;
+}
+
+describe('Journal', () => {
+  it('hands out the stored object itself as the writable handle, and stores what it became', () => {
+    const state = new SandboxState();
+    const added = new Journal(state).add('oauthRequest', request());
+    const journal = new Journal(state);
+    const handle = journal.touch('oauthRequest', added);
+    expect(handle).toBe(added);
+    handle.approvedByUserId = 7;
+    const changes = new Changes();
+    journal.mergeInto(changes);
+    const stored = [...changes.records.values()];
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.row).toMatchObject({ approvedByUserId: 7 });
+    expect(stored[0]?.kind).toBe('oauthRequest');
+  });
+
+  it('puts a touched record back as it was on undo, and drops one it added', () => {
+    const state = new SandboxState();
+    const kept = new Journal(state).add('oauthRequest', request());
+    const journal = new Journal(state);
+    journal.touch('oauthRequest', kept).expiresAt = 5_000;
+    const other = { ...request(), publicId: 'a', privateId: 'b' };
+    journal.add('oauthRequest', other);
+    expect(state.exchange.oauthRequests.get('a')).toBe(other);
+    journal.undo();
+    expect(kept.expiresAt).toBe(2_000);
+    expect(state.exchange.oauthRequests.has('a')).toBe(false);
+  });
+});
