@@ -1,4 +1,4 @@
-import { type Api, deref } from './spec.js';
+import { type ApiName, deref } from './spec.js';
 
 /** One malformed request body derived from a request schema, and the requirement it tests. */
 export interface BadInputCase {
@@ -30,7 +30,7 @@ const anyTypeValues: unknown[] = [
 ];
 
 /** The JSON types a schema admits, following $ref, oneOf and anyOf; empty when it says nothing. */
-export function allowedTypes(api: Api, schema: unknown): Set<string> {
+export function allowedTypes(api: ApiName, schema: unknown): Set<string> {
   const resolved = deref(api, schema) as Row | undefined;
   const types = new Set<string>();
   if (!resolved) return types;
@@ -61,7 +61,7 @@ export function allowedTypes(api: Api, schema: unknown): Set<string> {
  * that the discriminator names or whose required fields the body has, and the properties and
  * required fields of an allOf merged (a later part's property replaces an earlier one's).
  */
-function objectSchema(api: Api, schema: unknown, body: Row): Row | undefined {
+function objectSchema(api: ApiName, schema: unknown, body: Row): Row | undefined {
   const resolved = deref(api, schema) as Row | undefined;
   if (!resolved) return undefined;
   const parts = resolved.allOf as unknown[] | undefined;
@@ -110,7 +110,7 @@ function setAt(body: Row, path: string[], value: unknown, remove = false): Row {
  * one level down.
  */
 export function deriveBadInput(
-  api: Api,
+  api: ApiName,
   schema: unknown,
   base: Row,
   path: string[] = [],

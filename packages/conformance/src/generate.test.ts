@@ -1,3 +1,4 @@
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { Evidences } from './context.js';
 import { arbitraryOf, fastCheckSeed, maxFilterTries, satisfying, unsatisfied } from './generate.js';
 import { generateBodies } from './scenarios/generated.js';
 import type { ScenarioContext } from './scenarios/scenario.js';
-import { documents, operation, requestSchema, requestSchemaPointer } from './spec.js';
+import { operation, requestSchema, requestSchemaPointer } from './spec.js';
 import { validatorAt } from './validate.js';
 
 type Row = Record<string, unknown>;
@@ -42,7 +43,7 @@ describe('bodies generated from the request schemas', () => {
     expect(bodies.filter((body) => validate(body) !== true)).toEqual([]);
     const orders = bodies.map((body) => (body.order ?? body) as Row);
     const types = new Set(orders.map((order) => order.order_type));
-    const mapping = ((documents.exchange.components as Row).schemas as Record<string, Row>)
+    const mapping = ((bundledDocuments.exchange.components as Row).schemas as Record<string, Row>)
       .OrderCreate?.discriminator as { mapping: Row };
     expect([...types].sort()).toEqual(Object.keys(mapping.mapping).sort());
     // Each type carries the fields its member requires.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { type Api, deref } from './spec.js';
+import { type ApiName, deref } from './spec.js';
 
 type Row = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ export function satisfying<T>(
  * with the schema's own. Shrinking goes towards fewer optional fields, shorter strings and the
  * first enum value.
  */
-export function arbitraryOf(api: Api, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+export function arbitraryOf(api: ApiName, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   const resolved = deref(api, schema) as Row | undefined;
   if (!resolved || typeof resolved !== 'object') return fc.constant(null);
   if ('const' in resolved) return fc.constant(resolved.const);
@@ -124,7 +124,7 @@ export function arbitraryOf(api: Api, schema: unknown, depth = 0): fc.Arbitrary<
  * One schema saying what all of `allOf` say: properties merged (a property's later schema adds
  * to its earlier one, so a member's `const` narrows the shared field), `required` joined.
  */
-function mergeAllOf(api: Api, schema: Row): Row {
+function mergeAllOf(api: ApiName, schema: Row): Row {
   const { allOf, ...rest } = schema;
   const merged: Row = {};
   const properties: Row = {};
@@ -144,7 +144,7 @@ function mergeAllOf(api: Api, schema: Row): Row {
   return { ...merged, type: merged.type ?? 'object', properties, required: [...required] };
 }
 
-function narrowed(api: Api, earlier: unknown, later: unknown): Row {
+function narrowed(api: ApiName, earlier: unknown, later: unknown): Row {
   return { ...(deref(api, earlier) as Row), ...(deref(api, later) as Row) };
 }
 
@@ -153,7 +153,7 @@ function narrowed(api: Api, earlier: unknown, later: unknown): Row {
  * pinned to its key, so every body drawn is one member whole instead of a blend a validator
  * has to weed out.
  */
-function discriminatedMembers(api: Api, schema: Row): Row[] | undefined {
+function discriminatedMembers(api: ApiName, schema: Row): Row[] | undefined {
   const discriminator = schema.discriminator as
     | { propertyName?: string; mapping?: Record<string, string> }
     | undefined;
@@ -194,7 +194,7 @@ function stringOf(schema: Row): fc.Arbitrary<string | Unsatisfied> {
   });
 }
 
-function objectOf(api: Api, schema: Row, depth: number): fc.Arbitrary<unknown> {
+function objectOf(api: ApiName, schema: Row, depth: number): fc.Arbitrary<unknown> {
   const properties = (schema.properties as Row | undefined) ?? {};
   const required = ((schema.required as string[] | undefined) ?? []).filter(
     (name) => name in properties,

@@ -34,7 +34,7 @@ export interface RecordedCall {
   sessionSigning?: SessionSignRequest;
 }
 
-/** A check found the server doing something else than the spec documents. */
+/** A check found the server doing something else than the spec bundledDocuments. */
 export class Failure extends Error {
   constructor(
     message: string,

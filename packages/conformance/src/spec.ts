@@ -1,14 +1,12 @@
-import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { type ApiName, bundledDocuments } from '@exchange-kit/contract/documents';
 import {
   escapePointer,
-  type OpenApiDocument,
   operationsOf,
   resolveRef,
   routeMatcher,
 } from '@exchange-kit/contract/spec-reader';
 
-export type Api = 'exchange' | 'partner';
+export type { ApiName };
 
 /** A JSON Schema of the bundled specs (OpenAPI 3.1, so JSON Schema 2020-12). */
 export type Schema = Record<string, unknown>;
@@ -26,7 +24,7 @@ export interface ResponseObject {
 
 export interface Operation {
   operationId: string;
-  api: Api;
+  api: ApiName;
   method: string;
   /** Path template of the spec, for example `/orders/{order_id}/cancel`. */
   path: string;
@@ -39,20 +37,15 @@ export interface Operation {
   authPayload?: string;
 }
 
-export const documents: Record<Api, Schema> = {
-  exchange: exchangeSpec as Schema,
-  partner: partnerSpec as Schema,
-};
-
 export { escapePointer };
 
 /** Follows a local `$ref` (the bundled documents hold no other kind). */
-export function deref<T>(api: Api, node: T): T {
-  return resolveRef(documents[api] as unknown as OpenApiDocument, node);
+export function deref<T>(api: ApiName, node: T): T {
+  return resolveRef(bundledDocuments[api], node);
 }
 
-function collect(api: Api): Operation[] {
-  const document = documents[api] as unknown as OpenApiDocument;
+function collect(api: ApiName): Operation[] {
+  const document = bundledDocuments[api];
   return operationsOf(document).map(({ operationId, method, path, pointer, operation: raw }) => {
     const responses: Record<string, ResponseObject> = {};
     for (const [status, response] of Object.entries(raw.responses as Record<string, unknown>)) {
@@ -67,7 +60,7 @@ function collect(api: Api): Operation[] {
       pointer,
       requestBody: deref(api, raw.requestBody) as Operation['requestBody'],
       responses,
-      security: (raw.security ?? documents[api].security) as Operation['security'],
+      security: (raw.security ?? bundledDocuments[api].security) as Operation['security'],
       authPayload: raw['x-auth-payload'] as string | undefined,
     };
   });
@@ -120,7 +113,7 @@ export function fillPath(
 export function requestSchemaPointer(operationId: string): string | undefined {
   const op = operation(operationId);
   if (!op.requestBody?.content?.['application/json']) return undefined;
-  const paths = documents[op.api].paths as Record<
+  const paths = bundledDocuments[op.api].paths as Record<
     string,
     Record<string, { requestBody?: { $ref?: string } }>
   >;

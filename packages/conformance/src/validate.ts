@@ -1,7 +1,8 @@
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { parseJson } from '@exchange-kit/core';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type Api, documents, escapePointer, type Operation, type Schema } from './spec.js';
+import { type ApiName, escapePointer, type Operation, type Schema } from './spec.js';
 
 /** One way a response differs from the spec, located by a JSON pointer into the body. */
 export interface Violation {
@@ -16,12 +17,13 @@ export interface Violation {
 // Schema vocabulary; strict mode would refuse them.
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
-for (const [api, document] of Object.entries(documents)) ajv.addSchema(document, api);
+for (const [api, document] of Object.entries(bundledDocuments))
+  ajv.addSchema(document as object, api);
 
 const compiled = new Map<string, ValidateFunction>();
 
 /** A validator for the schema at `pointer` (a `#/...` pointer) of an API's document. */
-export function validatorAt(api: Api, pointer: string): ValidateFunction {
+export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
   const key = `${api}${pointer}`;
   let validate = compiled.get(key);
   if (!validate) {
@@ -32,7 +34,7 @@ export function validatorAt(api: Api, pointer: string): ValidateFunction {
 }
 
 /** Validates `value` against the schema at `pointer`, as violations. */
-export function validateAt(api: Api, pointer: string, value: unknown): Violation[] {
+export function validateAt(api: ApiName, pointer: string, value: unknown): Violation[] {
   const validate = validatorAt(api, pointer);
   if (validate(value)) return [];
   const seen = new Set<string>();
@@ -137,7 +139,7 @@ function schemaViolations(
 ): Violation[] {
   // A response given by $ref lives under components/responses, not under the operation.
   const raw = (
-    documents[op.api].paths as Record<
+    bundledDocuments[op.api].paths as Record<
       string,
       Record<string, { responses: Record<string, { $ref?: string }> }>
     >

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { Decimal } from 'decimal.js';
 import type { RecordedCall } from './outcome.js';
-import { documents } from './spec.js';
 
 /**
  * One check of a value requirement, as `spec/state-tables.yaml` writes it: a `kind` applied at
@@ -69,8 +69,8 @@ export function select(root: unknown, pointer: string): Found[] {
 
 const decimalPattern = new RegExp(
   (
-    (documents.exchange.components as { schemas: Record<string, { pattern: string }> }).schemas
-      .DecimalString as { pattern: string }
+    (bundledDocuments.exchange.components as { schemas: Record<string, { pattern: string }> })
+      .schemas.DecimalString as { pattern: string }
   ).pattern,
 );
 

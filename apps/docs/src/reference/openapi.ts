@@ -2,18 +2,22 @@
  * The API reference, rendered from the bundled specs: one page per operation, one page of
  * schemas per interface, and the authentication payloads.
  */
-import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { type ApiName, bundledDocuments } from '@exchange-kit/contract/documents';
 import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
 
 type Json = Record<string, unknown>;
-export type ApiName = 'exchange' | 'partner';
+
+export type { ApiName };
 
 export const apis: Record<ApiName, { title: string; spec: Json; host: string }> = {
-  exchange: { title: 'Exchange REST interface', spec: exchangeSpec as Json, host: '{base_url}' },
+  exchange: {
+    title: 'Exchange REST interface',
+    spec: bundledDocuments.exchange as unknown as Json,
+    host: '{base_url}',
+  },
   partner: {
     title: 'Quick Exchange partner interface',
-    spec: partnerSpec as Json,
+    spec: bundledDocuments.partner as unknown as Json,
     host: '{partners_url}',
   },
 };

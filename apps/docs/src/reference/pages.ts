@@ -1,7 +1,7 @@
+import { apiNames } from '@exchange-kit/contract/documents';
 import { operationCalls } from './calls.js';
 import { coverageOf, renderConformance } from './conformance.js';
 import {
-  type ApiName,
   operations,
   renderApiIndex,
   renderAuthentication,
@@ -19,7 +19,7 @@ export function generatedPages(
     'reference/conformance.md': renderConformance(),
     'reference/authentication.md': renderAuthentication(authSamples),
   };
-  for (const api of ['exchange', 'partner'] as ApiName[]) {
+  for (const api of apiNames) {
     pages[`reference/${api}/index.md`] = renderApiIndex(api);
     pages[`reference/${api}/schemas.md`] = renderSchemas(api);
   }

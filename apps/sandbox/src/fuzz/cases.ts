@@ -2,16 +2,18 @@
  * One fuzzed case: a request sent to the sandbox and its answer put through every check,
  * failing with the request that failed it.
  */
+
+import { apiNames, bundledDocuments } from '@exchange-kit/contract/documents';
 import { operationsOf } from '@exchange-kit/contract/spec-reader';
 import { answerChecks } from './checks.js';
-import { documents, type FuzzRequest } from './fuzz-requests.js';
+import type { FuzzRequest } from './fuzz-requests.js';
 import { describeRequest } from './report.js';
 import type { Answer, SandboxCaller } from './sandbox-caller.js';
 
 /** Which operations take a body, by api and operation id, read from the specs. */
 const takesBody = new Set(
-  (['exchange', 'partner'] as const).flatMap((api) =>
-    operationsOf(documents[api])
+  apiNames.flatMap((api) =>
+    operationsOf(bundledDocuments[api])
       .filter((operation) => operation.operation.requestBody !== undefined)
       .map((operation) => `${api}:${operation.operationId}`),
   ),

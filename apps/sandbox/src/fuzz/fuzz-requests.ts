@@ -3,8 +3,7 @@
  * with the contract's spec reader: its path and query parameters, its body, and how it is
  * authenticated. Nothing here names an operation or a field.
  */
-import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import { type ApiName, bundledDocuments } from '@exchange-kit/contract/documents';
 import {
   type OpenApiDocument,
   operationsOf,
@@ -20,17 +19,6 @@ import {
 } from './hostile-values.js';
 import { type FuzzSchema, nodePaths, schemaValue, type ValueOptions } from './schema-values.js';
 
-export type Api = 'exchange' | 'partner';
-
-export const documents: Record<Api, OpenApiDocument & { info: RequestLimitsInfo }> = {
-  exchange: exchangeSpec as unknown as OpenApiDocument & { info: RequestLimitsInfo },
-  partner: partnerSpec as unknown as OpenApiDocument & { info: RequestLimitsInfo },
-};
-
-interface RequestLimitsInfo {
-  'x-request-limits': { 'max-body-bytes': number; 'max-nesting-depth': number };
-}
-
 /**
  * How a request proves who sends it: not at all, signed as the operation's security asks
  * (the demo token, its partner delegation, or a user session), or with a forged credential.
@@ -45,7 +33,7 @@ export type Credential = 'anonymous' | 'signed' | 'forged';
 export type Signing = 'service' | 'delegated' | 'session' | 'none';
 
 export interface FuzzRequest {
-  api: Api;
+  api: ApiName;
   signing: Signing;
   operationId: string;
   method: string;
@@ -65,8 +53,8 @@ export interface FuzzTarget {
 }
 
 /** The operation's JSON body schema, if it takes a body. */
-export function bodySchemaOf(api: Api, operation: SpecOperation): FuzzSchema | undefined {
-  const document = documents[api];
+export function bodySchemaOf(api: ApiName, operation: SpecOperation): FuzzSchema | undefined {
+  const document = bundledDocuments[api];
   const requestBody = operation.operation.requestBody;
   if (!requestBody) return undefined;
   const resolved = resolveRef(
@@ -180,8 +168,8 @@ function queryOf(
  * A body for the operation: from its schema with hostile swaps, a body that is no JSON
  * object, or one past the interface's size bound.
  */
-function bodyOf(api: Api, schema: FuzzSchema, options: ValueOptions): fc.Arbitrary<string> {
-  const limit = documents[api].info['x-request-limits']['max-body-bytes'];
+function bodyOf(api: ApiName, schema: FuzzSchema, options: ValueOptions): fc.Arbitrary<string> {
+  const limit = bundledDocuments[api].info['x-request-limits']['max-body-bytes'];
   const fromSchema = schemaValue(schema, options);
   const oversize = schemaValue(schema, { ...options, hostileShare: 0 }).map(
     (text) => `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(limit)}"}`,
@@ -226,11 +214,11 @@ interface RequestParts {
   body: BodyPart;
 }
 
-function toRequest(api: Api, operation: SpecOperation, parts: RequestParts): FuzzRequest {
+function toRequest(api: ApiName, operation: SpecOperation, parts: RequestParts): FuzzRequest {
   const { path, query, credential, body } = parts;
   return {
     api,
-    signing: signingOf(documents[api], operation),
+    signing: signingOf(bundledDocuments[api], operation),
     operationId: operation.operationId,
     method: operation.method,
     url: path + query,
@@ -247,14 +235,14 @@ function toRequest(api: Api, operation: SpecOperation, parts: RequestParts): Fuz
  * absent, it is any hostile value.
  */
 export function targetedRequest(
-  api: Api,
+  api: ApiName,
   operation: SpecOperation,
   target: FuzzTarget,
   node: readonly string[],
   value?: string,
 ): fc.Arbitrary<FuzzRequest> {
   const options: ValueOptions = {
-    document: documents[api],
+    document: bundledDocuments[api],
     known: target.known,
     hostileShare: 0,
     target: node,
@@ -275,14 +263,17 @@ export function targetedRequest(
 }
 
 /** The body nodes of an operation a targeted request can aim at. */
-export function targetNodes(api: Api, operation: SpecOperation): readonly (readonly string[])[] {
+export function targetNodes(
+  api: ApiName,
+  operation: SpecOperation,
+): readonly (readonly string[])[] {
   const schema = bodySchemaOf(api, operation);
-  return schema ? nodePaths(schema, documents[api]) : [];
+  return schema ? nodePaths(schema, bundledDocuments[api]) : [];
 }
 
 /** Every operation of one interface as an arbitrary request. */
-function requestsOf(api: Api, target: FuzzTarget): fc.Arbitrary<FuzzRequest>[] {
-  const document = documents[api];
+function requestsOf(api: ApiName, target: FuzzTarget): fc.Arbitrary<FuzzRequest>[] {
+  const document = bundledDocuments[api];
   const options: ValueOptions = { document, known: target.known, hostileShare: 0.08 };
   return operationsOf(document).map((operation) => {
     const schema = bodySchemaOf(api, operation);

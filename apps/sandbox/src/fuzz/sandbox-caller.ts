@@ -3,13 +3,14 @@
  * client, because fetch would resolve `..` segments and re-encode the path before sending.
  */
 import http from 'node:http';
+import type { ApiName } from '@exchange-kit/contract/documents';
 import {
   type ApiToken,
   type SessionCredentials,
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
-import type { Api, FuzzRequest } from './fuzz-requests.js';
+import type { FuzzRequest } from './fuzz-requests.js';
 
 export interface Answer {
   /** The request as it went out, placeholders filled in. */
@@ -26,7 +27,7 @@ export interface SandboxCaller {
 }
 
 export interface CallerOptions {
-  urls: Record<Api, string>;
+  urls: Record<ApiName, string>;
   token: ApiToken;
   session: SessionCredentials;
   /** How long one answer may take before the call counts as hung. */

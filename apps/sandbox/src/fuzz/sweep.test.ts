@@ -7,6 +7,8 @@
  *
  * FUZZ_OPERATION limits the sweep to one operation; FUZZ_SEED changes the valid rest.
  */
+
+import { apiNames, bundledDocuments } from '@exchange-kit/contract/documents';
 import { operationsOf } from '@exchange-kit/contract/spec-reader';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import {
   type StatusCounts,
   sendChecked,
 } from './cases.js';
-import { type Api, documents, targetedRequest, targetNodes } from './fuzz-requests.js';
+import { targetedRequest, targetNodes } from './fuzz-requests.js';
 import { type FuzzSandbox, startFuzzSandbox } from './fuzz-sandbox.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { everyHostileJson } from './hostile-values.js';
@@ -33,8 +35,8 @@ afterAll(() => sandbox?.stop());
 const seed = fuzzSettings.seed ?? 1;
 
 /** Every operation with a body, with the nodes of its body. */
-const targets = (['exchange', 'partner'] as const satisfies readonly Api[]).flatMap((api) =>
-  operationsOf(documents[api])
+const targets = apiNames.flatMap((api) =>
+  operationsOf(bundledDocuments[api])
     .filter(
       (operation) =>
         fuzzSettings.operation === undefined || operation.operationId === fuzzSettings.operation,

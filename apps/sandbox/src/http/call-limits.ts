@@ -1,11 +1,11 @@
+import type { ApiName } from '@exchange-kit/contract/documents';
 import type { Caller, Reply } from '../domain/operation.js';
 import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
 import { errorReply, HttpError } from './refusals.js';
-import type { Api } from './spec.js';
 
 /** What a rate limit reads of a call besides its caller. */
 export interface LimitedCall {
-  api: Api;
+  api: ApiName;
   body: unknown;
   address: string;
 }

@@ -1,6 +1,6 @@
+import type { ApiName } from '@exchange-kit/contract/documents';
 import { DomainError, Forbidden, NotAuthenticated, NotFound, Refusal } from '../domain/errors.js';
 import type { Reply } from '../domain/operation.js';
-import type { Api } from './spec.js';
 
 /**
  * A refusal of the HTTP edge itself (a body it cannot read, a request the schemas refuse),
@@ -37,7 +37,7 @@ export function asHttpError(error: unknown): HttpError | undefined {
  * A refusal in the error shape its interface documents: the exchange's `{errors}` or
  * `{message}`, or the Quick Exchange envelope `{success: false, message, errors?}`.
  */
-export function errorReply(error: HttpError, api: Api = 'exchange'): Reply {
+export function errorReply(error: HttpError, api: ApiName = 'exchange'): Reply {
   if (api === 'partner') {
     return {
       status: error.status,

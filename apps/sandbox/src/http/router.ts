@@ -1,17 +1,18 @@
+import { type ApiName, apiNames } from '@exchange-kit/contract/documents';
 import {
   operationsOf,
   type RouteResolution,
   routeMatcher,
   type SpecParameter,
 } from '@exchange-kit/contract/spec-reader';
-import { type Api, type SpecOperation, specs } from './spec.js';
+import { type OperationObject, specs } from './spec.js';
 
 export interface Route {
-  api: Api;
+  api: ApiName;
   method: string;
   /** The path template of the spec, `/orders/{order_id}`. */
   path: string;
-  operation: SpecOperation;
+  operation: OperationObject;
   /** Path-level and operation-level parameters, references resolved. */
   parameters: SpecParameter[];
 }
@@ -24,12 +25,12 @@ export interface RouteMatch {
 
 /** The route table of both bundled specs: one route per operation. */
 export function buildRoutes(): Route[] {
-  return (Object.keys(specs) as Api[]).flatMap((api) =>
+  return apiNames.flatMap((api) =>
     operationsOf(specs[api]).map(({ method, path, operation, parameters }) => ({
       api,
       method,
       path,
-      operation: operation as unknown as SpecOperation,
+      operation: operation as unknown as OperationObject,
       parameters,
     })),
   );
@@ -70,7 +71,7 @@ export function routerPath(template: string): string {
  * The interface a pathname no route matches would belong to: the one whose paths start with
  * the same segment (`/api/...` for the partner's), so its miss answers in that interface's shape.
  */
-export function apiOfPath(routes: Route[], pathname: string): Api {
+export function apiOfPath(routes: Route[], pathname: string): ApiName {
   const first = pathname.split('/')[1];
   return routes.find((route) => route.path.split('/')[1] === first)?.api ?? 'exchange';
 }

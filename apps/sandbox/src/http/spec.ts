@@ -1,6 +1,4 @@
-import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
-import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
-import type { OpenApiDocument } from '@exchange-kit/contract/spec-reader';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 
 /** The parts of a bundled OpenAPI document the HTTP layer reads. */
 export interface SpecSchema {
@@ -17,7 +15,8 @@ export interface SpecSchema {
 
 type SecurityRequirement = Record<string, string[]>;
 
-export interface SpecOperation {
+/** An operation object of a bundled spec, as the HTTP layer reads it. */
+export interface OperationObject {
   operationId: string;
   requestBody?: {
     required?: boolean;
@@ -29,20 +28,5 @@ export interface SpecOperation {
   'x-auth-payload'?: string;
 }
 
-/** The bounds of a whole request body, `info.x-request-limits` of each spec. */
-export interface RequestLimits {
-  'max-body-bytes': number;
-  'max-nesting-depth': number;
-}
-
-export interface SpecDocument extends OpenApiDocument {
-  info: { 'x-request-limits': RequestLimits };
-}
-
-/** Which API an operation belongs to. */
-export type Api = 'exchange' | 'partner';
-
-export const specs: Record<Api, SpecDocument> = {
-  exchange: exchangeSpec as unknown as SpecDocument,
-  partner: partnerSpec as unknown as SpecDocument,
-};
+/** The bundled specs, by interface. */
+export const specs = bundledDocuments;

@@ -1,15 +1,16 @@
+import type { ApiName } from '@exchange-kit/contract/documents';
 import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
-import { type Api, type SpecSchema, specs } from './spec.js';
+import { type SpecSchema, specs } from './spec.js';
 
 type Schema = z.core.$ZodType;
 type Issue = z.core.$ZodIssue;
 
-const schemaModules: Record<Api, Record<string, unknown>> = {
+const schemaModules: Record<ApiName, Record<string, unknown>> = {
   exchange: exchangeSchemas,
   partner: partnerSchemas,
 };

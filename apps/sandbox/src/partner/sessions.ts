@@ -66,7 +66,7 @@ export const createSession: PartnerHandlerOf<'createSession'> = ({ body, journal
     widget_configuration: config,
     _links: { terms_of_service: { href: TERMS_OF_SERVICE } },
   };
-  journal.add('qe_sessions', {
+  journal.add('session', {
     id: session.session_id,
     partnerId: partner.id,
     secret: session.session_secret,

@@ -11,7 +11,7 @@ import {
   unsatisfied,
 } from '../generate.js';
 import { Failure, type RecordedCall, SetupError } from '../outcome.js';
-import { type Api, operation, requestSchema, requestSchemaPointer } from '../spec.js';
+import { type ApiName, operation, requestSchema, requestSchemaPointer } from '../spec.js';
 import { validatorAt } from '../validate.js';
 import { type InputTarget, inputTargets, withFreshIds } from './input.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -50,7 +50,7 @@ const problemOf = (kind: 'valid' | 'invalid', call: RecordedCall): string | unde
 
 /** The schema generated bodies are drawn from, and the validator that has the last word. */
 export interface BodySchema {
-  api: Api;
+  api: ApiName;
   schema: unknown;
   validate: ValidateFunction;
 }

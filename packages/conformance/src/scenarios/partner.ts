@@ -135,7 +135,7 @@ const intentDefault: Scenario = {
 
 /**
  * The step the state names next: a method set through /settlement/method, or the missing
- * parameter supplied through /settlement/parameters (answered as the spec documents).
+ * parameter supplied through /settlement/parameters (answered as the spec bundledDocuments).
  */
 async function moveOn(
   context: ScenarioContext,
