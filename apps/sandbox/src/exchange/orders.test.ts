@@ -477,12 +477,17 @@ describe('order state table', () => {
     expect(await getOrder(call, order.id)).toMatchObject({ take_profit: null, stop_loss: null });
   });
 
-  it('refuses a cancel_all product filter naming no product, as an order for it is, cancelling nothing', async () => {
+  it('refuses a product filter naming no product, in cancel_all and the order list, cancelling nothing', async () => {
     const { call } = await newUser(sandbox);
     const order = await place(call, { price: '9000000' });
     for (const product_id of ['😀', '../..', '999999999']) {
       const cancelled = await call('PUT', '/orders/cancel_all', { body: { product_id } });
       expect([cancelled.status, cancelled.body], product_id).toEqual([
+        422,
+        { errors: { product_id: ['not_found'] } },
+      ]);
+      const listed = await call('GET', `/orders?product_id=${encodeURIComponent(product_id)}`);
+      expect([listed.status, listed.body], product_id).toEqual([
         422,
         { errors: { product_id: ['not_found'] } },
       ]);

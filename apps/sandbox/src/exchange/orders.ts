@@ -273,6 +273,8 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
 
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const { limit, page } = query;
+  // A filter naming no product is a mistake of the caller's, not an empty list.
+  if (query.product_id !== undefined) loadProduct(journal, query.product_id);
   const wanted = (value: string | number | undefined, actual: string | number) =>
     value === undefined || String(value) === String(actual);
   const matching = (journal.exchange.ordersByUser.get(actingUser(caller)) ?? [])

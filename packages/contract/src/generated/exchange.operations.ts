@@ -86,7 +86,7 @@ export const operationTable = {
     path: '/orders',
     status: 200,
     successes: [200],
-    errors: [400, 401, 403, 429],
+    errors: [400, 401, 403, 422, 429],
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',

@@ -1270,6 +1270,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The `product_id` filter names no product (`not_found`): a list filtered by a product that does not exist is refused rather than answered empty, as `cancel_all` refuses it. */
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
         };
     };
