@@ -17,6 +17,7 @@ import { requiringSessionAuth } from './partner/session-required.js';
 import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
+import { writeDirectly } from './store/sandbox-storage.js';
 import { seed } from './store/seed.js';
 import { TestClock, testControl } from './test-control/test-control.js';
 
@@ -89,7 +90,7 @@ export function sandboxHandlers(
 /** The store as tests and tools see it: what they write directly, the exchange reads back. */
 function fixtureDatabase(database: Database, sequencer: Sequencer): Database {
   return {
-    transaction: (work) => sequencer.writeDirectly(work),
+    transaction: (work) => writeDirectly(database, sequencer, work),
     read: (work) => database.read(work),
     apply: (statements, prepared) => database.apply(statements, prepared),
     reclaim: database.reclaim?.bind(database),

@@ -11,7 +11,7 @@ import { freshDatabase } from '../postgres.test-support.js';
 import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
-import { sandboxStorage } from '../store/sandbox-storage.js';
+import { sandboxStorage, writeDirectly } from '../store/sandbox-storage.js';
 import { partnerHandlers } from './handlers.js';
 
 export const T0 = 1_716_000_000_000;
@@ -38,7 +38,7 @@ export async function migratedStore(): Promise<TestStore> {
   const sequencer = await Sequencer.open(sandboxStorage(db));
   return {
     sequencer,
-    transaction: (work) => sequencer.writeDirectly(work),
+    transaction: (work) => writeDirectly(db, sequencer, work),
     read: async (work) => {
       await sequencer.settled();
       return db.read(work);

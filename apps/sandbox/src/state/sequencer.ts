@@ -1,5 +1,5 @@
+import type { Sequences } from './exchange-state.js';
 import { Changes, Journal } from './journal.js';
-import type { Queryable } from './queryable.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';
 
@@ -212,12 +212,12 @@ export class Sequencer {
   }
 
   /**
-   * Runs `work` in a transaction of the store's own (fixtures, seeds), then reads the state
-   * back. Ids are handed out in memory, so the store's sequences are first moved past them:
-   * rows `work` adds never take one a call has used.
+   * Runs `work` with no call decided or stored meanwhile, then reads the state back from the
+   * store: how rows are written straight into it (fixtures, tools). `work` is handed the ids
+   * memory hands out next, which rows it adds must not take.
    */
-  writeDirectly<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#exclusively(() => this.storage.writeDirectly(this.#state.exchange.next, work));
+  aside<T>(work: (next: Readonly<Sequences>) => Promise<T>): Promise<T> {
+    return this.#exclusively(() => work({ ...this.#state.exchange.next }));
   }
 
   /** Runs `work` with no call decided meanwhile, then reads the state back from the store. */

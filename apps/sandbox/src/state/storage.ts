@@ -1,7 +1,5 @@
-import type { Sequences } from './exchange-state.js';
 import type { Changes } from './journal.js';
 import type { Intent } from './partner-state.js';
-import type { Queryable } from './queryable.js';
 import type { SandboxState } from './sandbox-state.js';
 
 /**
@@ -17,12 +15,6 @@ export interface SandboxStorage {
   loadIntentIds(): Promise<string[]>;
   /** Writes the rows of one batch in one transaction: all of them, or none. */
   write(changes: Changes): Promise<void>;
-  /**
-   * Runs `work` in one transaction of its own (fixtures, seeds), after moving the store's
-   * sequences past the ids memory hands out next: rows `work` adds never take one a call has
-   * used.
-   */
-  writeDirectly<T>(next: Sequences, work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Reclaims the room of rows that writes replaced, on a store that does not do it alone. */
   reclaim?(): Promise<void>;
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Queryable } from '../state/queryable.js';
+import type { Queryable } from './queryable.js';
 
 export type { Queryable };
 

@@ -8,7 +8,7 @@ import {
   type Position,
   type TrailingStop,
 } from '../state/exchange-state.js';
-import type { Queryable } from '../state/queryable.js';
+import type { Queryable } from './queryable.js';
 import { eachRow, readRows } from './sandbox-rows.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from '../state/queryable.js';
+import type { Queryable } from './queryable.js';
 
 export interface OrderHistory {
   /** How many orders to add. */

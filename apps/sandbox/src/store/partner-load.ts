@@ -1,6 +1,6 @@
 import { D } from '../state/exchange-state.js';
 import { type Asset, type Intent, PartnerState, type Transaction } from '../state/partner-state.js';
-import type { Queryable } from '../state/queryable.js';
+import type { Queryable } from './queryable.js';
 import { readRows } from './sandbox-rows.js';
 
 type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
-import type { Queryable } from '../state/queryable.js';
 import { SandboxState } from '../state/sandbox-state.js';
 import { loadExchangeState } from './exchange-load.js';
 import { loadPartnerState } from './partner-load.js';
+import type { Queryable } from './queryable.js';
 
 /** The sandbox as the store holds it: the exchange, Quick Exchange and the spent nonces. */
 export async function loadSandboxState(db: Queryable): Promise<SandboxState> {

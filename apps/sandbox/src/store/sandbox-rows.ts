@@ -1,7 +1,7 @@
 import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
-import type { Queryable } from '../state/queryable.js';
 import { type RecordKind, type Records, recordKindOrder } from '../state/sandbox-state.js';
+import type { Queryable } from './queryable.js';
 
 type Value = string | number | boolean | D | null;
 

@@ -1,8 +1,10 @@
 import type { Sequences } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
+import type { Sequencer } from '../state/sequencer.js';
 import type { SandboxStorage } from '../state/storage.js';
 import type { Database } from './database.js';
 import { readIntentIds, readIntents } from './partner-load.js';
+import type { Queryable } from './queryable.js';
 import { loadSandboxState } from './sandbox-load.js';
 import { changesSql, preparedWrites } from './sandbox-rows.js';
 
@@ -16,13 +18,26 @@ export function sandboxStorage(db: Database): SandboxStorage {
     loadIntents: (ids) => db.read((tx) => readIntents(tx, ids)),
     loadIntentIds: () => db.read(readIntentIds),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
-    writeDirectly: (next, work) =>
-      db.transaction(async (tx) => {
-        await tx.query(sequencesPast(next));
-        return work(tx);
-      }),
     reclaim: db.reclaim?.bind(db),
   };
+}
+
+/**
+ * Runs `work` in a transaction of the store's own beside a running sequencer (fixtures, tools),
+ * then has the sequencer read the state back. Ids are handed out in memory, so the store's
+ * sequences are first moved past them: rows `work` adds never take one a call has used.
+ */
+export function writeDirectly<T>(
+  db: Database,
+  sequencer: Sequencer,
+  work: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return sequencer.aside((next) =>
+    db.transaction(async (tx) => {
+      await tx.query(sequencesPast(next));
+      return work(tx);
+    }),
+  );
 }
 
 /** Moves the store's sequences to the ids memory hands out next. */

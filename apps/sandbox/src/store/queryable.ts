@@ -1,8 +1,4 @@
-/**
- * What code that runs SQL needs of a database: PGlite and node-postgres both fit this shape.
- * The Sequencer's storage (fixtures written directly) states its need here and `store/` meets
- * it, so the state never imports the store.
- */
+/** What code that runs SQL needs of a database: PGlite and node-postgres both fit this shape. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
   /**
