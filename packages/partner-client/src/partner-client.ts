@@ -19,14 +19,33 @@ import {
 
 type Schemas = components['schemas'];
 
-export type UserSession = Schemas['UserSession'];
-export type Intent = Schemas['Intent'];
-export type Transaction = Schemas['Transaction'];
-export type TransactionStatus = Schemas['TransactionStatus'];
-export type SettlementInstruction = Schemas['SettlementInstruction'];
-export type PartnerTransaction = Schemas['PartnerTransaction'];
-export type PartnerTransactionList = Schemas['PartnerTransactionList'];
-export type WidgetInitialization = Schemas['WidgetInitialization'];
+import type {
+  Intent,
+  ParameterType,
+  PartnerTransaction,
+  PartnerTransactionList,
+  SettlementDirection,
+  SettlementInstruction,
+  SettlementMethod,
+  Transaction,
+  TransactionStatus,
+  UserSession,
+  WidgetInitialization,
+} from '@exchange-kit/contract/partner';
+
+export type {
+  Intent,
+  ParameterType,
+  PartnerTransaction,
+  PartnerTransactionList,
+  SettlementDirection,
+  SettlementInstruction,
+  SettlementMethod,
+  Transaction,
+  TransactionStatus,
+  UserSession,
+  WidgetInitialization,
+};
 
 export type SessionInput = Omit<Schemas['SessionCreate'], 'public_api_key'>;
 export type IntentInput = WithDecimalInputs<

@@ -5,7 +5,10 @@
 import type {
   components,
   IntentToTradeInput,
+  ParameterType,
+  SettlementDirection,
   SettlementInstruction,
+  SettlementMethod,
   Transaction,
 } from '@exchange-kit/partner-client';
 import {
@@ -30,9 +33,8 @@ import { quickExchangeKeys } from './query-keys.js';
 import type { QueryOverrides } from './query-overrides.js';
 
 type Schemas = components['schemas'];
-export type SettlementDirection = Schemas['SettlementDirection'];
-export type SettlementMethod = Schemas['SettlementMethod'];
-export type ParameterType = Schemas['ParameterType'];
+
+export type { ParameterType, SettlementDirection, SettlementMethod };
 
 /** What the user orders: intent_to_trade without the session and client_ref the hook supplies. */
 export type TransactionOrder = Omit<IntentToTradeInput, 'session_id' | 'client_ref'>;

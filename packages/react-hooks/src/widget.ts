@@ -1,11 +1,11 @@
-import type { components } from '@exchange-kit/partner-client';
+import type { components, WidgetInitialization } from '@exchange-kit/partner-client';
 import { useMemo } from 'react';
 import { useQuickExchange } from './provider.js';
 
 type Schemas = components['schemas'];
 
 /** The object the Quick Exchange widget is initialised with. */
-export type WidgetInitialization = Schemas['WidgetInitialization'];
+export type { WidgetInitialization };
 
 export interface WidgetOptions {
   publicApiKey: string;

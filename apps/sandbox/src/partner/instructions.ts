@@ -1,18 +1,16 @@
 /** Settlement instructions: rendering, and the status moves of a transaction. */
 import { randomUUID } from 'node:crypto';
+import type {
+  SettlementDirection as Direction,
+  SettlementMethod as Method,
+  SettlementInstruction,
+  TransactionStatus,
+} from '@exchange-kit/contract/partner';
 import type { Journal } from '../state/journal.js';
 import type { Instruction } from '../state/partner-state.js';
 import { instructionState, missingInputs } from './methods.js';
 import { QUOTE_TTL_MS } from './quotes.js';
-import type {
-  Direction,
-  Method,
-  ReceivedInputs,
-  RequiredInputs,
-  SettlementInstruction,
-  SetupParameters,
-  TransactionStatus,
-} from './schema-types.js';
+import type { ReceivedInputs, RequiredInputs, SetupParameters } from './schema-types.js';
 
 export function renderInstruction(row: Instruction): SettlementInstruction {
   const instruction: SettlementInstruction = {

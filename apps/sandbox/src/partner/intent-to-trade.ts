@@ -1,6 +1,10 @@
 /** intent_to_trade: creates a transaction, with as much of its settlement as the request gives. */
 import { randomUUID } from 'node:crypto';
-import type { operations } from '@exchange-kit/contract/partner';
+import type {
+  SettlementDirection as Direction,
+  SettlementMethod as Method,
+  operations,
+} from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import { NotAuthenticated } from '../domain/errors.js';
@@ -33,7 +37,6 @@ import {
   QUOTE_TTL_MS,
   requireAsset,
 } from './quotes.js';
-import type { Direction, Method } from './schema-types.js';
 import { nextStepMessage, transactionView } from './transactions.js';
 
 type IntentToTrade = z.infer<typeof zIntentToTradeBody>;

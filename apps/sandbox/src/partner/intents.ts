@@ -1,5 +1,6 @@
 /** Intents: the fixed economics of a transaction that the widget lets users fulfil. */
 import { randomUUID } from 'node:crypto';
+import type { Intent, SettlementMethod as Method } from '@exchange-kit/contract/partner';
 import type { zCreateIntentBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 import { canonicalUuid } from '../domain/ids.js';
@@ -10,7 +11,6 @@ import { invalid, notFound, rejectNul } from './errors.js';
 import { checkMethod } from './methods.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
 import { checkQuantity, hasPrice, requireAsset } from './quotes.js';
-import type { Intent, Method } from './schema-types.js';
 
 type IntentCreate = z.infer<typeof zCreateIntentBody>;
 

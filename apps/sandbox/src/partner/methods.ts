@@ -3,17 +3,16 @@
  * currency, what the service sets up for it, what it needs from the user, and which status it is
  * in as the transaction moves on.
  */
+
+import type {
+  SettlementDirection as Direction,
+  InputParameters,
+  SettlementInstructionStatus as InstructionStatus,
+  SettlementMethod as Method,
+} from '@exchange-kit/contract/partner';
 import { invalid } from './errors.js';
 import type { Asset } from './quotes.js';
-import type {
-  Direction,
-  InputParameters,
-  InstructionStatus,
-  Method,
-  ReceivedInputs,
-  RequiredInputs,
-  SetupParameters,
-} from './schema-types.js';
+import type { ReceivedInputs, RequiredInputs, SetupParameters } from './schema-types.js';
 
 const onChain = (method: Method) => method !== 'SERVICE_PARTNER_WALLET';
 

@@ -1,5 +1,6 @@
 /** User sessions: created with a partner's public key, they carry the user to a transaction. */
 import { randomUUID } from 'node:crypto';
+import type { UserSession } from '@exchange-kit/contract/partner';
 import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { zDefaultTransaction } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
@@ -10,7 +11,6 @@ import type { SandboxState } from '../state/sandbox-state.js';
 import { invalid, rejectNul } from './errors.js';
 import { requireFulfillable } from './intents.js';
 import { ENVIRONMENT } from './partners.js';
-import type { UserSession } from './schema-types.js';
 
 type DefaultTransaction = UserSession['default_transaction'];
 

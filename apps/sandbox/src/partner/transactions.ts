@@ -1,4 +1,6 @@
 /** Quick Exchange transactions: loading, rendering and the message naming the next step. */
+
+import type { PartnerTransaction, Transaction } from '@exchange-kit/contract/partner';
 import type {
   Instruction,
   PartnerState,
@@ -6,7 +8,6 @@ import type {
 } from '../state/partner-state.js';
 import { renderInstruction } from './instructions.js';
 import { missingInputs } from './methods.js';
-import type { PartnerTransaction, Transaction } from './schema-types.js';
 
 export function renderTransaction(row: TransactionRow, instructions: Instruction[]): Transaction {
   const transaction: Transaction = {
