@@ -8,7 +8,7 @@ import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAdapter } from './adapter.js';
 import { catalog, catalogById } from './catalog.js';
-import { Caller } from './context.js';
+import { SpecClient } from './context.js';
 import type { RecordedCall } from './outcome.js';
 import { SetupError } from './outcome.js';
 import { consoleSummary } from './report/console.js';
@@ -32,17 +32,17 @@ import {
   sameOrderIdFault,
 } from './testing/faults.js';
 import { checkJunit, parseXml } from './testing/junit-schema.js';
-import { startSandbox } from './testing/sandbox.js';
+import { startSandboxTarget } from './testing/sandbox.js';
 import { testControlAdapter } from './testing/test-control.js';
 import { describeConformance } from './vitest.js';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Awaited<ReturnType<typeof startSandboxTarget>>;
 let target: Target;
 let proxy: FaultProxy;
 let baseline: ConformanceReport;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandboxTarget();
   target = sandbox.target;
   proxy = await startFaultProxy(target);
 });
@@ -281,7 +281,7 @@ describe('selection and replay', () => {
 
   it('replays a run from its seed: the same run id and client order ids, whatever runs beside', async () => {
     // Client order ids cannot be used twice on one server, so the replay gets a fresh one.
-    const fresh = await startSandbox();
+    const fresh = await startSandboxTarget();
     try {
       const sent = async (runTarget: Target, seed: string, concurrency: number) => {
         const ids: string[] = [];
@@ -679,7 +679,7 @@ describe('the CLI against the sandbox', () => {
   });
 
   it('prints a session-signed call signed anew, and the pasted line is accepted', async () => {
-    const caller = new Caller(target);
+    const caller = new SpecClient(target);
     const created = await caller.call('createSession', {
       body: { ...example('createSession', 'minimal'), public_api_key: target.publicApiKey },
     });

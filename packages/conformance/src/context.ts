@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isNonceRefusal } from '@exchange-kit/core';
 import {
   type OAuthRequestIds,
   type SessionCredentials,
@@ -43,11 +44,10 @@ const checkCalls = new AsyncLocalStorage<RecordedCall[]>();
 
 // Calls sent side by side may reach the server out of nonce order; such a refusal executed
 // nothing, so the suite's own (not forged) calls are signed anew and sent again.
-const nonceRefusal = /nonce is too small/i;
 const nonceResends = 8;
 
 /** Signs and sends calls of the specs' operations, validating every response against its spec. */
-export class Caller {
+export class SpecClient {
   readonly calls: RecordedCall[] = [];
   // JWTs already sent: one sent again is a replay, and only the same JWT reproduces it.
   private readonly sentJwts = new Set<string>();
@@ -112,8 +112,7 @@ export class Caller {
       let resend = 0;
       resend < nonceResends &&
       auth.kind !== 'custom' &&
-      call.status === 401 &&
-      nonceRefusal.test(call.responseText);
+      isNonceRefusal({ status: call.status, text: call.responseText });
       resend++
     ) {
       await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(resend * 2)));

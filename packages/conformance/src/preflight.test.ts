@@ -9,7 +9,7 @@ import { credentialsNeeded } from './preflight.js';
 import { runConformance } from './run.js';
 import { signFor } from './sign.js';
 import type { Target } from './target.js';
-import { startSandbox } from './testing/sandbox.js';
+import { startSandboxTarget } from './testing/sandbox.js';
 
 const execute = promisify(execFile);
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -56,10 +56,10 @@ describe('the credentials a run asks for', () => {
   });
 });
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Awaited<ReturnType<typeof startSandboxTarget>>;
 let target: Target;
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandboxTarget();
   target = sandbox.target;
 });
 afterAll(async () => {
@@ -169,10 +169,10 @@ describe('a report the run could not write', () => {
 
 describe('a token that already used a nonce ahead of the clock', () => {
   // Its own sandbox: the nonce spent here leaves the token unusable for any other test.
-  let own: Awaited<ReturnType<typeof startSandbox>>;
+  let own: Awaited<ReturnType<typeof startSandboxTarget>>;
   let target: Target;
   beforeAll(async () => {
-    own = await startSandbox();
+    own = await startSandboxTarget();
     target = own.target;
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { CredentialsRefusedError, RunAbortedError } from './aborted.js';
 import { type Profile, profilesOf } from './catalog.js';
-import { Caller } from './context.js';
+import { SpecClient } from './context.js';
 import type { RecordedCall } from './outcome.js';
 import { type Operation, operations } from './spec.js';
 import type { Target } from './target.js';
@@ -130,7 +130,7 @@ function tokenRefused(
  */
 export async function checkTarget(target: Target, profiles: ReadonlySet<Profile>): Promise<void> {
   const used = operationsOf(profiles);
-  const caller = new Caller(target);
+  const caller = new SpecClient(target);
   const exchange = used.filter((op) => op.api === 'exchange');
   if (exchange.length > 0) {
     // The token's own read proves the token and the base URL at once; without a token, a

@@ -16,7 +16,7 @@ import {
   profileNames,
   responseRequirementId,
 } from './catalog.js';
-import { Caller, Evidences, evidenceOf } from './context.js';
+import { Evidences, evidenceOf, SpecClient } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { checkTarget, preflight } from './preflight.js';
@@ -239,7 +239,7 @@ function responseEvidence(call: RecordedCall): Evidence {
 /** The evidence about a value requirement: one item per successful answer of its operations. */
 function valueEvidence(
   requirement: ConformanceRequirement,
-  caller: Caller,
+  caller: SpecClient,
   target: Target,
 ): Evidence[] {
   const found: Evidence[] = [];
@@ -368,7 +368,7 @@ export async function runConformance(
 
   const seed = options.seed ?? randomBytes(6).toString('hex');
   const runId = options.runId ?? `ck${createHash('sha256').update(seed).digest('hex').slice(0, 8)}`;
-  const caller = new Caller(target);
+  const caller = new SpecClient(target);
   const evidence = new Evidences();
   caller.onCall.push((call) => evidence.record(responseEvidence(call)));
   const adapter = resolveAdapter(options.adapter);

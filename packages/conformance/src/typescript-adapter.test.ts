@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Target } from './target.js';
-import { startSandbox } from './testing/sandbox.js';
+import { startSandboxTarget } from './testing/sandbox.js';
 
 const run = promisify(execFile);
 const packages = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,7 +22,7 @@ const guideAdapter = fileURLToPath(
 const linked = ['conformance', 'contract', 'core'];
 
 let scratch: string;
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Awaited<ReturnType<typeof startSandboxTarget>>;
 let target: Target;
 
 beforeAll(async () => {
@@ -42,7 +42,7 @@ beforeAll(async () => {
   }
   await writeFile(join(scratch, 'package.json'), '{ "type": "module" }\n');
   await copyFile(guideAdapter, join(scratch, 'adapter.ts'));
-  sandbox = await startSandbox();
+  sandbox = await startSandboxTarget();
   target = sandbox.target;
 });
 

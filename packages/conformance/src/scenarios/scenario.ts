@@ -7,7 +7,7 @@ import type {
   TradingType,
 } from '../adapter.js';
 import type { Profile } from '../catalog.js';
-import type { Caller, Evidences } from '../context.js';
+import type { Evidences, SpecClient } from '../context.js';
 import type { Target } from '../target.js';
 
 /** What a scenario works with: signed calls, the evidence it records and the fixtures. */
@@ -22,7 +22,7 @@ export interface ScenarioContext {
   startedAt: number;
   /** The profiles selected for the run. */
   profiles: ReadonlySet<Profile>;
-  caller: Caller;
+  caller: SpecClient;
   evidence: Evidences;
   adapter: ResolvedAdapter;
   adapterContext: AdapterContext;

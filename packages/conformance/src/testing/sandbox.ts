@@ -10,7 +10,7 @@ interface SandboxProcess extends Target {
 const helper = '@exchange-kit/sandbox/testing';
 
 /** Starts the reference server as its own process, in memory, on a free loopback port. */
-export async function startSandbox(): Promise<{ target: Target; close(): Promise<void> }> {
+export async function startSandboxTarget(): Promise<{ target: Target; close(): Promise<void> }> {
   const { startSandboxProcess } = (await import(/* @vite-ignore */ helper)) as {
     startSandboxProcess(timeoutMs?: number): Promise<SandboxProcess>;
   };
