@@ -11,6 +11,7 @@ import {
   boundConnections,
   type FittedConnectionBounds,
   fitConnectionBounds,
+  readOpenFileLimit,
 } from './http/connection-bounds.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
@@ -167,10 +168,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const host = options.host ?? '127.0.0.1';
   const server = app.server;
-  const connectionBounds = fitConnectionBounds({
-    perAddress: options.maxConnectionsPerAddress,
-    total: options.maxConnections,
-  });
+  const connectionBounds = fitConnectionBounds(
+    { perAddress: options.maxConnectionsPerAddress, total: options.maxConnections },
+    readOpenFileLimit(),
+  );
   boundConnections(server, connectionBounds, options.headersTimeoutMs);
   try {
     await app.ready();

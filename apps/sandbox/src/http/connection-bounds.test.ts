@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { startTestSandbox } from '../test-support.js';
+import { fitConnectionBounds } from './connection-bounds.js';
 
 // All of 127.0.0.0/8 is loopback on Linux: each client below has an address of its own.
 const hogAddress = '127.0.0.1';
@@ -144,5 +145,28 @@ describe('connections that send nothing', () => {
     kept.socket.write('GET /health HTTP/1.1\r\nhost: x\r\n\r\n');
     await until(() => kept.received.split('200 OK').length > 2);
     expect(kept.received.split('200 OK')).toHaveLength(3);
+  });
+});
+
+describe('bounds under the open-file limit', () => {
+  it('lowers the total to leave a quarter of the limit, at least 64, and no address above it', () => {
+    expect(fitConnectionBounds({ perAddress: 5000, total: 30_000 }, 20_000)).toEqual({
+      perAddress: 5000,
+      total: 15_000,
+      loweredFrom: 30_000,
+      openFileLimit: 20_000,
+    });
+    expect(fitConnectionBounds({}, 100)).toEqual({
+      perAddress: 36,
+      total: 36,
+      loweredFrom: 10_000,
+      openFileLimit: 100,
+    });
+    expect(fitConnectionBounds({ perAddress: 10, total: 50 }, 20_000)).toEqual({
+      perAddress: 10,
+      total: 50,
+      openFileLimit: 20_000,
+    });
+    expect(fitConnectionBounds({}, undefined)).toEqual({ perAddress: 2000, total: 10_000 });
   });
 });

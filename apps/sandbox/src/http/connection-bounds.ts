@@ -49,7 +49,7 @@ export function readOpenFileLimit(): number | undefined {
 /** The bounds asked for, the total lowered to stay under the open-file limit. */
 export function fitConnectionBounds(
   wanted: Partial<ConnectionBounds>,
-  openFileLimit = readOpenFileLimit(),
+  openFileLimit: number | undefined,
 ): FittedConnectionBounds {
   const total = wanted.total ?? defaultConnectionBounds.total;
   const fits =
