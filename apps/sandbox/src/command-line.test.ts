@@ -81,7 +81,7 @@ describe('the command line', () => {
     clearTimeout(timer);
     expect(printed).toContain('\nready\n');
     expect(printed).toMatch(
-      /^connections: +at most 20 per client address \(--max-address-connections\), 384 in all \(--max-connections, lowered from 10000 to leave a quarter of ulimit -n 512 to the store\)/m,
+      /^connections: +at most 20 per client address \(--max-address-connections\), 384 in all \(--max-connections, lowered from 10000 to fit under ulimit -n 512 beside the store's files\)/m,
     );
   });
 });

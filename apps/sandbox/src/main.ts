@@ -120,7 +120,7 @@ console.log(
 );
 const bounds = sandbox.connectionBounds;
 const lowered = bounds.loweredFrom
-  ? `, lowered from ${bounds.loweredFrom} to leave a quarter of ulimit -n ${bounds.openFileLimit} to the store`
+  ? `, lowered from ${bounds.loweredFrom} to fit under ulimit -n ${bounds.openFileLimit} beside the store's files`
   : '';
 console.log(
   `connections:   at most ${bounds.perAddress} per client address (--max-address-connections), ${bounds.total} in all (--max-connections${lowered}); the longest idle are closed to make room`,
