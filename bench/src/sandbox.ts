@@ -22,6 +22,7 @@ import {
 } from '@exchange-kit/sandbox/bench';
 import { spawnSandbox as spawnSandboxProcess } from '@exchange-kit/sandbox/testing';
 import autocannon from 'autocannon';
+import { openIdleConnections } from './idle-connections.js';
 
 const connections = 16;
 const seconds = 8;
@@ -233,6 +234,24 @@ async function intentWrites(
   });
 }
 
+// More than one address may hold (2,000 by default), far fewer than the fd limit allows.
+const idleCount = 5000;
+
+/** The reads again, while another loopback address holds idle connections to the server. */
+async function readsBesideIdle(sandbox: { exchangeUrl: string }): Promise<Load> {
+  const idle = await openIdleConnections(sandbox.exchangeUrl, '127.0.0.2', idleCount);
+  try {
+    const read = await reads(sandbox, 'reads');
+    const held = idle.held();
+    return {
+      ...read,
+      name: `reads, beside ${idleCount.toLocaleString('en')} idle connections opened by another address (${held.toLocaleString('en')} held)`,
+    };
+  } finally {
+    idle.close();
+  }
+}
+
 const reads = (sandbox: { exchangeUrl: string }, name: string) =>
   load(name, {
     url: sandbox.exchangeUrl,
@@ -385,8 +404,10 @@ export async function sandboxBench(): Promise<string> {
     const pglite = await writesOn({ dataDir });
     const server = await spawnSandbox({ dataDir });
     let read: Load;
+    let readBesideIdle: Load;
     try {
       read = await reads(server, 'reads: products, order book, loan book');
+      readBesideIdle = await readsBesideIdle(server);
     } finally {
       await server.stop();
     }
@@ -411,6 +432,7 @@ export async function sandboxBench(): Promise<string> {
       tableRow({ ...pglite.ceiling, name: `PGlite: ${pglite.ceiling.name}` }),
       tableRow({ ...pglite.intents, name: `PGlite: ${pglite.intents.name}` }),
       tableRow(read),
+      tableRow(readBesideIdle),
       tableRow(prism),
       ...(onPostgres
         ? [

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { defaultConnectionBounds } from './http/connection-bounds.js';
 import { defaultAnonymousRateLimits, rateLimitText } from './http/rate-limit.js';
 
 export const sandboxOptions = {
@@ -16,6 +17,11 @@ export const sandboxOptions = {
     type: 'string',
     default: rateLimitText(defaultAnonymousRateLimits.perAddress),
   },
+  'max-address-connections': {
+    type: 'string',
+    default: String(defaultConnectionBounds.perAddress),
+  },
+  'max-connections': { type: 'string', default: String(defaultConnectionBounds.total) },
   'settle-after': { type: 'string', default: '10' },
   'docs-url': { type: 'string' },
   'test-control': { type: 'boolean', default: false },
@@ -40,6 +46,14 @@ const optionHelp: Record<OptionName, [argument: string, text: string]> = {
   'address-rate-limit': [
     'CALLS/SECONDS',
     `anonymous partner calls per client address (default ${rateLimitText(defaultAnonymousRateLimits.perAddress)})`,
+  ],
+  'max-address-connections': [
+    'N',
+    `connections one client address may hold open (default ${defaultConnectionBounds.perAddress})`,
+  ],
+  'max-connections': [
+    'N',
+    `connections held open in all, the longest idle closed to make room (default ${defaultConnectionBounds.total}, lowered to fit ulimit -n)`,
   ],
   'settle-after': ['SECONDS|never', 'PENDING transactions are FILLED after this (default 10)'],
   'docs-url': ['URL', 'docs site the index page links to'],

@@ -48,6 +48,18 @@ const anonymousRateLimits = {
   perAddress: rateLimitOption('address-rate-limit'),
 };
 
+/** A number of connections, or the line saying why not and exit 2. */
+function connectionsOption(flag: 'max-connections' | 'max-address-connections'): number {
+  const text = values[flag];
+  if (!/^[1-9][0-9]{0,6}$/.test(text)) {
+    console.error(`--${flag}: "${text}" is not a number of connections (1 to 9999999)`);
+    process.exit(2);
+  }
+  return Number(text);
+}
+const maxConnectionsPerAddress = connectionsOption('max-address-connections');
+const maxConnections = connectionsOption('max-connections');
+
 // Seconds until a PENDING transaction is FILLED, as if its settlements had run; `never`
 // keeps transactions PENDING.
 const settleAfterText = values['settle-after'];
@@ -74,6 +86,8 @@ const sandbox = await startSandbox({
   docsUrl: values['docs-url'],
   testControl: values['test-control'],
   requireSessionAuth: values['require-session-auth'],
+  maxConnectionsPerAddress,
+  maxConnections,
 }).catch((error: Error) => {
   console.error(`exchange-sandbox: ${error.message}`);
   process.exit(1);
@@ -103,6 +117,13 @@ console.log(
 );
 console.log(
   `anonymous:     partner calls without a token, ${describeRateLimit(anonymousRateLimits.perKey)} per public key (--key-rate-limit), ${describeRateLimit(anonymousRateLimits.perAddress)} per client address (--address-rate-limit)`,
+);
+const bounds = sandbox.connectionBounds;
+const lowered = bounds.loweredFrom
+  ? `, lowered from ${bounds.loweredFrom} to fit under ulimit -n ${bounds.openFileLimit} beside the store's files`
+  : '';
+console.log(
+  `connections:   at most ${bounds.perAddress} per client address (--max-address-connections), ${bounds.total} in all (--max-connections${lowered}); the longest idle are closed to make room`,
 );
 console.log(
   `sessions:      ${values['require-session-auth'] ? 'transaction and settlement calls need the session Bearer JWT (--require-session-auth)' : 'the session Bearer JWT is optional (--require-session-auth requires it)'}`,

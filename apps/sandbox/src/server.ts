@@ -7,6 +7,12 @@ import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
+import {
+  boundConnections,
+  type FittedConnectionBounds,
+  fitConnectionBounds,
+  readOpenFileLimit,
+} from './http/connection-bounds.js';
 import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import { createLogger, type LogDestination } from './log.js';
@@ -50,6 +56,15 @@ export interface SandboxOptions {
   testControl?: boolean;
   /** Where the JSON log lines go; standard error when absent. */
   logDestination?: LogDestination;
+  /** Connections one client address may hold open; a newcomer beyond it is closed. Default 2,000. */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Connections held open in all; the ones idle the longest are closed to make room for a
+   * newcomer. Default 10,000, lowered to leave a quarter of `ulimit -n` to the store.
+   */
+  maxConnections?: number;
+  /** How long a connection may take to send its request headers; 10 s when absent. */
+  headersTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -66,6 +81,8 @@ export interface RunningSandbox {
   database: Database;
   /** The sandbox state in memory, for tools that drive it without HTTP (benchmarks). */
   sequencer: Sequencer;
+  /** The connection bounds it runs with, as fitted under the open-file limit. */
+  connectionBounds: FittedConnectionBounds;
   close(): Promise<void>;
 }
 
@@ -152,6 +169,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const host = options.host ?? '127.0.0.1';
   const server = app.server;
+  const connectionBounds = fitConnectionBounds(
+    { perAddress: options.maxConnectionsPerAddress, total: options.maxConnections },
+    readOpenFileLimit(),
+  );
+  boundConnections(server, connectionBounds, options.headersTimeoutMs);
   try {
     await app.ready();
     // Listening on Fastify's server directly: the log keeps to calls, with no line of its own.
@@ -182,6 +204,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     credentials,
     database: fixtureDatabase(database, sequencer),
     sequencer,
+    connectionBounds,
     async close() {
       // Calls in flight are answered first; a client that never finishes sending is cut off
       // after a grace period rather than holding the store open.

@@ -7,6 +7,12 @@ const reasons: Record<string, [status: number, text: string, message: string]> =
     'Request Header Fields Too Large',
     'The request line and headers exceed 16 KiB: shorten the path, the query or a header',
   ],
+  // The header or request timeout of the server (connection-bounds.ts) ran out.
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'The request did not arrive in time: send its headers once connected, and its body without pause',
+  ],
 };
 
 /**
