@@ -1,4 +1,19 @@
-export type { components, operations, paths } from '@exchange-kit/contract/partner';
+export type {
+  components,
+  Intent,
+  operations,
+  ParameterType,
+  PartnerTransaction,
+  PartnerTransactionList,
+  paths,
+  SettlementDirection,
+  SettlementInstruction,
+  SettlementMethod,
+  Transaction,
+  TransactionStatus,
+  UserSession,
+  WidgetInitialization,
+} from '@exchange-kit/contract/partner';
 export {
   AuthenticationError,
   type CallError,
@@ -18,26 +33,15 @@ export {
 } from '@exchange-kit/core';
 export { expiresInMs, hasStatus, type MissingInput, missingInputs } from './instructions.js';
 export type {
-  Intent,
   IntentInput,
   IntentToTradeInput,
   ListTransactionsQuery,
-  ParameterType,
   PartnerClient,
   PartnerClientOptions,
-  PartnerTransaction,
-  PartnerTransactionList,
   SessionClient,
   SessionCredentials,
   SessionInput,
-  SettlementDirection,
-  SettlementInstruction,
-  SettlementMethod,
   SettlementMethodInput,
   SettlementParametersInput,
-  Transaction,
-  TransactionStatus,
-  UserSession,
-  WidgetInitialization,
 } from './partner-client.js';
 export { isValidationErrorOf, type PartnerOperationTable } from './partner-client.js';

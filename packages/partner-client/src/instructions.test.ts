@@ -1,7 +1,7 @@
 import spec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { SettlementInstruction, Transaction } from './exports.js';
 import { expiresInMs, hasStatus, missingInputs } from './instructions.js';
-import type { SettlementInstruction, Transaction } from './partner-client.js';
 
 const examples = spec.components.schemas.TransactionCreatedResponse.examples as Array<{
   payload: Transaction;

@@ -1,10 +1,16 @@
 import {
   type components,
+  type Intent,
   loadSchemas,
   type operations as Operations,
   operationTable as operations,
+  type PartnerTransaction,
+  type PartnerTransactionList,
   type paths,
+  type SettlementInstruction,
   secretFields,
+  type Transaction,
+  type UserSession,
 } from '@exchange-kit/contract/partner';
 import {
   type ApiClientConfig,
@@ -18,34 +24,6 @@ import {
 } from '@exchange-kit/core';
 
 type Schemas = components['schemas'];
-
-import type {
-  Intent,
-  ParameterType,
-  PartnerTransaction,
-  PartnerTransactionList,
-  SettlementDirection,
-  SettlementInstruction,
-  SettlementMethod,
-  Transaction,
-  TransactionStatus,
-  UserSession,
-  WidgetInitialization,
-} from '@exchange-kit/contract/partner';
-
-export type {
-  Intent,
-  ParameterType,
-  PartnerTransaction,
-  PartnerTransactionList,
-  SettlementDirection,
-  SettlementInstruction,
-  SettlementMethod,
-  Transaction,
-  TransactionStatus,
-  UserSession,
-  WidgetInitialization,
-};
 
 export type SessionInput = Omit<Schemas['SessionCreate'], 'public_api_key'>;
 export type IntentInput = WithDecimalInputs<
