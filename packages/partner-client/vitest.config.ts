@@ -6,5 +6,5 @@ const source = '@exchange-kit/source';
 export default defineConfig({
   resolve: { conditions: [source, 'module', 'browser', 'development|production'] },
   ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
-  test: { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] } },
+  // The type tests (`*.test-d.ts`) are compiled by the package's `tsc --noEmit` (its typecheck).
 });

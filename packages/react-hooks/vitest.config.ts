@@ -15,12 +15,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     globalSetup: ['test/global-setup.ts'],
-    typecheck: {
-      enabled: true,
-      include: ['src/**/*.test-d.{ts,tsx}'],
-      // Only the type tests and what they import: the whole package is `pnpm typecheck`'s job.
-      tsconfig: 'tsconfig.typecheck.json',
-    },
+    // The type tests (`*.test-d.tsx`) are compiled by the package's `tsc --noEmit` (its typecheck).
     pool: 'threads',
     // One jsdom per worker instead of one per file: setting it up is most of a file's time.
     // Each test makes its own QueryClient, so files share nothing else.
