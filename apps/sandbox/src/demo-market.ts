@@ -139,6 +139,9 @@ export const startingBalances: Readonly<Record<string, string>> = {
   USD: '1000000',
 };
 
+/** The first order id a new store hands out, as migration 0001 starts `orders_id_seq`. */
+export const firstOrderId = 2_157_474;
+
 export const marketMakerId = 1000;
 export const demoUserId = 1001;
 /** A second demo user, so acting for someone else can be tried at the approval page. */

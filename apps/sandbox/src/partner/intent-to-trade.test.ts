@@ -349,7 +349,7 @@ describe('intent_to_trade refusals change nothing', () => {
       'a NUL character, which the store cannot hold',
       { quote_id: 'q\u0000' },
       422,
-      { quote_id: ['invalid_character'] },
+      { quote_id: ['must_not_contain_nul'] },
     ],
   ];
   for (const [name, body, status, errors] of cases) {

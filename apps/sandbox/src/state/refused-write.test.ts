@@ -7,11 +7,11 @@ import { placeOrder } from '../exchange/orders.js';
 import {
   btcPurchase,
   call,
-  count,
   migratedStore,
   newSession,
+  type StoredTestStore,
   seedPartner,
-  type TestStore,
+  storedCount,
 } from '../partner/calls.test-support.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import type { RunningSandbox } from '../server.js';
@@ -113,7 +113,7 @@ describe('a write the store refuses fails only its own call', () => {
 });
 
 describe('a transaction the store refuses', () => {
-  let db: TestStore;
+  let db: StoredTestStore;
 
   beforeAll(async () => {
     db = await migratedStore();
@@ -148,7 +148,7 @@ describe('a transaction the store refuses', () => {
       }
     });
     const fine = sessions.filter((_, n) => !isPoison(n)).length;
-    expect(await count(db, 'qe_transactions')).toBe(fine);
+    expect(await storedCount(db, 'qe_transactions')).toBe(fine);
     expect(db.sequencer.state.partner.transactions.size).toBe(fine);
   });
 });
