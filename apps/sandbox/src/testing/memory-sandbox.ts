@@ -72,6 +72,8 @@ export interface MemorySandbox {
   clientFor(token: ApiToken): Client;
   /** A new user, funded as the store's `addUser` funds one, with a client signing as that user. */
   addUser(): NewUser & { call: Client };
+  /** Another API token of a user: each token has a nonce sequence of its own. */
+  addToken(userId: number): ApiToken;
   /** A product with an empty book; its id. */
   addProduct(product: NewProduct): number;
   /** A new user owning one partner application, with an API token. */
@@ -230,6 +232,11 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
       const userId = lastUserId;
       const token = addUserTo(sequencer.state, userId);
       return { userId, ...token, call: clientFor(token) };
+    },
+    addToken(userId) {
+      const token = newToken(userId);
+      sequencer.state.exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
+      return token;
     },
     addProduct(product) {
       const { products } = sequencer.state.exchange;
