@@ -15,8 +15,8 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type RequestOptions, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import * as trading from './trading.test-support.js';
-import { balances, getOrder, type Order } from './trading.test-support.js';
+import * as trading from '../testing/trading.js';
+import { balances, getOrder, type Order } from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 // Products of these tests alone, with empty books, so every fill is one a test set up.

@@ -3,7 +3,7 @@ import { zEditOrderResponse, zListOrdersResponse } from '@exchange-kit/contract/
 import { beforeAll, describe, expect, it } from 'vitest';
 import { valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { place } from './trading.test-support.js';
+import { place } from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 // Empty books with the seed's currencies: BTC (8 places, at least 0.0001), XRP (6 places, at

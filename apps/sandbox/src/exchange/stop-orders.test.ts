@@ -7,8 +7,8 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import * as trading from './trading.test-support.js';
-import { balances, getOrder, place } from './trading.test-support.js';
+import * as trading from '../testing/trading.js';
+import { balances, getOrder, place } from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 

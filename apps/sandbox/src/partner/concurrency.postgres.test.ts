@@ -18,7 +18,7 @@ import {
   type SeededPartner,
   type StoredTestStore,
   seedPartner,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 describe('concurrent partner calls on PostgreSQL', () => {
   let db: StoredTestStore;

@@ -14,7 +14,7 @@ import {
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 const signedTransaction = '0x02f8b10181a28459682f00850b68a0aa0083012e2494a0b86991c6218b36c1d19d4a';
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';

@@ -16,7 +16,7 @@ import {
   seedPartner,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 import { findSessionSecret } from './handlers.js';
 
 let db: TestStore;

@@ -16,7 +16,7 @@ import {
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const unknownId = '00000000-0000-4000-8000-000000000000';

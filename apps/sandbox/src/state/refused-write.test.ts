@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
+import { freshDatabase } from '../postgres.test-support.js';
+import type { RunningSandbox } from '../server.js';
+import { type Database, openDatabase, writeLockKey } from '../store/database.js';
+import { migrate } from '../store/migrations.js';
+import { addToken, addUser, seed } from '../store/seed.js';
+import { clientFor, newUser, startTestSandbox, valid } from '../test-support.js';
 import {
   btcPurchase,
   call,
@@ -12,13 +18,7 @@ import {
   type StoredTestStore,
   seedPartner,
   storedCount,
-} from '../partner/calls.test-support.js';
-import { freshDatabase } from '../postgres.test-support.js';
-import type { RunningSandbox } from '../server.js';
-import { type Database, openDatabase, writeLockKey } from '../store/database.js';
-import { migrate } from '../store/migrations.js';
-import { addToken, addUser, seed } from '../store/seed.js';
-import { clientFor, newUser, startTestSandbox, valid } from '../test-support.js';
+} from '../testing/partner-calls.js';
 
 // The attacker's fault: a rule of the store that memory does not know, so a call decided in
 // memory is refused only when its batch is written.

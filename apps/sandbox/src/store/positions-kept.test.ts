@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { startTestSandbox } from '../test-support.js';
 import {
   balances,
   getOrder,
@@ -7,9 +9,7 @@ import {
   storedTrading,
   type TradingSandbox,
   tradeAt,
-} from '../exchange/trading.test-support.js';
-import type { RunningSandbox } from '../server.js';
-import { startTestSandbox } from '../test-support.js';
+} from '../testing/trading.js';
 
 let sandbox: RunningSandbox;
 let trading: TradingSandbox;

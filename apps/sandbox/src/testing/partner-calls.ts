@@ -10,6 +10,11 @@ import type { Caller, Reply } from '../domain/operation.js';
 import { callPipeline, type ParsedCall, parseQuery } from '../http/call-pipeline.js';
 import { HttpError } from '../http/refusals.js';
 import { buildRoutes, type Route } from '../http/router.js';
+import {
+  findSessionSecret,
+  type partnerHandlers,
+  partnerStoredReads,
+} from '../partner/handlers.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { sandboxHandlers } from '../sandbox-handlers.js';
 import type { RecordTable } from '../state/sandbox-state.js';
@@ -18,8 +23,7 @@ import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { sandboxStorage } from '../store/sandbox-storage.js';
 import { addToken } from '../store/seed.js';
-import { memorySandbox, signedNow } from '../testing/memory-sandbox.js';
-import { findSessionSecret, type partnerHandlers, partnerStoredReads } from './handlers.js';
+import { memorySandbox, signedNow } from './memory-sandbox.js';
 
 export const T0 = 1_716_000_000_000;
 
