@@ -4,6 +4,7 @@
  * assets and prices. `store/seed.ts` writes them to a new store; tests build a state in
  * memory from them.
  */
+import { randomBytes } from 'node:crypto';
 import { placeOrder } from './exchange/orders.js';
 import { type Account, type Currency, D, type Product, type User } from './state/exchange-state.js';
 import type { Asset, Price } from './state/partner-state.js';
@@ -146,6 +147,14 @@ export const marketMakerId = 1000;
 export const demoUserId = 1001;
 /** A second demo user, so acting for someone else can be tried at the approval page. */
 export const secondDemoUserId = 1002;
+
+/** A new API token of a user, its id and secret drawn at random. */
+export function newApiToken(userId: number): { tokenId: string; tokenSecret: string } {
+  return {
+    tokenId: `token-${userId}-${randomBytes(6).toString('hex')}`,
+    tokenSecret: randomBytes(24).toString('base64url'),
+  };
+}
 
 /** A sandbox user as the state holds it. */
 export function userRecord(id: number, firstName = 'Sandbox user'): User {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { DemoCredentials } from '../config.js';
 import {
   demoCurrencies,
@@ -7,6 +6,7 @@ import {
   demoUserId,
   marketMakerId,
   type NewProduct,
+  newApiToken,
   placeDemoBook,
   productRecord,
   secondDemoUserId,
@@ -32,8 +32,9 @@ export async function addToken(
   userId: number,
   options: { tokenId?: string; tokenSecret?: string } = {},
 ): Promise<{ tokenId: string; tokenSecret: string }> {
-  const tokenId = options.tokenId ?? `token-${userId}-${randomBytes(6).toString('hex')}`;
-  const tokenSecret = options.tokenSecret ?? randomBytes(24).toString('base64url');
+  const drawn = newApiToken(userId);
+  const tokenId = options.tokenId ?? drawn.tokenId;
+  const tokenSecret = options.tokenSecret ?? drawn.tokenSecret;
   await db.query('INSERT INTO api_tokens (id, user_id, secret) VALUES ($1, $2, $3)', [
     tokenId,
     userId,

@@ -3,7 +3,6 @@
  * Sequencer on a store that keeps nothing, and calls answered by the same call pipeline the
  * HTTP edge hands its calls to, so a rule is tested with the answers an HTTP caller gets.
  */
-import { randomBytes } from 'node:crypto';
 import { type ApiToken, type ServiceAuthRequest, serviceAuthJwt } from '@exchange-kit/core/auth';
 import { type DemoCredentials, defaultCredentials } from '../config.js';
 import {
@@ -16,6 +15,7 @@ import {
   firstOrderId,
   marketMakerId,
   type NewProduct,
+  newApiToken,
   placeDemoBook,
   productRecord,
   secondDemoUserId,
@@ -98,13 +98,6 @@ function asAnswer(reply: Reply): Answer {
   };
 }
 
-function newToken(userId: number): ApiToken {
-  return {
-    tokenId: `token-${userId}-${randomBytes(6).toString('hex')}`,
-    tokenSecret: randomBytes(24).toString('base64url'),
-  };
-}
-
 /** Signed synchronously, so calls reach the pipeline in the order they were made. */
 export function signedNow(token: ApiToken, request: ServiceAuthRequest): string {
   const jwt = serviceAuthJwt(token, request);
@@ -117,7 +110,7 @@ function addUserTo(
   state: SandboxState,
   userId: number,
   firstName?: string,
-  token = newToken(userId),
+  token = newApiToken(userId),
 ) {
   const { exchange } = state;
   exchange.users.set(userId, userRecord(userId, firstName));
@@ -234,7 +227,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
       return { userId, ...token, call: clientFor(token) };
     },
     addToken(userId) {
-      const token = newToken(userId);
+      const token = newApiToken(userId);
       sequencer.state.exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
       return token;
     },
@@ -249,7 +242,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
       const userId = lastUserId;
       const { exchange, partner } = sequencer.state;
       exchange.users.set(userId, userRecord(userId, 'Partner'));
-      const token = newToken(userId);
+      const token = newApiToken(userId);
       exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
       const partnerId = Math.max(0, ...partner.applications.keys()) + 1;
       const publicApiKey = `pk_test_${userId}`;
