@@ -9,21 +9,41 @@ import { describe, expect, it } from 'vitest';
 const sourceFolder = fileURLToPath(new URL('.', import.meta.url));
 const tsConfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 
-/** The import graph of the sources, file by file, paths relative to `src/`. */
-async function importGraph(typeImports: boolean): Promise<Record<string, string[]>> {
+/** Test tooling: what tests share, and the `testing` export other packages' tests use. */
+const testTooling = [
+  /\.test-support\.ts$/,
+  /(^|\/)test-support\.ts$/,
+  /(^|\/)testing\.ts$/,
+  /(^|\/)testing\//,
+];
+
+const isTestTooling = (file: string) => testTooling.some((pattern) => pattern.test(file));
+
+/**
+ * The import graph of the sources, file by file, paths relative to `src/`: of the code that
+ * runs, or with the test tooling too.
+ */
+async function importGraph(
+  typeImports: boolean,
+  { withTestTooling = false } = {},
+): Promise<Record<string, string[]>> {
   const detective = { skipTypeImports: !typeImports };
   const result = await madge(sourceFolder, {
     fileExtensions: ['ts'],
     tsConfig,
-    excludeRegExp: [
-      /\.test\.ts$/,
-      /\.test-support\.ts$/,
-      /(^|\/)test-support\.ts$/,
-      /\/testing\.ts$/,
-    ],
+    excludeRegExp: [/\.test\.ts$/, ...(withTestTooling ? [] : testTooling)],
     detectiveOptions: { ts: detective, tsx: detective },
   });
   return result.obj();
+}
+
+/** The imports of test tooling by the files of `folders`. */
+function toolingImportedBy(graph: Record<string, string[]>, folders: string[]): string[] {
+  return Object.entries(graph).flatMap(([file, imports]) =>
+    folders.includes(folderOf(file)) && !isTestTooling(file)
+      ? imports.filter(isTestTooling).map((imported) => `${file} -> ${imported}`)
+      : [],
+  );
 }
 
 /** The folder a file is in under `src/`; a file at the top stands for itself. */
@@ -112,5 +132,25 @@ describe('imports between the sandbox folders', () => {
       expect(importsOf(graph, domain, 'store'), domain).toEqual([]);
     }
     expect(importsOf(graph, 'http', 'store')).toEqual([]);
+  });
+
+  it('keeps test tooling out of the code the sandbox runs', async () => {
+    const graph = await importGraph(true, { withTestTooling: true });
+    expect(Object.keys(graph)).toContain('testing/memory-sandbox.ts');
+    expect(Object.keys(graph)).toContain('testing/fuzz/fuzz-sandbox.ts');
+    const running = ['domain', 'state', 'exchange', 'partner', 'http', 'store', 'pages'];
+    expect(toolingImportedBy(graph, [...running, 'test-control'])).toEqual([]);
+  });
+
+  it('finds test tooling imported by the code the sandbox runs', () => {
+    const graph = {
+      'exchange/orders.ts': ['testing/trading.ts', 'state/journal.ts'],
+      'testing/trading.ts': ['exchange/orders.ts'],
+      'state/journal.ts': ['state/snapshot.test-support.ts'],
+    };
+    expect(toolingImportedBy(graph, ['exchange', 'state', 'testing'])).toEqual([
+      'exchange/orders.ts -> testing/trading.ts',
+      'state/journal.ts -> state/snapshot.test-support.ts',
+    ]);
   });
 });

@@ -2,10 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
 import type { Handlers } from './domain/operation.js';
-import { marketHandlers } from './exchange/market.js';
-import { oauthHandlers } from './exchange/oauth.js';
-import { orderHandlers } from './exchange/orders.js';
-import { userHandlers } from './exchange/users.js';
 import { createApp } from './http/app.js';
 import {
   boundConnections,
@@ -17,9 +13,8 @@ import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
-import { completingSettlements } from './partner/completion.js';
-import { findSessionSecret, partnerHandlers, partnerStoredReads } from './partner/handlers.js';
-import { requiringSessionAuth } from './partner/session-required.js';
+import { findSessionSecret, partnerStoredReads } from './partner/handlers.js';
+import { sandboxHandlers } from './sandbox-handlers.js';
 import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
@@ -84,24 +79,6 @@ export interface RunningSandbox {
   /** The connection bounds it runs with, as fitted under the open-file limit. */
   connectionBounds: FittedConnectionBounds;
   close(): Promise<void>;
-}
-
-/** The handlers of both interfaces; `exchangeUrl` is what OAuth hrefs name. */
-export function sandboxHandlers(
-  exchangeUrl: string,
-  settleAfterMs?: number,
-  requireSessionAuth = false,
-): Handlers {
-  const signed = requireSessionAuth ? requiringSessionAuth(partnerHandlers) : partnerHandlers;
-  const partner =
-    settleAfterMs === undefined ? signed : completingSettlements(signed, settleAfterMs);
-  return {
-    ...marketHandlers,
-    ...orderHandlers,
-    ...userHandlers,
-    ...oauthHandlers(exchangeUrl),
-    ...partner,
-  };
 }
 
 /** The store as tests and tools see it: what they write directly, the exchange reads back. */

@@ -2,8 +2,8 @@
 import { zTransactionStatusResponse } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { pendingTransaction as pendingTransactionOver } from './partner/pending-transaction.test-support.js';
 import { startTestSandbox } from './test-support.js';
+import { pendingTransaction as pendingTransactionOver } from './testing/pending-transaction.js';
 import { type SandboxProcess, startSandboxProcess } from './testing.js';
 
 let sandbox: SandboxProcess;

@@ -6,8 +6,8 @@
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
+import { addProduct } from '../store/seed.js';
 import { type Answer, type Client, newUser, send, startTestSandbox } from '../test-support.js';
-import { freshProduct } from './trading.test-support.js';
 
 let sandbox: RunningSandbox;
 const logged: string[] = [];
@@ -122,7 +122,9 @@ describe('a call the store refuses', () => {
   });
 
   it('refuses too a call decided on its rows, and leaves memory as the store', async () => {
-    const product = await freshProduct(sandbox);
+    const product = await sandbox.database.transaction((tx) =>
+      addProduct(tx, { base: 'BTC', quote: 'JPY' }),
+    );
     const victim = await newUser(sandbox);
     const seller = await newUser(sandbox);
     const statuses: number[][] = [];

@@ -12,33 +12,22 @@ import {
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../server.js';
-import { addProduct, addToken } from '../store/seed.js';
-import {
-  type Client,
-  clientFor,
-  newUser,
-  type RequestOptions,
-  startTestSandbox,
-  valid,
-} from '../test-support.js';
-import * as trading from './trading.test-support.js';
-import { balances, getOrder, type Order } from './trading.test-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, type RequestOptions, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import * as trading from '../testing/trading.js';
+import { balances, getOrder, type Order } from '../testing/trading.js';
 
-let sandbox: RunningSandbox;
+let sandbox: MemorySandbox;
 // Products of these tests alone, with empty books, so every fill is one a test set up.
 let quiet: number;
 let quietEth: number;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  [quiet, quietEth] = await sandbox.database.transaction(async (tx) => [
-    await addProduct(tx, { base: 'BTC', quote: 'JPY', margin: true }),
-    await addProduct(tx, { base: 'ETH', quote: 'JPY' }),
-  ]);
+  sandbox = await memorySandbox();
+  quiet = sandbox.addProduct({ base: 'BTC', quote: 'JPY', margin: true });
+  quietEth = sandbox.addProduct({ base: 'ETH', quote: 'JPY' });
 });
-afterAll(() => sandbox.close());
 
 const path = (key: { id: number | string } | { clientOrderId: string }, suffix = '') =>
   'id' in key
@@ -53,8 +42,8 @@ const freshProduct = () => trading.freshProduct(sandbox);
 
 /** A live order, a cancelled one and a filled one of a fresh user, at prices of their own. */
 async function ordersInEveryState(price: string) {
-  const user = await newUser(sandbox);
-  const seller = await newUser(sandbox);
+  const user = sandbox.addUser();
+  const seller = sandbox.addUser();
   const live = await place(user.call, { price: '9000000', client_order_id: `live-${price}` });
   const cancelled = await place(user.call, { price: '9000000', client_order_id: `gone-${price}` });
   valid(zCancelOrderResponse, await user.call('PUT', `/orders/${cancelled.id}/cancel`));
@@ -70,7 +59,7 @@ async function ordersInEveryState(price: string) {
 
 describe('placing, listing and reading orders', () => {
   it('places a flat and a wrapped order, both live', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const flat = await place(call, { price: '9100000', client_order_id: 'flat-1' });
     expect(flat).toMatchObject({ status: 'live', client_order_id: 'flat-1', trading_type: 'spot' });
     const wrapped = valid(
@@ -95,7 +84,7 @@ describe('placing, listing and reading orders', () => {
   });
 
   it('refuses a leverage above the maximum the spec gives, naming the field', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = {
       order_type: 'limit',
       product_id: String(quiet),
@@ -116,7 +105,7 @@ describe('placing, listing and reading orders', () => {
   });
 
   it('reads an order by system id and by a client id that needs percent-encoding', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const clientOrderId = 'a/b?c#d%e f:é';
     const order = await place(call, { price: '9100000', client_order_id: clientOrderId });
     expect(valid(zGetOrderResponse, await call('GET', path({ id: order.id }))).id).toBe(order.id);
@@ -125,8 +114,8 @@ describe('placing, listing and reading orders', () => {
   });
 
   it("does not show another user's order", async () => {
-    const owner = await newUser(sandbox);
-    const other = await newUser(sandbox);
+    const owner = sandbox.addUser();
+    const other = sandbox.addUser();
     const order = await place(owner.call, { price: '9100000' });
     expect((await other.call('GET', `/orders/${order.id}`)).status).toBe(404);
     expect((await other.call('PUT', `/orders/${order.id}/cancel`)).status).toBe(404);
@@ -134,7 +123,7 @@ describe('placing, listing and reading orders', () => {
   });
 
   it('lists newest first, paginated, with filters', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const ids: (number | string)[] = [];
     for (let index = 0; index < 5; index++) ids.push((await place(call, { price: '9100000' })).id);
     await place(call, { product_id: quietEth, price: '400000', quantity: '0.1' });
@@ -158,9 +147,9 @@ describe('placing, listing and reading orders', () => {
 
 describe('matching and balances', () => {
   it('fills crossing limit orders by price-time priority at the resting price', async () => {
-    const first = await newUser(sandbox);
-    const second = await newUser(sandbox);
-    const buyer = await newUser(sandbox);
+    const first = sandbox.addUser();
+    const second = sandbox.addUser();
+    const buyer = sandbox.addUser();
     const early = await place(first.call, { side: 'sell', price: '9200000', quantity: '0.03' });
     const late = await place(second.call, { side: 'sell', price: '9200000', quantity: '0.03' });
     const jpyBefore = await balances(buyer.call, 'JPY');
@@ -184,8 +173,8 @@ describe('matching and balances', () => {
 
   it('fills a market order from the book and refuses one the book cannot fill', async () => {
     const product_id = await freshProduct();
-    const seller = await newUser(sandbox);
-    const buyer = await newUser(sandbox);
+    const seller = sandbox.addUser();
+    const buyer = sandbox.addUser();
     const market = { product_id, order_type: 'market', price: undefined };
     const empty = await buyer.call('POST', '/orders', {
       body: { order_type: 'market', product_id, side: 'buy', quantity: '0.01' },
@@ -200,8 +189,8 @@ describe('matching and balances', () => {
 
   it('fills a market_with_range order only within its range of the best price', async () => {
     const product_id = await freshProduct();
-    const seller = await newUser(sandbox);
-    const buyer = await newUser(sandbox);
+    const seller = sandbox.addUser();
+    const buyer = sandbox.addUser();
     const ranged = { product_id, order_type: 'market_with_range', side: 'buy' };
     const empty = await buyer.call('POST', '/orders', {
       body: { ...ranged, quantity: '0.01', price_range: '100' },
@@ -241,8 +230,8 @@ describe('matching and balances', () => {
 
   it('refuses a post-only order that would take liquidity', async () => {
     const product_id = await freshProduct();
-    const seller = await newUser(sandbox);
-    const buyer = await newUser(sandbox);
+    const seller = sandbox.addUser();
+    const buyer = sandbox.addUser();
     await place(seller.call, { product_id, side: 'sell', price: '9300000' });
     const answer = await buyer.call('POST', '/orders', {
       body: {
@@ -266,7 +255,7 @@ describe('matching and balances', () => {
   });
 
   it('holds the funds of resting orders and gives them back on cancel', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { price: '9000000', quantity: '0.5' });
     expect((await balances(call, 'JPY')).reserved).toBe('4500000');
     valid(zCancelOrderResponse, await call('PUT', `/orders/${order.id}/cancel`));
@@ -274,7 +263,7 @@ describe('matching and balances', () => {
   });
 
   it('refuses an order the free balance does not cover, and changes nothing', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const before = await balances(call, 'JPY');
     const answer = await call('POST', '/orders', {
       body: {
@@ -298,7 +287,7 @@ describe('order state table', () => {
       form === 'id' ? { id: order.id } : { clientOrderId: String(order.client_order_id) };
 
     it(`ORDER-CANCEL-LIVE (${form}): a live order is cancelled and returned cancelled`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const order = await place(call, { price: '9000000', client_order_id: `cancel ${form}/1` });
       const schema = form === 'id' ? zCancelOrderResponse : zCancelOrderByClientIdResponse;
       const cancelled = valid(schema, await call('PUT', path(keyOf(order), '/cancel')));
@@ -310,7 +299,7 @@ describe('order state table', () => {
     });
 
     it(`ORDER-EDIT-LIVE (${form}): price and quantity change, the order stays live`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const order = await place(call, { price: '9000000', client_order_id: `edit ${form}/1` });
       const schema = form === 'id' ? zEditOrderResponse : zEditOrderByClientIdResponse;
       const edited = valid(
@@ -327,7 +316,7 @@ describe('order state table', () => {
     });
 
     it(`refuses a bad wrapped edit (${form}) with 422 naming the field, as it does a flat one`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const order = await place(call, { price: '9000000', client_order_id: `bad edit ${form}` });
       const refusals: [unknown, Record<string, string[]>][] = [
         [{ price: '1e5' }, { price: ['must_be_decimal'] }],
@@ -344,7 +333,7 @@ describe('order state table', () => {
     });
 
     it(`ORDER-UPDATE-TPSL-LIVE (${form}): take profit and stop loss are set`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const order = await place(call, { price: '9000000', client_order_id: `tpsl ${form}/1` });
       const schema = form === 'id' ? zUpdateOrderTpslResponse : zUpdateOrderTpslByClientIdResponse;
       const updated = valid(
@@ -385,7 +374,7 @@ describe('order state table', () => {
   }
 
   it('ORDER-CANCEL-ALL-MATCHING: only orders matching every filter are cancelled and listed', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const spotBuy = await place(call, { price: '9000000', client_order_id: 'match-me' });
     const spotSell = await place(call, { side: 'sell', price: '9990000' });
     const marginBuy = await place(call, {
@@ -416,7 +405,7 @@ describe('order state table', () => {
   });
 
   it('ORDER-CANCEL-ALL-NO-FILTER: with no body or an empty one every open order is cancelled', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const first = await place(call, { price: '9000000' });
     const second = await place(call, {
       product_id: quietEth,
@@ -431,7 +420,7 @@ describe('order state table', () => {
       price: '9450000',
       quantity: '0.05',
     });
-    const buyer = await newUser(sandbox);
+    const buyer = sandbox.addUser();
     await place(buyer.call, { product_id, price: '9450000', quantity: '0.01' });
     expect((await getOrder(call, partly.id)).status).toBe('partially_filled');
     const result = valid(zCancelAllOrdersResponse, await call('PUT', '/orders/cancel_all'));
@@ -448,7 +437,7 @@ describe('order state table', () => {
   });
 
   it('bounds a take profit and a stop loss as an order price is bounded, changing nothing', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { price: '9000000' });
     const huge = `1${'0'.repeat(32)}`;
     const probes = [huge, '1e32', '0', '-1', '9000000.5', '9000000.0000001'];
@@ -478,7 +467,7 @@ describe('order state table', () => {
   });
 
   it('refuses a product filter naming no product, in cancel_all and the order list, cancelling nothing', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { price: '9000000' });
     for (const product_id of ['😀', '../..', '999999999']) {
       const cancelled = await call('PUT', '/orders/cancel_all', { body: { product_id } });
@@ -496,7 +485,7 @@ describe('order state table', () => {
   });
 
   it('refuses a filter cancel_all does not know, and a key an edit does not take, changing nothing', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { price: '9000000' });
     const misspelled = await call('PUT', '/orders/cancel_all', {
       body: { produt_id: String(quiet) },
@@ -528,7 +517,7 @@ describe('order state table', () => {
   });
 
   it('refuses a key update_tpsl does not take, leaving the exits as they were', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { price: '9000000' });
     const set = await call('PUT', `/orders/${order.id}/update_tpsl`, {
       body: { take_profit: '9500000' },
@@ -552,7 +541,7 @@ describe('order state table', () => {
   });
 
   it('refuses a take profit or stop loss sent with a new order, in either form, placing nothing', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = {
       order_type: 'limit',
       product_id: quiet,
@@ -584,8 +573,8 @@ describe('order state table', () => {
   });
 
   it('ORDER-CANCEL-ALL-SKIPS-CONDITIONAL: take profit and stop loss orders on a position stay live', async () => {
-    const trader = await newUser(sandbox);
-    const seller = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const seller = sandbox.addUser();
     const order = await place(trader.call, {
       price: '9000000',
       trading_type: 'margin',
@@ -617,8 +606,8 @@ describe('order state table', () => {
 
   /** A filled spot buy at 100 with its take profit at 120 and stop loss at 80 waiting. */
   async function position(product_id: number) {
-    const trader = await newUser(sandbox);
-    const seller = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const seller = sandbox.addUser();
     const bought = await place(trader.call, { product_id, price: '100' });
     valid(
       zUpdateOrderTpslResponse,
@@ -662,7 +651,7 @@ describe('order state table', () => {
   it('sells at market once the price falls to the stop loss, and cancels the take profit', async () => {
     const product_id = await freshProduct();
     const { trader, takeProfit, stopLoss } = await position(product_id);
-    const bidder = await newUser(sandbox);
+    const bidder = sandbox.addUser();
     await place(bidder.call, { product_id, price: '70', quantity: '0.02' });
     await tradeAt(product_id, '80');
     expect(await getOrder(trader.call, stopLoss.id)).toMatchObject({
@@ -674,8 +663,8 @@ describe('order state table', () => {
   });
 
   it('refuses to edit a partially filled order with the conventional code', async () => {
-    const { call } = await newUser(sandbox);
-    const buyer = await newUser(sandbox);
+    const { call } = sandbox.addUser();
+    const buyer = sandbox.addUser();
     const product_id = await freshProduct();
     const order = await place(call, {
       product_id,
@@ -692,7 +681,7 @@ describe('order state table', () => {
 
 describe('concurrency', () => {
   it('concurrent cancels and cancel_all cancel every order exactly once', async () => {
-    const { call, userId } = await newUser(sandbox);
+    const { call, userId } = sandbox.addUser();
     const orders: Order[] = [];
     for (let index = 0; index < 10; index++) {
       orders.push(
@@ -709,13 +698,10 @@ describe('concurrency', () => {
       ['PUT', '/orders/cancel_all'],
       ['PUT', '/orders/cancel_all', { body: {} }],
     ];
-    const signed = await sandbox.database.transaction(async (tx) => {
-      const pairs = [];
-      for (const request of requests) {
-        pairs.push({ request, call: clientFor(sandbox, await addToken(tx, userId)) });
-      }
-      return pairs;
-    });
+    const signed = requests.map((request) => ({
+      request,
+      call: sandbox.clientFor(sandbox.addToken(userId)),
+    }));
     const answers = await Promise.all(
       signed.map(({ request: [method, url, options], call }) => call(method, url, options)),
     );

@@ -4,78 +4,26 @@ import {
   zListOrdersResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../server.js';
-import { type Client, newUser, startTestSandbox, valid } from '../test-support.js';
-import * as trading from './trading.test-support.js';
-import { balances, getOrder, place } from './trading.test-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import * as trading from '../testing/trading.js';
+import { balances, getOrder, openPosition, place } from '../testing/trading.js';
 
-let sandbox: RunningSandbox;
+let sandbox: MemorySandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await memorySandbox();
 });
-afterAll(() => sandbox.close());
 
 const startingJpy = '100000000';
-
-/**
- * A margin order of 1 BTC at 100 with its take profit and stop loss, filled by a spot
- * counterpart: the position it opens, and the two conditional orders waiting on it.
- */
-async function openPosition(options: {
-  side: 'buy' | 'sell';
-  leverage: number;
-  takeProfit: string;
-  stopLoss: string;
-}) {
-  const product_id = await trading.freshProduct(sandbox, { margin: true });
-  const trader = await newUser(sandbox);
-  const counterpart = await newUser(sandbox);
-  const opening = await place(trader.call, {
-    product_id,
-    side: options.side,
-    price: '100',
-    quantity: '1',
-    trading_type: 'margin',
-    leverage_level: options.leverage,
-  });
-  valid(
-    zUpdateOrderTpslResponse,
-    await trader.call('PUT', `/orders/${opening.id}/update_tpsl`, {
-      body: { take_profit: options.takeProfit, stop_loss: options.stopLoss },
-    }),
-  );
-  await place(counterpart.call, {
-    product_id,
-    side: options.side === 'buy' ? 'sell' : 'buy',
-    price: '100',
-    quantity: '1',
-  });
-  const opened = await getOrder(trader.call, opening.id);
-  expect(opened.status).toBe('filled');
-  if (typeof opened.trade_id !== 'number') throw new Error('the filled order opened no position');
-  const waiting = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
-  const byPrice = (price: string) => {
-    const order = waiting.models.find((model) => model.price === price);
-    if (!order) throw new Error(`nothing waits at ${price}`);
-    return order;
-  };
-  return {
-    product_id,
-    trader,
-    tradeId: opened.trade_id,
-    takeProfit: byPrice(options.takeProfit),
-    stopLoss: byPrice(options.stopLoss),
-  };
-}
 
 const tpsl = (call: Client, id: number | string) =>
   call('PUT', `/orders/${id}/update_tpsl`, { body: {} });
 
 describe('margin positions', () => {
   it('a filled margin order opens a position that holds its margin and swaps no currency', async () => {
-    const { trader, tradeId, takeProfit, stopLoss } = await openPosition({
+    const { trader, tradeId, takeProfit, stopLoss } = await openPosition(sandbox, {
       side: 'buy',
       leverage: 2,
       takeProfit: '120',
@@ -96,7 +44,7 @@ describe('margin positions', () => {
   });
 
   it('its take profit closes it at a profit, paid into the funding currency', async () => {
-    const { product_id, trader, takeProfit, stopLoss } = await openPosition({
+    const { product_id, trader, takeProfit, stopLoss } = await openPosition(sandbox, {
       side: 'buy',
       leverage: 2,
       takeProfit: '120',
@@ -106,7 +54,7 @@ describe('margin positions', () => {
     expect((await getOrder(trader.call, stopLoss.id)).status).toBe('cancelled');
     // Resting now, the take profit closes a position: it holds no margin of its own.
     expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
-    const buyer = await newUser(sandbox);
+    const buyer = sandbox.addUser();
     await place(buyer.call, { product_id, price: '120', quantity: '1' });
     expect(await getOrder(trader.call, takeProfit.id)).toMatchObject({
       status: 'filled',
@@ -120,14 +68,14 @@ describe('margin positions', () => {
   });
 
   it('its stop loss closes a short at a loss that takes no more than the margin', async () => {
-    const { product_id, trader, takeProfit, stopLoss } = await openPosition({
+    const { product_id, trader, takeProfit, stopLoss } = await openPosition(sandbox, {
       side: 'sell',
       leverage: 4,
       takeProfit: '50',
       stopLoss: '110',
     });
     expect((await balances(trader.call, 'JPY')).reserved).toBe('25');
-    const asker = await newUser(sandbox);
+    const asker = sandbox.addUser();
     await place(asker.call, { product_id, side: 'sell', price: '150', quantity: '1' });
     await trading.tradeAt(sandbox, product_id, '110');
     expect(await getOrder(trader.call, stopLoss.id)).toMatchObject({
@@ -141,8 +89,8 @@ describe('margin positions', () => {
 
   it('a margin order cancelled after part of it filled leaves a take profit and stop loss on that part', async () => {
     const product_id = await trading.freshProduct(sandbox, { margin: true });
-    const trader = await newUser(sandbox);
-    const counterpart = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const counterpart = sandbox.addUser();
     const opening = await place(trader.call, {
       product_id,
       price: '100',
@@ -182,7 +130,7 @@ describe('margin positions', () => {
   });
 
   it('a take profit cannot be made larger than the position it closes', async () => {
-    const { trader, takeProfit } = await openPosition({
+    const { trader, takeProfit } = await openPosition(sandbox, {
       side: 'buy',
       leverage: 2,
       takeProfit: '120',
@@ -198,25 +146,5 @@ describe('margin positions', () => {
       await trader.call('PUT', `/orders/${takeProfit.id}`, { body: { quantity: '0.5' } }),
     );
     expect(edited.quantity).toBe('0.5');
-  });
-
-  it('is kept in the store: read back, it still holds its margin and its take profit closes it', async () => {
-    const { product_id, trader, takeProfit } = await openPosition({
-      side: 'buy',
-      leverage: 2,
-      takeProfit: '120',
-      stopLoss: '80',
-    });
-    await sandbox.sequencer.reload();
-    expect((await balances(trader.call, 'JPY')).reserved).toBe('50');
-    await trading.tradeAt(sandbox, product_id, '120');
-    const buyer = await newUser(sandbox);
-    await place(buyer.call, { product_id, price: '120', quantity: '1' });
-    await sandbox.sequencer.reload();
-    expect((await getOrder(trader.call, takeProfit.id)).status).toBe('filled');
-    expect(await balances(trader.call, 'JPY')).toEqual({
-      balance: '100000020',
-      reserved: '0',
-    });
   });
 });

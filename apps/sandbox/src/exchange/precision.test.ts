@@ -1,25 +1,21 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
 import { zEditOrderResponse, zListOrdersResponse } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../server.js';
-import { addProduct } from '../store/seed.js';
-import { newUser, startTestSandbox, valid } from '../test-support.js';
-import { place } from './trading.test-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { place } from '../testing/trading.js';
 
-let sandbox: RunningSandbox;
+let sandbox: MemorySandbox;
 // Empty books with the seed's currencies: BTC (8 places, at least 0.0001), XRP (6 places, at
 // least 1); ticks of 0.5 JPY and 0.001 JPY.
 let btcHalfYen: number;
 let xrp: number;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  [btcHalfYen, xrp] = await sandbox.database.transaction(async (tx) => [
-    await addProduct(tx, { base: 'BTC', quote: 'JPY', tick: '0.5' }),
-    await addProduct(tx, { base: 'XRP', quote: 'JPY', tick: '0.001' }),
-  ]);
+  sandbox = await memorySandbox();
+  btcHalfYen = sandbox.addProduct({ base: 'BTC', quote: 'JPY', tick: '0.5' });
+  xrp = sandbox.addProduct({ base: 'XRP', quote: 'JPY', tick: '0.001' });
 });
-afterAll(() => sandbox.close());
 
 const documented = (operation: 'createOrder' | 'editOrder', field: 'price' | 'quantity') =>
   operationTable[operation].errorCodes[field] as readonly string[];
@@ -54,7 +50,7 @@ describe('prices on the tick, quantities on the step', () => {
   ];
   for (const [name, body, errors] of refusals) {
     it(`refuses ${name} with a 422 naming the field`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const answer = await call('POST', '/orders', {
         body: {
           order_type: 'limit',
@@ -74,7 +70,7 @@ describe('prices on the tick, quantities on the step', () => {
   }
 
   it('takes what is on the tick and on the step, written any way', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, {
       product_id: btcHalfYen,
       price: '9000000.50',
@@ -99,7 +95,7 @@ describe('prices on the tick, quantities on the step', () => {
   });
 
   it('refuses an edit off the tick or the step, and keeps the order as it was', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = await place(call, { product_id: btcHalfYen, price: '9000000' });
     const price = await call('PUT', `/orders/${order.id}`, { body: { price: '9000000.1' } });
     expect(price).toMatchObject({
@@ -149,7 +145,7 @@ describe('the fields each type of order requires', () => {
   ];
   for (const [name, body, errors] of refusals) {
     it(`refuses ${name}, naming the field, flat or wrapped`, async () => {
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const order = { product_id: btcHalfYen, side: 'buy', quantity: '0.01', ...body };
       const flat = await call('POST', '/orders', { body: order });
       expect(flat).toMatchObject({ status: 422, body: { errors } });

@@ -4,18 +4,17 @@ import {
   zGetPriceLevelsResponse,
   zListOrdersResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../server.js';
-import { type Client, newUser, startTestSandbox, valid } from '../test-support.js';
-import * as trading from './trading.test-support.js';
-import { balances, getOrder, place } from './trading.test-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import * as trading from '../testing/trading.js';
+import { balances, getOrder, place } from '../testing/trading.js';
 
-let sandbox: RunningSandbox;
+let sandbox: MemorySandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await memorySandbox();
 });
-afterAll(() => sandbox.close());
 
 const tradeAt = (product_id: number, price: string) => trading.tradeAt(sandbox, product_id, price);
 
@@ -33,7 +32,7 @@ async function book(call: Client, product_id: number) {
 describe('stop orders', () => {
   it('wait outside the book holding their funds, and cancel_all cancels them', async () => {
     const product_id = await tradedAt('100');
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const sell = await place(call, { product_id, order_type: 'stop', side: 'sell', price: '90' });
     const buy = await place(call, { product_id, order_type: 'stop', price: '110' });
     expect(sell).toMatchObject({ status: 'live', order_type: 'stop', price: '90' });
@@ -52,7 +51,7 @@ describe('stop orders', () => {
 
   it('refuses a stop that the last traded price has already reached, and keeps nothing', async () => {
     const product_id = await tradedAt('100');
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     for (const [side, price] of [
       ['buy', '95'],
       ['sell', '100'],
@@ -68,8 +67,8 @@ describe('stop orders', () => {
 
   it('sells at market once a trade reaches a stop sell, leaving the stops not reached', async () => {
     const product_id = await tradedAt('100');
-    const trader = await newUser(sandbox);
-    const bidder = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const bidder = sandbox.addUser();
     const stop = await place(trader.call, {
       product_id,
       order_type: 'stop',
@@ -98,7 +97,7 @@ describe('stop orders', () => {
 
   it('cancels a triggered stop that finds nothing to take; the trade that triggered it stands', async () => {
     const product_id = await tradedAt('100');
-    const trader = await newUser(sandbox);
+    const trader = sandbox.addUser();
     const stop = await place(trader.call, { product_id, order_type: 'stop', price: '105' });
     const { bought, sold, buyer } = await tradeAt(product_id, '105');
     expect(sold.status).toBe('filled');
@@ -112,8 +111,8 @@ describe('stop orders', () => {
 
   it('cancels a triggered margin stop its owner cannot pay for, not the call that triggered it', async () => {
     const product_id = await tradedAt('100', { margin: true });
-    const trader = await newUser(sandbox);
-    const asker = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const asker = sandbox.addUser();
     const margin = { trading_type: 'margin', leverage_level: 1 };
     const stop = await place(trader.call, {
       product_id,
@@ -142,8 +141,8 @@ describe('stop orders', () => {
 describe('trailing stop orders', () => {
   it('follow the price up, never down, and sell once it falls back by their distance', async () => {
     const product_id = await tradedAt('100');
-    const trader = await newUser(sandbox);
-    const bidder = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const bidder = sandbox.addUser();
     const trailing = await place(trader.call, {
       product_id,
       order_type: 'trailing_stop',
@@ -171,8 +170,8 @@ describe('trailing stop orders', () => {
 
   it('follow the price down by a percentage for a buy, holding less as they go', async () => {
     const product_id = await tradedAt('100');
-    const trader = await newUser(sandbox);
-    const asker = await newUser(sandbox);
+    const trader = sandbox.addUser();
+    const asker = sandbox.addUser();
     const trailing = await place(trader.call, {
       product_id,
       order_type: 'trailing_stop',
@@ -195,7 +194,7 @@ describe('trailing stop orders', () => {
 
   it('take a new quantity but not a price, which follows the market', async () => {
     const product_id = await tradedAt('100');
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const trailing = await place(call, {
       product_id,
       order_type: 'trailing_stop',
@@ -267,7 +266,7 @@ describe('stop and trailing stop input', () => {
   for (const [name, body, errors] of refusals) {
     it(`refuses ${name}, naming the field`, async () => {
       const product_id = await tradedAt('100');
-      const { call } = await newUser(sandbox);
+      const { call } = sandbox.addUser();
       const answer = await call('POST', '/orders', {
         body: { product_id, side: 'buy', quantity: '0.01', ...body },
       });
@@ -279,7 +278,7 @@ describe('stop and trailing stop input', () => {
 
   it('refuses a wrapped limit order carrying a price range, naming the field', async () => {
     const product_id = await tradedAt('100');
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const order = { product_id, side: 'buy', quantity: '0.01', order_type: 'limit', price: '90' };
     const answer = await call('POST', '/orders', {
       body: { order: { ...order, price_range: '5' } },
@@ -291,7 +290,7 @@ describe('stop and trailing stop input', () => {
 
   it('refuses a trailing stop on a product that has never traded', async () => {
     const product_id = await trading.freshProduct(sandbox);
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     const answer = await call('POST', '/orders', {
       body: {
         product_id,

@@ -6,46 +6,30 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Handlers, Reply, StoredReadsOf } from '../domain/operation.js';
+import type { Reply } from '../domain/operation.js';
 import type { Logger } from '../log.js';
-import type { Sequencer } from '../state/sequencer.js';
 import {
-  AuthError,
-  acceptNonce,
-  authenticate,
-  isPublic,
-  type SessionSecretLookup,
-} from './auth.js';
-import { callLimits } from './call-limits.js';
+  type CallPipelineOptions,
+  callPipeline,
+  isPublicRead,
+  parseQuery,
+} from './call-pipeline.js';
 import { answerClientError } from './client-error.js';
-import { spendOneUse } from './nonce-less.js';
-import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { allowedMethods, apiOfPath, findRoute, type Route, routerPath } from './router.js';
 import { specs } from './spec.js';
 import { discardUnreadBody } from './unread-body.js';
-import { maxBodyBytes, notJson, parseBody, validateRequest } from './validate.js';
+import { maxBodyBytes, notJson, parseBody } from './validate.js';
 
 /** What the sandbox serves besides the interfaces; undefined for a path it does not serve. */
 export type Pages = (request: IncomingMessage, pathname: string) => Promise<Serialized | undefined>;
 
-export interface AppOptions {
-  /** Decides every call on the sandbox state in memory and stores its changes. */
-  sequencer: Sequencer;
+export interface AppOptions extends CallPipelineOptions {
   routes: Route[];
-  /** The handlers of both interfaces' operations, keyed by operationId. */
-  handlers: Handlers;
-  /** The stored rows calls of an operation read in before they are decided. */
-  storedReads?: StoredReadsOf;
-  findSessionSecret: SessionSecretLookup;
   now: () => number;
-  /** Calls allowed per token; unlimited when absent. */
-  rateLimit?: RateLimit;
   /** Pages for people (index, OAuth approval), for paths no operation of the specs has. */
   pages?: Pages;
-  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
-  anonymousRateLimits?: AnonymousRateLimits;
   log: Logger;
 }
 
@@ -72,12 +56,6 @@ interface RouteConfig {
 
 function routeOf(request: FastifyRequest): Route | undefined {
   return (request.routeOptions.config as RouteConfig).route;
-}
-
-function parseQuery(search: string): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) query[name] ??= value;
-  return query;
 }
 
 function pathnameOf(url: string): string {
@@ -113,15 +91,6 @@ function serializedJson(
   };
 }
 
-/** A POST /orders carrying a client_order_id may be signed without a nonce. */
-function carriesClientOrderId(route: Route, body: unknown): boolean {
-  if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
-    return false;
-  }
-  const order = 'order' in body ? (body as { order: unknown }).order : body;
-  return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
-}
-
 /** A refusal Fastify itself raised (a body too large or cut short) as the edge answers it. */
 function frameworkRefusal(
   error: { code?: string; statusCode?: number; message: string },
@@ -144,79 +113,35 @@ function frameworkRefusal(
 
 /**
  * The sandbox's HTTP edge on Fastify: one route per operation of the specs, whose body is
- * read and parsed as the spec bounds it; the call is authenticated, validated and handed to
- * the operation's handler, which the Sequencer runs on the state in memory and stores with
- * its batch. A refusal after authentication is undone but for its nonce, which stays spent.
- * Public reads' answers are kept until the state they show changes; domain errors are mapped
- * here to the error shapes the interfaces document.
+ * read and parsed as the spec bounds it, then answered by the call pipeline (see
+ * callPipeline). What is HTTP stays here: CORS, body limits, pages, the spec documents,
+ * public reads' answers kept until the state they show changes, and the refusals of
+ * requests no operation takes.
  */
 export async function createApp(options: AppOptions) {
   const { sequencer } = options;
   const publicReads = new ReplyCache();
-  const overLimit = callLimits(options.rateLimit, options.anonymousRateLimits);
+  const answerCall = callPipeline(options);
 
   async function answer(
     route: Route,
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<Reply | Serialized> {
-    const operationId = route.operation.operationId;
-    const handler = options.handlers[operationId];
-    if (!handler) {
-      return { status: 501, body: { message: `${operationId} is not implemented` } };
-    }
     const { url } = request;
-    const body = request.body;
-    const path = request.params as Record<string, string>;
-    const query = request.query as Record<string, string>;
     const now = options.now();
-    const limitedCall = { api: route.api, body, address: request.socket.remoteAddress ?? '' };
-    // Validated once the call is let in, so a refusal still spends its nonce.
-    const parsed = () => validateRequest(route, { path, query, body });
-    // Only the exchange's public reads are kept: what they show changes with the market.
-    // A HEAD is answered as its GET, whose body the server then leaves out.
-    const publicRead = route.method === 'GET' && route.api === 'exchange' && isPublic(route);
+    const publicRead = isPublicRead(route);
     const version = sequencer.version;
-    const { caller, nonce, oneUse } = publicRead
-      ? { caller: { kind: 'anonymous' as const } }
-      : authenticate(
-          {
-            route,
-            url,
-            headers: request.headers,
-            nonceOptional: carriesClientOrderId(route, body),
-            now,
-            state: sequencer.state,
-          },
-          options.findSessionSecret,
-        );
-    const limited = overLimit(caller, now, limitedCall);
-    if (limited) return limited;
-    const reads = options.storedReads?.[operationId]?.(body);
-    const decided = await sequencer.run(
-      (journal) => {
-        // Decided again after the store refused an earlier call, it spent its nonce (or its
-        // one-use token) the first time.
-        if (nonce && !journal.again) {
-          acceptNonce(journal.state, nonce);
-          journal.nonce(nonce.scope, nonce.value);
-        }
-        if (oneUse && !journal.again) {
-          spendOneUse(journal.state, oneUse, now);
-          journal.nonce(oneUse.scope, oneUse.iat);
-        }
-        try {
-          return handler({ operationId, ...parsed(), caller, now, journal });
-        } catch (error) {
-          const refused = asHttpError(error);
-          if (!refused) throw error;
-          journal.undo();
-          return errorReply(refused, route.api);
-        }
-      },
-      reads,
-      nonce?.scope ?? oneUse?.scope,
-    );
+    const decided = await answerCall({
+      route,
+      url,
+      path: request.params as Record<string, string>,
+      query: request.query as Record<string, string>,
+      body: request.body,
+      headers: request.headers,
+      address: request.socket.remoteAddress ?? '',
+      now,
+    });
     if (!publicRead || decided.status !== 200) return decided;
     // Kept only once what it shows is committed.
     await sequencer.settled();
@@ -316,9 +241,6 @@ export async function createApp(options: AppOptions) {
 
   app.setErrorHandler(async (error, request, reply) => {
     const api = routeOf(request)?.api ?? 'exchange';
-    if (error instanceof AuthError) {
-      return reply.code(401).type('text/plain; charset=utf-8').send(error.message);
-    }
     const refused = asHttpError(error) ?? frameworkRefusal(error as HttpError & Error, request);
     if (refused) {
       // Fastify closes the connection after a body it would not read: read it first.

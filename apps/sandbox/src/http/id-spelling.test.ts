@@ -19,9 +19,9 @@ import {
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { btcPurchase } from '../partner/calls.test-support.js';
 import type { RunningSandbox } from '../server.js';
 import { demoClient, newUser, send, startTestSandbox, valid } from '../test-support.js';
+import { btcPurchase } from '../testing/partner-calls.js';
 
 let sandbox: RunningSandbox;
 

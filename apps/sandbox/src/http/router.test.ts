@@ -4,7 +4,7 @@ import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
 import { userHandlers } from '../exchange/users.js';
 import { partnerHandlers } from '../partner/handlers.js';
-import { sandboxHandlers } from '../server.js';
+import { sandboxHandlers } from '../sandbox-handlers.js';
 import { buildRoutes, findRoute } from './router.js';
 
 const routes = buildRoutes();

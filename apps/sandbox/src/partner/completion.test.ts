@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { RunningSandbox } from '../server.js';
 import { runCommandLine, startTestSandbox } from '../test-support.js';
-import { pendingTransaction as pendingTransactionOver } from './pending-transaction.test-support.js';
+import { pendingTransaction as pendingTransactionOver } from '../testing/pending-transaction.js';
 
 let sandbox: RunningSandbox;
 let clock = 1_800_000_000_000;

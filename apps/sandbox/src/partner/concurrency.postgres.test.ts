@@ -16,12 +16,12 @@ import {
   newWalletIntent,
   parsed,
   type SeededPartner,
+  type StoredTestStore,
   seedPartner,
-  type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 describe('concurrent partner calls on PostgreSQL', () => {
-  let db: TestStore;
+  let db: StoredTestStore;
   let partner: SeededPartner;
   let sessionId: string;
 

@@ -14,7 +14,7 @@ import {
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 const signedTransaction = '0x02f8b10181a28459682f00850b68a0aa0083012e2494a0b86991c6218b36c1d19d4a';
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -194,7 +194,7 @@ describe('intent_to_trade quantities', () => {
   });
 
   it('never takes a price the user names: a quantity_2 off the quote is refused, naming the quote', async () => {
-    const before = await count(db, 'qe_transactions');
+    const before = await count(db, 'transaction');
     for (const quantity_2 of ['1', '1012.49', '1012.51', '100000000']) {
       const error = await refusal(
         trade({ quantity_2, quote_id: 'made-up', ...partnerWalletSettlements }),
@@ -203,13 +203,13 @@ describe('intent_to_trade quantities', () => {
       expect(error.errors).toEqual({ quantity_2: ['does_not_match_quote'] });
       expect(error.message).toBe('quantity_2 must be 1012.5 USDC, the quote for 0.015 BTC');
     }
-    expect(await count(db, 'qe_transactions')).toBe(before);
+    expect(await count(db, 'transaction')).toBe(before);
   });
 });
 
 describe('intent_to_trade client_ref', () => {
   it('a repeat of the same request with its client_ref returns the existing transaction', async () => {
-    const before = await count(db, 'qe_transactions');
+    const before = await count(db, 'transaction');
     const first = parsed(zIntentToTradeResponse, await trade({ client_ref: 'order-1' })).payload;
     const again = parsed(
       zIntentToTradeResponse,
@@ -217,12 +217,12 @@ describe('intent_to_trade client_ref', () => {
     ).payload;
     expect(again).toEqual(first);
     expect(first.client_ref).toBe('order-1');
-    expect(await count(db, 'qe_transactions')).toBe(before + 1);
+    expect(await count(db, 'transaction')).toBe(before + 1);
   });
 
   it('refuses the client_ref for another order of the same session, naming what differs', async () => {
     await trade({ client_ref: 'order-3' });
-    const before = await count(db, 'qe_transactions');
+    const before = await count(db, 'transaction');
     const cases: [Record<string, unknown>, string][] = [
       [{ quantity: '2' }, 'quantity'],
       [{ side: 'sell' }, 'side'],
@@ -236,11 +236,11 @@ describe('intent_to_trade client_ref', () => {
         `client_ref already names a transaction of this session with another ${differs}`,
       );
     }
-    expect(await count(db, 'qe_transactions')).toBe(before);
+    expect(await count(db, 'transaction')).toBe(before);
   });
 
   it('concurrent creations with one client_ref make one transaction', async () => {
-    const before = await count(db, 'qe_transactions');
+    const before = await count(db, 'transaction');
     const replies = await Promise.all(
       Array.from({ length: 4 }, () => trade({ client_ref: 'order-concurrent' })),
     );
@@ -248,7 +248,7 @@ describe('intent_to_trade client_ref', () => {
       (reply) => parsed(zIntentToTradeResponse, reply).payload.transaction_id,
     );
     expect(new Set(ids).size).toBe(1);
-    expect(await count(db, 'qe_transactions')).toBe(before + 1);
+    expect(await count(db, 'transaction')).toBe(before + 1);
   });
 
   it('refuses a client_ref repeated from another session, whoever calls, showing nothing of it', async () => {
@@ -349,16 +349,16 @@ describe('intent_to_trade refusals change nothing', () => {
       'a NUL character, which the store cannot hold',
       { quote_id: 'q\u0000' },
       422,
-      { quote_id: ['invalid_character'] },
+      { quote_id: ['must_not_contain_nul'] },
     ],
   ];
   for (const [name, body, status, errors] of cases) {
     it(`${name}: ${status} naming the field`, async () => {
-      const before = await count(db, 'qe_transactions');
+      const before = await count(db, 'transaction');
       const error = await refusal(trade({ client_ref: `refused-${name}`, ...body }));
       expect(error.status).toBe(status);
       expect(error.errors).toEqual(errors);
-      expect(await count(db, 'qe_transactions')).toBe(before);
+      expect(await count(db, 'transaction')).toBe(before);
     });
   }
 

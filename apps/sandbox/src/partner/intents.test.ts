@@ -17,7 +17,7 @@ import {
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 let db: TestStore;
 let partner: SeededPartner;
@@ -165,10 +165,10 @@ describe('createIntent', () => {
   ];
   for (const [name, change, errors] of cases) {
     it(`${name}: 422 naming the field, nothing stored`, async () => {
-      const before = await count(db, 'qe_intents');
+      const before = await count(db, 'intent');
       const error = await refusal(createIntent({ ...paymentRequest, ...change }));
       expect([error.status, error.errors]).toEqual([422, errors]);
-      expect(await count(db, 'qe_intents')).toBe(before);
+      expect(await count(db, 'intent')).toBe(before);
     });
   }
 });

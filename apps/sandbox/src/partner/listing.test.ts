@@ -16,7 +16,7 @@ import {
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 let db: TestStore;
 let partner: SeededPartner;

@@ -16,7 +16,7 @@ import {
   seedPartner,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 import { findSessionSecret } from './handlers.js';
 
 let db: TestStore;
@@ -88,12 +88,12 @@ describe('createSession', () => {
   });
 
   it('refuses an unknown public_api_key with 422 naming it, storing nothing', async () => {
-    const before = await count(db, 'qe_sessions');
+    const before = await count(db, 'session');
     const error = await refusal(
       call(db, 'createSession', { body: { public_api_key: 'pk_unknown' } }),
     );
     expect([error.status, error.errors]).toEqual([422, { public_api_key: ['not_found'] }]);
-    expect(await count(db, 'qe_sessions')).toBe(before);
+    expect(await count(db, 'session')).toBe(before);
   });
 
   it('refuses a widget configuration naming an intent no transaction can fulfil (422), storing nothing', async () => {
@@ -118,7 +118,7 @@ describe('createSession', () => {
       strategy: 'ONE_TO_MANY',
       expires_at: T0 + 60_000,
     });
-    const before = await count(db, 'qe_sessions');
+    const before = await count(db, 'session');
     const consumed = await refusal(call(db, 'createSession', { body: widget(attempted.id) }));
     expect([consumed.status, consumed.errors]).toEqual([
       422,
@@ -128,7 +128,7 @@ describe('createSession', () => {
       call(db, 'createSession', { body: widget(expiring.id), now: T0 + 60_000 }),
     );
     expect([expired.status, expired.errors]).toEqual([422, { 'config.intent_id': ['expired'] }]);
-    expect(await count(db, 'qe_sessions')).toBe(before);
+    expect(await count(db, 'session')).toBe(before);
     // Before its expiry, a reusable intent opens the widget as often as asked.
     const open = await call(db, 'createSession', { body: widget(expiring.id), now: T0 + 59_999 });
     expect(open.status).toBe(200);

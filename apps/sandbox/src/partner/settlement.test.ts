@@ -8,22 +8,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   btcPurchase,
   call,
+  newSession,
   parsed,
   partnerWalletSettlements,
   refusal,
+  type SeededPartner,
   storeWithSession,
   T0,
   type TestStore,
-} from './calls.test-support.js';
+} from '../testing/partner-calls.js';
 
 const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const unknownId = '00000000-0000-4000-8000-000000000000';
 
 let db: TestStore;
 let sessionId: string;
+let partner: SeededPartner;
 
 beforeAll(async () => {
-  ({ db, sessionId } = await storeWithSession());
+  ({ db, sessionId, partner } = await storeWithSession());
 }, 60_000);
 afterAll(() => db.close());
 
@@ -141,15 +144,19 @@ describe('settlement method and parameters', () => {
       404,
       { settlement_instruction_id: ['not_found'] },
     ]);
-    for (const transaction_id of [unknownId, 'not-a-uuid']) {
+    for (const [transaction_id, reason] of [
+      [unknownId, 'not_found'],
+      ['not-a-uuid', 'must_be_uuid'],
+    ] as const) {
       const error = await refusal(call(db, 'getTransactionStatus', { path: { transaction_id } }));
-      expect([error.status, error.errors]).toEqual([404, { transaction_id: ['not_found'] }]);
+      expect([error.status, error.errors]).toEqual([404, { transaction_id: [reason] }]);
     }
   });
 
   it("hides another session's transaction from a session token", async () => {
     const { transaction_id } = await newTransaction();
-    const caller = { kind: 'session', sessionId: unknownId } as const;
+    const other = await newSession(db, partner.publicApiKey);
+    const caller = { kind: 'session', sessionId: other } as const;
     const error = await refusal(
       call(db, 'getTransactionStatus', { path: { transaction_id }, caller }),
     );

@@ -4,21 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
-import {
-  btcPurchase,
-  call,
-  count,
-  migratedStore,
-  newSession,
-  seedPartner,
-  type TestStore,
-} from '../partner/calls.test-support.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase, writeLockKey } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { addToken, addUser, seed } from '../store/seed.js';
 import { clientFor, newUser, startTestSandbox, valid } from '../test-support.js';
+import {
+  btcPurchase,
+  call,
+  migratedStore,
+  newSession,
+  type StoredTestStore,
+  seedPartner,
+  storedCount,
+} from '../testing/partner-calls.js';
 
 // The attacker's fault: a rule of the store that memory does not know, so a call decided in
 // memory is refused only when its batch is written.
@@ -113,7 +113,7 @@ describe('a write the store refuses fails only its own call', () => {
 });
 
 describe('a transaction the store refuses', () => {
-  let db: TestStore;
+  let db: StoredTestStore;
 
   beforeAll(async () => {
     db = await migratedStore();
@@ -148,7 +148,7 @@ describe('a transaction the store refuses', () => {
       }
     });
     const fine = sessions.filter((_, n) => !isPoison(n)).length;
-    expect(await count(db, 'qe_transactions')).toBe(fine);
+    expect(await storedCount(db, 'qe_transactions')).toBe(fine);
     expect(db.sequencer.state.partner.transactions.size).toBe(fine);
   });
 });

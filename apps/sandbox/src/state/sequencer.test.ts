@@ -163,6 +163,7 @@ describe('the sandbox state and its store', () => {
     const memory = snapshot(sandbox.sequencer.state);
     expect(memory.transactions.length).toBeGreaterThanOrEqual(2);
     expect(memory.instructions.length).toBeGreaterThanOrEqual(2);
+    expect(memory.clocks.length).toBeGreaterThanOrEqual(1);
     expect(memory.oauthRequests.length).toBeGreaterThanOrEqual(1);
     expect(stored).toEqual(memory);
   });

@@ -12,6 +12,7 @@ export function snapshot(sandbox: SandboxState) {
     intents: byId(sandbox.partner.intents.values()),
     transactions: byId(sandbox.partner.transactions.values()),
     instructions: byId(sandbox.partner.instructions.values()),
+    clocks: plain([...sandbox.partner.clocks.values()].sort((a, b) => a.partnerId - b.partnerId)),
     orders: plain([...state.orders.values()].sort((a, b) => a.id - b.id)),
     accounts: plain(
       [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pendingTransaction } from '../partner/pending-transaction.test-support.js';
 import { type RunningSandbox, startSandbox } from '../server.js';
 import type { SandboxState } from '../state/sandbox-state.js';
 import { snapshot } from '../state/snapshot.test-support.js';
 import { type Client, demoClient, lastingStore, newUser, send } from '../test-support.js';
+import { pendingTransaction } from '../testing/pending-transaction.js';
 import { readIntents } from './partner-load.js';
 
 /**

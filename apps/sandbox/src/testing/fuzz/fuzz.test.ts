@@ -82,7 +82,7 @@ it(
       const failure = details.errorInstance;
       const batch = (details.counterexample as [FuzzRequest[]] | null)?.[0] ?? [];
       const minimal = batch.map(describeRequest).join('\n\n');
-      const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx -y pnpm@10.34.9 --filter @exchange-kit/sandbox exec vitest run src/fuzz`;
+      const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx -y pnpm@10.34.9 --filter @exchange-kit/sandbox exec vitest run src/testing/fuzz`;
       expect.fail(
         [
           `Failed: ${failure instanceof Error ? failure.message : String(failure)}`,

@@ -75,7 +75,7 @@ it('answers every hostile value in every body field of an otherwise valid reques
   } catch (error) {
     if (!(error instanceof CaseFailure)) throw error;
     expect.fail(
-      `Failed: ${error.message}\n\nReplay: FUZZ_OPERATION=${error.request.operationId} FUZZ_SEED=${seed} npx -y pnpm@10.34.9 --filter @exchange-kit/sandbox exec vitest run src/fuzz/sweep.test.ts`,
+      `Failed: ${error.message}\n\nReplay: FUZZ_OPERATION=${error.request.operationId} FUZZ_SEED=${seed} npx -y pnpm@10.34.9 --filter @exchange-kit/sandbox exec vitest run src/testing/fuzz/sweep.test.ts`,
     );
   } finally {
     console.info(

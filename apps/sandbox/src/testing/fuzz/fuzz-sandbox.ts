@@ -6,7 +6,7 @@
  */
 import { operationTable } from '@exchange-kit/contract/exchange';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
-import { type SandboxProcess, startSandboxProcess } from '../testing.js';
+import { type SandboxProcess, startSandboxProcess } from '../../testing.js';
 import type { FuzzRequest, FuzzTarget } from './fuzz-requests.js';
 import { fillIn, placeholder } from './known-values.js';
 import { stateReads } from './observed-state.js';

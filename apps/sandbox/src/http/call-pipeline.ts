@@ -1,0 +1,156 @@
+import type { Handlers, Reply, StoredReadsOf } from '../domain/operation.js';
+import type { Sequencer } from '../state/sequencer.js';
+import {
+  AuthError,
+  acceptNonce,
+  authenticate,
+  isPublic,
+  type SessionSecretLookup,
+} from './auth.js';
+import { callLimits } from './call-limits.js';
+import { spendOneUse } from './nonce-less.js';
+import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
+import { asHttpError, errorReply } from './refusals.js';
+import type { Route } from './router.js';
+import { validateRequest } from './validate.js';
+
+/** A call of an operation, as the edge reads it off the wire: routed, its body parsed. */
+export interface ParsedCall {
+  route: Route;
+  /** The request path with its query string, exactly as sent: what a JWT signs. */
+  url: string;
+  /** Path parameters, percent-decoded. */
+  path: Record<string, string>;
+  /** Query parameters as text, the first value of each name. */
+  query: Record<string, string>;
+  /** The parsed JSON body; undefined when none was sent. */
+  body: unknown;
+  /** The headers credentials come in (X-Service-Auth, Authorization), lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The client's address, which limits anonymous partner calls. */
+  address: string;
+  /** When the call came, in ms. */
+  now: number;
+}
+
+export interface CallPipelineOptions {
+  /** Decides every call on the sandbox state in memory and stores its changes. */
+  sequencer: Sequencer;
+  /** The handlers of both interfaces' operations, keyed by operationId. */
+  handlers: Handlers;
+  /** The stored rows calls of an operation read in before they are decided. */
+  storedReads?: StoredReadsOf;
+  findSessionSecret: SessionSecretLookup;
+  /** Calls allowed per token; unlimited when absent. */
+  rateLimit?: RateLimit;
+  /** Anonymous partner calls allowed per public key and per client address; unlimited when absent. */
+  anonymousRateLimits?: AnonymousRateLimits;
+}
+
+/** A query string as calls carry it: the first value of each name. */
+export function parseQuery(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(search)) query[name] ??= value;
+  return query;
+}
+
+/**
+ * An exchange read anyone may make: answered without looking at credentials, and the only
+ * answers the edge keeps, since what they show changes with the market alone. A HEAD is
+ * answered as its GET.
+ */
+export function isPublicRead(route: Route): boolean {
+  return route.method === 'GET' && route.api === 'exchange' && isPublic(route);
+}
+
+/** A POST /orders carrying a client_order_id may be signed without a nonce. */
+function carriesClientOrderId(route: Route, body: unknown): boolean {
+  if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
+    return false;
+  }
+  const order = 'order' in body ? (body as { order: unknown }).order : body;
+  return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
+}
+
+/** An authentication refusal as the conventions answer it: 401 with a plain-text reason. */
+function authRefusal(error: AuthError): Reply {
+  return {
+    status: 401,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: error.message,
+  };
+}
+
+/**
+ * How every call of both interfaces is answered once read: authenticated, limited, its
+ * stored reads named, then decided by its handler on the Sequencer, with its nonce spent and
+ * its input validated in the same step, so a refusal still spends the nonce and is undone
+ * but for it. Refusals come back as the interface documents them; anything else is thrown.
+ * Knows nothing of HTTP framing: the edge hands it calls, and so can tests.
+ */
+export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) => Promise<Reply> {
+  const { sequencer } = options;
+  const overLimit = callLimits(options.rateLimit, options.anonymousRateLimits);
+
+  async function decide(call: ParsedCall): Promise<Reply> {
+    const { route, body, now } = call;
+    const operationId = route.operation.operationId;
+    const handler = options.handlers[operationId];
+    if (!handler) {
+      return { status: 501, body: { message: `${operationId} is not implemented` } };
+    }
+    const { caller, nonce, oneUse } = isPublicRead(route)
+      ? { caller: { kind: 'anonymous' as const } }
+      : authenticate(
+          {
+            route,
+            url: call.url,
+            headers: call.headers,
+            nonceOptional: carriesClientOrderId(route, body),
+            now,
+            state: sequencer.state,
+          },
+          options.findSessionSecret,
+        );
+    const limited = overLimit(caller, now, { api: route.api, body, address: call.address });
+    if (limited) return limited;
+    const reads = options.storedReads?.[operationId]?.(body);
+    return sequencer.run(
+      (journal) => {
+        // Decided again after the store refused an earlier call, it spent its nonce (or its
+        // one-use token) the first time.
+        if (nonce && !journal.again) {
+          acceptNonce(journal.state, nonce);
+          journal.nonce(nonce.scope, nonce.value);
+        }
+        if (oneUse && !journal.again) {
+          spendOneUse(journal.state, oneUse, now);
+          journal.nonce(oneUse.scope, oneUse.iat);
+        }
+        // Validated once the call is let in, so a refusal still spends its nonce.
+        try {
+          const input = validateRequest(route, { path: call.path, query: call.query, body });
+          return handler({ operationId, ...input, caller, now, journal });
+        } catch (error) {
+          const refused = asHttpError(error);
+          if (!refused) throw error;
+          journal.undo();
+          return errorReply(refused, route.api);
+        }
+      },
+      reads,
+      nonce?.scope ?? oneUse?.scope,
+    );
+  }
+
+  return async (call) => {
+    try {
+      return await decide(call);
+    } catch (error) {
+      if (error instanceof AuthError) return authRefusal(error);
+      const refused = asHttpError(error);
+      if (refused) return errorReply(refused, call.route.api);
+      throw error;
+    }
+  };
+}

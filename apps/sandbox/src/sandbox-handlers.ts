@@ -1,0 +1,26 @@
+import type { Handlers } from './domain/operation.js';
+import { marketHandlers } from './exchange/market.js';
+import { oauthHandlers } from './exchange/oauth.js';
+import { orderHandlers } from './exchange/orders.js';
+import { userHandlers } from './exchange/users.js';
+import { completingSettlements } from './partner/completion.js';
+import { partnerHandlers } from './partner/handlers.js';
+import { requiringSessionAuth } from './partner/session-required.js';
+
+/** The handlers of both interfaces; `exchangeUrl` is what OAuth hrefs name. */
+export function sandboxHandlers(
+  exchangeUrl: string,
+  settleAfterMs?: number,
+  requireSessionAuth = false,
+): Handlers {
+  const signed = requireSessionAuth ? requiringSessionAuth(partnerHandlers) : partnerHandlers;
+  const partner =
+    settleAfterMs === undefined ? signed : completingSettlements(signed, settleAfterMs);
+  return {
+    ...marketHandlers,
+    ...orderHandlers,
+    ...userHandlers,
+    ...oauthHandlers(exchangeUrl),
+    ...partner,
+  };
+}

@@ -1,0 +1,16 @@
+import type { SandboxState } from '../state/sandbox-state.js';
+import type { SandboxStorage } from '../state/storage.js';
+
+/**
+ * A store that keeps nothing: the Sequencer decides and answers calls on `state` alone, so
+ * the rules run with no database. Memory is the only copy, so reading the state back is
+ * reading it as it is, and every intent is already in memory.
+ */
+export function memoryStorage(state: SandboxState): SandboxStorage {
+  return {
+    load: async () => state,
+    loadIntents: async () => [],
+    loadIntentIds: async () => [...state.partner.intents.keys()],
+    write: async () => {},
+  };
+}
