@@ -197,7 +197,13 @@ describe('the 422 of one operation', () => {
         expectTypeOf(error).toMatchTypeOf<ValidationError>();
         expectTypeOf(error.status).toEqualTypeOf<422>();
         expectTypeOf(error.fields.client_order_id).toEqualTypeOf<
-          readonly ('longer_than_36_bytes' | 'invalid_character' | 'already_used')[] | undefined
+          | readonly (
+              | 'longer_than_36_bytes'
+              | 'must_not_contain_nul'
+              | 'must_not_contain_lone_surrogate'
+              | 'already_used'
+            )[]
+          | undefined
         >();
         if (error.fields.price?.includes('would_take_liquidity')) {
           expectTypeOf(error.fields.price).toEqualTypeOf<

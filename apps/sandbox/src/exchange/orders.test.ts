@@ -1,3 +1,4 @@
+import { operationTable } from '@exchange-kit/contract/exchange';
 import {
   zCancelAllOrdersResponse,
   zCancelOrderByClientIdResponse,
@@ -464,6 +465,28 @@ describe('order state table', () => {
       }
     }
     expect(await getOrder(call, order.id)).toMatchObject({ take_profit: null, stop_loss: null });
+  });
+
+  it('refuses a client_order_id no store can keep with the code the spec documents for it', async () => {
+    const { call } = sandbox.addUser();
+    const documented = operationTable.createOrder.errorCodes.client_order_id as readonly string[];
+    for (const [clientOrderId, code] of [
+      ['a\u0000b', 'must_not_contain_nul'],
+      ['a\uD800b', 'must_not_contain_lone_surrogate'],
+    ]) {
+      const answer = await call('POST', '/orders', {
+        body: {
+          product_id: quiet,
+          order_type: 'limit',
+          side: 'buy',
+          quantity: '0.01',
+          price: '9000000',
+          client_order_id: clientOrderId,
+        },
+      });
+      expect([answer.status, answer.body]).toEqual([422, { errors: { client_order_id: [code] } }]);
+      expect(documented).toContain(code);
+    }
   });
 
   it('refuses a product filter naming no product, in cancel_all and the order list, cancelling nothing', async () => {

@@ -182,8 +182,6 @@ export function placeOrder(
   if (clientOrderId !== undefined && Buffer.byteLength(clientOrderId) > 36) {
     throw refuse('client_order_id', 'longer_than_36_bytes');
   }
-  // No text column can hold NUL.
-  if (clientOrderId?.includes('\u0000')) throw refuse('client_order_id', 'invalid_character');
   const tradingType = tradingTypeFor(product, input.trading_type);
   // Its bounds are the request schema's.
   const leverage = tradingType === 'spot' ? 1 : (input.leverage_level ?? 1);

@@ -18,7 +18,7 @@ import type {
   Session,
   Transaction,
 } from '../state/partner-state.js';
-import { invalid, notFound, rejectNul } from './errors.js';
+import { invalid, notFound } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';
 import { claimIntent } from './intents.js';
 import {
@@ -265,7 +265,6 @@ export const intentToTrade: PartnerHandlerOf<'intentToTrade'> = ({
   journal,
   now,
 }) => {
-  rejectNul(body);
   const request = body;
   const state = journal.partner;
   const sessionId = canonicalUuid(request.session_id);

@@ -7,7 +7,7 @@ import { canonicalUuid } from '../domain/ids.js';
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { Journal } from '../state/journal.js';
 import type { Intent as IntentRow, PartnerState } from '../state/partner-state.js';
-import { invalid, notFound, rejectNul } from './errors.js';
+import { invalid, notFound } from './errors.js';
 import { checkMethod } from './methods.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
 import { checkQuantity, hasPrice, requireAsset } from './quotes.js';
@@ -72,7 +72,6 @@ export const createIntent: PartnerHandlerOf<'createIntent'> = ({
   journal,
   now,
 }) => {
-  rejectNul(body);
   const request = body;
   const partner = requireOwnedPartner(journal.partner, caller, path.public_api_key);
   if (request.public_api_key !== undefined && request.public_api_key !== partner.publicApiKey) {

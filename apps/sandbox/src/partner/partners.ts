@@ -1,6 +1,6 @@
 import type { Caller } from '../domain/operation.js';
 import type { PartnerApplication, PartnerState } from '../state/partner-state.js';
-import { invalid, notFound, rejectNul, unauthorized } from './errors.js';
+import { invalid, notFound, unauthorized } from './errors.js';
 
 /** Every partner application of this server belongs to the sandbox environment. */
 export const ENVIRONMENT = 'SANDBOX';
@@ -18,7 +18,6 @@ export function requireOwnedPartner(
     throw unauthorized('API Authentication failed: a partner X-Service-Auth token is required');
   }
   if (!publicApiKey) throw invalid('public_api_key', 'required');
-  rejectNul(publicApiKey, 'public_api_key');
   const partner = state.applicationsByKey.get(publicApiKey);
   if (!partner) throw notFound('Partner', 'public_api_key');
   if (partner.id !== caller.partnerId) {

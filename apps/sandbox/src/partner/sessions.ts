@@ -8,7 +8,7 @@ import { canonicalUuid } from '../domain/ids.js';
 import type { PartnerHandlerOf } from '../domain/operation.js';
 import type { PartnerState } from '../state/partner-state.js';
 import type { SandboxState } from '../state/sandbox-state.js';
-import { invalid, rejectNul } from './errors.js';
+import { invalid } from './errors.js';
 import { requireFulfillable } from './intents.js';
 import { ENVIRONMENT } from './partners.js';
 
@@ -38,7 +38,6 @@ function countryOf(locale: string | undefined): string {
 }
 
 export const createSession: PartnerHandlerOf<'createSession'> = ({ body, journal, now }) => {
-  rejectNul(body);
   const request = body;
   const partner = journal.partner.applicationsByKey.get(request.public_api_key);
   // The spec lists no 401 or 404 for session creation: an unknown key is an unacceptable field.

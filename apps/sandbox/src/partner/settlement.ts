@@ -2,7 +2,7 @@
 import { canonicalUuid } from '../domain/ids.js';
 import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
 import type { Instruction, PartnerState, Transaction } from '../state/partner-state.js';
-import { invalid, notFound, rejectNul } from './errors.js';
+import { invalid, notFound } from './errors.js';
 import { putInstruction, renderInstruction, settle } from './instructions.js';
 import {
   acceptInputs,
@@ -89,7 +89,6 @@ export const setSettlementMethod: PartnerHandlerOf<'setSettlementMethod'> = ({
   journal,
   now,
 }) => {
-  rejectNul(body);
   const request = body;
   const state = journal.partner;
   const transaction = visibleTransaction(state, caller, request.transaction_id, 'transaction_id');
@@ -130,7 +129,6 @@ export const setSettlementParameters: PartnerHandlerOf<'setSettlementParameters'
   journal,
   now,
 }) => {
-  rejectNul(body);
   const request = body;
   const state = journal.partner;
   const id = request.settlement_instruction_id;
