@@ -33,6 +33,7 @@ export interface OAuthRequest {
   expiresAt: number;
   approvedByUserId: number | null;
   approvedAt: number | null;
+  deniedAt: number | null;
 }
 
 export interface Currency {
