@@ -118,8 +118,9 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       html`<p>No request has this address. The application can create a new one.</p>`,
     );
 
-  const approvedByAnother = () =>
-    message(409, 'Approved by another user', html`<p>This request is already approved.</p>`);
+  // Approving takes one user, and a request approved is not denied afterwards.
+  const alreadyApproved = () =>
+    message(409, 'Already approved', html`<p>This request is already approved.</p>`);
 
   /** How a request that takes no answer any more ended, or undefined while it is open. */
   function closed(challenge: OAuthChallenge): Serialized | undefined {
@@ -170,7 +171,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       );
       if (!user) return signInPage(challenge, 401, 'That API token id and secret do not match.');
       if (challenge.approvedByUserId !== null && challenge.approvedByUserId !== user.userId) {
-        return approvedByAnother();
+        return alreadyApproved();
       }
       return decidePage(challenge, user);
     }
@@ -181,9 +182,9 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       decideChallenge(journal, challenge.publicId, step.user.userId, decision, options.now()),
     );
     if (!done) {
-      // Closed meanwhile, or approved by another user in another tab.
+      // Closed meanwhile, or approved (by another user, or in another tab).
       const after = findChallenge(options.sequencer.state, challenge.publicId, options.now());
-      return (after && closed(after)) ?? approvedByAnother();
+      return (after && closed(after)) ?? alreadyApproved();
     }
     return decision === 'approve'
       ? message(
