@@ -304,7 +304,9 @@ export type OAuthRequestRefusalCode = "pending" | "denied" | "expired";
  *     }
  */
 export type OAuthRequestRefusal = {
+    /** @description The refused claim of the JWT and why it was refused. */
     errors: {
+        /** @description One code, the reason the request does not act for its user. */
         oauth_request_public_id: OAuthRequestRefusalCode[];
     };
 };
