@@ -58,6 +58,25 @@ export async function advanceSandboxClock(
   if (!response.ok) throw new Error(`the sandbox clock did not move: ${response.status}`);
 }
 
+/**
+ * Denies a pending OAuth request of a sandbox started with `--test-control`, as its user would
+ * at the approval page (`POST /test/oauth_requests/{public_id}/deny`).
+ */
+export async function denySandboxOAuthRequest(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  publicId: string,
+): Promise<void> {
+  const response = await fetch(
+    `${sandbox.exchangeUrl}/test/oauth_requests/${encodeURIComponent(publicId)}/deny`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+  );
+  if (!response.ok) {
+    throw new Error(
+      `the OAuth request was not denied: ${response.status} ${await response.text()}`,
+    );
+  }
+}
+
 /** Starts the real sandbox as its own process, in memory, on a free loopback port. */
 export function startSandboxProcess(
   timeoutMs = 30_000,

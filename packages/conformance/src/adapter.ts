@@ -77,6 +77,11 @@ export interface ConformanceAdapter {
     | ((context: AdapterContext, request: OAuthRequestView) => Promise<void>)
     | null;
   /**
+   * Denies an OAuth request as its user would at `app_challenge_href`; the interfaces have no
+   * call for it. Without it the requirement on a denied request's ids is SKIPped.
+   */
+  denyOAuthRequest?: ((context: AdapterContext, request: OAuthRequestView) => Promise<void>) | null;
+  /**
    * Ends a Quick Exchange transaction in a terminal state of the transaction table (FILLED or
    * CANCELLED), as the exchange itself would; the interfaces have no call for it. Without it
    * the model profile's transaction sequences leave that step out.
@@ -286,6 +291,12 @@ async function approveOAuthRequest(
   if (approved.status !== 200) throw setupFailed('approving the OAuth request', approved);
 }
 
+async function denyOAuthRequest(): Promise<void> {
+  throw new Skip(
+    'the interfaces have no call that denies an OAuth request (a person denies at app_challenge_href): give the adapter a denyOAuthRequest step (the sandbox has one in its test control)',
+  );
+}
+
 async function endTransaction(): Promise<void> {
   throw new Skip(
     'the interfaces have no call that ends a transaction: give the adapter an endTransaction step (the sandbox has one in its test control)',
@@ -300,6 +311,7 @@ export const defaultAdapter: Required<{
   placeFilledOrder,
   placeConditionalOrders,
   approveOAuthRequest,
+  denyOAuthRequest,
   endTransaction,
 };
 

@@ -364,6 +364,7 @@ describe('against fault-injected variants of the sandbox', () => {
         const report = await runConformance(proxy.target, {
           only: siblingRequirements(covers),
           seed: `fault-${index}-${name}`,
+          ...(fault.testControl ? { adapter: testControlAdapter(proxy.target) } : {}),
         });
         const verdict = report.results.find((r) => r.id === covers)?.verdict;
         // A broken SHOULD is a WARN: what the conventions ask is caught all the same.
@@ -531,7 +532,14 @@ describe('the transaction model', () => {
   });
 });
 
-describeConformance('the vitest helper', () => target, { profiles: ['loan-book', 'oauth'] });
+describeConformance('the vitest helper', () => target, {
+  profiles: ['loan-book', 'oauth'],
+  // Denying an OAuth request goes through the sandbox's test control, so nothing is skipped.
+  adapter: {
+    denyOAuthRequest: (context, request) =>
+      testControlAdapter(context.target).denyOAuthRequest?.(context, request) ?? Promise.resolve(),
+  },
+});
 
 describe('the CLI against the sandbox', () => {
   const execute = promisify(execFile);

@@ -24,6 +24,7 @@ import { authScenarios } from './scenarios/auth.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
 import { modelScenarios } from './scenarios/model.js';
+import { oauthStateScenarios } from './scenarios/oauth-states.js';
 import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
@@ -119,6 +120,7 @@ export interface RunOptions {
 
 const scenarios: Scenario[] = [
   ...readScenarios,
+  ...oauthStateScenarios,
   ...orderScenarios,
   ...partnerScenarios,
   ...authScenarios,

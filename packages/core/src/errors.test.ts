@@ -4,6 +4,10 @@ import {
   describeNetworkFailure,
   errorFromResponse,
   NotFoundError,
+  OAuthRequestDeniedError,
+  OAuthRequestExpiredError,
+  OAuthRequestPendingError,
+  OAuthRequestRefusedError,
   OrderNotLiveError,
   RateLimitedError,
   retryAfterSeconds,
@@ -176,5 +180,29 @@ describe('retryAfterSeconds', () => {
       }),
     ).toBe(300);
     expect(retryAfterSeconds(new Headers(), { message: 'slow down' })).toBeUndefined();
+  });
+
+  it.each([
+    ['pending', OAuthRequestPendingError, 'the OAuth request is not approved yet'],
+    ['denied', OAuthRequestDeniedError, 'the user denied the OAuth request'],
+    ['expired', OAuthRequestExpiredError, 'the OAuth request expired'],
+  ] as const)('types a 401 naming an OAuth request %s by its class', (code, type, says) => {
+    const body = { errors: { oauth_request_public_id: [code] } };
+    const refused = errorFromResponse(401, details(body), { authPayload: 'OAuthDelegatedPayload' });
+    expect(refused).toBeInstanceOf(type);
+    expect(refused).toBeInstanceOf(OAuthRequestRefusedError);
+    // Still an AuthenticationError, so code that catches that goes on working.
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect(refused).toMatchObject({ status: 401, reason: code, possibleCauses: [] });
+    expect(refused.message).toBe(
+      `PUT /orders/1/cancel: ${says} (oauth_request_public_id: ${code})`,
+    );
+  });
+
+  it('leaves a 401 naming a code it does not know an AuthenticationError', () => {
+    const body = { errors: { oauth_request_public_id: ['revoked'] } };
+    const refused = errorFromResponse(401, details(body), { authPayload: 'OAuthDelegatedPayload' });
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect(refused).not.toBeInstanceOf(OAuthRequestRefusedError);
   });
 });

@@ -1,3 +1,5 @@
+import type { components } from '@exchange-kit/contract/common';
+
 /**
  * Every error exchange-kit throws extends ExchangeKitError. Errors that carry an HTTP answer
  * extend ApiError and narrow by `status`. No message ever holds a token or session secret,
@@ -147,25 +149,88 @@ const causesBySigning: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * 401: the credentials were refused. The body may be plain text. The server gives one answer
- * for every refusal, so for a call through an OAuth request or of a user session
- * `possibleCauses` lists what it may mean.
+ * for most refusals, so for a call through an OAuth request or of a user session
+ * `possibleCauses` lists what it may mean. A refusal that names why an OAuth request does not
+ * act for its user is one of the `OAuthRequestRefusedError` classes instead.
  */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
   readonly status = 401 as const;
   readonly possibleCauses: readonly string[];
 
-  constructor(details: ApiErrorDetails, signing?: string | null) {
+  constructor(
+    details: ApiErrorDetails,
+    signing?: string | null,
+    summary = 'authentication failed',
+  ) {
     // A nonce refusal says what it is already.
     const causes =
       (messageOf(details.body) !== 'Nonce is too small' && causesBySigning[signing ?? '']) || [];
-    super(
-      details,
-      'authentication failed',
-      causes[0] ? `; possible causes: ${causes.join('; ')}` : '',
-    );
+    super(details, summary, causes[0] ? `; possible causes: ${causes.join('; ')}` : '');
     this.possibleCauses = causes;
   }
+}
+
+/** Why the ids of an OAuth request do not act for its user, as the spec names it. */
+export type OAuthRequestRefusalCode = components['schemas']['OAuthRequestRefusalCode'];
+
+/**
+ * 401 of a call through an OAuth request of the signing token that does not act for the user,
+ * the server naming why (`reason`). Each reason has its class: wait on
+ * `OAuthRequestPendingError`, give up on `OAuthRequestDeniedError` and
+ * `OAuthRequestExpiredError` (a new request asks again).
+ */
+export abstract class OAuthRequestRefusedError extends AuthenticationError {
+  abstract readonly reason: OAuthRequestRefusalCode;
+}
+
+/** The user has not answered the OAuth request yet: ask again later. */
+export class OAuthRequestPendingError extends OAuthRequestRefusedError {
+  override name = 'OAuthRequestPendingError';
+  readonly reason = 'pending' as const;
+
+  constructor(details: ApiErrorDetails) {
+    super(details, null, 'the OAuth request is not approved yet');
+  }
+}
+
+/** The user denied the OAuth request: it is closed for good. */
+export class OAuthRequestDeniedError extends OAuthRequestRefusedError {
+  override name = 'OAuthRequestDeniedError';
+  readonly reason = 'denied' as const;
+
+  constructor(details: ApiErrorDetails) {
+    super(details, null, 'the user denied the OAuth request');
+  }
+}
+
+/** The OAuth request expired, answered or not. */
+export class OAuthRequestExpiredError extends OAuthRequestRefusedError {
+  override name = 'OAuthRequestExpiredError';
+  readonly reason = 'expired' as const;
+
+  constructor(details: ApiErrorDetails) {
+    super(details, null, 'the OAuth request expired');
+  }
+}
+
+// Keyed by the spec's codes: a code added to the spec does not compile until it has a class.
+const refusalClasses: Record<
+  OAuthRequestRefusalCode,
+  new (
+    details: ApiErrorDetails,
+  ) => OAuthRequestRefusedError
+> = {
+  pending: OAuthRequestPendingError,
+  denied: OAuthRequestDeniedError,
+  expired: OAuthRequestExpiredError,
+};
+
+/** The refusal a 401 names (`{"errors": {"oauth_request_public_id": ["denied"]}}`), if any. */
+function oauthRefusal(details: ApiErrorDetails): OAuthRequestRefusedError | undefined {
+  const code = fieldErrorsOf(details.body).oauth_request_public_id?.[0];
+  if (code === undefined || !Object.hasOwn(refusalClasses, code)) return undefined;
+  return new refusalClasses[code as OAuthRequestRefusalCode](details);
 }
 
 /**
@@ -411,7 +476,7 @@ export function errorFromResponse(
     case 422:
       return new ValidationError(status, details);
     case 401:
-      return new AuthenticationError(details, options.authPayload);
+      return oauthRefusal(details) ?? new AuthenticationError(details, options.authPayload);
     case 404:
       return options.notFound === 'order-not-live'
         ? new OrderNotLiveError(details)

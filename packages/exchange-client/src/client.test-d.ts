@@ -5,6 +5,9 @@ import {
   createExchangeClient,
   type ExchangeClient,
   isValidationErrorOf,
+  type OAuthRequestDeniedError,
+  OAuthRequestRefusedError,
+  type OAuthRequestState,
   type Order,
   type OrderCreateInput,
   type OrderCreateInputOf,
@@ -236,6 +239,23 @@ describe('the 422 of one operation', () => {
   it('leaves a ValidationError of no named operation as broad as the answer', () => {
     expectTypeOf<ValidationError['fields']>().toEqualTypeOf<
       Readonly<Record<string, readonly string[]>>
+    >();
+  });
+});
+
+describe('a refused OAuth request', () => {
+  it('narrows by class to the reason the spec names, and the state read to its statuses', () => {
+    const check = (error: unknown) => {
+      if (error instanceof OAuthRequestRefusedError) {
+        expectTypeOf(error.reason).toEqualTypeOf<'pending' | 'denied' | 'expired'>();
+        expectTypeOf(error.status).toEqualTypeOf<401>();
+      }
+    };
+    void check;
+    expectTypeOf<OAuthRequestDeniedError['reason']>().toEqualTypeOf<'denied'>();
+    expectTypeOf(client.oauth.getRequest).returns.resolves.toEqualTypeOf<OAuthRequestState>();
+    expectTypeOf<OAuthRequestState['status']>().toEqualTypeOf<
+      'pending' | 'approved' | 'denied' | 'expired'
     >();
   });
 });

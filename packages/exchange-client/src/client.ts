@@ -6,6 +6,7 @@ import {
   type LoanBookLadder,
   loadSchemas,
   type OAuthRequest,
+  type OAuthRequestState,
   type operations as Operations,
   type Order,
   type OrderCreate,
@@ -42,6 +43,8 @@ export type {
   Currency,
   LoanBookLadder,
   OAuthRequest,
+  OAuthRequestState,
+  OAuthRequestStatus,
   Order,
   OrderList,
   OrderStatus,
@@ -306,6 +309,14 @@ export function createExchangeClient(options: ExchangeClientOptions) {
           { body: externalRef === undefined ? {} : { external_ref: externalRef } },
           options,
         );
+      },
+      /**
+       * A request of this client's token with its `status` (`pending`, `approved`, `denied`,
+       * `expired`) and `decided_at`: poll it after sending the user to `app_challenge_href`.
+       * A request of another token is a `NotFoundError`.
+       */
+      getRequest(publicId: string, options?: PerCallOptions): Promise<OAuthRequestState> {
+        return call('getOAuthRequest', { path: { oauth_request_public_id: publicId } }, options);
       },
       /** Approves a request; call it with a client of the *user's* own token. */
       approve(privateId: string, options?: PerCallOptions): Promise<OAuthRequest> {

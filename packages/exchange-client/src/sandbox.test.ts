@@ -1,4 +1,9 @@
-import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/testing';
+import {
+  advanceSandboxClock,
+  denySandboxOAuthRequest,
+  type SandboxProcess,
+  startSandboxProcess,
+} from '@exchange-kit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -7,6 +12,10 @@ import {
   type ExchangeClient,
   isValidationErrorOf,
   NotFoundError,
+  OAuthRequestDeniedError,
+  OAuthRequestExpiredError,
+  OAuthRequestPendingError,
+  type OAuthRequestRefusedError,
   OrderNotLiveError,
   type PerCallOptions,
   RateLimitedError,
@@ -271,19 +280,56 @@ describe('exchange-client against the sandbox', () => {
       publicId: request.oauth_request_public_id,
       privateId: request.oauth_request_private_id,
     });
-    // The server answers as it does to a wrong secret; the message says what else it may be.
+    // Not approved yet: a typed refusal worth waiting on, and still an AuthenticationError.
     const early = await user.context().catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(OAuthRequestPendingError);
     expect(early).toBeInstanceOf(AuthenticationError);
-    expect((early as AuthenticationError).message).toContain(
-      'possible causes: the OAuth request may not be approved yet',
-    );
+    expect((early as OAuthRequestPendingError).reason).toBe('pending');
+    const pending = await client.oauth.getRequest(request.oauth_request_public_id);
+    expect(pending).toMatchObject({ status: 'pending', decided_at: null });
     await client.oauth.approve(request.oauth_request_private_id);
+    expect((await client.oauth.getRequest(request.oauth_request_public_id)).status).toBe(
+      'approved',
+    );
     const context = await user.context();
     expect(context.token_id).toBeTypeOf('string');
     const accounts = await user.accounts();
     expect(accounts.crypto_accounts.map((a) => a.currency)).toContain('BTC');
     for (const account of accounts.fiat_accounts)
       expect(account.balance).toMatch(/^-?\d+(\.\d+)?$/);
+  });
+
+  it('tells a denied OAuth request from a pending one and an expired one, by type', async () => {
+    const denied = await client.oauth.createRequest(`${run}-denied`);
+    await denySandboxOAuthRequest(sandbox, denied.oauth_request_public_id);
+    const deniedUser = client.forUser({
+      publicId: denied.oauth_request_public_id,
+      privateId: denied.oauth_request_private_id,
+    });
+    const refusal = await deniedUser.accounts().catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(OAuthRequestDeniedError);
+    expect(refusal).not.toBeInstanceOf(OAuthRequestPendingError);
+    expect((refusal as Error).message).toContain('the user denied the OAuth request');
+    const state = await client.oauth.getRequest(denied.oauth_request_public_id);
+    expect(state.status).toBe('denied');
+    expect(state.decided_at).toBeTypeOf('number');
+
+    const late = await client.oauth.createRequest(`${run}-late`);
+    await advanceSandboxClock(sandbox, 11 * 60);
+    const expired = await client
+      .forUser({ publicId: late.oauth_request_public_id, privateId: late.oauth_request_private_id })
+      .context()
+      .catch((e: unknown) => e);
+    expect(expired).toBeInstanceOf(OAuthRequestExpiredError);
+    expect((expired as OAuthRequestRefusedError).reason).toBe('expired');
+    expect((await client.oauth.getRequest(late.oauth_request_public_id)).status).toBe('expired');
+    // The denial stays a denial once its time has passed too.
+    expect((await client.oauth.getRequest(denied.oauth_request_public_id)).status).toBe('denied');
+
+    const unknown = await client.oauth
+      .getRequest('00000000-0000-4000-8000-000000000000')
+      .catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(NotFoundError);
   });
 });
 

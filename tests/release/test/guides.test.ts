@@ -226,6 +226,8 @@ describe('the backend guide', () => {
     expect(outputs.get('decimals.ts')).toMatch(/^tick 1, step 0\.00000001: 0\.3 at 1000$/m);
     expect(outputs.get('decimals.ts')).toMatch(/^placed 0\.3 at 1000$/m);
     expect(outputs.get('errors.ts')).toMatch(/^rejected with 4\d\d: /m);
+    expect(outputs.get('oauth.ts')).toMatch(/^not approved yet: ask again later$/m);
+    expect(outputs.get('oauth.ts')).toMatch(/^the request is approved$/m);
     expect(outputs.get('oauth.ts')).toMatch(/^user \d+ \(\w+\) holds \d+ crypto accounts$/m);
     expect(outputs.get('intent.ts')).toMatch(/^intent [0-9a-f-]{36}, strategy /m);
     expect(outputs.get('transactions.ts')).toMatch(/^\d+ transactions since yesterday$/m);

@@ -2,11 +2,20 @@ import {
   zApproveOAuthRequestResponse,
   zCreateOAuthRequestResponse,
   zGetAccountsResponse,
+  zGetOAuthRequestResponse,
   zGetUserContextResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../server.js';
-import { type Client, demoClient, newUser, startTestSandbox, valid } from '../test-support.js';
+import { type RunningSandbox, startSandbox } from '../server.js';
+import {
+  type Client,
+  demoClient,
+  lastingStore,
+  newUser,
+  send,
+  startTestSandbox,
+  valid,
+} from '../test-support.js';
 import { oauthRequestLifetimeMs } from './oauth.js';
 
 let sandbox: RunningSandbox;
@@ -14,15 +23,15 @@ let clock = Date.now();
 let app: Client;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ now: () => clock });
+  sandbox = await startTestSandbox({ now: () => clock, testControl: true });
   app = demoClient(sandbox);
 });
 afterAll(() => sandbox.close());
 
-async function createRequest() {
+async function createRequest(client = app) {
   return valid(
     zCreateOAuthRequestResponse,
-    await app('POST', '/system/oauth_requests', { body: { external_ref: 'campaign-1' } }),
+    await client('POST', '/system/oauth_requests', { body: { external_ref: 'campaign-1' } }),
   );
 }
 
@@ -30,6 +39,29 @@ const ids = (request: { oauth_request_public_id: string; oauth_request_private_i
   publicId: request.oauth_request_public_id,
   privateId: request.oauth_request_private_id,
 });
+
+/** The request's state as the application that created it reads it. */
+async function stateOf(publicId: string, client = app) {
+  return valid(zGetOAuthRequestResponse, await client('GET', `/system/oauth_requests/${publicId}`));
+}
+
+/** The 401 a call for the user gets when the request does not act for the user, and why. */
+const refusedAs = (code: string) => ({
+  status: 401,
+  body: { errors: { oauth_request_public_id: [code] } },
+});
+
+/** Denies a request as its user would at the approval page, through the test control. */
+async function deny(target: RunningSandbox, publicId: string) {
+  const answer = await send(
+    target.exchangeUrl,
+    'POST',
+    `/test/oauth_requests/${publicId}/deny`,
+    { 'content-type': 'application/json' },
+    '{}',
+  );
+  expect(answer).toMatchObject({ status: 200, body: { status: 'denied' } });
+}
 
 describe('OAuth requests', () => {
   it('creates a request whose api_challenge_href approves it on this server', async () => {
@@ -45,13 +77,20 @@ describe('OAuth requests', () => {
     const user = await newUser(sandbox);
     const request = await createRequest();
     const oauth = ids(request);
-    const before = await app('GET', '/user/context', { oauth });
-    expect(before.status).toBe(401);
-    expect(before.body).toBe('API Authentication failed');
+    expect(await app('GET', '/user/context', { oauth })).toMatchObject(refusedAs('pending'));
+    expect(await stateOf(oauth.publicId)).toEqual({
+      ...request,
+      status: 'pending',
+      decided_at: null,
+    });
 
     const approvePath = new URL(request.api_challenge_href).pathname;
     const approved = valid(zApproveOAuthRequestResponse, await user.call('POST', approvePath));
     expect(approved.oauth_request_public_id).toBe(request.oauth_request_public_id);
+    expect(await stateOf(oauth.publicId)).toMatchObject({
+      status: 'approved',
+      decided_at: Math.floor(clock / 1000),
+    });
 
     const context = valid(zGetUserContextResponse, await app('GET', '/user/context', { oauth }));
     expect(context.user_id).toBe(user.userId);
@@ -75,9 +114,65 @@ describe('OAuth requests', () => {
       publicId: first.oauth_request_public_id,
       privateId: second.oauth_request_private_id,
     };
-    expect((await app('GET', '/accounts', { oauth: mixed })).status).toBe(401);
+    // Ids that do not name one of the signing token's requests learn nothing of any request.
+    const failed = { status: 401, body: 'API Authentication failed' };
+    expect(await app('GET', '/accounts', { oauth: mixed })).toMatchObject(failed);
     const stranger = await newUser(sandbox);
-    expect((await stranger.call('GET', '/accounts', { oauth: ids(first) })).status).toBe(401);
+    expect(await stranger.call('GET', '/accounts', { oauth: ids(first) })).toMatchObject(failed);
+    const pending = await createRequest();
+    expect(await stranger.call('GET', '/accounts', { oauth: ids(pending) })).toMatchObject(failed);
+  });
+
+  it("reads a request's state for the token that created it alone", async () => {
+    const request = await createRequest();
+    const stranger = await newUser(sandbox);
+    const path = `/system/oauth_requests/${request.oauth_request_public_id}`;
+    expect(await stranger.call('GET', path)).toMatchObject({
+      status: 404,
+      body: { message: 'OAuth request not found' },
+    });
+    const unknown = await app('GET', '/system/oauth_requests/00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    // Any spelling of the id names the request.
+    const upper = await stateOf(request.oauth_request_public_id.toUpperCase());
+    expect(upper.status).toBe('pending');
+    const malformed = await app('GET', '/system/oauth_requests/not-a-uuid');
+    expect(malformed.status).toBeGreaterThanOrEqual(400);
+    expect(malformed.status).toBeLessThan(500);
+  });
+
+  it('denies: the ids are refused as denied, never as pending, and so after a restart', async () => {
+    const store = await lastingStore();
+    const first = await startSandbox({ port: 0, ...store, testControl: true });
+    let request: Awaited<ReturnType<typeof createRequest>>;
+    try {
+      const application = demoClient(first);
+      request = await createRequest(application);
+      await deny(first, request.oauth_request_public_id);
+      const oauth = ids(request);
+      expect(await application('GET', '/user/context', { oauth })).toMatchObject(
+        refusedAs('denied'),
+      );
+      const denied = await stateOf(oauth.publicId, application);
+      expect(denied).toMatchObject({ status: 'denied', decided_at: expect.any(Number) });
+      const user = await newUser(first);
+      const approving = await user.call('POST', `/oauth/${oauth.privateId}/approve`);
+      expect(approving.status).toBe(404);
+    } finally {
+      await first.close();
+    }
+    const second = await startSandbox({ port: 0, ...store });
+    try {
+      const application = demoClient(second);
+      expect(await stateOf(request.oauth_request_public_id, application)).toMatchObject({
+        status: 'denied',
+      });
+      expect(await application('GET', '/accounts', { oauth: ids(request) })).toMatchObject(
+        refusedAs('denied'),
+      );
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers 404 to approving an unknown request', async () => {
@@ -95,9 +190,17 @@ describe('OAuth requests', () => {
     clock += oauthRequestLifetimeMs + 1000;
     try {
       expect((await user.call('POST', new URL(late.api_challenge_href).pathname)).status).toBe(404);
-      const answer = await app('GET', '/user/context', { oauth: ids(used) });
-      expect(answer.status).toBe(401);
-      expect(answer.body).toBe('API Authentication failed');
+      expect(await app('GET', '/user/context', { oauth: ids(used) })).toMatchObject(
+        refusedAs('expired'),
+      );
+      expect(await app('GET', '/user/context', { oauth: ids(late) })).toMatchObject(
+        refusedAs('expired'),
+      );
+      expect((await stateOf(used.oauth_request_public_id)).status).toBe('expired');
+      expect(await stateOf(late.oauth_request_public_id)).toMatchObject({
+        status: 'expired',
+        decided_at: null,
+      });
     } finally {
       clock -= oauthRequestLifetimeMs + 1000;
     }

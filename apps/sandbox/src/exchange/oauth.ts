@@ -20,9 +20,22 @@ function view(request: OAuthRequest, exchangeUrl: string): components['schemas']
   };
 }
 
-/** Grants `request` to `userId` unless it expired or another user holds it; approving twice is a no-op. */
+type OAuthRequestStatus = components['schemas']['OAuthRequestStatus'];
+
+/** Where `request` stands at `now`: a denial stays a denial once `expires` passed too. */
+export function oauthRequestStatus(request: OAuthRequest, now: number): OAuthRequestStatus {
+  if (request.deniedAt !== null) return 'denied';
+  if (request.expiresAt <= now) return 'expired';
+  return request.approvedByUserId === null ? 'pending' : 'approved';
+}
+
+/**
+ * Grants `request` to `userId` unless it is closed (expired, denied) or another user holds it;
+ * approving twice is a no-op.
+ */
 function approve(journal: Journal, request: OAuthRequest, userId: number, now: number): boolean {
-  if (request.expiresAt <= now) return false;
+  const status = oauthRequestStatus(request, now);
+  if (status === 'denied' || status === 'expired') return false;
   if (request.approvedByUserId !== null && request.approvedByUserId !== userId) return false;
   const approved = journal.touch('oauthRequest', request);
   approved.approvedByUserId = userId;
@@ -48,6 +61,7 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
       expiresAt: now + oauthRequestLifetimeMs,
       approvedByUserId: null,
       approvedAt: null,
+      deniedAt: null,
     });
     return { status: 200, body: view(request, exchangeUrl) };
   };
@@ -69,7 +83,36 @@ export function oauthHandlers(exchangeUrl: string): Handlers {
     return { status: 200, body: view(request, exchangeUrl) };
   };
 
-  return { createOAuthRequest, approveOAuthRequest };
+  /** Signed with the application's own token: only the token that created it may read it. */
+  const getOAuthRequest: ExchangeHandlerOf<'getOAuthRequest'> = ({
+    journal,
+    caller,
+    path,
+    now,
+  }) => {
+    if (caller.kind !== 'token') throw new NotAuthenticated('API Authentication failed');
+    const publicId = canonicalUuid(path.oauth_request_public_id);
+    const request =
+      publicId === undefined ? undefined : journal.exchange.oauthRequests.get(publicId);
+    if (!request || request.appTokenId !== caller.tokenId) {
+      throw new NotFound('OAuth request not found');
+    }
+    return {
+      status: 200,
+      body: {
+        ...view(request, exchangeUrl),
+        status: oauthRequestStatus(request, now),
+        decided_at: decidedAt(request),
+      },
+    };
+  };
+
+  return { createOAuthRequest, approveOAuthRequest, getOAuthRequest };
+}
+
+function decidedAt(request: OAuthRequest): number | null {
+  const at = request.deniedAt ?? request.approvedAt;
+  return at === null ? null : Math.floor(at / 1000);
 }
 
 /** An OAuth request as the person asked to approve it sees it. */
@@ -81,9 +124,11 @@ export interface OAuthChallenge {
   applicationTokenId: string;
   approvedByUserId: number | null;
   expiresAt: number;
+  /** A closed request (denied, expired) shows only how it ended. */
+  status: OAuthRequestStatus;
 }
 
-/** The unexpired request behind an `app_challenge_href`, approved or not; undefined otherwise. */
+/** The request behind an `app_challenge_href`, whatever its state; undefined when there is none. */
 export function findChallenge(
   state: SandboxState,
   publicId: string,
@@ -91,7 +136,7 @@ export function findChallenge(
 ): OAuthChallenge | undefined {
   const key = canonicalUuid(publicId);
   const request = key === undefined ? undefined : state.exchange.oauthRequests.get(key);
-  if (!request || request.expiresAt <= now) return undefined;
+  if (!request) return undefined;
   const userId = state.exchange.tokens.get(request.appTokenId)?.userId;
   const user = userId === undefined ? undefined : state.exchange.users.get(userId);
   if (userId === undefined || !user) return undefined;
@@ -102,6 +147,7 @@ export function findChallenge(
     applicationTokenId: request.appTokenId,
     approvedByUserId: request.approvedByUserId,
     expiresAt: request.expiresAt,
+    status: oauthRequestStatus(request, now),
   };
 }
 
@@ -128,9 +174,9 @@ export function signIn(
 
 /**
  * The person's answer at `app_challenge_href`. Approving grants the application the user's
- * context and accounts, as approveOAuthRequest does; denying ends the request, so neither an
- * approval nor a call with its ids succeeds afterwards. False when the request is no longer
- * open to this user (expired, denied, or approved by someone else).
+ * context and accounts, as approveOAuthRequest does; denying closes the request for good, and
+ * its ids are refused as denied from then on. False when the request is no longer open to
+ * this user (expired, denied, or approved by someone else).
  */
 export function decideChallenge(
   journal: Journal,
@@ -139,11 +185,26 @@ export function decideChallenge(
   decision: 'approve' | 'deny',
   now: number,
 ): boolean {
+  if (decision === 'deny') return denyRequest(journal, publicId, now) === 'denied';
   const key = canonicalUuid(publicId);
   const request = key === undefined ? undefined : journal.exchange.oauthRequests.get(key);
-  if (!request) return false;
-  if (decision === 'approve') return approve(journal, request, userId, now);
-  if (request.expiresAt <= now || request.approvedByUserId !== null) return false;
-  journal.touch('oauthRequest', request).expiresAt = now;
-  return true;
+  return request !== undefined && approve(journal, request, userId, now);
+}
+
+/**
+ * Denies a pending request: its ids are refused as denied from then on. The status it has
+ * afterwards (`denied` when this denied it, or what it already was), undefined when unknown.
+ */
+export function denyRequest(
+  journal: Journal,
+  publicId: string,
+  now: number,
+): OAuthRequestStatus | undefined {
+  const key = canonicalUuid(publicId);
+  const request = key === undefined ? undefined : journal.exchange.oauthRequests.get(key);
+  if (!request) return undefined;
+  const status = oauthRequestStatus(request, now);
+  if (status !== 'pending') return status;
+  journal.touch('oauthRequest', request).deniedAt = now;
+  return 'denied';
 }

@@ -1,8 +1,10 @@
+import type { components } from '@exchange-kit/contract/common';
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
 import { canonicalUuid } from '../domain/ids.js';
 import type { Caller } from '../domain/operation.js';
+import { oauthRequestStatus } from '../exchange/oauth.js';
 import { oauthPermissions } from '../exchange/users.js';
 import type { SandboxState } from '../state/sandbox-state.js';
 import { AuthError } from './auth-error.js';
@@ -12,6 +14,8 @@ import type { Route } from './router.js';
 import { specs } from './spec.js';
 
 export { AuthError };
+
+type OAuthRequestRefusalCode = components['schemas']['OAuthRequestRefusalCode'];
 
 const failed = () => new AuthError('API Authentication failed');
 const pathMismatch = () => new AuthError('Path does not match');
@@ -170,23 +174,29 @@ function tokenCaller(
   const privateKey = canonicalUuid(privateId);
   if (publicKey === undefined || privateKey === undefined) throw failed();
   const grant = request.state.exchange.oauthRequests.get(publicKey);
-  if (
-    !grant ||
-    grant.privateId !== privateKey ||
-    grant.appTokenId !== tokenId ||
-    grant.approvedByUserId === null ||
-    grant.expiresAt <= request.now
-  ) {
-    throw failed();
-  }
+  if (!grant || grant.privateId !== privateKey || grant.appTokenId !== tokenId) throw failed();
+  const status = oauthRequestStatus(grant, request.now);
+  if (status !== 'approved') throw refusedGrant(status);
+  const grantedTo = grant.approvedByUserId;
+  // An approved request names its user; the check keeps the type honest.
+  if (grantedTo === null) throw failed();
   checkGrant(request.route);
   return {
     kind: 'oauth',
     tokenId,
     appUserId: userId,
-    userId: grant.approvedByUserId,
+    userId: grantedTo,
     oauthRequestId: grant.publicId,
   };
+}
+
+/**
+ * The token proved it holds both ids of its own request, so it is told why the request does
+ * not act for the user (OAuthRequestRefusal): waiting on a pending request is worth it, on a
+ * denied or expired one it is not.
+ */
+function refusedGrant(code: OAuthRequestRefusalCode): HttpError {
+  return new HttpError(401, `OAuth request ${code}`, { oauth_request_public_id: [code] });
 }
 
 /**

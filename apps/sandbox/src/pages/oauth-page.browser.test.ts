@@ -4,6 +4,7 @@
  */
 import {
   zCreateOAuthRequestResponse,
+  zGetOAuthRequestResponse,
   zGetUserContextResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -57,37 +58,51 @@ async function signIn(href: string, tokenId: string, tokenSecret: string): Promi
   return page;
 }
 
-describe('the OAuth approval page in a browser', () => {
-  it('signs a user in, approves, and the application reads that user context', async () => {
-    const user = await newUser(sandbox);
-    const { href, oauth } = await createRequest();
-    expect((await app('GET', '/user/context', { oauth })).status).toBe(401);
+const stateOf = async (publicId: string) =>
+  valid(zGetOAuthRequestResponse, await app('GET', `/system/oauth_requests/${publicId}`));
 
-    const page = await signIn(href, user.tokenId, user.tokenSecret);
-    await page.getByText(`user ${user.userId}.`).waitFor();
+describe('the OAuth approval page in a browser', () => {
+  it('signs the second demo user in, approves, and the application acts for that user', async () => {
+    const { secondTokenId, secondTokenSecret } = sandbox.credentials;
+    const { href, oauth } = await createRequest();
+    expect(await app('GET', '/user/context', { oauth })).toMatchObject({
+      status: 401,
+      body: { errors: { oauth_request_public_id: ['pending'] } },
+    });
+
+    const page = await signIn(href, secondTokenId, secondTokenSecret);
+    await page.getByText('user 1002.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('heading', { name: 'Approved' }).waitFor();
     // The secret typed in is never shown back.
-    expect(await page.content()).not.toContain(user.tokenSecret);
+    expect(await page.content()).not.toContain(secondTokenSecret);
     await page.close();
 
     const context = valid(zGetUserContextResponse, await app('GET', '/user/context', { oauth }));
-    expect(context.user_id).toBe(user.userId);
+    expect(context.user_id).toBe(1002);
+    expect(context.token_id).toBe(sandbox.credentials.tokenId);
     expect(context.permissions).toEqual(['read_accounts', 'read_user']);
+    expect((await stateOf(oauth.publicId)).status).toBe('approved');
   });
 
-  it('denies: the application is refused and the request cannot be approved afterwards', async () => {
+  it('denies: the application is told so, and the page says so when opened again', async () => {
     const user = await newUser(sandbox);
     const { href, oauth } = await createRequest();
     const page = await signIn(href, user.tokenId, user.tokenSecret);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('heading', { name: 'Denied' }).waitFor();
 
-    expect((await app('GET', '/user/context', { oauth })).status).toBe(401);
+    expect(await app('GET', '/user/context', { oauth })).toMatchObject({
+      status: 401,
+      body: { errors: { oauth_request_public_id: ['denied'] } },
+    });
+    expect((await stateOf(oauth.publicId)).status).toBe('denied');
     const approve = await user.call('POST', `/oauth/${oauth.privateId}/approve`);
     expect(approve.status).toBe(404);
     const again = await page.goto(href);
-    expect(again?.status()).toBe(404);
+    expect(again?.status()).toBe(410);
+    await page.getByRole('heading', { name: 'Denied' }).waitFor();
+    expect(await page.locator('#outcome').textContent()).toContain('was denied');
     await page.close();
   });
 

@@ -75,7 +75,7 @@ export function oauthPage(options: { sequencer: Sequencer; now: () => number }) 
       `Approve ${challenge.applicationName}`,
       html`${asked(challenge)}
 <h2>Sign in as a sandbox user</h2>
-<p>Use a user's API token: the demo user's token id and secret are the ones the sandbox prints when it starts.</p>
+<p>Use a user's API token: the sandbox prints, when it starts, the token id and secret of its demo user and of a second demo user, to try acting for someone else.</p>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post">
 <input type="hidden" name="form_token" value="${token}">
@@ -111,17 +111,42 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   const message = (status: number, title: string, body: Html) =>
     page(status, title, html`<h1>${title}</h1>${body}`);
 
-  const gone = () =>
+  const unknown = () =>
     message(
       404,
-      'No open OAuth request here',
-      html`<p>This request does not exist, has expired or was denied. The application can create a new one.</p>`,
+      'No OAuth request here',
+      html`<p>No request has this address. The application can create a new one.</p>`,
     );
+
+  // Approving takes one user, and a request approved is not denied afterwards.
+  const alreadyApproved = () =>
+    message(409, 'Already approved', html`<p>This request is already approved.</p>`);
+
+  /** How a request that takes no answer any more ended, or undefined while it is open. */
+  function closed(challenge: OAuthChallenge): Serialized | undefined {
+    if (challenge.status === 'denied') {
+      return message(
+        410,
+        'Denied',
+        html`<p id="outcome">This request was denied: ${challenge.applicationName} was not given access. The application can create a new request.</p>`,
+      );
+    }
+    if (challenge.status === 'expired') {
+      return message(
+        410,
+        'Expired',
+        html`<p id="outcome">This request expired before it was answered, or its approval ran out. The application can create a new one.</p>`,
+      );
+    }
+    return undefined;
+  }
 
   return async function answer(request: IncomingMessage, publicId: string): Promise<Serialized> {
     const now = options.now();
     const challenge = findChallenge(options.sequencer.state, publicId, now);
-    if (!challenge) return gone();
+    if (!challenge) return unknown();
+    const ended = closed(challenge);
+    if (ended) return ended;
     if (request.method === 'GET' || request.method === 'HEAD') return signInPage(challenge);
     if (request.method !== 'POST') {
       const refused = message(405, 'Method not allowed', html``);
@@ -146,11 +171,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       );
       if (!user) return signInPage(challenge, 401, 'That API token id and secret do not match.');
       if (challenge.approvedByUserId !== null && challenge.approvedByUserId !== user.userId) {
-        return message(
-          409,
-          'Approved by another user',
-          html`<p>This request is already approved.</p>`,
-        );
+        return alreadyApproved();
       }
       return decidePage(challenge, user);
     }
@@ -160,7 +181,11 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     const done = await options.sequencer.run((journal) =>
       decideChallenge(journal, challenge.publicId, step.user.userId, decision, options.now()),
     );
-    if (!done) return gone();
+    if (!done) {
+      // Closed meanwhile, or approved (by another user, or in another tab).
+      const after = findChallenge(options.sequencer.state, challenge.publicId, options.now());
+      return (after && closed(after)) ?? alreadyApproved();
+    }
     return decision === 'approve'
       ? message(
           200,

@@ -33,6 +33,7 @@ export interface OAuthRequest {
   readonly expiresAt: number;
   readonly approvedByUserId: number | null;
   readonly approvedAt: number | null;
+  readonly deniedAt: number | null;
 }
 
 export interface Currency {

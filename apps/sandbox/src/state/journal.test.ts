@@ -12,6 +12,7 @@ const request = (): OAuthRequest => ({
   expiresAt: 2_000,
   approvedByUserId: null,
   approvedAt: null,
+  deniedAt: null,
 });
 
 /**

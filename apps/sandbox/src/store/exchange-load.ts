@@ -86,6 +86,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       expiresAt: Number(row.expires_at),
       approvedByUserId: orNull(row.approved_by_user_id),
       approvedAt: orNull(row.approved_at),
+      deniedAt: orNull(row.denied_at),
     });
   }
   for (const row of await readRows(db, 'accounts')) {

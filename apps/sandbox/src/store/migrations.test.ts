@@ -10,6 +10,7 @@ const allMigrations = [
   '0003.do.settlement.sql',
   '0004.do.positions.sql',
   '0005.do.no-enum-copies.sql',
+  '0006.do.oauth-denials.sql',
 ];
 
 const opened: Database[] = [];
@@ -69,6 +70,7 @@ describe('migrate', () => {
       '3:settlement',
       '4:positions',
       '5:no-enum-copies',
+      '6:oauth-denials',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -84,7 +86,12 @@ describe('migrate', () => {
       ),
     );
     expect(rows.map((row) => row.name)).toEqual(
-      expect.arrayContaining(['orders_quantity_check', 'qe_assets_check', 'accounts_check']),
+      expect.arrayContaining([
+        'orders_quantity_check',
+        'qe_assets_check',
+        'accounts_check',
+        'oauth_requests_one_answer',
+      ]),
     );
   });
 
@@ -95,7 +102,7 @@ describe('migrate', () => {
     await db.transaction((tx) =>
       tx.query("UPDATE qe_prices SET price = 70000 WHERE base = 'BTC' AND quote = 'USDC'"),
     );
-    expect(await migrate(db)).toEqual(['0005.do.no-enum-copies.sql']);
+    expect(await migrate(db)).toEqual(['0005.do.no-enum-copies.sql', '0006.do.oauth-denials.sql']);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
     const fresh = await emptyStore();

@@ -140,6 +140,7 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
       ['expires_at', 'bigint', (r) => r.expiresAt],
       ['approved_by_user_id', 'bigint', (r) => r.approvedByUserId],
       ['approved_at', 'bigint', (r) => r.approvedAt],
+      ['denied_at', 'bigint', (r) => r.deniedAt],
     ],
     onConflict: '',
   },

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
 import { canonicalUuid } from '../domain/ids.js';
+import { denyRequest } from '../exchange/oauth.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
@@ -13,6 +14,8 @@ import type { Sequencer } from '../state/sequencer.js';
  *   terminal state of the transaction table) ends a transaction as its settlements would.
  * - `POST /test/clock` with `{"advance_seconds": 30}` moves the sandbox's clock forward: OAuth
  *   requests, quotes and `--settle-after` all follow it.
+ * - `POST /test/oauth_requests/{oauth_request_public_id}/deny` with `{}` denies a pending OAuth
+ *   request as its user would at the approval page.
  */
 export interface TestControlOptions {
   sequencer: Sequencer;
@@ -55,7 +58,8 @@ export function testControl(options: TestControlOptions) {
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
     if (!pathname.startsWith('/test/')) return undefined;
     const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
-    if (transaction === undefined && pathname !== '/test/clock') {
+    const denied = /^\/test\/oauth_requests\/([^/]+)\/deny$/.exec(pathname)?.[1];
+    if (transaction === undefined && denied === undefined && pathname !== '/test/clock') {
       return uncachedJson(404, { message: `No test control at ${pathname}` });
     }
     if (request.method !== 'POST') return notAllowed('POST', 'Test control takes POST');
@@ -77,6 +81,16 @@ export function testControl(options: TestControlOptions) {
       return ended
         ? uncachedJson(200, { transaction_id: transaction, status })
         : uncachedJson(404, { message: 'Transaction not found' });
+    }
+
+    if (denied !== undefined) {
+      const status = await options.sequencer.run((journal) =>
+        denyRequest(journal, denied, options.clock.now()),
+      );
+      if (status === undefined) return uncachedJson(404, { message: 'OAuth request not found' });
+      return status === 'denied'
+        ? uncachedJson(200, { oauth_request_public_id: denied, status })
+        : refused('oauth_request_public_id', `not_pending:${status}`);
     }
 
     // The clock, the one other control.

@@ -33,6 +33,11 @@ export interface Fault {
   covers: string;
   /** Requirements checked alongside it that the fault rightly breaks too. */
   alsoFails?: string[];
+  /**
+   * Its requirement needs a step the interfaces lack (denying an OAuth request): the run goes
+   * through the sandbox's test control.
+   */
+  testControl?: boolean;
   /** Rewrites the request, or answers in the server's place by returning a response. */
   request?(
     request: ProxiedRequest,

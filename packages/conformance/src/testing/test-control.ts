@@ -3,10 +3,21 @@ import type { Target } from '../target.js';
 
 /**
  * Adapter steps through the sandbox's documented test control, for what the interfaces leave
- * to the exchange itself: ending a transaction in FILLED or CANCELLED.
+ * to the exchange itself: ending a transaction in FILLED or CANCELLED, denying an OAuth request
+ * as its user would.
  */
 export function testControlAdapter(target: Target): ConformanceAdapter {
   return {
+    async denyOAuthRequest(_context, request) {
+      const url = `${target.exchangeUrl.replace(/\/+$/, '')}/test/oauth_requests/${encodeURIComponent(request.publicId)}/deny`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      if (!response.ok)
+        throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+    },
     async endTransaction(_context, transactionId, status) {
       const url = `${target.partnerUrl.replace(/\/+$/, '')}/test/transactions/${encodeURIComponent(transactionId)}/status`;
       const response = await fetch(url, {

@@ -58,6 +58,22 @@ export interface components {
         ServiceAuthPayload: ServiceAuthPayload;
         /** @description Payload of the X-Service-Auth JWT for a call made for a user through an approved OAuth request. */
         OAuthDelegatedPayload: OAuthDelegatedPayload;
+        /**
+         * @description Why the ids of an OAuth request do not act for its user: `pending` (the user has not answered yet: ask again later), `denied` (the user refused: create a new request if the user changes their mind) or `expired` (its `expires` passed: create a new request).
+         * @enum {string}
+         */
+        OAuthRequestRefusalCode: OAuthRequestRefusalCode;
+        /**
+         * @description 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
+         * @example {
+         *       "errors": {
+         *         "oauth_request_public_id": [
+         *           "pending"
+         *         ]
+         *       }
+         *     }
+         */
+        OAuthRequestRefusal: OAuthRequestRefusal;
         /** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
         PartnerDelegatedPayload: PartnerDelegatedPayload;
         /** @description Payload of the Bearer JWT of a Quick Exchange user session, signed HS256 with the session_secret. */
@@ -271,6 +287,28 @@ export type OAuthDelegatedPayload = {
     nonce: number;
     oauth_request_public_id: Uuid;
     oauth_request_private_id: Uuid;
+};
+/**
+ * @description Why the ids of an OAuth request do not act for its user: `pending` (the user has not answered yet: ask again later), `denied` (the user refused: create a new request if the user changes their mind) or `expired` (its `expires` passed: create a new request).
+ * @enum {string}
+ */
+export type OAuthRequestRefusalCode = "pending" | "denied" | "expired";
+/**
+ * @description 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
+ * @example {
+ *       "errors": {
+ *         "oauth_request_public_id": [
+ *           "pending"
+ *         ]
+ *       }
+ *     }
+ */
+export type OAuthRequestRefusal = {
+    /** @description The refused claim of the JWT and why it was refused. */
+    errors: {
+        /** @description One code, the reason the request does not act for its user. */
+        oauth_request_public_id: OAuthRequestRefusalCode[];
+    };
 };
 /** @description Payload of the X-Service-Auth JWT for partner calls (intent creation, partner transaction listing). */
 export type PartnerDelegatedPayload = {

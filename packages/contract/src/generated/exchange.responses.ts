@@ -11,6 +11,7 @@ export {
   zEditOrderResponse,
   zGetAccountsResponse,
   zGetLoanBookResponse,
+  zGetOAuthRequestResponse,
   zGetOrderByClientIdResponse,
   zGetOrderResponse,
   zGetPriceLevelsResponse,

@@ -26,6 +26,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/oauth_requests/{oauth_request_public_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The `oauth_request_public_id` of the OAuth request to read.
+                 * @example 09188d8a-34c8-46a0-9763-3652c91f5011
+                 */
+                oauth_request_public_id: components["parameters"]["OAuthRequestPublicId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the state of an OAuth request
+         * @description The OAuth request with its `status`: `pending` until the user answers, `approved` or `denied` once the user did (`decided_at` says when), `expired` once `expires` passed without a denial. The application polls it after sending the user to `app_challenge_href`. Signed with the API token that created the request (payload ServiceAuthPayload): a request of another token is answered 404, as an unknown one is.
+         */
+        get: operations["getOAuthRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/{oauth_request_private_id}/approve": {
         parameters: {
             query?: never;
@@ -601,6 +633,13 @@ export interface components {
         OAuthRequestCreate: OAuthRequestCreate;
         /** @description An OAuth request. */
         OAuthRequest: OAuthRequest;
+        /**
+         * @description Where an OAuth request stands: `pending` (the user has not answered; its ids are refused with the `pending` code), `approved` (its ids act for the user until `expires`), `denied` (the user refused; closed for good) or `expired` (`expires` passed).
+         * @enum {string}
+         */
+        OAuthRequestStatus: OAuthRequestStatus;
+        /** @description An OAuth request as its application reads it back, with its state. */
+        OAuthRequestState: OAuthRequestState;
         /** @description Context of the user for whom the application acts. */
         UserContext: UserContext;
         /** @description Fields common to crypto and fiat accounts. */
@@ -653,6 +692,22 @@ export interface components {
         /** @description Either error body shape; both are in use side by side. */
         ErrorBody: ErrorBody;
         /**
+         * @description Why the ids of an OAuth request do not act for its user: `pending` (the user has not answered yet: ask again later), `denied` (the user refused: create a new request if the user changes their mind) or `expired` (its `expires` passed: create a new request).
+         * @enum {string}
+         */
+        OAuthRequestRefusalCode: OAuthRequestRefusalCode;
+        /**
+         * @description 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
+         * @example {
+         *       "errors": {
+         *         "oauth_request_public_id": [
+         *           "pending"
+         *         ]
+         *       }
+         *     }
+         */
+        OAuthRequestRefusal: OAuthRequestRefusal;
+        /**
          * @description A decimal number written as a string, for example "5000.50". No exponent.
          * @example 5000.50
          */
@@ -664,6 +719,26 @@ export interface components {
         DecimalLike: DecimalLike;
     };
     responses: {
+        /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. A call made for a user (OAuthDelegatedPayload) with the ids of an OAuth request of the signing token that is not approved yet, was denied or has expired is answered in JSON naming which (OAuthRequestRefusal), so the application can tell waiting from giving up. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example API Authentication failed */
+                "text/plain": string;
+                /**
+                 * @example {
+                 *       "errors": {
+                 *         "oauth_request_public_id": [
+                 *           "denied"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": ErrorMessage | OAuthRequestRefusal;
+            };
+        };
         /** @description The order, updated; it stays live. */
         EditedOrder: {
             headers: {
@@ -810,22 +885,6 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /** @example API Authentication failed */
-                "text/plain": string;
-                /**
-                 * @example {
-                 *       "message": "Nonce is too small"
-                 *     }
-                 */
-                "application/json": ErrorMessage;
-            };
-        };
         /** @description The request is well formed but a field is not acceptable. */
         ValidationFailed: {
             headers: {
@@ -859,20 +918,6 @@ export interface components {
                 "application/json": ErrorMessage;
             };
         };
-        /** @description The resource does not exist (for an order operation, the order is not live). */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Order not found"
-                 *     }
-                 */
-                "application/json": ErrorMessage;
-            };
-        };
         /** @description A call made for a user through an approved OAuth request that its grant does not cover: the operation needs a permission the grant lacks (its `x-permission`), or takes no delegated call at all. The message names what is missing. */
         Forbidden: {
             headers: {
@@ -882,6 +927,20 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "This OAuth grant lacks the permission trade"
+                 *     }
+                 */
+                "application/json": ErrorMessage;
+            };
+        };
+        /** @description The resource does not exist (for an order operation, the order is not live). */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Order not found"
                  *     }
                  */
                 "application/json": ErrorMessage;
@@ -909,6 +968,11 @@ export interface components {
          * @example 811603ef-12d0-4235-bfd2-9a58b2cd2119
          */
         OAuthRequestPrivateId: Uuid;
+        /**
+         * @description The `oauth_request_public_id` of the OAuth request to read.
+         * @example 09188d8a-34c8-46a0-9763-3652c91f5011
+         */
+        OAuthRequestPublicId: Uuid;
         /**
          * @description Product id (the `id` of the product).
          * @example 1
@@ -994,6 +1058,54 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getOAuthRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The `oauth_request_public_id` of the OAuth request to read.
+                 * @example 09188d8a-34c8-46a0-9763-3652c91f5011
+                 */
+                oauth_request_public_id: components["parameters"]["OAuthRequestPublicId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OAuth request and its state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "oauth_request_public_id": "09188d8a-34c8-46a0-9763-3652c91f5011",
+                     *       "oauth_request_private_id": "811603ef-12d0-4235-bfd2-9a58b2cd2119",
+                     *       "expires": 1716000600,
+                     *       "app_challenge_href": "https://app.exchange.example/oauth/09188d8a-34c8-46a0-9763-3652c91f5011",
+                     *       "api_challenge_href": "https://api.exchange.example/oauth/811603ef-12d0-4235-bfd2-9a58b2cd2119/approve",
+                     *       "status": "denied",
+                     *       "decided_at": 1716000120
+                     *     }
+                     */
+                    "application/json": OAuthRequestState;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No OAuth request of the calling token has this public id. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     approveOAuthRequest: {
         parameters: {
             query?: never;
@@ -1034,7 +1146,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description No unexpired OAuth request has this private id. */
+            /** @description No open OAuth request has this private id (unknown, expired or denied). */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
@@ -2300,6 +2412,17 @@ export type OAuthRequest = {
      */
     api_challenge_href: string;
 };
+/**
+ * @description Where an OAuth request stands: `pending` (the user has not answered; its ids are refused with the `pending` code), `approved` (its ids act for the user until `expires`), `denied` (the user refused; closed for good) or `expired` (`expires` passed).
+ * @enum {string}
+ */
+export type OAuthRequestStatus = "pending" | "approved" | "denied" | "expired";
+/** @description An OAuth request as its application reads it back, with its state. */
+export type OAuthRequestState = OAuthRequest & {
+    status: OAuthRequestStatus;
+    /** @description When the user approved or denied the request (Unix seconds); null until then. */
+    decided_at: number | null;
+};
 /** @description Context of the user for whom the application acts. */
 export type UserContext = {
     user_id: number;
@@ -2469,6 +2592,28 @@ export type ErrorFields = {
 };
 /** @description Either error body shape; both are in use side by side. */
 export type ErrorBody = ErrorMessage | ErrorFields;
+/**
+ * @description Why the ids of an OAuth request do not act for its user: `pending` (the user has not answered yet: ask again later), `denied` (the user refused: create a new request if the user changes their mind) or `expired` (its `expires` passed: create a new request).
+ * @enum {string}
+ */
+export type OAuthRequestRefusalCode = "pending" | "denied" | "expired";
+/**
+ * @description 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
+ * @example {
+ *       "errors": {
+ *         "oauth_request_public_id": [
+ *           "pending"
+ *         ]
+ *       }
+ *     }
+ */
+export type OAuthRequestRefusal = {
+    /** @description The refused claim of the JWT and why it was refused. */
+    errors: {
+        /** @description One code, the reason the request does not act for its user. */
+        oauth_request_public_id: OAuthRequestRefusalCode[];
+    };
+};
 /**
  * @description A decimal number written as a string, for example "5000.50". No exponent.
  * @example 5000.50

@@ -86,6 +86,16 @@ export const zOAuthRequestCreate = /* @__PURE__ */ z.object({
 });
 
 /**
+ * Where an OAuth request stands: `pending` (the user has not answered; its ids are refused with the `pending` code), `approved` (its ids act for the user until `expires`), `denied` (the user refused; closed for good) or `expired` (`expires` passed).
+ */
+export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
+    'pending',
+    'approved',
+    'denied',
+    'expired'
+]);
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -130,6 +140,14 @@ export const zOAuthRequest = /* @__PURE__ */ z.object({
     app_challenge_href: /* @__PURE__ */ z.url(),
     api_challenge_href: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.regex(/\/oauth\/[0-9a-fA-F-]{36}\/approve$/))
 });
+
+/**
+ * An OAuth request as its application reads it back, with its state.
+ */
+export const zOAuthRequestState = /* @__PURE__ */ z.intersection(zOAuthRequest, /* @__PURE__ */ z.object({
+    status: zOAuthRequestStatus,
+    decided_at: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)))
+}));
 
 /**
  * Context of the user for whom the application acts.
@@ -179,6 +197,24 @@ export const zErrorBody = /* @__PURE__ */ z.union([
     zErrorMessage,
     zErrorFields
 ]);
+
+/**
+ * Why the ids of an OAuth request do not act for its user: `pending` (the user has not answered yet: ask again later), `denied` (the user refused: create a new request if the user changes their mind) or `expired` (its `expires` passed: create a new request).
+ */
+export const zOAuthRequestRefusalCode = /* @__PURE__ */ z.enum([
+    'pending',
+    'denied',
+    'expired'
+]);
+
+/**
+ * 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
+ */
+export const zOAuthRequestRefusal = /* @__PURE__ */ z.strictObject({
+    errors: /* @__PURE__ */ z.object({
+        oauth_request_public_id: /* @__PURE__ */ z.tuple([zOAuthRequestRefusalCode])
+    })
+});
 
 /**
  * A decimal number written as a string, for example "5000.50". No exponent.
@@ -512,6 +548,11 @@ export const zClientOrderId = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z
 export const zOAuthRequestPrivateId = zUuid;
 
 /**
+ * The `oauth_request_public_id` of the OAuth request to read.
+ */
+export const zOAuthRequestPublicId = zUuid;
+
+/**
  * Product id (the `id` of the product).
  */
 export const zProductId = /* @__PURE__ */ z.union([
@@ -542,6 +583,19 @@ export const zCreateOAuthRequestHeaders = /* @__PURE__ */ z.object({
  * The OAuth request.
  */
 export const zCreateOAuthRequestResponse = zOAuthRequest;
+
+export const zGetOAuthRequestHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zGetOAuthRequestPath = /* @__PURE__ */ z.object({
+    oauth_request_public_id: zUuid
+});
+
+/**
+ * The OAuth request and its state.
+ */
+export const zGetOAuthRequestResponse = zOAuthRequestState;
 
 export const zApproveOAuthRequestHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))

@@ -58,6 +58,28 @@ export const tables = {
       }
     }
   },
+  "oauth-request": {
+    "title": "OAuth request",
+    "section": "exchange.openapi.yaml / OAuthRequestStatus (conventions)",
+    "states": {
+      "api": "exchange",
+      "schema": "OAuthRequestStatus",
+      "flags": {
+        "pending": [
+          "polled"
+        ],
+        "approved": [
+          "polled"
+        ],
+        "denied": [
+          "terminal"
+        ],
+        "expired": [
+          "terminal"
+        ]
+      }
+    }
+  },
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
@@ -367,6 +389,67 @@ export const requirements = [
       "status": 202,
       "next": "ONE_TO_MANY",
       "also": "every attempt creates a transaction carrying the intent's partner_order_id, partner_ref and partner_tags"
+    }
+  },
+  {
+    "id": "OAUTH-PENDING-REFUSED",
+    "level": "SHOULD",
+    "table": "oauth-request",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "getUserContext"
+    ],
+    "given": [
+      "pending"
+    ],
+    "trigger": "a call made for the user with the request's ids (OAuthDelegatedPayload)",
+    "condition": "the user has not answered the request yet",
+    "expect": {
+      "status": 401,
+      "next": "pending",
+      "also": "the body names the refusal, errors.oauth_request_public_id [pending]"
+    }
+  },
+  {
+    "id": "OAUTH-DENIED-REFUSED",
+    "level": "SHOULD",
+    "table": "oauth-request",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "getUserContext"
+    ],
+    "given": [
+      "denied"
+    ],
+    "trigger": "a call made for the user with the request's ids (OAuthDelegatedPayload)",
+    "condition": "the user denied the request",
+    "expect": {
+      "status": 401,
+      "next": "denied",
+      "also": "the body names the refusal, errors.oauth_request_public_id [denied], never pending"
+    }
+  },
+  {
+    "id": "OAUTH-STATE-READ",
+    "level": "SHOULD",
+    "table": "oauth-request",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "getOAuthRequest"
+    ],
+    "given": [
+      "pending",
+      "approved",
+      "denied"
+    ],
+    "trigger": "GET /system/oauth_requests/{oauth_request_public_id}, signed with the token that created it",
+    "condition": "always",
+    "expect": {
+      "status": 200,
+      "also": "status is the request's state (pending after creation, approved after approval, denied after denial), decided_at null while pending; a request of another token or an unknown one is answered 404"
     }
   },
   {
