@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
 import type { Handlers } from './domain/operation.js';
+import { executionHandlers } from './exchange/executions.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -98,6 +99,7 @@ export function sandboxHandlers(
   return {
     ...marketHandlers,
     ...orderHandlers,
+    ...executionHandlers,
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
     ...partner,

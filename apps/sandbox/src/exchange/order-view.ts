@@ -3,7 +3,7 @@ import { D, type ExchangeState, type Order } from '../state/exchange-state.js';
 
 type OrderBody = components['schemas']['Order'];
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
+export const seconds = (ms: number) => Math.floor(ms / 1000);
 const decimal = (value: D) => value.toFixed();
 const nullable = (value: D | null) => (value === null ? null : value.toFixed());
 

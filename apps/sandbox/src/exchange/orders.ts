@@ -32,6 +32,7 @@ import {
   triggerConditionalOrders,
 } from './matching.js';
 import { findOrder, type OrderKey, orderView } from './order-view.js';
+import { pageOf } from './paging.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 
 type TradingType = Order['tradingType'];
@@ -70,7 +71,7 @@ function checkAmount(
   if (!positive(value)) throw refuse(field, 'must_be_positive');
 }
 
-function loadProduct(journal: Journal, productId: number | string): Product {
+export function loadProduct(journal: Journal, productId: number | string): Product {
   const id = String(productId);
   if (!/^[0-9]{1,15}$/.test(id)) throw refuse('product_id', 'not_found');
   const product = journal.exchange.products.get(Number(id));
@@ -288,13 +289,7 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
     .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   return {
     status: 200,
-    body: {
-      models: matching
-        .slice((page - 1) * limit, page * limit)
-        .map((order) => orderView(journal.exchange, order)),
-      current_page: page,
-      total_pages: Math.ceil(matching.length / limit),
-    },
+    body: pageOf(matching, limit, page, (order) => orderView(journal.exchange, order)),
   };
 };
 
