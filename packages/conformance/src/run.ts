@@ -21,6 +21,7 @@ import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { checkTarget, preflight } from './preflight.js';
 import { authScenarios } from './scenarios/auth.js';
+import { executionScenarios } from './scenarios/executions.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
 import { modelScenarios } from './scenarios/model.js';
@@ -120,6 +121,7 @@ export interface RunOptions {
 const scenarios: Scenario[] = [
   ...readScenarios,
   ...orderScenarios,
+  ...executionScenarios,
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,

@@ -58,6 +58,10 @@ export const tables = {
       }
     }
   },
+  "fills": {
+    "title": "Fills",
+    "section": "Fills (conventions, exchange-surface)"
+  },
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
@@ -367,6 +371,42 @@ export const requirements = [
       "status": 202,
       "next": "ONE_TO_MANY",
       "also": "every attempt creates a transaction carrying the intent's partner_order_id, partner_ref and partner_tags"
+    }
+  },
+  {
+    "id": "FILL-SEEN-BY-EACH-SIDE",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "listExecutions",
+      "listOwnExecutions"
+    ],
+    "given": [
+      "filled"
+    ],
+    "trigger": "GET /executions and GET /executions/me?with_details=1 after an order of the caller's filled",
+    "condition": "the fill was made by a match",
+    "expect": {
+      "status": 200,
+      "also": "each fill of the order is once in the product's public executions, with the taker's side, and once in the caller's executions/me, with my_side, order_id and client_order_id of that order and the same price and quantity"
+    }
+  },
+  {
+    "id": "FILL-SINCE-WHOLE-SECONDS",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "listExecutions"
+    ],
+    "trigger": "GET /executions with timestamp and a limit smaller than the fills of one second",
+    "condition": "two fills or more were made in one second",
+    "expect": {
+      "status": 200,
+      "also": "the fills at or after timestamp, oldest first, with every fill of the last second answered, however many that makes beyond limit"
     }
   },
   {
