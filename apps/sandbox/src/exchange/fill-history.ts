@@ -63,3 +63,10 @@ export function ownFills(
   }
   return own;
 }
+
+/** The fills of one order, oldest first. */
+export function fillsOfOrder(state: ExchangeState, order: Order): Fill[] {
+  return fillsOf(state, order.productId).filter(
+    (fill) => fill.takerOrderId === order.id || fill.makerOrderId === order.id,
+  );
+}

@@ -802,6 +802,23 @@ describe('reading fills', () => {
     expect(plain.models[0]).not.toHaveProperty('order_id');
     const stranger = await newUser(sandbox);
     expect(valid(zListOwnExecutionsResponse, await own(stranger.call)).models).toEqual([]);
+
+    const detailed = valid(
+      zGetOrderResponse,
+      await taker.call('GET', `/orders/${sell.id}?with_details=1`),
+    );
+    expect(detailed.executions?.map((fill) => [fill.id, fill.my_side, fill.price])).toEqual(
+      takerFills.models.map((fill) => [fill.id, 'sell', fill.price]).reverse(),
+    );
+    expect(detailed.executions?.[0]?.timestamp).toMatch(/^[0-9]+\.[0-9]+$/);
+    expect(await getOrder(taker.call, sell.id)).not.toHaveProperty('executions');
+    const listed = valid(
+      zListOrdersResponse,
+      await maker.call('GET', `/orders?product_id=${product_id}&with_details=1`),
+    );
+    expect(listed.models.map((order) => order.executions?.map((fill) => fill.price))).toEqual(
+      buys.map((buy) => [buy.price]).reverse(),
+    );
   });
 
   it('answers from a second on with every fill of the last second, however small the limit', async () => {

@@ -15,6 +15,7 @@ import type {
 } from '../domain/operation.js';
 import {
   D,
+  type ExchangeState,
   isOpen,
   type Order,
   type Product,
@@ -31,7 +32,7 @@ import {
   trailingTrigger,
   triggerConditionalOrders,
 } from './matching.js';
-import { findOrder, type OrderKey, orderView } from './order-view.js';
+import { findOrder, type OrderKey, orderView, orderWithExecutions } from './order-view.js';
 import { pageOf } from './paging.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 
@@ -272,6 +273,10 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
   return { status: 200, body: orderView(journal.exchange, order) };
 };
 
+/** An order as a read answers it: with its fills when the caller asked for its details. */
+const viewOf = (state: ExchangeState, order: Order, query: { with_details?: 0 | 1 }) =>
+  query.with_details === 1 ? orderWithExecutions(state, order) : orderView(state, order);
+
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const { limit, page } = query;
   // A filter naming no product is a mistake of the caller's, not an empty list.
@@ -289,7 +294,7 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
     .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   return {
     status: 200,
-    body: pageOf(matching, limit, page, (order) => orderView(journal.exchange, order)),
+    body: pageOf(matching, limit, page, (order) => viewOf(journal.exchange, order, query)),
   };
 };
 
@@ -297,7 +302,7 @@ const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
   const { exchange: state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order) throw notFound();
-  return { status: 200, body: orderView(state, order) };
+  return { status: 200, body: viewOf(state, order, context.query) };
 };
 
 /** Edits price and/or quantity; a new price or a larger size loses the time priority. */

@@ -614,6 +614,8 @@ export interface components {
         Execution: Execution;
         /** @description One page of fills, as OrderList pages orders. */
         ExecutionList: ExecutionList;
+        /** @description A fill of an order, as the order's details list it. */
+        OrderExecution: OrderExecution;
         /** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
         OwnExecution: OwnExecution;
         /** @description One page of the caller's fills. */
@@ -975,6 +977,11 @@ export interface components {
          */
         ProductId: number | string;
         /**
+         * @description 1 to add to each order its fills (`executions`).
+         * @example 1
+         */
+        WithDetails: 0 | 1;
+        /**
          * @description The product whose fills are read.
          * @example 1
          */
@@ -1276,10 +1283,10 @@ export interface operations {
                  */
                 funding_currency?: string;
                 /**
-                 * @description 1 to ask for the orders with their details (what the details are is not shown).
+                 * @description 1 to add to each order its fills (`executions`).
                  * @example 1
                  */
-                with_details?: 0 | 1;
+                with_details?: components["parameters"]["WithDetails"];
             };
             header?: {
                 /**
@@ -1421,7 +1428,13 @@ export interface operations {
     };
     getOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description 1 to add to each order its fills (`executions`).
+                 * @example 1
+                 */
+                with_details?: components["parameters"]["WithDetails"];
+            };
             header?: {
                 /**
                  * @description Optional interface version requested by the client; servers ignore unknown headers.
@@ -1522,7 +1535,13 @@ export interface operations {
     };
     getOrderByClientId: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description 1 to add to each order its fills (`executions`).
+                 * @example 1
+                 */
+                with_details?: components["parameters"]["WithDetails"];
+            };
             header?: {
                 /**
                  * @description Optional interface version requested by the client; servers ignore unknown headers.
@@ -2339,6 +2358,8 @@ export type Order = {
     margin_interest?: DecimalLike;
     /** @description Present in update_tpsl and cancel responses. */
     unwound_trade_leverage_level?: number | null;
+    /** @description With `with_details=1`, the order's fills, oldest first. */
+    executions?: OrderExecution[];
 };
 /** @description One page of orders. Some servers send the page numbers as numeric strings. */
 export type OrderList = {
@@ -2363,6 +2384,11 @@ export type ExecutionList = {
     models: Execution[];
     current_page: OrderList["current_page"];
     total_pages: OrderList["total_pages"];
+};
+/** @description A fill of an order, as the order's details list it. */
+export type OrderExecution = Execution & {
+    my_side: Side;
+    timestamp: UnixSecondsFractional;
 };
 /** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
 export type OwnExecution = Execution & {

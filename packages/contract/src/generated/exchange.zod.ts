@@ -300,6 +300,40 @@ export const zDecimalLike = /* @__PURE__ */ z.union([
 export const zNullableDecimalLike = /* @__PURE__ */ z.nullable(zDecimalLike);
 
 /**
+ * A fill, as everyone sees it.
+ */
+export const zExecution = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    quantity: zDecimalLike,
+    price: zDecimalLike,
+    taker_side: zSide,
+    created_at: zUnixSeconds
+});
+
+/**
+ * One page of fills, as OrderList pages orders.
+ */
+export const zExecutionList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zExecution),
+    current_page: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
+    ]),
+    total_pages: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
+    ])
+});
+
+/**
+ * A fill of an order, as the order's details list it.
+ */
+export const zOrderExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__PURE__ */ z.object({
+    my_side: zSide,
+    timestamp: zUnixSecondsFractional
+}));
+
+/**
  * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses.
  */
 export const zOrder = /* @__PURE__ */ z.object({
@@ -343,7 +377,8 @@ export const zOrder = /* @__PURE__ */ z.object({
     trade_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
     margin_used: /* @__PURE__ */ z.optional(zDecimalLike),
     margin_interest: /* @__PURE__ */ z.optional(zDecimalLike),
-    unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int())
+    unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int()),
+    executions: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(zOrderExecution))
 });
 
 /**
@@ -351,32 +386,6 @@ export const zOrder = /* @__PURE__ */ z.object({
  */
 export const zOrderList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zOrder),
-    current_page: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
-    ]),
-    total_pages: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
-    ])
-});
-
-/**
- * A fill, as everyone sees it.
- */
-export const zExecution = /* @__PURE__ */ z.object({
-    id: /* @__PURE__ */ z.int(),
-    quantity: zDecimalLike,
-    price: zDecimalLike,
-    taker_side: zSide,
-    created_at: zUnixSeconds
-});
-
-/**
- * One page of fills, as OrderList pages orders.
- */
-export const zExecutionList = /* @__PURE__ */ z.object({
-    models: /* @__PURE__ */ z.array(zExecution),
     current_page: /* @__PURE__ */ z.union([
         /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
         /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
@@ -574,6 +583,11 @@ export const zProductId = /* @__PURE__ */ z.union([
 ]);
 
 /**
+ * 1 to add to each order its fills (`executions`).
+ */
+export const zWithDetails = /* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]);
+
+/**
  * The product whose fills are read.
  */
 export const zExecutionsProductId = /* @__PURE__ */ z.union([
@@ -693,6 +707,10 @@ export const zGetOrderPath = /* @__PURE__ */ z.object({
     ])
 });
 
+export const zGetOrderQuery = /* @__PURE__ */ z.object({
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
+});
+
 /**
  * The order.
  */
@@ -725,6 +743,10 @@ export const zGetOrderByClientIdHeaders = /* @__PURE__ */ z.object({
 
 export const zGetOrderByClientIdPath = /* @__PURE__ */ z.object({
     client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
+});
+
+export const zGetOrderByClientIdQuery = /* @__PURE__ */ z.object({
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
 });
 
 /**

@@ -383,9 +383,6 @@ export const requirements = [
       "listExecutions",
       "listOwnExecutions"
     ],
-    "given": [
-      "filled"
-    ],
     "trigger": "GET /executions and GET /executions/me?with_details=1 after an order of the caller's filled",
     "condition": "the fill was made by a match",
     "expect": {
