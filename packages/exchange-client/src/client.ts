@@ -206,6 +206,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     ref: OrderRef,
     options: PerCallOptions | undefined,
     body?: object,
+    query?: object,
   ): Promise<Order> {
     // From JavaScript a bare id or `{ client_order_id }` gets here too.
     if (typeof ref !== 'object' || ref === null || (ref.id ?? ref.clientOrderId) === undefined) {
@@ -222,6 +223,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       name as 'getOrder',
       {
         path: byId ? { order_id: ref.id } : { client_order_id: ref.clientOrderId },
+        query,
         body,
         notFound: operation === 'getOrder' ? undefined : 'order-not-live',
       } as CallInput<Operations['getOrder']>,
@@ -261,8 +263,16 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     ): AsyncGenerator<Order, void, undefined> {
       return everyRow((page) => orders.list({ ...query, page }, options));
     },
-    get(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
-      return onOrder('getOrder', ref, options);
+    /** One order; with `withDetails: true` it carries its fills (`executions`). */
+    get(ref: OrderRef & { withDetails?: boolean }, options?: PerCallOptions): Promise<Order> {
+      const { withDetails, ...key } = ref;
+      return onOrder(
+        'getOrder',
+        key as OrderRef,
+        options,
+        undefined,
+        withDetails ? { with_details: 1 } : undefined,
+      );
     },
     /** Edits price and/or quantity. Throws OrderNotLiveError when the order is not live. */
     edit(ref: OrderRef, changes: OrderEditInput, options?: PerCallOptions): Promise<Order> {

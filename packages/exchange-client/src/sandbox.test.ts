@@ -166,6 +166,12 @@ describe('exchange-client against the sandbox', () => {
     for await (const fill of client.executions.iterateMine({ product_id: 1, limit: 1 }))
       own.push(fill.id);
     expect(own.filter((id) => id === mine?.id)).toHaveLength(1);
+    const detailed = await client.orders.get({ clientOrderId: `${run}-fill`, withDetails: true });
+    expect(detailed.executions?.map((fill) => fill.id)).toEqual([mine?.id]);
+    expect((await client.orders.get({ id: order.id })).executions).toBeUndefined();
+    const listed = await client.orders.list({ product_id: 1, with_details: 1, limit: 5 });
+    const found = listed.models.find((each) => each.id === order.id);
+    expect(found?.executions?.[0]).toMatchObject({ id: mine?.id, my_side: 'buy' });
   });
 
   it('takes per-call options: an aborted signal stops a create before anything is placed', async () => {
