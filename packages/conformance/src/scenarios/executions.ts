@@ -7,6 +7,7 @@ type Row = Record<string, unknown>;
 
 const seenOnce = 'FILL-SEEN-BY-EACH-SIDE';
 const wholeSeconds = 'FILL-SINCE-WHOLE-SECONDS';
+const inDetails = 'FILL-IN-ORDER-DETAILS';
 
 // Enough for the fills a scenario makes to be on the first page while others trade too.
 const pageSize = '200';
@@ -39,11 +40,15 @@ function fail(message: string, call: RecordedCall, documented: string): never {
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
 }
 
-async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise<string> {
+async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
   const own = await context.caller.call('listOwnExecutions', {
     query: { product_id: order.productId, with_details: '1', limit: pageSize },
   });
-  const mine = rowsOf(own).filter((row) => String(row.order_id) === String(order.id));
+  return { own, mine: rowsOf(own).filter((row) => String(row.order_id) === String(order.id)) };
+}
+
+async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise<string> {
+  const { own, mine } = await ownFillsOf(context, order);
   if (mine.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
   const ids = new Set(mine.map((row) => String(row.id)));
   if (ids.size !== mine.length)
@@ -83,6 +88,27 @@ async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise
     }
   }
   return `${mine.length} fill(s) of order ${order.id}, once in each list`;
+}
+
+async function checkInDetails(context: ScenarioContext, order: OrderRef): Promise<string> {
+  const { mine } = await ownFillsOf(context, order);
+  const read = await context.caller.call('getOrder', {
+    path: { order_id: String(order.id) },
+    query: { with_details: '1' },
+  });
+  expectStatus(read, 200);
+  const executions = bodyOf(read).executions;
+  const listed = Array.isArray(executions) ? (executions as Row[]) : [];
+  const expected = mine.map((row) => String(row.id)).reverse();
+  const sides = listed.every((fill) => fill.my_side === order.side);
+  if (listed.map((fill) => String(fill.id)).join() !== expected.join() || !sides) {
+    fail(
+      `order ${order.id} with details lists fills [${listed.map((fill) => String(fill.id))}]`,
+      read,
+      `its fills [${expected}], oldest first, my_side ${order.side}`,
+    );
+  }
+  return `order ${order.id} lists its ${expected.length} fill(s)`;
 }
 
 /**
@@ -125,14 +151,14 @@ async function checkWholeSeconds(context: ScenarioContext, first: OrderRef): Pro
 const fills: Scenario = {
   name: 'a fill read back in the public and the own executions',
   profile: 'orders',
-  covers: [seenOnce, wholeSeconds],
+  covers: [seenOnce, inDetails, wholeSeconds],
   async run(context) {
     let order: OrderRef;
     try {
       order = await filledOrder(context);
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
-      for (const requirementId of [seenOnce, wholeSeconds]) {
+      for (const requirementId of [seenOnce, inDetails, wholeSeconds]) {
         context.evidence.record({
           requirementId,
           outcome: 'skip',
@@ -142,6 +168,7 @@ const fills: Scenario = {
       return;
     }
     await context.evidence.check(seenOnce, () => checkSeenOnce(context, order));
+    await context.evidence.check(inDetails, () => checkInDetails(context, order));
     await context.evidence.check(wholeSeconds, () => checkWholeSeconds(context, order));
   },
 };

@@ -631,6 +631,14 @@ const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: 'an order read with details lists no fill',
+    covers: 'FILL-IN-ORDER-DETAILS',
+    response: (request, response) =>
+      is(request, 'getOrder') && request.path.includes('with_details=1') && response.status === 200
+        ? withJson(response, (order) => ({ ...(order as Row), executions: [] }))
+        : response,
+  },
+  {
     name: 'executions from a timestamp cut the last second at the limit',
     covers: 'FILL-SINCE-WHOLE-SECONDS',
     response: (request, response) => {

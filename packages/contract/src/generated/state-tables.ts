@@ -407,6 +407,22 @@ export const requirements = [
     }
   },
   {
+    "id": "FILL-IN-ORDER-DETAILS",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "getOrder"
+    ],
+    "trigger": "GET /orders/{order_id}?with_details=1 of an order that filled",
+    "condition": "the order filled",
+    "expect": {
+      "status": 200,
+      "also": "executions lists the order's fills, oldest first, the same ones executions/me lists for it, each with my_side the order's side"
+    }
+  },
+  {
     "id": "STATUS-200-SUCCESS",
     "level": "MUST",
     "table": "status",
