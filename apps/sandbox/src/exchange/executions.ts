@@ -3,20 +3,11 @@ import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
 import type { Fill, Order } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 import { fillsSince, newestFills, ownFills } from './fill-history.js';
-import { seconds } from './order-view.js';
+import { executionView } from './order-view.js';
 import { loadProduct } from './orders.js';
 import { pageOf } from './paging.js';
 
-type Execution = components['schemas']['Execution'];
 type OwnExecution = components['schemas']['OwnExecution'];
-
-const executionView = (fill: Fill): Execution => ({
-  id: fill.id,
-  quantity: fill.quantity.toFixed(),
-  price: fill.price.toFixed(),
-  taker_side: fill.takerSide,
-  created_at: seconds(fill.createdAt),
-});
 
 function ownView(fill: Fill, order: Order, withDetails: boolean): OwnExecution {
   const view: OwnExecution = {

@@ -1,11 +1,11 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import { D, type ExchangeState, type Order } from '../state/exchange-state.js';
+import { D, type ExchangeState, type Fill, type Order } from '../state/exchange-state.js';
 import { fillsOfOrder } from './fill-history.js';
 import { fractionalSeconds } from './market.js';
 
 type OrderBody = components['schemas']['Order'];
 
-export const seconds = (ms: number) => Math.floor(ms / 1000);
+const seconds = (ms: number) => Math.floor(ms / 1000);
 const decimal = (value: D) => value.toFixed();
 const nullable = (value: D | null) => (value === null ? null : value.toFixed());
 
@@ -78,16 +78,21 @@ export function orderView(state: ExchangeState, order: Order, withMargin = false
   return view;
 }
 
+/** The Execution of the spec: a fill as everyone sees it. */
+export const executionView = (fill: Fill): components['schemas']['Execution'] => ({
+  id: fill.id,
+  quantity: decimal(fill.quantity),
+  price: decimal(fill.price),
+  taker_side: fill.takerSide,
+  created_at: seconds(fill.createdAt),
+});
+
 /** The Order of the spec with its fills, as `with_details=1` asks for it. */
 export function orderWithExecutions(state: ExchangeState, order: Order): OrderBody {
   return {
     ...orderView(state, order),
     executions: fillsOfOrder(state, order).map((fill) => ({
-      id: fill.id,
-      quantity: decimal(fill.quantity),
-      price: decimal(fill.price),
-      taker_side: fill.takerSide,
-      created_at: seconds(fill.createdAt),
+      ...executionView(fill),
       my_side: order.side,
       timestamp: fractionalSeconds(fill.createdAt),
     })),
