@@ -1,4 +1,5 @@
 import type { Handlers } from './domain/operation.js';
+import { executionHandlers } from './exchange/executions.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -19,6 +20,7 @@ export function sandboxHandlers(
   return {
     ...marketHandlers,
     ...orderHandlers,
+    ...executionHandlers,
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
     ...partner,

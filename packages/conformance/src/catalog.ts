@@ -10,7 +10,7 @@ import type { ValueCheck } from './values.js';
 
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
-  orders: 'Orders: edit, take profit / stop loss, cancel one or all',
+  orders: 'Orders: edit, take profit / stop loss, cancel one or all, and their fills',
   'loan-book': 'Loan book and public market data',
   oauth: 'OAuth requests and the user data read through them',
   'partner-sessions': 'Quick Exchange sessions and intents',
@@ -28,6 +28,7 @@ export const profileNames = Object.keys(profiles) as Profile[];
 // Spec tags group operations; each tag belongs to the profile that exercises it.
 const profileOfTag: Record<string, Profile> = {
   orders: 'orders',
+  executions: 'orders',
   'loan book': 'loan-book',
   products: 'loan-book',
   currencies: 'loan-book',

@@ -21,6 +21,7 @@ import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { checkTarget, preflight } from './preflight.js';
 import { authScenarios } from './scenarios/auth.js';
+import { executionScenarios } from './scenarios/executions.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
 import { modelScenarios } from './scenarios/model.js';
@@ -122,6 +123,7 @@ const scenarios: Scenario[] = [
   ...readScenarios,
   ...oauthStateScenarios,
   ...orderScenarios,
+  ...executionScenarios,
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,

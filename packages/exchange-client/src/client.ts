@@ -3,6 +3,8 @@ import {
   type CancelAllFilters as CancelAllFiltersBody,
   type CancelledOrderEntry,
   type Currency,
+  type Execution,
+  type ExecutionList,
   type LoanBookLadder,
   loadSchemas,
   type OAuthRequest,
@@ -14,6 +16,8 @@ import {
   type OrderList,
   type OrderTpslUpdate,
   type OrderType,
+  type OwnExecution,
+  type OwnExecutionList,
   operationTable as operations,
   type PriceLevels,
   type Product,
@@ -41,6 +45,8 @@ export type {
   Accounts,
   CancelledOrderEntry,
   Currency,
+  Execution,
+  ExecutionList,
   LoanBookLadder,
   OAuthRequest,
   OAuthRequestState,
@@ -49,6 +55,8 @@ export type {
   OrderList,
   OrderStatus,
   OrderType,
+  OwnExecution,
+  OwnExecutionList,
   PriceLevels,
   Product,
   Side,
@@ -87,6 +95,14 @@ export type OrderTpslInput = WithDecimalInputs<
   typeof operations.updateOrderTpsl.requestDecimals
 >;
 export type ListOrdersQuery = NonNullable<Operations['listOrders']['parameters']['query']>;
+type ExecutionsQuery = Operations['listExecutions']['parameters']['query'];
+/** Which page of a product's fills: `product_id`, and `limit`, `page`. */
+export type ListExecutionsQuery = Omit<ExecutionsQuery, 'timestamp'>;
+/** The fills of a product from a second on: `product_id`, `timestamp`, and `limit`. */
+export type ExecutionsSinceQuery = Omit<ExecutionsQuery, 'page' | 'timestamp'> & {
+  timestamp: number;
+};
+export type ListOwnExecutionsQuery = Operations['listOwnExecutions']['parameters']['query'];
 /** Filters of cancelAll; a product id may be a number or a string, as everywhere else. */
 export type CancelAllFilters = Omit<CancelAllFiltersBody, 'product_id'> & {
   product_id?: number | string;
@@ -122,6 +138,17 @@ function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[]
     if (requested !== String(existing)) differences.push({ field, existing, requested });
   }
   return differences;
+}
+
+/** Every row of a paged list, fetching page after page as the loop asks for more. */
+async function* everyRow<Row>(
+  pageOf: (page: number) => Promise<{ models: Row[]; total_pages: number | string }>,
+): AsyncGenerator<Row, void, undefined> {
+  for (let page = 1; ; page++) {
+    const list = await pageOf(page);
+    yield* list.models;
+    if (list.models.length === 0 || page >= Number(list.total_pages)) return;
+  }
 }
 
 const idTaken = (error: unknown) =>
@@ -182,6 +209,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     ref: OrderRef,
     options: PerCallOptions | undefined,
     body?: object,
+    query?: object,
   ): Promise<Order> {
     // From JavaScript a bare id or `{ client_order_id }` gets here too.
     if (typeof ref !== 'object' || ref === null || (ref.id ?? ref.clientOrderId) === undefined) {
@@ -198,6 +226,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       name as 'getOrder',
       {
         path: byId ? { order_id: ref.id } : { client_order_id: ref.clientOrderId },
+        query,
         body,
         notFound: operation === 'getOrder' ? undefined : 'order-not-live',
       } as CallInput<Operations['getOrder']>,
@@ -231,18 +260,22 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       return call('listOrders', { query }, options);
     },
     /** Every order matching the filters, fetching page after page as the loop asks for more. */
-    async *iterate(
+    iterate(
       query: Omit<ListOrdersQuery, 'page'> = {},
       options?: PerCallOptions,
     ): AsyncGenerator<Order, void, undefined> {
-      for (let page = 1; ; page++) {
-        const list = await orders.list({ ...query, page }, options);
-        yield* list.models;
-        if (list.models.length === 0 || page >= Number(list.total_pages)) return;
-      }
+      return everyRow((page) => orders.list({ ...query, page }, options));
     },
-    get(ref: OrderRef, options?: PerCallOptions): Promise<Order> {
-      return onOrder('getOrder', ref, options);
+    /** One order; with `withDetails: true` it carries its fills (`executions`). */
+    get(ref: OrderRef & { withDetails?: boolean }, options?: PerCallOptions): Promise<Order> {
+      const { withDetails, ...key } = ref;
+      return onOrder(
+        'getOrder',
+        key as OrderRef,
+        options,
+        undefined,
+        withDetails ? { with_details: 1 } : undefined,
+      );
     },
     /** Edits price and/or quantity. Throws OrderNotLiveError when the order is not live. */
     edit(ref: OrderRef, changes: OrderEditInput, options?: PerCallOptions): Promise<Order> {
@@ -270,8 +303,42 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     },
   };
 
+  const executions = {
+    /** One page of a product's fills, newest first. */
+    async list(query: ListExecutionsQuery, options?: PerCallOptions): Promise<ExecutionList> {
+      // Without a timestamp the operation answers its paged form.
+      return (await call('listExecutions', { query }, options)) as ExecutionList;
+    },
+    /** Every fill of a product, newest first, fetching page after page as the loop asks. */
+    iterate(
+      query: Omit<ListExecutionsQuery, 'page'>,
+      options?: PerCallOptions,
+    ): AsyncGenerator<Execution, void, undefined> {
+      return everyRow((page) => executions.list({ ...query, page }, options));
+    },
+    /**
+     * A product's fills from `timestamp` (Unix seconds) on, oldest first. A second is never
+     * split, so there may be more than `limit`; read on from the last `created_at` + 1.
+     */
+    async since(query: ExecutionsSinceQuery, options?: PerCallOptions): Promise<Execution[]> {
+      return (await call('listExecutions', { query }, options)) as Execution[];
+    },
+    /** One page of the caller's own fills, newest first; `with_details: 1` adds the order. */
+    mine(query: ListOwnExecutionsQuery, options?: PerCallOptions): Promise<OwnExecutionList> {
+      return call('listOwnExecutions', { query }, options);
+    },
+    /** Every fill of the caller's on a product, newest first, page after page. */
+    iterateMine(
+      query: Omit<ListOwnExecutionsQuery, 'page'>,
+      options?: PerCallOptions,
+    ): AsyncGenerator<OwnExecution, void, undefined> {
+      return everyRow((page) => executions.mine({ ...query, page }, options));
+    },
+  };
+
   return {
     orders,
+    executions,
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

@@ -144,6 +144,45 @@ describe('exchange-client against the sandbox', () => {
     await client.orders.cancelAll();
   });
 
+  it('reads a fill it took in the public fills and in its own, with the order it filled', async () => {
+    const [best] = (await client.products.priceLevels(1)).sell_price_levels;
+    const order = await client.orders.create({
+      order_type: 'limit',
+      product_id: 1,
+      side: 'buy',
+      quantity: '0.0001',
+      price: best?.[0] ?? '0',
+      client_order_id: `${run}-fill`,
+    });
+    expect(order.status).toBe('filled');
+    const [mine] = (await client.executions.mine({ product_id: 1, with_details: 1, limit: 1 }))
+      .models;
+    expect(mine).toMatchObject({ my_side: 'buy', taker_side: 'buy', target: 'spot' });
+    expect(mine).toMatchObject({ order_id: order.id, client_order_id: `${run}-fill` });
+    const [newest] = (await client.executions.list({ product_id: 1, limit: 1 })).models;
+    expect(newest?.id).toBe(mine?.id);
+    const since = await client.executions.since({
+      product_id: '1',
+      timestamp: mine?.created_at ?? 0,
+      limit: 1,
+    });
+    expect(since.map((fill) => fill.id)).toContain(mine?.id);
+    const everyone = [];
+    for await (const fill of client.executions.iterate({ product_id: 1, limit: 1 }))
+      everyone.push(fill.id);
+    expect(everyone.filter((id) => id === mine?.id)).toHaveLength(1);
+    const own = [];
+    for await (const fill of client.executions.iterateMine({ product_id: 1, limit: 1 }))
+      own.push(fill.id);
+    expect(own.filter((id) => id === mine?.id)).toHaveLength(1);
+    const detailed = await client.orders.get({ clientOrderId: `${run}-fill`, withDetails: true });
+    expect(detailed.executions?.map((fill) => fill.id)).toEqual([mine?.id]);
+    expect((await client.orders.get({ id: order.id })).executions).toBeUndefined();
+    const listed = await client.orders.list({ product_id: 1, with_details: 1, limit: 5 });
+    const found = listed.models.find((each) => each.id === order.id);
+    expect(found?.executions?.[0]).toMatchObject({ id: mine?.id, my_side: 'buy' });
+  });
+
   it('takes per-call options: an aborted signal stops a create before anything is placed', async () => {
     const id = `${run}-aborted`;
     const caller = new AbortController();

@@ -1,5 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import { D, type ExchangeState, type Order } from '../state/exchange-state.js';
+import { D, type ExchangeState, type Fill, type Order } from '../state/exchange-state.js';
+import { fillsOfOrder } from './fill-history.js';
+import { fractionalSeconds } from './market.js';
 
 type OrderBody = components['schemas']['Order'];
 
@@ -74,4 +76,25 @@ export function orderView(state: ExchangeState, order: Order, withMargin = false
     view.unwound_trade_leverage_level = unwound?.leverageLevel ?? null;
   }
   return view;
+}
+
+/** The Execution of the spec: a fill as everyone sees it. */
+export const executionView = (fill: Fill): components['schemas']['Execution'] => ({
+  id: fill.id,
+  quantity: decimal(fill.quantity),
+  price: decimal(fill.price),
+  taker_side: fill.takerSide,
+  created_at: seconds(fill.createdAt),
+});
+
+/** The Order of the spec with its fills, as `with_details=1` asks for it. */
+export function orderWithExecutions(state: ExchangeState, order: Order): OrderBody {
+  return {
+    ...orderView(state, order),
+    executions: fillsOfOrder(state, order).map((fill) => ({
+      ...executionView(fill),
+      my_side: order.side,
+      timestamp: fractionalSeconds(fill.createdAt),
+    })),
+  };
 }

@@ -9,7 +9,9 @@ import {
   zGetOrderByClientIdResponse,
   zGetOrderResponse,
   zGetPriceLevelsResponse,
+  zListExecutionsResponse,
   zListOrdersResponse,
+  zListOwnExecutionsResponse,
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
@@ -742,5 +744,114 @@ describe('concurrency', () => {
       expect((await getOrder(call, order.id)).status).toBe('cancelled');
     }
     expect((await balances(call, 'JPY')).reserved).toBe('0');
+  });
+});
+
+describe('reading fills', () => {
+  /** One sell that takes three resting buys of another user: three fills made in one call. */
+  async function sweep() {
+    const product_id = await freshProduct();
+    const maker = await newUser(sandbox);
+    const taker = await newUser(sandbox);
+    const buys = [];
+    for (const price of ['9000003', '9000002', '9000001']) {
+      buys.push(
+        await place(maker.call, {
+          product_id,
+          price,
+          quantity: '0.001',
+          client_order_id: `b${price}`,
+        }),
+      );
+    }
+    const sell = await place(taker.call, {
+      product_id,
+      side: 'sell',
+      price: '9000001',
+      quantity: '0.003',
+      client_order_id: 'sweep',
+    });
+    expect(sell.status).toBe('filled');
+    return { product_id, maker, taker, buys, sell };
+  }
+
+  it('shows each fill once to everyone, and once to each side with the order it filled', async () => {
+    const { product_id, maker, taker, buys, sell } = await sweep();
+    const page = valid(
+      zListExecutionsResponse,
+      await taker.call('GET', `/executions?product_id=${product_id}&limit=2`, { anonymous: true }),
+    );
+    expect(page).toMatchObject({ current_page: 1, total_pages: 2 });
+    const models = 'models' in page ? page.models : [];
+    expect(models.map((fill) => [fill.price, fill.taker_side])).toEqual([
+      ['9000001', 'sell'],
+      ['9000002', 'sell'],
+    ]);
+    const own = (call: Client, query = '') =>
+      call('GET', `/executions/me?product_id=${product_id}${query}`);
+    const makerFills = valid(zListOwnExecutionsResponse, await own(maker.call, '&with_details=1'));
+    expect(makerFills.models).toEqual(
+      [...buys].reverse().map((buy, at) => ({
+        id: models[0] ? models[0].id - at : -1,
+        quantity: '0.001',
+        price: buy.price,
+        taker_side: 'sell',
+        created_at: expect.any(Number),
+        my_side: 'buy',
+        target: 'spot',
+        order_id: buy.id,
+        client_order_id: buy.client_order_id,
+      })),
+    );
+    const takerFills = valid(zListOwnExecutionsResponse, await own(taker.call, '&with_details=1'));
+    expect(takerFills.models.map((fill) => [fill.my_side, fill.order_id])).toEqual(
+      buys.map(() => ['sell', sell.id]),
+    );
+    const plain = valid(zListOwnExecutionsResponse, await own(taker.call));
+    expect(plain.models[0]).not.toHaveProperty('order_id');
+    const stranger = await newUser(sandbox);
+    expect(valid(zListOwnExecutionsResponse, await own(stranger.call)).models).toEqual([]);
+
+    const detailed = valid(
+      zGetOrderResponse,
+      await taker.call('GET', `/orders/${sell.id}?with_details=1`),
+    );
+    expect(detailed.executions?.map((fill) => [fill.id, fill.my_side, fill.price])).toEqual(
+      takerFills.models.map((fill) => [fill.id, 'sell', fill.price]).reverse(),
+    );
+    expect(detailed.executions?.[0]?.timestamp).toMatch(/^[0-9]+\.[0-9]+$/);
+    expect(await getOrder(taker.call, sell.id)).not.toHaveProperty('executions');
+    const listed = valid(
+      zListOrdersResponse,
+      await maker.call('GET', `/orders?product_id=${product_id}&with_details=1`),
+    );
+    expect(listed.models.map((order) => order.executions?.map((fill) => fill.price))).toEqual(
+      buys.map((buy) => [buy.price]).reverse(),
+    );
+  });
+
+  it('answers from a second on with every fill of the last second, however small the limit', async () => {
+    const { product_id, taker } = await sweep();
+    const read = async (query: string) =>
+      valid(
+        zListExecutionsResponse,
+        await taker.call('GET', `/executions?product_id=${product_id}${query}`, {
+          anonymous: true,
+        }),
+      );
+    const page = await read('&limit=3');
+    const newest = 'models' in page ? page.models : [];
+    const second = newest[0]?.created_at ?? 0;
+    expect(await read(`&timestamp=${second}&limit=1`)).toEqual([...newest].reverse());
+    expect(await read(`&timestamp=${second + 1}`)).toEqual([]);
+  });
+
+  it('refuses a product that does not exist, naming the field', async () => {
+    const { call } = await newUser(sandbox);
+    for (const path of ['/executions?product_id=999999', '/executions/me?product_id=999999']) {
+      const answer = await call('GET', path);
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({ errors: { product_id: ['not_found'] } });
+    }
   });
 });

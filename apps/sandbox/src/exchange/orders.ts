@@ -15,6 +15,7 @@ import type {
 } from '../domain/operation.js';
 import {
   D,
+  type ExchangeState,
   isOpen,
   type Order,
   type Product,
@@ -31,7 +32,8 @@ import {
   trailingTrigger,
   triggerConditionalOrders,
 } from './matching.js';
-import { findOrder, type OrderKey, orderView } from './order-view.js';
+import { findOrder, type OrderKey, orderView, orderWithExecutions } from './order-view.js';
+import { pageOf } from './paging.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 
 type TradingType = Order['tradingType'];
@@ -70,7 +72,7 @@ function checkAmount(
   if (!positive(value)) throw refuse(field, 'must_be_positive');
 }
 
-function loadProduct(journal: Journal, productId: number | string): Product {
+export function loadProduct(journal: Journal, productId: number | string): Product {
   const id = String(productId);
   if (!/^[0-9]{1,15}$/.test(id)) throw refuse('product_id', 'not_found');
   const product = journal.exchange.products.get(Number(id));
@@ -269,6 +271,10 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
   return { status: 200, body: orderView(journal.exchange, order) };
 };
 
+/** An order as a read answers it: with its fills when the caller asked for its details. */
+const viewOf = (state: ExchangeState, order: Order, query: { with_details?: 0 | 1 }) =>
+  query.with_details === 1 ? orderWithExecutions(state, order) : orderView(state, order);
+
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const { limit, page } = query;
   // A filter naming no product is a mistake of the caller's, not an empty list.
@@ -286,13 +292,7 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
     .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   return {
     status: 200,
-    body: {
-      models: matching
-        .slice((page - 1) * limit, page * limit)
-        .map((order) => orderView(journal.exchange, order)),
-      current_page: page,
-      total_pages: Math.ceil(matching.length / limit),
-    },
+    body: pageOf(matching, limit, page, (order) => viewOf(journal.exchange, order, query)),
   };
 };
 
@@ -300,7 +300,7 @@ const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
   const { exchange: state } = context.journal;
   const order = findOrder(state, actingUser(context.caller), orderKey(context));
   if (!order) throw notFound();
-  return { status: 200, body: orderView(state, order) };
+  return { status: 200, body: viewOf(state, order, context.query) };
 };
 
 /** Edits price and/or quantity; a new price or a larger size loses the time priority. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { executionHandlers } from '../exchange/executions.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
@@ -27,6 +28,7 @@ describe('route table from the specs', () => {
     const groups = [
       marketHandlers,
       orderHandlers,
+      executionHandlers,
       userHandlers,
       oauthHandlers('http://127.0.0.1:4000'),
       partnerHandlers,

@@ -617,6 +617,40 @@ const responseFaults: Fault[] = [
     response: status(422, 202, 'intentToTrade'),
   },
   {
+    name: "executions/me names the other side as the caller's",
+    covers: 'FILL-SEEN-BY-EACH-SIDE',
+    response: (request, response) =>
+      is(request, 'listOwnExecutions') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((fill) => ({
+              ...fill,
+              my_side: fill.my_side === 'buy' ? 'sell' : 'buy',
+            })),
+          }))
+        : response,
+  },
+  {
+    name: 'an order read with details lists no fill',
+    covers: 'FILL-IN-ORDER-DETAILS',
+    response: (request, response) =>
+      is(request, 'getOrder') && request.path.includes('with_details=1') && response.status === 200
+        ? withJson(response, (order) => ({ ...(order as Row), executions: [] }))
+        : response,
+  },
+  {
+    name: 'executions from a timestamp cut the last second at the limit',
+    covers: 'FILL-SINCE-WHOLE-SECONDS',
+    response: (request, response) => {
+      const limit = new URLSearchParams(request.path.split('?')[1]).get('limit');
+      return is(request, 'listExecutions') && response.status === 200 && limit
+        ? withJson(response, (fills) =>
+            Array.isArray(fills) ? fills.slice(0, Number(limit)) : fills,
+          )
+        : response;
+    },
+  },
+  {
     name: 'update_tpsl drops the margin fields',
     covers: 'ORDER-UPDATE-TPSL-LIVE',
     response: (request, response) =>

@@ -9,16 +9,18 @@ import { loadCompiled } from '../load-schemas.js';
 export const loadSchemas = () => loadCompiled(() => import('./exchange.responses.js'));
 
 const plan1 = {"crypto_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}},"fiat_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}}} as const;
-const plan2 = {"models":{"*":{"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true}}} as const;
-const plan3 = {"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true} as const;
+const plan2 = {"models":{"*":{"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}}}}} as const;
+const plan3 = {"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}}} as const;
 const plan4 = {"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true,"order":{"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true}} as const;
 const plan5 = {"order":{"price":true,"quantity":true},"price":true,"quantity":true} as const;
 const plan6 = {"take_profit":true,"stop_loss":true} as const;
-const plan7 = {"bids":{"*":{"0":true,"1":true}},"asks":{"*":{"0":true,"1":true}}} as const;
-const plan8 = {"*":{"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true}} as const;
-const plan9 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true} as const;
-const plan10 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
-const plan11 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
+const plan7 = {"models":{"*":{"quantity":true,"price":true}},"*":{"quantity":true,"price":true}} as const;
+const plan8 = {"models":{"*":{"quantity":true,"price":true}}} as const;
+const plan9 = {"bids":{"*":{"0":true,"1":true}},"asks":{"*":{"0":true,"1":true}}} as const;
+const plan10 = {"*":{"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true}} as const;
+const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true} as const;
+const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
+const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -139,7 +141,7 @@ export const operationTable = {
     response: 'zGetOrderResponse',
     decimals: plan3,
     requestDecimals: null,
-    query: [],
+    query: ["with_details"],
   },
   editOrder: {
     method: 'PUT',
@@ -169,7 +171,7 @@ export const operationTable = {
     response: 'zGetOrderByClientIdResponse',
     decimals: plan3,
     requestDecimals: null,
-    query: [],
+    query: ["with_details"],
   },
   editOrderByClientId: {
     method: 'PUT',
@@ -261,6 +263,36 @@ export const operationTable = {
     requestDecimals: null,
     query: [],
   },
+  listExecutions: {
+    method: 'GET',
+    path: '/executions',
+    status: 200,
+    successes: [200],
+    errors: [400, 422, 429],
+    security: null,
+    authPayload: null,
+    permission: null,
+    errorCodes: {},
+    response: 'zListExecutionsResponse',
+    decimals: plan7,
+    requestDecimals: null,
+    query: ["product_id","limit","page","timestamp"],
+  },
+  listOwnExecutions: {
+    method: 'GET',
+    path: '/executions/me',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zListOwnExecutionsResponse',
+    decimals: plan8,
+    requestDecimals: null,
+    query: ["product_id","limit","page","with_details"],
+  },
   getLoanBook: {
     method: 'GET',
     path: '/ir_ladders/{currency}',
@@ -272,7 +304,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zGetLoanBookResponse',
-    decimals: plan7,
+    decimals: plan9,
     requestDecimals: null,
     query: [],
   },
@@ -287,7 +319,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zListProductsResponse',
-    decimals: plan8,
+    decimals: plan10,
     requestDecimals: null,
     query: ["perpetual"],
   },
@@ -302,7 +334,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zGetProductResponse',
-    decimals: plan9,
+    decimals: plan11,
     requestDecimals: null,
     query: [],
   },
@@ -317,7 +349,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zGetPriceLevelsResponse',
-    decimals: plan10,
+    decimals: plan12,
     requestDecimals: null,
     query: [],
   },
@@ -332,7 +364,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zListCurrenciesResponse',
-    decimals: plan11,
+    decimals: plan13,
     requestDecimals: null,
     query: [],
   },

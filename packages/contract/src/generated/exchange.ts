@@ -398,6 +398,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/executions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a product's fills
+         * @description The product's public fills in one of two forms. Without `timestamp`: newest first, one page at a time (`limit`, `page`), as `{models, current_page, total_pages}`. With `timestamp`: the fills made at or after that second, oldest first, as a plain array with no paging; the fills of one second are never split across two answers, so an answer may hold more than `limit` of them, and a caller reads on by asking again from the last `created_at` + 1. Public.
+         */
+        get: operations["listExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/executions/me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's own fills
+         * @description The caller's fills on a product, newest first, one page at a time: each with the side the caller took (`my_side`) and, with `with_details=1`, the order of the caller's it filled (`order_id`, `client_order_id`).
+         */
+        get: operations["listOwnExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ir_ladders/{currency}": {
         parameters: {
             query?: never;
@@ -590,6 +642,16 @@ export interface components {
         Order: Order;
         /** @description One page of orders. Some servers send the page numbers as numeric strings. */
         OrderList: OrderList;
+        /** @description A fill, as everyone sees it. */
+        Execution: Execution;
+        /** @description One page of fills, as OrderList pages orders. */
+        ExecutionList: ExecutionList;
+        /** @description A fill of an order, as the order's details list it. */
+        OrderExecution: OrderExecution;
+        /** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
+        OwnExecution: OwnExecution;
+        /** @description One page of the caller's fills. */
+        OwnExecutionList: OwnExecutionList;
         /**
          * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
          * @enum {string}
@@ -946,6 +1008,22 @@ export interface components {
                 "application/json": ErrorMessage;
             };
         };
+        /** @description Authentication failed. The body may be plain text (API Authentication failed, Path does not match, Nonce is too small); clients must not assume JSON. */
+        "Unauthorized-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example API Authentication failed */
+                "text/plain": string;
+                /**
+                 * @example {
+                 *       "message": "Nonce is too small"
+                 *     }
+                 */
+                "application/json": ErrorMessage;
+            };
+        };
     };
     parameters: {
         /**
@@ -978,6 +1056,26 @@ export interface components {
          * @example 1
          */
         ProductId: number | string;
+        /**
+         * @description 1 to add to each order its fills (`executions`).
+         * @example 1
+         */
+        WithDetails: 0 | 1;
+        /**
+         * @description The product whose fills are read.
+         * @example 1
+         */
+        ExecutionsProductId: number | string;
+        /**
+         * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+         * @example 20
+         */
+        ExecutionsLimit: number;
+        /**
+         * @description Page number, starting at 1 (ignored with `timestamp`).
+         * @example 1
+         */
+        ExecutionsPage: number;
     };
     requestBodies: {
         /** @description New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`. */
@@ -1313,10 +1411,10 @@ export interface operations {
                  */
                 funding_currency?: string;
                 /**
-                 * @description 1 to ask for the orders with their details (what the details are is not shown).
+                 * @description 1 to add to each order its fills (`executions`).
                  * @example 1
                  */
-                with_details?: 0 | 1;
+                with_details?: components["parameters"]["WithDetails"];
             };
             header?: {
                 /**
@@ -1458,7 +1556,13 @@ export interface operations {
     };
     getOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description 1 to add to each order its fills (`executions`).
+                 * @example 1
+                 */
+                with_details?: components["parameters"]["WithDetails"];
+            };
             header?: {
                 /**
                  * @description Optional interface version requested by the client; servers ignore unknown headers.
@@ -1559,7 +1663,13 @@ export interface operations {
     };
     getOrderByClientId: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description 1 to add to each order its fills (`executions`).
+                 * @example 1
+                 */
+                with_details?: components["parameters"]["WithDetails"];
+            };
             header?: {
                 /**
                  * @description Optional interface version requested by the client; servers ignore unknown headers.
@@ -1830,6 +1940,147 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listExecutions: {
+        parameters: {
+            query: {
+                /**
+                 * @description The product whose fills are read.
+                 * @example 1
+                 */
+                product_id: components["parameters"]["ExecutionsProductId"];
+                /**
+                 * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ExecutionsLimit"];
+                /**
+                 * @description Page number, starting at 1 (ignored with `timestamp`).
+                 * @example 1
+                 */
+                page?: components["parameters"]["ExecutionsPage"];
+                /**
+                 * @description Unix seconds: asks for the fills made at or after it, oldest first, as a plain array.
+                 * @example 1716000000
+                 */
+                timestamp?: UnixSeconds;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of fills, newest first; with `timestamp`, the fills from that second on, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 1201,
+                     *           "quantity": "0.01",
+                     *           "price": "9500000.0",
+                     *           "taker_side": "buy",
+                     *           "created_at": 1716000042
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": ExecutionList | Execution[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            /** @description `product_id` names no product (`not_found`). */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many calls (public endpoints are limited per client; the limit is not shown). */
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listOwnExecutions: {
+        parameters: {
+            query: {
+                /**
+                 * @description The product whose fills are read.
+                 * @example 1
+                 */
+                product_id: components["parameters"]["ExecutionsProductId"];
+                /**
+                 * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ExecutionsLimit"];
+                /**
+                 * @description Page number, starting at 1 (ignored with `timestamp`).
+                 * @example 1
+                 */
+                page?: components["parameters"]["ExecutionsPage"];
+                /**
+                 * @description 1 to add to each fill the order it filled (`order_id`, `client_order_id`).
+                 * @example 1
+                 */
+                with_details?: 0 | 1;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's fills, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 1201,
+                     *           "quantity": "0.01",
+                     *           "price": "9500000.0",
+                     *           "taker_side": "buy",
+                     *           "created_at": 1716000042,
+                     *           "my_side": "sell",
+                     *           "target": "spot",
+                     *           "order_id": 2157474,
+                     *           "client_order_id": "my-order-1"
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": OwnExecutionList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            /** @description `product_id` names no product (`not_found`). */
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
         };
@@ -2235,6 +2486,8 @@ export type Order = {
     margin_interest?: DecimalLike;
     /** @description Present in update_tpsl and cancel responses. */
     unwound_trade_leverage_level?: number | null;
+    /** @description With `with_details=1`, the order's fills, oldest first. */
+    executions?: OrderExecution[];
 };
 /** @description One page of orders. Some servers send the page numbers as numeric strings. */
 export type OrderList = {
@@ -2243,6 +2496,46 @@ export type OrderList = {
     current_page: number | string;
     /** @description Number of pages (integer or numeric string). */
     total_pages: number | string;
+};
+/** @description A fill, as everyone sees it. */
+export type Execution = {
+    /** @description Execution id. */
+    id: number;
+    quantity: DecimalLike;
+    price: DecimalLike;
+    /** @description The side of the order that took liquidity. */
+    taker_side: Side;
+    created_at: UnixSeconds;
+};
+/** @description One page of fills, as OrderList pages orders. */
+export type ExecutionList = {
+    models: Execution[];
+    current_page: OrderList["current_page"];
+    total_pages: OrderList["total_pages"];
+};
+/** @description A fill of an order, as the order's details list it. */
+export type OrderExecution = Execution & {
+    my_side: Side;
+    timestamp: UnixSecondsFractional;
+};
+/** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
+export type OwnExecution = Execution & {
+    my_side: Side;
+    /**
+     * @description What the caller's order traded.
+     * @enum {string}
+     */
+    target: "spot" | "margin";
+    /** @description With `with_details=1`, the id of the caller's order the fill filled. */
+    order_id?: number | string;
+    /** @description With `with_details=1`, that order's client order id, or null. */
+    client_order_id?: string | null;
+};
+/** @description One page of the caller's fills. */
+export type OwnExecutionList = {
+    models: OwnExecution[];
+    current_page: OrderList["current_page"];
+    total_pages: OrderList["total_pages"];
 };
 /**
  * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.

@@ -336,6 +336,40 @@ export const zDecimalLike = /* @__PURE__ */ z.union([
 export const zNullableDecimalLike = /* @__PURE__ */ z.nullable(zDecimalLike);
 
 /**
+ * A fill, as everyone sees it.
+ */
+export const zExecution = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    quantity: zDecimalLike,
+    price: zDecimalLike,
+    taker_side: zSide,
+    created_at: zUnixSeconds
+});
+
+/**
+ * One page of fills, as OrderList pages orders.
+ */
+export const zExecutionList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zExecution),
+    current_page: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
+    ]),
+    total_pages: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
+    ])
+});
+
+/**
+ * A fill of an order, as the order's details list it.
+ */
+export const zOrderExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__PURE__ */ z.object({
+    my_side: zSide,
+    timestamp: zUnixSecondsFractional
+}));
+
+/**
  * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses.
  */
 export const zOrder = /* @__PURE__ */ z.object({
@@ -379,7 +413,8 @@ export const zOrder = /* @__PURE__ */ z.object({
     trade_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
     margin_used: /* @__PURE__ */ z.optional(zDecimalLike),
     margin_interest: /* @__PURE__ */ z.optional(zDecimalLike),
-    unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int())
+    unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int()),
+    executions: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(zOrderExecution))
 });
 
 /**
@@ -387,6 +422,34 @@ export const zOrder = /* @__PURE__ */ z.object({
  */
 export const zOrderList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zOrder),
+    current_page: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
+    ]),
+    total_pages: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
+    ])
+});
+
+/**
+ * A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled.
+ */
+export const zOwnExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__PURE__ */ z.object({
+    my_side: zSide,
+    target: /* @__PURE__ */ z.enum(['spot', 'margin']),
+    order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
+    ])),
+    client_order_id: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(36)))
+}));
+
+/**
+ * One page of the caller's fills.
+ */
+export const zOwnExecutionList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zOwnExecution),
     current_page: /* @__PURE__ */ z.union([
         /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
         /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
@@ -561,6 +624,29 @@ export const zProductId = /* @__PURE__ */ z.union([
 ]);
 
 /**
+ * 1 to add to each order its fills (`executions`).
+ */
+export const zWithDetails = /* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]);
+
+/**
+ * The product whose fills are read.
+ */
+export const zExecutionsProductId = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int(),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
+]);
+
+/**
+ * Fills per page (with `timestamp`, per answer, but a second is never split).
+ */
+export const zExecutionsLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000)), 20);
+
+/**
+ * Page number, starting at 1 (ignored with `timestamp`).
+ */
+export const zExecutionsPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)), 1);
+
+/**
  * New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`.
  */
 export const zOrderEditBody = /* @__PURE__ */ z.union([
@@ -675,6 +761,10 @@ export const zGetOrderPath = /* @__PURE__ */ z.object({
     ])
 });
 
+export const zGetOrderQuery = /* @__PURE__ */ z.object({
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
+});
+
 /**
  * The order.
  */
@@ -707,6 +797,10 @@ export const zGetOrderByClientIdHeaders = /* @__PURE__ */ z.object({
 
 export const zGetOrderByClientIdPath = /* @__PURE__ */ z.object({
     client_order_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(36))
+});
+
+export const zGetOrderByClientIdQuery = /* @__PURE__ */ z.object({
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
 });
 
 /**
@@ -810,6 +904,47 @@ export const zCancelAllOrdersHeaders = /* @__PURE__ */ z.object({
  * The cancelled orders.
  */
 export const zCancelAllOrdersResponse = zCancelAllResult;
+
+export const zListExecutionsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListExecutionsQuery = /* @__PURE__ */ z.object({
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
+    ]),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    timestamp: /* @__PURE__ */ z.optional(zUnixSeconds)
+});
+
+/**
+ * A page of fills, newest first; with `timestamp`, the fills from that second on, oldest first.
+ */
+export const zListExecutionsResponse = /* @__PURE__ */ z.union([
+    zExecutionList,
+    /* @__PURE__ */ z.array(zExecution)
+]);
+
+export const zListOwnExecutionsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListOwnExecutionsQuery = /* @__PURE__ */ z.object({
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
+    ]),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    with_details: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
+});
+
+/**
+ * One page of the caller's fills, newest first.
+ */
+export const zListOwnExecutionsResponse = zOwnExecutionList;
 
 export const zGetLoanBookHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))

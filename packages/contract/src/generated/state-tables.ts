@@ -80,6 +80,10 @@ export const tables = {
       }
     }
   },
+  "fills": {
+    "title": "Fills",
+    "section": "Fills (conventions, exchange-surface)"
+  },
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
@@ -450,6 +454,55 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "status is the request's state (pending after creation, approved after approval, denied after denial), decided_at null while pending; a request of another token or an unknown one is answered 404"
+    }
+  },
+  {
+    "id": "FILL-SEEN-BY-EACH-SIDE",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "listExecutions",
+      "listOwnExecutions"
+    ],
+    "trigger": "GET /executions and GET /executions/me?with_details=1 after an order of the caller's filled",
+    "condition": "the fill was made by a match",
+    "expect": {
+      "status": 200,
+      "also": "each fill of the order is once in the product's public executions, with the taker's side, and once in the caller's executions/me, with my_side, order_id and client_order_id of that order and the same price and quantity"
+    }
+  },
+  {
+    "id": "FILL-SINCE-WHOLE-SECONDS",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "listExecutions"
+    ],
+    "trigger": "GET /executions with timestamp and a limit smaller than the fills of one second",
+    "condition": "two fills or more were made in one second",
+    "expect": {
+      "status": 200,
+      "also": "the fills at or after timestamp, oldest first, with every fill of the last second answered, however many that makes beyond limit"
+    }
+  },
+  {
+    "id": "FILL-IN-ORDER-DETAILS",
+    "level": "SHOULD",
+    "table": "fills",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "getOrder"
+    ],
+    "trigger": "GET /orders/{order_id}?with_details=1 of an order that filled",
+    "condition": "the order filled",
+    "expect": {
+      "status": 200,
+      "also": "executions lists the order's fills, oldest first, the same ones executions/me lists for it, each with my_side the order's side"
     }
   },
   {

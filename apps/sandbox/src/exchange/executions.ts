@@ -1,0 +1,56 @@
+import type { components } from '@exchange-kit/contract/exchange';
+import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import type { Fill, Order } from '../state/exchange-state.js';
+import { actingUser } from './caller.js';
+import { fillsSince, newestFills, ownFills } from './fill-history.js';
+import { executionView } from './order-view.js';
+import { loadProduct } from './orders.js';
+import { pageOf } from './paging.js';
+
+type OwnExecution = components['schemas']['OwnExecution'];
+
+function ownView(fill: Fill, order: Order, withDetails: boolean): OwnExecution {
+  const view: OwnExecution = {
+    ...executionView(fill),
+    my_side: order.side,
+    target: order.tradingType === 'spot' ? 'spot' : 'margin',
+  };
+  if (withDetails) {
+    view.order_id = order.id;
+    view.client_order_id = order.clientOrderId;
+  }
+  return view;
+}
+
+/** Paged and newest first; with `timestamp`, every fill from that second on, oldest first. */
+const listExecutions: ExchangeHandlerOf<'listExecutions'> = ({ journal, query }) => {
+  const { id } = loadProduct(journal, query.product_id);
+  const { limit, page } = query;
+  if (query.timestamp !== undefined) {
+    const fills = fillsSince(journal.exchange, id, query.timestamp, limit);
+    return { status: 200, body: fills.map(executionView) };
+  }
+  const { fills, total } = newestFills(journal.exchange, id, (page - 1) * limit, limit);
+  return {
+    status: 200,
+    body: {
+      models: fills.map(executionView),
+      current_page: page,
+      total_pages: Math.ceil(total / limit),
+    },
+  };
+};
+
+const listOwnExecutions: ExchangeHandlerOf<'listOwnExecutions'> = ({ journal, caller, query }) => {
+  const { id } = loadProduct(journal, query.product_id);
+  const own = ownFills(journal.exchange, actingUser(caller), id);
+  const withDetails = query.with_details === 1;
+  return {
+    status: 200,
+    body: pageOf(own, query.limit, query.page, ({ fill, order }) =>
+      ownView(fill, order, withDetails),
+    ),
+  };
+};
+
+export const executionHandlers = { listExecutions, listOwnExecutions } satisfies Handlers;
