@@ -751,8 +751,8 @@ describe('reading fills', () => {
   /** One sell that takes three resting buys of another user: three fills made in one call. */
   async function sweep() {
     const product_id = await freshProduct();
-    const maker = await newUser(sandbox);
-    const taker = await newUser(sandbox);
+    const maker = sandbox.addUser();
+    const taker = sandbox.addUser();
     const buys = [];
     for (const price of ['9000003', '9000002', '9000001']) {
       buys.push(
@@ -809,7 +809,7 @@ describe('reading fills', () => {
     );
     const plain = valid(zListOwnExecutionsResponse, await own(taker.call));
     expect(plain.models[0]).not.toHaveProperty('order_id');
-    const stranger = await newUser(sandbox);
+    const stranger = sandbox.addUser();
     expect(valid(zListOwnExecutionsResponse, await own(stranger.call)).models).toEqual([]);
 
     const detailed = valid(
@@ -847,7 +847,7 @@ describe('reading fills', () => {
   });
 
   it('refuses a product that does not exist, naming the field', async () => {
-    const { call } = await newUser(sandbox);
+    const { call } = sandbox.addUser();
     for (const path of ['/executions?product_id=999999', '/executions/me?product_id=999999']) {
       const answer = await call('GET', path);
       expect(answer.status).toBe(422);
