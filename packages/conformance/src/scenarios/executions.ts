@@ -1,6 +1,7 @@
 import type { OrderRef } from '../adapter.js';
 import { bodyOf, expectStatus } from '../context.js';
 import { Failure, type RecordedCall, Skip } from '../outcome.js';
+import { filledOrder } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -20,20 +21,6 @@ function rowsOf(call: RecordedCall): Row[] {
     throw new Failure(`${call.operationId} answered no list of fills`, { call });
   }
   return rows as Row[];
-}
-
-async function filledOrder(context: ScenarioContext): Promise<OrderRef> {
-  const market = await context.market();
-  return context.adapter.placeFilledOrder(
-    context.adapterContext,
-    {
-      product: market.primary,
-      side: 'buy',
-      tradingType: 'spot',
-      clientOrderId: context.clientOrderId(),
-    },
-    market,
-  );
 }
 
 function fail(message: string, call: RecordedCall, documented: string): never {

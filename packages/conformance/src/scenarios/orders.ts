@@ -197,19 +197,9 @@ const notLive: Scenario = {
     if (cancelled.status !== expected('ORDER-CANCEL-LIVE').status)
       throw new SetupError(`cancelling the fixture answered ${cancelled.status}`, cancelled);
     await checkNotLive(context, order, 'cancelled');
-    const market = await context.market();
     let filled: OrderRef;
     try {
-      filled = await context.adapter.placeFilledOrder(
-        context.adapterContext,
-        {
-          product: market.primary,
-          side: 'buy',
-          tradingType: 'spot',
-          clientOrderId: context.clientOrderId(),
-        },
-        market,
-      );
+      filled = await filledOrder(context);
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
       for (const id of Object.values(notLiveRequirements)) {
@@ -601,3 +591,18 @@ export const orderScenarios: Scenario[] = [
   cancelAll,
   skipsConditional,
 ];
+
+/** A spot buy of the primary product, filled through the adapter, with a client order id of the run. */
+export async function filledOrder(context: ScenarioContext): Promise<OrderRef> {
+  const market = await context.market();
+  return context.adapter.placeFilledOrder(
+    context.adapterContext,
+    {
+      product: market.primary,
+      side: 'buy',
+      tradingType: 'spot',
+      clientOrderId: context.clientOrderId(),
+    },
+    market,
+  );
+}
