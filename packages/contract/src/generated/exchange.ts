@@ -642,6 +642,10 @@ export interface components {
         Order: Order;
         /** @description One page of orders. Some servers send the page numbers as numeric strings. */
         OrderList: OrderList;
+        /** @description The page returned, starting at 1 (integer or numeric string). */
+        CurrentPage: CurrentPage;
+        /** @description Number of pages (integer or numeric string). */
+        TotalPages: TotalPages;
         /** @description A fill, as everyone sees it. */
         Execution: Execution;
         /** @description One page of fills, as OrderList pages orders. */
@@ -2492,11 +2496,13 @@ export type Order = {
 /** @description One page of orders. Some servers send the page numbers as numeric strings. */
 export type OrderList = {
     models: Order[];
-    /** @description The page returned, starting at 1 (integer or numeric string). */
-    current_page: number | string;
-    /** @description Number of pages (integer or numeric string). */
-    total_pages: number | string;
+    current_page: CurrentPage;
+    total_pages: TotalPages;
 };
+/** @description The page returned, starting at 1 (integer or numeric string). */
+export type CurrentPage = number | string;
+/** @description Number of pages (integer or numeric string). */
+export type TotalPages = number | string;
 /** @description A fill, as everyone sees it. */
 export type Execution = {
     /** @description Execution id. */
@@ -2510,8 +2516,8 @@ export type Execution = {
 /** @description One page of fills, as OrderList pages orders. */
 export type ExecutionList = {
     models: Execution[];
-    current_page: OrderList["current_page"];
-    total_pages: OrderList["total_pages"];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
 };
 /** @description A fill of an order, as the order's details list it. */
 export type OrderExecution = Execution & {
@@ -2534,8 +2540,8 @@ export type OwnExecution = Execution & {
 /** @description One page of the caller's fills. */
 export type OwnExecutionList = {
     models: OwnExecution[];
-    current_page: OrderList["current_page"];
-    total_pages: OrderList["total_pages"];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
 };
 /**
  * @description How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.

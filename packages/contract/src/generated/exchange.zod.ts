@@ -50,6 +50,22 @@ export const zCurrencyType = /* @__PURE__ */ z.enum(['crypto', 'fiat']);
 export const zUnixSecondsFractional = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]+(\.[0-9]+)?$/));
 
 /**
+ * The page returned, starting at 1 (integer or numeric string).
+ */
+export const zCurrentPage = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
+]);
+
+/**
+ * Number of pages (integer or numeric string).
+ */
+export const zTotalPages = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
+]);
+
+/**
  * How trailing_stop_value is expressed: an amount in the quoted currency (fiat) or a percentage of the price. The values are not shown in the description; these are the sandbox's.
  */
 export const zTrailingStopType = /* @__PURE__ */ z.enum(['fiat', 'percentage']);
@@ -351,14 +367,8 @@ export const zExecution = /* @__PURE__ */ z.object({
  */
 export const zExecutionList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zExecution),
-    current_page: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
-    ]),
-    total_pages: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
-    ])
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
 });
 
 /**
@@ -422,14 +432,8 @@ export const zOrder = /* @__PURE__ */ z.object({
  */
 export const zOrderList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zOrder),
-    current_page: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
-    ]),
-    total_pages: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
-    ])
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
 });
 
 /**
@@ -450,14 +454,8 @@ export const zOwnExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__PU
  */
 export const zOwnExecutionList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zOwnExecution),
-    current_page: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[1-9][0-9]*$/))
-    ]),
-    total_pages: /* @__PURE__ */ z.union([
-        /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
-        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]*)$/))
-    ])
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
 });
 
 /**
