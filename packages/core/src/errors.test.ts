@@ -9,6 +9,7 @@ import {
   OAuthRequestPendingError,
   OAuthRequestRefusedError,
   OrderNotLiveError,
+  oauthRequestRefusal,
   RateLimitedError,
   retryAfterSeconds,
   ServerError,
@@ -188,7 +189,10 @@ describe('retryAfterSeconds', () => {
     ['expired', OAuthRequestExpiredError, 'the OAuth request expired'],
   ] as const)('types a 401 naming an OAuth request %s by its class', (code, type, says) => {
     const body = { errors: { oauth_request_public_id: [code] } };
-    const refused = errorFromResponse(401, details(body), { authPayload: 'OAuthDelegatedPayload' });
+    const refused = errorFromResponse(401, details(body), {
+      authPayload: 'OAuthDelegatedPayload',
+      unauthorized: oauthRequestRefusal,
+    });
     expect(refused).toBeInstanceOf(type);
     expect(refused).toBeInstanceOf(OAuthRequestRefusedError);
     // Still an AuthenticationError, so code that catches that goes on working.
@@ -201,6 +205,16 @@ describe('retryAfterSeconds', () => {
 
   it('leaves a 401 naming a code it does not know an AuthenticationError', () => {
     const body = { errors: { oauth_request_public_id: ['revoked'] } };
+    const refused = errorFromResponse(401, details(body), {
+      authPayload: 'OAuthDelegatedPayload',
+      unauthorized: oauthRequestRefusal,
+    });
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect(refused).not.toBeInstanceOf(OAuthRequestRefusedError);
+  });
+
+  it('names an OAuth refusal only for the client that asks for it (the exchange client)', () => {
+    const body = { errors: { oauth_request_public_id: ['denied'] } };
     const refused = errorFromResponse(401, details(body), { authPayload: 'OAuthDelegatedPayload' });
     expect(refused).toBeInstanceOf(AuthenticationError);
     expect(refused).not.toBeInstanceOf(OAuthRequestRefusedError);

@@ -226,8 +226,14 @@ const refusalClasses: Record<
   expired: OAuthRequestExpiredError,
 };
 
-/** The refusal a 401 names (`{"errors": {"oauth_request_public_id": ["denied"]}}`), if any. */
-function oauthRefusal(details: ApiErrorDetails): OAuthRequestRefusedError | undefined {
+/**
+ * The refusal a 401 of the exchange names (`{"errors": {"oauth_request_public_id": ["denied"]}}`),
+ * if any: the exchange client hands it to its API as `unauthorized`, so a client of another
+ * interface (and the browser bundles built on it) carries none of it.
+ */
+export function oauthRequestRefusal(
+  details: ApiErrorDetails,
+): OAuthRequestRefusedError | undefined {
   const code = fieldErrorsOf(details.body).oauth_request_public_id?.[0];
   if (code === undefined || !Object.hasOwn(refusalClasses, code)) return undefined;
   return new refusalClasses[code as OAuthRequestRefusalCode](details);
@@ -469,6 +475,8 @@ export function errorFromResponse(
     notFound?: 'order-not-live' | undefined;
     /** How the call was signed (the table's `authPayload`), for what a 401 may mean. */
     authPayload?: string | null | undefined;
+    /** The more precise error a 401 of this interface may name, `oauthRequestRefusal`. */
+    unauthorized?: ((details: ApiErrorDetails) => CallError | undefined) | undefined;
   } = {},
 ): CallError {
   switch (status) {
@@ -476,7 +484,9 @@ export function errorFromResponse(
     case 422:
       return new ValidationError(status, details);
     case 401:
-      return oauthRefusal(details) ?? new AuthenticationError(details, options.authPayload);
+      return (
+        options.unauthorized?.(details) ?? new AuthenticationError(details, options.authPayload)
+      );
     case 404:
       return options.notFound === 'order-not-live'
         ? new OrderNotLiveError(details)

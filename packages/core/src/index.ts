@@ -21,6 +21,7 @@ export {
   OAuthRequestRefusedError,
   type OrderDifference,
   OrderNotLiveError,
+  oauthRequestRefusal,
   RateLimitedError,
   type RequestSummary,
   type ResponseIssue,

@@ -32,6 +32,7 @@ import {
   type ConnectionOptions,
   createApi,
   type OrderDifference,
+  oauthRequestRefusal,
   type PerCallOptions,
   toDecimalString,
   ValidationError,
@@ -186,6 +187,8 @@ function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): Exchan
     authenticate: serviceAuthenticator({ tokenId, tokenSecret }, oauth ? { oauth } : {}),
     rateLimitKey: tokenId,
     secretFields,
+    // A call through an OAuth request that does not act for its user says why.
+    unauthorized: oauthRequestRefusal,
   });
 }
 

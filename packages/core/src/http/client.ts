@@ -2,7 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
-import { type CallError, errorFromResponse } from '../errors.js';
+import { type ApiErrorDetails, type CallError, errorFromResponse } from '../errors.js';
 import { refuseUnknownArguments } from './call-arguments.js';
 import { callTargets } from './call-target.js';
 import {
@@ -79,6 +79,8 @@ export interface ApiClientConfig extends ConnectionOptions {
   rateLimitKey?: string;
   /** Fields whose values no error may show, the contract's `secretFields`. */
   secretFields?: readonly string[];
+  /** The more precise error a 401 of this interface may name (`oauthRequestRefusal`). */
+  unauthorized?: (details: ApiErrorDetails) => CallError | undefined;
 }
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -198,6 +200,7 @@ export function createApi<Paths extends {}, Operations>(
         {
           notFound: input.notFound as 'order-not-live' | undefined,
           authPayload: operation.authPayload,
+          unauthorized: config.unauthorized,
         },
       );
     }
@@ -219,7 +222,10 @@ export function createApiClient<Paths extends {}>(config: ApiClientConfig): Clie
 /** The data of a successful call, or its typed error. */
 export function unwrap<T>(
   result: { data?: T; error?: unknown; response: Response },
-  options: { notFound?: 'order-not-live' } = {},
+  options: {
+    notFound?: 'order-not-live';
+    unauthorized?: (details: ApiErrorDetails) => CallError | undefined;
+  } = {},
 ): T {
   const { response } = result;
   if (!response.ok) {
