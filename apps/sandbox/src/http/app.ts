@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import cors from '@fastify/cors';
 import Fastify, {
   type FastifyBaseLogger,
@@ -18,7 +19,6 @@ import { answerClientError } from './client-error.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { allowedMethods, apiOfPath, findRoute, type Route, routerPath } from './router.js';
-import { specs } from './spec.js';
 import { discardUnreadBody } from './unread-body.js';
 import { maxBodyBytes, notJson, parseBody } from './validate.js';
 
@@ -34,8 +34,8 @@ export interface AppOptions extends CallPipelineOptions {
 }
 
 const specDocuments: Record<string, unknown> = {
-  '/openapi/exchange.json': specs.exchange,
-  '/openapi/partner.json': specs.partner,
+  '/openapi/exchange.json': bundledDocuments.exchange,
+  '/openapi/partner.json': bundledDocuments.partner,
 };
 
 // Browser applications call the partner interface from their own origin. No cookie is ever

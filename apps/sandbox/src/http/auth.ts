@@ -1,4 +1,5 @@
 import type { components } from '@exchange-kit/contract/common';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
 import { createVerifier } from 'fast-jwt';
 import { decodeJwt, type JWTPayload } from 'jose';
@@ -11,7 +12,6 @@ import { AuthError } from './auth-error.js';
 import { checkOneUse, type OneUseToken } from './nonce-less.js';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
-import { specs } from './spec.js';
 
 export { AuthError };
 
@@ -55,7 +55,7 @@ function header(headers: AuthRequest['headers'], name: string): string | undefin
 }
 
 function securityOf(route: Route): Record<string, string[]>[] {
-  return route.operation.security ?? specs[route.api].security ?? [];
+  return route.operation.security ?? bundledDocuments[route.api].security ?? [];
 }
 
 /** An operation anyone may call: its answer depends on nothing but the request and the store. */

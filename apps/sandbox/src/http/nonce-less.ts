@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import type { JWTPayload } from 'jose';
 import type { SandboxState } from '../state/sandbox-state.js';
 import { AuthError } from './auth-error.js';
-import { specs } from './spec.js';
 
 /**
  * How far, either way, the `iat` of an X-Service-Auth JWT without nonce may be from the
  * sandbox's clock: `x-nonce-less-window-seconds` of ServiceAuthPayload in the exchange spec.
  */
 export const nonceLessWindowSeconds = (
-  specs.exchange.components?.schemas?.ServiceAuthPayload as
+  bundledDocuments.exchange.components?.schemas?.ServiceAuthPayload as
     | { 'x-nonce-less-window-seconds'?: number }
     | undefined
 )?.['x-nonce-less-window-seconds'] as number;

@@ -1,11 +1,11 @@
-import { type ApiName, apiNames } from '@exchange-kit/contract/documents';
+import { type ApiName, apiNames, bundledDocuments } from '@exchange-kit/contract/documents';
 import {
   operationsOf,
   type RouteResolution,
   routeMatcher,
   type SpecParameter,
 } from '@exchange-kit/contract/spec-reader';
-import { type OperationObject, specs } from './spec.js';
+import type { OperationObject } from './spec.js';
 
 export interface Route {
   api: ApiName;
@@ -26,7 +26,7 @@ export interface RouteMatch {
 /** The route table of both bundled specs: one route per operation. */
 export function buildRoutes(): Route[] {
   return apiNames.flatMap((api) =>
-    operationsOf(specs[api]).map(({ method, path, operation, parameters }) => ({
+    operationsOf(bundledDocuments[api]).map(({ method, path, operation, parameters }) => ({
       api,
       method,
       path,

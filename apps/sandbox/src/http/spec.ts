@@ -1,5 +1,3 @@
-import { bundledDocuments } from '@exchange-kit/contract/documents';
-
 /** The parts of a bundled OpenAPI document the HTTP layer reads. */
 export interface SpecSchema {
   type?: string | string[];
@@ -27,6 +25,3 @@ export interface OperationObject {
   security?: SecurityRequirement[];
   'x-auth-payload'?: string;
 }
-
-/** The bundled specs, by interface. */
-export const specs = bundledDocuments;

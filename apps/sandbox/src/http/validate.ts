@@ -1,11 +1,12 @@
 import type { ApiName } from '@exchange-kit/contract/documents';
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
 import { HttpError } from './refusals.js';
 import type { Route } from './router.js';
-import { type SpecSchema, specs } from './spec.js';
+import type { SpecSchema } from './spec.js';
 
 type Schema = z.core.$ZodType;
 type Issue = z.core.$ZodIssue;
@@ -56,7 +57,7 @@ function coerceParameters(
   where: 'path' | 'query',
   values: Record<string, string>,
 ): Record<string, unknown> {
-  const spec = specs[route.api];
+  const spec = bundledDocuments[route.api];
   const coerced: Record<string, unknown> = { ...values };
   for (const parameter of route.parameters) {
     if (parameter.in !== where) continue;
@@ -264,7 +265,7 @@ const boundedBodies = new WeakMap<Route, SpecSchema | null>();
 function boundedBodySchema(route: Route): SpecSchema | undefined {
   let known = boundedBodies.get(route);
   if (known === undefined) {
-    const spec = specs[route.api];
+    const spec = bundledDocuments[route.api];
     const request = route.operation.requestBody && resolveRef(spec, route.operation.requestBody);
     const root = request?.content?.['application/json']?.schema;
     known = null;
@@ -299,7 +300,7 @@ function boundedBodySchema(route: Route): SpecSchema | undefined {
 function propertyCountFault(route: Route, body: unknown): Record<string, string[]> | undefined {
   const root = boundedBodySchema(route);
   if (!root) return undefined;
-  const spec = specs[route.api];
+  const spec = bundledDocuments[route.api];
   const pending: { schema: SpecSchema; value: unknown; path: string[] }[] = [
     { schema: root, value: body, path: [] },
   ];
@@ -378,7 +379,7 @@ export function notJson(): HttpError {
 export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
   if (!route.operation.requestBody || text.trim() === '') return undefined;
   if (!jsonMediaType.test(contentType ?? '')) throw notJson();
-  const limit = specs[route.api].info['x-request-limits']['max-nesting-depth'];
+  const limit = bundledDocuments[route.api].info['x-request-limits']['max-nesting-depth'];
   if (nestingDepthOver(text, limit)) {
     throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {
       body: [`nested_deeper_than_${limit}_levels`],
@@ -393,7 +394,7 @@ export function parseBody(route: Route, text: string, contentType: string | unde
 
 /** The largest body an operation's interface takes, in bytes. */
 export function maxBodyBytes(route: Route): number {
-  return specs[route.api].info['x-request-limits']['max-body-bytes'];
+  return bundledDocuments[route.api].info['x-request-limits']['max-body-bytes'];
 }
 
 /** A request as the operation's schemas read it: typed, defaults applied, unknown fields dropped. */
@@ -437,7 +438,7 @@ export function validateRequest(route: Route, request: RawRequest): ValidRequest
     parameters[part] = result.data as Record<string, unknown>;
   }
   const bodySpec = route.operation.requestBody
-    ? resolveRef(specs[route.api], route.operation.requestBody)
+    ? resolveRef(bundledDocuments[route.api], route.operation.requestBody)
     : undefined;
   if (!bodySpec || !schemas.body) return { ...parameters, body: undefined };
   if (request.body === undefined) {
