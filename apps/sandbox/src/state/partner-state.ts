@@ -1,4 +1,8 @@
-import type { components } from '@exchange-kit/contract/partner';
+import type {
+  components,
+  SettlementDirection as Direction,
+  SettlementMethod as Method,
+} from '@exchange-kit/contract/partner';
 import type { D } from './exchange-state.js';
 
 type Schemas = components['schemas'];
@@ -39,9 +43,6 @@ export interface Session {
   readonly ancestorOrigins: string | null;
   readonly createdAt: number;
 }
-
-export type Method = Schemas['SettlementMethod'];
-export type Direction = Schemas['SettlementDirection'];
 
 export interface Intent {
   readonly id: string;
