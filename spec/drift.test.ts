@@ -33,7 +33,7 @@ async function regenerate(edit: Edit): Promise<string> {
   await rm(scratchRoot, { recursive: true, force: true });
   const spec = join(scratchRoot, 'spec');
   await mkdir(spec, { recursive: true });
-  for (const file of ['redocly.yaml', 'common.yaml'])
+  for (const file of ['redocly.yaml', 'common.yaml', 'exchange.asyncapi.yaml'])
     await cp(join(specDir, file), join(spec, file));
   await cp(join(contractDir, 'src'), join(scratchRoot, 'packages/contract/src'), {
     recursive: true,
@@ -118,6 +118,17 @@ describe('a spec change the code does not follow', () => {
     expect(checkStateTables(document, specs)).toEqual([
       'table order: state "expired" of OrderStatus has no flags',
     ]);
+  }, 120_000);
+
+  it('a REST schema renamed under an event payload stops the codegen, naming the event document', async () => {
+    const renamed = regenerate(({ exchange }) => {
+      const all = schemas(exchange);
+      all.OwnFill = all.OwnExecution as Json;
+      delete all.OwnExecution;
+      const text = JSON.stringify(exchange).replaceAll('schemas/OwnExecution"', 'schemas/OwnFill"');
+      Object.assign(exchange, JSON.parse(text));
+    });
+    await expect(renamed).rejects.toThrow(/exchange\.asyncapi\.yaml[\s\S]*OwnExecution/);
   }, 120_000);
 
   it('a new trading type breaks the sandbox typecheck until the sandbox decides it', async () => {

@@ -18,6 +18,13 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import { closedObjects } from './closed-objects.js';
 import { discriminatedUnions } from './discriminated-unions.js';
+import {
+  eventsModule,
+  eventsProblems,
+  eventsSchemasModule,
+  protocolDocument,
+  readEvents,
+} from './events.js';
 import { namedSchemas } from './named-schemas.js';
 import { operationsModule } from './operations.js';
 
@@ -26,6 +33,8 @@ const repoRoot = resolve(specDir, '..');
 
 /** Where the state tables go, as a typed module, so that no package reads YAML at run time. */
 const stateTablesOutput = '../packages/contract/src/generated/state-tables.ts';
+/** Where the events contract goes: `<name>.ts` beside the REST interface's modules. */
+const eventsOutput = (name: string) => `../packages/contract/src/generated/${name}.ts`;
 
 interface CodegenTargets {
   types?: string;
@@ -155,6 +164,7 @@ export async function generate(dir = specDir): Promise<GeneratedFile[]> {
       files.push({ path: resolve(dir, targets.bundle), contents: asJson(document) });
     }
   }
+  files.push(...(await eventsFiles(dir)));
   const { version, tables, requirements } = parse(
     await readFile(join(dir, 'state-tables.yaml'), 'utf8'),
   );
@@ -171,6 +181,23 @@ export async function generate(dir = specDir): Promise<GeneratedFile[]> {
     ].join('\n'),
   });
   return files;
+}
+
+/** The events contract's modules; an AsyncAPI document its parser refuses stops the codegen. */
+async function eventsFiles(dir: string): Promise<GeneratedFile[]> {
+  const problems = await eventsProblems(dir);
+  if (problems.length > 0) {
+    throw new Error(`spec/exchange.asyncapi.yaml is not valid:\n  ${problems.join('\n  ')}`);
+  }
+  const events = await readEvents(dir);
+  const protocol = protocolDocument(events);
+  const at = (name: string) => resolve(dir, eventsOutput(name));
+  return [
+    { path: at('events.protocol'), contents: await typesFor(protocol) },
+    { path: at('events.protocol.zod'), contents: await schemasFor(protocol) },
+    { path: at('events'), contents: eventsModule(events) },
+    { path: at('events.zod'), contents: pure(eventsSchemasModule(events)) },
+  ];
 }
 
 async function main(check: boolean) {
