@@ -2,6 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
 import type { Handlers } from './domain/operation.js';
+import { serveEvents } from './events/events-server.js';
+import type { EventHub } from './events/hub.js';
+import type { ConnectionTimes } from './events/pusher-connection.js';
 import { createApp } from './http/app.js';
 import {
   boundConnections,
@@ -60,6 +63,8 @@ export interface SandboxOptions {
   maxConnections?: number;
   /** How long a connection may take to send its request headers; 10 s when absent. */
   headersTimeoutMs?: number;
+  /** The websocket's activity timeout and pong wait; 120 s and 30 s when absent. */
+  eventTimes?: ConnectionTimes;
 }
 
 export interface RunningSandbox {
@@ -78,6 +83,8 @@ export interface RunningSandbox {
   sequencer: Sequencer;
   /** The connection bounds it runs with, as fitted under the open-file limit. */
   connectionBounds: FittedConnectionBounds;
+  /** Who listens to the websocket channels, at `eventsPath` on the same port. */
+  events: EventHub;
   close(): Promise<void>;
 }
 
@@ -151,6 +158,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     readOpenFileLimit(),
   );
   boundConnections(server, connectionBounds, options.headersTimeoutMs);
+  const events = serveEvents(server, now, options.eventTimes);
+  sequencer.publisher = events.publisher;
   try {
     await app.ready();
     // Listening on Fastify's server directly: the log keeps to calls, with no line of its own.
@@ -182,10 +191,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     database: fixtureDatabase(database, sequencer),
     sequencer,
     connectionBounds,
+    events: events.hub,
     async close() {
       // Calls in flight are answered first; a client that never finishes sending is cut off
       // after a grace period rather than holding the store open.
       const cutOff = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+      events.close();
       try {
         // The server is the edge's own (it answers kept reads before Fastify): closed here.
         await Promise.all([

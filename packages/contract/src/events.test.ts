@@ -69,6 +69,7 @@ describe('payloads', () => {
     expect(protocolEvents.subscribe).toBe('pusher:subscribe');
     const subscribe = protocolPayloadSchemas.subscribe;
     expect(subscribe.safeParse({ channel: 'executions_cash_btcjpy' }).success).toBe(true);
+    expect(subscribe.safeParse({ channel: 'x', auth: '' }).success).toBe(true);
     expect(subscribe.safeParse({ channel: 'x', extra: 1 }).success).toBe(false);
     const established = protocolPayloadSchemas.connectionEstablished;
     expect(established.safeParse({ socket_id: '1.2', activity_timeout: 120 }).success).toBe(true);

@@ -11,7 +11,7 @@ const day = 24 * 60 * 60 * 1000;
 const nullable = (value: D | undefined) => (value === undefined ? null : value.toFixed());
 
 /** Market data from the live book and the fills of the last 24 hours. */
-function productView(state: ExchangeState, product: Product, now: number) {
+export function productView(state: ExchangeState, product: Product, now: number) {
   const book = state.book(product.id);
   const fills = state.fillsByProduct.get(product.id) ?? [];
   const recent = fills.filter((fill) => fill.createdAt > now - day);
@@ -92,7 +92,7 @@ const getProduct: ExchangeHandlerOf<'getProduct'> = ({
 });
 
 /** One side of the book aggregated by price, best price first. */
-function levels(side: BookSide): [string, string][] {
+export function priceLevels(side: BookSide): [string, string][] {
   const aggregated: [D, D][] = [];
   for (const order of side.orders) {
     const remaining = order.quantity.minus(order.filledQuantity);
@@ -112,8 +112,8 @@ const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({
   return {
     status: 200,
     body: {
-      buy_price_levels: levels(book.buy),
-      sell_price_levels: levels(book.sell),
+      buy_price_levels: priceLevels(book.buy),
+      sell_price_levels: priceLevels(book.sell),
       timestamp: fractionalSeconds(now),
     },
   };

@@ -129,6 +129,12 @@ export function boundConnections(
     makeRoom(socket);
   });
 
+  // A websocket is a call that lasts: its connection is never the idle one closed for room.
+  server.prependListener('upgrade', (request) => {
+    const connection = open.get(request.socket as Socket);
+    if (connection) connection.inFlight += 1;
+  });
+
   // Before the server's own listener, which may answer a kept read at once.
   server.prependListener('request', (request, response) => {
     const socket = request.socket as Socket;

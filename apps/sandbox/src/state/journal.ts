@@ -130,6 +130,21 @@ export class Journal {
     this.#fills.push(fill);
   }
 
+  /** The orders this call placed or changed, as it left them. */
+  orders(): Order[] {
+    return [...this.#orders.keys()];
+  }
+
+  /** The accounts this call opened or changed, as it left them. */
+  accounts(): Account[] {
+    return [...this.#accounts.keys()];
+  }
+
+  /** The fills this call made, in the order it made them. */
+  fills(): readonly Fill[] {
+    return this.#fills;
+  }
+
   /** Whether this call traded on `productId`: only then can its price have reached a trigger. */
   traded(productId: number): boolean {
     return this.#fills.some((fill) => fill.productId === productId);

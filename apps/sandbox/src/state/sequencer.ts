@@ -24,16 +24,41 @@ interface Call {
   readonly decide: (journal: Journal) => unknown;
   journal: Journal;
   outcome: { value: unknown } | { error: unknown };
+  /** What the publisher made of the call's changes, to be sent once they are stored. */
+  publish?: (() => void) | undefined;
 }
 
-function decideCall(decide: (journal: Journal) => unknown, journal: Journal): Call {
+/**
+ * Told of each call's changes as it is decided, while the state is as the call left it; what
+ * it returns is run once those changes are stored, in the order the calls were decided. A call
+ * the store refuses publishes nothing.
+ */
+export type Publisher = (journal: Journal) => (() => void) | undefined;
+
+function decideCall(
+  decide: (journal: Journal) => unknown,
+  journal: Journal,
+  publisher: Publisher | undefined,
+): Call {
   try {
-    return { decide, journal, outcome: { value: decide(journal) } };
+    const value = decide(journal);
+    return { decide, journal, outcome: { value }, publish: publisher?.(journal) };
   } catch (error) {
     journal.undo();
     return { decide, journal, outcome: { error } };
   }
 }
+
+/** Sends what the calls publish; the calls are stored whatever their subscribers do. */
+const publish = (calls: readonly Call[]) => {
+  for (const call of calls) {
+    try {
+      call.publish?.();
+    } catch {
+      // A subscriber's failure is the subscriber's: the publisher drops it, never the call.
+    }
+  }
+};
 
 interface Batch {
   changes: Changes;
@@ -84,6 +109,8 @@ export class Sequencer {
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
   #intentIdsRead: Promise<void>;
+  /** Told of every call's changes; see Publisher. */
+  publisher: Publisher | undefined;
   /** Read-backs of the whole state queued and not over yet (see #exclusively). */
   #reloadsQueued = 0;
   /** Set while calls of a refused batch are decided again: no other call is decided meanwhile. */
@@ -194,7 +221,7 @@ export class Sequencer {
    */
   async #decide<T>(decide: (journal: Journal) => T): Promise<T> {
     while (this.#decidingAgain) await this.#decidingAgain;
-    const call = decideCall(decide, new Journal(this.#state));
+    const call = decideCall(decide, new Journal(this.#state), this.publisher);
     await this.#store(call);
     if (call.journal.refusal) throw call.journal.refusal;
     if ('error' in call.outcome) throw call.outcome.error;
@@ -260,6 +287,7 @@ export class Sequencer {
         if (this.#batch?.changes === changes) this.#batch = undefined;
         try {
           await this.storage.write(changes);
+          publish(calls);
           this.#rowsSinceReclaim += changes.size;
           if (this.storage.reclaim && this.#rowsSinceReclaim >= this.rowsPerReclaim) {
             this.#rowsSinceReclaim = 0;
@@ -302,6 +330,7 @@ export class Sequencer {
       if (part.size === 0) continue;
       try {
         await this.storage.write(part);
+        publish(group);
         for (const call of group) for (const key of call.journal.rowKeys()) stored.add(key);
       } catch {
         refused.push(...group);
@@ -340,12 +369,13 @@ export class Sequencer {
       // Latest first, so that each undo finds its rows as its call left them.
       for (const call of [...calls].reverse()) call.journal.undo();
       for (const call of calls) {
-        const again = decideCall(call.decide, new Journal(this.#state, true));
+        const again = decideCall(call.decide, new Journal(this.#state, true), this.publisher);
         const rows = new Changes();
         again.journal.mergeInto(rows);
         rows.nonces.clear();
         try {
           if (rows.size > 0) await this.storage.write(rows);
+          publish([again]);
         } catch (cause) {
           again.journal.undo();
           again.journal.refusal = new CallNotStored(

@@ -3,6 +3,7 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ChannelAddress: ChannelAddress;
         ChannelRef: ChannelRef;
         ConnectionEstablished: ConnectionEstablished;
         Subscribe: Subscribe;
@@ -23,8 +24,9 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
+export type ChannelAddress = string;
 export type ChannelRef = {
-    channel: string;
+    channel: ChannelAddress;
 };
 export type ConnectionEstablished = {
     /** @description The connection's id, `<digits>.<digits>`. */
@@ -32,7 +34,11 @@ export type ConnectionEstablished = {
     /** @description Seconds of silence after which the client sends a ping; a client that sends nothing for longer, and answers no ping, is disconnected. */
     activity_timeout: number;
 };
-export type Subscribe = ChannelRef;
+export type Subscribe = {
+    channel: ChannelAddress;
+    auth?: string;
+    channel_data?: string;
+};
 export type Unsubscribe = ChannelRef;
 export type SubscriptionSucceeded = Record<string, never>;
 export type Ping = Record<string, never>;

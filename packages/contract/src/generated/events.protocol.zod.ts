@@ -2,8 +2,10 @@
 
 import * as z from 'zod/mini';
 
+export const zChannelAddress = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200));
+
 export const zChannelRef = /* @__PURE__ */ z.strictObject({
-    channel: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200))
+    channel: zChannelAddress
 });
 
 export const zConnectionEstablished = /* @__PURE__ */ z.strictObject({
@@ -11,7 +13,11 @@ export const zConnectionEstablished = /* @__PURE__ */ z.strictObject({
     activity_timeout: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))
 });
 
-export const zSubscribe = zChannelRef;
+export const zSubscribe = /* @__PURE__ */ z.strictObject({
+    channel: zChannelAddress,
+    auth: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(1024))),
+    channel_data: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(1024)))
+});
 
 export const zUnsubscribe = zChannelRef;
 

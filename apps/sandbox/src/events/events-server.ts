@@ -1,0 +1,65 @@
+/**
+ * The websocket endpoint on the sandbox's own port: upgrades at the Pusher path, one
+ * connection served per socket, and every stored call's changes published on the channels
+ * they cover.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Publisher } from '../state/sequencer.js';
+import { EventHub } from './hub.js';
+import { publicationsOf } from './publications.js';
+import {
+  type ConnectionTimes,
+  maxClientFrameBytes,
+  servePusherConnection,
+} from './pusher-connection.js';
+
+/** Where existing clients connect: Pusher's path for the exchange's app key. */
+export const eventsPath = '/app/LiquidTapClient';
+
+export const defaultConnectionTimes: ConnectionTimes = {
+  activityTimeoutSeconds: 120,
+  pongTimeoutMs: 30_000,
+};
+
+export interface EventsServer {
+  hub: EventHub;
+  /** Publishes what each stored call changed; the Sequencer runs it. */
+  publisher: Publisher;
+  /** Closes every websocket: they are the server's no longer once upgraded. */
+  close(): void;
+}
+
+export function serveEvents(
+  server: Server,
+  now: () => number,
+  times: ConnectionTimes = defaultConnectionTimes,
+  hub = new EventHub(),
+): EventsServer {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxClientFrameBytes });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
+    if (path !== eventsPath) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (websocket) =>
+      servePusherConnection(websocket, hub, times),
+    );
+  });
+  return {
+    hub,
+    publisher: (journal) => {
+      const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
+      if (publications.length === 0) return undefined;
+      return () => {
+        for (const { address, event, data } of publications) hub.publish(address, event, data);
+      };
+    },
+    close() {
+      for (const client of sockets.clients) client.close(1001, 'The sandbox is stopping');
+      sockets.close();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * One websocket connection speaking the Pusher protocol (version 7), as
+ * spec/exchange.asyncapi.yaml writes it: the greeting, subscribing and unsubscribing,
+ * ping and pong both ways, and errors that name what was wrong. What the client sends is read
+ * with the contract's schemas of the protocol's events.
+ */
+import { randomInt } from 'node:crypto';
+import { channelOf, channels, protocolEvents } from '@exchange-kit/contract/events';
+import { protocolPayloadSchemas } from '@exchange-kit/contract/events/schemas';
+import type { WebSocket } from 'ws';
+import type { EventHub, Subscriber } from './hub.js';
+
+export interface ConnectionTimes {
+  /** Seconds of silence after which either side pings; announced in the greeting. */
+  activityTimeoutSeconds: number;
+  /** How long a ping waits for any answer before the connection is closed. */
+  pongTimeoutMs: number;
+}
+
+/** Pusher's "pong reply not received": the client should reconnect at once. */
+const noPongCode = 4201;
+/** The most a client's frame may hold; a subscription is a few hundred bytes. */
+export const maxClientFrameBytes = 16 * 1024;
+
+const frame = (event: string, data: unknown, channel?: string) =>
+  JSON.stringify({ event, ...(channel === undefined ? {} : { channel }), data });
+
+/** A socket id as Pusher writes one: two integers and a dot. */
+const socketId = () => `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
+
+/** What a client sent, read as `{ event, data }`; data may come as an object or a string. */
+function readFrame(raw: string): { event: string; data: unknown } | string {
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return 'a frame must be a JSON object';
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return 'a frame must be a JSON object';
+  }
+  const { event, data } = message as { event?: unknown; data?: unknown };
+  if (typeof event !== 'string') return 'event: must be a string';
+  if (typeof data !== 'string') return { event, data: data ?? {} };
+  try {
+    return { event, data: JSON.parse(data) };
+  } catch {
+    return { event, data };
+  }
+}
+
+const names = Object.fromEntries(
+  Object.entries(protocolEvents).map(([message, event]) => [event, message]),
+) as Record<string, keyof typeof protocolEvents>;
+
+/** Serves one connection until it closes. */
+export function servePusherConnection(socket: WebSocket, hub: EventHub, times: ConnectionTimes) {
+  const subscribed = new Set<string>();
+  const leaveAll = () => {
+    for (const channel of subscribed) hub.unsubscribe(channel, subscriber);
+    subscribed.clear();
+  };
+  const subscriber: Subscriber = {
+    get bufferedAmount() {
+      return socket.bufferedAmount;
+    },
+    send: (data) => socket.send(data),
+    // Out of every channel at once: nothing more piles up while the close frame waits.
+    drop: (code, reason) => {
+      leaveAll();
+      socket.close(code, reason);
+    },
+  };
+  const send = (event: string, data: unknown, channel?: string) => {
+    if (socket.readyState === socket.OPEN) socket.send(frame(event, data, channel));
+  };
+  const refuse = (message: string) => send(protocolEvents.error, { code: null, message });
+
+  let pongDue: NodeJS.Timeout | undefined;
+  let silence: NodeJS.Timeout | undefined;
+  const heardFrom = () => {
+    clearTimeout(pongDue);
+    pongDue = undefined;
+    clearTimeout(silence);
+    silence = setTimeout(() => {
+      send(protocolEvents.ping, {});
+      pongDue = setTimeout(
+        () => socket.close(noPongCode, 'No pong within the activity timeout'),
+        times.pongTimeoutMs,
+      );
+    }, times.activityTimeoutSeconds * 1000);
+  };
+
+  const handlers: Partial<Record<keyof typeof protocolEvents, (data: never) => void>> = {
+    subscribe: ({ channel }: { channel: string }) => {
+      const found = channelOf(channel);
+      if (!found) return refuse(`channel: no channel is named "${channel}"`);
+      if (channels[found.name].private) {
+        return refuse(`channel: "${channel}" is private; authenticate the connection first`);
+      }
+      subscribed.add(channel);
+      hub.subscribe(channel, subscriber);
+      send('pusher_internal:subscription_succeeded', '{}', channel);
+    },
+    unsubscribe: ({ channel }: { channel: string }) => {
+      subscribed.delete(channel);
+      hub.unsubscribe(channel, subscriber);
+    },
+    ping: () => send(protocolEvents.pong, '{}'),
+    pong: () => {},
+  };
+
+  socket.on('message', (raw, isBinary) => {
+    heardFrom();
+    if (isBinary) return refuse('a frame must be text');
+    const read = readFrame(String(raw));
+    if (typeof read === 'string') return refuse(read);
+    const message = names[read.event];
+    const handle = message && handlers[message];
+    if (!message || !handle) return refuse(`event: "${read.event}" is not one a client sends`);
+    const parsed = protocolPayloadSchemas[message].safeParse(read.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join('.') || 'data';
+      return refuse(`${field}: ${issue?.message ?? 'invalid'}`);
+    }
+    handle(parsed.data as never);
+  });
+  socket.on('close', () => {
+    clearTimeout(pongDue);
+    clearTimeout(silence);
+    leaveAll();
+  });
+  socket.on('error', () => socket.terminate());
+
+  send(
+    protocolEvents.connectionEstablished,
+    JSON.stringify({ socket_id: socketId(), activity_timeout: times.activityTimeoutSeconds }),
+  );
+  heardFrom();
+}
