@@ -195,7 +195,7 @@ async function eventsFiles(dir: string): Promise<GeneratedFile[]> {
   return [
     { path: at('events.protocol'), contents: await typesFor(protocol) },
     { path: at('events.protocol.zod'), contents: await schemasFor(protocol) },
-    { path: at('events'), contents: eventsModule(events) },
+    { path: at('events'), contents: eventsModule(events, await bundleApi('exchange', dir)) },
     { path: at('events.zod'), contents: pure(eventsSchemasModule(events)) },
   ];
 }

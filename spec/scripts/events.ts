@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
 import { parse } from 'yaml';
+import { decimalPlan } from './operations.js';
 
 type Json = Record<string, unknown>;
 
@@ -108,7 +109,13 @@ export async function readEvents(dir: string) {
     });
   }
   const schemas = (document.components as Json | undefined)?.schemas as Json | undefined;
-  return { channels: addressed, protocol, schemas: schemas ?? {} };
+  const servers = Object.values((document.servers ?? {}) as Record<string, Json>);
+  const paths = new Set(servers.map((server) => server.pathname));
+  const [path] = paths;
+  if (paths.size !== 1 || typeof path !== 'string') {
+    throw new Error(`${eventsDocument}: every server names one and the same pathname`);
+  }
+  return { channels: addressed, protocol, schemas: schemas ?? {}, path };
 }
 
 /**
@@ -127,13 +134,32 @@ export function protocolDocument(events: Awaited<ReturnType<typeof readEvents>>)
   };
 }
 
-/** The channels table and the payload types, from the REST interface's named types. */
-export function eventsModule(events: Awaited<ReturnType<typeof readEvents>>): string {
+/** Where the decimals of a channel's payload are, read from the bundled REST interface. */
+function payloadDecimals(exchange: Json, payload: ChannelPayload) {
+  const plan = decimalPlan(exchange, { $ref: `#/components/schemas/${payload.schema}` });
+  if (!plan) return null;
+  return payload.list ? { '*': plan } : plan;
+}
+
+/**
+ * The channels table and the payload types, from the REST interface's named types;
+ * `exchange` is the bundled REST interface, where the payloads' decimals are found.
+ */
+export function eventsModule(
+  events: Awaited<ReturnType<typeof readEvents>>,
+  exchange: Json,
+): string {
   const restTypes = [...new Set(events.channels.map((c) => c.payload.schema))].sort();
   const table = Object.fromEntries(
     events.channels.map((c) => [
       c.name,
-      { address: c.address, parameters: c.parameters, events: c.events, private: c.private },
+      {
+        address: c.address,
+        parameters: c.parameters,
+        events: c.events,
+        private: c.private,
+        decimals: payloadDecimals(exchange, c.payload),
+      },
     ]),
   );
   const protocolEvents = Object.fromEntries(
@@ -145,9 +171,13 @@ export function eventsModule(events: Awaited<ReturnType<typeof readEvents>>): st
     `import type { ${restTypes.join(', ')} } from './exchange.js';`,
     `import type { components as protocol } from './events.protocol.js';`,
     '',
+    "/** Where the websocket endpoint is on the exchange's host. */",
+    `export const eventsPath = ${JSON.stringify(events.path)};`,
+    '',
     '/**',
     ' * Every channel by name: its address with `{parameter}` placeholders, the parameters in',
-    ' * order, the Pusher event names it carries, and whether it needs an authenticated connection.',
+    ' * order, the Pusher event names it carries, whether it needs an authenticated connection,',
+    ' * and where the decimals of its payload are (as the operations table gives them).',
     ' */',
     `export const channels = ${JSON.stringify(table, null, 2)} as const;`,
     '',

@@ -12,7 +12,7 @@ export type {
   ProtocolMessage,
   ProtocolPayloads,
 } from './generated/events.js';
-export { channels, protocolEvents } from './generated/events.js';
+export { channels, eventsPath, protocolEvents } from './generated/events.js';
 
 type Template<Name extends ChannelName> = (typeof channels)[Name]['address'];
 

@@ -172,9 +172,10 @@ type LastParameters<T> = {
 
 describe('per-call options', () => {
   it('are the last parameter of every method, the user view’s too', () => {
-    // A method added without them would add its own last parameter to the union.
+    // A method added without them would add its own last parameter to the union. The events
+    // are subscriptions on one connection, not calls.
     expectTypeOf<
-      LastParameters<Omit<ExchangeClient, 'raw' | 'forUser'>>
+      LastParameters<Omit<ExchangeClient, 'raw' | 'forUser' | 'events'>>
     >().toEqualTypeOf<PerCallOptions>();
     expectTypeOf<
       LastParameters<Omit<ReturnType<ExchangeClient['forUser']>, 'raw'>>

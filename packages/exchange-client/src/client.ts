@@ -1,3 +1,4 @@
+import { eventsPath } from '@exchange-kit/contract/events';
 import {
   type Accounts,
   type CancelAllFilters as CancelAllFiltersBody,
@@ -41,6 +42,7 @@ import {
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
+import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 
 export type {
   Accounts,
@@ -120,6 +122,19 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
    * signed, so a server that does not could be sent other orders with a leaked JWT.
    */
   ordersWithoutNonce?: boolean;
+  /**
+   * How `client.events` connects: its `url` defaults to the base URL's host at the events
+   * path (`ws://` for `http://`, `wss://` for `https://`); on Node 20 pass `WebSocket` from
+   * the `ws` package.
+   */
+  events?: Partial<EventsOptions>;
+}
+
+/** The events endpoint on the host of `baseUrl`. */
+function eventsUrl(baseUrl: string): string {
+  const url = new URL(eventsPath, baseUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
 }
 
 /**
@@ -178,7 +193,14 @@ type OrderOperation = 'getOrder' | 'editOrder' | 'updateOrderTpsl' | 'cancelOrde
 type OrderOperations = keyof Pick<Operations, OrderOperation | `${OrderOperation}ByClientId`>;
 
 function apiFor(options: ExchangeClientOptions, oauth?: OAuthRequestIds): ExchangeApi {
-  const { baseUrl, tokenId, tokenSecret, ordersWithoutNonce: _, ...connection } = options;
+  const {
+    baseUrl,
+    tokenId,
+    tokenSecret,
+    ordersWithoutNonce: _,
+    events: _events,
+    ...connection
+  } = options;
   return createApi<paths, Operations>({
     ...connection,
     baseUrl,
@@ -202,6 +224,7 @@ export const isValidationErrorOf: ValidationErrorGuard<ExchangeOperationTable> =
 
 export function createExchangeClient(options: ExchangeClientOptions) {
   const { raw, call } = apiFor(options);
+  let events: EventsClient | undefined;
 
   /**
    * The calls on one order come in pairs, `x` by system id and `xByClientId`; all but a get
@@ -400,6 +423,14 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     /** A view whose calls carry the ids of an approved OAuth request: they act for that user. */
     forUser(request: OAuthRequestIds): UserView {
       return userView(apiFor(options, request));
+    },
+    /**
+     * The websocket channels, connected on the first subscription: `client.events.subscribe(
+     * 'executionsCash', { pair: 'btcjpy' })`, read with `for await` or `.on(listener)`.
+     */
+    get events(): EventsClient {
+      events ??= createEventsClient({ url: eventsUrl(options.baseUrl), ...options.events });
+      return events;
     },
     /** The typed openapi-fetch client, for anything else; its calls are signed and decoded too. */
     raw,

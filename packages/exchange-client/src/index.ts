@@ -1,3 +1,9 @@
+export type {
+  ChannelAddress,
+  ChannelName,
+  ChannelParameters,
+  ChannelPayloads,
+} from '@exchange-kit/contract/events';
 export type { components, operations, paths } from '@exchange-kit/contract/exchange';
 export {
   AuthenticationError,
@@ -63,3 +69,15 @@ export {
   type UserContext,
   type UserView,
 } from './client.js';
+export {
+  type ChannelEvent,
+  type ChannelGap,
+  type ChannelMessage,
+  createEventsClient,
+  type EventsClient,
+  EventsError,
+  type EventsOptions,
+  type Subscription,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './events.js';

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { eventsPath } from '@exchange-kit/contract/events';
 import { WebSocketServer } from 'ws';
 import type { Publisher } from '../state/sequencer.js';
 import { EventHub } from './hub.js';
@@ -15,8 +16,7 @@ import {
   servePusherConnection,
 } from './pusher-connection.js';
 
-/** Where existing clients connect: Pusher's path for the exchange's app key. */
-export const eventsPath = '/app/LiquidTapClient';
+export { eventsPath };
 
 export const defaultConnectionTimes: ConnectionTimes = {
   activityTimeoutSeconds: 120,

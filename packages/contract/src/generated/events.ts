@@ -3,9 +3,13 @@
 import type { AccountBase, Execution, Order, OwnExecution, PriceLevel, Product } from './exchange.js';
 import type { components as protocol } from './events.protocol.js';
 
+/** Where the websocket endpoint is on the exchange's host. */
+export const eventsPath = "/app/LiquidTapClient";
+
 /**
  * Every channel by name: its address with `{parameter}` placeholders, the parameters in
- * order, the Pusher event names it carries, and whether it needs an authenticated connection.
+ * order, the Pusher event names it carries, whether it needs an authenticated connection,
+ * and where the decimals of its payload are (as the operations table gives them).
  */
 export const channels = {
   "productCash": {
@@ -17,7 +21,20 @@ export const channels = {
     "events": [
       "updated"
     ],
-    "private": false
+    "private": false,
+    "decimals": {
+      "market_ask": true,
+      "market_bid": true,
+      "taker_fee": true,
+      "maker_fee": true,
+      "low_market_bid": true,
+      "high_market_ask": true,
+      "volume_24h": true,
+      "last_price_24h": true,
+      "last_traded_price": true,
+      "last_traded_quantity": true,
+      "tick_size": true
+    }
   },
   "priceLadders": {
     "address": "price_ladders_cash_{pair}_{side}",
@@ -28,7 +45,13 @@ export const channels = {
     "events": [
       "updated"
     ],
-    "private": false
+    "private": false,
+    "decimals": {
+      "*": {
+        "0": true,
+        "1": true
+      }
+    }
   },
   "executionsCash": {
     "address": "executions_cash_{pair}",
@@ -38,7 +61,11 @@ export const channels = {
     "events": [
       "created"
     ],
-    "private": false
+    "private": false,
+    "decimals": {
+      "quantity": true,
+      "price": true
+    }
   },
   "userOrders": {
     "address": "user_account_{currency}_orders",
@@ -48,7 +75,26 @@ export const channels = {
     "events": [
       "updated"
     ],
-    "private": true
+    "private": true,
+    "decimals": {
+      "quantity": true,
+      "disc_quantity": true,
+      "iceberg_total_quantity": true,
+      "filled_quantity": true,
+      "price": true,
+      "average_price": true,
+      "take_profit": true,
+      "stop_loss": true,
+      "order_fee": true,
+      "margin_used": true,
+      "margin_interest": true,
+      "executions": {
+        "*": {
+          "quantity": true,
+          "price": true
+        }
+      }
+    }
   },
   "userExecutions": {
     "address": "user_executions_cash_{pair}",
@@ -58,7 +104,11 @@ export const channels = {
     "events": [
       "created"
     ],
-    "private": true
+    "private": true,
+    "decimals": {
+      "quantity": true,
+      "price": true
+    }
   },
   "userAccount": {
     "address": "user_{userId}_account_{currency}",
@@ -69,7 +119,13 @@ export const channels = {
     "events": [
       "updated"
     ],
-    "private": true
+    "private": true,
+    "decimals": {
+      "balance": true,
+      "reserved_balance": true,
+      "lowest_offer_interest_rate": true,
+      "highest_offer_interest_rate": true
+    }
   }
 } as const;
 
