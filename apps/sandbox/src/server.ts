@@ -158,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     readOpenFileLimit(),
   );
   boundConnections(server, connectionBounds, options.headersTimeoutMs);
-  const events = serveEvents(server, now, options.eventTimes);
+  const events = serveEvents(server, sequencer, now, options.eventTimes);
   sequencer.publisher = events.publisher;
   try {
     await app.ready();

@@ -41,7 +41,12 @@ import {
   validationErrorGuard,
   type WithDecimalInputs,
 } from '@exchange-kit/core';
-import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
+import {
+  type ApiToken,
+  type OAuthRequestIds,
+  serviceAuthenticator,
+  signServiceAuth,
+} from '@exchange-kit/core/auth';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 
 export type {
@@ -429,7 +434,13 @@ export function createExchangeClient(options: ExchangeClientOptions) {
      * 'executionsCash', { pair: 'btcjpy' })`, read with `for await` or `.on(listener)`.
      */
     get events(): EventsClient {
-      events ??= createEventsClient({ url: eventsUrl(options.baseUrl), ...options.events });
+      const token = { tokenId: options.tokenId, tokenSecret: options.tokenSecret };
+      events ??= createEventsClient({
+        url: eventsUrl(options.baseUrl),
+        // The private channels of the token's user, signed as its calls are.
+        authenticate: () => signServiceAuth(token, { path: '/realtime' }),
+        ...options.events,
+      });
       return events;
     },
     /** The typed openapi-fetch client, for anything else; its calls are signed and decoded too. */

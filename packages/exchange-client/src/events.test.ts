@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
   type ChannelMessage,
+  createEventsClient,
   createExchangeClient,
   EventsError,
   type ExchangeClient,
@@ -81,11 +82,38 @@ describe('client.events', () => {
     client.events.close();
   });
 
-  it('refuses a private channel on a connection that is not authenticated', async () => {
+  it("delivers the token's user its own orders on a private channel", async () => {
     const client = clientOf(sandbox);
-    const subscription = client.events.subscribe('userOrders', { currency: 'jpy' });
-    await expect(subscription.ready).rejects.toBeInstanceOf(EventsError);
+    const [btcjpy] = (await client.products.list()).filter(
+      (p) => p.currency_pair_code === 'BTCJPY',
+    );
+    const orders = client.events.subscribe('userOrders', { currency: 'jpy' });
+    await orders.ready;
+    const seen: ChannelMessage<'userOrders'>[] = [];
+    orders.on((message) => seen.push(message));
+    const placed = await client.orders.create({
+      order_type: 'limit',
+      side: 'buy',
+      product_id: String(btcjpy?.id),
+      quantity: '0.001',
+      price: '1000',
+    });
+    await until(() => seen.length > 0, 'the order on its channel');
+    expect(seen[0]?.kind === 'event' && seen[0].data).toEqual(
+      await client.orders.get({ id: placed.id }),
+    );
+    await client.orders.cancel({ id: placed.id });
     client.events.close();
+  });
+
+  it('refuses a private channel without a way to authenticate', async () => {
+    const events = createEventsClient({
+      url: `${sandbox.exchangeUrl.replace('http', 'ws')}/app/LiquidTapClient`,
+      WebSocket,
+    });
+    const subscription = events.subscribe('userOrders', { currency: 'jpy' });
+    await expect(subscription.ready).rejects.toBeInstanceOf(EventsError);
+    events.close();
   });
 
   it('comes back after the sandbox is killed, tells the gap, and the REST read fills it', async () => {

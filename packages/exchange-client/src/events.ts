@@ -43,6 +43,12 @@ export interface EventsOptions {
   maxReconnectDelayMs?: number;
   /** How long a ping waits for the server's pong before the connection is given up. */
   pongTimeoutMs?: number;
+  /**
+   * A fresh X-Service-Auth JWT signed for the path `/realtime`, for the private channels:
+   * sent in `quoine:auth_request` on every connection. Without it only public channels can be
+   * subscribed. It needs the token's secret: keep it on a server.
+   */
+  authenticate?: () => Promise<string>;
 }
 
 /** One event of a channel, its payload parsed and its decimals exact. */
@@ -108,6 +114,7 @@ const maxQueued = 10_000;
 
 interface Entry {
   name: ChannelName;
+  private: boolean;
   address: string;
   decimals: DecimalPlan | null;
   listeners: Set<(message: ChannelMessage<ChannelName>) => void>;
@@ -137,6 +144,8 @@ export function createEventsClient(options: EventsOptions): EventsClient {
   const pongTimeoutMs = options.pongTimeoutMs ?? 30_000;
   let socket: WebSocketLike | undefined;
   let connected = false;
+  /** Whether private channels may be subscribed on this connection. */
+  let authenticated = false;
   let closed = false;
   let delay = firstDelay;
   let reconnect: ReturnType<typeof setTimeout> | undefined;
@@ -175,9 +184,19 @@ export function createEventsClient(options: EventsOptions): EventsClient {
       activityTimeoutMs = (greeting.activity_timeout ?? 120) * 1000;
       connected = true;
       delay = firstDelay;
-      for (const entry of entries.values())
-        send(protocolEvents.subscribe, { channel: entry.address });
+      for (const entry of entries.values()) if (!entry.private) subscribeTo(entry);
       heard();
+      signIn(socket);
+      return;
+    }
+    if (event === protocolEvents.authSuccess) {
+      authenticated = true;
+      for (const entry of entries.values()) if (entry.private) subscribeTo(entry);
+      return;
+    }
+    if (event === protocolEvents.authFailure) {
+      const { message } = (dataOf(frame.data) ?? {}) as { message?: string };
+      refusePrivate(`The server refused the connection's authentication: ${message}`);
       return;
     }
     if (event === protocolEvents.ping) return send(protocolEvents.pong, {});
@@ -221,6 +240,29 @@ export function createEventsClient(options: EventsOptions): EventsClient {
     });
   };
 
+  const subscribeTo = (entry: Entry) => send(protocolEvents.subscribe, { channel: entry.address });
+
+  const refusePrivate = (message: string) => {
+    for (const entry of [...entries.values()]) {
+      if (entry.private) entry.refuse(new EventsError(message));
+    }
+  };
+
+  /** Authenticates the connection `current` for the private channels, when it can. */
+  const signIn = (current: WebSocketLike | undefined) => {
+    if (!options.authenticate) {
+      refusePrivate('A private channel needs the `authenticate` option (a token on a server)');
+      return;
+    }
+    options.authenticate().then(
+      (jwt) => {
+        if (socket !== current) return;
+        send(protocolEvents.authRequest, { path: '/realtime', headers: { 'X-Service-Auth': jwt } });
+      },
+      (error: unknown) => refusePrivate(`Signing the authentication failed: ${String(error)}`),
+    );
+  };
+
   const connect = () => {
     if (closed || socket || entries.size === 0) return;
     if (!Socket) {
@@ -239,6 +281,7 @@ export function createEventsClient(options: EventsOptions): EventsClient {
       if (socket !== current) return;
       socket = undefined;
       connected = false;
+      authenticated = false;
       clearTimeout(silence);
       clearTimeout(pongDue);
       if (closed) return;
@@ -279,6 +322,7 @@ export function createEventsClient(options: EventsOptions): EventsClient {
       };
       const entry: Entry = {
         name,
+        private: channels[name].private,
         address,
         decimals: (channels[name].decimals ?? null) as DecimalPlan | null,
         listeners: new Set(),
@@ -290,7 +334,8 @@ export function createEventsClient(options: EventsOptions): EventsClient {
         end,
       };
       entries.set(address, entry);
-      if (connected) send(protocolEvents.subscribe, { channel: address });
+      if (connected && (!entry.private || authenticated)) subscribeTo(entry);
+      else if (connected && !options.authenticate) signIn(socket);
       else connect();
       return {
         address,

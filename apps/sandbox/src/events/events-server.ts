@@ -7,7 +7,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { eventsPath } from '@exchange-kit/contract/events';
 import { WebSocketServer } from 'ws';
-import type { Publisher } from '../state/sequencer.js';
+import { acceptNonce, authenticateRealtime } from '../http/auth.js';
+import type { Publisher, Sequencer } from '../state/sequencer.js';
 import { EventHub } from './hub.js';
 import { publicationsOf } from './publications.js';
 import {
@@ -33,10 +34,19 @@ export interface EventsServer {
 
 export function serveEvents(
   server: Server,
+  sequencer: Sequencer,
   now: () => number,
   times: ConnectionTimes = defaultConnectionTimes,
   hub = new EventHub(),
 ): EventsServer {
+  // The nonce is spent as a call's is: in order, and stored before the connection is let in.
+  const authenticate = (jwt: string) =>
+    sequencer.run((journal) => {
+      const { userId, nonce } = authenticateRealtime(journal.state, jwt, now());
+      acceptNonce(journal.state, nonce);
+      journal.nonce(nonce.scope, nonce.value);
+      return userId;
+    });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: maxClientFrameBytes });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
@@ -45,7 +55,7 @@ export function serveEvents(
       return;
     }
     sockets.handleUpgrade(request, socket, head, (websocket) =>
-      servePusherConnection(websocket, hub, times),
+      servePusherConnection(websocket, hub, times, authenticate),
     );
   });
   return {
@@ -54,7 +64,9 @@ export function serveEvents(
       const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
       if (publications.length === 0) return undefined;
       return () => {
-        for (const { address, event, data } of publications) hub.publish(address, event, data);
+        for (const { key, channel, event, data } of publications) {
+          hub.publish(key, channel, event, data);
+        }
       };
     },
     close() {

@@ -13,6 +13,13 @@ export interface Subscriber {
   drop(code: number, reason: string): void;
 }
 
+/**
+ * Where the hub files a subscription: a public channel by its address; a private one by its
+ * user and address, since `user_account_jpy_orders` names a different stream for each user.
+ */
+export const subscriptionKey = (address: string, userId?: number) =>
+  userId === undefined ? address : `${userId}:${address}`;
+
 /** Pusher's "over capacity": the client should reconnect after a pause. */
 export const fellBehindCode = 4100;
 
@@ -24,33 +31,36 @@ export class EventHub {
    */
   constructor(readonly maxBufferedBytes = 4 * 1024 * 1024) {}
 
-  subscribe(address: string, subscriber: Subscriber): void {
-    const subscribers = this.#channels.get(address) ?? new Set();
+  subscribe(key: string, subscriber: Subscriber): void {
+    const subscribers = this.#channels.get(key) ?? new Set();
     subscribers.add(subscriber);
-    this.#channels.set(address, subscribers);
+    this.#channels.set(key, subscribers);
   }
 
-  unsubscribe(address: string, subscriber: Subscriber): void {
-    const subscribers = this.#channels.get(address);
+  unsubscribe(key: string, subscriber: Subscriber): void {
+    const subscribers = this.#channels.get(key);
     if (!subscribers?.delete(subscriber)) return;
-    if (subscribers.size === 0) this.#channels.delete(address);
+    if (subscribers.size === 0) this.#channels.delete(key);
   }
 
-  /** Whether anyone listens on `address`: an event no one would receive is not rendered. */
-  listening(address: string): boolean {
-    return this.#channels.has(address);
+  /** Whether anyone listens at `key`: an event no one would receive is not rendered. */
+  listening(key: string): boolean {
+    return this.#channels.has(key);
   }
 
-  /** How many listen on `address`. */
-  subscribers(address: string): number {
-    return this.#channels.get(address)?.size ?? 0;
+  /** How many listen at `key`. */
+  subscribers(key: string): number {
+    return this.#channels.get(key)?.size ?? 0;
   }
 
-  /** Sends `event` with `data` (a JSON string, as Pusher carries it) to every subscriber. */
-  publish(address: string, event: string, data: string): void {
-    const subscribers = this.#channels.get(address);
+  /**
+   * Sends `event` with `data` (a JSON string, as Pusher carries it) on `channel` to every
+   * subscriber at `key` (see subscriptionKey).
+   */
+  publish(key: string, channel: string, event: string, data: string): void {
+    const subscribers = this.#channels.get(key);
     if (!subscribers) return;
-    const frame = JSON.stringify({ event, channel: address, data });
+    const frame = JSON.stringify({ event, channel, data });
     for (const subscriber of subscribers) {
       if (subscriber.bufferedAmount > this.maxBufferedBytes) {
         subscriber.drop(fellBehindCode, 'Fell behind: reconnect, then read what was missed');

@@ -1,15 +1,20 @@
 /**
- * What one call's changes publish on the public channels, rendered while the state is as the
- * call left it: each channel carries the REST interface's own view of what changed.
+ * What one call's changes publish, rendered while the state is as the call left it: each
+ * channel carries the REST interface's own view of what changed. Private channels are filed
+ * under their user (subscriptionKey): each user hears of their own orders and fills alone.
  */
 import { channelAddress } from '@exchange-kit/contract/events';
+import { ownView } from '../exchange/executions.js';
 import { priceLevels, productView } from '../exchange/market.js';
-import { executionView } from '../exchange/order-view.js';
+import { executionView, orderView } from '../exchange/order-view.js';
 import type { Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { subscriptionKey } from './hub.js';
 
 export interface Publication {
-  address: string;
+  /** Where the hub finds its subscribers (see subscriptionKey). */
+  key: string;
+  channel: string;
   event: string;
   /** The payload as a JSON string, the way Pusher carries an event's data. */
   data: string;
@@ -18,26 +23,47 @@ export interface Publication {
 const pairOf = (product: Product) => `${product.baseCurrency}${product.quotedCurrency}`;
 
 /**
- * The call's public events, in order: each fill it made, then each side of a book it changed,
- * then each product whose market data it changed. `listening` says whether anyone would
- * receive an address: an event no one would receive is not rendered.
+ * The call's events, in order: its orders as they now stand (each to its owner), each fill
+ * it made (in public, and to each side's owner), then each side of a book it changed, then
+ * each product whose market data it changed. `listening` says whether anyone listens at a
+ * key: an event no one would receive is not rendered.
  */
 export function publicationsOf(
   journal: Journal,
   now: number,
-  listening: (address: string) => boolean,
+  listening: (key: string) => boolean,
 ): Publication[] {
   const state = journal.exchange;
   const publications: Publication[] = [];
-  const add = (address: string, event: string, payload: () => unknown) => {
-    if (listening(address)) publications.push({ address, event, data: JSON.stringify(payload()) });
+  const add = (
+    channel: string,
+    userId: number | undefined,
+    event: string,
+    payload: () => unknown,
+  ) => {
+    const key = subscriptionKey(channel, userId);
+    if (listening(key)) publications.push({ key, channel, event, data: JSON.stringify(payload()) });
   };
+  for (const order of journal.orders()) {
+    const currency = order.fundingCurrency;
+    add(channelAddress('userOrders', { currency }), order.userId, 'updated', () =>
+      orderView(state, order),
+    );
+  }
   for (const fill of journal.fills()) {
     const product = state.products.get(fill.productId);
     if (!product) continue;
-    add(channelAddress('executionsCash', { pair: pairOf(product) }), 'created', () =>
+    const pair = pairOf(product);
+    add(channelAddress('executionsCash', { pair }), undefined, 'created', () =>
       executionView(fill),
     );
+    for (const orderId of [fill.takerOrderId, fill.makerOrderId]) {
+      const order = state.orders.get(orderId);
+      if (!order) continue;
+      add(channelAddress('userExecutions', { pair }), order.userId, 'created', () =>
+        ownView(fill, order, true),
+      );
+    }
   }
   const sides = new Map<number, Set<'buy' | 'sell'>>();
   for (const order of journal.orders()) {
@@ -51,8 +77,11 @@ export function publicationsOf(
     const product = state.products.get(productId);
     if (!product) continue;
     for (const side of changed) {
-      add(channelAddress('priceLadders', { pair: pairOf(product), side }), 'updated', () =>
-        priceLevels(state.book(productId)[side]),
+      add(
+        channelAddress('priceLadders', { pair: pairOf(product), side }),
+        undefined,
+        'updated',
+        () => priceLevels(state.book(productId)[side]),
       );
     }
   }
@@ -62,6 +91,7 @@ export function publicationsOf(
     if (!product) continue;
     add(
       channelAddress('productCash', { pair: pairOf(product), productId: product.id }),
+      undefined,
       'updated',
       () => productView(state, product, now),
     );

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { channelOf, channels, protocolEvents } from '@exchange-kit/contract/events';
 import { protocolPayloadSchemas } from '@exchange-kit/contract/events/schemas';
 import type { WebSocket } from 'ws';
-import type { EventHub, Subscriber } from './hub.js';
+import { type EventHub, type Subscriber, subscriptionKey } from './hub.js';
 
 export interface ConnectionTimes {
   /** Seconds of silence after which either side pings; announced in the greeting. */
@@ -53,11 +53,24 @@ const names = Object.fromEntries(
   Object.entries(protocolEvents).map(([message, event]) => [event, message]),
 ) as Record<string, keyof typeof protocolEvents>;
 
+/**
+ * Checks the JWT of a `quoine:auth_request` and spends its nonce: the user the connection then
+ * acts for, or a rejection whose message says why not.
+ */
+export type RealtimeAuthenticator = (jwt: string) => Promise<number>;
+
 /** Serves one connection until it closes. */
-export function servePusherConnection(socket: WebSocket, hub: EventHub, times: ConnectionTimes) {
-  const subscribed = new Set<string>();
+export function servePusherConnection(
+  socket: WebSocket,
+  hub: EventHub,
+  times: ConnectionTimes,
+  authenticate: RealtimeAuthenticator,
+) {
+  /** Subscription keys by channel address. */
+  const subscribed = new Map<string, string>();
+  let userId: number | undefined;
   const leaveAll = () => {
-    for (const channel of subscribed) hub.unsubscribe(channel, subscriber);
+    for (const key of subscribed.values()) hub.unsubscribe(key, subscriber);
     subscribed.clear();
   };
   const subscriber: Subscriber = {
@@ -95,16 +108,46 @@ export function servePusherConnection(socket: WebSocket, hub: EventHub, times: C
     subscribe: ({ channel }: { channel: string }) => {
       const found = channelOf(channel);
       if (!found) return refuse(`channel: no channel is named "${channel}"`);
+      const owner = channels[found.name].private ? userId : undefined;
       if (channels[found.name].private) {
-        return refuse(`channel: "${channel}" is private; authenticate the connection first`);
+        if (owner === undefined) {
+          return refuse(`channel: "${channel}" is private; authenticate the connection first`);
+        }
+        const named = found.parameters.userId;
+        if (named !== undefined && named !== String(owner)) {
+          return refuse(`channel: "${channel}" is another user's`);
+        }
       }
-      subscribed.add(channel);
-      hub.subscribe(channel, subscriber);
+      if (!subscribed.has(channel)) {
+        const key = subscriptionKey(channel, owner);
+        subscribed.set(channel, key);
+        hub.subscribe(key, subscriber);
+      }
       send('pusher_internal:subscription_succeeded', '{}', channel);
     },
     unsubscribe: ({ channel }: { channel: string }) => {
+      const key = subscribed.get(channel);
+      if (key === undefined) return;
       subscribed.delete(channel);
-      hub.unsubscribe(channel, subscriber);
+      hub.unsubscribe(key, subscriber);
+    },
+    authRequest: ({ headers }: { headers: Record<string, string | undefined> }) => {
+      const jwt = headers['X-Service-Auth'] ?? headers['X-Quoine-Auth'];
+      if (jwt === undefined) {
+        return send(protocolEvents.authFailure, { message: 'headers: X-Service-Auth is missing' });
+      }
+      authenticate(jwt).then(
+        (user) => {
+          // Private channels subscribed as another user are left: they were that user's.
+          if (userId !== undefined && userId !== user) leaveAll();
+          userId = user;
+          send(protocolEvents.authSuccess, {});
+        },
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : 'API Authentication failed';
+          send(protocolEvents.authFailure, { message });
+        },
+      );
     },
     ping: () => send(protocolEvents.pong, '{}'),
     pong: () => {},

@@ -5,12 +5,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
-import { zListExecutionsResponse } from '@exchange-kit/contract/exchange/schemas';
+import { zListExecutionsResponse, zOrder } from '@exchange-kit/contract/exchange/schemas';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import PusherModule from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { RunningSandbox } from '../server.js';
-import { demoClient, startTestSandbox, valid } from '../test-support.js';
+import { demoClient, newUser, startTestSandbox, valid } from '../test-support.js';
 import { freshProduct, place, storedTrading, type TradingSandbox } from '../testing/trading.js';
 import { eventsPath } from './events-server.js';
 
@@ -129,7 +130,7 @@ describe('the Pusher protocol', () => {
     const data = JSON.stringify({ filler: 'x'.repeat(256 * 1024) });
     let sent = 0;
     while (sandbox.events.subscribers(channel) === 2 && sent < 200) {
-      sandbox.events.publish(channel, 'created', data);
+      sandbox.events.publish(channel, channel, 'created', data);
       sent++;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -137,11 +138,94 @@ describe('the Pusher protocol', () => {
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     expect(await slow.closed).toBe(4100);
     // The steady subscriber received every event, the ones after the drop too.
-    sandbox.events.publish(channel, 'created', '{"last":true}');
+    sandbox.events.publish(channel, channel, 'created', '{"last":true}');
     for (let at = 0; at < sent; at++) await steady.next('created');
     expect((await steady.next('created')).data).toBe('{"last":true}');
     steady.socket.close();
   }, 30_000);
+});
+
+describe('private channels', () => {
+  /** A bare client authenticated as the user of `token`, with what the server answered. */
+  async function signedIn(token: { tokenId: string; tokenSecret: string }) {
+    const client = await rawClient();
+    await client.next('pusher:connection_established');
+    const jwt = await signServiceAuth(token, { path: '/realtime' });
+    client.send('quoine:auth_request', { path: '/realtime', headers: { 'X-Quoine-Auth': jwt } });
+    await client.next('quoine:auth_success');
+    return { ...client, jwt };
+  }
+
+  it("carry a user its own orders and fills, and no one else's", async () => {
+    const product_id = await freshProduct(trading);
+    const buyer = await newUser(sandbox);
+    const seller = await newUser(sandbox);
+    const other = await newUser(sandbox);
+    const clients = await Promise.all([buyer, seller, other].map((user) => signedIn(user)));
+    for (const client of clients) {
+      for (const channel of ['user_account_jpy_orders', 'user_executions_cash_btcjpy']) {
+        client.send('pusher:subscribe', { channel });
+        expect((await client.next('pusher_internal:subscription_succeeded')).channel).toBe(channel);
+      }
+    }
+    const [buyerEvents, sellerEvents, otherEvents] = clients;
+    const bought = await place(buyer.call, { product_id, price: '5000000', quantity: '0.001' });
+    const placed = await buyerEvents?.next('updated');
+    expect(placed?.channel).toBe('user_account_jpy_orders');
+    const order = zOrder.parse(JSON.parse(placed?.data as string));
+    expect({ id: order.id, status: order.status }).toEqual({ id: bought.id, status: 'live' });
+
+    await place(seller.call, { product_id, side: 'sell', price: '5000000', quantity: '0.001' });
+    const filled = zOrder.parse(JSON.parse((await buyerEvents?.next('updated'))?.data as string));
+    expect(filled.status).toBe('filled');
+    const own = JSON.parse((await buyerEvents?.next('created'))?.data as string);
+    expect(own).toMatchObject({ my_side: 'buy', order_id: bought.id, price: '5000000' });
+    expect(JSON.parse((await sellerEvents?.next('created'))?.data as string)).toMatchObject({
+      my_side: 'sell',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(otherEvents?.frames).toEqual([]);
+    for (const client of clients) client.socket.close();
+  });
+
+  it('are refused without authentication, for another user, and with a spent or forged JWT', async () => {
+    const user = await newUser(sandbox);
+    const client = await signedIn(user);
+    client.send('pusher:subscribe', { channel: `user_${user.userId + 1}_account_jpy` });
+    expect((await client.next('pusher:error')).data).toMatchObject({
+      message: expect.stringMatching(/another user's/),
+    });
+    client.send('pusher:subscribe', { channel: `user_${user.userId}_account_jpy` });
+    await client.next('pusher_internal:subscription_succeeded');
+    // The JWT's nonce is spent: sent again, it lets nothing in.
+    client.send('quoine:auth_request', {
+      path: '/realtime',
+      headers: { 'X-Service-Auth': client.jwt },
+    });
+    expect((await client.next('quoine:auth_failure')).data).toEqual({
+      message: 'Nonce is too small',
+    });
+    const forged = await signServiceAuth(
+      { tokenId: user.tokenId, tokenSecret: 'not-the-secret' },
+      { path: '/realtime' },
+    );
+    client.send('quoine:auth_request', {
+      path: '/realtime',
+      headers: { 'X-Service-Auth': forged },
+    });
+    expect((await client.next('quoine:auth_failure')).data).toEqual({
+      message: 'API Authentication failed',
+    });
+    const elsewhere = await signServiceAuth(user, { path: '/orders' });
+    client.send('quoine:auth_request', {
+      path: '/realtime',
+      headers: { 'X-Service-Auth': elsewhere },
+    });
+    expect((await client.next('quoine:auth_failure')).data).toEqual({
+      message: 'Path does not match',
+    });
+    client.socket.close();
+  });
 });
 
 describe('public channels through pusher-js', () => {
@@ -199,6 +283,48 @@ describe('public channels through pusher-js', () => {
       expect(ladders.map((r) => channelPayloadSchemas.priceLadders.parse(r.data))).toEqual([
         [['5000000', '0.002']],
         [],
+      ]);
+    } finally {
+      pusher.disconnect();
+    }
+  });
+
+  it('deliver private events after the auth event, sent as existing clients send it', async () => {
+    const { port } = sandbox.server.address() as AddressInfo;
+    const pusher = new Pusher('LiquidTapClient', {
+      cluster: 'sandbox',
+      wsHost: '127.0.0.1',
+      wsPort: port,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      disableStats: true,
+    });
+    try {
+      const user = await newUser(sandbox);
+      await new Promise<void>((resolve) => pusher.connection.bind('connected', () => resolve()));
+      const authenticated = new Promise<void>((resolve) =>
+        pusher.bind('quoine:auth_success', () => resolve()),
+      );
+      const jwt = await signServiceAuth(user, { path: '/realtime' });
+      pusher.send_event('quoine:auth_request', {
+        path: '/realtime',
+        headers: { 'X-Quoine-Auth': jwt },
+      });
+      await authenticated;
+      const orders: unknown[] = [];
+      await new Promise<void>((resolve) => {
+        const channel = pusher.subscribe('user_account_jpy_orders');
+        channel.bind('pusher:subscription_succeeded', () => resolve());
+        channel.bind('updated', (data: unknown) => orders.push(data));
+      });
+      const product_id = await freshProduct(trading);
+      const placed = await place(user.call, { product_id, price: '4000000', quantity: '0.001' });
+      const deadline = Date.now() + 5000;
+      while (orders.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(orders.map((order) => channelPayloadSchemas.userOrders.parse(order).id)).toEqual([
+        placed.id,
       ]);
     } finally {
       pusher.disconnect();

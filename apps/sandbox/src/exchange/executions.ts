@@ -9,7 +9,8 @@ import { pageOf } from './paging.js';
 
 type OwnExecution = components['schemas']['OwnExecution'];
 
-function ownView(fill: Fill, order: Order, withDetails: boolean): OwnExecution {
+/** A fill as the owner of `order` sees it; with details, the order it filled. */
+export function ownView(fill: Fill, order: Order, withDetails: boolean): OwnExecution {
   const view: OwnExecution = {
     ...executionView(fill),
     my_side: order.side,

@@ -165,29 +165,42 @@ function tokenCaller(
   if (request.route.operation['x-auth-payload'] === 'PartnerDelegatedPayload') {
     return partnerCaller(request, tokenId, userId);
   }
-  const publicId = payload.oauth_request_public_id;
-  const privateId = payload.oauth_request_private_id;
-  if (publicId === undefined && privateId === undefined) {
-    return { kind: 'token', tokenId, userId };
-  }
-  const publicKey = canonicalUuid(publicId);
-  const privateKey = canonicalUuid(privateId);
-  if (publicKey === undefined || privateKey === undefined) throw failed();
-  const grant = request.state.exchange.oauthRequests.get(publicKey);
-  if (!grant || grant.privateId !== privateKey || grant.appTokenId !== tokenId) throw failed();
-  const status = oauthRequestStatus(grant, request.now);
-  if (status !== 'approved') throw refusedGrant(status);
-  const grantedTo = grant.approvedByUserId;
-  // An approved request names its user; the check keeps the type honest.
-  if (grantedTo === null) throw failed();
+  const grant = grantOf(request.state, payload, tokenId, request.now);
+  if (!grant) return { kind: 'token', tokenId, userId };
   checkGrant(request.route);
   return {
     kind: 'oauth',
     tokenId,
     appUserId: userId,
-    userId: grantedTo,
+    userId: grant.userId,
     oauthRequestId: grant.publicId,
   };
+}
+
+/**
+ * The approved OAuth request a JWT names by its ids, and the user who approved it; undefined
+ * when the JWT names none. Ids of a request that is not the token's own are refused as any
+ * bad credential is; the token's own request that does not act for its user says why.
+ */
+function grantOf(
+  state: SandboxState,
+  payload: JWTPayload,
+  tokenId: string,
+  now: number,
+): { publicId: string; userId: number } | undefined {
+  const publicId = payload.oauth_request_public_id;
+  const privateId = payload.oauth_request_private_id;
+  if (publicId === undefined && privateId === undefined) return undefined;
+  const publicKey = canonicalUuid(publicId);
+  const privateKey = canonicalUuid(privateId);
+  if (publicKey === undefined || privateKey === undefined) throw failed();
+  const grant = state.exchange.oauthRequests.get(publicKey);
+  if (!grant || grant.privateId !== privateKey || grant.appTokenId !== tokenId) throw failed();
+  const status = oauthRequestStatus(grant, now);
+  if (status !== 'approved') throw refusedGrant(status);
+  // An approved request names its user; the check keeps the type honest.
+  if (grant.approvedByUserId === null) throw failed();
+  return { publicId: grant.publicId, userId: grant.approvedByUserId };
 }
 
 /**
@@ -255,4 +268,25 @@ export function authenticate(
   }
   if (optional) return { caller: { kind: 'anonymous' } };
   throw failed();
+}
+
+/**
+ * The user a websocket connection acts for, from the JWT of its `quoine:auth_request`: the
+ * usual X-Service-Auth JWT, signed for the path "/realtime", with a nonce larger than the
+ * token's last (spend it with acceptNonce as the connection is let in). A JWT with the ids
+ * of an approved OAuth request acts for the user who approved it.
+ */
+export function authenticateRealtime(
+  state: SandboxState,
+  jwt: string,
+  now: number,
+): { userId: number; nonce: Nonce } {
+  const tokenId = unverifiedClaim(jwt, 'token_id');
+  const token = state.exchange.tokens.get(tokenId);
+  if (!token) throw failed();
+  const payload = verify(jwt, token.secret);
+  if (payload.path !== '/realtime') throw pathMismatch();
+  const nonce = checkNonce(state, `token:${tokenId}`, payload.nonce);
+  const grant = grantOf(state, payload, tokenId, now);
+  return { userId: grant?.userId ?? token.userId, nonce };
 }
