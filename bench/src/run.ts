@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { clientBench } from './clients.js';
 import { conformanceBench } from './conformance.js';
+import { eventsBench } from './events.js';
 import { nonceBench } from './nonce.js';
 import { sandboxBench } from './sandbox.js';
 
@@ -9,6 +10,7 @@ const parts = {
   clients: async () => (await clientBench()).markdown,
   nonce: nonceBench,
   sandbox: sandboxBench,
+  events: eventsBench,
   conformance: conformanceBench,
 };
 type Part = keyof typeof parts;
