@@ -1,3 +1,4 @@
+import { eventsPath } from '@exchange-kit/contract/events';
 import { parseCommandLine, UsageError, usage } from './command-line.js';
 import { credentialsFromEnv } from './config.js';
 import { describeRateLimit, parseRateLimit } from './http/rate-limit.js';
@@ -108,6 +109,10 @@ console.log(`partner API:   ${sandbox.partnerUrl}  (its paths are under /api/v1)
 console.log(
   `specs:         ${sandbox.exchangeUrl}/openapi/exchange.json, ${sandbox.exchangeUrl}/openapi/partner.json`,
 );
+console.log(
+  `events:        ${sandbox.exchangeUrl.replace(/^http/, 'ws')}${eventsPath}  (Pusher protocol; pusher-js app key LiquidTapClient)`,
+);
+console.log(`console:       ${sandbox.exchangeUrl}/console  (a product's book and fills, live)`);
 console.log(`store:         ${store}`);
 console.log(
   `settlements:   ${settleAfterMs === undefined ? 'never complete (--settle-after never)' : `PENDING transactions are FILLED after ${settleAfterText} s (--settle-after)`}`,

@@ -49,13 +49,23 @@ input { font: inherit; width: 100%; box-sizing: border-box; padding: 0.3rem 0.5r
 button { font: inherit; margin: 1rem 0.5rem 0 0; padding: 0.35rem 1rem; }
 .error { color: #b42318; }
 code { background: #f0f1f3; padding: 0 0.25rem; border-radius: 3px; }
+table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; }
+th, td { padding: 0.1rem 0.75rem 0.1rem 0; text-align: right; }
+.columns { display: flex; gap: 2rem; flex-wrap: wrap; }
 `;
 
 /**
  * A whole page, without the interfaces' CORS headers: another origin must not read a page, or
- * the form token in it. Nothing on it runs scripts, loads from elsewhere or sits in a frame.
+ * the form token in it. Nothing on it loads from elsewhere or sits in a frame, and it runs no
+ * script unless `scripts` allows the sandbox's own files (and connections back to it).
  */
-export function page(status: number, title: string, body: Html): Serialized {
+export function page(
+  status: number,
+  title: string,
+  body: Html,
+  { scripts = false }: { scripts?: boolean } = {},
+): Serialized {
   const bytes = Buffer.from(
     html`<!doctype html>
 <html lang="en">
@@ -76,8 +86,7 @@ ${body}
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-length': bytes.length,
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'${scripts ? "; script-src 'self'; connect-src 'self'" : ''}`,
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',

@@ -26,19 +26,31 @@ async function openRequest(): Promise<{ href: string; publicId: string }> {
 }
 
 describe('pages for people', () => {
-  it('answers / with links to the docs, both specs and health, each of which answers', async () => {
+  it('answers / with links to the console, the docs, both specs and health, each of which answers', async () => {
     const index = await fetch(`${sandbox.exchangeUrl}/`);
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const text = await index.text();
     expect(text).toContain('href="http://127.0.0.1:4173/"');
     const links = [...text.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]);
-    expect(links).toEqual(['/openapi/exchange.json', '/openapi/partner.json', '/health']);
+    expect(links).toEqual([
+      '/console',
+      '/openapi/exchange.json',
+      '/openapi/partner.json',
+      '/health',
+    ]);
     for (const link of links) {
       const answer = await fetch(`${sandbox.exchangeUrl}${link}`);
       expect(answer.status, link).toBe(200);
     }
     expect(await (await fetch(`${sandbox.exchangeUrl}/health`)).json()).toEqual({ status: 'ok' });
+    // The console runs its own script alone, and connects back to the sandbox alone.
+    const console = await fetch(`${sandbox.exchangeUrl}/console`);
+    expect(console.headers.get('content-security-policy')).toMatch(
+      /default-src 'none'.*script-src 'self'; connect-src 'self'/,
+    );
+    const script = await fetch(`${sandbox.exchangeUrl}/console.js`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect((await fetch(`${sandbox.partnerUrl}/api/v1`)).status).toBe(200);
   });
 

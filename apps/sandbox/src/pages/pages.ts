@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Sequencer } from '../state/sequencer.js';
+import { consolePage, consoleScriptFile } from './console-page.js';
 import { indexPage } from './index-page.js';
 import { oauthPage } from './oauth-page.js';
 
@@ -27,6 +28,8 @@ const favicon: Serialized = {
 export function sandboxPages(options: PagesOptions) {
   const oauth = oauthPage(options);
   const index = indexPage(options);
+  const consoleHtml = consolePage();
+  const script = consoleScriptFile();
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
     const challenge = /^\/oauth\/([^/]+)$/.exec(pathname);
     if (challenge) return oauth(request, challenge[1] ?? '');
@@ -38,7 +41,11 @@ export function sandboxPages(options: PagesOptions) {
         ? favicon
         : pathname === '/health'
           ? uncachedJson(200, { status: 'ok' })
-          : undefined;
+          : pathname === '/console'
+            ? consoleHtml
+            : pathname === '/console.js'
+              ? script
+              : undefined;
     if (!page) return undefined;
     const method = request.method ?? 'GET';
     if (method === 'GET' || method === 'HEAD') return page;
