@@ -48,8 +48,8 @@ function withDescriptionQuery(query: Record<string, string>): Record<string, str
   let replaced: Record<string, string> | undefined;
   for (const [name, values] of Object.entries(legacyQueryValues)) {
     const value = query[name];
-    const description = value === undefined ? undefined : values[value];
-    if (description === undefined) continue;
+    if (value === undefined || !Object.hasOwn(values, value)) continue;
+    const description = values[value] as string;
     replaced ??= { ...query };
     replaced[name] = description;
   }
