@@ -2,28 +2,15 @@
  * The exchange's earlier names at the edge (Fastify's inject on the demo sandbox in memory):
  * X-Quoine-Auth, X-Quoine-API-Version, a trailing slash, `with_details=true`.
  */
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSessionSecret, partnerStoredReads } from '../partner/handlers.js';
-import { sandboxHandlers } from '../sandbox-handlers.js';
-import { type MemorySandbox, memorySandbox, signedNow } from '../testing/memory-sandbox.js';
-import { createApp } from './app.js';
-import { buildRoutes } from './router.js';
+import { type MemoryApp, memoryApp } from '../testing/memory-app.js';
+import { type MemorySandbox, signedNow } from '../testing/memory-sandbox.js';
 
 let sandbox: MemorySandbox;
-let app: Awaited<ReturnType<typeof createApp>>['app'];
+let app: MemoryApp['app'];
 
 beforeAll(async () => {
-  sandbox = await memorySandbox();
-  ({ app } = await createApp({
-    sequencer: sandbox.sequencer,
-    routes: buildRoutes(),
-    handlers: sandboxHandlers('http://sandbox.invalid'),
-    storedReads: partnerStoredReads,
-    findSessionSecret,
-    now: sandbox.now,
-    log: pino({ level: 'silent' }),
-  }));
+  ({ sandbox, app } = await memoryApp());
 });
 afterAll(() => app.close());
 
