@@ -16,6 +16,7 @@ import {
   parseQuery,
 } from './call-pipeline.js';
 import { answerClientError } from './client-error.js';
+import { legacyHeaderNames, routedUrl, withDescriptionNames } from './legacy-names.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
 import { allowedMethods, apiOfPath, findRoute, type Route, routerPath } from './router.js';
@@ -43,7 +44,13 @@ const specDocuments: Record<string, unknown> = {
 const corsOptions = {
   origin: '*',
   methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-  allowedHeaders: ['content-type', 'authorization', 'x-service-auth', 'x-service-api-version'],
+  allowedHeaders: [
+    'content-type',
+    'authorization',
+    'x-service-auth',
+    'x-service-api-version',
+    ...Object.keys(legacyHeaderNames),
+  ],
   maxAge: 600,
   // Any OPTIONS is answered 204, a preflight or not.
   strictPreflight: false,
@@ -128,17 +135,22 @@ export async function createApp(options: AppOptions) {
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<Reply | Serialized> {
-    const { url } = request;
+    // What a JWT signs: the URL as sent, before routing dropped a trailing slash.
+    const url = request.originalUrl;
     const now = options.now();
     const publicRead = isPublicRead(route);
     const version = sequencer.version;
+    const { headers, query } = withDescriptionNames(route.api, {
+      headers: request.headers,
+      query: request.query as Record<string, string>,
+    });
     const decided = await answerCall({
       route,
       url,
       path: request.params as Record<string, string>,
-      query: request.query as Record<string, string>,
+      query,
       body: request.body,
-      headers: request.headers,
+      headers,
       address: request.socket.remoteAddress ?? '',
       now,
     });
@@ -197,6 +209,7 @@ export async function createApp(options: AppOptions) {
         handler(request, response);
       }),
     clientErrorHandler: answerClientError,
+    rewriteUrl: (request) => routedUrl(options.routes, request.url ?? '/'),
     routerOptions: {
       // A client order id may be as long as the request line allows.
       maxParamLength: 16 * 1024,

@@ -1,0 +1,30 @@
+/**
+ * The HTTP edge (`createApp`) on the demo sandbox in memory: the edge's own tests call it with
+ * Fastify's inject, and a client that needs a socket gets one with `app.listen`, without the
+ * time a store takes to open.
+ */
+import pino from 'pino';
+import { createApp } from '../http/app.js';
+import { buildRoutes } from '../http/router.js';
+import { findSessionSecret, partnerStoredReads } from '../partner/handlers.js';
+import { sandboxHandlers } from '../sandbox-handlers.js';
+import { type MemorySandbox, memorySandbox } from './memory-sandbox.js';
+
+export interface MemoryApp {
+  sandbox: MemorySandbox;
+  app: Awaited<ReturnType<typeof createApp>>['app'];
+}
+
+export async function memoryApp(): Promise<MemoryApp> {
+  const sandbox = await memorySandbox();
+  const { app } = await createApp({
+    sequencer: sandbox.sequencer,
+    routes: buildRoutes(),
+    handlers: sandboxHandlers('http://sandbox.invalid'),
+    storedReads: partnerStoredReads,
+    findSessionSecret,
+    now: sandbox.now,
+    log: pino({ level: 'silent' }),
+  });
+  return { sandbox, app };
+}
