@@ -21,6 +21,7 @@ const plan10 = {"*":{"market_ask":true,"market_bid":true,"taker_fee":true,"maker
 const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true} as const;
 const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
 const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
+const plan14 = {"*":{"amount":true,"balance":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -367,6 +368,21 @@ export const operationTable = {
     decimals: plan13,
     requestDecimals: null,
     query: [],
+  },
+  listBalanceHistory: {
+    method: 'GET',
+    path: '/balance_history',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListBalanceHistoryResponse',
+    decimals: plan14,
+    requestDecimals: null,
+    query: ["currency","source_action","timestamp_gte","timestamp_lte","limit"],
   },
 } as const;
 

@@ -17,6 +17,7 @@ export {
   zGetPriceLevelsResponse,
   zGetProductResponse,
   zGetUserContextResponse,
+  zListBalanceHistoryResponse,
   zListCurrenciesResponse,
   zListExecutionsResponse,
   zListOrdersResponse,

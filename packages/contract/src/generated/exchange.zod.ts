@@ -112,6 +112,28 @@ export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
 ]);
 
 /**
+ * What changed a balance.
+ */
+export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
+    'funding',
+    'funding_fee',
+    'withdrawal',
+    'withdrawal_fee',
+    'trade',
+    'trade_fee',
+    'rebate_trade_fee',
+    'loan',
+    'repay',
+    'cfd_pnl',
+    'quick_exchange'
+]);
+
+/**
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ */
+export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum(['Execution', 'Trade']);
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -586,6 +608,20 @@ export const zCurrency = /* @__PURE__ */ z.object({
 });
 
 /**
+ * One change of one balance.
+ */
+export const zLedgerEntry = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_action: zLedgerSourceAction,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    timestamp: zUnixSecondsFractional
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -1010,3 +1046,20 @@ export const zListCurrenciesHeaders = /* @__PURE__ */ z.object({
  * The currencies.
  */
 export const zListCurrenciesResponse = /* @__PURE__ */ z.array(zCurrency);
+
+export const zListBalanceHistoryHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListBalanceHistoryQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    source_action: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    timestamp_gte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    timestamp_lte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(10), /* @__PURE__ */ z.lte(1000))), 1000)
+});
+
+/**
+ * The caller's entries, newest first.
+ */
+export const zListBalanceHistoryResponse = /* @__PURE__ */ z.array(zLedgerEntry);
