@@ -1,8 +1,16 @@
-import { zListBalanceHistoryResponse } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zGetMainAssetResponse,
+  zGetReservedBalanceDetailsResponse,
+  zListAccountBalancesResponse,
+  zListBalanceHistoryResponse,
+  zListCryptoAccountsResponse,
+  zListFiatAccountsResponse,
+  zListTransactionsResponse,
+} from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { balances, freshProduct, place } from '../testing/trading.js';
+import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
 import { houseUserId } from './ledger.js';
 
 let sandbox: MemorySandbox;
@@ -79,5 +87,53 @@ describe('the ledger', () => {
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999999', reserved: '50' });
     const [fee] = await history(trader.call, '?currency=JPY&source_action=trade_fee');
     expect(fee).toMatchObject({ amount: '-1', balance: '99999999' });
+  });
+
+  it('shows what holds a reserved balance: each live order and each open position', async () => {
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    // Below the sell that fills the margin order, so it keeps resting.
+    const resting = await place(trader.call, { product_id, price: '50', quantity: '0.5' });
+    const body = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const margin = await place(trader.call, { ...body, leverage_level: 2 });
+    await place(sandbox.addUser().call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const details = valid(
+      zGetReservedBalanceDetailsResponse,
+      await trader.call('GET', '/accounts/JPY/reserved_balance_details'),
+    );
+    expect(details).toEqual({
+      currency: 'JPY',
+      reserved_balance: '75',
+      details: [
+        { holder_type: 'order', id: resting.id, amount: '25' },
+        {
+          holder_type: 'position',
+          id: (await getOrder(trader.call, margin.id)).trade_id,
+          amount: '50',
+        },
+      ],
+    });
+    expect((await trader.call('GET', '/accounts/XYZ/reserved_balance_details')).status).toBe(404);
+  });
+
+  it('lists the entries as paged transactions, and the balances alone or valued in yen', async () => {
+    const user = sandbox.addUser();
+    const page = valid(
+      zListTransactionsResponse,
+      await user.call('GET', '/transactions?transaction_type=funding&limit=2&page=2'),
+    );
+    expect(page).toMatchObject({ current_page: 2, total_pages: 3 });
+    expect(page.models.map((model) => model.transaction_type)).toEqual(['funding', 'funding']);
+    const listed = valid(zListAccountBalancesResponse, await user.call('GET', '/accounts/balance'));
+    expect(listed).toContainEqual({ currency: 'BTC', balance: '10' });
+    // 10 BTC, 100 ETH, 100,000 XRP, 100,000,000 JPY and 1,000,000 USD at their yen rates.
+    expect(valid(zGetMainAssetResponse, await user.call('GET', '/accounts/main_asset'))).toEqual({
+      currency: 'JPY',
+      total_amount: '398000000',
+    });
+    const fiat = valid(zListFiatAccountsResponse, await user.call('GET', '/fiat_accounts'));
+    const crypto = valid(zListCryptoAccountsResponse, await user.call('GET', '/crypto_accounts'));
+    expect(fiat.map((account) => account.currency)).toEqual(['JPY', 'USD']);
+    expect(crypto.map((account) => account.currency)).toEqual(['BTC', 'ETH', 'XRP']);
   });
 });

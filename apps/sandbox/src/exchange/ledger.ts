@@ -130,7 +130,9 @@ export interface Posting {
  * call undone.
  */
 export function postEntry(journal: Journal, posting: Posting): LedgerEntry {
-  const { userId, currency, amount, sourceAction, source, now } = posting;
+  const { userId, currency, sourceAction, source, now } = posting;
+  // A fee of nothing, negated, is -0, which the store would read back as 0.
+  const amount = posting.amount.isZero() ? new D(0) : posting.amount;
   const account = journal.openAccount(userId, currency, depositAddress(userId, currency));
   const mayOwe = userId === houseUserId;
   if (!mayOwe && amount.isNeg() && account.balance.plus(amount).lt(account.reserved)) {

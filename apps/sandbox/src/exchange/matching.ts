@@ -1,7 +1,14 @@
 import { D, isOpen, type Order, type TrailingStop, takesOnly } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { chargeFee } from './fill-fees.js';
-import { closesPosition, fundsFor, reserveFor, settleSpotFill, syncReserve } from './ledger.js';
+import {
+  closesPosition,
+  fundsFor,
+  houseUserId,
+  reserveFor,
+  settleSpotFill,
+  syncReserve,
+} from './ledger.js';
 import { bookMarginFill } from './positions.js';
 
 /**
@@ -92,28 +99,32 @@ function settle(
     journal.reposition(order);
     syncReserve(journal, order);
   }
-  if (buyer.tradingType === 'spot') {
+  // A margin side swaps no currency: opposite a spot side, the house takes the other end of
+  // that side's swap, so no currency comes from nowhere.
+  const swapper = (order: Order, other: Order) =>
+    order.tradingType === 'spot' ? order.userId : other.tradingType === 'spot' ? houseUserId : null;
+  const buying = swapper(buyer, seller);
+  if (buying !== null) {
     settleSpotFill(
       journal,
-      buyer.userId,
+      buying,
       { currency: product.quotedCurrency, amount: value },
       { currency: product.baseCurrency, amount: quantity },
       { id: fillId, now },
     );
-  } else {
-    bookMarginFill(journal, buyer, fillId, quantity, price, now);
   }
-  if (seller.tradingType === 'spot') {
+  const selling = swapper(seller, buyer);
+  if (selling !== null) {
     settleSpotFill(
       journal,
-      seller.userId,
+      selling,
       { currency: product.baseCurrency, amount: quantity },
       { currency: product.quotedCurrency, amount: value },
       { id: fillId, now },
     );
-  } else {
-    bookMarginFill(journal, seller, fillId, quantity, price, now);
   }
+  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, fillId, quantity, price, now);
+  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, fillId, quantity, price, now);
   const fill = { id: fillId, quantity, price, now };
   chargeFee(journal, taker, 'taker', product, fill);
   chargeFee(journal, maker, 'maker', product, fill);

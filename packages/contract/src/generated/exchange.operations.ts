@@ -22,6 +22,12 @@ const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee"
 const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
 const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
 const plan14 = {"*":{"amount":true,"balance":true}} as const;
+const plan15 = {"models":{"*":{"gross_amount":true,"balance":true}}} as const;
+const plan16 = {"*":{"balance":true}} as const;
+const plan17 = {"total_amount":true} as const;
+const plan18 = {"reserved_balance":true,"details":{"*":{"amount":true}}} as const;
+const plan19 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}} as const;
+const plan20 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -383,6 +389,96 @@ export const operationTable = {
     decimals: plan14,
     requestDecimals: null,
     query: ["currency","source_action","timestamp_gte","timestamp_lte","limit"],
+  },
+  listTransactions: {
+    method: 'GET',
+    path: '/transactions',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListTransactionsResponse',
+    decimals: plan15,
+    requestDecimals: null,
+    query: ["currency","transaction_type","limit","page"],
+  },
+  listAccountBalances: {
+    method: 'GET',
+    path: '/accounts/balance',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListAccountBalancesResponse',
+    decimals: plan16,
+    requestDecimals: null,
+    query: [],
+  },
+  getMainAsset: {
+    method: 'GET',
+    path: '/accounts/main_asset',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetMainAssetResponse',
+    decimals: plan17,
+    requestDecimals: null,
+    query: [],
+  },
+  getReservedBalanceDetails: {
+    method: 'GET',
+    path: '/accounts/{currency}/reserved_balance_details',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetReservedBalanceDetailsResponse',
+    decimals: plan18,
+    requestDecimals: null,
+    query: [],
+  },
+  listFiatAccounts: {
+    method: 'GET',
+    path: '/fiat_accounts',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListFiatAccountsResponse',
+    decimals: plan19,
+    requestDecimals: null,
+    query: [],
+  },
+  listCryptoAccounts: {
+    method: 'GET',
+    path: '/crypto_accounts',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListCryptoAccountsResponse',
+    decimals: plan20,
+    requestDecimals: null,
+    query: [],
   },
 } as const;
 
