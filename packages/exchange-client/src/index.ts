@@ -63,3 +63,17 @@ export {
   type UserContext,
   type UserView,
 } from './client.js';
+export type {
+  AccountBalance,
+  BalanceHistoryQuery,
+  CryptoAccount,
+  FiatAccount,
+  LedgerEntry,
+  LedgerSourceAction,
+  ListTransactionsQuery,
+  MainAsset,
+  ReservedBalanceDetail,
+  ReservedBalanceDetails,
+  Transaction,
+  TransactionList,
+} from './ledger.js';
