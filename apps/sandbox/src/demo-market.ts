@@ -5,8 +5,16 @@
  * memory from them.
  */
 import { randomBytes } from 'node:crypto';
+import { houseUserId } from './exchange/ledger.js';
 import { placeOrder } from './exchange/orders.js';
-import { type Account, type Currency, D, type Product, type User } from './state/exchange-state.js';
+import {
+  type Account,
+  type Currency,
+  D,
+  type LedgerEntry,
+  type Product,
+  type User,
+} from './state/exchange-state.js';
 import type { Asset, Price } from './state/partner-state.js';
 import type { Sequencer } from './state/sequencer.js';
 
@@ -45,6 +53,9 @@ export interface NewProduct {
   base: string;
   quote: string;
   tick?: string;
+  /** Fee rates, as fractions of what a side receives (0.0015 is 0.15%); 0 unless told. */
+  takerFee?: string;
+  makerFee?: string;
   margin?: boolean;
   cfd?: boolean;
   perpetualEnabled?: boolean;
@@ -59,8 +70,8 @@ export function productRecord(id: number, product: NewProduct): Product {
     code: product.code ?? 'CASH',
     baseCurrency: product.base,
     quotedCurrency: product.quote,
-    takerFee: new D(0),
-    makerFee: new D(0),
+    takerFee: new D(product.takerFee ?? 0),
+    makerFee: new D(product.makerFee ?? 0),
     tickSize: new D(product.tick ?? '1'),
     disabled: false,
     marginEnabled: product.margin ?? false,
@@ -70,11 +81,14 @@ export function productRecord(id: number, product: NewProduct): Product {
   };
 }
 
+/** What the demo pairs charge a fill at fee tier 0: 0.15% to take, 0.05% to make. */
+const demoFees = { takerFee: '0.0015', makerFee: '0.0005' };
+
 export const demoProducts: readonly (NewProduct & { id: number })[] = [
-  { id: 1, base: 'BTC', quote: 'JPY', tick: '1', margin: true },
-  { id: 2, base: 'ETH', quote: 'JPY', tick: '1' },
-  { id: 3, base: 'ETH', quote: 'BTC', tick: '0.00001' },
-  { id: 4, base: 'XRP', quote: 'JPY', tick: '0.001' },
+  { id: 1, base: 'BTC', quote: 'JPY', tick: '1', margin: true, ...demoFees },
+  { id: 2, base: 'ETH', quote: 'JPY', tick: '1', ...demoFees },
+  { id: 3, base: 'ETH', quote: 'BTC', tick: '0.00001', ...demoFees },
+  { id: 4, base: 'XRP', quote: 'JPY', tick: '0.001', ...demoFees },
   {
     id: 601,
     type: 'Perpetual',
@@ -173,20 +187,47 @@ export function userRecord(id: number, firstName = 'Sandbox user'): User {
   };
 }
 
-/** A new user's accounts, funded with the starting balances; `nextId` numbers them. */
+/** The house, which fees are paid to: a user with no token and no starting balances. */
+export const houseRecord = (): User => userRecord(houseUserId, 'House');
+
+/** What the ledger names the starting balances. */
+export const startingFunding: LedgerEntry['sourceAction'] = 'funding';
+
+/**
+ * A new user's accounts, funded with the starting balances, and the funding entry that
+ * explains each balance; `next` numbers both.
+ */
 export function startingAccounts(
   userId: number,
   address: (userId: number, currency: string) => string,
-  nextId: () => number,
-): Account[] {
-  return Object.entries(startingBalances).map(([currency, balance]) => ({
-    id: nextId(),
-    userId,
-    currency,
-    balance: new D(balance),
-    reserved: new D(0),
-    address: address(userId, currency),
-  }));
+  next: { account: () => number; entry: () => number },
+  now: number,
+): { accounts: Account[]; entries: LedgerEntry[] } {
+  const accounts: Account[] = [];
+  const entries: LedgerEntry[] = [];
+  for (const [currency, balance] of Object.entries(startingBalances)) {
+    const amount = new D(balance);
+    accounts.push({
+      id: next.account(),
+      userId,
+      currency,
+      balance: amount,
+      reserved: new D(0),
+      address: address(userId, currency),
+    });
+    entries.push({
+      id: next.entry(),
+      userId,
+      currency,
+      amount,
+      balance: amount,
+      sourceAction: startingFunding,
+      sourceObjectType: null,
+      sourceObjectId: null,
+      createdAt: now,
+    });
+  }
+  return { accounts, entries };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Handlers } from './domain/operation.js';
 import { executionHandlers } from './exchange/executions.js';
+import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -23,6 +24,7 @@ export function sandboxHandlers(
     ...executionHandlers,
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
+    ...ledgerHandlers,
     ...partner,
   };
 }

@@ -48,6 +48,8 @@ import {
   signServiceAuth,
 } from '@exchange-kit/core/auth';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
+import { everyRow } from './every-row.js';
+import { accountCalls, ledgerCalls } from './ledger.js';
 
 export type {
   Accounts,
@@ -159,17 +161,6 @@ function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[]
     if (requested !== String(existing)) differences.push({ field, existing, requested });
   }
   return differences;
-}
-
-/** Every row of a paged list, fetching page after page as the loop asks for more. */
-async function* everyRow<Row>(
-  pageOf: (page: number) => Promise<{ models: Row[]; total_pages: number | string }>,
-): AsyncGenerator<Row, void, undefined> {
-  for (let page = 1; ; page++) {
-    const list = await pageOf(page);
-    yield* list.models;
-    if (list.models.length === 0 || page >= Number(list.total_pages)) return;
-  }
 }
 
 const idTaken = (error: unknown) =>
@@ -370,6 +361,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   return {
     orders,
     executions,
+    ledger: ledgerCalls(call),
+    accounts: accountCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

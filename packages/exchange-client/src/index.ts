@@ -81,3 +81,17 @@ export {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './events.js';
+export type {
+  AccountBalance,
+  BalanceHistoryQuery,
+  CryptoAccount,
+  FiatAccount,
+  LedgerEntry,
+  LedgerSourceAction,
+  ListTransactionsQuery,
+  MainAsset,
+  ReservedBalanceDetail,
+  ReservedBalanceDetails,
+  Transaction,
+  TransactionList,
+} from './ledger.js';

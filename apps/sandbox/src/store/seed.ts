@@ -4,6 +4,7 @@ import {
   demoLoanBook,
   demoProducts,
   demoUserId,
+  houseRecord,
   marketMakerId,
   type NewProduct,
   newApiToken,
@@ -11,9 +12,11 @@ import {
   productRecord,
   secondDemoUserId,
   startingBalances,
+  startingFunding,
   userRecord,
 } from '../demo-market.js';
 import { depositAddress } from '../exchange/ledger.js';
+import type { User } from '../state/exchange-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import type { Database, Queryable } from './database.js';
 import { sandboxStorage } from './sandbox-storage.js';
@@ -43,24 +46,12 @@ export async function addToken(
   return { tokenId, tokenSecret };
 }
 
-/** A user with an API token and funded accounts in every currency. */
-export async function addUser(
-  db: Queryable,
-  options: { userId?: number; firstName?: string; tokenId?: string; tokenSecret?: string } = {},
-): Promise<NewUser> {
-  // Users added after the seed are numbered from 2001, clear of the seeded ones.
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT coalesce($1::bigint, (SELECT coalesce(max(id), 2000) + 1 FROM users WHERE id > 2000))
-       AS id`,
-    [options.userId ?? null],
-  );
-  const userId = rows[0]?.id;
-  if (userId === undefined) throw new Error('No user id');
-  const user = userRecord(userId, options.firstName);
+/** A user row; `ON CONFLICT DO NOTHING` keeps one that is there already. */
+async function insertUser(db: Queryable, user: User): Promise<void> {
   await db.query(
     `INSERT INTO users (id, email, first_name, last_name, country, currency, language, kyc_status,
        app_vendor_id, affiliate_code, email_confirmed_at_s)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
     [
       user.id,
       user.email,
@@ -75,11 +66,39 @@ export async function addUser(
       user.emailConfirmedAtS,
     ],
   );
+}
+
+/** A user with an API token and funded accounts in every currency. */
+export async function addUser(
+  db: Queryable,
+  options: {
+    userId?: number;
+    firstName?: string;
+    tokenId?: string;
+    tokenSecret?: string;
+    /** When the starting balances are funded, in ms; now unless told. */
+    now?: number;
+  } = {},
+): Promise<NewUser> {
+  // Users added after the seed are numbered from 2001, clear of the seeded ones.
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT coalesce($1::bigint, (SELECT coalesce(max(id), 2000) + 1 FROM users WHERE id > 2000))
+       AS id`,
+    [options.userId ?? null],
+  );
+  const userId = rows[0]?.id;
+  if (userId === undefined) throw new Error('No user id');
+  await insertUser(db, userRecord(userId, options.firstName));
   const { tokenId, tokenSecret } = await addToken(db, userId, options);
   for (const [currency, balance] of Object.entries(startingBalances)) {
     await db.query(
       'INSERT INTO accounts (user_id, currency, balance, address) VALUES ($1, $2, $3, $4)',
       [userId, currency, balance, depositAddress(userId, currency)],
+    );
+    await db.query(
+      `INSERT INTO ledger_entries (user_id, currency, amount, balance, source_action, created_at)
+       VALUES ($1, $2, $3, $3, $4, $5)`,
+      [userId, currency, balance, startingFunding, options.now ?? Date.now()],
     );
   }
   return { userId, tokenId, tokenSecret };
@@ -115,7 +134,7 @@ export async function addProduct(db: Queryable, product: NewProduct): Promise<nu
   return id;
 }
 
-async function seedMarket(db: Queryable): Promise<void> {
+async function seedMarket(db: Queryable, now: number): Promise<void> {
   for (const currency of demoCurrencies()) {
     await db.query(
       `INSERT INTO currencies (code, name, currency_type, symbol, depositable, withdrawable,
@@ -143,7 +162,7 @@ async function seedMarket(db: Queryable): Promise<void> {
       [currency, side, rate, amount],
     );
   }
-  await addUser(db, { userId: marketMakerId, firstName: 'Market maker' });
+  await addUser(db, { userId: marketMakerId, firstName: 'Market maker', now });
 }
 
 /** A demo user with the configured token, added on the first start and kept in step after. */
@@ -153,10 +172,11 @@ async function ensureDemoUser(
   firstName: string,
   tokenId: string,
   tokenSecret: string,
+  now: number,
 ): Promise<void> {
   const { rows } = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
   if (rows.length === 0) {
-    await addUser(tx, { userId, firstName, tokenId, tokenSecret });
+    await addUser(tx, { userId, firstName, tokenId, tokenSecret, now });
     return;
   }
   await tx.query(
@@ -179,14 +199,17 @@ export async function seed(
 ): Promise<Sequencer> {
   const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
-    if (rows.length === 0) await seedMarket(tx);
-    await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret);
+    if (rows.length === 0) await seedMarket(tx, now);
+    // Stores seeded before the ledger have no house yet.
+    await insertUser(tx, houseRecord());
+    await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret, now);
     await ensureDemoUser(
       tx,
       secondDemoUserId,
       'Second demo',
       credentials.secondTokenId,
       credentials.secondTokenSecret,
+      now,
     );
     await tx.query(
       `INSERT INTO partner_applications (user_id, public_api_key, name)

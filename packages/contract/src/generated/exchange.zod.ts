@@ -112,6 +112,33 @@ export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
 ]);
 
 /**
+ * What changed a balance.
+ */
+export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
+    'funding',
+    'funding_fee',
+    'withdrawal',
+    'withdrawal_fee',
+    'trade',
+    'trade_fee',
+    'rebate_trade_fee',
+    'loan',
+    'repay',
+    'cfd_pnl',
+    'quick_exchange'
+]);
+
+/**
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ */
+export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum(['Execution', 'Trade']);
+
+/**
+ * What holds part of a reserved balance.
+ */
+export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum(['order', 'position']);
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -586,6 +613,77 @@ export const zCurrency = /* @__PURE__ */ z.object({
 });
 
 /**
+ * One change of one balance.
+ */
+export const zLedgerEntry = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_action: zLedgerSourceAction,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    timestamp: zUnixSecondsFractional
+});
+
+/**
+ * A ledger entry as the older transactions list shows it.
+ */
+export const zTransaction = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    transaction_type: zLedgerSourceAction,
+    gross_amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    created_at: zUnixSeconds
+});
+
+/**
+ * One page of transactions, as OrderList pages orders.
+ */
+export const zTransactionList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zTransaction),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * One account's currency and balance.
+ */
+export const zAccountBalance = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    balance: zDecimalLike
+});
+
+/**
+ * Every balance of a user valued in one currency.
+ */
+export const zMainAsset = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    total_amount: zDecimalLike
+});
+
+/**
+ * One holder of part of a reserved balance.
+ */
+export const zReservedBalanceDetail = /* @__PURE__ */ z.object({
+    holder_type: zReservedBalanceHolderType,
+    id: /* @__PURE__ */ z.int(),
+    amount: zDecimalLike
+});
+
+/**
+ * A reserved balance and what holds it; the amounts sum to `reserved_balance`.
+ */
+export const zReservedBalanceDetails = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    reserved_balance: zDecimalLike,
+    details: /* @__PURE__ */ z.array(zReservedBalanceDetail)
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -1010,3 +1108,85 @@ export const zListCurrenciesHeaders = /* @__PURE__ */ z.object({
  * The currencies.
  */
 export const zListCurrenciesResponse = /* @__PURE__ */ z.array(zCurrency);
+
+export const zListBalanceHistoryHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListBalanceHistoryQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    source_action: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    timestamp_gte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    timestamp_lte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(10), /* @__PURE__ */ z.lte(1000))), 1000)
+});
+
+/**
+ * The caller's entries, newest first.
+ */
+export const zListBalanceHistoryResponse = /* @__PURE__ */ z.array(zLedgerEntry);
+
+export const zListTransactionsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListTransactionsQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    transaction_type: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1)
+});
+
+/**
+ * One page of the caller's transactions, newest first.
+ */
+export const zListTransactionsResponse = zTransactionList;
+
+export const zListAccountBalancesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's balances.
+ */
+export const zListAccountBalancesResponse = /* @__PURE__ */ z.array(zAccountBalance);
+
+export const zGetMainAssetHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's balances valued in one currency.
+ */
+export const zGetMainAssetResponse = zMainAsset;
+
+export const zGetReservedBalanceDetailsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zGetReservedBalanceDetailsPath = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
+});
+
+/**
+ * The reserved balance and what holds it.
+ */
+export const zGetReservedBalanceDetailsResponse = zReservedBalanceDetails;
+
+export const zListFiatAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's fiat accounts.
+ */
+export const zListFiatAccountsResponse = /* @__PURE__ */ z.array(zFiatAccount);
+
+export const zListCryptoAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's crypto accounts.
+ */
+export const zListCryptoAccountsResponse = /* @__PURE__ */ z.array(zCryptoAccount);
