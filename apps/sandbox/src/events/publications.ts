@@ -7,6 +7,7 @@ import { channelAddress } from '@exchange-kit/contract/events';
 import { ownView } from '../exchange/executions.js';
 import { priceLevels, productView } from '../exchange/market.js';
 import { executionView, orderView } from '../exchange/order-view.js';
+import { accountsOf } from '../exchange/users.js';
 import type { Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { subscriptionKey } from './hub.js';
@@ -24,8 +25,8 @@ const pairOf = (product: Product) => `${product.baseCurrency}${product.quotedCur
 
 /**
  * The call's events, in order: its orders as they now stand (each to its owner), each fill
- * it made (in public, and to each side's owner), then each side of a book it changed, then
- * each product whose market data it changed. `listening` says whether anyone listens at a
+ * it made (in public, and to each side's owner), each account it changed (to its owner), then
+ * each side of a book it changed, then each product whose market data it changed. `listening` says whether anyone listens at a
  * key: an event no one would receive is not rendered.
  */
 export function publicationsOf(
@@ -64,6 +65,13 @@ export function publicationsOf(
         ownView(fill, order, true),
       );
     }
+  }
+  for (const account of journal.accounts()) {
+    const { userId, currency } = account;
+    add(channelAddress('userAccount', { userId, currency }), userId, 'updated', () => {
+      const { crypto_accounts, fiat_accounts } = accountsOf(state, userId);
+      return [...crypto_accounts, ...fiat_accounts].find((shown) => shown.id === account.id);
+    });
   }
   const sides = new Map<number, Set<'buy' | 'sell'>>();
   for (const order of journal.orders()) {

@@ -5,13 +5,17 @@
  */
 import type { AddressInfo } from 'node:net';
 import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
-import { zListExecutionsResponse, zOrder } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zGetAccountsResponse,
+  zListExecutionsResponse,
+  zOrder,
+} from '@exchange-kit/contract/exchange/schemas';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import PusherModule from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { RunningSandbox } from '../server.js';
-import { demoClient, newUser, startTestSandbox, valid } from '../test-support.js';
+import { type Client, demoClient, newUser, startTestSandbox, valid } from '../test-support.js';
 import { freshProduct, place, storedTrading, type TradingSandbox } from '../testing/trading.js';
 import { eventsPath } from './events-server.js';
 
@@ -47,10 +51,12 @@ async function rawClient() {
   });
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const next = async (event: string, timeoutMs = 5000) => {
+  const next = async (event: string, timeoutMs = 5000, channel?: string) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const at = frames.findIndex((frame) => frame.event === event);
+      const at = frames.findIndex(
+        (frame) => frame.event === event && (channel === undefined || frame.channel === channel),
+      );
       if (at >= 0) return frames.splice(at, 1)[0] as (typeof frames)[number];
       if (Date.now() > deadline) throw new Error(`no ${event} within ${timeoutMs} ms`);
       await new Promise<void>((wake) => {
@@ -145,6 +151,12 @@ describe('the Pusher protocol', () => {
   }, 30_000);
 });
 
+/** The accounts of the caller as `GET /accounts` lists them. */
+async function balancesOf(call: Client) {
+  const accounts = valid(zGetAccountsResponse, await call('GET', '/accounts'));
+  return [...accounts.crypto_accounts, ...accounts.fiat_accounts];
+}
+
 describe('private channels', () => {
   /** A bare client authenticated as the user of `token`, with what the server answered. */
   async function signedIn(token: { tokenId: string; tokenSecret: string }) {
@@ -162,27 +174,38 @@ describe('private channels', () => {
     const seller = await newUser(sandbox);
     const other = await newUser(sandbox);
     const clients = await Promise.all([buyer, seller, other].map((user) => signedIn(user)));
-    for (const client of clients) {
-      for (const channel of ['user_account_jpy_orders', 'user_executions_cash_btcjpy']) {
+    for (const [at, client] of clients.entries()) {
+      const own = `user_${[buyer, seller, other][at]?.userId}_account_jpy`;
+      for (const channel of ['user_account_jpy_orders', 'user_executions_cash_btcjpy', own]) {
         client.send('pusher:subscribe', { channel });
         expect((await client.next('pusher_internal:subscription_succeeded')).channel).toBe(channel);
       }
     }
     const [buyerEvents, sellerEvents, otherEvents] = clients;
     const bought = await place(buyer.call, { product_id, price: '5000000', quantity: '0.001' });
-    const placed = await buyerEvents?.next('updated');
+    const placed = await buyerEvents?.next('updated', 5000, 'user_account_jpy_orders');
     expect(placed?.channel).toBe('user_account_jpy_orders');
     const order = zOrder.parse(JSON.parse(placed?.data as string));
     expect({ id: order.id, status: order.status }).toEqual({ id: bought.id, status: 'live' });
 
     await place(seller.call, { product_id, side: 'sell', price: '5000000', quantity: '0.001' });
-    const filled = zOrder.parse(JSON.parse((await buyerEvents?.next('updated'))?.data as string));
+    const filled = zOrder.parse(
+      JSON.parse(
+        (await buyerEvents?.next('updated', 5000, 'user_account_jpy_orders'))?.data as string,
+      ),
+    );
     expect(filled.status).toBe('filled');
     const own = JSON.parse((await buyerEvents?.next('created'))?.data as string);
     expect(own).toMatchObject({ my_side: 'buy', order_id: bought.id, price: '5000000' });
     expect(JSON.parse((await sellerEvents?.next('created'))?.data as string)).toMatchObject({
       my_side: 'sell',
     });
+    // The buyer's JPY account: reserved when the buy rested, paid when it filled.
+    const account = `user_${buyer.userId}_account_jpy`;
+    const accountEvents = buyerEvents?.frames.filter((frame) => frame.channel === account) ?? [];
+    expect(accountEvents.length).toBeGreaterThan(0);
+    const last = JSON.parse(accountEvents.at(-1)?.data as string);
+    expect(last).toEqual((await balancesOf(buyer.call)).find((shown) => shown.id === last.id));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(otherEvents?.frames).toEqual([]);
     for (const client of clients) client.socket.close();

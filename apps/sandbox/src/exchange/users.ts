@@ -1,3 +1,4 @@
+import { channelAddress } from '@exchange-kit/contract/events';
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotAuthenticated } from '../domain/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
@@ -68,7 +69,7 @@ export function accountsOf(
     return { lowest: sorted[0] ?? null, highest: sorted.at(-1) ?? null };
   };
   const view = (account: Account, currency: Currency) => {
-    const channel = `user_${userId}_account_${account.currency.toLowerCase()}`;
+    const channel = channelAddress('userAccount', { userId, currency: account.currency });
     return {
       id: account.id,
       currency: account.currency,
