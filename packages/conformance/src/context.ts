@@ -82,15 +82,15 @@ export class SpecClient {
       case 'session':
         return { Authorization: `Bearer ${await signSessionAuth(auth.session, requestPath)}` };
       case 'spec': {
-        const schemes = new Set(
-          (op.security ?? []).flatMap((requirement) => Object.keys(requirement)),
-        );
-        if (!schemes.has('ServiceAuth')) return {};
-        const delegate = op.authPayload === 'PartnerDelegatedPayload';
-        const jwt = delegate
-          ? await signServiceAuth(this.token, { path: requestPath, delegate: true })
-          : await signServiceAuth(this.token, { path: requestPath });
-        return { 'X-Service-Auth': jwt };
+        if (op.signing === 'service') {
+          return { 'X-Service-Auth': await signServiceAuth(this.token, { path: requestPath }) };
+        }
+        if (op.signing === 'delegated') {
+          const jwt = await signServiceAuth(this.token, { path: requestPath, delegate: true });
+          return { 'X-Service-Auth': jwt };
+        }
+        // A session call needs a session, which only a check that made one can give.
+        return {};
       }
     }
   }
