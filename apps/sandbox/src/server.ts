@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
-import type { Handlers } from './domain/operation.js';
+import type { Handlers } from './handling/operation.js';
 import { createApp } from './http/app.js';
 import {
   boundConnections,

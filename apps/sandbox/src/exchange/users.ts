@@ -1,5 +1,5 @@
-import { NotAuthenticated } from '../domain/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { NotAuthenticated } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 
