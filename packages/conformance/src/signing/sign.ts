@@ -5,8 +5,8 @@ import {
   serviceAuthPayload,
   signAuthPayload,
 } from '@exchange-kit/core/auth';
+import { findOperation, operations } from '../engine/spec.js';
 import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
-import { findOperation, operations } from './spec.js';
 
 /**
  * What an X-Service-Auth JWT says, field by field: enough to sign the same JWT again with a

@@ -2,10 +2,10 @@ import { operationTable as exchangeTable } from '@exchange-kit/contract/exchange
 import { operationTable as partnerTable } from '@exchange-kit/contract/partner';
 import { callSigningOf, serviceAuthenticator, serviceAuthJwt } from '@exchange-kit/core/auth';
 import { describe, expect, it } from 'vitest';
-import { SpecClient } from './context.js';
+import { SpecClient } from '../engine/context.js';
+import { fillPath, operations } from '../engine/spec.js';
 import { jwtPayload } from './forge.js';
 import { delegatedOperation, signFor } from './sign.js';
-import { fillPath, operations } from './spec.js';
 
 const token = { tokenId: '42', tokenSecret: 'conformance-and-core' };
 const client = new SpecClient({

@@ -6,6 +6,7 @@ import {
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
+import { signRequestOf } from '../signing/sign.js';
 import {
   type Evidence,
   Failure,
@@ -14,7 +15,6 @@ import {
   SetupError,
   Skip,
 } from './outcome.js';
-import { signRequestOf } from './sign.js';
 import { fillPath, operation } from './spec.js';
 import type { Target } from './target.js';
 import { checkResponse } from './validate.js';
