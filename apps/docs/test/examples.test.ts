@@ -16,7 +16,7 @@ import { type SandboxProcess, startSandboxProcess } from '@exchange-kit/sandbox/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const docsDir = fileURLToPath(new URL('../', import.meta.url));
-const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli/cli.ts', import.meta.url));
 const outputDir = fileURLToPath(new URL('../test-output/examples/', import.meta.url));
 const ownSecret = `own-${randomBytes(12).toString('hex')}`;
 type PayoutMethod = NonNullable<IntentInput['payout_settlement']>['method'];

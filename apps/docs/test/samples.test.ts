@@ -2,7 +2,8 @@
  * Every TypeScript sample on a hand-written page is a file under examples/ (type-checked with
  * the packages by `tsc`, the runnable ones run in examples.test.ts), included by region.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docsDir, handWritten } from './hand-written-pages.js';
 
@@ -70,6 +71,18 @@ describe('code samples of the hand-written pages', () => {
         expect(path, `${page}.md`).not.toContain('#');
         expect(readFileSync(`${docsDir}${path}`, 'utf8'), path).not.toMatch(/#(end)?region/);
       }
+    }
+  });
+
+  it("on the frontend guide, show the hooks package's own example components, not a copy", () => {
+    // The hooks' example runs them in its end-to-end test; the guide's project links to them.
+    const hooksExample = fileURLToPath(
+      new URL('../../../packages/react-hooks/example/', import.meta.url),
+    );
+    for (const file of ['terms-acceptance.tsx', 'settlement-requirements.tsx']) {
+      expect(realpathSync(`${docsDir}examples/frontend/${file}`), file).toBe(
+        realpathSync(`${hooksExample}${file}`),
+      );
     }
   });
 });

@@ -6,7 +6,13 @@ import { request as httpRequest } from 'node:http';
 import { signServiceAuth, signSessionAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from './server.js';
-import { type Answer, clientFor, demoClient, send, startTestSandbox } from './test-support.js';
+import {
+  clientFor,
+  demoClient,
+  type ParsedResponse,
+  send,
+  startTestSandbox,
+} from './test-support.js';
 
 const lines: string[] = [];
 let sandbox: RunningSandbox;
@@ -40,7 +46,7 @@ function partner(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<Answer> {
+): Promise<ParsedResponse> {
   return send(
     sandbox.partnerUrl,
     method,

@@ -1,10 +1,10 @@
-import type { Handlers } from './domain/operation.js';
 import { executionHandlers } from './exchange/executions.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { userHandlers } from './exchange/users.js';
+import type { Handlers } from './handling/operation.js';
 import { completingSettlements } from './partner/completion.js';
 import { partnerHandlers } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';

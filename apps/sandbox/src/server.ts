@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DemoCredentials, defaultCredentials } from './config.js';
-import type { Handlers } from './domain/operation.js';
 import { serveEvents } from './events/events-server.js';
 import type { EventHub } from './events/hub.js';
 import type { ConnectionTimes } from './events/pusher-connection.js';
+import type { Handlers } from './handling/operation.js';
 import { createApp } from './http/app.js';
 import {
   boundConnections,

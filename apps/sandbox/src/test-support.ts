@@ -40,7 +40,8 @@ export async function lastingStore(): Promise<Exclude<StoreOptions, { memory: tr
   return { dataDir };
 }
 
-export interface Answer {
+/** What a test call got back: its status, content type and body, parsed when it is JSON. */
+export interface ParsedResponse {
   status: number;
   contentType: string;
   /** Parsed JSON, or the text of a non-JSON body. */
@@ -66,7 +67,7 @@ export async function send(
   path: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<Answer> {
+): Promise<ParsedResponse> {
   const response = await fetch(baseUrl + path, { method, headers, body });
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
@@ -79,7 +80,11 @@ export async function send(
 
 /** A client of the sandbox signing every call with `token`. */
 export function clientFor(sandbox: RunningSandbox, token: ApiToken) {
-  return async (method: string, path: string, options: RequestOptions = {}): Promise<Answer> => {
+  return async (
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ParsedResponse> => {
     const headers: Record<string, string> = { ...options.headers };
     if (!options.anonymous) {
       const signPath = options.signPath ?? path;
@@ -112,7 +117,7 @@ export async function newUser(sandbox: RunningSandbox): Promise<NewUser & { call
 /** Asserts a success response and that its body validates against the operation's schema. */
 export function valid<S extends z.core.$ZodType>(
   schema: S,
-  answer: Answer,
+  answer: ParsedResponse,
   status = 200,
 ): z.output<S> {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);

@@ -8,8 +8,8 @@ export {
   type OrderRef,
   type ProductInfo,
   type TradingType,
-} from './adapter.js';
-export { type BadInputCase, deriveBadInput } from './bad-input.js';
+} from './engine/adapter.js';
+export { type BadInputCase, deriveBadInput } from './engine/bad-input.js';
 export {
   type ConformanceRequirement,
   catalog,
@@ -17,12 +17,12 @@ export {
   profileNames,
   profiles,
   type RequirementKind,
-} from './catalog.js';
+} from './engine/catalog.js';
 export {
   type ExpectedFailure,
   parseExpectedFailures,
   readExpectedFailures,
-} from './expected-failures.js';
+} from './engine/expected-failures.js';
 export {
   type Evidence,
   Failure,
@@ -31,13 +31,7 @@ export {
   type RecordedCall,
   SetupError,
   Skip,
-} from './outcome.js';
-export { consoleLine, consoleSummary } from './report/console.js';
-export { curlOf } from './report/curl.js';
-export { defaultDocsUrl, requirementAnchor, requirementDocsUrl } from './report/docs-link.js';
-export { type HtmlOptions, toHtml } from './report/html.js';
-export { toJson } from './report/json.js';
-export { toJunit } from './report/junit.js';
+} from './engine/outcome.js';
 export {
   describeOrigin,
   type Level,
@@ -45,7 +39,7 @@ export {
   requirements,
   type StateTable,
   tables,
-} from './requirements.js';
+} from './engine/requirements.js';
 export {
   type ConformanceReport,
   CredentialsRefusedError,
@@ -54,6 +48,12 @@ export {
   type RunOptions,
   runConformance,
   type Verdict,
-} from './run.js';
-export type { Target } from './target.js';
-export { checkResponse, type Violation } from './validate.js';
+} from './engine/run.js';
+export type { Target } from './engine/target.js';
+export { checkResponse, type Violation } from './engine/validate.js';
+export { consoleLine, consoleSummary } from './reports/console.js';
+export { curlOf } from './reports/curl.js';
+export { defaultDocsUrl, requirementAnchor, requirementDocsUrl } from './reports/docs-link.js';
+export { type HtmlOptions, toHtml } from './reports/html.js';
+export { toJson } from './reports/json.js';
+export { toJunit } from './reports/junit.js';

@@ -4,8 +4,8 @@ import {
   type RunOptions,
   runConformance,
   selectRequirements,
-} from './run.js';
-import type { Target } from './target.js';
+} from './engine/run.js';
+import type { Target } from './engine/target.js';
 
 export interface DescribeConformanceOptions extends RunOptions {
   /** How long the whole run may take; 60 s by default. */

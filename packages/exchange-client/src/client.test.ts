@@ -2,6 +2,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import spec from '@exchange-kit/contract/exchange/openapi.json' with { type: 'json' };
+import {
+  type JsonReply,
+  jsonReply,
+  scriptedFetch,
+} from '@exchange-kit/test-support/scripted-fetch';
 import { Decimal } from 'decimal.js';
 import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -21,21 +26,9 @@ const baseUrl = 'http://127.0.0.1:4000';
 // The spec's own example of a cancelled order, so the fixture cannot drift from the contract.
 const order = spec.components.responses.CancelledOrder.content['application/json'].example;
 
-type Answer = { status?: number; body: unknown; type?: string; headers?: Record<string, string> };
-
-/** A fetch that records each request and answers from a list, the way a server would. */
-function server(...answers: Answer[]) {
-  const requests: Array<{ request: Request; body: string }> = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    requests.push({ request, body: request.body ? await request.clone().text() : '' });
-    const answer = answers.shift() ?? { status: 500, body: 'no answer scripted' };
-    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    return new Response(text, {
-      status: answer.status ?? 200,
-      headers: { 'content-type': answer.type ?? 'application/json', ...answer.headers },
-    });
-  };
+/** A client whose fetch records each request and answers from a list, the way a server would. */
+function server(...replies: JsonReply[]) {
+  const { fetch, sent: requests } = scriptedFetch(replies.map(jsonReply));
   const client = createExchangeClient({
     baseUrl,
     tokenId: 'demo-token',

@@ -1,4 +1,9 @@
 import spec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
+import {
+  type JsonReply,
+  jsonReply,
+  scriptedFetch,
+} from '@exchange-kit/test-support/scripted-fetch';
 import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createPartnerClient as createBrowserClient } from './browser.js';
@@ -13,22 +18,9 @@ const pending =
     'application/json'
   ].example;
 
-type Answer = { status?: number; body: unknown };
-
-function server(...answers: Answer[]) {
-  const requests: Array<{ request: Request; body: string }> = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    requests.push({ request, body: request.body ? await request.clone().text() : '' });
-    const answer = answers.shift() ?? {
-      status: 500,
-      body: { success: false, message: 'no answer' },
-    };
-    return new Response(JSON.stringify(answer.body), {
-      status: answer.status ?? 200,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
+/** A fetch that records each request and answers from a list, the way a server would. */
+function server(...replies: JsonReply[]) {
+  const { fetch, sent: requests } = scriptedFetch(replies.map(jsonReply));
   return { fetch, requests };
 }
 

@@ -3,6 +3,7 @@ import {
   type SandboxProcess,
   startSandboxProcess,
 } from '@exchange-kit/sandbox/testing';
+import { type SentRequest, scriptedFetch } from '@exchange-kit/test-support/scripted-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient as createBrowserClient } from './browser.js';
 import {
@@ -15,14 +16,15 @@ import {
 // A sandbox playing a service that requires the session Bearer JWT on every session call.
 let sandbox: SandboxProcess;
 let browser: PartnerClient;
-const seenAuthorization: (string | null)[] = [];
+// What the browser client sent, in order: the sandbox answers every call.
+let sent: SentRequest[];
+const seenAuthorization = () => sent.map(({ request }) => request.headers.get('authorization'));
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess(60_000, ['--require-session-auth']);
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    seenAuthorization.push(new Request(input, init).headers.get('authorization'));
-    return globalThis.fetch(input, init);
-  };
+  const observed = scriptedFetch([], { otherwise: globalThis.fetch });
+  sent = observed.sent;
+  const { fetch } = observed;
   browser = createBrowserClient({
     partnersUrl: sandbox.partnerUrl,
     publicApiKey: sandbox.publicApiKey,
@@ -43,7 +45,7 @@ describe('session client', () => {
 
     const signed = browser.forSession(session);
     expect(signed.sessionId).toBe(session.session_id);
-    seenAuthorization.length = 0;
+    sent.length = 0;
     const created = await signed.transactions.create({ ...order, session_id: session.session_id });
     const funding = await signed.transactions.setMethod({
       transaction_id: created.transaction_id,
@@ -61,8 +63,8 @@ describe('session client', () => {
       Array.from({ length: 5 }, () => signed.transactions.status(created.transaction_id)),
     );
     expect(statuses.map((t) => t.status)).toEqual(Array(5).fill('PENDING'));
-    expect(seenAuthorization.length).toBeGreaterThanOrEqual(8);
-    expect(seenAuthorization.every((value) => value?.startsWith('Bearer '))).toBe(true);
+    expect(seenAuthorization().length).toBeGreaterThanOrEqual(8);
+    expect(seenAuthorization().every((value) => value?.startsWith('Bearer '))).toBe(true);
   });
 
   it("cannot act on another session's transaction, and names an expired instruction's 422", async () => {

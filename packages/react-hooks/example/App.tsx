@@ -145,6 +145,7 @@ function BuyFlow() {
           ) : (
             <SettlementRequirements
               requirements={transaction.requirements}
+              disabled={transaction.isWorking}
               onSubmit={(requirement, value) => transaction.submit.mutate({ requirement, value })}
             />
           )}

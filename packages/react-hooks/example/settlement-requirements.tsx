@@ -5,23 +5,26 @@
 import type { SettlementRequirement } from '@exchange-kit/react-hooks';
 import { useState } from 'react';
 
-// #region requirement
 const requirementLabel: Record<SettlementRequirement['type'], (currency: string) => string> = {
   WALLET_ADDRESS: (currency) => `Your ${currency} wallet address`,
   SIGNED_RAW_TRANSACTION: (currency) => `Your signed ${currency} transaction`,
 };
 
+/** `disabled` while the flow is working: a second click would send the same value again. */
 export function SettlementRequirements({
   requirements,
+  disabled,
   onSubmit,
 }: {
   requirements: SettlementRequirement[];
+  disabled: boolean;
   onSubmit: (requirement: SettlementRequirement, value: string) => void;
 }) {
   return requirements.map((requirement) => (
     <RequirementForm
       key={`${requirement.settlementInstructionId}:${requirement.name}`}
       requirement={requirement}
+      disabled={disabled}
       onSubmit={(value) => onSubmit(requirement, value)}
     />
   ));
@@ -29,9 +32,11 @@ export function SettlementRequirements({
 
 function RequirementForm({
   requirement,
+  disabled,
   onSubmit,
 }: {
   requirement: SettlementRequirement;
+  disabled: boolean;
   onSubmit: (value: string) => void;
 }) {
   const [value, setValue] = useState('');
@@ -40,17 +45,16 @@ function RequirementForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(value);
+        if (!disabled) onSubmit(value);
       }}
     >
       <label>
         {label}{' '}
         <input type="text" value={value} onChange={(event) => setValue(event.target.value)} />
       </label>
-      <button type="submit" disabled={value.trim() === ''}>
+      <button type="submit" disabled={disabled || value.trim() === ''}>
         Submit
       </button>
     </form>
   );
 }
-// #endregion requirement

@@ -1,8 +1,4 @@
-/**
- * The terms of service checkbox a transaction needs ticked.
- */
-
-// #region terms
+/** The terms of service checkbox a transaction needs ticked. */
 export function TermsAcceptance({
   accepted,
   onChange,
@@ -23,4 +19,3 @@ export function TermsAcceptance({
     </label>
   );
 }
-// #endregion terms

@@ -51,11 +51,7 @@ describe('useUserSession', () => {
   });
 
   it('restores a saved session without opening another, resets included', async () => {
-    const calls: string[] = [];
-    const fetch: typeof globalThis.fetch = (input, init) => {
-      calls.push(String(input instanceof Request ? input.url : input));
-      return globalThis.fetch(input, init);
-    };
+    const { fetch, sent } = countingFetch();
     const saved: QuickExchangeSession = {
       sessionId: '6b0a6a55-3f77-4a65-9d43-5a0b0f5a2c11',
       environment: 'SANDBOX',
@@ -71,7 +67,7 @@ describe('useUserSession', () => {
     await act(() => queryClient.resetQueries());
     await waitFor(() => expect(result.current.fetchStatus).toBe('idle'));
     expect(result.current.data).toEqual(saved);
-    expect(calls).toEqual([]);
+    expect(sent).toEqual([]);
   });
 
   it('survives invalidation and reset of every key; useRenewSession opens a new session', async () => {

@@ -1,4 +1,5 @@
 import { advanceSandboxClock } from '@exchange-kit/sandbox/testing';
+import { scriptedFetch } from '@exchange-kit/test-support/scripted-fetch';
 import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, configure } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode } from 'react';
@@ -66,20 +67,15 @@ export const backend = () => backendCalls(inject('backendUrl'));
 
 /** A fetch that counts the requests it sends, by method and path, with their Authorization. */
 export function countingFetch() {
-  const calls: { call: string; authorization: string | null }[] = [];
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    calls.push({
-      call: `${request.method} ${new URL(request.url).pathname}`,
-      authorization: request.headers.get('authorization'),
-    });
-    return globalThis.fetch(input, init);
-  };
+  const { fetch, sent } = scriptedFetch([], { otherwise: globalThis.fetch });
+  const made = (call: string) =>
+    sent.filter(({ request }) => `${request.method} ${new URL(request.url).pathname}` === call);
   return {
     fetch,
-    count: (call: string) => calls.filter((c) => c.call === call).length,
+    sent,
+    count: (call: string) => made(call).length,
     authorizations: (call: string) =>
-      calls.filter((c) => c.call === call).map((c) => c.authorization),
+      made(call).map(({ request }) => request.headers.get('authorization')),
   };
 }
 

@@ -1,5 +1,5 @@
-import { NotAuthenticated } from '../domain/errors.js';
-import type { Caller } from '../domain/operation.js';
+import { NotAuthenticated } from '../handling/errors.js';
+import type { Caller } from '../handling/operation.js';
 
 /** The user a private exchange call acts for: the token's own user, or the OAuth grantor. */
 export function actingUser(caller: Caller): number {

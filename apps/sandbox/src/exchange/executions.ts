@@ -1,5 +1,5 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import type { Fill, Order } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 import { fillsSince, newestFills, ownFills } from './fill-history.js';

@@ -7,7 +7,13 @@ import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { addProduct } from '../store/seed.js';
-import { type Answer, type Client, newUser, send, startTestSandbox } from '../test-support.js';
+import {
+  type Client,
+  newUser,
+  type ParsedResponse,
+  send,
+  startTestSandbox,
+} from '../test-support.js';
 
 let sandbox: RunningSandbox;
 const logged: string[] = [];
@@ -44,7 +50,7 @@ interface Account {
   reserved_balance: string;
 }
 
-function jpy(answer: Answer): Account | undefined {
+function jpy(answer: ParsedResponse): Account | undefined {
   const body = answer.body as { fiat_accounts: Account[] };
   return body.fiat_accounts.find((account) => account.currency === 'JPY');
 }
@@ -56,7 +62,7 @@ function jpy(answer: Answer): Account | undefined {
 async function placeWithoutNonce(
   user: { tokenId: string; tokenSecret: string },
   body: Record<string, unknown>,
-): Promise<Answer> {
+): Promise<ParsedResponse> {
   const jwt = await signServiceAuth(user, { path: '/orders', withoutNonce: true });
   return send(
     sandbox.exchangeUrl,
@@ -74,8 +80,8 @@ describe('a call the store refuses', () => {
     const before = jpy(await victim.call('GET', '/accounts'));
     const rounds = 5;
     const perRound = 30;
-    const otherAnswers: Answer[] = [];
-    const refused: Answer[] = [];
+    const otherAnswers: ParsedResponse[] = [];
+    const refused: ParsedResponse[] = [];
     const started = Date.now();
     for (let round = 0; round < rounds && Date.now() - started < 20_000; round++) {
       const load = Array.from({ length: perRound }, (_, index) =>
@@ -90,8 +96,8 @@ describe('a call the store refuses', () => {
           ? placeWithoutNonce(other, { ...limitBuy, client_order_id: 'load-first' })
           : other.call('PUT', `/orders/client:load-${round - 1}-0/cancel`);
       const answers = await Promise.all([...load, bad, cancel]);
-      refused.push(answers[perRound] as Answer);
-      otherAnswers.push(...answers.slice(0, perRound), answers[perRound + 1] as Answer);
+      refused.push(answers[perRound] as ParsedResponse);
+      otherAnswers.push(...answers.slice(0, perRound), answers[perRound + 1] as ParsedResponse);
     }
 
     const failures = otherAnswers.filter((answer) => answer.status !== 200);

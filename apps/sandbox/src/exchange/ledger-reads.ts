@@ -1,6 +1,6 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import { NotFound } from '../domain/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { NotFound } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { D, type LedgerEntry } from '../state/exchange-state.js';
 import { newestEntries } from './balance-history.js';
 import { actingUser } from './caller.js';

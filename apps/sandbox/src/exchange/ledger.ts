@@ -1,4 +1,4 @@
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../handling/errors.js';
 import {
   D,
   isOpen,

@@ -1,5 +1,5 @@
-import { NotFound } from '../domain/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { NotFound } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type BookSide, D, type ExchangeState, type Product } from '../state/exchange-state.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */

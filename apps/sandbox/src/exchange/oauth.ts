@@ -1,8 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '@exchange-kit/contract/exchange';
-import { NotAuthenticated, NotFound } from '../domain/errors.js';
-import { canonicalUuid } from '../domain/ids.js';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { NotAuthenticated, NotFound } from '../handling/errors.js';
+import { canonicalUuid } from '../handling/ids.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import type { OAuthRequest } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import type { SandboxState } from '../state/sandbox-state.js';

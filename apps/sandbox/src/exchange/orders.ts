@@ -6,13 +6,13 @@ import type {
   zOrderTpslUpdate,
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
-import { NotFound, Refusal } from '../domain/errors.js';
+import { NotFound, Refusal } from '../handling/errors.js';
 import type {
   CallInput,
   ExchangeHandlerOf,
   Handlers,
   RequestContext,
-} from '../domain/operation.js';
+} from '../handling/operation.js';
 import {
   D,
   type ExchangeState,

@@ -1,7 +1,7 @@
 import { channelAddress } from '@exchange-kit/contract/events';
 import type { components } from '@exchange-kit/contract/exchange';
-import { NotAuthenticated } from '../domain/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
+import { NotAuthenticated } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
-import { type Answer, runCommandLine, send, startTestSandbox } from '../test-support.js';
+import { type ParsedResponse, runCommandLine, send, startTestSandbox } from '../test-support.js';
 import { defaultAnonymousRateLimits, RateLimiter } from './rate-limit.js';
 
 let sandbox: RunningSandbox;
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-function createSession(publicKey: string): Promise<Answer> {
+function createSession(publicKey: string): Promise<ParsedResponse> {
   return send(
     sandbox.partnerUrl,
     'POST',

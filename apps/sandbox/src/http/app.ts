@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Reply } from '../domain/operation.js';
+import type { Reply } from '../handling/operation.js';
 import type { Logger } from '../log.js';
 import {
   type CallPipelineOptions,

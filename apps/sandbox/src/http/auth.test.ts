@@ -5,7 +5,7 @@ import { signServiceAuth } from '@exchange-kit/core/auth';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
-import { type Answer, send, startTestSandbox, valid } from '../test-support.js';
+import { type ParsedResponse, send, startTestSandbox, valid } from '../test-support.js';
 
 let sandbox: RunningSandbox;
 let session: { session_id: string; session_secret: string };
@@ -41,7 +41,7 @@ describe('partner calls (path /realtime, delegate_path the real path)', () => {
     tokenSecret: sandbox.credentials.tokenSecret,
   });
 
-  async function createIntent(jwt: string | undefined): Promise<Answer> {
+  async function createIntent(jwt: string | undefined): Promise<ParsedResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (jwt) headers['X-Service-Auth'] = jwt;
     return send(sandbox.partnerUrl, 'POST', intentPath(), headers, intentBody);

@@ -6,7 +6,13 @@ import exchangeSpec from '@exchange-kit/contract/exchange/openapi.json' with { t
 import partnerSpec from '@exchange-kit/contract/partner/openapi.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
-import { type Answer, type Client, demoClient, send, startTestSandbox } from '../test-support.js';
+import {
+  type Client,
+  demoClient,
+  type ParsedResponse,
+  send,
+  startTestSandbox,
+} from '../test-support.js';
 
 let sandbox: RunningSandbox;
 let call: Client;
@@ -20,7 +26,11 @@ afterAll(() => sandbox.close());
 const limits = partnerSpec.info['x-request-limits'];
 const depth = exchangeSpec.info['x-request-limits']['max-nesting-depth'];
 
-function partner(path: string, body: string, contentType = 'application/json'): Promise<Answer> {
+function partner(
+  path: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<ParsedResponse> {
   return send(sandbox.partnerUrl, 'POST', path, { 'content-type': contentType }, body);
 }
 

@@ -1,5 +1,5 @@
 import type { ApiName } from '@exchange-kit/contract/documents';
-import type { Caller, Reply } from '../domain/operation.js';
+import type { Caller, Reply } from '../handling/operation.js';
 import { type AnonymousRateLimits, type RateLimit, RateLimiter } from './rate-limit.js';
 import { errorReply, HttpError } from './refusals.js';
 

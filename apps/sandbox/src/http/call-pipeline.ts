@@ -1,4 +1,4 @@
-import type { Handlers, Reply, StoredReadsOf } from '../domain/operation.js';
+import type { Handlers, Reply, StoredReadsOf } from '../handling/operation.js';
 import type { Sequencer } from '../state/sequencer.js';
 import {
   AuthError,

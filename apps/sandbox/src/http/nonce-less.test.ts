@@ -10,7 +10,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../postgres.test-support.js';
 import { type RunningSandbox, startSandbox } from '../server.js';
-import { type Answer, send, startTestSandbox, valid } from '../test-support.js';
+import { type ParsedResponse, send, startTestSandbox, valid } from '../test-support.js';
 import { nonceLessWindowSeconds } from './nonce-less.js';
 
 let sandbox: RunningSandbox;
@@ -40,7 +40,11 @@ function orderToken(target: RunningSandbox, claims: object): Promise<string> {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-function place(target: RunningSandbox, jwt: string, clientOrderId: string): Promise<Answer> {
+function place(
+  target: RunningSandbox,
+  jwt: string,
+  clientOrderId: string,
+): Promise<ParsedResponse> {
   return send(
     target.exchangeUrl,
     'POST',
@@ -65,9 +69,9 @@ describe('an order JWT without nonce', () => {
     const run = randomUUID().slice(0, 8);
     const captured = await orderToken(sandbox, { iat: seconds(clock) });
     const ids = Array.from({ length: 6 }, (_, n) => `${run}-${n}`);
-    const answers: Answer[] = [];
+    const answers: ParsedResponse[] = [];
     for (const id of ids) answers.push(await place(sandbox, captured, id));
-    valid(zCreateOrderResponse, answers[0] as Answer);
+    valid(zCreateOrderResponse, answers[0] as ParsedResponse);
     for (const replay of answers.slice(1)) {
       expect([replay.status, replay.body]).toEqual([
         401,

@@ -1,6 +1,6 @@
 import type { ApiName } from '@exchange-kit/contract/documents';
-import { DomainError, Forbidden, NotAuthenticated, NotFound, Refusal } from '../domain/errors.js';
-import type { Reply } from '../domain/operation.js';
+import { DomainError, Forbidden, NotAuthenticated, NotFound, Refusal } from '../handling/errors.js';
+import type { Reply } from '../handling/operation.js';
 
 /**
  * A refusal of the HTTP edge itself (a body it cannot read, a request the schemas refuse),

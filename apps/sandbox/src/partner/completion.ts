@@ -1,4 +1,4 @@
-import type { Handler, Handlers } from '../domain/operation.js';
+import type { Handler, Handlers } from '../handling/operation.js';
 import type { Journal } from '../state/journal.js';
 
 /**

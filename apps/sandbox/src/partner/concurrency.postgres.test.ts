@@ -7,7 +7,7 @@
 import { zIntentToTradeResponse } from '@exchange-kit/contract/partner/schemas';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Reply } from '../domain/operation.js';
+import type { Reply } from '../handling/operation.js';
 import { HttpError } from '../http/refusals.js';
 import {
   call,

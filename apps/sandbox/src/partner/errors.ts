@@ -1,4 +1,4 @@
-import { NotAuthenticated, NotFound, Refusal } from '../domain/errors.js';
+import { NotAuthenticated, NotFound, Refusal } from '../handling/errors.js';
 
 /** A field that names something that does not exist, naming the field. */
 export function notFound(what: string, field: string): NotFound {

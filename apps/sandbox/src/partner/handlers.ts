@@ -1,6 +1,6 @@
 /** The Quick Exchange partner operations, keyed by the operationId of spec/partner.openapi.yaml. */
-import { canonicalUuid } from '../domain/ids.js';
-import type { Handlers, StoredReadsOf } from '../domain/operation.js';
+import { canonicalUuid } from '../handling/ids.js';
+import type { Handlers, StoredReadsOf } from '../handling/operation.js';
 import { intentToTrade } from './intent-to-trade.js';
 import { createIntent } from './intents.js';
 import { listPartnerTransactions } from './listing.js';

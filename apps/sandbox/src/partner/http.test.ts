@@ -14,6 +14,7 @@ import { signServiceAuth, signSessionAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, startSandbox } from '../server.js';
+import { type ParsedResponse, send as sendTo } from '../test-support.js';
 
 let sandbox: RunningSandbox;
 
@@ -22,36 +23,29 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sandbox.close());
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-async function send(
+function send(
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
+): Promise<ParsedResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(sandbox.partnerUrl + path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  const json = response.headers.get('content-type')?.startsWith('application/json');
-  return { status: response.status, body: json ? JSON.parse(text) : text };
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return sendTo(sandbox.partnerUrl, method, path, headers, body);
 }
 
 /** A call of the demo partner: X-Service-Auth with path /realtime and delegate_path the real path. */
-async function asPartner(method: string, path: string, body?: unknown): Promise<Answer> {
+async function asPartner(method: string, path: string, body?: unknown): Promise<ParsedResponse> {
   const { tokenId, tokenSecret } = sandbox.credentials;
   const jwt = await signServiceAuth({ tokenId, tokenSecret }, { path, delegate: true });
   return send(method, path, { body, headers: { 'X-Service-Auth': jwt } });
 }
 
-function ok<S extends z.core.$ZodType>(schema: S, answer: Answer, status: number): z.infer<S> {
+function ok<S extends z.core.$ZodType>(
+  schema: S,
+  answer: ParsedResponse,
+  status: number,
+): z.infer<S> {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   return z.parse(schema, answer.body);
 }
@@ -214,7 +208,7 @@ describe('Quick Exchange over HTTP', () => {
         .count;
     const before = await countOf();
     const payout = { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '1' };
-    const refusals: [Answer, Record<string, string[]>][] = [
+    const refusals: [ParsedResponse, Record<string, string[]>][] = [
       [
         await asPartner('POST', intentPath, { payout_settlement: payout, stratgy: 'ONE_TO_MANY' }),
         { stratgy: ['unknown_field'] },

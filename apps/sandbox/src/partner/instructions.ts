@@ -8,7 +8,7 @@ import type {
 } from '@exchange-kit/contract/partner';
 import type { Journal } from '../state/journal.js';
 import type { Instruction } from '../state/partner-state.js';
-import { instructionState, missingInputs } from './methods.js';
+import { instructionState, missingInputNames } from './methods.js';
 import { QUOTE_TTL_MS } from './quotes.js';
 import type { ReceivedInputs, RequiredInputs, SetupParameters } from './schema-types.js';
 
@@ -90,7 +90,7 @@ export function settle(journal: Journal, transactionId: string, now: number): Tr
   if (!transaction) throw new Error(`No transaction ${transactionId} to settle`);
   const facts = journal.partner.instructionsOf(transactionId).map((row) => ({
     row,
-    missing: missingInputs(row.requiredInputParameters, row.receivedInput).length > 0,
+    missing: missingInputNames(row.requiredInputParameters, row.receivedInput).length > 0,
   }));
   const status: TransactionStatus =
     facts.length < 2

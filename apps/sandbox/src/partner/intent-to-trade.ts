@@ -7,9 +7,9 @@ import type {
 } from '@exchange-kit/contract/partner';
 import type { zIntentToTradeBody } from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
-import { NotAuthenticated } from '../domain/errors.js';
-import { canonicalUuid } from '../domain/ids.js';
-import type { DocumentedReply, PartnerHandlerOf } from '../domain/operation.js';
+import { NotAuthenticated } from '../handling/errors.js';
+import { canonicalUuid } from '../handling/ids.js';
+import type { DocumentedReply, PartnerHandlerOf } from '../handling/operation.js';
 import { D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import type {

@@ -5,7 +5,7 @@ import {
   zListPartnerTransactionsResponse,
 } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../domain/operation.js';
+import type { Caller } from '../handling/operation.js';
 import {
   call,
   count,

@@ -1,7 +1,7 @@
 /** The partner's listing of its transactions, oldest first, paged by creation time. */
 import type { components } from '@exchange-kit/contract/partner';
-import { canonicalUuid } from '../domain/ids.js';
-import type { PartnerHandlerOf } from '../domain/operation.js';
+import { canonicalUuid } from '../handling/ids.js';
+import type { PartnerHandlerOf } from '../handling/operation.js';
 import type { PartnerState } from '../state/partner-state.js';
 import { ENVIRONMENT, requireOwnedPartner } from './partners.js';
 import { renderPartnerTransaction } from './transactions.js';

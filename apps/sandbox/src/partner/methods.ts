@@ -89,7 +89,8 @@ export function acceptInputs(
   return merged;
 }
 
-export function missingInputs(required: RequiredInputs, received: ReceivedInputs): string[] {
+/** The names of the inputs an instruction requires and has not received yet. */
+export function missingInputNames(required: RequiredInputs, received: ReceivedInputs): string[] {
   return Object.entries(required)
     .filter(([name, parameter]) => parameter.required && !received[name])
     .map(([name]) => name);

@@ -1,4 +1,4 @@
-import type { Caller } from '../domain/operation.js';
+import type { Caller } from '../handling/operation.js';
 import type { PartnerApplication, PartnerState } from '../state/partner-state.js';
 import { invalid, notFound, unauthorized } from './errors.js';
 

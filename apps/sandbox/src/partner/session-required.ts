@@ -1,5 +1,5 @@
 import { operationTable } from '@exchange-kit/contract/partner';
-import type { Handler, Handlers } from '../domain/operation.js';
+import type { Handler, Handlers } from '../handling/operation.js';
 import { unauthorized } from './errors.js';
 
 /**

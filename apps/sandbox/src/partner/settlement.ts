@@ -1,13 +1,13 @@
 /** Choosing a settlement method and supplying its parameters after the transaction exists. */
-import { canonicalUuid } from '../domain/ids.js';
-import type { Caller, PartnerHandlerOf } from '../domain/operation.js';
+import { canonicalUuid } from '../handling/ids.js';
+import type { Caller, PartnerHandlerOf } from '../handling/operation.js';
 import type { Instruction, PartnerState, Transaction } from '../state/partner-state.js';
 import { invalid, notFound } from './errors.js';
 import { putInstruction, renderInstruction, settle } from './instructions.js';
 import {
   acceptInputs,
   checkMethod,
-  missingInputs,
+  missingInputNames,
   requiredInputs,
   setupParameters,
 } from './methods.js';
@@ -67,7 +67,10 @@ function checkNotExpired(state: PartnerState, transactionId: string, now: number
 
 function instructionReply(row: Instruction, message: string) {
   const instruction = renderInstruction(row);
-  const missing = missingInputs(instruction.required_input_parameters, instruction.received_input);
+  const missing = missingInputNames(
+    instruction.required_input_parameters,
+    instruction.received_input,
+  );
   return {
     status: 202 as const,
     body: {

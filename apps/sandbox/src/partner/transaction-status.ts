@@ -1,4 +1,4 @@
-import type { PartnerHandlerOf } from '../domain/operation.js';
+import type { PartnerHandlerOf } from '../handling/operation.js';
 import { visibleTransaction } from './settlement.js';
 import { nextStepMessage, transactionView } from './transactions.js';
 

@@ -7,7 +7,7 @@ import type {
   Transaction as TransactionRow,
 } from '../state/partner-state.js';
 import { renderInstruction } from './instructions.js';
-import { missingInputs } from './methods.js';
+import { missingInputNames } from './methods.js';
 
 export function renderTransaction(row: TransactionRow, instructions: Instruction[]): Transaction {
   const transaction: Transaction = {
@@ -54,9 +54,10 @@ export function nextStepMessage(transaction: Transaction): string {
       const missing = [transaction.funding_settlement, transaction.payout_settlement].flatMap(
         (instruction) =>
           instruction
-            ? missingInputs(instruction.required_input_parameters, instruction.received_input).map(
-                (name) => `${instruction.direction.toLowerCase()} ${name}`,
-              )
+            ? missingInputNames(
+                instruction.required_input_parameters,
+                instruction.received_input,
+              ).map((name) => `${instruction.direction.toLowerCase()} ${name}`)
             : [],
       );
       return `Settlement parameters required. Supply ${missing.join(', ')} with /settlement/parameters.`;

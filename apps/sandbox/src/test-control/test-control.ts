@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import { canonicalUuid } from '../domain/ids.js';
 import { denyRequest } from '../exchange/oauth.js';
+import { canonicalUuid } from '../handling/ids.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';

@@ -23,8 +23,8 @@ import {
   startingAccounts,
   userRecord,
 } from '../demo-market.js';
-import type { Reply } from '../domain/operation.js';
 import { depositAddress, houseUserId } from '../exchange/ledger.js';
+import type { Reply } from '../handling/operation.js';
 import { type CallPipelineOptions, callPipeline, parseQuery } from '../http/call-pipeline.js';
 import { buildRoutes, findRoute } from '../http/router.js';
 import { parseBody } from '../http/validate.js';
@@ -33,7 +33,7 @@ import { sandboxHandlers } from '../sandbox-handlers.js';
 import { SandboxState } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import type { NewUser } from '../store/seed.js';
-import type { Answer, Client, RequestOptions } from '../test-support.js';
+import type { Client, ParsedResponse, RequestOptions } from '../test-support.js';
 import { memoryStorage } from './memory-storage.js';
 
 const routes = buildRoutes();
@@ -68,7 +68,7 @@ export interface MemorySandbox {
     method: string,
     url: string,
     options?: RequestOptions & { address?: string },
-  ): Promise<Answer>;
+  ): Promise<ParsedResponse>;
   /** A client signing every call with `token`, as `clientFor` is over HTTP. */
   clientFor(token: ApiToken): Client;
   /** A new user, funded as the store's `addUser` funds one, with a client signing as that user. */
@@ -86,7 +86,7 @@ function header(answer: Reply, name: string): string | undefined {
 }
 
 /** A reply as a client reads it off the wire: JSON text parsed back, or plain text. */
-function asAnswer(reply: Reply): Answer {
+function asParsedResponse(reply: Reply): ParsedResponse {
   const text = header(reply, 'content-type');
   if (text?.startsWith('text/plain')) {
     return { status: reply.status, contentType: text, body: String(reply.body) };
@@ -206,7 +206,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
       address: requestOptions.address ?? '127.0.0.1',
       now: now(),
     });
-    return asAnswer(reply);
+    return asParsedResponse(reply);
   };
 
   const clientFor =

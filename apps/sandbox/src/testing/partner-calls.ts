@@ -6,7 +6,7 @@
 import * as schemas from '@exchange-kit/contract/partner/schemas';
 import { sessionAuthJwt } from '@exchange-kit/core/auth';
 import * as z from 'zod/mini';
-import type { Caller, Reply } from '../domain/operation.js';
+import type { Caller, Reply } from '../handling/operation.js';
 import { callPipeline, type ParsedCall, parseQuery } from '../http/call-pipeline.js';
 import { HttpError } from '../http/refusals.js';
 import { buildRoutes, type Route } from '../http/router.js';

@@ -1,9 +1,9 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
 import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
-import type { OrderRef } from '../adapter.js';
-import { type Auth, bodyOf, expectStatus } from '../context.js';
-import { forgeJwt } from '../forge.js';
-import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { type Auth, bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { forgeJwt } from '../signing/forge.js';
 import { approvedRequest } from './oauth-grant.js';
 import { example } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';

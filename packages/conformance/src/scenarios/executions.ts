@@ -1,6 +1,6 @@
-import type { OrderRef } from '../adapter.js';
-import { bodyOf, expectStatus } from '../context.js';
-import { Failure, type RecordedCall, Skip } from '../outcome.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
 import { filledOrder } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { type BadInputCase, deriveBadInput } from '../bad-input.js';
-import { badInputOperations, profilesOf } from '../catalog.js';
+import { type BadInputCase, deriveBadInput } from '../engine/bad-input.js';
+import { badInputOperations, profilesOf } from '../engine/catalog.js';
 import {
   arbitraryOf,
   fastCheckSeed,
@@ -9,10 +9,10 @@ import {
   reproduceWith,
   satisfying,
   unsatisfied,
-} from '../generate.js';
-import { Failure, type RecordedCall, SetupError } from '../outcome.js';
-import { type ApiName, operation, requestSchema, requestSchemaPointer } from '../spec.js';
-import { validatorAt } from '../validate.js';
+} from '../engine/generate.js';
+import { Failure, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { type ApiName, operation, requestSchema, requestSchemaPointer } from '../engine/spec.js';
+import { validatorAt } from '../engine/validate.js';
 import { type InputTarget, inputTargets, withFreshIds } from './input.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 

@@ -1,8 +1,8 @@
-import { type BadInputCase, deriveBadInput, malformedJson } from '../bad-input.js';
-import { badInputOperations, profilesOf } from '../catalog.js';
-import { bodyOf, type CallOptions, isClientError } from '../context.js';
-import { Failure, type RecordedCall, SetupError } from '../outcome.js';
-import { operation, requestSchema } from '../spec.js';
+import { type BadInputCase, deriveBadInput, malformedJson } from '../engine/bad-input.js';
+import { badInputOperations, profilesOf } from '../engine/catalog.js';
+import { bodyOf, type CallOptions, isClientError } from '../engine/context.js';
+import { Failure, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { operation, requestSchema } from '../engine/spec.js';
 import { example, partnerSession } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 

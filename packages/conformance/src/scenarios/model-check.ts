@@ -4,8 +4,8 @@
  * verdict with every call of that sequence.
  */
 import fc from 'fast-check';
-import { fastCheckSeed, reproduceWith } from '../generate.js';
-import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
+import { fastCheckSeed, reproduceWith } from '../engine/generate.js';
+import { Failure, type RecordedCall, SetupError, Skip } from '../engine/outcome.js';
 import type { ScenarioContext } from './scenario.js';
 
 /** Sequences run beyond `--max-examples` to shrink a failing one. */

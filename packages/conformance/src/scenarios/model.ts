@@ -1,9 +1,9 @@
 import { hasFlag, type RequirementId } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
-import type { Market, OrderRef } from '../adapter.js';
-import { bodyOf } from '../context.js';
-import { Failure, type RecordedCall } from '../outcome.js';
+import type { Market, OrderRef } from '../engine/adapter.js';
+import { bodyOf } from '../engine/context.js';
+import { Failure, type RecordedCall } from '../engine/outcome.js';
 import { expected } from './expected.js';
 import { checkModel } from './model-check.js';
 import type { Scenario, ScenarioContext } from './scenario.js';

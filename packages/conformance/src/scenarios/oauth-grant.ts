@@ -1,6 +1,6 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
-import { bodyOf } from '../context.js';
-import { fixtureFailed, type RecordedCall } from '../outcome.js';
+import { bodyOf } from '../engine/context.js';
+import { fixtureFailed, type RecordedCall } from '../engine/outcome.js';
 import type { ScenarioContext } from './scenario.js';
 
 /**

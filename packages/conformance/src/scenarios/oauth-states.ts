@@ -1,6 +1,6 @@
-import type { OAuthRequestView } from '../adapter.js';
-import { bodyOf, expectStatus } from '../context.js';
-import { Failure, fixtureFailed, type RecordedCall } from '../outcome.js';
+import type { OAuthRequestView } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, fixtureFailed, type RecordedCall } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 /** A new OAuth request of this run, left pending. */

@@ -1,10 +1,10 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
 import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
-import type { OrderRef } from '../adapter.js';
-import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../catalog.js';
-import { bodyOf, expectStatus } from '../context.js';
-import { Failure, type RecordedCall, SetupError, Skip } from '../outcome.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../engine/catalog.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, type RecordedCall, SetupError, Skip } from '../engine/outcome.js';
 import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 

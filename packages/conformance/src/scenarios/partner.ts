@@ -1,9 +1,9 @@
 import { operationTable } from '@exchange-kit/contract/partner';
 import type { RequirementId } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
-import { bodyOf, expectStatus, isClientError } from '../context.js';
-import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../outcome.js';
-import { requestExamples } from '../spec.js';
+import { bodyOf, expectStatus, isClientError } from '../engine/context.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { requestExamples } from '../engine/spec.js';
 import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 

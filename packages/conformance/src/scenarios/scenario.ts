@@ -5,10 +5,10 @@ import type {
   OrderRef,
   ResolvedAdapter,
   TradingType,
-} from '../adapter.js';
-import type { Profile } from '../catalog.js';
-import type { Evidences, SpecClient } from '../context.js';
-import type { Target } from '../target.js';
+} from '../engine/adapter.js';
+import type { Profile } from '../engine/catalog.js';
+import type { Evidences, SpecClient } from '../engine/context.js';
+import type { Target } from '../engine/target.js';
 
 /** What a scenario works with: signed calls, the evidence it records and the fixtures. */
 export interface ScenarioContext {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signServiceAuth } from '@exchange-kit/core/auth';
-import type { Target } from '../target.js';
+import type { Target } from '../engine/target.js';
 
 /** A request on its way to the server, as a fault may rewrite it. */
 export interface ProxiedRequest {

@@ -4,10 +4,16 @@ import {
   cancelAllFilterRequirementId,
   catalog,
   responseRequirementId,
-} from '../catalog.js';
-import { forgeJwt, jwtHeader, jwtPayload } from '../forge.js';
-import { deref, findOperation, operation, requestExamples, requestSchemaPointer } from '../spec.js';
-import { validatorAt } from '../validate.js';
+} from '../engine/catalog.js';
+import {
+  deref,
+  findOperation,
+  operation,
+  requestExamples,
+  requestSchemaPointer,
+} from '../engine/spec.js';
+import { validatorAt } from '../engine/validate.js';
+import { forgeJwt, jwtHeader, jwtPayload } from '../signing/forge.js';
 import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
 import { valueFaults } from './value-faults.js';
 

@@ -1,4 +1,4 @@
-import type { Target } from '../target.js';
+import type { Target } from '../engine/target.js';
 
 /** What the sandbox's own helper for other packages' tests returns. */
 interface SandboxProcess extends Target {

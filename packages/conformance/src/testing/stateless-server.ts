@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { findOperation, type MediaType } from '../spec.js';
+import { findOperation, type MediaType } from '../engine/spec.js';
 
 function exampleOf(media: MediaType | undefined): unknown {
   if (media?.example !== undefined) return media.example;

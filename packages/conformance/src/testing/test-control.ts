@@ -1,5 +1,5 @@
-import type { ConformanceAdapter } from '../adapter.js';
-import type { Target } from '../target.js';
+import type { ConformanceAdapter } from '../engine/adapter.js';
+import type { Target } from '../engine/target.js';
 
 /**
  * Adapter steps through the sandbox's documented test control, for what the interfaces leave

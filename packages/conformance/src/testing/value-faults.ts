@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { findOperation } from '../spec.js';
-import { select } from '../values.js';
+import { findOperation } from '../engine/spec.js';
+import { select } from '../engine/values.js';
 import type { Fault, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
 
 type Row = Record<string, unknown>;

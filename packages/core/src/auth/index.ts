@@ -4,6 +4,7 @@ export {
   serviceAuthenticator,
   sessionAuthenticator,
 } from './authenticate.js';
+export { type CallSigning, callSigningOf, type OperationAuth } from './call-signing.js';
 export {
   type ApiToken,
   type OAuthDelegatedPayload,
@@ -16,6 +17,7 @@ export {
   serviceAuthJwt,
   serviceAuthPayload,
   sessionAuthJwt,
+  signAuthPayload,
   signServiceAuth,
   signSessionAuth,
 } from './service-auth.js';

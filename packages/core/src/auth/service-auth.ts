@@ -81,7 +81,23 @@ export function serviceAuthJwt(
   token: ApiToken,
   request: ServiceAuthRequest,
 ): string | Promise<string> {
-  return signJwt(serviceAuthPayload(token, request), token.tokenSecret);
+  return signAuthPayload(serviceAuthPayload(token, request), token.tokenSecret);
+}
+
+/**
+ * Signs an auth payload as it is given (HS256 JWT): at once on Node, as a promise with Web
+ * Crypto. For tools that must sign a payload again with the nonce it was sent with, the one
+ * signer every JWT of this package goes through.
+ */
+export function signAuthPayload(
+  payload:
+    | ServiceAuthPayload
+    | OAuthDelegatedPayload
+    | PartnerDelegatedPayload
+    | SessionAuthPayload,
+  secret: string,
+): string | Promise<string> {
+  return signJwt(payload, secret);
 }
 
 /** A fresh X-Service-Auth JWT for one call (and one for each retry). */
@@ -102,7 +118,7 @@ export function sessionAuthJwt(
     session_id: session.sessionId,
     nonce: nextNonce(`session:${session.sessionId}`),
   };
-  return signJwt(payload, session.sessionSecret);
+  return signAuthPayload(payload, session.sessionSecret);
 }
 
 /** A fresh session Bearer JWT for one Quick Exchange call made for a user session. */

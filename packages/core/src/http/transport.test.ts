@@ -1,3 +1,4 @@
+import { scriptedFetch } from '@exchange-kit/test-support/scripted-fetch';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { serviceAuthenticator } from '../auth/authenticate.js';
@@ -6,32 +7,12 @@ import { createTransport, type RequestEvent, type RetryEvent } from './transport
 
 const token = { tokenId: 'token-t', tokenSecret: 'transport-secret' };
 
-/** A fetch that answers from a script, one entry per attempt, and records what it was sent. */
-function scriptedFetch(script: Array<Response | Error | 'hang'>) {
-  const seen: Array<{ request: Request; body: string }> = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    seen.push({ request, body: request.body ? await request.clone().text() : '' });
-    const next = script.shift() ?? new Response('script exhausted', { status: 500 });
-    if (next === 'hang') {
-      const signal = init?.signal ?? request.signal;
-      return new Promise<Response>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-    }
-    if (next instanceof Error) throw next;
-    return next;
-  };
-  return { fetch, seen };
-}
-
 const status = (code: number, headers: Record<string, string> = {}) =>
   new Response('{}', { status: code, headers });
 
 describe('createTransport', () => {
   it('retries a 503 with a fresh JWT, the same body, and redacted logs', async () => {
-    const { fetch, seen } = scriptedFetch([status(503), status(200)]);
+    const { fetch, sent } = scriptedFetch([status(503), status(200)]);
     const requests: RequestEvent[] = [];
     const retries: RetryEvent[] = [];
     const transport = createTransport({
@@ -44,8 +25,8 @@ describe('createTransport', () => {
       new Request('http://127.0.0.1:1/orders/1?x=1', { method: 'PUT', body: '{"price":"1"}' }),
     );
     expect(response.status).toBe(200);
-    expect(seen.map((s) => s.body)).toEqual(['{"price":"1"}', '{"price":"1"}']);
-    const jwts = seen.map((s) => s.request.headers.get('x-service-auth') ?? '');
+    expect(sent.map((s) => s.body)).toEqual(['{"price":"1"}', '{"price":"1"}']);
+    const jwts = sent.map((s) => s.request.headers.get('x-service-auth') ?? '');
     expect(jwts[0]).not.toBe(jwts[1]);
     expect(decodeJwt(jwts[1] ?? '').nonce as number).toBeGreaterThan(
       decodeJwt(jwts[0] ?? '').nonce as number,
@@ -60,12 +41,12 @@ describe('createTransport', () => {
     const short = scriptedFetch([status(429, { 'retry-after': '0' }), status(200)]);
     const transport = createTransport({ fetch: short.fetch });
     expect((await transport(new Request('http://127.0.0.1:1/products'))).status).toBe(200);
-    expect(short.seen).toHaveLength(2);
+    expect(short.sent).toHaveLength(2);
 
     const long = scriptedFetch([status(429, { 'retry-after': '300' }), status(200)]);
     const patient = createTransport({ fetch: long.fetch });
     expect((await patient(new Request('http://127.0.0.1:1/products'))).status).toBe(429);
-    expect(long.seen).toHaveLength(1);
+    expect(long.sent).toHaveLength(1);
   });
 
   it('does not retry a POST unless told to', async () => {
@@ -75,7 +56,7 @@ describe('createTransport', () => {
       (await transport(new Request('http://127.0.0.1:1/orders', { method: 'POST', body: '{}' })))
         .status,
     ).toBe(503);
-    expect(once.seen).toHaveLength(1);
+    expect(once.sent).toHaveLength(1);
 
     const twice = scriptedFetch([status(503), status(200)]);
     const opted = createTransport({
@@ -89,7 +70,7 @@ describe('createTransport', () => {
   });
 
   it('retries a network failure of an idempotent call, then reports it as a TransportError', async () => {
-    const { fetch, seen } = scriptedFetch([
+    const { fetch, sent } = scriptedFetch([
       new TypeError('fetch failed'),
       new TypeError('fetch failed'),
       new TypeError('fetch failed'),
@@ -103,7 +84,7 @@ describe('createTransport', () => {
       reason: 'network',
       request: { method: 'GET', path: '/accounts' },
     });
-    expect(seen).toHaveLength(3);
+    expect(sent).toHaveLength(3);
   });
 
   it('times out an attempt that gets no answer', async () => {

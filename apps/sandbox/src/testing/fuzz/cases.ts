@@ -8,7 +8,7 @@ import { operationsOf } from '@exchange-kit/contract/spec-reader';
 import { answerChecks } from './checks.js';
 import type { FuzzRequest } from './fuzz-requests.js';
 import { describeRequest } from './report.js';
-import type { Answer, SandboxCaller } from './sandbox-caller.js';
+import type { FuzzResponse, SandboxCaller } from './sandbox-caller.js';
 
 /** Which operations take a body, by api and operation id, read from the specs. */
 const takesBody = new Set(
@@ -32,7 +32,7 @@ export class CaseFailure extends Error {
 
 export const okStatus = (status: number) => status >= 200 && status < 300;
 
-/** Answer counts by status, for the summary a run prints. */
+/** Response counts by status, for the summary a run prints. */
 export type StatusCounts = Map<number, number>;
 
 export function describeStatuses(statuses: StatusCounts): string {
@@ -47,7 +47,7 @@ export async function sendChecked(
   caller: SandboxCaller,
   request: FuzzRequest,
   statuses: StatusCounts,
-): Promise<Answer> {
+): Promise<FuzzResponse> {
   const answer = await caller.send(request).catch((error: unknown) => {
     throw new CaseFailure(request, 'an answer to every request', String(error));
   });

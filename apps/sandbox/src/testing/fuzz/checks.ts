@@ -6,13 +6,13 @@ import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import * as z from 'zod/mini';
 import type { FuzzRequest } from './fuzz-requests.js';
-import type { Answer } from './sandbox-caller.js';
+import type { FuzzResponse } from './sandbox-caller.js';
 
 type Schema = z.core.$ZodType;
 
 export interface CheckedCase {
   request: FuzzRequest;
-  answer: Answer;
+  answer: FuzzResponse;
   /** Whether the operation takes a body at all. */
   takesBody: boolean;
 }

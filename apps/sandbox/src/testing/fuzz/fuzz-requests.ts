@@ -4,12 +4,10 @@
  * authenticated. Nothing here names an operation or a field.
  */
 import { type ApiName, bundledDocuments } from '@exchange-kit/contract/documents';
-import {
-  type OpenApiDocument,
-  operationsOf,
-  resolveRef,
-  type SpecOperation,
-} from '@exchange-kit/contract/spec-reader';
+import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
+import { operationTable as partnerOperations } from '@exchange-kit/contract/partner';
+import { operationsOf, resolveRef, type SpecOperation } from '@exchange-kit/contract/spec-reader';
+import { type CallSigning, callSigningOf, type OperationAuth } from '@exchange-kit/core/auth';
 import fc from 'fast-check';
 import {
   hostileBodyText,
@@ -25,16 +23,10 @@ import { type FuzzSchema, nodePaths, schemaValue, type ValueOptions } from './sc
  */
 export type Credential = 'anonymous' | 'signed' | 'forged';
 
-/**
- * How the operation's security in the spec says a caller signs it: X-Service-Auth with the
- * token (`service`), the partner's delegated payload (`delegated`), the session Bearer JWT
- * (`session`), or nothing at all.
- */
-export type Signing = 'service' | 'delegated' | 'session' | 'none';
-
 export interface FuzzRequest {
   api: ApiName;
-  signing: Signing;
+  /** How the contract's operations table says a caller signs the operation. */
+  signing: CallSigning;
   operationId: string;
   method: string;
   /** Pathname and query string, percent-encoded exactly as sent and signed. */
@@ -188,19 +180,10 @@ function contentTypeOf(): fc.Arbitrary<string | undefined> {
   );
 }
 
-function signingOf(document: OpenApiDocument, operation: SpecOperation): Signing {
-  const security =
-    (operation.operation.security as Record<string, string[]>[] | undefined) ??
-    document.security ??
-    [];
-  const schemes = security.flatMap((requirement) => Object.keys(requirement));
-  if (schemes.includes('ServiceAuth')) {
-    return operation.operation['x-auth-payload'] === 'PartnerDelegatedPayload'
-      ? 'delegated'
-      : 'service';
-  }
-  return schemes.includes('SessionBearer') ? 'session' : 'none';
-}
+const operationTables: Record<ApiName, Record<string, OperationAuth>> = {
+  exchange: exchangeOperations,
+  partner: partnerOperations,
+};
 
 interface BodyPart {
   contentType?: string;
@@ -218,7 +201,7 @@ function toRequest(api: ApiName, operation: SpecOperation, parts: RequestParts):
   const { path, query, credential, body } = parts;
   return {
     api,
-    signing: signingOf(bundledDocuments[api], operation),
+    signing: callSigningOf(operationTables[api][operation.operationId] ?? {}),
     operationId: operation.operationId,
     method: operation.method,
     url: path + query,

@@ -12,7 +12,8 @@ import {
 } from '@exchange-kit/core/auth';
 import type { FuzzRequest } from './fuzz-requests.js';
 
-export interface Answer {
+/** What the sandbox answered one fuzzed request. */
+export interface FuzzResponse {
   /** The request as it went out, placeholders filled in. */
   sent: FuzzRequest;
   status: number;
@@ -21,7 +22,7 @@ export interface Answer {
 }
 
 export interface SandboxCaller {
-  send(request: FuzzRequest): Promise<Answer>;
+  send(request: FuzzRequest): Promise<FuzzResponse>;
   /** Closes the kept-alive connections. */
   close(): void;
 }
@@ -76,7 +77,7 @@ export function sandboxCaller(options: CallerOptions): SandboxCaller {
       const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
       if (body) headers['content-length'] = String(body.length);
       const base = new URL(options.urls[request.api]);
-      return new Promise<Answer>((resolve, reject) => {
+      return new Promise<FuzzResponse>((resolve, reject) => {
         const call = http.request(
           {
             agent,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { forgeJwt } from '../forge.js';
-import type { RecordedCall } from '../outcome.js';
-import type { ConformanceReport, RequirementResult } from '../run.js';
+import type { RecordedCall } from '../engine/outcome.js';
+import type { ConformanceReport, RequirementResult } from '../engine/run.js';
+import { forgeJwt } from '../signing/forge.js';
 import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { curlOf } from './curl.js';
 import { defaultDocsUrl } from './docs-link.js';

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { catalog } from './catalog.js';
-import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
-import { signFor } from './sign.js';
+import { catalog } from '../engine/catalog.js';
+import { forgeJwt, jwtHeader, jwtPayload } from '../signing/forge.js';
+import { signFor } from '../signing/sign.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
 async function conformance(...args: string[]) {
   return conformanceWith({}, ...args);

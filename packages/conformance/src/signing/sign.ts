@@ -1,6 +1,12 @@
-import { type ServiceAuthPayload, serviceAuthPayload } from '@exchange-kit/core/auth';
+import {
+  type OAuthRequestIds,
+  type ServiceAuthPayload,
+  type ServiceAuthRequest,
+  serviceAuthPayload,
+  signAuthPayload,
+} from '@exchange-kit/core/auth';
+import { findOperation, operations } from '../engine/spec.js';
 import { forgeJwt, jwtHeader, jwtPayload } from './forge.js';
-import { findOperation, operations } from './spec.js';
 
 /**
  * What an X-Service-Auth JWT says, field by field: enough to sign the same JWT again with a
@@ -35,29 +41,31 @@ export interface SessionSignRequest {
 /** The environment variable `sign --session-id` reads the session secret from. */
 export const sessionSecretVariable = 'EXCHANGE_CONFORMANCE_SESSION_SECRET';
 
-/** Signs the X-Service-Auth JWT `request` describes. */
+/** What core's payload builder is asked for: the kind of JWT `request` describes. */
+function payloadRequest(request: SignRequest): ServiceAuthRequest {
+  const { path } = request;
+  if (request.delegate) return { path, delegate: true };
+  if (request.oauthPublicId !== undefined || request.oauthPrivateId !== undefined) {
+    // An attack may send one id alone: the other is left out of the JSON as undefined.
+    const oauth = { publicId: request.oauthPublicId, privateId: request.oauthPrivateId };
+    return { path, oauth: oauth as OAuthRequestIds };
+  }
+  return { path, withoutNonce: request.nonce === null };
+}
+
+/**
+ * Signs the X-Service-Auth JWT `request` describes with core's payload builder and signer, so
+ * a JWT signed here is the one a client sends; only an HS512 one (an attack's) is forged.
+ */
 export function signFor(request: SignRequest, tokenSecret: string): string {
   // core's nonce source, so a JWT signed here never goes below one the run itself sent.
-  const nonce =
-    request.nonce === null
-      ? undefined
-      : (request.nonce ?? serviceAuthPayload(request, { path: request.path }).nonce);
-  const payload: Record<string, unknown> = request.delegate
-    ? { token_id: request.tokenId, path: '/realtime', delegate_path: request.path }
-    : { token_id: request.tokenId, path: request.path };
-  if (nonce !== undefined) payload.nonce = nonce;
-  else if (!request.delegate && request.oauthPublicId === undefined) {
-    // Without a nonce, the fresh iat and jti a server needs to take the JWT for one order.
-    const { iat, jti } = serviceAuthPayload(request, {
-      path: request.path,
-      withoutNonce: true,
-    }) as ServiceAuthPayload;
-    Object.assign(payload, { iat, jti });
-  }
-  if (request.oauthPublicId !== undefined) payload.oauth_request_public_id = request.oauthPublicId;
-  if (request.oauthPrivateId !== undefined)
-    payload.oauth_request_private_id = request.oauthPrivateId;
-  return forgeJwt(payload, { secret: tokenSecret, alg: request.alg ?? 'HS256' });
+  const payload: Record<string, unknown> = serviceAuthPayload(request, payloadRequest(request));
+  if (request.nonce === null) delete payload.nonce;
+  else if (request.nonce !== undefined) payload.nonce = request.nonce;
+  if (request.alg === 'HS512') return forgeJwt(payload, { secret: tokenSecret, alg: 'HS512' });
+  const jwt = signAuthPayload(payload as ServiceAuthPayload, tokenSecret);
+  if (typeof jwt !== 'string') throw new Error('core signs at once on Node, where this runs');
+  return jwt;
 }
 
 /** The HTTP methods of the specs' operations: `sign --method` takes one of them. */
@@ -67,10 +75,7 @@ export const signableMethods: readonly string[] = [
 
 /** Whether an operation's JWT is the partner delegated one, so `sign --method` can choose it. */
 export function delegatedOperation(method: string, path: string): boolean {
-  return (
-    findOperation(method.toUpperCase(), path.split('?')[0] ?? path)?.authPayload ===
-    'PartnerDelegatedPayload'
-  );
+  return findOperation(method.toUpperCase(), path.split('?')[0] ?? path)?.signing === 'delegated';
 }
 
 /** What signing again keeps of a payload: all of it, but the fresh claims of one without nonce. */

@@ -1,6 +1,6 @@
-import { jwtHeader, jwtPayload } from '../forge.js';
-import type { RecordedCall } from '../outcome.js';
-import { sessionSignCommand, signCommand } from '../sign.js';
+import type { RecordedCall } from '../engine/outcome.js';
+import { jwtHeader, jwtPayload } from '../signing/forge.js';
+import { sessionSignCommand, signCommand } from '../signing/sign.js';
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 

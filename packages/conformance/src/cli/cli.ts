@@ -5,16 +5,16 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sessionAuthJwt } from '@exchange-kit/core/auth';
-import type { ConformanceAdapter } from './adapter.js';
-import { catalog, type Profile, profileNames, profiles } from './catalog.js';
-import { readExpectedFailures } from './expected-failures.js';
-import { credentialsNeeded } from './preflight.js';
-import { consoleLine, consoleSummary } from './report/console.js';
-import { defaultDocsUrl } from './report/docs-link.js';
-import { toHtml } from './report/html.js';
-import { toJson } from './report/json.js';
-import { toJunit } from './report/junit.js';
-import { type ConformanceReport, RunAbortedError, runConformance } from './run.js';
+import type { ConformanceAdapter } from '../engine/adapter.js';
+import { catalog, type Profile, profileNames, profiles } from '../engine/catalog.js';
+import { readExpectedFailures } from '../engine/expected-failures.js';
+import { credentialsNeeded } from '../engine/preflight.js';
+import { type ConformanceReport, RunAbortedError, runConformance } from '../engine/run.js';
+import { consoleLine, consoleSummary } from '../reports/console.js';
+import { defaultDocsUrl } from '../reports/docs-link.js';
+import { toHtml } from '../reports/html.js';
+import { toJson } from '../reports/json.js';
+import { toJunit } from '../reports/junit.js';
 import {
   delegatedOperation,
   type SignRequest,
@@ -22,7 +22,7 @@ import {
   signableMethods,
   signFor,
   tokenSecretVariable,
-} from './sign.js';
+} from '../signing/sign.js';
 
 const runOptions = `  --exchange-url URL        base URL of the exchange interface (required)
   --partner-url URL         base URL of the partner interface (default: the exchange URL)

@@ -1,5 +1,5 @@
-import type { Evidence, RecordedCall } from '../outcome.js';
-import type { ConformanceReport } from '../run.js';
+import type { Evidence, RecordedCall } from '../engine/outcome.js';
+import type { ConformanceReport } from '../engine/run.js';
 import { curlOf, redactSecrets } from './curl.js';
 
 /** The JSON report: the run report with each evidence's call as a redacted curl command. */

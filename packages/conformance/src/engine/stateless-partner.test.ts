@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { consoleSummary } from './report/console.js';
+import { consoleSummary } from '../reports/console.js';
+import { startStatelessServer } from '../testing/stateless-server.js';
 import { runConformance } from './run.js';
-import { startStatelessServer } from './testing/stateless-server.js';
 
 let server: Awaited<ReturnType<typeof startStatelessServer>>;
 

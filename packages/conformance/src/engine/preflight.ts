@@ -16,8 +16,7 @@ function operationsOf(profiles: ReadonlySet<Profile>): Operation[] {
   );
 }
 
-const signedWithToken = (op: Operation) =>
-  (op.security ?? []).some((requirement) => 'ServiceAuth' in requirement);
+const signedWithToken = (op: Operation) => op.signing === 'service' || op.signing === 'delegated';
 const namesPartner = (op: Operation) => op.path.includes('{public_api_key}');
 
 /** What a run of these profiles signs with: the API token, the partner public API key. */

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSandboxTarget } from '../testing/sandbox.js';
 import type { Target } from './target.js';
-import { startSandboxTarget } from './testing/sandbox.js';
 
 const run = promisify(execFile);
-const packages = fileURLToPath(new URL('../../', import.meta.url));
+const packages = fileURLToPath(new URL('../../../', import.meta.url));
 const guideAdapter = fileURLToPath(
-  new URL('../../../apps/docs/examples/server/adapter.ts', import.meta.url),
+  new URL('../../../../apps/docs/examples/server/adapter.ts', import.meta.url),
 );
 // The built package and what it imports of the workspace (turbo builds them before this test).
 const linked = ['conformance', 'contract', 'core'];

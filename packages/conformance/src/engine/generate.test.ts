@@ -2,11 +2,11 @@ import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generateBodies } from '../scenarios/generated.js';
+import type { ScenarioContext } from '../scenarios/scenario.js';
 import { badInputOperations } from './catalog.js';
 import { Evidences } from './context.js';
 import { arbitraryOf, fastCheckSeed, maxFilterTries, satisfying, unsatisfied } from './generate.js';
-import { generateBodies } from './scenarios/generated.js';
-import type { ScenarioContext } from './scenarios/scenario.js';
 import { operation, requestSchema, requestSchemaPointer } from './spec.js';
 import { validatorAt } from './validate.js';
 

@@ -1,5 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
+import { authScenarios } from '../scenarios/auth.js';
+import { executionScenarios } from '../scenarios/executions.js';
+import { generatedScenarios } from '../scenarios/generated.js';
+import { inputScenarios } from '../scenarios/input.js';
+import { ledgerScenarios } from '../scenarios/ledger.js';
+import { modelScenarios } from '../scenarios/model.js';
+import { oauthStateScenarios } from '../scenarios/oauth-states.js';
+import { orderScenarios } from '../scenarios/orders.js';
+import { partnerScenarios } from '../scenarios/partner.js';
+import { readScenarios } from '../scenarios/reads.js';
+import type { Scenario, ScenarioContext } from '../scenarios/scenario.js';
+import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { RunAbortedError } from './aborted.js';
 import {
   type AdapterContext,
@@ -20,18 +32,6 @@ import { Evidences, evidenceOf, SpecClient } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import { type Evidence, PreconditionError, type RecordedCall, SetupError } from './outcome.js';
 import { checkTarget, preflight } from './preflight.js';
-import { authScenarios } from './scenarios/auth.js';
-import { executionScenarios } from './scenarios/executions.js';
-import { generatedScenarios } from './scenarios/generated.js';
-import { inputScenarios } from './scenarios/input.js';
-import { ledgerScenarios } from './scenarios/ledger.js';
-import { modelScenarios } from './scenarios/model.js';
-import { oauthStateScenarios } from './scenarios/oauth-states.js';
-import { orderScenarios } from './scenarios/orders.js';
-import { partnerScenarios } from './scenarios/partner.js';
-import { readScenarios } from './scenarios/reads.js';
-import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
-import { transactionModelScenarios } from './scenarios/transaction-model.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
 import { judgeValues, valueContextOf } from './values.js';

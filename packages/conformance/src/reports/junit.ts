@@ -1,4 +1,4 @@
-import type { ConformanceReport } from '../run.js';
+import type { ConformanceReport } from '../engine/run.js';
 import { curlOf, redactSecrets } from './curl.js';
 
 // XML 1.0 has no way to write most control characters; they are dropped.

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signFor } from '../signing/sign.js';
+import { startSandboxTarget } from '../testing/sandbox.js';
 import { CredentialsRefusedError, RunAbortedError } from './aborted.js';
 import { credentialsNeeded } from './preflight.js';
 import { runConformance } from './run.js';
-import { signFor } from './sign.js';
 import type { Target } from './target.js';
-import { startSandboxTarget } from './testing/sandbox.js';
 
 const execute = promisify(execFile);
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const cli = fileURLToPath(new URL('../cli/cli.ts', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
 /** `exchange-conformance run` with these arguments: its exit status and what it printed. */
 async function conformanceRun(...args: string[]) {

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { profileNames } from '../catalog.js';
-import { forgeJwt } from '../forge.js';
-import type { RecordedCall } from '../outcome.js';
-import type { ConformanceReport, RequirementResult } from '../run.js';
+import { profileNames } from '../engine/catalog.js';
+import type { RecordedCall } from '../engine/outcome.js';
+import type { ConformanceReport, RequirementResult } from '../engine/run.js';
+import { forgeJwt } from '../signing/forge.js';
 import { toHtml } from './html.js';
 
 let browser: Browser;

@@ -1,10 +1,13 @@
 import { type ApiName, bundledDocuments } from '@exchange-kit/contract/documents';
+import { operationTable as exchangeOperations } from '@exchange-kit/contract/exchange';
+import { operationTable as partnerOperations } from '@exchange-kit/contract/partner';
 import {
   escapePointer,
   operationsOf,
   resolveRef,
   routeMatcher,
 } from '@exchange-kit/contract/spec-reader';
+import { type CallSigning, callSigningOf, type OperationAuth } from '@exchange-kit/core/auth';
 
 export type { ApiName };
 
@@ -33,9 +36,14 @@ export interface Operation {
   pointer: string;
   requestBody?: { required?: boolean; content?: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
-  security?: Record<string, string[]>[];
-  authPayload?: string;
+  /** How a call of it is signed, from the contract's operations table. */
+  signing: CallSigning;
 }
+
+const operationTables: Record<ApiName, Record<string, OperationAuth>> = {
+  exchange: exchangeOperations,
+  partner: partnerOperations,
+};
 
 export { escapePointer };
 
@@ -60,8 +68,7 @@ function collect(api: ApiName): Operation[] {
       pointer,
       requestBody: deref(api, raw.requestBody) as Operation['requestBody'],
       responses,
-      security: (raw.security ?? bundledDocuments[api].security) as Operation['security'],
-      authPayload: raw['x-auth-payload'] as string | undefined,
+      signing: callSigningOf(operationTables[api][operationId] ?? {}),
     };
   });
 }

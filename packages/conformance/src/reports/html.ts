@@ -1,5 +1,5 @@
-import { type Profile, profileNames } from '../catalog.js';
-import type { ConformanceReport, RequirementResult, Verdict } from '../run.js';
+import { type Profile, profileNames } from '../engine/catalog.js';
+import type { ConformanceReport, RequirementResult, Verdict } from '../engine/run.js';
 import { stepLabel } from './console.js';
 import { curlOf, redactSecrets } from './curl.js';
 import { requirementDocsUrl } from './docs-link.js';

@@ -1,4 +1,4 @@
-import type { SessionSignRequest, SignRequest } from './sign.js';
+import type { SessionSignRequest, SignRequest } from '../signing/sign.js';
 import type { Violation } from './validate.js';
 
 /** One HTTP call the suite made, as the reports show it. */

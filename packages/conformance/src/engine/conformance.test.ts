@@ -6,23 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { requirement } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultAdapter } from './adapter.js';
-import { catalog, catalogById } from './catalog.js';
-import { SpecClient } from './context.js';
-import type { RecordedCall } from './outcome.js';
-import { SetupError } from './outcome.js';
-import { consoleSummary } from './report/console.js';
-import { curlOf } from './report/curl.js';
-import {
-  type ConformanceReport,
-  CredentialsRefusedError,
-  runConformance,
-  selectRequirements,
-  siblingRequirements,
-} from './run.js';
-import { example } from './scenarios/partner.js';
-import type { Target } from './target.js';
-import { type FaultProxy, startFaultProxy } from './testing/fault-proxy.js';
+import { consoleSummary } from '../reports/console.js';
+import { curlOf } from '../reports/curl.js';
+import { example } from '../scenarios/partner.js';
+import { type FaultProxy, startFaultProxy } from '../testing/fault-proxy.js';
 import {
   cancelAfterEditIgnored,
   crashWithoutTerms,
@@ -30,11 +17,24 @@ import {
   fillLost,
   forgetfulFault,
   sameOrderIdFault,
-} from './testing/faults.js';
-import { checkJunit, parseXml } from './testing/junit-schema.js';
-import { startSandboxTarget } from './testing/sandbox.js';
-import { testControlAdapter } from './testing/test-control.js';
-import { describeConformance } from './vitest.js';
+} from '../testing/faults.js';
+import { checkJunit, parseXml } from '../testing/junit-schema.js';
+import { startSandboxTarget } from '../testing/sandbox.js';
+import { testControlAdapter } from '../testing/test-control.js';
+import { describeConformance } from '../vitest.js';
+import { defaultAdapter } from './adapter.js';
+import { catalog, catalogById } from './catalog.js';
+import { SpecClient } from './context.js';
+import type { RecordedCall } from './outcome.js';
+import { SetupError } from './outcome.js';
+import {
+  type ConformanceReport,
+  CredentialsRefusedError,
+  runConformance,
+  selectRequirements,
+  siblingRequirements,
+} from './run.js';
+import type { Target } from './target.js';
 
 let sandbox: Awaited<ReturnType<typeof startSandboxTarget>>;
 let target: Target;
@@ -543,8 +543,8 @@ describeConformance('the vitest helper', () => target, {
 
 describe('the CLI against the sandbox', () => {
   const execute = promisify(execFile);
-  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-  const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+  const cli = fileURLToPath(new URL('../cli/cli.ts', import.meta.url));
+  const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
   const exchangeConformance = async (
     runTarget: Target,
     ...args: string[]

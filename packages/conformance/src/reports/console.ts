@@ -1,4 +1,4 @@
-import type { ConformanceReport, RequirementResult } from '../run.js';
+import type { ConformanceReport, RequirementResult } from '../engine/run.js';
 import { curlOf, redactSecrets } from './curl.js';
 
 const indent = (text: string, by = '      ') =>

@@ -6,6 +6,7 @@ import {
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
+import { signRequestOf } from '../signing/sign.js';
 import {
   type Evidence,
   Failure,
@@ -14,7 +15,6 @@ import {
   SetupError,
   Skip,
 } from './outcome.js';
-import { signRequestOf } from './sign.js';
 import { fillPath, operation } from './spec.js';
 import type { Target } from './target.js';
 import { checkResponse } from './validate.js';
@@ -82,15 +82,15 @@ export class SpecClient {
       case 'session':
         return { Authorization: `Bearer ${await signSessionAuth(auth.session, requestPath)}` };
       case 'spec': {
-        const schemes = new Set(
-          (op.security ?? []).flatMap((requirement) => Object.keys(requirement)),
-        );
-        if (!schemes.has('ServiceAuth')) return {};
-        const delegate = op.authPayload === 'PartnerDelegatedPayload';
-        const jwt = delegate
-          ? await signServiceAuth(this.token, { path: requestPath, delegate: true })
-          : await signServiceAuth(this.token, { path: requestPath });
-        return { 'X-Service-Auth': jwt };
+        if (op.signing === 'service') {
+          return { 'X-Service-Auth': await signServiceAuth(this.token, { path: requestPath }) };
+        }
+        if (op.signing === 'delegated') {
+          const jwt = await signServiceAuth(this.token, { path: requestPath, delegate: true });
+          return { 'X-Service-Auth': jwt };
+        }
+        // A session call needs a session, which only a check that made one can give.
+        return {};
       }
     }
   }
