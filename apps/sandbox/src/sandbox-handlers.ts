@@ -1,9 +1,11 @@
 import type { Handlers } from './domain/operation.js';
+import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { userHandlers } from './exchange/users.js';
+import { withdrawalHandlers } from './exchange/withdrawals.js';
 import { completingSettlements } from './partner/completion.js';
 import { partnerHandlers } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';
@@ -23,6 +25,8 @@ export function sandboxHandlers(
     ...executionHandlers,
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
+    ...withdrawalHandlers,
+    ...depositHandlers,
     ...partner,
   };
 }

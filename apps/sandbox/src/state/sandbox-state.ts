@@ -1,4 +1,9 @@
-import { ExchangeState, type OAuthRequest } from './exchange-state.js';
+import {
+  type Deposit,
+  ExchangeState,
+  type OAuthRequest,
+  type Withdrawal,
+} from './exchange-state.js';
 import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
@@ -44,6 +49,8 @@ export interface Records {
   partnerClock: PartnerClock;
   transaction: Transaction;
   instruction: Instruction;
+  withdrawal: Withdrawal;
+  deposit: Deposit;
 }
 
 export type RecordKind = keyof Records;
@@ -85,6 +92,16 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.partner.addInstruction(row),
     drop: (state, row) => state.partner.dropInstruction(row),
   },
+  withdrawal: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.withdrawals.set(row.id, row),
+    drop: (state, row) => state.exchange.withdrawals.delete(row.id),
+  },
+  deposit: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.deposits.set(row.id, row),
+    drop: (state, row) => state.exchange.deposits.delete(row.id),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -95,4 +112,6 @@ export const recordKindOrder: readonly RecordKind[] = [
   'partnerClock',
   'transaction',
   'instruction',
+  'withdrawal',
+  'deposit',
 ];
