@@ -78,7 +78,7 @@ export async function send(
 }
 
 /** A client of the sandbox signing every call with `token`. */
-export function clientFor(sandbox: RunningSandbox, token: ApiToken) {
+export function clientFor(sandbox: Pick<RunningSandbox, 'exchangeUrl'>, token: ApiToken) {
   return async (method: string, path: string, options: RequestOptions = {}): Promise<Answer> => {
     const headers: Record<string, string> = { ...options.headers };
     if (!options.anonymous) {

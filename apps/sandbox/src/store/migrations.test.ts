@@ -11,6 +11,7 @@ const allMigrations = [
   '0004.do.positions.sql',
   '0005.do.no-enum-copies.sql',
   '0006.do.oauth-denials.sql',
+  '0007.do.withdrawals.sql',
 ];
 
 const opened: Database[] = [];
@@ -71,6 +72,7 @@ describe('migrate', () => {
       '4:positions',
       '5:no-enum-copies',
       '6:oauth-denials',
+      '7:withdrawals',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -102,7 +104,11 @@ describe('migrate', () => {
     await db.transaction((tx) =>
       tx.query("UPDATE qe_prices SET price = 70000 WHERE base = 'BTC' AND quote = 'USDC'"),
     );
-    expect(await migrate(db)).toEqual(['0005.do.no-enum-copies.sql', '0006.do.oauth-denials.sql']);
+    expect(await migrate(db)).toEqual([
+      '0005.do.no-enum-copies.sql',
+      '0006.do.oauth-denials.sql',
+      '0007.do.withdrawals.sql',
+    ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
     const fresh = await emptyStore();
