@@ -1,6 +1,7 @@
 import type { Handlers } from './domain/operation.js';
 import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
+import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -25,6 +26,7 @@ export function sandboxHandlers(
     ...executionHandlers,
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
+    ...ledgerHandlers,
     ...withdrawalHandlers,
     ...depositHandlers,
     ...partner,

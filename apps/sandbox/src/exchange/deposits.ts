@@ -3,7 +3,7 @@ import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
 import { D, type Deposit } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
-import { depositAddress } from './ledger.js';
+import { postEntry } from './ledger.js';
 import { pageOf } from './paging.js';
 
 const decimal = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
@@ -36,9 +36,14 @@ export function creditDeposit(
     createdAt: now,
     updatedAt: now,
   });
-  const address = depositAddress(asked.userId, currency.code);
-  const account = journal.openAccount(asked.userId, currency.code, address);
-  account.balance = account.balance.plus(amount);
+  postEntry(journal, {
+    userId: asked.userId,
+    currency: currency.code,
+    amount,
+    sourceAction: 'funding',
+    source: { type: 'FundInfo', id },
+    now,
+  });
   return deposit;
 }
 

@@ -2,7 +2,7 @@ import { hasFlag, requirements } from '@exchange-kit/contract/state-tables';
 import { Refusal } from '../domain/errors.js';
 import type { D, Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
-import { adjustReserved } from './ledger.js';
+import { adjustReserved, postEntry } from './ledger.js';
 
 type WithdrawalState = Withdrawal['state'];
 
@@ -44,18 +44,22 @@ export function moveWithdrawal(
   if (!hasFlag('withdrawal', to, 'terminal')) return moved;
   adjustReserved(journal, withdrawal.userId, withdrawal.currency, heldBy(withdrawal).neg());
   if (to === 'processed') {
-    debit(journal, withdrawal);
+    debit(journal, withdrawal, now);
     if (withdrawal.kind === 'crypto') moved.transactionHash = transactionHash(withdrawal);
   }
   return moved;
 }
 
-/** Takes amount and fee of a processed withdrawal from its owner's balance. */
-function debit(journal: Journal, withdrawal: Withdrawal): void {
-  const account = journal.exchange.account(withdrawal.userId, withdrawal.currency);
-  if (!account) throw new Error(`Withdrawal ${withdrawal.id} names no account`);
-  const paying = journal.touchAccount(account);
-  paying.balance = paying.balance.minus(heldBy(withdrawal));
+/** Posts amount and fee of a processed withdrawal to the ledger, out of its owner's balance. */
+function debit(journal: Journal, withdrawal: Withdrawal, now: number): void {
+  const posting = {
+    userId: withdrawal.userId,
+    currency: withdrawal.currency,
+    source: { type: 'Withdrawal' as const, id: withdrawal.id },
+    now,
+  };
+  postEntry(journal, { ...posting, amount: withdrawal.amount.neg(), sourceAction: 'withdrawal' });
+  postEntry(journal, { ...posting, amount: withdrawal.fee.neg(), sourceAction: 'withdrawal_fee' });
 }
 
 /** A made-up hash that names the withdrawal: the sandbox sends nothing on any chain. */

@@ -3,6 +3,7 @@ import {
   zCancelFiatWithdrawalResponse,
   zCreateCryptoWithdrawalResponse,
   zCreateFiatWithdrawalResponse,
+  zListBalanceHistoryResponse,
   zListBankAccountsResponse,
   zListCryptoNetworksResponse,
   zListCryptoWithdrawalsResponse,
@@ -59,6 +60,25 @@ describe('crypto withdrawals', () => {
       expect.objectContaining({ id: withdrawal.id, state: 'processed' }),
     ]);
     expect(listed.models[0]?.transaction_hash).toMatch(/^sandbox/);
+    const ledger = valid(
+      zListBalanceHistoryResponse,
+      await call('GET', '/balance_history?currency=BTC'),
+    );
+    const source = { source_object_type: 'Withdrawal', source_object_id: withdrawal.id };
+    expect(ledger.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        amount: '-0.0005',
+        balance: '8.9995',
+        source_action: 'withdrawal_fee',
+        ...source,
+      }),
+      expect.objectContaining({
+        amount: '-1',
+        balance: '9',
+        source_action: 'withdrawal',
+        ...source,
+      }),
+    ]);
   });
 
   it('cancel only while pending, releasing the hold; later the state is named', async () => {
@@ -214,6 +234,16 @@ describe('deposits', () => {
       creditDeposit(journal, { userId, currency: 'ETH', amount: '2.5' }, sandbox.now()),
     );
     expect(await balances(call, 'ETH')).toEqual({ balance: '102.5', reserved: '0' });
+    const [funding] = valid(
+      zListBalanceHistoryResponse,
+      await call('GET', '/balance_history?currency=ETH'),
+    );
+    expect(funding).toMatchObject({
+      amount: '2.5',
+      balance: '102.5',
+      source_action: 'funding',
+      source_object_type: 'FundInfo',
+    });
     const infos = valid(zListFundInfosResponse, await call('GET', '/fund_infos?currency=ETH'));
     expect(infos.models).toEqual([
       expect.objectContaining({ currency: 'ETH', amount: '2.5', state: 'received' }),

@@ -157,6 +157,22 @@ export interface Fill {
 }
 
 /**
+ * One change of one balance, with the balance after it: an account's balance is the sum of
+ * its entries, and changes only as one is posted (`exchange/ledger.ts`).
+ */
+export interface LedgerEntry {
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly amount: D;
+  readonly balance: D;
+  readonly sourceAction: components['schemas']['LedgerSourceAction'];
+  readonly sourceObjectType: components['schemas']['LedgerSourceObjectType'] | null;
+  readonly sourceObjectId: number | null;
+  readonly createdAt: number;
+}
+
+/**
  * A withdrawal of crypto to an address, or of fiat to a bank account. While its state is not
  * terminal it holds `amount` plus `fee` of its owner's balance reserved.
  */
@@ -267,6 +283,7 @@ export interface Sequences {
   orderSequence: number;
   fill: number;
   account: number;
+  entry: number;
   withdrawal: number;
   deposit: number;
 }
@@ -288,6 +305,8 @@ export class ExchangeState {
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
   positions = new Map<number, Position>();
+  /** Each user's ledger entries, oldest first; read through `exchange/balance-history.ts`. */
+  entriesByUser = new Map<number, LedgerEntry[]>();
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
@@ -301,6 +320,7 @@ export class ExchangeState {
     orderSequence: 1,
     fill: 1,
     account: 1,
+    entry: 1,
     withdrawal: 1,
     deposit: 1,
   };
@@ -450,6 +470,15 @@ export class ExchangeState {
   dropFill(fill: Fill): void {
     const fills = this.fillsByProduct.get(fill.productId);
     fills?.splice(fills.indexOf(fill), 1);
+  }
+
+  addEntry(ledgerEntry: LedgerEntry): void {
+    entry(this.entriesByUser, ledgerEntry.userId, (): LedgerEntry[] => []).push(ledgerEntry);
+  }
+
+  dropEntry(ledgerEntry: LedgerEntry): void {
+    const entries = this.entriesByUser.get(ledgerEntry.userId);
+    entries?.splice(entries.indexOf(ledgerEntry), 1);
   }
 }
 

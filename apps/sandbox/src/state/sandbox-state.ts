@@ -1,6 +1,7 @@
 import {
   type Deposit,
   ExchangeState,
+  type LedgerEntry,
   type OAuthRequest,
   type Withdrawal,
 } from './exchange-state.js';
@@ -49,6 +50,7 @@ export interface Records {
   partnerClock: PartnerClock;
   transaction: Transaction;
   instruction: Instruction;
+  ledgerEntry: LedgerEntry;
   withdrawal: Withdrawal;
   deposit: Deposit;
 }
@@ -92,6 +94,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.partner.addInstruction(row),
     drop: (state, row) => state.partner.dropInstruction(row),
   },
+  ledgerEntry: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.addEntry(row),
+    drop: (state, row) => state.exchange.dropEntry(row),
+  },
   withdrawal: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.withdrawals.set(row.id, row),
@@ -112,6 +119,7 @@ export const recordKindOrder: readonly RecordKind[] = [
   'partnerClock',
   'transaction',
   'instruction',
+  'ledgerEntry',
   'withdrawal',
   'deposit',
 ];

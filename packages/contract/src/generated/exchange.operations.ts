@@ -21,12 +21,13 @@ const plan10 = {"*":{"market_ask":true,"market_bid":true,"taker_fee":true,"maker
 const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true} as const;
 const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
 const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
-const plan14 = {"models":{"*":{"amount":true,"withdrawal_fee":true}}} as const;
-const plan15 = {"amount":true,"withdrawal_fee":true} as const;
-const plan16 = {"crypto_withdrawal":{"amount":true}} as const;
-const plan17 = {"*":{"withdrawal_fee":true,"minimum_withdrawal":true}} as const;
-const plan18 = {"withdrawal":{"amount":true}} as const;
-const plan19 = {"models":{"*":{"amount":true}}} as const;
+const plan14 = {"*":{"amount":true,"balance":true}} as const;
+const plan15 = {"models":{"*":{"amount":true,"withdrawal_fee":true}}} as const;
+const plan16 = {"amount":true,"withdrawal_fee":true} as const;
+const plan17 = {"crypto_withdrawal":{"amount":true}} as const;
+const plan18 = {"*":{"withdrawal_fee":true,"minimum_withdrawal":true}} as const;
+const plan19 = {"withdrawal":{"amount":true}} as const;
+const plan20 = {"models":{"*":{"amount":true}}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -374,6 +375,21 @@ export const operationTable = {
     requestDecimals: null,
     query: [],
   },
+  listBalanceHistory: {
+    method: 'GET',
+    path: '/balance_history',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListBalanceHistoryResponse',
+    decimals: plan14,
+    requestDecimals: null,
+    query: ["currency","source_action","timestamp_gte","timestamp_lte","limit"],
+  },
   listCryptoWithdrawals: {
     method: 'GET',
     path: '/crypto_withdrawals',
@@ -385,7 +401,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListCryptoWithdrawalsResponse',
-    decimals: plan14,
+    decimals: plan15,
     requestDecimals: null,
     query: ["limit","page","currency","state"],
   },
@@ -400,8 +416,8 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {"amount":["valid_amount"],"address":["valid_address"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_crypto_currency"],"network":["not_a_network_of_the_currency"]},
     response: 'zCreateCryptoWithdrawalResponse',
-    decimals: plan15,
-    requestDecimals: plan16,
+    decimals: plan16,
+    requestDecimals: plan17,
     query: [],
   },
   cancelCryptoWithdrawal: {
@@ -415,7 +431,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zCancelCryptoWithdrawalResponse',
-    decimals: plan15,
+    decimals: plan16,
     requestDecimals: null,
     query: [],
   },
@@ -430,7 +446,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListCryptoNetworksResponse',
-    decimals: plan17,
+    decimals: plan18,
     requestDecimals: null,
     query: ["currency"],
   },
@@ -460,7 +476,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListFiatWithdrawalsResponse',
-    decimals: plan14,
+    decimals: plan15,
     requestDecimals: null,
     query: ["limit","page","currency"],
   },
@@ -475,8 +491,8 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {"amount":["valid_amount"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_fiat_currency"],"bank_account_id":["not_found"]},
     response: 'zCreateFiatWithdrawalResponse',
-    decimals: plan15,
-    requestDecimals: plan18,
+    decimals: plan16,
+    requestDecimals: plan19,
     query: [],
   },
   cancelFiatWithdrawal: {
@@ -490,7 +506,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zCancelFiatWithdrawalResponse',
-    decimals: plan15,
+    decimals: plan16,
     requestDecimals: null,
     query: [],
   },
@@ -505,7 +521,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListFundInfosResponse',
-    decimals: plan19,
+    decimals: plan20,
     requestDecimals: null,
     query: ["limit","page","currency"],
   },

@@ -21,6 +21,7 @@ export {
   zGetPriceLevelsResponse,
   zGetProductResponse,
   zGetUserContextResponse,
+  zListBalanceHistoryResponse,
   zListBankAccountsResponse,
   zListCryptoNetworksResponse,
   zListCryptoWithdrawalsResponse,

@@ -112,6 +112,33 @@ export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
 ]);
 
 /**
+ * What changed a balance.
+ */
+export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
+    'funding',
+    'funding_fee',
+    'withdrawal',
+    'withdrawal_fee',
+    'trade',
+    'trade_fee',
+    'rebate_trade_fee',
+    'loan',
+    'repay',
+    'cfd_pnl',
+    'quick_exchange'
+]);
+
+/**
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
+ */
+export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
+    'Execution',
+    'Trade',
+    'Withdrawal',
+    'FundInfo'
+]);
+
+/**
  * Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
  */
 export const zWithdrawalState = /* @__PURE__ */ z.enum([
@@ -660,6 +687,20 @@ export const zCurrency = /* @__PURE__ */ z.object({
 });
 
 /**
+ * One change of one balance.
+ */
+export const zLedgerEntry = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_action: zLedgerSourceAction,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    timestamp: zUnixSecondsFractional
+});
+
+/**
  * A crypto withdrawal.
  */
 export const zCryptoWithdrawal = /* @__PURE__ */ z.object({
@@ -1188,6 +1229,23 @@ export const zListCurrenciesHeaders = /* @__PURE__ */ z.object({
  * The currencies.
  */
 export const zListCurrenciesResponse = /* @__PURE__ */ z.array(zCurrency);
+
+export const zListBalanceHistoryHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListBalanceHistoryQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    source_action: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    timestamp_gte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    timestamp_lte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(10), /* @__PURE__ */ z.lte(1000))), 1000)
+});
+
+/**
+ * The caller's entries, newest first.
+ */
+export const zListBalanceHistoryResponse = /* @__PURE__ */ z.array(zLedgerEntry);
 
 export const zListCryptoWithdrawalsHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
