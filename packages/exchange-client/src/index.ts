@@ -63,3 +63,19 @@ export {
   type UserContext,
   type UserView,
 } from './client.js';
+export type {
+  BankAccount,
+  CryptoNetwork,
+  CryptoWithdrawal,
+  CryptoWithdrawalInput,
+  CryptoWithdrawalList,
+  FiatWithdrawal,
+  FiatWithdrawalInput,
+  FiatWithdrawalList,
+  FundInfo,
+  FundInfoList,
+  ListCryptoWithdrawalsQuery,
+  ListFiatWithdrawalsQuery,
+  ListFundInfosQuery,
+  WithdrawalState,
+} from './withdrawals.js';
