@@ -42,7 +42,7 @@ import {
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
 import { everyRow } from './every-row.js';
-import { withdrawalMethods } from './withdrawals.js';
+import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
 export type {
   Accounts,
@@ -333,7 +333,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   return {
     orders,
     executions,
-    ...withdrawalMethods(call),
+    withdrawals: withdrawalCalls(call),
+    deposits: depositCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

@@ -47,73 +47,95 @@ export type ListFiatWithdrawalsQuery = NonNullable<
 >;
 export type ListFundInfosQuery = NonNullable<Operations['listFundInfos']['parameters']['query']>;
 
+type Call = Api<paths, Operations>['call'];
+
 /**
- * `withdrawals` and `deposits` of the exchange client. A withdrawal holds its amount plus the
- * currency's fee until the exchange processes it (both leave the balance), declines it, or
- * its owner cancels it while it is still pending.
+ * `client.withdrawals`: crypto and fiat. A withdrawal holds its amount plus the currency's fee
+ * until the exchange processes it (both leave the balance), declines it, or its owner cancels
+ * it while it is still pending. Each method names its operation where it calls it, as the
+ * docs' reference reads them.
  */
-export function withdrawalMethods(call: Api<paths, Operations>['call']) {
-  const crypto = {
-    /**
-     * Asks to send crypto to an address; `auth_code` goes beside the withdrawal, for an
-     * exchange that asks for a second factor.
-     */
-    create(
-      withdrawal: CryptoWithdrawalInput & Pick<CryptoWithdrawalCreate, 'auth_code'>,
-      options?: PerCallOptions,
-    ): Promise<CryptoWithdrawal> {
-      const { auth_code, ...fields } = withdrawal;
-      const body = {
-        crypto_withdrawal: fields,
-        ...(auth_code === undefined ? {} : { auth_code }),
-      } as CryptoWithdrawalCreate;
-      return call('createCryptoWithdrawal', { body }, options);
+export function withdrawalCalls(call: Call) {
+  return {
+    crypto: {
+      /**
+       * Asks to send crypto to an address; `auth_code` goes beside the withdrawal, for an
+       * exchange that asks for a second factor.
+       */
+      create(
+        withdrawal: CryptoWithdrawalInput & Pick<CryptoWithdrawalCreate, 'auth_code'>,
+        options?: PerCallOptions,
+      ): Promise<CryptoWithdrawal> {
+        const { auth_code, ...fields } = withdrawal;
+        const body = {
+          crypto_withdrawal: fields,
+          ...(auth_code === undefined ? {} : { auth_code }),
+        } as CryptoWithdrawalCreate;
+        return call('createCryptoWithdrawal', { body }, options);
+      },
+      /** One page of the caller's crypto withdrawals, newest first. */
+      list(
+        query: ListCryptoWithdrawalsQuery = {},
+        options?: PerCallOptions,
+      ): Promise<CryptoWithdrawalList> {
+        return call('listCryptoWithdrawals', { query }, options);
+      },
+      /** Every crypto withdrawal matching the filters, page after page as the loop asks. */
+      iterate(query: Omit<ListCryptoWithdrawalsQuery, 'page'> = {}, options?: PerCallOptions) {
+        return everyRow((page) =>
+          call('listCryptoWithdrawals', { query: { ...query, page } }, options),
+        );
+      },
+      /** Cancels a pending withdrawal; another state is a ValidationError naming it (`state`). */
+      cancel(id: number, options?: PerCallOptions): Promise<CryptoWithdrawal> {
+        return call('cancelCryptoWithdrawal', { path: { withdrawal_id: id } }, options);
+      },
+      /** The networks `currency` is withdrawn on, with their fees and minimums. */
+      networks(currency: string, options?: PerCallOptions): Promise<CryptoNetwork[]> {
+        return call('listCryptoNetworks', { query: { currency } }, options);
+      },
     },
-    /** One page of the caller's crypto withdrawals, newest first. */
-    list(query: ListCryptoWithdrawalsQuery = {}, options?: PerCallOptions) {
-      return call('listCryptoWithdrawals', { query }, options) as Promise<CryptoWithdrawalList>;
-    },
-    /** Every crypto withdrawal matching the filters, page after page as the loop asks. */
-    iterate(query: Omit<ListCryptoWithdrawalsQuery, 'page'> = {}, options?: PerCallOptions) {
-      return everyRow((page) => crypto.list({ ...query, page }, options));
-    },
-    /** Cancels a pending withdrawal; another state is a ValidationError naming it (`state`). */
-    cancel(id: number, options?: PerCallOptions): Promise<CryptoWithdrawal> {
-      return call('cancelCryptoWithdrawal', { path: { withdrawal_id: id } }, options);
-    },
-    /** The networks `currency` is withdrawn on, with their fees and minimums. */
-    networks(currency: string, options?: PerCallOptions): Promise<CryptoNetwork[]> {
-      return call('listCryptoNetworks', { query: { currency } }, options);
+    fiat: {
+      /** Asks to send fiat to one of the caller's bank accounts (`bankAccounts()`). */
+      create(withdrawal: FiatWithdrawalInput, options?: PerCallOptions): Promise<FiatWithdrawal> {
+        const body = { withdrawal } as FiatWithdrawalCreate;
+        return call('createFiatWithdrawal', { body }, options);
+      },
+      /** One page of the caller's fiat withdrawals, newest first. */
+      list(
+        query: ListFiatWithdrawalsQuery = {},
+        options?: PerCallOptions,
+      ): Promise<FiatWithdrawalList> {
+        return call('listFiatWithdrawals', { query }, options);
+      },
+      /** Every fiat withdrawal matching the filters, page after page as the loop asks. */
+      iterate(query: Omit<ListFiatWithdrawalsQuery, 'page'> = {}, options?: PerCallOptions) {
+        return everyRow((page) =>
+          call('listFiatWithdrawals', { query: { ...query, page } }, options),
+        );
+      },
+      /** Cancels a pending withdrawal; another state is a ValidationError naming it (`state`). */
+      cancel(id: number, options?: PerCallOptions): Promise<FiatWithdrawal> {
+        return call('cancelFiatWithdrawal', { path: { withdrawal_id: id } }, options);
+      },
+      /** The bank accounts fiat withdrawals may go to. */
+      bankAccounts(options?: PerCallOptions): Promise<BankAccount[]> {
+        return call('listBankAccounts', {}, options);
+      },
     },
   };
-  const fiat = {
-    /** Asks to send fiat to one of the caller's bank accounts (`bankAccounts()`). */
-    create(withdrawal: FiatWithdrawalInput, options?: PerCallOptions): Promise<FiatWithdrawal> {
-      const body = { withdrawal } as FiatWithdrawalCreate;
-      return call('createFiatWithdrawal', { body }, options);
+}
+
+/** `client.deposits`: deposit requests and received deposits. */
+export function depositCalls(call: Call) {
+  return {
+    /** One page of the caller's deposits, newest first. */
+    list(query: ListFundInfosQuery = {}, options?: PerCallOptions): Promise<FundInfoList> {
+      return call('listFundInfos', { query }, options);
     },
-    list(query: ListFiatWithdrawalsQuery = {}, options?: PerCallOptions) {
-      return call('listFiatWithdrawals', { query }, options) as Promise<FiatWithdrawalList>;
-    },
-    iterate(query: Omit<ListFiatWithdrawalsQuery, 'page'> = {}, options?: PerCallOptions) {
-      return everyRow((page) => fiat.list({ ...query, page }, options));
-    },
-    cancel(id: number, options?: PerCallOptions): Promise<FiatWithdrawal> {
-      return call('cancelFiatWithdrawal', { path: { withdrawal_id: id } }, options);
-    },
-    /** The bank accounts fiat withdrawals may go to. */
-    bankAccounts(options?: PerCallOptions): Promise<BankAccount[]> {
-      return call('listBankAccounts', {}, options);
-    },
-  };
-  const deposits = {
-    /** One page of the caller's deposit requests and received deposits, newest first. */
-    list(query: ListFundInfosQuery = {}, options?: PerCallOptions) {
-      return call('listFundInfos', { query }, options) as Promise<FundInfoList>;
-    },
+    /** Every deposit matching the filters, page after page as the loop asks. */
     iterate(query: Omit<ListFundInfosQuery, 'page'> = {}, options?: PerCallOptions) {
-      return everyRow((page) => deposits.list({ ...query, page }, options));
+      return everyRow((page) => call('listFundInfos', { query: { ...query, page } }, options));
     },
   };
-  return { withdrawals: { crypto, fiat }, deposits };
 }
