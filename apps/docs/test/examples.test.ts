@@ -117,6 +117,13 @@ describe('runnable samples against the sandbox', () => {
     expect(out).toContain('placed 0.3 at 1000');
   });
 
+  it('backend/withdraw.ts: holds a withdrawal, cancels it while pending, reads them back', async () => {
+    const out = await run('backend/withdraw.ts');
+    expect(out).toMatch(/^withdrawal \d+ pending: 0\.01 BTC \+ 0\.0005 fee held$/m);
+    expect(out).toMatch(/^withdrawal \d+ cancelled$/m);
+    expect(out).toMatch(/^BTC withdrawals so far: .*[1-9]\d* cancelled/m);
+  });
+
   it('backend/errors.ts: a typed validation error', async () => {
     expect(await run('backend/errors.ts')).toMatch(/^rejected with 4\d\d: /m);
   });

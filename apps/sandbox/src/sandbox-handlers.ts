@@ -1,9 +1,11 @@
+import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { userHandlers } from './exchange/users.js';
+import { withdrawalHandlers } from './exchange/withdrawals.js';
 import type { Handlers } from './handling/operation.js';
 import { completingSettlements } from './partner/completion.js';
 import { partnerHandlers } from './partner/handlers.js';
@@ -25,6 +27,8 @@ export function sandboxHandlers(
     ...userHandlers,
     ...oauthHandlers(exchangeUrl),
     ...ledgerHandlers,
+    ...withdrawalHandlers,
+    ...depositHandlers,
     ...partner,
   };
 }

@@ -79,7 +79,7 @@ export async function send(
 }
 
 /** A client of the sandbox signing every call with `token`. */
-export function clientFor(sandbox: RunningSandbox, token: ApiToken) {
+export function clientFor(sandbox: Pick<RunningSandbox, 'exchangeUrl'>, token: ApiToken) {
   return async (
     method: string,
     path: string,

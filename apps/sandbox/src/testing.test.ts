@@ -2,7 +2,7 @@
 import { zTransactionStatusResponse } from '@exchange-kit/contract/partner/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { startTestSandbox } from './test-support.js';
+import { clientFor, startTestSandbox } from './test-support.js';
 import { pendingTransaction as pendingTransactionOver } from './testing/pending-transaction.js';
 import { type SandboxProcess, startSandboxProcess } from './testing.js';
 
@@ -93,5 +93,76 @@ describe('test control', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('test control of withdrawals and deposits', () => {
+  const demo = () =>
+    clientFor(sandbox, { tokenId: sandbox.tokenId, tokenSecret: sandbox.tokenSecret });
+
+  it('moves a withdrawal as a row of the table allows, and names the state otherwise', async () => {
+    const call = demo();
+    const body = {
+      crypto_withdrawal: {
+        currency: 'ETH',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        amount: '1',
+      },
+    };
+    const created = await call('POST', '/crypto_withdrawals', { body });
+    const { id } = created.body as { id: number };
+    expect(
+      await send(`/test/withdrawals/${id}/state`, { state: 'processed' }, sandbox.exchangeUrl),
+    ).toEqual({
+      status: 422,
+      body: { errors: { state: ['pending'] } },
+    });
+    for (const state of ['processing', 'processed']) {
+      expect(await send(`/test/withdrawals/${id}/state`, { state }, sandbox.exchangeUrl)).toEqual({
+        status: 200,
+        body: { withdrawal_id: id, state },
+      });
+    }
+    expect(
+      (await send('/test/withdrawals/999999/state', { state: 'declined' }, sandbox.exchangeUrl))
+        .status,
+    ).toBe(404);
+    expect(await send(`/test/withdrawals/${id}/state`, {}, sandbox.exchangeUrl)).toMatchObject({
+      status: 422,
+      body: { errors: { state: ['required'] } },
+    });
+  });
+
+  it('credits a deposit, refusing a bad one naming the field', async () => {
+    const credited = await send(
+      '/test/deposits',
+      { user_id: 1001, currency: 'XRP', amount: '25' },
+      sandbox.exchangeUrl,
+    );
+    expect(credited).toMatchObject({
+      status: 200,
+      body: { currency: 'XRP', amount: '25', state: 'received' },
+    });
+    const infos = await demo()('GET', '/fund_infos?currency=XRP');
+    expect(infos.body).toMatchObject({ models: [{ amount: '25', state: 'received' }] });
+    expect(
+      await send(
+        '/test/deposits',
+        { user_id: 1001, currency: 'XRP', amount: '-1' },
+        sandbox.exchangeUrl,
+      ),
+    ).toEqual({
+      status: 422,
+      body: { errors: { amount: ['valid_amount'] } },
+    });
+    expect(
+      (
+        await send(
+          '/test/deposits',
+          { user_id: 1, currency: 'XRP', amount: '1' },
+          sandbox.exchangeUrl,
+        )
+      ).status,
+    ).toBe(404);
   });
 });

@@ -77,6 +77,46 @@ export async function denySandboxOAuthRequest(
   }
 }
 
+/**
+ * Moves a withdrawal of a sandbox started with `--test-control` as the exchange would
+ * (`POST /test/withdrawals/{withdrawal_id}/state`): `processing`, `processed` or `declined`,
+ * where the withdrawal table allows it.
+ */
+export async function moveSandboxWithdrawal(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  withdrawalId: number,
+  state: 'processing' | 'processed' | 'declined',
+): Promise<void> {
+  await testControlPost(sandbox, `/test/withdrawals/${withdrawalId}/state`, { state });
+}
+
+/**
+ * Credits a received deposit to a user of a sandbox started with `--test-control`
+ * (`POST /test/deposits`); `amount` is a decimal string.
+ */
+export async function creditSandboxDeposit(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  deposit: { userId: number; currency: string; amount: string },
+): Promise<void> {
+  const { userId, currency, amount } = deposit;
+  await testControlPost(sandbox, '/test/deposits', { user_id: userId, currency, amount });
+}
+
+async function testControlPost(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  path: string,
+  body: unknown,
+): Promise<void> {
+  const response = await fetch(`${sandbox.exchangeUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new Error(`test control ${path}: ${response.status} ${await response.text()}`);
+  }
+}
+
 /** Starts the real sandbox as its own process, in memory, on a free loopback port. */
 export function startSandboxProcess(
   timeoutMs = 30_000,

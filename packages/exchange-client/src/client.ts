@@ -50,6 +50,7 @@ import {
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
+import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
 export type {
   Accounts,
@@ -363,6 +364,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     executions,
     ledger: ledgerCalls(call),
     accounts: accountCalls(call),
+    withdrawals: withdrawalCalls(call),
+    deposits: depositCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

@@ -95,3 +95,19 @@ export type {
   Transaction,
   TransactionList,
 } from './ledger.js';
+export type {
+  BankAccount,
+  CryptoNetwork,
+  CryptoWithdrawal,
+  CryptoWithdrawalInput,
+  CryptoWithdrawalList,
+  FiatWithdrawal,
+  FiatWithdrawalInput,
+  FiatWithdrawalList,
+  FundInfo,
+  FundInfoList,
+  ListCryptoWithdrawalsQuery,
+  ListFiatWithdrawalsQuery,
+  ListFundInfosQuery,
+  WithdrawalState,
+} from './withdrawals.js';

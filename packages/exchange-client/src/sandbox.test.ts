@@ -1,6 +1,8 @@
 import {
   advanceSandboxClock,
+  creditSandboxDeposit,
   denySandboxOAuthRequest,
+  moveSandboxWithdrawal,
   type SandboxProcess,
   startSandboxProcess,
 } from '@exchange-kit/sandbox/testing';
@@ -401,6 +403,74 @@ describe('exchange-client against the sandbox', () => {
       .getRequest('00000000-0000-4000-8000-000000000000')
       .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('withdrawals and deposits against the sandbox', () => {
+  const address = 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY';
+
+  it('holds a crypto withdrawal, cancels it while pending, and names the state once it is not', async () => {
+    const asked = { currency: 'XRP', address, amount: 25, memo_value: run.slice(0, 60) };
+    const held = await client.withdrawals.crypto.create(asked);
+    expect(held).toMatchObject({ state: 'pending', amount: '25', withdrawal_fee: '0.15' });
+    const cancelled = await client.withdrawals.crypto.cancel(held.id);
+    expect(cancelled.state).toBe('cancelled');
+    const error = await client.withdrawals.crypto.cancel(held.id).catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'cancelCryptoWithdrawal') && error.fields).toEqual({
+      state: ['cancelled'],
+    });
+  });
+
+  it('follows a withdrawal the exchange processes, and pages through them with iterate', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      ids.push(
+        (await client.withdrawals.crypto.create({ currency: 'XRP', address, amount: '20' })).id,
+      );
+    }
+    await moveSandboxWithdrawal(sandbox, ids[0] as number, 'processing');
+    await moveSandboxWithdrawal(sandbox, ids[0] as number, 'processed');
+    const seen: number[] = [];
+    for await (const withdrawal of client.withdrawals.crypto.iterate({
+      currency: 'XRP',
+      limit: 1,
+    })) {
+      seen.push(withdrawal.id);
+    }
+    expect(seen.slice(0, 3)).toEqual([...ids].reverse());
+    const processed = await client.withdrawals.crypto.list({ state: 'processed' });
+    expect(processed.models.map((row) => row.id)).toContain(ids[0]);
+    expect(await client.withdrawals.crypto.networks('XRP')).toEqual([
+      expect.objectContaining({ network: 'xrp', withdrawal_fee: '0.15' }),
+    ]);
+  });
+
+  it('refuses an amount under the minimum with a ValidationError naming it', async () => {
+    const error = await client.withdrawals.crypto
+      .create({ currency: 'XRP', address, amount: '1' })
+      .catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'createCryptoWithdrawal') && error.fields).toEqual({
+      amount: ['valid_amount'],
+    });
+  });
+
+  it('withdraws fiat to the bank account the user has, and lists a credited deposit', async () => {
+    const [bank] = await client.withdrawals.fiat.bankAccounts();
+    const withdrawal = await client.withdrawals.fiat.create({
+      currency: 'JPY',
+      amount: 5000,
+      bank_account_id: bank?.id ?? 0,
+    });
+    expect(withdrawal).toMatchObject({ state: 'pending', withdrawal_fee: '300' });
+    const listed = [];
+    for await (const row of client.withdrawals.fiat.iterate()) listed.push(row.id);
+    expect(listed).toContain(withdrawal.id);
+    // The demo user of the sandbox, whose token the client signs with.
+    await creditSandboxDeposit(sandbox, { userId: 1001, currency: 'ETH', amount: '0.75' });
+    const deposits = [];
+    for await (const deposit of client.deposits.iterate({ currency: 'ETH' }))
+      deposits.push(deposit);
+    expect(deposits[0]).toMatchObject({ amount: '0.75', state: 'received' });
   });
 });
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { depositHandlers } from '../exchange/deposits.js';
 import { executionHandlers } from '../exchange/executions.js';
+import { ledgerHandlers } from '../exchange/ledger-reads.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
 import { userHandlers } from '../exchange/users.js';
+import { withdrawalHandlers } from '../exchange/withdrawals.js';
 import { partnerHandlers } from '../partner/handlers.js';
 import { sandboxHandlers } from '../sandbox-handlers.js';
 import { buildRoutes, findRoute } from './router.js';
@@ -31,6 +34,9 @@ describe('route table from the specs', () => {
       executionHandlers,
       userHandlers,
       oauthHandlers('http://127.0.0.1:4000'),
+      ledgerHandlers,
+      withdrawalHandlers,
+      depositHandlers,
       partnerHandlers,
     ];
     const count = (id: string) =>

@@ -172,6 +172,43 @@ export interface LedgerEntry {
   readonly createdAt: number;
 }
 
+/**
+ * A withdrawal of crypto to an address, or of fiat to a bank account. While its state is not
+ * terminal it holds `amount` plus `fee` of its owner's balance reserved.
+ */
+export interface Withdrawal {
+  readonly id: number;
+  readonly userId: number;
+  readonly kind: 'crypto' | 'fiat';
+  readonly currency: string;
+  readonly amount: D;
+  readonly fee: D;
+  readonly state: components['schemas']['WithdrawalState'];
+  /** Crypto: where it goes, and on which network with which payment id or memo. */
+  readonly address: string | null;
+  readonly network: string | null;
+  readonly paymentId: string | null;
+  readonly memoType: string | null;
+  readonly memoValue: string | null;
+  readonly transactionHash: string | null;
+  /** Fiat: the bank account it goes to. */
+  readonly bankAccountId: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A deposit asked for, or received and credited to its user's balance. */
+export interface Deposit {
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly amount: D;
+  readonly state: components['schemas']['FundInfoState'];
+  readonly transactionHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
 export interface LoanLevel {
   readonly rate: string;
   readonly amount: string;
@@ -247,6 +284,8 @@ export interface Sequences {
   fill: number;
   account: number;
   entry: number;
+  withdrawal: number;
+  deposit: number;
 }
 
 /**
@@ -268,13 +307,23 @@ export class ExchangeState {
   positions = new Map<number, Position>();
   /** Each user's ledger entries, oldest first; read through `exchange/balance-history.ts`. */
   entriesByUser = new Map<number, LedgerEntry[]>();
+  withdrawals = new Map<number, Withdrawal>();
+  deposits = new Map<number, Deposit>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
   readonly resting = new WeakSet<Order>();
   /** Open conditional orders by product: what a trade there may trigger. Derived too. */
   readonly #waiting = new Map<number, Set<Order>>();
-  next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1, entry: 1 };
+  next: Sequences = {
+    order: 1,
+    orderSequence: 1,
+    fill: 1,
+    account: 1,
+    entry: 1,
+    withdrawal: 1,
+    deposit: 1,
+  };
 
   addOAuthRequest(request: OAuthRequest): void {
     this.oauthRequests.set(request.publicId, request);

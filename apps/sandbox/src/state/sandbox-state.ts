@@ -1,4 +1,10 @@
-import { ExchangeState, type LedgerEntry, type OAuthRequest } from './exchange-state.js';
+import {
+  type Deposit,
+  ExchangeState,
+  type LedgerEntry,
+  type OAuthRequest,
+  type Withdrawal,
+} from './exchange-state.js';
 import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
@@ -45,6 +51,8 @@ export interface Records {
   transaction: Transaction;
   instruction: Instruction;
   ledgerEntry: LedgerEntry;
+  withdrawal: Withdrawal;
+  deposit: Deposit;
 }
 
 export type RecordKind = keyof Records;
@@ -91,6 +99,16 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.addEntry(row),
     drop: (state, row) => state.exchange.dropEntry(row),
   },
+  withdrawal: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.withdrawals.set(row.id, row),
+    drop: (state, row) => state.exchange.withdrawals.delete(row.id),
+  },
+  deposit: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.deposits.set(row.id, row),
+    drop: (state, row) => state.exchange.deposits.delete(row.id),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -102,4 +120,6 @@ export const recordKindOrder: readonly RecordKind[] = [
   'transaction',
   'instruction',
   'ledgerEntry',
+  'withdrawal',
+  'deposit',
 ];

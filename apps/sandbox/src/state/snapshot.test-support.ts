@@ -21,6 +21,8 @@ export function snapshot(sandbox: SandboxState) {
     nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
     entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),
+    withdrawals: plain([...state.withdrawals.values()].sort((a, b) => a.id - b.id)),
+    deposits: plain([...state.deposits.values()].sort((a, b) => a.id - b.id)),
     books: [...state.books]
       .sort(([a], [b]) => a - b)
       .map(([product, book]) => [

@@ -1,6 +1,7 @@
 import {
   type Currency,
   D,
+  type Deposit,
   ExchangeState,
   type Fill,
   type LedgerEntry,
@@ -8,6 +9,7 @@ import {
   type OrderStatus,
   type Position,
   type TrailingStop,
+  type Withdrawal,
 } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
 import { eachRow, readRows } from './sandbox-rows.js';
@@ -149,6 +151,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       updatedAt: Number(row.updated_at),
     });
   }
+  loadFunding(state, await readRows(db, 'withdrawal'), await readRows(db, 'deposit'));
   for (const row of await query<{
     currency: string;
     side: 'bid' | 'ask';
@@ -196,6 +199,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       sequences?.entry,
       [...state.entriesByUser.values()].flat().map((entry) => entry.id),
     ),
+    withdrawal: after(1, state.withdrawals.keys()),
+    deposit: after(1, state.deposits.keys()),
   };
   return state;
 }
@@ -255,4 +260,41 @@ function sharedDecimals(most = 100_000): (value: unknown) => D {
     }
     return decimal;
   };
+}
+
+/** The withdrawals and deposits rows, into the state. */
+function loadFunding(state: ExchangeState, withdrawals: Row[], deposits: Row[]): void {
+  const text = (value: unknown) => (value === null ? null : String(value));
+  for (const row of withdrawals) {
+    state.withdrawals.set(Number(row.id), {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      kind: row.kind as Withdrawal['kind'],
+      currency: String(row.currency),
+      amount: new D(String(row.amount)),
+      fee: new D(String(row.fee)),
+      state: row.state as Withdrawal['state'],
+      address: text(row.address),
+      network: text(row.network),
+      paymentId: text(row.payment_id),
+      memoType: text(row.memo_type),
+      memoValue: text(row.memo_value),
+      transactionHash: text(row.transaction_hash),
+      bankAccountId: row.bank_account_id === null ? null : Number(row.bank_account_id),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
+  }
+  for (const row of deposits) {
+    state.deposits.set(Number(row.id), {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      currency: String(row.currency),
+      amount: new D(String(row.amount)),
+      state: row.state as Deposit['state'],
+      transactionHash: text(row.transaction_hash),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
+  }
 }

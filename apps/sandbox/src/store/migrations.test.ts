@@ -13,6 +13,7 @@ const allMigrations = [
   '0006.do.oauth-denials.sql',
   '0007.do.ledger.sql',
   '0008.do.house-may-owe.sql',
+  '0009.do.withdrawals.sql',
 ];
 
 const opened: Database[] = [];
@@ -75,6 +76,7 @@ describe('migrate', () => {
       '6:oauth-denials',
       '7:ledger',
       '8:house-may-owe',
+      '9:withdrawals',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -111,6 +113,7 @@ describe('migrate', () => {
       '0006.do.oauth-denials.sql',
       '0007.do.ledger.sql',
       '0008.do.house-may-owe.sql',
+      '0009.do.withdrawals.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

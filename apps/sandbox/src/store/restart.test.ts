@@ -29,7 +29,11 @@ type Command =
   | { kind: 'cancelAll'; who: number }
   | { kind: 'transaction' }
   | { kind: 'settle'; pick: number; status: 'FILLED' | 'CANCELLED' }
-  | { kind: 'clock'; seconds: number };
+  | { kind: 'clock'; seconds: number }
+  | { kind: 'withdraw'; who: number; fiat: boolean }
+  | { kind: 'cancelWithdrawal'; who: number; pick: number }
+  | { kind: 'moveWithdrawal'; pick: number; to: 'processing' | 'processed' | 'declined' }
+  | { kind: 'deposit'; who: number };
 
 const who = fc.integer({ min: 0, max: 1 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -65,6 +69,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     status: fc.constantFrom('FILLED' as const, 'CANCELLED' as const),
   }),
   fc.record({ kind: fc.constant('clock' as const), seconds: fc.integer({ min: 1, max: 120 }) }),
+  fc.record({ kind: fc.constant('withdraw' as const), who, fiat: fc.boolean() }),
+  fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
+  fc.record({
+    kind: fc.constant('moveWithdrawal' as const),
+    pick,
+    to: fc.constantFrom('processing' as const, 'processed' as const, 'declined' as const),
+  }),
+  fc.record({ kind: fc.constant('deposit' as const), who }),
 );
 
 // Around the market maker's book of the seed: BTC/JPY at 9,500,000, ETH/JPY at 450,000.
@@ -80,6 +92,9 @@ interface Actors {
   clients: Client[];
   orders: number[][];
   transactions: string[];
+  otherUserId: number;
+  /** Every withdrawal made so far, with its kind. */
+  withdrawals: { id: number; fiat: boolean }[];
 }
 
 async function perform(sandbox: RunningSandbox, actors: Actors, command: Command): Promise<number> {
@@ -148,6 +163,52 @@ async function perform(sandbox: RunningSandbox, actors: Actors, command: Command
         await send(sandbox.exchangeUrl, 'POST', path, { 'content-type': 'application/json' }, body)
       ).status;
     }
+    case 'withdraw': {
+      const body = command.fiat
+        ? {
+            withdrawal: {
+              currency: 'JPY',
+              amount: '5000',
+              bank_account_id: await bankAccount(call),
+            },
+          }
+        : {
+            crypto_withdrawal: {
+              currency: 'BTC',
+              address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+              amount: '0.01',
+            },
+          };
+      const path = command.fiat ? '/withdrawals' : '/crypto_withdrawals';
+      const answer = await call?.('POST', path, { body });
+      if (answer?.status === 200) {
+        actors.withdrawals.push({ id: (answer.body as { id: number }).id, fiat: command.fiat });
+      }
+      return answer?.status ?? 0;
+    }
+    case 'cancelWithdrawal': {
+      const chosen = actors.withdrawals[command.pick % Math.max(actors.withdrawals.length, 1)];
+      if (chosen === undefined) return 0;
+      const path = chosen.fiat
+        ? `/withdrawals/${chosen.id}/cancel`
+        : `/crypto_withdrawal/${chosen.id}/cancel`;
+      return (await call?.('PUT', path))?.status ?? 0;
+    }
+    case 'moveWithdrawal': {
+      const chosen = actors.withdrawals[command.pick % Math.max(actors.withdrawals.length, 1)];
+      if (chosen === undefined) return 0;
+      const path = `/test/withdrawals/${chosen.id}/state`;
+      const body = JSON.stringify({ state: command.to });
+      return (
+        await send(sandbox.exchangeUrl, 'POST', path, { 'content-type': 'application/json' }, body)
+      ).status;
+    }
+    case 'deposit': {
+      const userId = command.who === 0 ? 1001 : actors.otherUserId;
+      const body = JSON.stringify({ user_id: userId, currency: 'ETH', amount: '1.25' });
+      const headers = { 'content-type': 'application/json' };
+      return (await send(sandbox.exchangeUrl, 'POST', '/test/deposits', headers, body)).status;
+    }
     case 'clock': {
       const body = JSON.stringify({ advance_seconds: command.seconds });
       return (
@@ -161,6 +222,12 @@ async function perform(sandbox: RunningSandbox, actors: Actors, command: Command
       ).status;
     }
   }
+}
+
+/** The id of the one bank account of the caller's user. */
+async function bankAccount(call: Client | undefined): Promise<number> {
+  const answer = await call?.('GET', '/bank_accounts');
+  return (answer?.body as { id: number }[] | undefined)?.[0]?.id ?? 0;
 }
 
 /** The state, with the intents it holds read in from the store: a start reads none. */
@@ -198,6 +265,8 @@ describe('a restart', () => {
             clients: [demoClient(first), other.call],
             orders: [[], []],
             transactions: [],
+            withdrawals: [],
+            otherUserId: other.userId,
           };
           for (const each of commands) {
             const status = await perform(first, actors, each);

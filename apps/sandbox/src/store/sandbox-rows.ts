@@ -246,6 +246,42 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  withdrawal: {
+    name: 'withdrawals',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['kind', 'text', (r) => r.kind],
+      ['currency', 'text', (r) => r.currency],
+      ['amount', 'numeric', (r) => r.amount],
+      ['fee', 'numeric', (r) => r.fee],
+      ['state', 'text', (r) => r.state],
+      ['address', 'text', (r) => r.address],
+      ['network', 'text', (r) => r.network],
+      ['payment_id', 'text', (r) => r.paymentId],
+      ['memo_type', 'text', (r) => r.memoType],
+      ['memo_value', 'text', (r) => r.memoValue],
+      ['transaction_hash', 'text', (r) => r.transactionHash],
+      ['bank_account_id', 'bigint', (r) => r.bankAccountId],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['updated_at', 'bigint', (r) => r.updatedAt],
+    ],
+    onConflict: '',
+  },
+  deposit: {
+    name: 'deposits',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['currency', 'text', (r) => r.currency],
+      ['amount', 'numeric', (r) => r.amount],
+      ['state', 'text', (r) => r.state],
+      ['transaction_hash', 'text', (r) => r.transactionHash],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['updated_at', 'bigint', (r) => r.updatedAt],
+    ],
+    onConflict: '',
+  },
 };
 for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);

@@ -5,6 +5,7 @@ import { canonicalUuid } from '../handling/ids.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
+import { fundingControl } from './funding-control.js';
 
 /**
  * The sandbox's test-control endpoints, for tests and tools that need a move the interfaces
@@ -16,6 +17,7 @@ import type { Sequencer } from '../state/sequencer.js';
  *   requests, quotes and `--settle-after` all follow it.
  * - `POST /test/oauth_requests/{oauth_request_public_id}/deny` with `{}` denies a pending OAuth
  *   request as its user would at the approval page.
+ * - Withdrawals and deposits: see `funding-control.ts`.
  */
 export interface TestControlOptions {
   sequencer: Sequencer;
@@ -59,12 +61,22 @@ export function testControl(options: TestControlOptions) {
     if (!pathname.startsWith('/test/')) return undefined;
     const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
     const denied = /^\/test\/oauth_requests\/([^/]+)\/deny$/.exec(pathname)?.[1];
-    if (transaction === undefined && denied === undefined && pathname !== '/test/clock') {
+    const funding = /^\/test\/(withdrawals\/[^/]+\/state|deposits)$/.test(pathname);
+    if (
+      transaction === undefined &&
+      denied === undefined &&
+      !funding &&
+      pathname !== '/test/clock'
+    ) {
       return uncachedJson(404, { message: `No test control at ${pathname}` });
     }
     if (request.method !== 'POST') return notAllowed('POST', 'Test control takes POST');
     const body = await readJson(request);
     if (!body) return uncachedJson(400, { message: 'The body must be a JSON object' });
+    if (funding) {
+      const answer = await fundingControl(options.sequencer, options.clock.now, pathname, body);
+      return answer ?? refused('withdrawal_id', 'must_be_an_integer');
+    }
 
     if (transaction !== undefined) {
       const { status } = body;

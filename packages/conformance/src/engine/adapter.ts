@@ -93,6 +93,18 @@ export interface ConformanceAdapter {
         status: 'FILLED' | 'CANCELLED',
       ) => Promise<void>)
     | null;
+  /**
+   * Moves a withdrawal of the token's user on as the exchange would (`processing`, then
+   * `processed`, or `declined`); the interfaces have no call for it. Without it the
+   * requirements on those moves are SKIPped.
+   */
+  moveWithdrawal?:
+    | ((
+        context: AdapterContext,
+        withdrawalId: number,
+        state: 'processing' | 'processed' | 'declined',
+      ) => Promise<void>)
+    | null;
 }
 
 const missing = [404, 405, 501];
@@ -303,6 +315,12 @@ async function endTransaction(): Promise<void> {
   );
 }
 
+async function moveWithdrawal(): Promise<void> {
+  throw new Skip(
+    'the interfaces have no call that processes or declines a withdrawal: give the adapter a moveWithdrawal step (the sandbox has one in its test control)',
+  );
+}
+
 export const defaultAdapter: Required<{
   [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
 }> = {
@@ -313,6 +331,7 @@ export const defaultAdapter: Required<{
   approveOAuthRequest,
   denyOAuthRequest,
   endTransaction,
+  moveWithdrawal,
 };
 
 export type ResolvedAdapter = {

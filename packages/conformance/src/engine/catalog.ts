@@ -19,6 +19,8 @@ export const profiles = {
   input: 'Bad input derived from the request schemas: 4xx, never 5xx, nothing changed',
   model:
     'Random sequences of order operations checked step by step against a model of the state tables',
+  withdrawals:
+    'Withdrawals held, cancelled, processed and declined as the withdrawal table says; bank accounts and deposits',
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -40,6 +42,7 @@ const profileOfTag: Record<string, Profile> = {
   intents: 'partner-sessions',
   transactions: 'partner-transactions',
   settlement: 'partner-transactions',
+  withdrawals: 'withdrawals',
 };
 
 export type RequirementKind =

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { requirement } from '@exchange-kit/contract/state-tables';
+import { requirement, requirements } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleSummary } from '../reports/console.js';
 import { curlOf } from '../reports/curl.js';
@@ -488,6 +488,20 @@ describe('the model-based profile', () => {
     } finally {
       proxy.fault = undefined;
     }
+  });
+});
+
+describe('withdrawals', () => {
+  it('moves them through the sandbox test control, each row of the withdrawal table passing', async () => {
+    const report = await runConformance(target, {
+      profiles: ['withdrawals', 'oauth'],
+      only: requirements.filter((r) => r.table === 'withdrawal').map((r) => r.id),
+      adapter: testControlAdapter(target),
+    });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
+      report.results.map((r) => expect.stringMatching(new RegExp(`^${r.id} PASS`))),
+    );
+    expect(report.results).toHaveLength(5);
   });
 });
 

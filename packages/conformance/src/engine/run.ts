@@ -12,6 +12,7 @@ import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario, ScenarioContext } from '../scenarios/scenario.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
+import { withdrawalScenarios } from '../scenarios/withdrawals.js';
 import { RunAbortedError } from './aborted.js';
 import {
   type AdapterContext,
@@ -132,6 +133,7 @@ const scenarios: Scenario[] = [
   ...generatedScenarios,
   ...modelScenarios,
   ...transactionModelScenarios,
+  ...withdrawalScenarios,
 ];
 
 /** The requirements a run with these options gives verdicts on, and its profiles; throws RunAbortedError on unknown names. */

@@ -780,6 +780,208 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/crypto_withdrawals": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List crypto withdrawals
+         * @description Lists the caller's crypto withdrawals, newest first, one page at a time, as `GET /orders` pages. Some servers send the page numbers as strings; clients accept both.
+         */
+        get: operations["listCryptoWithdrawals"];
+        put?: never;
+        /**
+         * Withdraw a crypto currency
+         * @description Asks to send `amount` of a crypto currency to `address`. The withdrawal starts `pending` and holds `amount` plus the currency's `withdrawal_fee` of the caller's balance as reserved until it is processed (both are then debited), cancelled or declined (both are released again). `auth_code` is a two-factor code the exchange may ask for; the sandbox asks for none.
+         */
+        post: operations["createCryptoWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crypto_withdrawal/{withdrawal_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The withdrawal's id.
+                 * @example 301
+                 */
+                withdrawal_id: components["parameters"]["WithdrawalId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a crypto withdrawal
+         * @description Cancels a withdrawal of the caller's that is still `pending`, releasing what it held. In any other state it is refused with 422 naming the state (`{"errors": {"state": ["processing"]}}`).
+         */
+        put: operations["cancelCryptoWithdrawal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crypto_withdrawals/crypto_networks": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the networks a crypto currency is withdrawn on
+         * @description The networks a withdrawal of `currency` may name in `network`, each with its fee and minimum, and whether it takes a payment id or a memo.
+         */
+        get: operations["listCryptoNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank_accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's bank accounts
+         * @description The bank accounts a fiat withdrawal may be sent to.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fiat withdrawals
+         * @description The caller's fiat withdrawals, newest first, paged as `GET /orders` is.
+         */
+        get: operations["listFiatWithdrawals"];
+        put?: never;
+        /**
+         * Withdraw a fiat currency to a bank account
+         * @description Asks to send `amount` of a fiat currency to one of the caller's bank accounts. Held, debited, cancelled and declined as a crypto withdrawal is.
+         */
+        post: operations["createFiatWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/withdrawals/{withdrawal_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The withdrawal's id.
+                 * @example 301
+                 */
+                withdrawal_id: components["parameters"]["WithdrawalId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a fiat withdrawal
+         * @description Cancels a fiat withdrawal of the caller's that is still `pending`, releasing what it held; in any other state refused with 422 naming the state.
+         */
+        put: operations["cancelFiatWithdrawal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fund_infos": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deposits
+         * @description The caller's deposit requests and received deposits, newest first, paged as `GET /orders` is.
+         */
+        get: operations["listFundInfos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -914,7 +1116,7 @@ export interface components {
          */
         LedgerSourceAction: LedgerSourceAction;
         /**
-         * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+         * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
          * @enum {string}
          */
         LedgerSourceObjectType: LedgerSourceObjectType;
@@ -937,6 +1139,42 @@ export interface components {
         ReservedBalanceDetail: ReservedBalanceDetail;
         /** @description A reserved balance and what holds it; the amounts sum to `reserved_balance`. */
         ReservedBalanceDetails: ReservedBalanceDetails;
+        /**
+         * @description Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
+         * @enum {string}
+         */
+        WithdrawalState: WithdrawalState;
+        /** @description An amount to withdraw: a decimal string above zero and at least the currency's `minimum_withdrawal` (else `valid_amount`), at most 32 characters. */
+        WithdrawalAmount: WithdrawalAmount;
+        /** @description A crypto withdrawal as it is asked for. Any other key is refused (project decision). */
+        CryptoWithdrawalFields: CryptoWithdrawalFields;
+        /** @description The body of a crypto withdrawal. */
+        CryptoWithdrawalCreate: CryptoWithdrawalCreate;
+        /** @description A crypto withdrawal. */
+        CryptoWithdrawal: CryptoWithdrawal;
+        /** @description One page of crypto withdrawals. */
+        CryptoWithdrawalList: CryptoWithdrawalList;
+        /** @description A network a crypto currency is withdrawn on. */
+        CryptoNetwork: CryptoNetwork;
+        /** @description A bank account of the user's, where fiat withdrawals go. */
+        BankAccount: BankAccount;
+        /** @description A fiat withdrawal as it is asked for. Any other key is refused (project decision). */
+        FiatWithdrawalFields: FiatWithdrawalFields;
+        /** @description The body of a fiat withdrawal. */
+        FiatWithdrawalCreate: FiatWithdrawalCreate;
+        /** @description A fiat withdrawal to a bank account. */
+        FiatWithdrawal: FiatWithdrawal;
+        /** @description One page of fiat withdrawals. */
+        FiatWithdrawalList: FiatWithdrawalList;
+        /**
+         * @description A deposit asked for and not yet seen (`requested`), or received and credited.
+         * @enum {string}
+         */
+        FundInfoState: FundInfoState;
+        /** @description A deposit request or a received deposit. */
+        FundInfo: FundInfo;
+        /** @description One page of deposits. */
+        FundInfoList: FundInfoList;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -1291,6 +1529,26 @@ export interface components {
          * @example 1
          */
         ExecutionsPage: number;
+        /**
+         * @description The withdrawal's id.
+         * @example 301
+         */
+        WithdrawalId: number;
+        /**
+         * @description Rows per page.
+         * @example 20
+         */
+        FundingLimit: number;
+        /**
+         * @description Page number, starting at 1.
+         * @example 1
+         */
+        FundingPage: number;
+        /**
+         * @description Only rows of this currency.
+         * @example BTC
+         */
+        FundingCurrency: string;
     };
     requestBodies: {
         /** @description New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`. */
@@ -2984,6 +3242,526 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listCryptoWithdrawals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+                /**
+                 * @description Only rows of this currency.
+                 * @example BTC
+                 */
+                currency?: components["parameters"]["FundingCurrency"];
+                /**
+                 * @description Only withdrawals in this state.
+                 * @example pending
+                 */
+                state?: WithdrawalState;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of crypto withdrawals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 301,
+                     *           "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                     *           "amount": "0.01",
+                     *           "currency": "BTC",
+                     *           "state": "pending",
+                     *           "withdrawal_fee": "0.0005",
+                     *           "transaction_hash": null,
+                     *           "network": "bitcoin",
+                     *           "payment_id": null,
+                     *           "memo_type": null,
+                     *           "memo_value": null,
+                     *           "created_at": 1716000000,
+                     *           "updated_at": 1716000060
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": CryptoWithdrawalList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createCryptoWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "crypto_withdrawal": {
+                 *         "currency": "BTC",
+                 *         "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                 *         "amount": "0.01"
+                 *       }
+                 *     }
+                 */
+                "application/json": CryptoWithdrawalCreate;
+            };
+        };
+        responses: {
+            /** @description The withdrawal, pending. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 301,
+                     *       "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                     *       "amount": "0.01",
+                     *       "currency": "BTC",
+                     *       "state": "pending",
+                     *       "withdrawal_fee": "0.0005",
+                     *       "transaction_hash": null,
+                     *       "network": "bitcoin",
+                     *       "payment_id": null,
+                     *       "memo_type": null,
+                     *       "memo_value": null,
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000000
+                     *     }
+                     */
+                    "application/json": CryptoWithdrawal;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A field is not acceptable: `amount: valid_amount` (not above zero, or below the currency's `minimum_withdrawal`), `address: valid_address`, a currency that cannot be withdrawn, or `user: not_enough_free_balance` for amount plus fee. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    cancelCryptoWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The withdrawal's id.
+                 * @example 301
+                 */
+                withdrawal_id: components["parameters"]["WithdrawalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawal, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 301,
+                     *       "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                     *       "amount": "0.01",
+                     *       "currency": "BTC",
+                     *       "state": "cancelled",
+                     *       "withdrawal_fee": "0.0005",
+                     *       "transaction_hash": null,
+                     *       "network": "bitcoin",
+                     *       "payment_id": null,
+                     *       "memo_type": null,
+                     *       "memo_value": null,
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000060
+                     *     }
+                     */
+                    "application/json": CryptoWithdrawal;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No withdrawal of the caller's has this id. */
+            404: components["responses"]["NotFound"];
+            /** @description The withdrawal is no longer pending; the field `state` names its state. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listCryptoNetworks: {
+        parameters: {
+            query: {
+                /**
+                 * @description A crypto currency code.
+                 * @example BTC
+                 */
+                currency: string;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The currency's networks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "network": "bitcoin",
+                     *         "currency": "BTC",
+                     *         "withdrawal_fee": "0.0005",
+                     *         "minimum_withdrawal": "0.002",
+                     *         "memo_supported": false
+                     *       }
+                     *     ]
+                     */
+                    "application/json": CryptoNetwork[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `currency` names no crypto currency (`not_found`). */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bank accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1001,
+                     *         "bank_name": "Sandbox Bank",
+                     *         "account_holder": "Demo User",
+                     *         "account_number": "****1001",
+                     *         "currency": "JPY"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": BankAccount[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listFiatWithdrawals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+                /**
+                 * @description Only rows of this currency.
+                 * @example BTC
+                 */
+                currency?: components["parameters"]["FundingCurrency"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of fiat withdrawals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 302,
+                     *           "amount": "10000",
+                     *           "currency": "JPY",
+                     *           "state": "pending",
+                     *           "withdrawal_fee": "300",
+                     *           "bank_account_id": 1001,
+                     *           "created_at": 1716000000,
+                     *           "updated_at": 1716000060
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": FiatWithdrawalList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createFiatWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "withdrawal": {
+                 *         "currency": "JPY",
+                 *         "amount": "10000",
+                 *         "bank_account_id": 1001
+                 *       }
+                 *     }
+                 */
+                "application/json": FiatWithdrawalCreate;
+            };
+        };
+        responses: {
+            /** @description The withdrawal, pending. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 302,
+                     *       "amount": "10000",
+                     *       "currency": "JPY",
+                     *       "state": "pending",
+                     *       "withdrawal_fee": "300",
+                     *       "bank_account_id": 1001,
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000000
+                     *     }
+                     */
+                    "application/json": FiatWithdrawal;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A field is not acceptable: `amount: valid_amount`, a bank account that is not the caller's, a currency that cannot be withdrawn, or `user: not_enough_free_balance`. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    cancelFiatWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The withdrawal's id.
+                 * @example 301
+                 */
+                withdrawal_id: components["parameters"]["WithdrawalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawal, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 302,
+                     *       "amount": "10000",
+                     *       "currency": "JPY",
+                     *       "state": "cancelled",
+                     *       "withdrawal_fee": "300",
+                     *       "bank_account_id": 1001,
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000060
+                     *     }
+                     */
+                    "application/json": FiatWithdrawal;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No fiat withdrawal of the caller's has this id. */
+            404: components["responses"]["NotFound"];
+            /** @description The withdrawal is no longer pending; the field `state` names its state. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listFundInfos: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+                /**
+                 * @description Only rows of this currency.
+                 * @example BTC
+                 */
+                currency?: components["parameters"]["FundingCurrency"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deposits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 88,
+                     *           "currency": "BTC",
+                     *           "amount": "0.5",
+                     *           "state": "received",
+                     *           "transaction_hash": "9f2c4e0b7a1d",
+                     *           "created_at": 1716000000,
+                     *           "updated_at": 1716000000
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": FundInfoList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -3450,10 +4228,10 @@ export type Currency = {
  */
 export type LedgerSourceAction = "funding" | "funding_fee" | "withdrawal" | "withdrawal_fee" | "trade" | "trade_fee" | "rebate_trade_fee" | "loan" | "repay" | "cfd_pnl" | "quick_exchange";
 /**
- * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
  * @enum {string}
  */
-export type LedgerSourceObjectType = "Execution" | "Trade";
+export type LedgerSourceObjectType = "Execution" | "Trade" | "Withdrawal" | "FundInfo";
 /** @description One change of one balance. */
 export type LedgerEntry = {
     /** @description Entry id. */
@@ -3524,6 +4302,118 @@ export type ReservedBalanceDetails = {
     currency: string;
     reserved_balance: DecimalLike;
     details: ReservedBalanceDetail[];
+};
+/**
+ * @description Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
+ * @enum {string}
+ */
+export type WithdrawalState = "pending" | "processing" | "processed" | "cancelled" | "declined" | "broadcasted" | "approved" | "awaiting_confirmation" | "to_be_reviewed" | "reverted";
+/** @description An amount to withdraw: a decimal string above zero and at least the currency's `minimum_withdrawal` (else `valid_amount`), at most 32 characters. */
+export type WithdrawalAmount = DecimalString;
+/** @description A crypto withdrawal as it is asked for. Any other key is refused (project decision). */
+export type CryptoWithdrawalFields = {
+    currency: string;
+    /** @description Where to send it (`valid_address`: 20 to 128 letters, digits, `:` or `_`). */
+    address: string;
+    amount: WithdrawalAmount;
+    /** @description One of the currency's networks (`GET /crypto_withdrawals/crypto_networks`). */
+    network?: string;
+    payment_id?: string;
+    memo_type?: string;
+    memo_value?: string;
+};
+/** @description The body of a crypto withdrawal. */
+export type CryptoWithdrawalCreate = {
+    crypto_withdrawal: CryptoWithdrawalFields;
+    /** @description A two-factor code, when the exchange asks for one. */
+    auth_code?: string;
+};
+/** @description A crypto withdrawal. */
+export type CryptoWithdrawal = {
+    id: number;
+    address: string;
+    amount: DecimalLike;
+    currency: string;
+    state: WithdrawalState;
+    withdrawal_fee: DecimalLike;
+    transaction_hash?: string | null;
+    network?: string | null;
+    payment_id?: string | null;
+    memo_type?: string | null;
+    memo_value?: string | null;
+    created_at: UnixSeconds;
+    updated_at: UnixSeconds;
+};
+/** @description One page of crypto withdrawals. */
+export type CryptoWithdrawalList = {
+    models: CryptoWithdrawal[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/** @description A network a crypto currency is withdrawn on. */
+export type CryptoNetwork = {
+    network: string;
+    currency: string;
+    withdrawal_fee: DecimalLike;
+    minimum_withdrawal: DecimalLike;
+    memo_supported: boolean;
+};
+/** @description A bank account of the user's, where fiat withdrawals go. */
+export type BankAccount = {
+    id: number;
+    bank_name: string;
+    account_holder: string;
+    /** @description The account number, all but its last digits masked. */
+    account_number: string;
+    currency: string;
+};
+/** @description A fiat withdrawal as it is asked for. Any other key is refused (project decision). */
+export type FiatWithdrawalFields = {
+    currency: string;
+    amount: WithdrawalAmount;
+    bank_account_id: number;
+};
+/** @description The body of a fiat withdrawal. */
+export type FiatWithdrawalCreate = {
+    withdrawal: FiatWithdrawalFields;
+};
+/** @description A fiat withdrawal to a bank account. */
+export type FiatWithdrawal = {
+    id: number;
+    amount: DecimalLike;
+    currency: string;
+    state: WithdrawalState;
+    withdrawal_fee: DecimalLike;
+    bank_account_id: number;
+    created_at: UnixSeconds;
+    updated_at: UnixSeconds;
+};
+/** @description One page of fiat withdrawals. */
+export type FiatWithdrawalList = {
+    models: FiatWithdrawal[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/**
+ * @description A deposit asked for and not yet seen (`requested`), or received and credited.
+ * @enum {string}
+ */
+export type FundInfoState = "requested" | "received";
+/** @description A deposit request or a received deposit. */
+export type FundInfo = {
+    id: number;
+    currency: string;
+    amount: DecimalLike;
+    state: FundInfoState;
+    transaction_hash?: string | null;
+    created_at: UnixSeconds;
+    updated_at: UnixSeconds;
+};
+/** @description One page of deposits. */
+export type FundInfoList = {
+    models: FundInfo[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
 };
 /**
  * Format: uuid

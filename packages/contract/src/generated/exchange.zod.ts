@@ -129,14 +129,51 @@ export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
 ]);
 
 /**
- * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
  */
-export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum(['Execution', 'Trade']);
+export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
+    'Execution',
+    'Trade',
+    'Withdrawal',
+    'FundInfo'
+]);
 
 /**
  * What holds part of a reserved balance.
  */
 export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum(['order', 'position']);
+
+/**
+ * Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
+ */
+export const zWithdrawalState = /* @__PURE__ */ z.enum([
+    'pending',
+    'processing',
+    'processed',
+    'cancelled',
+    'declined',
+    'broadcasted',
+    'approved',
+    'awaiting_confirmation',
+    'to_be_reviewed',
+    'reverted'
+]);
+
+/**
+ * A bank account of the user's, where fiat withdrawals go.
+ */
+export const zBankAccount = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    bank_name: /* @__PURE__ */ z.string(),
+    account_holder: /* @__PURE__ */ z.string(),
+    account_number: /* @__PURE__ */ z.string(),
+    currency: /* @__PURE__ */ z.string()
+});
+
+/**
+ * A deposit asked for and not yet seen (`requested`), or received and credited.
+ */
+export const zFundInfoState = /* @__PURE__ */ z.enum(['requested', 'received']);
 
 /**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -363,6 +400,48 @@ export const zOrderEditWrapped = /* @__PURE__ */ z.strictObject({
 export const zOrderTpslUpdate = /* @__PURE__ */ z.strictObject({
     take_profit: /* @__PURE__ */ z.optional(zDecimalString),
     stop_loss: /* @__PURE__ */ z.optional(zDecimalString)
+});
+
+/**
+ * An amount to withdraw: a decimal string above zero and at least the currency's `minimum_withdrawal` (else `valid_amount`), at most 32 characters.
+ */
+export const zWithdrawalAmount = zDecimalString;
+
+/**
+ * A crypto withdrawal as it is asked for. Any other key is refused (project decision).
+ */
+export const zCryptoWithdrawalFields = /* @__PURE__ */ z.strictObject({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)),
+    address: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(128)),
+    amount: zWithdrawalAmount,
+    network: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))),
+    payment_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64))),
+    memo_type: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),
+    memo_value: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64)))
+});
+
+/**
+ * The body of a crypto withdrawal.
+ */
+export const zCryptoWithdrawalCreate = /* @__PURE__ */ z.strictObject({
+    crypto_withdrawal: zCryptoWithdrawalFields,
+    auth_code: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16)))
+});
+
+/**
+ * A fiat withdrawal as it is asked for. Any other key is refused (project decision).
+ */
+export const zFiatWithdrawalFields = /* @__PURE__ */ z.strictObject({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)),
+    amount: zWithdrawalAmount,
+    bank_account_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The body of a fiat withdrawal.
+ */
+export const zFiatWithdrawalCreate = /* @__PURE__ */ z.strictObject({
+    withdrawal: zFiatWithdrawalFields
 });
 
 /**
@@ -684,6 +763,90 @@ export const zReservedBalanceDetails = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A crypto withdrawal.
+ */
+export const zCryptoWithdrawal = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    address: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    currency: /* @__PURE__ */ z.string(),
+    state: zWithdrawalState,
+    withdrawal_fee: zDecimalLike,
+    transaction_hash: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    network: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    payment_id: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    memo_type: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    memo_value: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    created_at: zUnixSeconds,
+    updated_at: zUnixSeconds
+});
+
+/**
+ * One page of crypto withdrawals.
+ */
+export const zCryptoWithdrawalList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zCryptoWithdrawal),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * A network a crypto currency is withdrawn on.
+ */
+export const zCryptoNetwork = /* @__PURE__ */ z.object({
+    network: /* @__PURE__ */ z.string(),
+    currency: /* @__PURE__ */ z.string(),
+    withdrawal_fee: zDecimalLike,
+    minimum_withdrawal: zDecimalLike,
+    memo_supported: /* @__PURE__ */ z.boolean()
+});
+
+/**
+ * A fiat withdrawal to a bank account.
+ */
+export const zFiatWithdrawal = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    amount: zDecimalLike,
+    currency: /* @__PURE__ */ z.string(),
+    state: zWithdrawalState,
+    withdrawal_fee: zDecimalLike,
+    bank_account_id: /* @__PURE__ */ z.int(),
+    created_at: zUnixSeconds,
+    updated_at: zUnixSeconds
+});
+
+/**
+ * One page of fiat withdrawals.
+ */
+export const zFiatWithdrawalList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zFiatWithdrawal),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * A deposit request or a received deposit.
+ */
+export const zFundInfo = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    state: zFundInfoState,
+    transaction_hash: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.string()),
+    created_at: zUnixSeconds,
+    updated_at: zUnixSeconds
+});
+
+/**
+ * One page of deposits.
+ */
+export const zFundInfoList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zFundInfo),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -741,6 +904,26 @@ export const zExecutionsLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int
  * Page number, starting at 1 (ignored with `timestamp`).
  */
 export const zExecutionsPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)), 1);
+
+/**
+ * The withdrawal's id.
+ */
+export const zWithdrawalId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991));
+
+/**
+ * Rows per page.
+ */
+export const zFundingLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000)), 20);
+
+/**
+ * Page number, starting at 1.
+ */
+export const zFundingPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)), 1);
+
+/**
+ * Only rows of this currency.
+ */
+export const zFundingCurrency = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16));
 
 /**
  * New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`.
@@ -1190,3 +1373,119 @@ export const zListCryptoAccountsHeaders = /* @__PURE__ */ z.object({
  * The caller's crypto accounts.
  */
 export const zListCryptoAccountsResponse = /* @__PURE__ */ z.array(zCryptoAccount);
+
+export const zListCryptoWithdrawalsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListCryptoWithdrawalsQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    state: /* @__PURE__ */ z.optional(zWithdrawalState)
+});
+
+/**
+ * One page of crypto withdrawals.
+ */
+export const zListCryptoWithdrawalsResponse = zCryptoWithdrawalList;
+
+export const zCreateCryptoWithdrawalBody = zCryptoWithdrawalCreate;
+
+export const zCreateCryptoWithdrawalHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The withdrawal, pending.
+ */
+export const zCreateCryptoWithdrawalResponse = zCryptoWithdrawal;
+
+export const zCancelCryptoWithdrawalHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zCancelCryptoWithdrawalPath = /* @__PURE__ */ z.object({
+    withdrawal_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The withdrawal, cancelled.
+ */
+export const zCancelCryptoWithdrawalResponse = zCryptoWithdrawal;
+
+export const zListCryptoNetworksHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListCryptoNetworksQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
+});
+
+/**
+ * The currency's networks.
+ */
+export const zListCryptoNetworksResponse = /* @__PURE__ */ z.array(zCryptoNetwork);
+
+export const zListBankAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The bank accounts.
+ */
+export const zListBankAccountsResponse = /* @__PURE__ */ z.array(zBankAccount);
+
+export const zListFiatWithdrawalsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListFiatWithdrawalsQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)))
+});
+
+/**
+ * One page of fiat withdrawals.
+ */
+export const zListFiatWithdrawalsResponse = zFiatWithdrawalList;
+
+export const zCreateFiatWithdrawalBody = zFiatWithdrawalCreate;
+
+export const zCreateFiatWithdrawalHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The withdrawal, pending.
+ */
+export const zCreateFiatWithdrawalResponse = zFiatWithdrawal;
+
+export const zCancelFiatWithdrawalHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zCancelFiatWithdrawalPath = /* @__PURE__ */ z.object({
+    withdrawal_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The withdrawal, cancelled.
+ */
+export const zCancelFiatWithdrawalResponse = zFiatWithdrawal;
+
+export const zListFundInfosHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListFundInfosQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)))
+});
+
+/**
+ * One page of deposits.
+ */
+export const zListFundInfosResponse = zFundInfoList;

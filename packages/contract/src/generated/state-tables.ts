@@ -88,6 +88,46 @@ export const tables = {
     "title": "Ledger",
     "section": "Balances and the ledger (conventions, exchange-surface)"
   },
+  "withdrawal": {
+    "title": "Withdrawal",
+    "section": "Withdrawals and deposits (conventions, exchange-surface)",
+    "states": {
+      "api": "exchange",
+      "schema": "WithdrawalState",
+      "flags": {
+        "pending": [
+          "open"
+        ],
+        "processing": [
+          "polled"
+        ],
+        "processed": [
+          "terminal"
+        ],
+        "cancelled": [
+          "terminal"
+        ],
+        "declined": [
+          "terminal"
+        ],
+        "broadcasted": [
+          "polled"
+        ],
+        "approved": [
+          "polled"
+        ],
+        "awaiting_confirmation": [
+          "polled"
+        ],
+        "to_be_reviewed": [
+          "polled"
+        ],
+        "reverted": [
+          "terminal"
+        ]
+      }
+    }
+  },
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
@@ -544,6 +584,110 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "the details' amounts sum to reserved_balance, which is the account's reserved_balance, and the live order is among the holders (holder_type order, its id)"
+    }
+  },
+  {
+    "id": "WITHDRAWAL-RESERVES",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "createCryptoWithdrawal",
+      "createFiatWithdrawal"
+    ],
+    "given": [],
+    "trigger": "POST /crypto_withdrawals or POST /withdrawals",
+    "condition": "amount at least the minimum withdrawal, amount plus fee within the free balance",
+    "expect": {
+      "status": 200,
+      "next": "pending",
+      "also": "the free balance of the currency drops by amount plus withdrawal_fee, which the reserved balance holds, and the withdrawal is listed pending"
+    }
+  },
+  {
+    "id": "WITHDRAWAL-CANCEL-ONLY-PENDING",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "cancelCryptoWithdrawal",
+      "cancelFiatWithdrawal"
+    ],
+    "given": [
+      "pending"
+    ],
+    "trigger": "PUT /crypto_withdrawal/{id}/cancel or PUT /withdrawals/{id}/cancel",
+    "condition": "the withdrawal is pending",
+    "expect": {
+      "status": 200,
+      "next": "cancelled",
+      "also": "what it held is released; a withdrawal in any other state is refused with 422 naming its state (errors.state) and stays as it was"
+    }
+  },
+  {
+    "id": "WITHDRAWAL-PROCESSING",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "listCryptoWithdrawals",
+      "listFiatWithdrawals"
+    ],
+    "given": [
+      "pending"
+    ],
+    "trigger": "the exchange takes the withdrawal up (test control)",
+    "condition": "the withdrawal is pending",
+    "expect": {
+      "status": 200,
+      "next": "processing",
+      "also": "it still holds amount plus fee, and can no longer be cancelled"
+    }
+  },
+  {
+    "id": "WITHDRAWAL-PROCESSED",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "listCryptoWithdrawals",
+      "listFiatWithdrawals"
+    ],
+    "given": [
+      "processing"
+    ],
+    "trigger": "the exchange sends the funds (test control)",
+    "condition": "the withdrawal is processing",
+    "expect": {
+      "status": 200,
+      "next": "processed",
+      "also": "amount plus fee leave the balance and the reserved balance"
+    }
+  },
+  {
+    "id": "WITHDRAWAL-DECLINED",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 5,
+    "source": "convention",
+    "operations": [
+      "listCryptoWithdrawals",
+      "listFiatWithdrawals"
+    ],
+    "given": [
+      "pending",
+      "processing"
+    ],
+    "trigger": "the exchange declines the withdrawal (test control)",
+    "condition": "the withdrawal is pending or processing",
+    "expect": {
+      "status": 200,
+      "next": "declined",
+      "also": "what it held is released and the balance is as before the request"
     }
   },
   {

@@ -1,0 +1,67 @@
+import { hasFlag, requirements } from '@exchange-kit/contract/state-tables';
+import { Refusal } from '../handling/errors.js';
+import type { D, Withdrawal } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import { adjustReserved, postEntry } from './ledger.js';
+
+type WithdrawalState = Withdrawal['state'];
+
+/**
+ * The moves a withdrawal may make, `from>to`: the rows of the withdrawal table of
+ * spec/state-tables.yaml, each from every state it is given in to the state it leads to.
+ */
+const moves: ReadonlySet<string> = new Set(
+  requirements
+    .filter((row) => row.table === 'withdrawal' && row.expect.next !== undefined)
+    .flatMap((row) => (row.given ?? []).map((from) => `${from}>${row.expect.next}`)),
+);
+
+export const canMove = (from: WithdrawalState, to: WithdrawalState) => moves.has(`${from}>${to}`);
+
+/** What a withdrawal holds of its owner's balance while it is not terminal. */
+export const heldBy = (withdrawal: Withdrawal): D => withdrawal.amount.plus(withdrawal.fee);
+
+/** Holds amount plus fee of the new withdrawal's owner's free balance; refuses when short. */
+export function holdFor(journal: Journal, withdrawal: Withdrawal): void {
+  adjustReserved(journal, withdrawal.userId, withdrawal.currency, heldBy(withdrawal));
+}
+
+/**
+ * Moves `withdrawal` to `to` where a row of the table allows it, else refuses naming its
+ * state. Reaching a terminal state releases what it held; reaching `processed` also takes
+ * amount and fee from the balance.
+ */
+export function moveWithdrawal(
+  journal: Journal,
+  withdrawal: Withdrawal,
+  to: WithdrawalState,
+  now: number,
+): Withdrawal {
+  if (!canMove(withdrawal.state, to)) throw new Refusal('state', withdrawal.state);
+  const moved = journal.touch('withdrawal', withdrawal);
+  moved.state = to;
+  moved.updatedAt = now;
+  if (!hasFlag('withdrawal', to, 'terminal')) return moved;
+  adjustReserved(journal, withdrawal.userId, withdrawal.currency, heldBy(withdrawal).neg());
+  if (to === 'processed') {
+    debit(journal, withdrawal, now);
+    if (withdrawal.kind === 'crypto') moved.transactionHash = transactionHash(withdrawal);
+  }
+  return moved;
+}
+
+/** Posts amount and fee of a processed withdrawal to the ledger, out of its owner's balance. */
+function debit(journal: Journal, withdrawal: Withdrawal, now: number): void {
+  const posting = {
+    userId: withdrawal.userId,
+    currency: withdrawal.currency,
+    source: { type: 'Withdrawal' as const, id: withdrawal.id },
+    now,
+  };
+  postEntry(journal, { ...posting, amount: withdrawal.amount.neg(), sourceAction: 'withdrawal' });
+  postEntry(journal, { ...posting, amount: withdrawal.fee.neg(), sourceAction: 'withdrawal_fee' });
+}
+
+/** A made-up hash that names the withdrawal: the sandbox sends nothing on any chain. */
+const transactionHash = (withdrawal: Withdrawal) =>
+  `sandbox${withdrawal.id.toString(16).padStart(57, '0')}`;

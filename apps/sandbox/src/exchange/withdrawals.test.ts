@@ -1,0 +1,254 @@
+import {
+  zCancelCryptoWithdrawalResponse,
+  zCancelFiatWithdrawalResponse,
+  zCreateCryptoWithdrawalResponse,
+  zCreateFiatWithdrawalResponse,
+  zListBalanceHistoryResponse,
+  zListBankAccountsResponse,
+  zListCryptoNetworksResponse,
+  zListCryptoWithdrawalsResponse,
+  zListFiatWithdrawalsResponse,
+  zListFundInfosResponse,
+} from '@exchange-kit/contract/exchange/schemas';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Withdrawal } from '../state/exchange-state.js';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { balances } from '../testing/trading.js';
+import { creditDeposit } from './deposits.js';
+import { moveWithdrawal } from './withdrawal-moves.js';
+
+let sandbox: MemorySandbox;
+beforeAll(async () => {
+  sandbox = await memorySandbox();
+});
+
+const btcAddress = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+const withdrawBtc = (call: Client, fields: Record<string, unknown> = {}) =>
+  call('POST', '/crypto_withdrawals', {
+    body: { crypto_withdrawal: { currency: 'BTC', address: btcAddress, amount: '1', ...fields } },
+  });
+
+/** What test control does: the exchange moves a withdrawal on. */
+const move = (id: number, to: Withdrawal['state']) =>
+  sandbox.sequencer.run((journal) => {
+    const found = journal.exchange.withdrawals.get(id);
+    if (!found) throw new Error(`no withdrawal ${id}`);
+    return moveWithdrawal(journal, found, to, sandbox.now());
+  });
+
+describe('crypto withdrawals', () => {
+  it('hold amount plus the currency fee until processed, then take both', async () => {
+    const { call } = sandbox.addUser();
+    const withdrawal = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    expect(withdrawal).toMatchObject({
+      state: 'pending',
+      amount: '1',
+      withdrawal_fee: '0.0005',
+      network: 'bitcoin',
+    });
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '1.0005' });
+
+    await move(withdrawal.id, 'processing');
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '1.0005' });
+    await move(withdrawal.id, 'processed');
+    expect(await balances(call, 'BTC')).toEqual({ balance: '8.9995', reserved: '0' });
+
+    const listed = valid(zListCryptoWithdrawalsResponse, await call('GET', '/crypto_withdrawals'));
+    expect(listed.models).toEqual([
+      expect.objectContaining({ id: withdrawal.id, state: 'processed' }),
+    ]);
+    expect(listed.models[0]?.transaction_hash).toMatch(/^sandbox/);
+    const ledger = valid(
+      zListBalanceHistoryResponse,
+      await call('GET', '/balance_history?currency=BTC'),
+    );
+    const source = { source_object_type: 'Withdrawal', source_object_id: withdrawal.id };
+    expect(ledger.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        amount: '-0.0005',
+        balance: '8.9995',
+        source_action: 'withdrawal_fee',
+        ...source,
+      }),
+      expect.objectContaining({
+        amount: '-1',
+        balance: '9',
+        source_action: 'withdrawal',
+        ...source,
+      }),
+    ]);
+  });
+
+  it('cancel only while pending, releasing the hold; later the state is named', async () => {
+    const { call } = sandbox.addUser();
+    const first = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    const cancelled = valid(
+      zCancelCryptoWithdrawalResponse,
+      await call('PUT', `/crypto_withdrawal/${first.id}/cancel`),
+    );
+    expect(cancelled.state).toBe('cancelled');
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+    expect(await call('PUT', `/crypto_withdrawal/${first.id}/cancel`)).toMatchObject({
+      status: 422,
+      body: { errors: { state: ['cancelled'] } },
+    });
+
+    const second = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    await move(second.id, 'processing');
+    expect(await call('PUT', `/crypto_withdrawal/${second.id}/cancel`)).toMatchObject({
+      status: 422,
+      body: { errors: { state: ['processing'] } },
+    });
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '1.0005' });
+  });
+
+  it('declined from pending or processing, releasing the hold', async () => {
+    const { call } = sandbox.addUser();
+    const pending = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    const processing = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    await move(processing.id, 'processing');
+    await move(pending.id, 'declined');
+    await move(processing.id, 'declined');
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+    const declined = valid(
+      zListCryptoWithdrawalsResponse,
+      await call('GET', '/crypto_withdrawals?state=declined&currency=BTC'),
+    );
+    expect(declined.models.map((row) => row.id)).toEqual([processing.id, pending.id]);
+  });
+
+  it('move only as a row of the state table allows', async () => {
+    const { call } = sandbox.addUser();
+    const withdrawal = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
+    await expect(move(withdrawal.id, 'processed')).rejects.toMatchObject({
+      errors: { state: ['pending'] },
+    });
+    await move(withdrawal.id, 'cancelled');
+    await expect(move(withdrawal.id, 'declined')).rejects.toMatchObject({
+      errors: { state: ['cancelled'] },
+    });
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+
+  it.each([
+    [{ amount: '0.001' }, 'amount', 'valid_amount'],
+    [{ amount: '0' }, 'amount', 'valid_amount'],
+    [{ amount: '-1' }, 'amount', 'valid_amount'],
+    [{ amount: '0.000000001' }, 'amount', 'valid_amount'],
+    [{ address: 'short' }, 'address', 'valid_address'],
+    [{ address: 'bc1q ar0srrr7xfkvy5l643lydnw9re59gtz' }, 'address', 'valid_address'],
+    [{ currency: 'JPY' }, 'currency', 'not_a_crypto_currency'],
+    [{ currency: 'DOGE' }, 'currency', 'not_found'],
+    [{ network: 'ethereum' }, 'network', 'not_a_network_of_the_currency'],
+    [{ amount: '10' }, 'user', 'not_enough_free_balance'],
+  ])('refuse %j naming %s: %s, holding nothing', async (fields, field, code) => {
+    const { call } = sandbox.addUser();
+    expect(await withdrawBtc(call, fields)).toMatchObject({
+      status: 422,
+      body: { errors: { [field]: [code] } },
+    });
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+    const listed = valid(zListCryptoWithdrawalsResponse, await call('GET', '/crypto_withdrawals'));
+    expect(listed.models).toEqual([]);
+  });
+
+  it('refuse a key the body does not declare, naming it', async () => {
+    const { call } = sandbox.addUser();
+    const answer = await withdrawBtc(call, { fee: '0' });
+    expect(answer.status).toBe(422);
+    expect(JSON.stringify(answer.body)).toContain('fee');
+  });
+
+  it('page newest first, and name the one network of a currency', async () => {
+    const { call } = sandbox.addUser();
+    const ids: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      ids.push(valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call)).id);
+    }
+    const page = valid(
+      zListCryptoWithdrawalsResponse,
+      await call('GET', '/crypto_withdrawals?limit=2&page=2'),
+    );
+    expect(page).toMatchObject({ current_page: 2, total_pages: 2 });
+    expect(page.models.map((row) => row.id)).toEqual([ids[0]]);
+    const networks = valid(
+      zListCryptoNetworksResponse,
+      await call('GET', '/crypto_withdrawals/crypto_networks?currency=XRP'),
+    );
+    expect(networks).toEqual([
+      expect.objectContaining({ network: 'xrp', withdrawal_fee: '0.15', minimum_withdrawal: '20' }),
+    ]);
+  });
+
+  it("cannot touch another user's withdrawal", async () => {
+    const owner = sandbox.addUser();
+    const other = sandbox.addUser();
+    const withdrawal = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(owner.call));
+    expect((await other.call('PUT', `/crypto_withdrawal/${withdrawal.id}/cancel`)).status).toBe(
+      404,
+    );
+    const listed = valid(
+      zListCryptoWithdrawalsResponse,
+      await other.call('GET', '/crypto_withdrawals'),
+    );
+    expect(listed.models).toEqual([]);
+  });
+});
+
+describe('fiat withdrawals', () => {
+  it('go to the bank account the user has, and hold, cancel and release as crypto does', async () => {
+    const { call } = sandbox.addUser();
+    const [bank] = valid(zListBankAccountsResponse, await call('GET', '/bank_accounts'));
+    expect(bank).toMatchObject({ currency: 'JPY', bank_name: 'Sandbox Bank' });
+    const body = { withdrawal: { currency: 'JPY', amount: '10000', bank_account_id: bank?.id } };
+    const withdrawal = valid(
+      zCreateFiatWithdrawalResponse,
+      await call('POST', '/withdrawals', { body }),
+    );
+    expect(withdrawal).toMatchObject({ state: 'pending', withdrawal_fee: '300' });
+    expect(await balances(call, 'JPY')).toEqual({ balance: '100000000', reserved: '10300' });
+    // The two kinds are apart: a fiat withdrawal is no crypto one.
+    expect((await call('PUT', `/crypto_withdrawal/${withdrawal.id}/cancel`)).status).toBe(404);
+    valid(zCancelFiatWithdrawalResponse, await call('PUT', `/withdrawals/${withdrawal.id}/cancel`));
+    expect(await balances(call, 'JPY')).toEqual({ balance: '100000000', reserved: '0' });
+    const listed = valid(zListFiatWithdrawalsResponse, await call('GET', '/withdrawals'));
+    expect(listed.models).toEqual([expect.objectContaining({ state: 'cancelled' })]);
+  });
+
+  it("refuse a bank account that is not the caller's, naming it", async () => {
+    const { call } = sandbox.addUser();
+    const body = { withdrawal: { currency: 'JPY', amount: '10000', bank_account_id: 1 } };
+    expect(await call('POST', '/withdrawals', { body })).toMatchObject({
+      status: 422,
+      body: { errors: { bank_account_id: ['not_found'] } },
+    });
+  });
+});
+
+describe('deposits', () => {
+  it('credit the balance and are listed among the fund infos', async () => {
+    const { call, userId } = sandbox.addUser();
+    await sandbox.sequencer.run((journal) =>
+      creditDeposit(journal, { userId, currency: 'ETH', amount: '2.5' }, sandbox.now()),
+    );
+    expect(await balances(call, 'ETH')).toEqual({ balance: '102.5', reserved: '0' });
+    const [funding] = valid(
+      zListBalanceHistoryResponse,
+      await call('GET', '/balance_history?currency=ETH'),
+    );
+    expect(funding).toMatchObject({
+      amount: '2.5',
+      balance: '102.5',
+      source_action: 'funding',
+      source_object_type: 'FundInfo',
+    });
+    const infos = valid(zListFundInfosResponse, await call('GET', '/fund_infos?currency=ETH'));
+    expect(infos.models).toEqual([
+      expect.objectContaining({ currency: 'ETH', amount: '2.5', state: 'received' }),
+    ]);
+    const other = valid(zListFundInfosResponse, await call('GET', '/fund_infos?currency=BTC'));
+    expect(other.models).toEqual([]);
+  });
+});

@@ -1,0 +1,266 @@
+import { hasFlag } from '@exchange-kit/contract/state-tables';
+import { NotFound, Refusal } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import { actingUser } from './caller.js';
+import { pageOf } from './paging.js';
+import { holdFor, moveWithdrawal } from './withdrawal-moves.js';
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The one bank account each user has: the sandbox pays out to no real bank. */
+export function bankAccountOf(user: User) {
+  return {
+    id: user.id,
+    bank_name: 'Sandbox Bank',
+    account_holder: `${user.firstName} ${user.lastName}`,
+    account_number: `****${String(user.id).slice(-4)}`,
+    currency: user.currency,
+  };
+}
+
+/** The one network each crypto currency is withdrawn on here, named after it. */
+export function networkOf(currency: Currency) {
+  return {
+    network: currency.name.toLowerCase(),
+    currency: currency.code,
+    withdrawal_fee: currency.withdrawalFee.toFixed(),
+    minimum_withdrawal: currency.minimumWithdrawal.toFixed(),
+    memo_supported: false,
+  };
+}
+
+const address = /^[A-Za-z0-9:_]{20,128}$/;
+
+/** A currency of `type` that can be withdrawn; refuses naming `currency` otherwise. */
+function withdrawable(journal: Journal, code: string, type: Currency['currencyType']): Currency {
+  const currency = journal.exchange.currencies.get(code);
+  if (!currency) throw new Refusal('currency', 'not_found');
+  if (!currency.withdrawable) throw new Refusal('currency', 'not_withdrawable');
+  if (currency.currencyType !== type) throw new Refusal('currency', `not_a_${type}_currency`);
+  return currency;
+}
+
+/** The amount asked for: above zero, at least the minimum, in whole units of the currency. */
+function amountOf(text: string, currency: Currency): D {
+  const amount = new D(text);
+  const tooFine = amount.decimalPlaces() > currency.assetsPrecision;
+  if (amount.lte(0) || amount.lt(currency.minimumWithdrawal) || tooFine) {
+    throw new Refusal('amount', 'valid_amount');
+  }
+  return amount;
+}
+
+function newWithdrawal(
+  journal: Journal,
+  fields: Pick<Withdrawal, 'userId' | 'kind' | 'currency' | 'amount' | 'fee'> & Partial<Withdrawal>,
+  now: number,
+): Withdrawal {
+  const withdrawal: Withdrawal = {
+    address: null,
+    network: null,
+    paymentId: null,
+    memoType: null,
+    memoValue: null,
+    transactionHash: null,
+    bankAccountId: null,
+    ...fields,
+    id: journal.exchange.next.withdrawal++,
+    state: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  };
+  journal.add('withdrawal', withdrawal);
+  holdFor(journal, withdrawal);
+  return withdrawal;
+}
+
+export function cryptoView(withdrawal: Withdrawal) {
+  return {
+    id: withdrawal.id,
+    address: withdrawal.address ?? '',
+    amount: withdrawal.amount.toFixed(),
+    currency: withdrawal.currency,
+    state: withdrawal.state,
+    withdrawal_fee: withdrawal.fee.toFixed(),
+    transaction_hash: withdrawal.transactionHash,
+    network: withdrawal.network,
+    payment_id: withdrawal.paymentId,
+    memo_type: withdrawal.memoType,
+    memo_value: withdrawal.memoValue,
+    created_at: seconds(withdrawal.createdAt),
+    updated_at: seconds(withdrawal.updatedAt),
+  };
+}
+
+export function fiatView(withdrawal: Withdrawal) {
+  return {
+    id: withdrawal.id,
+    amount: withdrawal.amount.toFixed(),
+    currency: withdrawal.currency,
+    state: withdrawal.state,
+    withdrawal_fee: withdrawal.fee.toFixed(),
+    bank_account_id: withdrawal.bankAccountId ?? 0,
+    created_at: seconds(withdrawal.createdAt),
+    updated_at: seconds(withdrawal.updatedAt),
+  };
+}
+
+/** The caller's withdrawals of one kind, newest first, as the filters pick them. */
+function ownWithdrawals(
+  journal: Journal,
+  userId: number,
+  kind: Withdrawal['kind'],
+  filter: { currency?: string; state?: string },
+): Withdrawal[] {
+  return [...journal.exchange.withdrawals.values()]
+    .filter(
+      (withdrawal) =>
+        withdrawal.userId === userId &&
+        withdrawal.kind === kind &&
+        (filter.currency === undefined || withdrawal.currency === filter.currency) &&
+        (filter.state === undefined || withdrawal.state === filter.state),
+    )
+    .sort((a, b) => b.id - a.id);
+}
+
+/** Cancels a pending withdrawal of the caller's; another state is refused naming it. */
+function cancelOwn(
+  journal: Journal,
+  userId: number,
+  kind: Withdrawal['kind'],
+  id: number,
+  now: number,
+) {
+  const withdrawal = journal.exchange.withdrawals.get(id);
+  if (!withdrawal || withdrawal.userId !== userId || withdrawal.kind !== kind) {
+    throw new NotFound('Withdrawal not found');
+  }
+  if (!hasFlag('withdrawal', withdrawal.state, 'open')) {
+    throw new Refusal('state', withdrawal.state);
+  }
+  return moveWithdrawal(journal, withdrawal, 'cancelled', now);
+}
+
+const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
+  journal,
+  caller,
+  body,
+  now,
+}) => {
+  const asked = body.crypto_withdrawal;
+  const currency = withdrawable(journal, asked.currency, 'crypto');
+  const amount = amountOf(asked.amount, currency);
+  if (!address.test(asked.address)) throw new Refusal('address', 'valid_address');
+  const network = networkOf(currency).network;
+  if (asked.network !== undefined && asked.network !== network) {
+    throw new Refusal('network', 'not_a_network_of_the_currency');
+  }
+  const withdrawal = newWithdrawal(
+    journal,
+    {
+      userId: actingUser(caller),
+      kind: 'crypto',
+      currency: currency.code,
+      amount,
+      fee: currency.withdrawalFee,
+      address: asked.address,
+      network,
+      paymentId: asked.payment_id ?? null,
+      memoType: asked.memo_type ?? null,
+      memoValue: asked.memo_value ?? null,
+    },
+    now,
+  );
+  return { status: 200, body: cryptoView(withdrawal) };
+};
+
+const createFiatWithdrawal: ExchangeHandlerOf<'createFiatWithdrawal'> = ({
+  journal,
+  caller,
+  body,
+  now,
+}) => {
+  const asked = body.withdrawal;
+  const userId = actingUser(caller);
+  const currency = withdrawable(journal, asked.currency, 'fiat');
+  const amount = amountOf(asked.amount, currency);
+  const user = journal.exchange.users.get(userId);
+  if (!user || bankAccountOf(user).id !== asked.bank_account_id) {
+    throw new Refusal('bank_account_id', 'not_found');
+  }
+  const withdrawal = newWithdrawal(
+    journal,
+    {
+      userId,
+      kind: 'fiat',
+      currency: currency.code,
+      amount,
+      fee: currency.withdrawalFee,
+      bankAccountId: asked.bank_account_id,
+    },
+    now,
+  );
+  return { status: 200, body: fiatView(withdrawal) };
+};
+
+const listCryptoWithdrawals: ExchangeHandlerOf<'listCryptoWithdrawals'> = ({
+  journal,
+  caller,
+  query,
+}) => {
+  const rows = ownWithdrawals(journal, actingUser(caller), 'crypto', query);
+  return { status: 200, body: pageOf(rows, query.limit, query.page, cryptoView) };
+};
+
+const listFiatWithdrawals: ExchangeHandlerOf<'listFiatWithdrawals'> = ({
+  journal,
+  caller,
+  query,
+}) => {
+  const rows = ownWithdrawals(journal, actingUser(caller), 'fiat', query);
+  return { status: 200, body: pageOf(rows, query.limit, query.page, fiatView) };
+};
+
+const cancelCryptoWithdrawal: ExchangeHandlerOf<'cancelCryptoWithdrawal'> = ({
+  journal,
+  caller,
+  path,
+  now,
+}) => ({
+  status: 200,
+  body: cryptoView(cancelOwn(journal, actingUser(caller), 'crypto', path.withdrawal_id, now)),
+});
+
+const cancelFiatWithdrawal: ExchangeHandlerOf<'cancelFiatWithdrawal'> = ({
+  journal,
+  caller,
+  path,
+  now,
+}) => ({
+  status: 200,
+  body: fiatView(cancelOwn(journal, actingUser(caller), 'fiat', path.withdrawal_id, now)),
+});
+
+const listCryptoNetworks: ExchangeHandlerOf<'listCryptoNetworks'> = ({ journal, query }) => {
+  const currency = journal.exchange.currencies.get(query.currency);
+  if (currency?.currencyType !== 'crypto') throw new Refusal('currency', 'not_found');
+  return { status: 200, body: [networkOf(currency)] };
+};
+
+const listBankAccounts: ExchangeHandlerOf<'listBankAccounts'> = ({ journal, caller }) => {
+  const user = journal.exchange.users.get(actingUser(caller));
+  return { status: 200, body: user ? [bankAccountOf(user)] : [] };
+};
+
+export const withdrawalHandlers = {
+  createCryptoWithdrawal,
+  listCryptoWithdrawals,
+  cancelCryptoWithdrawal,
+  listCryptoNetworks,
+  listBankAccounts,
+  createFiatWithdrawal,
+  listFiatWithdrawals,
+  cancelFiatWithdrawal,
+} satisfies Handlers;
