@@ -2656,6 +2656,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 3094,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "product_id": 1,
+                     *           "status": "open",
+                     *           "side": "long",
+                     *           "quantity": "0.01",
+                     *           "open_quantity": "0.006",
+                     *           "close_quantity": "0.004",
+                     *           "open_price": "9500000",
+                     *           "close_price": "9600000",
+                     *           "leverage_level": 2,
+                     *           "margin_used": "28500",
+                     *           "margin_type": "cross",
+                     *           "open_pnl": "600",
+                     *           "close_pnl": "400",
+                     *           "pnl": "1000",
+                     *           "stop_loss": "9000000",
+                     *           "take_profit": "10000000",
+                     *           "funding_currency": "JPY",
+                     *           "liquidation_price": "7125000",
+                     *           "maintenance_margin": "14250",
+                     *           "close_fee": "0",
+                     *           "total_interest": "0",
+                     *           "daily_interest": "0",
+                     *           "trading_type": "margin",
+                     *           "created_at": 1716000000,
+                     *           "updated_at": 1716000042
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
                     "application/json": TradeList;
                 };
             };
@@ -2695,6 +2732,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3094,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "product_id": 1,
+                     *         "status": "open",
+                     *         "side": "long",
+                     *         "quantity": "0.01",
+                     *         "open_quantity": "0.006",
+                     *         "close_quantity": "0.004",
+                     *         "open_price": "9500000",
+                     *         "close_price": "9600000",
+                     *         "leverage_level": 2,
+                     *         "margin_used": "28500",
+                     *         "margin_type": "cross",
+                     *         "open_pnl": "600",
+                     *         "close_pnl": "400",
+                     *         "pnl": "1000",
+                     *         "stop_loss": "9000000",
+                     *         "take_profit": "10000000",
+                     *         "funding_currency": "JPY",
+                     *         "liquidation_price": "7125000",
+                     *         "maintenance_margin": "14250",
+                     *         "close_fee": "0",
+                     *         "total_interest": "0",
+                     *         "daily_interest": "0",
+                     *         "trading_type": "margin",
+                     *         "created_at": 1716000000,
+                     *         "updated_at": 1716000042
+                     *       }
+                     *     ]
+                     */
                     "application/json": Trade[];
                 };
             };
@@ -2735,6 +2805,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3094,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "product_id": 1,
+                     *         "status": "open",
+                     *         "side": "long",
+                     *         "quantity": "0.01",
+                     *         "open_quantity": "0.006",
+                     *         "close_quantity": "0.004",
+                     *         "open_price": "9500000",
+                     *         "close_price": "9600000",
+                     *         "leverage_level": 2,
+                     *         "margin_used": "28500",
+                     *         "margin_type": "cross",
+                     *         "open_pnl": "600",
+                     *         "close_pnl": "400",
+                     *         "pnl": "1000",
+                     *         "stop_loss": "9000000",
+                     *         "take_profit": "10000000",
+                     *         "funding_currency": "JPY",
+                     *         "liquidation_price": "7125000",
+                     *         "maintenance_margin": "14250",
+                     *         "close_fee": "0",
+                     *         "total_interest": "0",
+                     *         "daily_interest": "0",
+                     *         "trading_type": "margin",
+                     *         "created_at": 1716000000,
+                     *         "updated_at": 1716000042
+                     *       }
+                     *     ]
+                     */
                     "application/json": Trade[];
                 };
             };
@@ -2784,6 +2887,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
                     "application/json": Trade;
                 };
             };
@@ -2832,6 +2966,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
                     "application/json": Trade;
                 };
             };
@@ -2880,6 +3045,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
                     "application/json": Trade;
                 };
             };
