@@ -3,6 +3,7 @@ import { executionHandlers } from './exchange/executions.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
+import { tradeHandlers } from './exchange/trades.js';
 import { userHandlers } from './exchange/users.js';
 import { completingSettlements } from './partner/completion.js';
 import { partnerHandlers } from './partner/handlers.js';
@@ -22,6 +23,7 @@ export function sandboxHandlers(
     ...orderHandlers,
     ...executionHandlers,
     ...userHandlers,
+    ...tradeHandlers,
     ...oauthHandlers(exchangeUrl),
     ...partner,
   };
