@@ -41,6 +41,8 @@ import {
   type WithDecimalInputs,
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
+import { everyRow } from './every-row.js';
+import { tradeCalls } from './trades.js';
 
 export type {
   Accounts,
@@ -141,17 +143,6 @@ function differencesOf(asked: OrderCreateInput, order: Order): OrderDifference[]
   return differences;
 }
 
-/** Every row of a paged list, fetching page after page as the loop asks for more. */
-async function* everyRow<Row>(
-  pageOf: (page: number) => Promise<{ models: Row[]; total_pages: number | string }>,
-): AsyncGenerator<Row, void, undefined> {
-  for (let page = 1; ; page++) {
-    const list = await pageOf(page);
-    yield* list.models;
-    if (list.models.length === 0 || page >= Number(list.total_pages)) return;
-  }
-}
-
 const idTaken = (error: unknown) =>
   error instanceof ValidationError && error.fields.client_order_id?.includes('already_used');
 
@@ -169,7 +160,7 @@ function userView({ raw, call }: ExchangeApi) {
 
 export type UserView = ReturnType<typeof userView>;
 
-type ExchangeApi = Api<paths, Operations>;
+export type ExchangeApi = Api<paths, Operations>;
 type GeneratedTable = typeof operations;
 /** What the spec says of each exchange operation: method, path, statuses, error codes. */
 export interface ExchangeOperationTable extends GeneratedTable {}
@@ -342,6 +333,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   return {
     orders,
     executions,
+    trades: tradeCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

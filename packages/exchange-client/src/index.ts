@@ -63,3 +63,13 @@ export {
   type UserContext,
   type UserView,
 } from './client.js';
+export type {
+  ListTradesQuery,
+  Trade,
+  TradeCloseInput,
+  TradeExitsInput,
+  TradeList,
+  TradeMarginInput,
+  TradeSide,
+  TradeStatus,
+} from './trades.js';
