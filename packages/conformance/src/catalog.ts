@@ -29,6 +29,7 @@ export const profileNames = Object.keys(profiles) as Profile[];
 const profileOfTag: Record<string, Profile> = {
   orders: 'orders',
   executions: 'orders',
+  trades: 'orders',
   'loan book': 'loan-book',
   products: 'loan-book',
   currencies: 'loan-book',

@@ -30,6 +30,7 @@ import { orderScenarios } from './scenarios/orders.js';
 import { partnerScenarios } from './scenarios/partner.js';
 import { readScenarios } from './scenarios/reads.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
+import { tradeScenarios } from './scenarios/trades.js';
 import { transactionModelScenarios } from './scenarios/transaction-model.js';
 import { operation } from './spec.js';
 import type { Target } from './target.js';
@@ -124,6 +125,7 @@ const scenarios: Scenario[] = [
   ...oauthStateScenarios,
   ...orderScenarios,
   ...executionScenarios,
+  ...tradeScenarios,
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,
