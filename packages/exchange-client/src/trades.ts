@@ -35,7 +35,7 @@ export type TradeMarginInput = WithDecimalInputs<
 
 /** The calls on trades, the positions margin orders open. */
 export function tradeCalls(call: ExchangeApi['call']) {
-  const trades = {
+  return {
     /** One page of the caller's trades, newest first. */
     list(query: ListTradesQuery = {}, options?: PerCallOptions): Promise<TradeList> {
       return call('listTrades', { query }, options);
@@ -45,7 +45,7 @@ export function tradeCalls(call: ExchangeApi['call']) {
       query: Omit<ListTradesQuery, 'page'> = {},
       options?: PerCallOptions,
     ): AsyncGenerator<Trade, void, undefined> {
-      return everyRow((page) => trades.list({ ...query, page }, options));
+      return everyRow((page) => call('listTrades', { query: { ...query, page } }, options));
     },
     /** The trades an order opened, added to or closed. */
     ofOrder(orderId: number | string, options?: PerCallOptions): Promise<Trade[]> {
@@ -92,5 +92,4 @@ export function tradeCalls(call: ExchangeApi['call']) {
       );
     },
   };
-  return trades;
 }
