@@ -6,7 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { placeOrder } from './exchange/orders.js';
-import { type Account, type Currency, D, type Product, type User } from './state/exchange-state.js';
+import {
+  type Account,
+  type Currency,
+  D,
+  type LedgerEntry,
+  type Product,
+  type User,
+} from './state/exchange-state.js';
 import type { Asset, Price } from './state/partner-state.js';
 import type { Sequencer } from './state/sequencer.js';
 
@@ -173,20 +180,44 @@ export function userRecord(id: number, firstName = 'Sandbox user'): User {
   };
 }
 
-/** A new user's accounts, funded with the starting balances; `nextId` numbers them. */
+/** What the ledger names the starting balances. */
+export const startingFunding: LedgerEntry['sourceAction'] = 'funding';
+
+/**
+ * A new user's accounts, funded with the starting balances, and the funding entry that
+ * explains each balance; `next` numbers both.
+ */
 export function startingAccounts(
   userId: number,
   address: (userId: number, currency: string) => string,
-  nextId: () => number,
-): Account[] {
-  return Object.entries(startingBalances).map(([currency, balance]) => ({
-    id: nextId(),
-    userId,
-    currency,
-    balance: new D(balance),
-    reserved: new D(0),
-    address: address(userId, currency),
-  }));
+  next: { account: () => number; entry: () => number },
+  now: number,
+): { accounts: Account[]; entries: LedgerEntry[] } {
+  const accounts: Account[] = [];
+  const entries: LedgerEntry[] = [];
+  for (const [currency, balance] of Object.entries(startingBalances)) {
+    const amount = new D(balance);
+    accounts.push({
+      id: next.account(),
+      userId,
+      currency,
+      balance: amount,
+      reserved: new D(0),
+      address: address(userId, currency),
+    });
+    entries.push({
+      id: next.entry(),
+      userId,
+      currency,
+      amount,
+      balance: amount,
+      sourceAction: startingFunding,
+      sourceObjectType: null,
+      sourceObjectId: null,
+      createdAt: now,
+    });
+  }
+  return { accounts, entries };
 }
 
 /**

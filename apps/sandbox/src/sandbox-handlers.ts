@@ -1,5 +1,6 @@
 import type { Handlers } from './domain/operation.js';
 import { executionHandlers } from './exchange/executions.js';
+import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -25,6 +26,7 @@ export function sandboxHandlers(
     ...userHandlers,
     ...tradeHandlers,
     ...oauthHandlers(exchangeUrl),
+    ...ledgerHandlers,
     ...partner,
   };
 }

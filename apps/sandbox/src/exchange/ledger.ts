@@ -1,5 +1,5 @@
 import { Refusal } from '../domain/errors.js';
-import { D, isOpen, type Order, takesOnly } from '../state/exchange-state.js';
+import { D, isOpen, type LedgerEntry, type Order, takesOnly } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 
 const notEnoughFreeBalance = () =>
@@ -93,25 +93,55 @@ export function adjustReserved(journal: Journal, userId: number, currency: strin
   account.reserved = reserved;
 }
 
+/** What a posting names as its cause: a fill, a position (by its trade id), or nothing. */
+export type EntrySource = {
+  type: NonNullable<LedgerEntry['sourceObjectType']>;
+  id: number;
+} | null;
+
+export interface Posting {
+  userId: number;
+  currency: string;
+  /** Signed: negative when the balance goes down. */
+  amount: D;
+  sourceAction: LedgerEntry['sourceAction'];
+  source: EntrySource;
+  now: number;
+}
+
+/**
+ * Posts one change of a balance to the ledger, opening the account when the user has none in
+ * that currency yet: the one way a balance changes. A decrease that would take the balance
+ * under what the account holds reserved is refused with not_enough_free_balance, and the
+ * call undone.
+ */
+export function postEntry(journal: Journal, posting: Posting): LedgerEntry {
+  const { userId, currency, amount, sourceAction, source, now } = posting;
+  const account = journal.openAccount(userId, currency, depositAddress(userId, currency));
+  if (amount.isNeg() && account.balance.plus(amount).lt(account.reserved)) {
+    throw notEnoughFreeBalance();
+  }
+  return journal.appendEntry({
+    userId,
+    currency,
+    amount,
+    sourceAction,
+    sourceObjectType: source?.type ?? null,
+    sourceObjectId: source?.id ?? null,
+    createdAt: now,
+  });
+}
+
 /** One side of a spot fill: `userId` pays `paid` of one currency and receives `received` of another. */
 export function settleSpotFill(
   journal: Journal,
   userId: number,
-  payCurrency: string,
-  paid: D,
-  receiveCurrency: string,
-  received: D,
+  paying: { currency: string; amount: D },
+  receiving: { currency: string; amount: D },
+  fill: { id: number; now: number },
 ): void {
-  const receiving = journal.openAccount(
-    userId,
-    receiveCurrency,
-    depositAddress(userId, receiveCurrency),
-  );
-  const existing = journal.exchange.account(userId, payCurrency);
-  if (!existing) throw notEnoughFreeBalance();
-  const paying = journal.touchAccount(existing);
-  const balance = paying.balance.minus(paid);
-  if (balance.lt(paying.reserved)) throw notEnoughFreeBalance();
-  paying.balance = balance;
-  receiving.balance = receiving.balance.plus(received);
+  const source = { type: 'Execution' as const, id: fill.id };
+  const posting = { userId, sourceAction: 'trade' as const, source, now: fill.now };
+  postEntry(journal, { ...posting, currency: paying.currency, amount: paying.amount.neg() });
+  postEntry(journal, { ...posting, currency: receiving.currency, amount: receiving.amount });
 }

@@ -95,10 +95,9 @@ function settle(
     settleSpotFill(
       journal,
       buyer.userId,
-      product.quotedCurrency,
-      value,
-      product.baseCurrency,
-      quantity,
+      { currency: product.quotedCurrency, amount: value },
+      { currency: product.baseCurrency, amount: quantity },
+      { id: fillId, now },
     );
   } else {
     bookMarginFill(journal, buyer, fillId, quantity, price, now);
@@ -107,10 +106,9 @@ function settle(
     settleSpotFill(
       journal,
       seller.userId,
-      product.baseCurrency,
-      quantity,
-      product.quotedCurrency,
-      value,
+      { currency: product.baseCurrency, amount: quantity },
+      { currency: product.quotedCurrency, amount: value },
+      { id: fillId, now },
     );
   } else {
     bookMarginFill(journal, seller, fillId, quantity, price, now);

@@ -1,6 +1,6 @@
 import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
-import { adjustReserved, closesPosition, depositAddress, marginOf } from './ledger.js';
+import { adjustReserved, closesPosition, marginOf, postEntry } from './ledger.js';
 
 /**
  * The margin position that `order` closes, when it is a take profit or stop loss on one.
@@ -96,12 +96,14 @@ function close(
   holdMargin(journal, closing, product, added);
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
-  const account = journal.openAccount(
-    position.userId,
-    position.fundingCurrency,
-    depositAddress(position.userId, position.fundingCurrency),
-  );
-  account.balance = account.balance.plus(realized);
+  postEntry(journal, {
+    userId: position.userId,
+    currency: position.fundingCurrency,
+    amount: realized,
+    sourceAction: 'cfd_pnl',
+    source: { type: 'Trade', id: position.id },
+    now,
+  });
 }
 
 /** The average price of the opening fills of `position`. */

@@ -156,6 +156,22 @@ export interface Fill {
   readonly createdAt: number;
 }
 
+/**
+ * One change of one balance, with the balance after it: an account's balance is the sum of
+ * its entries, and changes only as one is posted (`exchange/ledger.ts`).
+ */
+export interface LedgerEntry {
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly amount: D;
+  readonly balance: D;
+  readonly sourceAction: components['schemas']['LedgerSourceAction'];
+  readonly sourceObjectType: components['schemas']['LedgerSourceObjectType'] | null;
+  readonly sourceObjectId: number | null;
+  readonly createdAt: number;
+}
+
 export interface LoanLevel {
   readonly rate: string;
   readonly amount: string;
@@ -230,6 +246,7 @@ export interface Sequences {
   orderSequence: number;
   fill: number;
   account: number;
+  entry: number;
 }
 
 /**
@@ -249,13 +266,15 @@ export class ExchangeState {
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
   positions = new Map<number, Position>();
+  /** Each user's ledger entries, oldest first; read through `exchange/balance-history.ts`. */
+  entriesByUser = new Map<number, LedgerEntry[]>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
   readonly resting = new WeakSet<Order>();
   /** Open conditional orders by product: what a trade there may trigger. Derived too. */
   readonly #waiting = new Map<number, Set<Order>>();
-  next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1 };
+  next: Sequences = { order: 1, orderSequence: 1, fill: 1, account: 1, entry: 1 };
 
   addOAuthRequest(request: OAuthRequest): void {
     this.oauthRequests.set(request.publicId, request);
@@ -402,6 +421,15 @@ export class ExchangeState {
   dropFill(fill: Fill): void {
     const fills = this.fillsByProduct.get(fill.productId);
     fills?.splice(fills.indexOf(fill), 1);
+  }
+
+  addEntry(ledgerEntry: LedgerEntry): void {
+    entry(this.entriesByUser, ledgerEntry.userId, (): LedgerEntry[] => []).push(ledgerEntry);
+  }
+
+  dropEntry(ledgerEntry: LedgerEntry): void {
+    const entries = this.entriesByUser.get(ledgerEntry.userId);
+    entries?.splice(entries.indexOf(ledgerEntry), 1);
   }
 }
 

@@ -35,12 +35,41 @@ export function changesWithoutTouchDoNotCompile(
   const session = journal.partner.sessions.get('id');
   // @ts-expect-error so is a session
   if (session) session.createdAt = 0;
+  if (account) {
+    // @ts-expect-error a balance moves only as a ledger entry is posted (appendEntry)
+    journal.touchAccount(account).balance = new D(0);
+    // @ts-expect-error nor through an account a call opens
+    journal.openAccount(1, 'USD', 'address').balance = new D(0);
+    // Its reserved balance is the handle's to change.
+    journal.touchAccount(account).reserved = new D(0);
+  }
   // The handles are writable: the same objects, known to the journal.
   journal.touchOrder(order).price = new D(1);
   journal.touch('oauthRequest', stored).approvedByUserId = 1;
 }
 
 describe('Journal', () => {
+  it('moves a balance only with the entry that explains it, and undoes both together', () => {
+    const state = new SandboxState();
+    const account = state.exchange.openAccount(7, 'JPY', 'address');
+    const journal = new Journal(state);
+    const entry = journal.appendEntry({
+      userId: 7,
+      currency: 'JPY',
+      amount: new D('1425.00015'),
+      sourceAction: 'funding',
+      sourceObjectType: null,
+      sourceObjectId: null,
+      createdAt: 1_000,
+    });
+    expect(account.balance.toFixed()).toBe('1425.00015');
+    expect(entry.balance.toFixed()).toBe('1425.00015');
+    expect(state.exchange.entriesByUser.get(7)).toEqual([entry]);
+    journal.undo();
+    expect(account.balance.toFixed()).toBe('0');
+    expect(state.exchange.entriesByUser.get(7)).toEqual([]);
+  });
+
   it('hands out the stored object itself as the writable handle, and stores what it became', () => {
     const state = new SandboxState();
     const added = new Journal(state).add('oauthRequest', request());

@@ -1,4 +1,11 @@
-import type { Account, ExchangeState, Fill, Order, Position } from './exchange-state.js';
+import type {
+  Account,
+  ExchangeState,
+  Fill,
+  LedgerEntry,
+  Order,
+  Position,
+} from './exchange-state.js';
 import type { PartnerState } from './partner-state.js';
 import { type RecordKind, type Records, recordKinds, type SandboxState } from './sandbox-state.js';
 
@@ -8,6 +15,16 @@ import { type RecordKind, type Records, recordKinds, type SandboxState } from '.
  * since only what the Journal knows is stored.
  */
 export type Writable<T> = { -readonly [Field in keyof T]: T[Field] };
+
+/**
+ * An account as a call may change it: its reserved balance, never its balance, which moves
+ * only as an entry is posted to the ledger (`appendEntry`, through `exchange/ledger.ts`), so
+ * that every balance is the sum of its entries.
+ */
+export type WritableAccount = Writable<Omit<Account, 'balance'>> & Pick<Account, 'balance'>;
+
+/** A ledger entry as it is posted: its id and the balance after it are the journal's. */
+export type NewEntry = Omit<LedgerEntry, 'id' | 'balance'>;
 
 /** A record as a call changed it, with its values before for an undo. */
 interface TouchedRecord {
@@ -93,7 +110,7 @@ export class Journal {
     this.state.exchange.rest(order);
   }
 
-  touchAccount(account: Account): Writable<Account> {
+  touchAccount(account: Account): WritableAccount {
     if (!this.#accounts.has(account)) this.#accounts.set(account, { ...account });
     return account;
   }
@@ -117,12 +134,25 @@ export class Journal {
     return order;
   }
 
-  openAccount(userId: number, currency: string, address: string): Writable<Account> {
+  openAccount(userId: number, currency: string, address: string): WritableAccount {
     const existing = this.state.exchange.account(userId, currency);
     if (existing) return this.touchAccount(existing);
     const account = this.state.exchange.openAccount(userId, currency, address);
     this.#newAccounts.push(account);
     return this.touchAccount(account);
+  }
+
+  /**
+   * Moves the balance of an open account by `entry.amount` and appends the entry, with the
+   * balance after it, to the ledger: the two together or neither, as the only way a balance
+   * changes.
+   */
+  appendEntry(entry: NewEntry): LedgerEntry {
+    const account = this.state.exchange.account(entry.userId, entry.currency);
+    if (!account) throw new Error(`User ${entry.userId} has no ${entry.currency} account`);
+    const balance = account.balance.plus(entry.amount);
+    (this.touchAccount(account) as Writable<Account>).balance = balance;
+    return this.add('ledgerEntry', { ...entry, id: this.state.exchange.next.entry++, balance });
   }
 
   addFill(fill: Fill): void {

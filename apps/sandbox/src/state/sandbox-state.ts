@@ -1,4 +1,4 @@
-import { ExchangeState, type OAuthRequest } from './exchange-state.js';
+import { ExchangeState, type LedgerEntry, type OAuthRequest } from './exchange-state.js';
 import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
@@ -44,6 +44,7 @@ export interface Records {
   partnerClock: PartnerClock;
   transaction: Transaction;
   instruction: Instruction;
+  ledgerEntry: LedgerEntry;
 }
 
 export type RecordKind = keyof Records;
@@ -85,6 +86,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.partner.addInstruction(row),
     drop: (state, row) => state.partner.dropInstruction(row),
   },
+  ledgerEntry: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.addEntry(row),
+    drop: (state, row) => state.exchange.dropEntry(row),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -95,4 +101,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'partnerClock',
   'transaction',
   'instruction',
+  'ledgerEntry',
 ];

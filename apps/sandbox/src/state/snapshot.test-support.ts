@@ -20,6 +20,7 @@ export function snapshot(sandbox: SandboxState) {
     fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
     nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
+    entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),
     books: [...state.books]
       .sort(([a], [b]) => a - b)
       .map(([product, book]) => [

@@ -16,6 +16,7 @@ function holdings({ exchange, partner }: SandboxState) {
     users: exchange.users,
     tokens,
     accounts: exchange.accounts,
+    entries: exchange.entriesByUser,
     orders: exchange.orders,
     loanBook: exchange.loanBook,
     next: exchange.next,

@@ -3,6 +3,7 @@ import {
   D,
   ExchangeState,
   type Fill,
+  type LedgerEntry,
   type Order,
   type OrderStatus,
   type Position,
@@ -115,6 +116,19 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       createdAt: Number(row.created_at),
     });
   }
+  for await (const row of eachRow(db, 'ledgerEntry')) {
+    state.addEntry({
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      currency: String(row.currency),
+      amount: decimal(row.amount),
+      balance: decimal(row.balance),
+      sourceAction: row.source_action as LedgerEntry['sourceAction'],
+      sourceObjectType: row.source_object_type as LedgerEntry['sourceObjectType'],
+      sourceObjectId: orNull(row.source_object_id),
+      createdAt: Number(row.created_at),
+    });
+  }
   for (const row of await readRows(db, 'positions')) {
     state.positions.set(Number(row.id), {
       id: Number(row.id),
@@ -152,7 +166,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_sequence_seq)
          AS order_sequence,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
-       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account`,
+       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account,
+       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM ledger_entries_id_seq)
+         AS entry`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
   const after = (stored: unknown, used: Iterable<number>) => {
@@ -175,6 +191,10 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       [...state.accounts.values()].flatMap((byCurrency) =>
         [...byCurrency.values()].map((account) => account.id),
       ),
+    ),
+    entry: after(
+      sequences?.entry,
+      [...state.entriesByUser.values()].flat().map((entry) => entry.id),
     ),
   };
   return state;

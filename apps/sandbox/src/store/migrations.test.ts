@@ -11,6 +11,7 @@ const allMigrations = [
   '0004.do.positions.sql',
   '0005.do.no-enum-copies.sql',
   '0006.do.oauth-denials.sql',
+  '0007.do.ledger.sql',
 ];
 
 const opened: Database[] = [];
@@ -71,6 +72,7 @@ describe('migrate', () => {
       '4:positions',
       '5:no-enum-copies',
       '6:oauth-denials',
+      '7:ledger',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -102,7 +104,11 @@ describe('migrate', () => {
     await db.transaction((tx) =>
       tx.query("UPDATE qe_prices SET price = 70000 WHERE base = 'BTC' AND quote = 'USDC'"),
     );
-    expect(await migrate(db)).toEqual(['0005.do.no-enum-copies.sql', '0006.do.oauth-denials.sql']);
+    expect(await migrate(db)).toEqual([
+      '0005.do.no-enum-copies.sql',
+      '0006.do.oauth-denials.sql',
+      '0007.do.ledger.sql',
+    ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
     const fresh = await emptyStore();
@@ -150,5 +156,43 @@ describe('migrate', () => {
     await expect(migrate(db)).rejects.toThrow(
       'The store records migration 9, which this sandbox does not have',
     );
+  });
+
+  it('explains each balance stored before the ledger with one funding entry', async () => {
+    const db = await emptyStore();
+    await migrateAsFormerRunner(db);
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO currencies (code, name, currency_type, symbol, depositable, withdrawable,
+           assets_precision, minimum_withdrawal, withdrawal_fee, minimum_order_quantity,
+           exchange_rate)
+         VALUES ('JPY', 'Yen', 'fiat', '¥', true, true, 0, 1000, 300, 1, 1)`,
+      );
+      await tx.query(
+        `INSERT INTO users (id, email, first_name, last_name, country, currency, language,
+           kyc_status, app_vendor_id, affiliate_code, email_confirmed_at_s)
+         VALUES (7, 'a@b.invalid', 'A', 'B', 'JP', 'JPY', 'en', 'approved', 7, 'x', 0)`,
+      );
+      await tx.query(
+        `INSERT INTO accounts (user_id, currency, balance, reserved_balance, address)
+         VALUES (7, 'JPY', 1425.00015, 1425.00015, 'a')`,
+      );
+    });
+    await migrate(db);
+    const { rows } = await db.read((tx) =>
+      tx.query(
+        `SELECT user_id, currency, amount::text AS amount, balance::text AS balance,
+           source_action FROM ledger_entries`,
+      ),
+    );
+    expect(rows).toEqual([
+      {
+        user_id: 7,
+        currency: 'JPY',
+        amount: '1425.00015',
+        balance: '1425.00015',
+        source_action: 'funding',
+      },
+    ]);
   });
 });

@@ -231,6 +231,21 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  ledgerEntry: {
+    name: 'ledger_entries',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['currency', 'text', (r) => r.currency],
+      ['amount', 'numeric', (r) => r.amount],
+      ['balance', 'numeric', (r) => r.balance],
+      ['source_action', 'text', (r) => r.sourceAction],
+      ['source_object_type', 'text', (r) => r.sourceObjectType],
+      ['source_object_id', 'bigint', (r) => r.sourceObjectId],
+      ['created_at', 'bigint', (r) => r.createdAt],
+    ],
+    onConflict: '',
+  },
 };
 for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);
@@ -299,7 +314,7 @@ export async function readRows(
  */
 export async function* eachRow(
   db: Queryable,
-  table: 'orders' | 'fills',
+  table: 'orders' | 'fills' | 'ledgerEntry',
   batch = 50_000,
 ): AsyncGenerator<Record<string, Read>> {
   let after = 0;

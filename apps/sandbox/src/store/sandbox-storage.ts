@@ -45,5 +45,6 @@ function sequencesPast(next: Sequences): string {
   return `SELECT setval('orders_id_seq', ${Math.max(next.order - 1, 1)}),
     setval('orders_sequence_seq', ${Math.max(next.orderSequence - 1, 1)}),
     setval('fills_id_seq', ${Math.max(next.fill - 1, 1)}),
-    setval('accounts_id_seq', ${Math.max(next.account - 1, 1)})`;
+    setval('accounts_id_seq', ${Math.max(next.account - 1, 1)}),
+    setval('ledger_entries_id_seq', ${Math.max(next.entry - 1, 1)})`;
 }

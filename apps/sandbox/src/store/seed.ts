@@ -11,6 +11,7 @@ import {
   productRecord,
   secondDemoUserId,
   startingBalances,
+  startingFunding,
   userRecord,
 } from '../demo-market.js';
 import { depositAddress } from '../exchange/ledger.js';
@@ -46,7 +47,14 @@ export async function addToken(
 /** A user with an API token and funded accounts in every currency. */
 export async function addUser(
   db: Queryable,
-  options: { userId?: number; firstName?: string; tokenId?: string; tokenSecret?: string } = {},
+  options: {
+    userId?: number;
+    firstName?: string;
+    tokenId?: string;
+    tokenSecret?: string;
+    /** When the starting balances are funded, in ms; now unless told. */
+    now?: number;
+  } = {},
 ): Promise<NewUser> {
   // Users added after the seed are numbered from 2001, clear of the seeded ones.
   const { rows } = await db.query<{ id: number }>(
@@ -80,6 +88,11 @@ export async function addUser(
     await db.query(
       'INSERT INTO accounts (user_id, currency, balance, address) VALUES ($1, $2, $3, $4)',
       [userId, currency, balance, depositAddress(userId, currency)],
+    );
+    await db.query(
+      `INSERT INTO ledger_entries (user_id, currency, amount, balance, source_action, created_at)
+       VALUES ($1, $2, $3, $3, $4, $5)`,
+      [userId, currency, balance, startingFunding, options.now ?? Date.now()],
     );
   }
   return { userId, tokenId, tokenSecret };
@@ -115,7 +128,7 @@ export async function addProduct(db: Queryable, product: NewProduct): Promise<nu
   return id;
 }
 
-async function seedMarket(db: Queryable): Promise<void> {
+async function seedMarket(db: Queryable, now: number): Promise<void> {
   for (const currency of demoCurrencies()) {
     await db.query(
       `INSERT INTO currencies (code, name, currency_type, symbol, depositable, withdrawable,
@@ -143,7 +156,7 @@ async function seedMarket(db: Queryable): Promise<void> {
       [currency, side, rate, amount],
     );
   }
-  await addUser(db, { userId: marketMakerId, firstName: 'Market maker' });
+  await addUser(db, { userId: marketMakerId, firstName: 'Market maker', now });
 }
 
 /** A demo user with the configured token, added on the first start and kept in step after. */
@@ -153,10 +166,11 @@ async function ensureDemoUser(
   firstName: string,
   tokenId: string,
   tokenSecret: string,
+  now: number,
 ): Promise<void> {
   const { rows } = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
   if (rows.length === 0) {
-    await addUser(tx, { userId, firstName, tokenId, tokenSecret });
+    await addUser(tx, { userId, firstName, tokenId, tokenSecret, now });
     return;
   }
   await tx.query(
@@ -179,14 +193,15 @@ export async function seed(
 ): Promise<Sequencer> {
   const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
-    if (rows.length === 0) await seedMarket(tx);
-    await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret);
+    if (rows.length === 0) await seedMarket(tx, now);
+    await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret, now);
     await ensureDemoUser(
       tx,
       secondDemoUserId,
       'Second demo',
       credentials.secondTokenId,
       credentials.secondTokenSecret,
+      now,
     );
     await tx.query(
       `INSERT INTO partner_applications (user_id, public_api_key, name)

@@ -108,6 +108,7 @@ export function signedNow(token: ApiToken, request: ServiceAuthRequest): string 
 /** A user, an API token of theirs and their accounts, funded with the starting balances. */
 function addUserTo(
   state: SandboxState,
+  now: number,
   userId: number,
   firstName?: string,
   token = newApiToken(userId),
@@ -115,14 +116,19 @@ function addUserTo(
   const { exchange } = state;
   exchange.users.set(userId, userRecord(userId, firstName));
   exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
-  for (const account of startingAccounts(userId, depositAddress, () => exchange.next.account++)) {
-    exchange.addAccount(account);
-  }
+  const { accounts, entries } = startingAccounts(
+    userId,
+    depositAddress,
+    { account: () => exchange.next.account++, entry: () => exchange.next.entry++ },
+    now,
+  );
+  for (const account of accounts) exchange.addAccount(account);
+  for (const entry of entries) exchange.addEntry(entry);
   return token;
 }
 
 /** The demo state `store/seed.ts` writes to a new store, as records. */
-function demoState(credentials: DemoCredentials): SandboxState {
+function demoState(credentials: DemoCredentials, now: number): SandboxState {
   const state = new SandboxState();
   const { exchange, partner } = state;
   exchange.next.order = firstOrderId;
@@ -137,12 +143,12 @@ function demoState(credentials: DemoCredentials): SandboxState {
   }
   for (const asset of demoAssets()) partner.assets.set(asset.code, asset);
   partner.prices.push(...demoPrices());
-  addUserTo(state, marketMakerId, 'Market maker');
-  addUserTo(state, demoUserId, 'Demo', {
+  addUserTo(state, now, marketMakerId, 'Market maker');
+  addUserTo(state, now, demoUserId, 'Demo', {
     tokenId: credentials.tokenId,
     tokenSecret: credentials.tokenSecret,
   });
-  addUserTo(state, secondDemoUserId, 'Second demo', {
+  addUserTo(state, now, secondDemoUserId, 'Second demo', {
     tokenId: credentials.secondTokenId,
     tokenSecret: credentials.secondTokenSecret,
   });
@@ -159,7 +165,7 @@ function demoState(credentials: DemoCredentials): SandboxState {
 export async function memorySandbox(options: MemorySandboxOptions = {}): Promise<MemorySandbox> {
   const credentials = options.credentials ?? defaultCredentials;
   const now = options.now ?? Date.now;
-  const state = demoState(credentials);
+  const state = demoState(credentials, now());
   const sequencer = await Sequencer.open(memoryStorage(state));
   await placeDemoBook(sequencer, now());
   const answer = callPipeline({
@@ -223,7 +229,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     addUser() {
       lastUserId += 1;
       const userId = lastUserId;
-      const token = addUserTo(sequencer.state, userId);
+      const token = addUserTo(sequencer.state, now(), userId);
       return { userId, ...token, call: clientFor(token) };
     },
     addToken(userId) {

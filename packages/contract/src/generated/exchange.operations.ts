@@ -21,12 +21,13 @@ const plan10 = {"*":{"market_ask":true,"market_bid":true,"taker_fee":true,"maker
 const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee":true,"low_market_bid":true,"high_market_ask":true,"volume_24h":true,"last_price_24h":true,"last_traded_price":true,"last_traded_quantity":true,"tick_size":true} as const;
 const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
 const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
-const plan14 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
-const plan15 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
-const plan16 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
-const plan17 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
-const plan18 = {"closed_quantity":true} as const;
-const plan19 = {"delta":true} as const;
+const plan14 = {"*":{"amount":true,"balance":true}} as const;
+const plan15 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
+const plan16 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
+const plan17 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
+const plan18 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
+const plan19 = {"closed_quantity":true} as const;
+const plan20 = {"delta":true} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -374,6 +375,21 @@ export const operationTable = {
     requestDecimals: null,
     query: [],
   },
+  listBalanceHistory: {
+    method: 'GET',
+    path: '/balance_history',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListBalanceHistoryResponse',
+    decimals: plan14,
+    requestDecimals: null,
+    query: ["currency","source_action","timestamp_gte","timestamp_lte","limit"],
+  },
   listTrades: {
     method: 'GET',
     path: '/trades',
@@ -385,7 +401,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListTradesResponse',
-    decimals: plan14,
+    decimals: plan15,
     requestDecimals: null,
     query: ["limit","page","status","side","product_id","funding_currency","trading_type"],
   },
@@ -400,7 +416,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListOrderTradesResponse',
-    decimals: plan15,
+    decimals: plan16,
     requestDecimals: null,
     query: [],
   },
@@ -415,7 +431,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zCloseAllTradesResponse',
-    decimals: plan15,
+    decimals: plan16,
     requestDecimals: null,
     query: [],
   },
@@ -430,8 +446,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"take_profit":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"stop_loss":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"trade_id":["not_open"]},
     response: 'zUpdateTradeResponse',
-    decimals: plan16,
-    requestDecimals: plan17,
+    decimals: plan17,
+    requestDecimals: plan18,
     query: [],
   },
   closeTrade: {
@@ -445,8 +461,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"trade_id":["not_open"],"closed_quantity":["must_be_positive","too_long","more_than_the_open_quantity","no_liquidity"]},
     response: 'zCloseTradeResponse',
-    decimals: plan16,
-    requestDecimals: plan18,
+    decimals: plan17,
+    requestDecimals: plan19,
     query: [],
   },
   adjustTradeMargin: {
@@ -460,8 +476,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","more_than_the_added_margin"]},
     response: 'zAdjustTradeMarginResponse',
-    decimals: plan16,
-    requestDecimals: plan19,
+    decimals: plan17,
+    requestDecimals: plan20,
     query: [],
   },
 } as const;

@@ -20,6 +20,7 @@ export {
   zGetPriceLevelsResponse,
   zGetProductResponse,
   zGetUserContextResponse,
+  zListBalanceHistoryResponse,
   zListCurrenciesResponse,
   zListExecutionsResponse,
   zListOrderTradesResponse,

@@ -598,6 +598,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/balance_history": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's ledger entries
+         * @description Every change of the caller's balances, newest first: the signed `amount`, the `balance` after it and what caused it. For each currency the amounts sum to the account's balance and the newest entry's `balance` is that balance.
+         */
+        get: operations["listBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trades": {
         parameters: {
             query?: never;
@@ -906,6 +932,18 @@ export interface components {
         PriceLevels: PriceLevels;
         /** @description A currency and its deposit, withdrawal and order limits. */
         Currency: Currency;
+        /**
+         * @description What changed a balance.
+         * @enum {string}
+         */
+        LedgerSourceAction: LedgerSourceAction;
+        /**
+         * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+         * @enum {string}
+         */
+        LedgerSourceObjectType: LedgerSourceObjectType;
+        /** @description One change of one balance. */
+        LedgerEntry: LedgerEntry;
         /**
          * @description A trade is open until all of its quantity is closed.
          * @enum {string}
@@ -2599,6 +2637,89 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listBalanceHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the entries of this currency.
+                 * @example JPY
+                 */
+                currency?: string;
+                /**
+                 * @description Only the entries of this kind.
+                 * @example trade_fee
+                 */
+                source_action?: LedgerSourceAction;
+                /**
+                 * @description Only the entries made at or after this time (Unix seconds).
+                 * @example 1716000000
+                 */
+                timestamp_gte?: number;
+                /**
+                 * @description Only the entries made at or before this time (Unix seconds).
+                 * @example 1716086400
+                 */
+                timestamp_lte?: number;
+                /**
+                 * @description How many entries at most, newest first.
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 17,
+                     *         "currency": "JPY",
+                     *         "amount": "-95",
+                     *         "balance": "99904905",
+                     *         "source_action": "trade_fee",
+                     *         "source_object_type": "Execution",
+                     *         "source_object_id": 1201,
+                     *         "timestamp": "1716000042.125"
+                     *       },
+                     *       {
+                     *         "id": 16,
+                     *         "currency": "JPY",
+                     *         "amount": "-95000",
+                     *         "balance": "99905000",
+                     *         "source_action": "trade",
+                     *         "source_object_type": "Execution",
+                     *         "source_object_id": 1201,
+                     *         "timestamp": "1716000042.125"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": LedgerEntry[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            /** @description A query parameter is not valid. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listTrades: {
         parameters: {
             query?: {
@@ -3547,6 +3668,33 @@ export type Currency = {
     minimum_withdrawal: DecimalLike;
     withdrawal_fee: DecimalLike;
     minimum_order_quantity: DecimalLike;
+};
+/**
+ * @description What changed a balance.
+ * @enum {string}
+ */
+export type LedgerSourceAction = "funding" | "funding_fee" | "withdrawal" | "withdrawal_fee" | "trade" | "trade_fee" | "rebate_trade_fee" | "loan" | "repay" | "cfd_pnl" | "quick_exchange";
+/**
+ * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ * @enum {string}
+ */
+export type LedgerSourceObjectType = "Execution" | "Trade";
+/** @description One change of one balance. */
+export type LedgerEntry = {
+    /** @description Entry id. */
+    id: number;
+    /** @description Currency code. */
+    currency: string;
+    /** @description The change, negative when the balance went down. */
+    amount: DecimalLike;
+    /** @description The balance after the change. */
+    balance: DecimalLike;
+    source_action: LedgerSourceAction;
+    /** @description What caused the change, or null (funding). */
+    source_object_type: LedgerSourceObjectType | null;
+    /** @description The id of what caused the change, or null. */
+    source_object_id: number | null;
+    timestamp: UnixSecondsFractional;
 };
 /**
  * @description A trade is open until all of its quantity is closed.

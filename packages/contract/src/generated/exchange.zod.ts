@@ -112,6 +112,28 @@ export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
 ]);
 
 /**
+ * What changed a balance.
+ */
+export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
+    'funding',
+    'funding_fee',
+    'withdrawal',
+    'withdrawal_fee',
+    'trade',
+    'trade_fee',
+    'rebate_trade_fee',
+    'loan',
+    'repay',
+    'cfd_pnl',
+    'quick_exchange'
+]);
+
+/**
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id).
+ */
+export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum(['Execution', 'Trade']);
+
+/**
  * A trade is open until all of its quantity is closed.
  */
 export const zTradeStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
@@ -627,6 +649,20 @@ export const zCurrency = /* @__PURE__ */ z.object({
 });
 
 /**
+ * One change of one balance.
+ */
+export const zLedgerEntry = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_action: zLedgerSourceAction,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    timestamp: zUnixSecondsFractional
+});
+
+/**
  * A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open).
  */
 export const zTrade = /* @__PURE__ */ z.object({
@@ -1104,6 +1140,23 @@ export const zListCurrenciesHeaders = /* @__PURE__ */ z.object({
  * The currencies.
  */
 export const zListCurrenciesResponse = /* @__PURE__ */ z.array(zCurrency);
+
+export const zListBalanceHistoryHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListBalanceHistoryQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    source_action: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    timestamp_gte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    timestamp_lte: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(/* @__PURE__ */ z.gte(0))),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(10), /* @__PURE__ */ z.lte(1000))), 1000)
+});
+
+/**
+ * The caller's entries, newest first.
+ */
+export const zListBalanceHistoryResponse = /* @__PURE__ */ z.array(zLedgerEntry);
 
 export const zListTradesHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
