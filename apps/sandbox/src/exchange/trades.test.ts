@@ -2,6 +2,7 @@ import {
   zAdjustTradeMarginResponse,
   zCloseAllTradesResponse,
   zCloseTradeResponse,
+  zListBalanceHistoryResponse,
   zListOrderTradesResponse,
   zListTradesResponse,
   zUpdateTradeResponse,
@@ -92,6 +93,11 @@ describe('trades', () => {
       margin_used: '30',
     });
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '100000004', reserved: '30' });
+    const [entry] = valid(
+      zListBalanceHistoryResponse,
+      await trader.call('GET', '/balance_history?currency=JPY&source_action=cfd_pnl'),
+    );
+    expect(entry).toMatchObject({ amount: '4', balance: '100000004', source_object_id: tradeId });
     expect((await getOrder(trader.call, takeProfit.id)).quantity).toBe('0.6');
   });
 
