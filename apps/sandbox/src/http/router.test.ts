@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { executionHandlers } from '../exchange/executions.js';
+import { ledgerHandlers } from '../exchange/ledger-reads.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
+import { tradeHandlers } from '../exchange/trades.js';
 import { userHandlers } from '../exchange/users.js';
 import { partnerHandlers } from '../partner/handlers.js';
 import { sandboxHandlers } from '../sandbox-handlers.js';
@@ -32,6 +34,8 @@ describe('route table from the specs', () => {
       userHandlers,
       oauthHandlers('http://127.0.0.1:4000'),
       partnerHandlers,
+      tradeHandlers,
+      ledgerHandlers,
     ];
     const count = (id: string) =>
       groups.filter((handlers: Record<string, unknown>) => handlers[id]).length;
@@ -46,6 +50,8 @@ describe('route table from the specs', () => {
   it('prefers the concrete /orders/cancel_all over /orders/{order_id}', () => {
     expect(operation('PUT', '/orders/cancel_all')).toBe('cancelAllOrders');
     expect(operation('PUT', '/orders/123')).toBe('editOrder');
+    expect(operation('PUT', '/trades/close_all')).toBe('closeAllTrades');
+    expect(operation('PUT', '/trades/123')).toBe('updateTrade');
   });
 
   it('matches the literal client: prefix and decodes the client order id', () => {
