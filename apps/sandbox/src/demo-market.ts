@@ -5,6 +5,7 @@
  * memory from them.
  */
 import { randomBytes } from 'node:crypto';
+import { houseUserId } from './exchange/ledger.js';
 import { placeOrder } from './exchange/orders.js';
 import {
   type Account,
@@ -52,6 +53,9 @@ export interface NewProduct {
   base: string;
   quote: string;
   tick?: string;
+  /** Fee rates, as fractions of what a side receives (0.0015 is 0.15%); 0 unless told. */
+  takerFee?: string;
+  makerFee?: string;
   margin?: boolean;
   cfd?: boolean;
   perpetualEnabled?: boolean;
@@ -66,8 +70,8 @@ export function productRecord(id: number, product: NewProduct): Product {
     code: product.code ?? 'CASH',
     baseCurrency: product.base,
     quotedCurrency: product.quote,
-    takerFee: new D(0),
-    makerFee: new D(0),
+    takerFee: new D(product.takerFee ?? 0),
+    makerFee: new D(product.makerFee ?? 0),
     tickSize: new D(product.tick ?? '1'),
     disabled: false,
     marginEnabled: product.margin ?? false,
@@ -77,11 +81,14 @@ export function productRecord(id: number, product: NewProduct): Product {
   };
 }
 
+/** What the demo pairs charge a fill at fee tier 0: 0.15% to take, 0.05% to make. */
+const demoFees = { takerFee: '0.0015', makerFee: '0.0005' };
+
 export const demoProducts: readonly (NewProduct & { id: number })[] = [
-  { id: 1, base: 'BTC', quote: 'JPY', tick: '1', margin: true },
-  { id: 2, base: 'ETH', quote: 'JPY', tick: '1' },
-  { id: 3, base: 'ETH', quote: 'BTC', tick: '0.00001' },
-  { id: 4, base: 'XRP', quote: 'JPY', tick: '0.001' },
+  { id: 1, base: 'BTC', quote: 'JPY', tick: '1', margin: true, ...demoFees },
+  { id: 2, base: 'ETH', quote: 'JPY', tick: '1', ...demoFees },
+  { id: 3, base: 'ETH', quote: 'BTC', tick: '0.00001', ...demoFees },
+  { id: 4, base: 'XRP', quote: 'JPY', tick: '0.001', ...demoFees },
   {
     id: 601,
     type: 'Perpetual',
@@ -179,6 +186,9 @@ export function userRecord(id: number, firstName = 'Sandbox user'): User {
     emailConfirmedAtS: 1_700_000_000,
   };
 }
+
+/** The house, which fees are paid to: a user with no token and no starting balances. */
+export const houseRecord = (): User => userRecord(houseUserId, 'House');
 
 /** What the ledger names the starting balances. */
 export const startingFunding: LedgerEntry['sourceAction'] = 'funding';

@@ -30,6 +30,7 @@ const profileOfTag: Record<string, Profile> = {
   orders: 'orders',
   executions: 'orders',
   trades: 'orders',
+  ledger: 'orders',
   'loan book': 'loan-book',
   products: 'loan-book',
   currencies: 'loan-book',

@@ -24,6 +24,7 @@ import { authScenarios } from './scenarios/auth.js';
 import { executionScenarios } from './scenarios/executions.js';
 import { generatedScenarios } from './scenarios/generated.js';
 import { inputScenarios } from './scenarios/input.js';
+import { ledgerScenarios } from './scenarios/ledger.js';
 import { modelScenarios } from './scenarios/model.js';
 import { oauthStateScenarios } from './scenarios/oauth-states.js';
 import { orderScenarios } from './scenarios/orders.js';
@@ -126,6 +127,7 @@ const scenarios: Scenario[] = [
   ...orderScenarios,
   ...executionScenarios,
   ...tradeScenarios,
+  ...ledgerScenarios,
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,

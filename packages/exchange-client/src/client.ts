@@ -42,6 +42,7 @@ import {
 } from '@exchange-kit/core';
 import { type ApiToken, type OAuthRequestIds, serviceAuthenticator } from '@exchange-kit/core/auth';
 import { everyRow } from './every-row.js';
+import { accountCalls, ledgerCalls } from './ledger.js';
 import { tradeCalls } from './trades.js';
 
 export type {
@@ -334,6 +335,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     orders,
     executions,
     trades: tradeCalls(call),
+    ledger: ledgerCalls(call),
+    accounts: accountCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

@@ -64,6 +64,20 @@ export {
   type UserView,
 } from './client.js';
 export type {
+  AccountBalance,
+  BalanceHistoryQuery,
+  CryptoAccount,
+  FiatAccount,
+  LedgerEntry,
+  LedgerSourceAction,
+  ListTransactionsQuery,
+  MainAsset,
+  ReservedBalanceDetail,
+  ReservedBalanceDetails,
+  Transaction,
+  TransactionList,
+} from './ledger.js';
+export type {
   ListTradesQuery,
   Trade,
   TradeCloseInput,

@@ -184,6 +184,38 @@ describe('exchange-client against the sandbox', () => {
     expect(found?.executions?.[0]).toMatchObject({ id: mine?.id, my_side: 'buy' });
   });
 
+  it('reconciles a fill it took against its ledger, and says what holds its reserved yen', async () => {
+    const [best] = (await client.products.priceLevels(1)).sell_price_levels;
+    await client.orders.create({
+      order_type: 'limit',
+      product_id: 1,
+      side: 'buy',
+      quantity: '0.0001',
+      price: best?.[0] ?? '0',
+      client_order_id: `${run}-ledger`,
+    });
+    const [fee, trade] = await client.ledger.history({ currency: 'BTC', limit: 10 });
+    expect(fee).toMatchObject({ source_action: 'trade_fee', source_object_type: 'Execution' });
+    expect(trade).toMatchObject({
+      source_action: 'trade',
+      source_object_id: fee?.source_object_id,
+    });
+    const balances = await client.accounts.balances();
+    expect(balances.find((account) => account.currency === 'BTC')?.balance).toBe(fee?.balance);
+    const transactions = [];
+    for await (const row of client.ledger.iterateTransactions({ currency: 'BTC', limit: 1 })) {
+      transactions.push(row);
+      if (transactions.length === 2) break;
+    }
+    expect(transactions.map((row) => row.transaction_type)).toEqual(['trade_fee', 'trade']);
+    const resting = await restingBuy(`${run}-held`);
+    const held = await client.accounts.reservedDetails('JPY');
+    expect(held.details).toContainEqual({ holder_type: 'order', id: resting.id, amount: '9000' });
+    expect((await client.accounts.mainAsset()).currency).toBe('JPY');
+    expect((await client.accounts.fiat()).map((account) => account.currency)).toContain('JPY');
+    expect((await client.accounts.crypto()).map((account) => account.currency)).toContain('BTC');
+  });
+
   it('takes per-call options: an aborted signal stops a create before anything is placed', async () => {
     const id = `${run}-aborted`;
     const caller = new AbortController();

@@ -1,9 +1,13 @@
 import type { components } from '@exchange-kit/contract/exchange';
+import { NotFound } from '../domain/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
-import type { LedgerEntry } from '../state/exchange-state.js';
+import { D, type LedgerEntry } from '../state/exchange-state.js';
 import { newestEntries } from './balance-history.js';
 import { actingUser } from './caller.js';
 import { fractionalSeconds } from './market.js';
+import { pageOf } from './paging.js';
+import { reservedHolders } from './reserved-details.js';
+import { accountsOf } from './users.js';
 
 export function entryView(entry: LedgerEntry): components['schemas']['LedgerEntry'] {
   return {
@@ -18,7 +22,20 @@ export function entryView(entry: LedgerEntry): components['schemas']['LedgerEntr
   };
 }
 
-const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000);
+function transactionView(entry: LedgerEntry): components['schemas']['Transaction'] {
+  return {
+    id: entry.id,
+    currency: entry.currency,
+    transaction_type: entry.sourceAction,
+    gross_amount: entry.amount.toFixed(),
+    balance: entry.balance.toFixed(),
+    source_object_type: entry.sourceObjectType,
+    source_object_id: entry.sourceObjectId,
+    created_at: Math.floor(entry.createdAt / 1000),
+  };
+}
+
+const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
 
 /** The caller's entries, newest first, filtered by currency, kind and time. */
 const listBalanceHistory: ExchangeHandlerOf<'listBalanceHistory'> = ({
@@ -32,12 +49,90 @@ const listBalanceHistory: ExchangeHandlerOf<'listBalanceHistory'> = ({
     {
       currency: query.currency,
       sourceAction: query.source_action,
-      fromMs: seconds(query.timestamp_gte),
-      toMs: seconds(query.timestamp_lte),
+      fromMs: ms(query.timestamp_gte),
+      toMs: ms(query.timestamp_lte),
     },
     query.limit,
   );
   return { status: 200, body: entries.map(entryView) };
 };
 
-export const ledgerHandlers = { listBalanceHistory } satisfies Handlers;
+/** The same entries, paged as the older transactions list pages them. */
+const listTransactions: ExchangeHandlerOf<'listTransactions'> = ({ journal, caller, query }) => {
+  const entries = newestEntries(journal.exchange, actingUser(caller), {
+    currency: query.currency,
+    sourceAction: query.transaction_type,
+  });
+  return { status: 200, body: pageOf(entries, query.limit, query.page, transactionView) };
+};
+
+const ownAccounts = (state: Parameters<typeof accountsOf>[0], userId: number) =>
+  [...(state.accounts.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
+
+const listAccountBalances: ExchangeHandlerOf<'listAccountBalances'> = ({ journal, caller }) => ({
+  status: 200,
+  body: ownAccounts(journal.exchange, actingUser(caller)).map((account) => ({
+    currency: account.currency,
+    balance: account.balance.toFixed(),
+  })),
+});
+
+/**
+ * Every balance valued in the user's currency through each currency's exchange rate (its
+ * value in JPY); cut to 16 places, as the margin is, when the user's rate does not divide it.
+ */
+const getMainAsset: ExchangeHandlerOf<'getMainAsset'> = ({ journal: { exchange }, caller }) => {
+  const userId = actingUser(caller);
+  const currency = exchange.users.get(userId)?.currency ?? 'JPY';
+  const rate = (code: string) => exchange.currencies.get(code)?.exchangeRate ?? new D(0);
+  const inJpy = ownAccounts(exchange, userId).reduce(
+    (sum, account) => sum.plus(account.balance.times(rate(account.currency))),
+    new D(0),
+  );
+  const own = rate(currency);
+  const total = own.isZero() ? inJpy : inJpy.div(own).toDecimalPlaces(16, D.ROUND_DOWN);
+  return { status: 200, body: { currency, total_amount: total.toFixed() } };
+};
+
+const getReservedBalanceDetails: ExchangeHandlerOf<'getReservedBalanceDetails'> = ({
+  journal: { exchange },
+  caller,
+  path,
+}) => {
+  const currency = path.currency ?? '';
+  if (!exchange.currencies.has(currency)) throw new NotFound('Currency not found');
+  const userId = actingUser(caller);
+  const reserved = exchange.account(userId, currency)?.reserved ?? new D(0);
+  return {
+    status: 200,
+    body: {
+      currency,
+      reserved_balance: reserved.toFixed(),
+      details: reservedHolders(exchange, userId, currency).map((holder) => ({
+        holder_type: holder.type,
+        id: holder.id,
+        amount: holder.amount.toFixed(),
+      })),
+    },
+  };
+};
+
+const listFiatAccounts: ExchangeHandlerOf<'listFiatAccounts'> = ({ journal, caller }) => ({
+  status: 200,
+  body: accountsOf(journal.exchange, actingUser(caller)).fiat_accounts,
+});
+
+const listCryptoAccounts: ExchangeHandlerOf<'listCryptoAccounts'> = ({ journal, caller }) => ({
+  status: 200,
+  body: accountsOf(journal.exchange, actingUser(caller)).crypto_accounts,
+});
+
+export const ledgerHandlers = {
+  listBalanceHistory,
+  listTransactions,
+  listAccountBalances,
+  getMainAsset,
+  getReservedBalanceDetails,
+  listFiatAccounts,
+  listCryptoAccounts,
+} satisfies Handlers;

@@ -1,8 +1,17 @@
-import { zListBalanceHistoryResponse } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zGetMainAssetResponse,
+  zGetReservedBalanceDetailsResponse,
+  zListAccountBalancesResponse,
+  zListBalanceHistoryResponse,
+  zListCryptoAccountsResponse,
+  zListFiatAccountsResponse,
+  zListTransactionsResponse,
+} from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { balances, freshProduct, place } from '../testing/trading.js';
+import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
+import { houseUserId } from './ledger.js';
 
 let sandbox: MemorySandbox;
 
@@ -12,6 +21,11 @@ beforeAll(async () => {
 
 const history = async (call: Client, query = '') =>
   valid(zListBalanceHistoryResponse, await call('GET', `/balance_history${query}`));
+
+const houseEntries = (id: number) =>
+  (sandbox.sequencer.state.exchange.entriesByUser.get(houseUserId) ?? []).filter(
+    (entry) => entry.sourceObjectId === id,
+  );
 
 describe('the ledger', () => {
   it('explains a new user’s balances with one funding entry each', async () => {
@@ -23,20 +37,103 @@ describe('the ledger', () => {
     expect(entries[0]).toMatchObject({ source_object_type: null, source_object_id: null });
   });
 
-  it('posts each side of a spot fill as trade entries against the execution', async () => {
-    const product_id = await freshProduct(sandbox);
+  it('posts each side of a spot fill as trade entries, and its fee, against the execution', async () => {
+    const product_id = await freshProduct(sandbox, { takerFee: '0.0015', makerFee: '0.0005' });
     const [seller, buyer] = [sandbox.addUser(), sandbox.addUser()];
     await place(seller.call, { product_id, side: 'sell', price: '1425', quantity: '1.00000015' });
     await place(buyer.call, { product_id, side: 'buy', price: '1425', quantity: '1.00000015' });
-    const [jpy] = await history(buyer.call, '?currency=JPY&source_action=trade');
-    const [btc] = await history(buyer.call, '?currency=BTC&source_action=trade');
+    // The buyer took: it pays the taker fee on what it received, every digit kept.
+    const [jpy] = await history(buyer.call, '?currency=JPY');
+    const [fee, btc] = await history(buyer.call, '?currency=BTC&limit=10');
     expect(jpy).toMatchObject({ amount: '-1425.00021375', balance: '99998574.99978625' });
-    expect(btc).toMatchObject({ amount: '1.00000015', balance: '11.00000015' });
-    expect(btc?.source_object_type).toBe('Execution');
+    expect(btc).toMatchObject({ amount: '1.00000015', source_action: 'trade' });
+    expect(fee).toMatchObject({
+      amount: '-0.001500000225',
+      balance: '10.998500149775',
+      source_action: 'trade_fee',
+      source_object_type: 'Execution',
+      source_object_id: btc?.source_object_id,
+    });
     expect(jpy?.source_object_id).toBe(btc?.source_object_id);
-    expect((await balances(buyer.call, 'JPY')).balance).toBe(jpy?.balance);
+    expect((await balances(buyer.call, 'BTC')).balance).toBe(fee?.balance);
+    // The seller made: the maker fee, in the yen it received.
     const sold = await history(seller.call, '?currency=JPY&limit=10');
-    expect(sold.map((entry) => entry.source_action)).toEqual(['trade', 'funding']);
-    expect(sold[0]).toMatchObject({ amount: '1425.00021375', balance: '100001425.00021375' });
+    expect(sold.map((entry) => entry.source_action)).toEqual(['trade_fee', 'trade', 'funding']);
+    expect(sold[0]).toMatchObject({ amount: '-0.712500106875', balance: '100001424.287713643125' });
+    // Both fees went to the house.
+    const paid = houseEntries(Number(btc?.source_object_id)).map((entry) => [
+      entry.currency,
+      entry.amount.toFixed(),
+    ]);
+    expect(paid).toEqual([
+      ['BTC', '0.001500000225'],
+      ['JPY', '0.712500106875'],
+    ]);
+  });
+
+  it('has a margin order hold its fee with its margin, so the fill never eats the hold', async () => {
+    const product_id = await freshProduct(sandbox, {
+      margin: true,
+      takerFee: '0.01',
+      makerFee: '0.01',
+    });
+    const trader = sandbox.addUser();
+    const body = { product_id, leverage_level: 2, price: '100', quantity: '1' };
+    await place(trader.call, { ...body, order_type: 'limit', side: 'buy', trading_type: 'margin' });
+    // Margin 50 and the fee on 100 of notional, 1.
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('51');
+    const seller = sandbox.addUser();
+    await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999999', reserved: '50' });
+    const [fee] = await history(trader.call, '?currency=JPY&source_action=trade_fee');
+    expect(fee).toMatchObject({ amount: '-1', balance: '99999999' });
+  });
+
+  it('shows what holds a reserved balance: each live order and each open position', async () => {
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    // Below the sell that fills the margin order, so it keeps resting.
+    const resting = await place(trader.call, { product_id, price: '50', quantity: '0.5' });
+    const body = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const margin = await place(trader.call, { ...body, leverage_level: 2 });
+    await place(sandbox.addUser().call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const details = valid(
+      zGetReservedBalanceDetailsResponse,
+      await trader.call('GET', '/accounts/JPY/reserved_balance_details'),
+    );
+    expect(details).toEqual({
+      currency: 'JPY',
+      reserved_balance: '75',
+      details: [
+        { holder_type: 'order', id: resting.id, amount: '25' },
+        {
+          holder_type: 'position',
+          id: (await getOrder(trader.call, margin.id)).trade_id,
+          amount: '50',
+        },
+      ],
+    });
+    expect((await trader.call('GET', '/accounts/XYZ/reserved_balance_details')).status).toBe(404);
+  });
+
+  it('lists the entries as paged transactions, and the balances alone or valued in yen', async () => {
+    const user = sandbox.addUser();
+    const page = valid(
+      zListTransactionsResponse,
+      await user.call('GET', '/transactions?transaction_type=funding&limit=2&page=2'),
+    );
+    expect(page).toMatchObject({ current_page: 2, total_pages: 3 });
+    expect(page.models.map((model) => model.transaction_type)).toEqual(['funding', 'funding']);
+    const listed = valid(zListAccountBalancesResponse, await user.call('GET', '/accounts/balance'));
+    expect(listed).toContainEqual({ currency: 'BTC', balance: '10' });
+    // 10 BTC, 100 ETH, 100,000 XRP, 100,000,000 JPY and 1,000,000 USD at their yen rates.
+    expect(valid(zGetMainAssetResponse, await user.call('GET', '/accounts/main_asset'))).toEqual({
+      currency: 'JPY',
+      total_amount: '398000000',
+    });
+    const fiat = valid(zListFiatAccountsResponse, await user.call('GET', '/fiat_accounts'));
+    const crypto = valid(zListCryptoAccountsResponse, await user.call('GET', '/crypto_accounts'));
+    expect(fiat.map((account) => account.currency)).toEqual(['JPY', 'USD']);
+    expect(crypto.map((account) => account.currency)).toEqual(['BTC', 'ETH', 'XRP']);
   });
 });

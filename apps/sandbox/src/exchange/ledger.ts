@@ -1,6 +1,21 @@
 import { Refusal } from '../domain/errors.js';
-import { D, isOpen, type LedgerEntry, type Order, takesOnly } from '../state/exchange-state.js';
+import {
+  D,
+  isOpen,
+  type LedgerEntry,
+  type Order,
+  type Product,
+  takesOnly,
+} from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { feeOn, highestFeeRate } from './fee-rules.js';
+
+/**
+ * The exchange's own user: fees are paid to it and margin profits and losses settled with it,
+ * so that across all users and the house a currency changes only as funds come in or go out.
+ * It has no token, and its balances may go below zero (what the exchange owes).
+ */
+export const houseUserId = 999;
 
 const notEnoughFreeBalance = () =>
   new Refusal('user', 'not_enough_free_balance', 'Not enough free balance');
@@ -26,25 +41,28 @@ export const closesPosition = (order: Order) =>
 
 /**
  * What `quantity` of `order` at `price` takes of its owner's funds: on spot, the quote amount
- * a buy pays or the base amount a sell gives; on any other trading type, its margin.
+ * a buy pays or the base amount a sell gives (its fee is taken from what it receives); on any
+ * other trading type, its margin and the fee on its notional, both paid in the funding
+ * currency, at the higher of the product's two rates since either may apply.
  */
 export function fundsFor(
   order: Order,
-  baseCurrency: string,
-  quotedCurrency: string,
+  product: Product,
   quantity: D,
   price: D,
 ): { currency: string; amount: D } {
   if (order.tradingType !== 'spot') {
-    const inBase = order.fundingCurrency === baseCurrency;
+    const inBase = order.fundingCurrency === product.baseCurrency;
+    const notional = inBase ? quantity : quantity.times(price);
+    const margin = marginOf(quantity, price, order.leverageLevel, inBase);
     return {
       currency: order.fundingCurrency,
-      amount: marginOf(quantity, price, order.leverageLevel, inBase),
+      amount: margin.plus(feeOn(notional, highestFeeRate(product))),
     };
   }
   return order.side === 'buy'
-    ? { currency: quotedCurrency, amount: quantity.times(price) }
-    : { currency: baseCurrency, amount: quantity };
+    ? { currency: product.quotedCurrency, amount: quantity.times(price) }
+    : { currency: product.baseCurrency, amount: quantity };
 }
 
 /**
@@ -53,13 +71,9 @@ export function fundsFor(
  * that take (each fill checks the funds it takes), nor a take profit or stop loss while it
  * waits, nor one that closes a margin position.
  */
-export function reserveFor(
-  order: Order,
-  baseCurrency: string,
-  quotedCurrency: string,
-): { currency: string; amount: D } {
+export function reserveFor(order: Order, product: Product): { currency: string; amount: D } {
   const remaining = order.quantity.minus(order.filledQuantity);
-  const needed = fundsFor(order, baseCurrency, quotedCurrency, remaining, order.price);
+  const needed = fundsFor(order, product, remaining, order.price);
   const waitsOnTrade = order.unwoundTradeId !== null && order.conditional;
   const takes = takesOnly(order.orderType) && !order.conditional;
   if (!isOpen(order) || waitsOnTrade || closesPosition(order) || takes) {
@@ -76,7 +90,7 @@ export function reserveFor(
 export function syncReserve(journal: Journal, order: Order): void {
   const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
-  const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
+  const { currency, amount } = reserveFor(order, product);
   const before = { amount: order.reservedAmount, currency: order.reservedCurrency };
   const holding = journal.touchOrder(order);
   holding.reservedAmount = amount;
@@ -116,9 +130,12 @@ export interface Posting {
  * call undone.
  */
 export function postEntry(journal: Journal, posting: Posting): LedgerEntry {
-  const { userId, currency, amount, sourceAction, source, now } = posting;
+  const { userId, currency, sourceAction, source, now } = posting;
+  // A fee of nothing, negated, is -0, which the store would read back as 0.
+  const amount = posting.amount.isZero() ? new D(0) : posting.amount;
   const account = journal.openAccount(userId, currency, depositAddress(userId, currency));
-  if (amount.isNeg() && account.balance.plus(amount).lt(account.reserved)) {
+  const mayOwe = userId === houseUserId;
+  if (!mayOwe && amount.isNeg() && account.balance.plus(amount).lt(account.reserved)) {
     throw notEnoughFreeBalance();
   }
   return journal.appendEntry({

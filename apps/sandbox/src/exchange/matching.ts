@@ -1,6 +1,14 @@
 import { D, isOpen, type Order, type TrailingStop, takesOnly } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
-import { closesPosition, fundsFor, reserveFor, settleSpotFill, syncReserve } from './ledger.js';
+import { chargeFee } from './fill-fees.js';
+import {
+  closesPosition,
+  fundsFor,
+  houseUserId,
+  reserveFor,
+  settleSpotFill,
+  syncReserve,
+} from './ledger.js';
 import { bookMarginFill } from './positions.js';
 
 /**
@@ -66,7 +74,7 @@ function settle(
   // A taker that holds nothing up front pays for each fill from its free balance; closing a
   // margin position costs nothing new.
   if (takesOnly(taker.orderType) && !closesPosition(taker)) {
-    const cost = fundsFor(taker, product.baseCurrency, product.quotedCurrency, quantity, price);
+    const cost = fundsFor(taker, product, quantity, price);
     const account = state.account(taker.userId, cost.currency);
     const free = account ? account.balance.minus(account.reserved) : new D(0);
     if (free.lt(cost.amount)) return false;
@@ -91,28 +99,35 @@ function settle(
     journal.reposition(order);
     syncReserve(journal, order);
   }
-  if (buyer.tradingType === 'spot') {
+  // A margin side swaps no currency: opposite a spot side, the house takes the other end of
+  // that side's swap, so no currency comes from nowhere.
+  const swapper = (order: Order, other: Order) =>
+    order.tradingType === 'spot' ? order.userId : other.tradingType === 'spot' ? houseUserId : null;
+  const buying = swapper(buyer, seller);
+  if (buying !== null) {
     settleSpotFill(
       journal,
-      buyer.userId,
+      buying,
       { currency: product.quotedCurrency, amount: value },
       { currency: product.baseCurrency, amount: quantity },
       { id: fillId, now },
     );
-  } else {
-    bookMarginFill(journal, buyer, fillId, quantity, price, now);
   }
-  if (seller.tradingType === 'spot') {
+  const selling = swapper(seller, buyer);
+  if (selling !== null) {
     settleSpotFill(
       journal,
-      seller.userId,
+      selling,
       { currency: product.baseCurrency, amount: quantity },
       { currency: product.quotedCurrency, amount: value },
       { id: fillId, now },
     );
-  } else {
-    bookMarginFill(journal, seller, fillId, quantity, price, now);
   }
+  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, fillId, quantity, price, now);
+  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, fillId, quantity, price, now);
+  const fill = { id: fillId, quantity, price, now };
+  chargeFee(journal, taker, 'taker', product, fill);
+  chargeFee(journal, maker, 'maker', product, fill);
   for (const order of [taker, maker]) openConditionalOrders(journal, order, fillId, now);
   return true;
 }
@@ -295,7 +310,7 @@ function lastFillOf(journal: Journal, order: Order): number {
 function holdOrCancel(journal: Journal, order: Order, now: number): boolean {
   const product = journal.exchange.products.get(order.productId);
   if (!product) return false;
-  const { currency, amount } = reserveFor(order, product.baseCurrency, product.quotedCurrency);
+  const { currency, amount } = reserveFor(order, product);
   const account = journal.exchange.account(order.userId, currency);
   const own = order.reservedCurrency === currency ? order.reservedAmount : new D(0);
   const free = account ? account.balance.minus(account.reserved).plus(own) : new D(0);

@@ -1,6 +1,6 @@
 import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
-import { adjustReserved, closesPosition, marginOf, postEntry } from './ledger.js';
+import { adjustReserved, closesPosition, houseUserId, marginOf, postEntry } from './ledger.js';
 
 /**
  * The margin position that `order` closes, when it is a take profit or stop loss on one.
@@ -96,14 +96,15 @@ function close(
   holdMargin(journal, closing, product, added);
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
-  postEntry(journal, {
-    userId: position.userId,
+  // The house is the other side of every margin profit and loss.
+  const settlement = {
     currency: position.fundingCurrency,
-    amount: realized,
-    sourceAction: 'cfd_pnl',
-    source: { type: 'Trade', id: position.id },
+    sourceAction: 'cfd_pnl' as const,
+    source: { type: 'Trade' as const, id: position.id },
     now,
-  });
+  };
+  postEntry(journal, { ...settlement, userId: position.userId, amount: realized });
+  postEntry(journal, { ...settlement, userId: houseUserId, amount: realized.neg() });
 }
 
 /** The average price of the opening fills of `position`. */

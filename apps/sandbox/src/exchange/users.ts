@@ -1,6 +1,7 @@
+import type { components } from '@exchange-kit/contract/exchange';
 import { NotAuthenticated } from '../domain/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../domain/operation.js';
-import { type Account, type Currency, D } from '../state/exchange-state.js';
+import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 
 // What an approved OAuth request grants a third-party application: it reads, and never trades
@@ -48,8 +49,16 @@ const getUserContext: ExchangeHandlerOf<'getUserContext'> = ({ journal, caller }
 const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({
   journal: { exchange: state },
   caller,
-}) => {
-  const userId = actingUser(caller);
+}) => ({
+  status: 200,
+  body: accountsOf(state, actingUser(caller)),
+});
+
+/** `userId`'s accounts, crypto and fiat, as `GET /accounts` shows them. */
+export function accountsOf(
+  state: ExchangeState,
+  userId: number,
+): components['schemas']['Accounts'] {
   const accounts = [...(state.accounts.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   const rates = (currency: string) => {
     const book = state.loanBook.get(currency);
@@ -76,33 +85,30 @@ const getAccounts: ExchangeHandlerOf<'getAccounts'> = ({
     return currency ? [{ account, currency }] : [];
   });
   return {
-    status: 200,
-    body: {
-      crypto_accounts: withCurrency
-        .filter(({ currency }) => currency.currencyType === 'crypto')
-        .map(({ account, currency }) => {
-          const { lowest, highest } = rates(account.currency);
-          return {
-            ...view(account, currency),
-            currency_type: 'crypto' as const,
-            lowest_offer_interest_rate: lowest,
-            highest_offer_interest_rate: highest,
-            address: account.address,
-            minimum_withdraw: currency.minimumWithdrawal.toFixed(),
-          };
-        }),
-      fiat_accounts: withCurrency
-        .filter(({ currency }) => currency.currencyType === 'fiat')
-        .map(({ account, currency }) => ({
+    crypto_accounts: withCurrency
+      .filter(({ currency }) => currency.currencyType === 'crypto')
+      .map(({ account, currency }) => {
+        const { lowest, highest } = rates(account.currency);
+        return {
           ...view(account, currency),
-          currency_type: 'fiat' as const,
-          lowest_offer_interest_rate: null,
-          highest_offer_interest_rate: null,
-          send_to_btc_address: null,
-          exchange_rate: currency.exchangeRate.toFixed(),
-        })),
-    },
+          currency_type: 'crypto' as const,
+          lowest_offer_interest_rate: lowest,
+          highest_offer_interest_rate: highest,
+          address: account.address,
+          minimum_withdraw: currency.minimumWithdrawal.toFixed(),
+        };
+      }),
+    fiat_accounts: withCurrency
+      .filter(({ currency }) => currency.currencyType === 'fiat')
+      .map(({ account, currency }) => ({
+        ...view(account, currency),
+        currency_type: 'fiat' as const,
+        lowest_offer_interest_rate: null,
+        highest_offer_interest_rate: null,
+        send_to_btc_address: null,
+        exchange_rate: currency.exchangeRate.toFixed(),
+      })),
   };
-};
+}
 
 export const userHandlers: Handlers = { getUserContext, getAccounts };

@@ -12,6 +12,7 @@ const allMigrations = [
   '0005.do.no-enum-copies.sql',
   '0006.do.oauth-denials.sql',
   '0007.do.ledger.sql',
+  '0008.do.house-may-owe.sql',
 ];
 
 const opened: Database[] = [];
@@ -73,6 +74,7 @@ describe('migrate', () => {
       '5:no-enum-copies',
       '6:oauth-denials',
       '7:ledger',
+      '8:house-may-owe',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -108,6 +110,7 @@ describe('migrate', () => {
       '0005.do.no-enum-copies.sql',
       '0006.do.oauth-denials.sql',
       '0007.do.ledger.sql',
+      '0008.do.house-may-owe.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

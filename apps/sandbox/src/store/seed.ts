@@ -4,6 +4,7 @@ import {
   demoLoanBook,
   demoProducts,
   demoUserId,
+  houseRecord,
   marketMakerId,
   type NewProduct,
   newApiToken,
@@ -15,6 +16,7 @@ import {
   userRecord,
 } from '../demo-market.js';
 import { depositAddress } from '../exchange/ledger.js';
+import type { User } from '../state/exchange-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import type { Database, Queryable } from './database.js';
 import { sandboxStorage } from './sandbox-storage.js';
@@ -44,6 +46,28 @@ export async function addToken(
   return { tokenId, tokenSecret };
 }
 
+/** A user row; `ON CONFLICT DO NOTHING` keeps one that is there already. */
+async function insertUser(db: Queryable, user: User): Promise<void> {
+  await db.query(
+    `INSERT INTO users (id, email, first_name, last_name, country, currency, language, kyc_status,
+       app_vendor_id, affiliate_code, email_confirmed_at_s)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+    [
+      user.id,
+      user.email,
+      user.firstName,
+      user.lastName,
+      user.country,
+      user.currency,
+      user.language,
+      user.kycStatus,
+      user.appVendorId,
+      user.affiliateCode,
+      user.emailConfirmedAtS,
+    ],
+  );
+}
+
 /** A user with an API token and funded accounts in every currency. */
 export async function addUser(
   db: Queryable,
@@ -64,25 +88,7 @@ export async function addUser(
   );
   const userId = rows[0]?.id;
   if (userId === undefined) throw new Error('No user id');
-  const user = userRecord(userId, options.firstName);
-  await db.query(
-    `INSERT INTO users (id, email, first_name, last_name, country, currency, language, kyc_status,
-       app_vendor_id, affiliate_code, email_confirmed_at_s)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      user.id,
-      user.email,
-      user.firstName,
-      user.lastName,
-      user.country,
-      user.currency,
-      user.language,
-      user.kycStatus,
-      user.appVendorId,
-      user.affiliateCode,
-      user.emailConfirmedAtS,
-    ],
-  );
+  await insertUser(db, userRecord(userId, options.firstName));
   const { tokenId, tokenSecret } = await addToken(db, userId, options);
   for (const [currency, balance] of Object.entries(startingBalances)) {
     await db.query(
@@ -194,6 +200,8 @@ export async function seed(
   const seeded = await db.transaction(async (tx) => {
     const { rows } = await tx.query('SELECT 1 FROM products LIMIT 1');
     if (rows.length === 0) await seedMarket(tx, now);
+    // Stores seeded before the ledger have no house yet.
+    await insertUser(tx, houseRecord());
     await ensureDemoUser(tx, demoUserId, 'Demo', credentials.tokenId, credentials.tokenSecret, now);
     await ensureDemoUser(
       tx,

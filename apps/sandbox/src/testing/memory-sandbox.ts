@@ -13,6 +13,7 @@ import {
   demoProducts,
   demoUserId,
   firstOrderId,
+  houseRecord,
   marketMakerId,
   type NewProduct,
   newApiToken,
@@ -23,7 +24,7 @@ import {
   userRecord,
 } from '../demo-market.js';
 import type { Reply } from '../domain/operation.js';
-import { depositAddress } from '../exchange/ledger.js';
+import { depositAddress, houseUserId } from '../exchange/ledger.js';
 import { type CallPipelineOptions, callPipeline, parseQuery } from '../http/call-pipeline.js';
 import { buildRoutes, findRoute } from '../http/router.js';
 import { parseBody } from '../http/validate.js';
@@ -144,6 +145,7 @@ function demoState(credentials: DemoCredentials, now: number): SandboxState {
   for (const asset of demoAssets()) partner.assets.set(asset.code, asset);
   partner.prices.push(...demoPrices());
   addUserTo(state, now, marketMakerId, 'Market maker');
+  exchange.users.set(houseUserId, houseRecord());
   addUserTo(state, now, demoUserId, 'Demo', {
     tokenId: credentials.tokenId,
     tokenSecret: credentials.tokenSecret,

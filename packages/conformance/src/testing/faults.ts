@@ -651,6 +651,31 @@ const responseFaults: Fault[] = [
     },
   },
   {
+    name: 'the balance history leaves out the fees of fills',
+    covers: 'LEDGER-EXPLAINS-BALANCE',
+    response: (request, response) =>
+      is(request, 'listBalanceHistory') && response.status === 200
+        ? withJson(response, (entries) =>
+            Array.isArray(entries)
+              ? entries.filter((entry) => (entry as Row).source_action !== 'trade_fee')
+              : entries,
+          )
+        : response,
+  },
+  {
+    name: 'the reserved balance details leave out the orders',
+    covers: 'RESERVED-IS-DETAILED',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'order',
+            ),
+          }))
+        : response,
+  },
+  {
     name: 'update_tpsl drops the margin fields',
     covers: 'ORDER-UPDATE-TPSL-LIVE',
     response: (request, response) =>

@@ -22,12 +22,18 @@ const plan11 = {"market_ask":true,"market_bid":true,"taker_fee":true,"maker_fee"
 const plan12 = {"buy_price_levels":{"*":{"0":true,"1":true}},"sell_price_levels":{"*":{"0":true,"1":true}}} as const;
 const plan13 = {"*":{"minimum_withdrawal":true,"withdrawal_fee":true,"minimum_order_quantity":true}} as const;
 const plan14 = {"*":{"amount":true,"balance":true}} as const;
-const plan15 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
-const plan16 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
-const plan17 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
-const plan18 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
-const plan19 = {"closed_quantity":true} as const;
-const plan20 = {"delta":true} as const;
+const plan15 = {"models":{"*":{"gross_amount":true,"balance":true}}} as const;
+const plan16 = {"*":{"balance":true}} as const;
+const plan17 = {"total_amount":true} as const;
+const plan18 = {"reserved_balance":true,"details":{"*":{"amount":true}}} as const;
+const plan19 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}} as const;
+const plan20 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}} as const;
+const plan21 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
+const plan22 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
+const plan23 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
+const plan24 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
+const plan25 = {"closed_quantity":true} as const;
+const plan26 = {"delta":true} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -390,6 +396,96 @@ export const operationTable = {
     requestDecimals: null,
     query: ["currency","source_action","timestamp_gte","timestamp_lte","limit"],
   },
+  listTransactions: {
+    method: 'GET',
+    path: '/transactions',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListTransactionsResponse',
+    decimals: plan15,
+    requestDecimals: null,
+    query: ["currency","transaction_type","limit","page"],
+  },
+  listAccountBalances: {
+    method: 'GET',
+    path: '/accounts/balance',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListAccountBalancesResponse',
+    decimals: plan16,
+    requestDecimals: null,
+    query: [],
+  },
+  getMainAsset: {
+    method: 'GET',
+    path: '/accounts/main_asset',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetMainAssetResponse',
+    decimals: plan17,
+    requestDecimals: null,
+    query: [],
+  },
+  getReservedBalanceDetails: {
+    method: 'GET',
+    path: '/accounts/{currency}/reserved_balance_details',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetReservedBalanceDetailsResponse',
+    decimals: plan18,
+    requestDecimals: null,
+    query: [],
+  },
+  listFiatAccounts: {
+    method: 'GET',
+    path: '/fiat_accounts',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListFiatAccountsResponse',
+    decimals: plan19,
+    requestDecimals: null,
+    query: [],
+  },
+  listCryptoAccounts: {
+    method: 'GET',
+    path: '/crypto_accounts',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListCryptoAccountsResponse',
+    decimals: plan20,
+    requestDecimals: null,
+    query: [],
+  },
   listTrades: {
     method: 'GET',
     path: '/trades',
@@ -401,7 +497,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListTradesResponse',
-    decimals: plan15,
+    decimals: plan21,
     requestDecimals: null,
     query: ["limit","page","status","side","product_id","funding_currency","trading_type"],
   },
@@ -416,7 +512,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListOrderTradesResponse',
-    decimals: plan16,
+    decimals: plan22,
     requestDecimals: null,
     query: [],
   },
@@ -431,7 +527,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zCloseAllTradesResponse',
-    decimals: plan16,
+    decimals: plan22,
     requestDecimals: null,
     query: [],
   },
@@ -446,8 +542,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"take_profit":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"stop_loss":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"trade_id":["not_open"]},
     response: 'zUpdateTradeResponse',
-    decimals: plan17,
-    requestDecimals: plan18,
+    decimals: plan23,
+    requestDecimals: plan24,
     query: [],
   },
   closeTrade: {
@@ -461,8 +557,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"trade_id":["not_open"],"closed_quantity":["must_be_positive","too_long","more_than_the_open_quantity","no_liquidity"]},
     response: 'zCloseTradeResponse',
-    decimals: plan17,
-    requestDecimals: plan19,
+    decimals: plan23,
+    requestDecimals: plan25,
     query: [],
   },
   adjustTradeMargin: {
@@ -476,8 +572,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","more_than_the_added_margin"]},
     response: 'zAdjustTradeMarginResponse',
-    decimals: plan17,
-    requestDecimals: plan20,
+    decimals: plan23,
+    requestDecimals: plan26,
     query: [],
   },
 } as const;

@@ -624,6 +624,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's transactions
+         * @description The caller's ledger entries as the older transactions list shows them, newest first, one page at a time, as `{models, current_page, total_pages}`.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/balance": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's balances
+         * @description Each of the caller's accounts as its currency and balance.
+         */
+        get: operations["listAccountBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/main_asset": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Value the caller's balances
+         * @description Every balance of the caller's valued in the caller's currency at each currency's `exchange_rate` (its value in JPY), summed.
+         */
+        get: operations["getMainAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{currency}/reserved_balance_details": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what holds a reserved balance
+         * @description What holds the caller's reserved balance in one currency: each live order's hold and each open position's margin, with its id and amount. They sum to `reserved_balance`.
+         */
+        get: operations["getReservedBalanceDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fiat_accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's fiat accounts
+         * @description The fiat half of `GET /accounts`, for the caller.
+         */
+        get: operations["listFiatAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crypto_accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's crypto accounts
+         * @description The crypto half of `GET /accounts`, for the caller.
+         */
+        get: operations["listCryptoAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trades": {
         parameters: {
             query?: never;
@@ -944,6 +1100,23 @@ export interface components {
         LedgerSourceObjectType: LedgerSourceObjectType;
         /** @description One change of one balance. */
         LedgerEntry: LedgerEntry;
+        /** @description A ledger entry as the older transactions list shows it. */
+        Transaction: Transaction;
+        /** @description One page of transactions, as OrderList pages orders. */
+        TransactionList: TransactionList;
+        /** @description One account's currency and balance. */
+        AccountBalance: AccountBalance;
+        /** @description Every balance of a user valued in one currency. */
+        MainAsset: MainAsset;
+        /**
+         * @description What holds part of a reserved balance.
+         * @enum {string}
+         */
+        ReservedBalanceHolderType: ReservedBalanceHolderType;
+        /** @description One holder of part of a reserved balance. */
+        ReservedBalanceDetail: ReservedBalanceDetail;
+        /** @description A reserved balance and what holds it; the amounts sum to `reserved_balance`. */
+        ReservedBalanceDetails: ReservedBalanceDetails;
         /**
          * @description A trade is open until all of its quantity is closed.
          * @enum {string}
@@ -2720,6 +2893,304 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the transactions of this currency.
+                 * @example JPY
+                 */
+                currency?: string;
+                /**
+                 * @description Only the transactions of this kind.
+                 * @example trade
+                 */
+                transaction_type?: LedgerSourceAction;
+                /**
+                 * @description Transactions per page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: number;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's transactions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 16,
+                     *           "currency": "JPY",
+                     *           "transaction_type": "trade",
+                     *           "gross_amount": "-95000",
+                     *           "balance": "99905000",
+                     *           "source_object_type": "Execution",
+                     *           "source_object_id": 1201,
+                     *           "created_at": 1716000042
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": TransactionList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listAccountBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's balances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "currency": "BTC",
+                     *         "balance": "10.0015"
+                     *       },
+                     *       {
+                     *         "currency": "JPY",
+                     *         "balance": "99905000"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": AccountBalance[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMainAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's balances valued in one currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "currency": "JPY",
+                     *       "total_amount": "195000000"
+                     *     }
+                     */
+                    "application/json": MainAsset;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getReservedBalanceDetails: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Currency code, case sensitive.
+                 * @example JPY
+                 */
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reserved balance and what holds it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "currency": "JPY",
+                     *       "reserved_balance": "1425.00015",
+                     *       "details": [
+                     *         {
+                     *           "holder_type": "order",
+                     *           "id": 2157474,
+                     *           "amount": "1425.00015"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": ReservedBalanceDetails;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            /** @description No currency has this code. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listFiatAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's fiat accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 4695,
+                     *         "currency": "JPY",
+                     *         "balance": "150000.0",
+                     *         "reserved_balance": "95000.0",
+                     *         "push_channel": "user_1234567_account_jpy",
+                     *         "lowest_offer_interest_rate": null,
+                     *         "highest_offer_interest_rate": null,
+                     *         "currency_symbol": "¥",
+                     *         "currency_type": "fiat",
+                     *         "send_to_btc_address": null,
+                     *         "exchange_rate": "1.0"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": FiatAccount[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listCryptoAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's crypto accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 4668,
+                     *         "currency": "BTC",
+                     *         "balance": "1.25",
+                     *         "reserved_balance": "0.01",
+                     *         "push_channel": "user_1234567_account_btc",
+                     *         "lowest_offer_interest_rate": "0.00020",
+                     *         "highest_offer_interest_rate": "0.00060",
+                     *         "currency_symbol": "₿",
+                     *         "currency_type": "crypto",
+                     *         "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                     *         "minimum_withdraw": "0.002"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": CryptoAccount[];
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listTrades: {
         parameters: {
             query?: {
@@ -3695,6 +4166,60 @@ export type LedgerEntry = {
     /** @description The id of what caused the change, or null. */
     source_object_id: number | null;
     timestamp: UnixSecondsFractional;
+};
+/** @description A ledger entry as the older transactions list shows it. */
+export type Transaction = {
+    /** @description The ledger entry's id. */
+    id: number;
+    /** @description Currency code. */
+    currency: string;
+    transaction_type: LedgerSourceAction;
+    /** @description The change, negative when the balance went down. */
+    gross_amount: DecimalLike;
+    /** @description The balance after the change. */
+    balance: DecimalLike;
+    /** @description What caused the change, or null (funding). */
+    source_object_type: LedgerSourceObjectType | null;
+    /** @description The id of what caused the change, or null. */
+    source_object_id: number | null;
+    created_at: UnixSeconds;
+};
+/** @description One page of transactions, as OrderList pages orders. */
+export type TransactionList = {
+    models: Transaction[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/** @description One account's currency and balance. */
+export type AccountBalance = {
+    /** @description Currency code. */
+    currency: string;
+    balance: DecimalLike;
+};
+/** @description Every balance of a user valued in one currency. */
+export type MainAsset = {
+    /** @description The currency the balances are valued in (the user's). */
+    currency: string;
+    total_amount: DecimalLike;
+};
+/**
+ * @description What holds part of a reserved balance.
+ * @enum {string}
+ */
+export type ReservedBalanceHolderType = "order" | "position";
+/** @description One holder of part of a reserved balance. */
+export type ReservedBalanceDetail = {
+    holder_type: ReservedBalanceHolderType;
+    /** @description The holder's id (an order id, a position's trade id). */
+    id: number;
+    amount: DecimalLike;
+};
+/** @description A reserved balance and what holds it; the amounts sum to `reserved_balance`. */
+export type ReservedBalanceDetails = {
+    /** @description Currency code. */
+    currency: string;
+    reserved_balance: DecimalLike;
+    details: ReservedBalanceDetail[];
 };
 /**
  * @description A trade is open until all of its quantity is closed.

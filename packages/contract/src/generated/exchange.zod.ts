@@ -134,6 +134,11 @@ export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
 export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum(['Execution', 'Trade']);
 
 /**
+ * What holds part of a reserved balance.
+ */
+export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum(['order', 'position']);
+
+/**
  * A trade is open until all of its quantity is closed.
  */
 export const zTradeStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
@@ -663,6 +668,63 @@ export const zLedgerEntry = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A ledger entry as the older transactions list shows it.
+ */
+export const zTransaction = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency: /* @__PURE__ */ z.string(),
+    transaction_type: zLedgerSourceAction,
+    gross_amount: zDecimalLike,
+    balance: zDecimalLike,
+    source_object_type: /* @__PURE__ */ z.nullable(zLedgerSourceObjectType),
+    source_object_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int()),
+    created_at: zUnixSeconds
+});
+
+/**
+ * One page of transactions, as OrderList pages orders.
+ */
+export const zTransactionList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zTransaction),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * One account's currency and balance.
+ */
+export const zAccountBalance = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    balance: zDecimalLike
+});
+
+/**
+ * Every balance of a user valued in one currency.
+ */
+export const zMainAsset = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    total_amount: zDecimalLike
+});
+
+/**
+ * One holder of part of a reserved balance.
+ */
+export const zReservedBalanceDetail = /* @__PURE__ */ z.object({
+    holder_type: zReservedBalanceHolderType,
+    id: /* @__PURE__ */ z.int(),
+    amount: zDecimalLike
+});
+
+/**
+ * A reserved balance and what holds it; the amounts sum to `reserved_balance`.
+ */
+export const zReservedBalanceDetails = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string(),
+    reserved_balance: zDecimalLike,
+    details: /* @__PURE__ */ z.array(zReservedBalanceDetail)
+});
+
+/**
  * A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open).
  */
 export const zTrade = /* @__PURE__ */ z.object({
@@ -1157,6 +1219,71 @@ export const zListBalanceHistoryQuery = /* @__PURE__ */ z.object({
  * The caller's entries, newest first.
  */
 export const zListBalanceHistoryResponse = /* @__PURE__ */ z.array(zLedgerEntry);
+
+export const zListTransactionsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListTransactionsQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))),
+    transaction_type: /* @__PURE__ */ z.optional(zLedgerSourceAction),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1)
+});
+
+/**
+ * One page of the caller's transactions, newest first.
+ */
+export const zListTransactionsResponse = zTransactionList;
+
+export const zListAccountBalancesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's balances.
+ */
+export const zListAccountBalancesResponse = /* @__PURE__ */ z.array(zAccountBalance);
+
+export const zGetMainAssetHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's balances valued in one currency.
+ */
+export const zGetMainAssetResponse = zMainAsset;
+
+export const zGetReservedBalanceDetailsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zGetReservedBalanceDetailsPath = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
+});
+
+/**
+ * The reserved balance and what holds it.
+ */
+export const zGetReservedBalanceDetailsResponse = zReservedBalanceDetails;
+
+export const zListFiatAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's fiat accounts.
+ */
+export const zListFiatAccountsResponse = /* @__PURE__ */ z.array(zFiatAccount);
+
+export const zListCryptoAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's crypto accounts.
+ */
+export const zListCryptoAccountsResponse = /* @__PURE__ */ z.array(zCryptoAccount);
 
 export const zListTradesHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))

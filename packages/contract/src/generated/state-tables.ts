@@ -88,6 +88,10 @@ export const tables = {
     "title": "Trades",
     "section": "Positions and trading accounts (conventions, exchange-surface)"
   },
+  "ledger": {
+    "title": "Ledger",
+    "section": "Balances and the ledger (conventions, exchange-surface)"
+  },
   "status": {
     "title": "Status codes",
     "section": "7. Errors"
@@ -557,6 +561,43 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "the trade is among the trades answered, closed, with open_quantity 0; GET /trades?status=open no longer lists it"
+    }
+  },
+  {
+    "id": "LEDGER-EXPLAINS-BALANCE",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "listBalanceHistory",
+      "listAccountBalances",
+      "listTransactions",
+      "getMainAsset"
+    ],
+    "trigger": "GET /balance_history, GET /accounts/balance and GET /transactions after an order of the caller's filled",
+    "condition": "the fill was made by a match",
+    "expect": {
+      "status": 200,
+      "also": "each fill of the order has a trade entry in each currency it swapped and a trade_fee entry, naming it (source_object_type Execution, source_object_id the fill's id), and the newest entry of each of those currencies has the account's balance as its balance; GET /transactions lists the same trade_fee entries"
+    }
+  },
+  {
+    "id": "RESERVED-IS-DETAILED",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "getReservedBalanceDetails",
+      "listFiatAccounts",
+      "listCryptoAccounts"
+    ],
+    "trigger": "GET /accounts/{currency}/reserved_balance_details for each of the caller's accounts",
+    "condition": "the caller has a live order",
+    "expect": {
+      "status": 200,
+      "also": "the details' amounts sum to reserved_balance, which is the account's reserved_balance, and the live order is among the holders (holder_type order, its id)"
     }
   },
   {

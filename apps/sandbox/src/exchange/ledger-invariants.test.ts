@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { D, type ExchangeState } from '../state/exchange-state.js';
+import type { Client } from '../test-support.js';
+import { memorySandbox } from '../testing/memory-sandbox.js';
+import { freshProduct } from '../testing/trading.js';
+import { reservedHolders } from './reserved-details.js';
+
+/** What brings a currency into the exchange or takes it out; every other entry moves it within. */
+const external = new Set(['funding', 'withdrawal']);
+
+/**
+ * The ledger's invariants, each broken one a line: for every account (the house's too), the
+ * entries sum to the balance and the last one's balance is it; what holds the reserved
+ * balance sums to it; and across all accounts a currency totals what came in and went out.
+ */
+export function ledgerProblems(state: ExchangeState): string[] {
+  const problems: string[] = [];
+  const totals = new Map<string, D>();
+  const flows = new Map<string, D>();
+  const add = (map: Map<string, D>, currency: string, amount: D) =>
+    map.set(currency, (map.get(currency) ?? new D(0)).plus(amount));
+  for (const [userId, byCurrency] of state.accounts) {
+    const entries = state.entriesByUser.get(userId) ?? [];
+    for (const account of byCurrency.values()) {
+      const own = entries.filter((entry) => entry.currency === account.currency);
+      const sum = own.reduce((total, entry) => total.plus(entry.amount), new D(0));
+      const last = own.at(-1)?.balance ?? new D(0);
+      const where = `user ${userId} ${account.currency}`;
+      if (!sum.eq(account.balance))
+        problems.push(`${where}: entries sum to ${sum}, balance ${account.balance}`);
+      if (!last.eq(account.balance))
+        problems.push(`${where}: last entry says ${last}, balance ${account.balance}`);
+      const held = reservedHolders(state, userId, account.currency).reduce(
+        (total, holder) => total.plus(holder.amount),
+        new D(0),
+      );
+      if (!held.eq(account.reserved))
+        problems.push(`${where}: holders sum to ${held}, reserved ${account.reserved}`);
+      add(totals, account.currency, account.balance);
+    }
+    for (const entry of entries) {
+      if (!byCurrency.has(entry.currency))
+        problems.push(`user ${userId}: entry ${entry.id} names no account`);
+      if (external.has(entry.sourceAction)) add(flows, entry.currency, entry.amount);
+    }
+  }
+  for (const [currency, total] of totals) {
+    const flow = flows.get(currency) ?? new D(0);
+    if (!total.eq(flow))
+      problems.push(`${currency}: accounts total ${total}, funds in and out ${flow}`);
+  }
+  return problems;
+}
+
+type Command =
+  | {
+      kind: 'limit';
+      who: number;
+      side: 'buy' | 'sell';
+      steps: number;
+      lots: number;
+      margin: boolean;
+    }
+  | { kind: 'market'; who: number; side: 'buy' | 'sell'; lots: number; margin: boolean }
+  | { kind: 'edit'; who: number; pick: number; steps: number; lots: number }
+  | { kind: 'tpsl'; who: number; steps: number }
+  | { kind: 'cancel'; who: number; pick: number };
+
+const who = fc.integer({ min: 0, max: 2 });
+const side = fc.constantFrom('buy' as const, 'sell' as const);
+const steps = fc.integer({ min: -6, max: 6 });
+const near = fc.integer({ min: -2, max: 2 });
+const lots = fc.integer({ min: 1, max: 40 });
+const pick = fc.nat({ max: 30 });
+const command: fc.Arbitrary<Command> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('limit' as const),
+      who,
+      side,
+      steps,
+      lots,
+      margin: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('market' as const),
+      who,
+      side,
+      lots,
+      margin: fc.boolean(),
+    }),
+  },
+  fc.record({ kind: fc.constant('edit' as const), who, pick, steps, lots }),
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('tpsl' as const), who, steps: near }) },
+  fc.record({ kind: fc.constant('cancel' as const), who, pick }),
+);
+
+// Prices a few ticks around 1000, so that orders cross, rest on each other and reach the
+// take profits and stop losses set around them; odd fee rates, so no digit comes out round.
+const price = (at: number) => String(1000 + at);
+const quantity = (count: number) => (count * 0.00037).toFixed(5);
+const marginBody = { trading_type: 'margin', leverage_level: 3 };
+// Margin opens on the buy side only: two margin orders that open positions from one fill
+// would give both positions that fill's id, which the positions' ids cannot tell apart yet.
+const margin = (command: { side: 'buy' | 'sell'; margin: boolean }) =>
+  command.margin && command.side === 'buy' ? marginBody : {};
+
+async function perform(call: Client, own: number[], product_id: number, command: Command) {
+  const chosen = own[('pick' in command ? command.pick : 0) % Math.max(own.length, 1)];
+  const place = async (body: Record<string, unknown>) => {
+    const answer = await call('POST', '/orders', { body: { product_id, ...body } });
+    if (answer.status === 200) own.push((answer.body as { id: number }).id);
+  };
+  switch (command.kind) {
+    case 'limit':
+      return place({
+        order_type: 'limit',
+        side: command.side,
+        price: price(command.steps),
+        quantity: quantity(command.lots),
+        ...margin(command),
+      });
+    case 'market':
+      return place({
+        order_type: 'market',
+        side: command.side,
+        quantity: quantity(command.lots),
+        ...margin(command),
+      });
+    case 'edit':
+      if (chosen === undefined) return;
+      return call('PUT', `/orders/${chosen}`, {
+        body: { price: price(command.steps), quantity: quantity(command.lots) },
+      });
+    case 'tpsl': {
+      // On the last order placed, which is most often still live: only a live order takes one.
+      const last = own.at(-1);
+      if (last === undefined) return;
+      return call('PUT', `/orders/${last}/update_tpsl`, {
+        body: { take_profit: price(2 + command.steps), stop_loss: price(command.steps - 2) },
+      });
+    }
+    case 'cancel':
+      if (chosen === undefined) return;
+      return call('PUT', `/orders/${chosen}/cancel`);
+  }
+}
+
+describe('the ledger, whatever is traded', () => {
+  it('explains every balance and every hold, and moves no currency in or out', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
+        const sandbox = await memorySandbox({ now: () => 1_716_000_000_000 });
+        const product_id = await freshProduct(sandbox, {
+          margin: true,
+          takerFee: '0.0013',
+          makerFee: '0.0007',
+        });
+        const users = [sandbox.addUser(), sandbox.addUser(), sandbox.addUser()];
+        const orders: number[][] = [[], [], []];
+        for (const step of commands) {
+          await perform(users[step.who]?.call as Client, orders[step.who] ?? [], product_id, step);
+          expect(ledgerProblems(sandbox.sequencer.state.exchange)).toEqual([]);
+        }
+      }),
+      { seed: 2_516, numRuns: 40 },
+    );
+  });
+});

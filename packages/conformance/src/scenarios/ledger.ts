@@ -1,0 +1,153 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../adapter.js';
+import { bodyOf, expectStatus } from '../context.js';
+import { Failure, type RecordedCall, Skip } from '../outcome.js';
+import { filledOrder } from './orders.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+type Row = Record<string, unknown>;
+
+const explained = 'LEDGER-EXPLAINS-BALANCE';
+const detailed = 'RESERVED-IS-DETAILED';
+
+function fail(message: string, call: RecordedCall, documented: string): never {
+  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
+}
+
+function arrayOf(call: RecordedCall): Row[] {
+  expectStatus(call, 200);
+  if (!Array.isArray(call.json)) fail(`${call.operationId} answered no list`, call, 'a list');
+  return call.json as Row[];
+}
+
+/** Decimal strings compared as the numbers they are: "10.50" is "10.5". */
+const same = (a: unknown, b: unknown) => {
+  try {
+    return new Decimal(String(a)).eq(String(b));
+  } catch {
+    return false;
+  }
+};
+
+const sum = (values: unknown[]) =>
+  values.reduce<Decimal>((total, value) => total.plus(String(value)), new Decimal(0));
+
+async function checkExplained(context: ScenarioContext, order: OrderRef): Promise<string> {
+  const own = await context.caller.call('listOwnExecutions', {
+    query: { product_id: order.productId, with_details: '1', limit: '200' },
+  });
+  expectStatus(own, 200);
+  const fills = ((bodyOf(own).models as Row[] | undefined) ?? [])
+    .filter((row) => String(row.order_id) === String(order.id))
+    .map((row) => String(row.id));
+  if (fills.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  const history = await context.caller.call('listBalanceHistory', { query: { limit: '1000' } });
+  const entries = arrayOf(history);
+  const currencies = new Set<string>();
+  for (const fill of fills) {
+    const of = entries.filter(
+      (entry) =>
+        entry.source_object_type === 'Execution' && String(entry.source_object_id) === fill,
+    );
+    const trades = of.filter((entry) => entry.source_action === 'trade');
+    const fees = of.filter((entry) => entry.source_action === 'trade_fee');
+    if (trades.length < 2 || fees.length < 1) {
+      fail(
+        `fill ${fill}: ${trades.length} trade and ${fees.length} trade_fee entries`,
+        history,
+        'a trade entry in each currency swapped and a trade_fee entry',
+      );
+    }
+    for (const entry of of) currencies.add(String(entry.currency));
+  }
+  const accounts = await context.caller.call('listAccountBalances', {});
+  const balances = arrayOf(accounts);
+  for (const currency of currencies) {
+    const newest = entries.find((entry) => entry.currency === currency);
+    const account = balances.find((row) => row.currency === currency);
+    if (!same(newest?.balance, account?.balance)) {
+      fail(
+        `${currency}: the newest entry says ${String(newest?.balance)}, the account ${String(account?.balance)}`,
+        accounts,
+        'the newest entry has the balance',
+      );
+    }
+  }
+  // The older list pages the same entries.
+  const fees = entries.filter(
+    (entry) =>
+      entry.source_action === 'trade_fee' && fills.includes(String(entry.source_object_id)),
+  );
+  const listed = await context.caller.call('listTransactions', {
+    query: { transaction_type: 'trade_fee', limit: '200' },
+  });
+  expectStatus(listed, 200);
+  const ids = new Set(
+    ((bodyOf(listed).models as Row[] | undefined) ?? []).map((row) => String(row.id)),
+  );
+  const missing = fees.filter((entry) => !ids.has(String(entry.id)));
+  if (missing.length > 0) {
+    fail(
+      `${missing.length} trade_fee entries are not in the transactions`,
+      listed,
+      'the same entries',
+    );
+  }
+  // Every balance valued in one currency: read for its shape, which the response check holds.
+  expectStatus(await context.caller.call('getMainAsset', {}), 200);
+  return `${fills.length} fill(s) explained in ${[...currencies].join(', ')}`;
+}
+
+async function checkDetailed(context: ScenarioContext): Promise<string> {
+  const order = await context.liveOrder({});
+  const accounts = [
+    ...arrayOf(await context.caller.call('listFiatAccounts', {})),
+    ...arrayOf(await context.caller.call('listCryptoAccounts', {})),
+  ];
+  let holding = false;
+  for (const account of accounts) {
+    const currency = String(account.currency);
+    const read = await context.caller.call('getReservedBalanceDetails', { path: { currency } });
+    expectStatus(read, 200);
+    const body = bodyOf(read);
+    const details = (body.details as Row[] | undefined) ?? [];
+    const total = sum(details.map((detail) => detail.amount)).toFixed();
+    if (
+      !same(total, body.reserved_balance) ||
+      !same(body.reserved_balance, account.reserved_balance)
+    ) {
+      fail(
+        `${currency}: details sum to ${total}, reserved_balance ${String(body.reserved_balance)}, the account's ${String(account.reserved_balance)}`,
+        read,
+        'the three equal',
+      );
+    }
+    holding ||= details.some(
+      (detail) => detail.holder_type === 'order' && String(detail.id) === String(order.id),
+    );
+  }
+  if (!holding) throw new Failure(`live order ${order.id} holds no reserved balance`, {});
+  return `${accounts.length} reserved balances detailed, order ${order.id} among the holders`;
+}
+
+const ledger: Scenario = {
+  name: 'a fill and a live order read back in the ledger and the reserved details',
+  profile: 'orders',
+  covers: [explained, detailed],
+  async run(context) {
+    try {
+      const order = await filledOrder(context);
+      await context.evidence.check(explained, () => checkExplained(context, order));
+    } catch (error) {
+      if (!(error instanceof Skip)) throw error;
+      context.evidence.record({
+        requirementId: explained,
+        outcome: 'skip',
+        message: `no filled order: ${error.message}`,
+      });
+    }
+    await context.evidence.check(detailed, () => checkDetailed(context));
+  },
+};
+
+export const ledgerScenarios: Scenario[] = [ledger];
