@@ -4,6 +4,7 @@ import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
+import { tradeHandlers } from './exchange/trades.js';
 import { userHandlers } from './exchange/users.js';
 import { withdrawalHandlers } from './exchange/withdrawals.js';
 import type { Handlers } from './handling/operation.js';
@@ -25,6 +26,7 @@ export function sandboxHandlers(
     ...orderHandlers,
     ...executionHandlers,
     ...userHandlers,
+    ...tradeHandlers,
     ...oauthHandlers(exchangeUrl),
     ...ledgerHandlers,
     ...withdrawalHandlers,

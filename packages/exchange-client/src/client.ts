@@ -50,6 +50,7 @@ import {
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
+import { tradeCalls } from './trades.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
 export type {
@@ -181,7 +182,7 @@ function userView({ raw, call }: ExchangeApi) {
 
 export type UserView = ReturnType<typeof userView>;
 
-type ExchangeApi = Api<paths, Operations>;
+export type ExchangeApi = Api<paths, Operations>;
 type GeneratedTable = typeof operations;
 /** What the spec says of each exchange operation: method, path, statuses, error codes. */
 export interface ExchangeOperationTable extends GeneratedTable {}
@@ -362,6 +363,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   return {
     orders,
     executions,
+    trades: tradeCalls(call),
     ledger: ledgerCalls(call),
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),

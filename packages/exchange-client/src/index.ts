@@ -96,6 +96,16 @@ export type {
   TransactionList,
 } from './ledger.js';
 export type {
+  ListTradesQuery,
+  Trade,
+  TradeCloseInput,
+  TradeExitsInput,
+  TradeList,
+  TradeMarginInput,
+  TradeSide,
+  TradeStatus,
+} from './trades.js';
+export type {
   BankAccount,
   CryptoNetwork,
   CryptoWithdrawal,

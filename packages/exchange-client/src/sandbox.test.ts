@@ -6,6 +6,7 @@ import {
   type SandboxProcess,
   startSandboxProcess,
 } from '@exchange-kit/sandbox/testing';
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -471,6 +472,42 @@ describe('withdrawals and deposits against the sandbox', () => {
     for await (const deposit of client.deposits.iterate({ currency: 'ETH' }))
       deposits.push(deposit);
     expect(deposits[0]).toMatchObject({ amount: '0.75', state: 'received' });
+  });
+});
+
+describe('trades against the sandbox', () => {
+  it('reads the trade a margin order opened, sets its exits, adds margin and closes it', async () => {
+    const opening = await client.orders.create({
+      order_type: 'market',
+      product_id: 1,
+      side: 'buy',
+      quantity: 0.002,
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const [trade] = await client.trades.ofOrder(opening.id);
+    if (!trade) throw new Error('the margin order opened no trade');
+    expect(trade).toMatchObject({ id: opening.trade_id, status: 'open', side: 'long' });
+    expect(trade.open_quantity).toBe('0.002');
+    const listed: number[] = [];
+    for await (const open of client.trades.iterate({ status: 'open', product_id: 1, limit: 1 })) {
+      listed.push(open.id);
+    }
+    expect(listed).toContain(trade.id);
+    const tick = new Decimal((await client.products.get(1)).tick_size);
+    const stopLoss = new Decimal(trade.open_price).div(2).div(tick).floor().times(tick);
+    const withExits = await client.trades.setExits(trade.id, { stop_loss: stopLoss });
+    expect(withExits.stop_loss).toBe(stopLoss.toFixed());
+    const margined = await client.trades.adjustMargin(trade.id, 100);
+    expect(new Decimal(margined.margin_used).minus(trade.margin_used).toFixed()).toBe('100');
+    const half = await client.trades.close(trade.id, { closed_quantity: 0.001 });
+    expect(half).toMatchObject({ status: 'open', open_quantity: '0.001', close_quantity: '0.001' });
+    const closed = await client.trades.closeAll({ side: 'long' });
+    expect(closed.find((each) => each.id === trade.id)).toMatchObject({ status: 'closed' });
+    const again = await client.trades.close(trade.id).catch((error: unknown) => error);
+    if (!isValidationErrorOf(again, 'closeTrade')) throw again;
+    expect(again.fields.trade_id).toEqual(['not_open']);
+    await expect(client.trades.close(999_999_999)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

@@ -149,34 +149,66 @@ function openConditionalOrders(journal: Journal, order: Order, fillId: number, n
   ];
   for (const trigger of triggers) {
     if (trigger.price === null) continue;
-    journal.addOrder({
-      id: state.next.order++,
-      userId: order.userId,
-      productId: order.productId,
-      clientOrderId: null,
-      orderType: trigger.type,
-      side: order.side === 'buy' ? 'sell' : 'buy',
-      tradingType: order.tradingType,
-      quantity: order.filledQuantity,
-      filledQuantity: new D(0),
-      price: trigger.price,
-      filledValue: new D(0),
-      status: 'live',
-      leverageLevel: order.leverageLevel,
-      fundingCurrency: order.fundingCurrency,
-      takeProfit: null,
-      stopLoss: null,
-      conditional: true,
-      tradeId: null,
-      unwoundTradeId: order.tradingType === 'spot' ? fillId : order.tradeId,
-      trailingStop: null,
-      reservedAmount: new D(0),
-      reservedCurrency: product.quotedCurrency,
-      sequence: state.next.orderSequence++,
-      createdAt: now,
-      updatedAt: now,
-    });
+    journal.addOrder(
+      exitOrder(journal, order, {
+        orderType: trigger.type,
+        price: trigger.price,
+        quantity: order.filledQuantity,
+        conditional: true,
+        unwoundTradeId: order.tradingType === 'spot' ? fillId : (order.tradeId as number),
+        now,
+      }),
+    );
   }
+}
+
+/**
+ * An order that closes what `opening` opened (a margin position, or a spot fill): on the
+ * other side, of the same trading type and funding, naming the trade it nets out. A take
+ * profit is a limit order, a stop loss a stop, a close at the market a market order. It holds
+ * nothing of its own; the caller adds it to the journal.
+ */
+export function exitOrder(
+  journal: Journal,
+  opening: Pick<
+    Order,
+    'userId' | 'productId' | 'side' | 'tradingType' | 'leverageLevel' | 'fundingCurrency'
+  >,
+  exit: Pick<Order, 'orderType' | 'price' | 'quantity' | 'conditional'> & {
+    unwoundTradeId: number;
+    now: number;
+  },
+): Order {
+  const { exchange: state } = journal;
+  const product = state.products.get(opening.productId);
+  if (!product) throw new Error(`Product ${opening.productId} does not exist`);
+  return {
+    id: state.next.order++,
+    userId: opening.userId,
+    productId: opening.productId,
+    clientOrderId: null,
+    orderType: exit.orderType,
+    side: opening.side === 'buy' ? 'sell' : 'buy',
+    tradingType: opening.tradingType,
+    quantity: exit.quantity,
+    filledQuantity: new D(0),
+    price: exit.price,
+    filledValue: new D(0),
+    status: 'live',
+    leverageLevel: opening.leverageLevel,
+    fundingCurrency: opening.fundingCurrency,
+    takeProfit: null,
+    stopLoss: null,
+    conditional: exit.conditional,
+    tradeId: null,
+    unwoundTradeId: exit.unwoundTradeId,
+    trailingStop: null,
+    reservedAmount: new D(0),
+    reservedCurrency: product.quotedCurrency,
+    sequence: state.next.orderSequence++,
+    createdAt: exit.now,
+    updatedAt: exit.now,
+  };
 }
 
 // Each round may fill orders, print a new price and reach more triggers; there are only as

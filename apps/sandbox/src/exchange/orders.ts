@@ -63,7 +63,7 @@ const positive = (value: string) => !value.startsWith('-') && /[1-9]/.test(value
 // Long enough for any real price or quantity; beyond it a value is a mistake, not an order.
 const maxDecimalLength = 32;
 
-function checkAmount(
+export function checkAmount(
   field: 'quantity' | 'price' | 'price_range' | 'trailing_stop_value' | 'take_profit' | 'stop_loss',
   value: string | undefined,
 ): void {
@@ -85,7 +85,7 @@ function minimumQuantity(journal: Journal, product: Product): D {
 }
 
 /** A price, and an exit price alike, must be a whole number of the product's ticks. */
-function checkTick(
+export function checkTick(
   product: Product,
   price: string | undefined,
   field: 'price' | 'take_profit' | 'stop_loss' = 'price',

@@ -36,6 +36,7 @@ export function bookMarginFill(
   }
   const open = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
   let position: Writable<Position>;
+  const added = open ? addedMargin(open, product) : new D(0);
   if (open) {
     position = journal.touchPosition(open);
   } else {
@@ -62,7 +63,7 @@ export function bookMarginFill(
   position.quantity = position.quantity.plus(quantity);
   position.openValue = position.openValue.plus(quantity.times(price));
   position.updatedAt = now;
-  holdMargin(journal, position, product);
+  holdMargin(journal, position, product, added);
 }
 
 /**
@@ -81,6 +82,7 @@ function close(
 ): void {
   const closing = journal.touchPosition(position);
   const closed = D.min(quantity, openQuantity(position));
+  const added = addedMargin(position, product);
   const cost = position.openValue.times(closed).div(position.quantity);
   const value = closed.times(price);
   const gain = position.side === 'buy' ? value.minus(cost) : cost.minus(value);
@@ -91,7 +93,7 @@ function close(
   if (openQuantity(position).isZero()) closing.status = 'closed';
   closing.updatedAt = now;
   const before = position.margin;
-  holdMargin(journal, closing, product);
+  holdMargin(journal, closing, product, added);
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
   // The house is the other side of every margin profit and loss.
@@ -105,12 +107,39 @@ function close(
   postEntry(journal, { ...settlement, userId: houseUserId, amount: realized.neg() });
 }
 
-/** Sets the margin `position` holds to what its open part takes at its average open price. */
-function holdMargin(journal: Journal, position: Writable<Position>, product: Product): void {
-  const open = openQuantity(position);
-  const averagePrice = position.openValue.div(position.quantity);
+/** The average price of the opening fills of `position`. */
+export const openPrice = (position: Position) => position.openValue.div(position.quantity);
+
+/** The margin the open part of `position` takes at its leverage, at its average open price. */
+export function requiredMargin(position: Position, product: Product): D {
   const inBase = position.fundingCurrency === product.baseCurrency;
-  const margin = marginOf(open, averagePrice, position.leverageLevel, inBase);
+  return marginOf(openQuantity(position), openPrice(position), position.leverageLevel, inBase);
+}
+
+/** What adjust_margin added to `position` beyond the margin its open part requires. */
+export const addedMargin = (position: Position, product: Product) =>
+  position.margin.minus(requiredMargin(position, product));
+
+/**
+ * Sets the margin `position` holds to what its open part takes at its average open price,
+ * plus `added` by adjust_margin, which stays until nothing is open.
+ */
+function holdMargin(
+  journal: Journal,
+  position: Writable<Position>,
+  product: Product,
+  added: D,
+): void {
+  const open = openQuantity(position);
+  const margin = open.isZero() ? new D(0) : requiredMargin(position, product).plus(added);
   adjustReserved(journal, position.userId, position.fundingCurrency, margin.minus(position.margin));
   position.margin = margin;
+}
+
+/** Moves `delta` of its owner's free balance onto the margin of open `position`, or back. */
+export function adjustMargin(journal: Journal, position: Position, delta: D, now: number): void {
+  const adjusted = journal.touchPosition(position);
+  adjustReserved(journal, position.userId, position.fundingCurrency, delta);
+  adjusted.margin = position.margin.plus(delta);
+  adjusted.updatedAt = now;
 }

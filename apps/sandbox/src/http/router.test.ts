@@ -5,6 +5,7 @@ import { ledgerHandlers } from '../exchange/ledger-reads.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
+import { tradeHandlers } from '../exchange/trades.js';
 import { userHandlers } from '../exchange/users.js';
 import { withdrawalHandlers } from '../exchange/withdrawals.js';
 import { partnerHandlers } from '../partner/handlers.js';
@@ -38,6 +39,8 @@ describe('route table from the specs', () => {
       withdrawalHandlers,
       depositHandlers,
       partnerHandlers,
+      tradeHandlers,
+      ledgerHandlers,
     ];
     const count = (id: string) =>
       groups.filter((handlers: Record<string, unknown>) => handlers[id]).length;
@@ -52,6 +55,8 @@ describe('route table from the specs', () => {
   it('prefers the concrete /orders/cancel_all over /orders/{order_id}', () => {
     expect(operation('PUT', '/orders/cancel_all')).toBe('cancelAllOrders');
     expect(operation('PUT', '/orders/123')).toBe('editOrder');
+    expect(operation('PUT', '/trades/close_all')).toBe('closeAllTrades');
+    expect(operation('PUT', '/trades/123')).toBe('updateTrade');
   });
 
   it('matches the literal client: prefix and decodes the client order id', () => {

@@ -31,6 +31,7 @@ export const profileNames = Object.keys(profiles) as Profile[];
 const profileOfTag: Record<string, Profile> = {
   orders: 'orders',
   executions: 'orders',
+  trades: 'orders',
   ledger: 'orders',
   'loan book': 'loan-book',
   products: 'loan-book',

@@ -11,6 +11,7 @@ import { orderScenarios } from '../scenarios/orders.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario, ScenarioContext } from '../scenarios/scenario.js';
+import { tradeScenarios } from '../scenarios/trades.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { withdrawalScenarios } from '../scenarios/withdrawals.js';
 import { RunAbortedError } from './aborted.js';
@@ -126,6 +127,7 @@ const scenarios: Scenario[] = [
   ...oauthStateScenarios,
   ...orderScenarios,
   ...executionScenarios,
+  ...tradeScenarios,
   ...ledgerScenarios,
   ...partnerScenarios,
   ...authScenarios,

@@ -693,6 +693,36 @@ const responseFaults: Fault[] = [
           })
         : response,
   },
+  // --- Trades ---
+  {
+    name: "an order's trades show a quantity other than what the order filled",
+    covers: 'TRADE-OPENED-BY-MARGIN-FILL',
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (trades) =>
+            (trades as Row[]).map((trade) => ({
+              ...trade,
+              quantity: `${String(trade.quantity)}${String(trade.quantity).includes('.') ? '1' : '.1'}`,
+            })),
+          )
+        : response,
+  },
+  {
+    name: 'a partial close leaves close_quantity as it was',
+    covers: 'TRADE-CLOSE-PARTIAL',
+    response: (request, response) =>
+      is(request, 'closeTrade') && response.status === 200
+        ? withJson(response, (trade) => ({ ...(trade as Row), close_quantity: '0' }))
+        : response,
+  },
+  {
+    name: 'close_all closes the other side than the one asked for',
+    covers: 'TRADE-CLOSE-ALL',
+    request: (request) =>
+      is(request, 'closeAllTrades')
+        ? withBody(request, (body) => ({ side: body.side === 'long' ? 'short' : 'long' }))
+        : request,
+  },
 ];
 
 /** The first property a schema requires, following $ref and taking the first oneOf branch. */

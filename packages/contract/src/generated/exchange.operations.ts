@@ -34,6 +34,12 @@ const plan23 = {"crypto_withdrawal":{"amount":true}} as const;
 const plan24 = {"*":{"withdrawal_fee":true,"minimum_withdrawal":true}} as const;
 const plan25 = {"withdrawal":{"amount":true}} as const;
 const plan26 = {"models":{"*":{"amount":true}}} as const;
+const plan27 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
+const plan28 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
+const plan29 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
+const plan30 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
+const plan31 = {"closed_quantity":true} as const;
+const plan32 = {"delta":true} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -620,6 +626,96 @@ export const operationTable = {
     decimals: plan26,
     requestDecimals: null,
     query: ["limit","page","currency"],
+  },
+  listTrades: {
+    method: 'GET',
+    path: '/trades',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zListTradesResponse',
+    decimals: plan27,
+    requestDecimals: null,
+    query: ["limit","page","status","side","product_id","funding_currency","trading_type"],
+  },
+  listOrderTrades: {
+    method: 'GET',
+    path: '/orders/{order_id}/trades',
+    status: 200,
+    successes: [200],
+    errors: [401, 403, 404, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zListOrderTradesResponse',
+    decimals: plan28,
+    requestDecimals: null,
+    query: [],
+  },
+  closeAllTrades: {
+    method: 'PUT',
+    path: '/trades/close_all',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zCloseAllTradesResponse',
+    decimals: plan28,
+    requestDecimals: null,
+    query: [],
+  },
+  updateTrade: {
+    method: 'PUT',
+    path: '/trades/{trade_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"take_profit":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"stop_loss":["must_be_positive","too_long","not_a_multiple_of_the_tick_size"],"trade_id":["not_open"]},
+    response: 'zUpdateTradeResponse',
+    decimals: plan29,
+    requestDecimals: plan30,
+    query: [],
+  },
+  closeTrade: {
+    method: 'PUT',
+    path: '/trades/{trade_id}/close',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"trade_id":["not_open"],"closed_quantity":["must_be_positive","too_long","more_than_the_open_quantity","no_liquidity"]},
+    response: 'zCloseTradeResponse',
+    decimals: plan29,
+    requestDecimals: plan31,
+    query: [],
+  },
+  adjustTradeMargin: {
+    method: 'PUT',
+    path: '/trades/{trade_id}/adjust_margin',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","more_than_the_added_margin"]},
+    response: 'zAdjustTradeMarginResponse',
+    decimals: plan29,
+    requestDecimals: plan32,
+    query: [],
   },
 } as const;
 

@@ -982,6 +982,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trades": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trades (positions)
+         * @description Lists the caller's trades, the positions margin (cfd, perpetual) orders open, newest first, one page at a time, as `GET /orders` pages orders. Every filter is optional and they combine.
+         */
+        get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{order_id}/trades": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description System order id (the `id` of the order). Concrete paths such as `/orders/cancel_all` take precedence over this template.
+                 * @example 2157474
+                 */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the trades of an order
+         * @description The trades (positions) one of the caller's orders opened, added to or closed: the one its `trade_id` names and, for a take profit, a stop loss or a close, the one its `unwound_trade_id` names. A spot order has none.
+         */
+        get: operations["listOrderTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/close_all": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Close every open trade
+         * @description Closes every open trade of the caller (on one side only with `side`) at the market, each as `PUT /trades/{trade_id}/close` closes one; the body is optional. Returns the trades it closed, as they stand after. A trade the book cannot close now (nothing on the other side) is left open and not listed.
+         */
+        put: operations["closeAllTrades"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/{trade_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a trade's take profit and stop loss
+         * @description Sets the take profit and/or the stop loss of an open trade: the conditional orders that close it (`source_action` `netout_open`, `unwound_trade_id` the trade), which `cancel_all` leaves alone. One that exists is moved to the new price; one that does not is placed for the trade's open quantity. The prices are held to the product's tick as an order's are. Returns the trade.
+         */
+        put: operations["updateTrade"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/{trade_id}/close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Close a trade, in whole or in part
+         * @description Closes `closed_quantity` of an open trade (all of its open quantity without it) at the market: an order on the other side takes the book, as a triggered stop loss does, and its fills close the trade. What the book cannot fill stays open. Profit or loss against the average open price is paid into the funding account, a loss never beyond the margin released. Once the whole trade is closed its take profit and stop loss are cancelled. Returns the trade as it stands after.
+         */
+        put: operations["closeTrade"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/{trade_id}/adjust_margin": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add margin to a trade, or take some back
+         * @description Adds `delta` (a positive amount) of the funding currency to the margin an open trade holds, from the free balance, or takes it back (a negative amount), never below the margin its open quantity takes at its leverage. More margin moves the liquidation price away. The added margin is held until the trade is closed in whole. Returns the trade.
+         */
+        put: operations["adjustTradeMargin"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1175,6 +1355,28 @@ export interface components {
         FundInfo: FundInfo;
         /** @description One page of deposits. */
         FundInfoList: FundInfoList;
+        /**
+         * @description A trade is open until all of its quantity is closed.
+         * @enum {string}
+         */
+        TradeStatus: TradeStatus;
+        /**
+         * @description A trade opened by a buy is long, one opened by a sell is short.
+         * @enum {string}
+         */
+        TradeSide: TradeSide;
+        /** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). */
+        Trade: Trade;
+        /** @description One page of trades. Some servers send the page numbers as numeric strings. */
+        TradeList: TradeList;
+        /** @description How much of the trade to close; all of its open quantity when absent. Any other key is refused (project decision): a misspelled `closed_quantity` read as absent would close the whole trade. */
+        TradeClose: TradeClose;
+        /** @description Optional filter of close_all. Any other key is refused (project decision): a misspelled filter read as none would close every trade. */
+        TradeCloseAllFilters: TradeCloseAllFilters;
+        /** @description A trade's new take profit and/or stop loss, wrapped as `{"trade": {...}}`; each optional. */
+        TradeUpdate: TradeUpdate;
+        /** @description Margin to add (positive) or take back (negative), in the funding currency. */
+        TradeMarginAdjustment: TradeMarginAdjustment;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -1509,6 +1711,11 @@ export interface components {
          * @example 1
          */
         ProductId: number | string;
+        /**
+         * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+         * @example 3094
+         */
+        TradeId: number | string;
         /**
          * @description 1 to add to each order its fills (`executions`).
          * @example 1
@@ -3762,6 +3969,495 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listTrades: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Trades per page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Only trades in this status.
+                 * @example open
+                 */
+                status?: TradeStatus;
+                /**
+                 * @description Only trades on this side.
+                 * @example long
+                 */
+                side?: TradeSide;
+                /**
+                 * @description Only trades of this product.
+                 * @example 1
+                 */
+                product_id?: number | string;
+                /**
+                 * @description Only trades funded in this currency.
+                 * @example JPY
+                 */
+                funding_currency?: string;
+                /**
+                 * @description Only trades of this trading type.
+                 * @example margin
+                 */
+                trading_type?: TradingType;
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 3094,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "product_id": 1,
+                     *           "status": "open",
+                     *           "side": "long",
+                     *           "quantity": "0.01",
+                     *           "open_quantity": "0.006",
+                     *           "close_quantity": "0.004",
+                     *           "open_price": "9500000",
+                     *           "close_price": "9600000",
+                     *           "leverage_level": 2,
+                     *           "margin_used": "28500",
+                     *           "margin_type": "cross",
+                     *           "open_pnl": "600",
+                     *           "close_pnl": "400",
+                     *           "pnl": "1000",
+                     *           "stop_loss": "9000000",
+                     *           "take_profit": "10000000",
+                     *           "funding_currency": "JPY",
+                     *           "liquidation_price": "7125000",
+                     *           "maintenance_margin": "14250",
+                     *           "close_fee": "0",
+                     *           "total_interest": "0",
+                     *           "daily_interest": "0",
+                     *           "trading_type": "margin",
+                     *           "created_at": 1716000000,
+                     *           "updated_at": 1716000042
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": TradeList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The `product_id` filter names no product (`not_found`), as for `GET /orders`. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listOrderTrades: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description System order id (the `id` of the order). Concrete paths such as `/orders/cancel_all` take precedence over this template.
+                 * @example 2157474
+                 */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's trades. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3094,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "product_id": 1,
+                     *         "status": "open",
+                     *         "side": "long",
+                     *         "quantity": "0.01",
+                     *         "open_quantity": "0.006",
+                     *         "close_quantity": "0.004",
+                     *         "open_price": "9500000",
+                     *         "close_price": "9600000",
+                     *         "leverage_level": 2,
+                     *         "margin_used": "28500",
+                     *         "margin_type": "cross",
+                     *         "open_pnl": "600",
+                     *         "close_pnl": "400",
+                     *         "pnl": "1000",
+                     *         "stop_loss": "9000000",
+                     *         "take_profit": "10000000",
+                     *         "funding_currency": "JPY",
+                     *         "liquidation_price": "7125000",
+                     *         "maintenance_margin": "14250",
+                     *         "close_fee": "0",
+                     *         "total_interest": "0",
+                     *         "daily_interest": "0",
+                     *         "trading_type": "margin",
+                     *         "created_at": 1716000000,
+                     *         "updated_at": 1716000042
+                     *       }
+                     *     ]
+                     */
+                    "application/json": Trade[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No order of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    closeAllTrades: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "side": "long"
+                 *     }
+                 */
+                "application/json": TradeCloseAllFilters;
+            };
+        };
+        responses: {
+            /** @description The trades closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3094,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "product_id": 1,
+                     *         "status": "open",
+                     *         "side": "long",
+                     *         "quantity": "0.01",
+                     *         "open_quantity": "0.006",
+                     *         "close_quantity": "0.004",
+                     *         "open_price": "9500000",
+                     *         "close_price": "9600000",
+                     *         "leverage_level": 2,
+                     *         "margin_used": "28500",
+                     *         "margin_type": "cross",
+                     *         "open_pnl": "600",
+                     *         "close_pnl": "400",
+                     *         "pnl": "1000",
+                     *         "stop_loss": "9000000",
+                     *         "take_profit": "10000000",
+                     *         "funding_currency": "JPY",
+                     *         "liquidation_price": "7125000",
+                     *         "maintenance_margin": "14250",
+                     *         "close_fee": "0",
+                     *         "total_interest": "0",
+                     *         "daily_interest": "0",
+                     *         "trading_type": "margin",
+                     *         "created_at": 1716000000,
+                     *         "updated_at": 1716000042
+                     *       }
+                     *     ]
+                     */
+                    "application/json": Trade[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateTrade: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trade": {
+                 *         "take_profit": "10000000",
+                 *         "stop_loss": "9000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": TradeUpdate;
+            };
+        };
+        responses: {
+            /** @description The trade, with its take profit and stop loss. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
+                    "application/json": Trade;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trade of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    closeTrade: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "closed_quantity": "0.005"
+                 *     }
+                 */
+                "application/json": TradeClose;
+            };
+        };
+        responses: {
+            /** @description The trade after the close. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
+                    "application/json": Trade;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trade of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    adjustTradeMargin: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+                 * @example 3094
+                 */
+                trade_id: components["parameters"]["TradeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "delta": "5000"
+                 *     }
+                 */
+                "application/json": TradeMarginAdjustment;
+            };
+        };
+        responses: {
+            /** @description The trade with its new margin. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3094,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "product_id": 1,
+                     *       "status": "open",
+                     *       "side": "long",
+                     *       "quantity": "0.01",
+                     *       "open_quantity": "0.006",
+                     *       "close_quantity": "0.004",
+                     *       "open_price": "9500000",
+                     *       "close_price": "9600000",
+                     *       "leverage_level": 2,
+                     *       "margin_used": "28500",
+                     *       "margin_type": "cross",
+                     *       "open_pnl": "600",
+                     *       "close_pnl": "400",
+                     *       "pnl": "1000",
+                     *       "stop_loss": "9000000",
+                     *       "take_profit": "10000000",
+                     *       "funding_currency": "JPY",
+                     *       "liquidation_price": "7125000",
+                     *       "maintenance_margin": "14250",
+                     *       "close_fee": "0",
+                     *       "total_interest": "0",
+                     *       "daily_interest": "0",
+                     *       "trading_type": "margin",
+                     *       "created_at": 1716000000,
+                     *       "updated_at": 1716000042
+                     *     }
+                     */
+                    "application/json": Trade;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trade of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -4414,6 +5110,84 @@ export type FundInfoList = {
     models: FundInfo[];
     current_page: CurrentPage;
     total_pages: TotalPages;
+};
+/**
+ * @description A trade is open until all of its quantity is closed.
+ * @enum {string}
+ */
+export type TradeStatus = "open" | "closed";
+/**
+ * @description A trade opened by a buy is long, one opened by a sell is short.
+ * @enum {string}
+ */
+export type TradeSide = "long" | "short";
+/** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). */
+export type Trade = {
+    id: number;
+    /** @description Concatenated pair code, for example BTCJPY. */
+    currency_pair_code: string;
+    product_id: number | string;
+    status: TradeStatus;
+    side: TradeSide;
+    /** @description Opened in all. */
+    quantity: DecimalLike;
+    /** @description Still open; `quantity` less `close_quantity`. */
+    open_quantity: DecimalLike;
+    /** @description Closed so far. */
+    close_quantity: DecimalLike;
+    /** @description Average price of the opening fills. */
+    open_price: DecimalLike;
+    /** @description Average price of the closing fills; null while nothing is closed. */
+    close_price: NullableDecimalLike;
+    leverage_level: number;
+    /** @description What the trade holds of the funding currency now. */
+    margin_used: DecimalLike;
+    /** @description Margin type. */
+    margin_type: string | null;
+    /** @description Profit or loss of the open quantity at the mark price. */
+    open_pnl: DecimalLike;
+    /** @description Profit or loss paid out by the closes so far. */
+    close_pnl: DecimalLike;
+    /** @description `open_pnl` plus `close_pnl`. */
+    pnl: DecimalLike;
+    /** @description Price of the stop loss waiting on the trade, or null. */
+    stop_loss: NullableDecimalLike;
+    /** @description Price of the take profit waiting on the trade, or null. */
+    take_profit: NullableDecimalLike;
+    funding_currency: string;
+    liquidation_price: NullableDecimalLike;
+    maintenance_margin: DecimalLike;
+    close_fee: DecimalLike;
+    total_interest: DecimalLike;
+    daily_interest: DecimalLike;
+    trading_type: TradingType;
+    created_at: UnixSeconds;
+    updated_at: UnixSeconds;
+};
+/** @description One page of trades. Some servers send the page numbers as numeric strings. */
+export type TradeList = {
+    models: Trade[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/** @description How much of the trade to close; all of its open quantity when absent. Any other key is refused (project decision): a misspelled `closed_quantity` read as absent would close the whole trade. */
+export type TradeClose = {
+    closed_quantity?: DecimalString;
+};
+/** @description Optional filter of close_all. Any other key is refused (project decision): a misspelled filter read as none would close every trade. */
+export type TradeCloseAllFilters = {
+    side?: TradeSide;
+};
+/** @description A trade's new take profit and/or stop loss, wrapped as `{"trade": {...}}`; each optional. */
+export type TradeUpdate = {
+    trade: {
+        take_profit?: DecimalString;
+        stop_loss?: DecimalString;
+    };
+};
+/** @description Margin to add (positive) or take back (negative), in the funding currency. */
+export type TradeMarginAdjustment = {
+    delta: DecimalString;
 };
 /**
  * Format: uuid

@@ -176,6 +176,23 @@ export const zBankAccount = /* @__PURE__ */ z.object({
 export const zFundInfoState = /* @__PURE__ */ z.enum(['requested', 'received']);
 
 /**
+ * A trade is open until all of its quantity is closed.
+ */
+export const zTradeStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
+
+/**
+ * A trade opened by a buy is long, one opened by a sell is short.
+ */
+export const zTradeSide = /* @__PURE__ */ z.enum(['long', 'short']);
+
+/**
+ * Optional filter of close_all. Any other key is refused (project decision): a misspelled filter read as none would close every trade.
+ */
+export const zTradeCloseAllFilters = /* @__PURE__ */ z.strictObject({
+    side: /* @__PURE__ */ z.optional(zTradeSide)
+});
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -442,6 +459,30 @@ export const zFiatWithdrawalFields = /* @__PURE__ */ z.strictObject({
  */
 export const zFiatWithdrawalCreate = /* @__PURE__ */ z.strictObject({
     withdrawal: zFiatWithdrawalFields
+});
+
+/**
+ * How much of the trade to close; all of its open quantity when absent. Any other key is refused (project decision): a misspelled `closed_quantity` read as absent would close the whole trade.
+ */
+export const zTradeClose = /* @__PURE__ */ z.strictObject({
+    closed_quantity: /* @__PURE__ */ z.optional(zDecimalString)
+});
+
+/**
+ * A trade's new take profit and/or stop loss, wrapped as `{"trade": {...}}`; each optional.
+ */
+export const zTradeUpdate = /* @__PURE__ */ z.strictObject({
+    trade: /* @__PURE__ */ z.object({
+        take_profit: /* @__PURE__ */ z.optional(zDecimalString),
+        stop_loss: /* @__PURE__ */ z.optional(zDecimalString)
+    })
+});
+
+/**
+ * Margin to add (positive) or take back (negative), in the funding currency.
+ */
+export const zTradeMarginAdjustment = /* @__PURE__ */ z.strictObject({
+    delta: zDecimalString
 });
 
 /**
@@ -847,6 +888,51 @@ export const zFundInfoList = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open).
+ */
+export const zTrade = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    currency_pair_code: /* @__PURE__ */ z.string(),
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
+    ]),
+    status: zTradeStatus,
+    side: zTradeSide,
+    quantity: zDecimalLike,
+    open_quantity: zDecimalLike,
+    close_quantity: zDecimalLike,
+    open_price: zDecimalLike,
+    close_price: zNullableDecimalLike,
+    leverage_level: /* @__PURE__ */ z.int(),
+    margin_used: zDecimalLike,
+    margin_type: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    open_pnl: zDecimalLike,
+    close_pnl: zDecimalLike,
+    pnl: zDecimalLike,
+    stop_loss: zNullableDecimalLike,
+    take_profit: zNullableDecimalLike,
+    funding_currency: /* @__PURE__ */ z.string(),
+    liquidation_price: zNullableDecimalLike,
+    maintenance_margin: zDecimalLike,
+    close_fee: zDecimalLike,
+    total_interest: zDecimalLike,
+    daily_interest: zDecimalLike,
+    trading_type: zTradingType,
+    created_at: zUnixSeconds,
+    updated_at: zUnixSeconds
+});
+
+/**
+ * One page of trades. Some servers send the page numbers as numeric strings.
+ */
+export const zTradeList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zTrade),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -880,6 +966,14 @@ export const zOAuthRequestPublicId = zUuid;
 export const zProductId = /* @__PURE__ */ z.union([
     /* @__PURE__ */ z.int(),
     /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[^\/]+$/))
+]);
+
+/**
+ * Trade id (the `id` of the trade, the `trade_id` of the order that opened it). Concrete paths such as `/trades/close_all` take precedence over this template.
+ */
+export const zTradeId = /* @__PURE__ */ z.union([
+    /* @__PURE__ */ z.int(),
+    /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
 ]);
 
 /**
@@ -1489,3 +1583,106 @@ export const zListFundInfosQuery = /* @__PURE__ */ z.object({
  * One page of deposits.
  */
 export const zListFundInfosResponse = zFundInfoList;
+
+export const zListTradesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListTradesQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1),
+    status: /* @__PURE__ */ z.optional(zTradeStatus),
+    side: /* @__PURE__ */ z.optional(zTradeSide),
+    product_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
+    ])),
+    funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16))),
+    trading_type: /* @__PURE__ */ z.optional(zTradingType)
+});
+
+/**
+ * One page of trades.
+ */
+export const zListTradesResponse = zTradeList;
+
+export const zListOrderTradesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListOrderTradesPath = /* @__PURE__ */ z.object({
+    order_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
+    ])
+});
+
+/**
+ * The order's trades.
+ */
+export const zListOrderTradesResponse = /* @__PURE__ */ z.array(zTrade);
+
+export const zCloseAllTradesBody = zTradeCloseAllFilters;
+
+export const zCloseAllTradesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The trades closed.
+ */
+export const zCloseAllTradesResponse = /* @__PURE__ */ z.array(zTrade);
+
+export const zUpdateTradeBody = zTradeUpdate;
+
+export const zUpdateTradeHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zUpdateTradePath = /* @__PURE__ */ z.object({
+    trade_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
+    ])
+});
+
+/**
+ * The trade, with its take profit and stop loss.
+ */
+export const zUpdateTradeResponse = zTrade;
+
+export const zCloseTradeBody = zTradeClose;
+
+export const zCloseTradeHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zCloseTradePath = /* @__PURE__ */ z.object({
+    trade_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
+    ])
+});
+
+/**
+ * The trade after the close.
+ */
+export const zCloseTradeResponse = zTrade;
+
+export const zAdjustTradeMarginBody = zTradeMarginAdjustment;
+
+export const zAdjustTradeMarginHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zAdjustTradeMarginPath = /* @__PURE__ */ z.object({
+    trade_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\/:]+$/))
+    ])
+});
+
+/**
+ * The trade with its new margin.
+ */
+export const zAdjustTradeMarginResponse = zTrade;

@@ -84,6 +84,10 @@ export const tables = {
     "title": "Fills",
     "section": "Fills (conventions, exchange-surface)"
   },
+  "trades": {
+    "title": "Trades",
+    "section": "Positions and trading accounts (conventions, exchange-surface)"
+  },
   "ledger": {
     "title": "Ledger",
     "section": "Balances and the ledger (conventions, exchange-surface)"
@@ -547,6 +551,56 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "executions lists the order's fills, oldest first, the same ones executions/me lists for it, each with my_side the order's side"
+    }
+  },
+  {
+    "id": "TRADE-OPENED-BY-MARGIN-FILL",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "listOrderTrades",
+      "listTrades"
+    ],
+    "trigger": "GET /orders/{order_id}/trades and GET /trades?status=open after a margin order of the caller's filled",
+    "condition": "the order opened a position",
+    "expect": {
+      "status": 200,
+      "also": "the order's trades list one open trade, the one its trade_id names, long for a buy and short for a sell, whose quantity is the order's filled quantity; GET /trades lists it among the open trades of its product"
+    }
+  },
+  {
+    "id": "TRADE-CLOSE-PARTIAL",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 2,
+    "source": "convention",
+    "operations": [
+      "closeTrade"
+    ],
+    "trigger": "PUT /trades/{trade_id}/close with a closed_quantity below the trade's open quantity",
+    "condition": "the book can fill the close",
+    "expect": {
+      "status": 200,
+      "also": "the trade stays open, its open_quantity falls by closed_quantity and its close_quantity rises by it"
+    }
+  },
+  {
+    "id": "TRADE-CLOSE-ALL",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "closeAllTrades",
+      "listTrades"
+    ],
+    "trigger": "PUT /trades/close_all with the side of an open trade of the caller's",
+    "condition": "the book can fill the close",
+    "expect": {
+      "status": 200,
+      "also": "the trade is among the trades answered, closed, with open_quantity 0; GET /trades?status=open no longer lists it"
     }
   },
   {

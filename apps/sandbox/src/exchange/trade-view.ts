@@ -1,0 +1,104 @@
+import type { components } from '@exchange-kit/contract/exchange';
+import {
+  D,
+  type ExchangeState,
+  isOpen,
+  type Order,
+  type Position,
+  type Product,
+} from '../state/exchange-state.js';
+import { openPrice, openQuantity, requiredMargin } from './positions.js';
+
+type TradeBody = components['schemas']['Trade'];
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+// Cut as the P&L a close pays is cut, so a trade never shows more than a close would pay.
+const funds = (value: D) => value.toDecimalPlaces(16, D.ROUND_FLOOR);
+
+/** The open orders that close `position`: its take profit (a limit) and stop loss (a stop). */
+export function exitOrdersOf(state: ExchangeState, position: Position): Order[] {
+  return (state.ordersByUser.get(position.userId) ?? []).filter(
+    (order) =>
+      isOpen(order) && order.unwoundTradeId === position.id && order.tradingType !== 'spot',
+  );
+}
+
+/** The profit or loss of the open part of `position` at `mark`, in its funding currency. */
+function openPnl(position: Position, product: Product, mark: D): D {
+  const open = openQuantity(position);
+  const move =
+    position.side === 'buy' ? mark.minus(openPrice(position)) : openPrice(position).minus(mark);
+  const gain = move.times(open);
+  return position.fundingCurrency === product.baseCurrency ? gain.div(mark) : gain;
+}
+
+/**
+ * The mark price at which the margin `position` holds plus its open P&L falls to `floor`:
+ * solved for a quote-funded trade, whose P&L is linear in the price, and for a base-funded
+ * one, whose P&L is divided by it. Null when no price gets there (a base-funded short with
+ * more margin than its notional) or nothing is open.
+ */
+function liquidationPrice(position: Position, product: Product, floor: D): D | null {
+  const open = openQuantity(position);
+  if (open.isZero()) return null;
+  const cushion = position.margin.minus(floor);
+  const average = openPrice(position);
+  const long = position.side === 'buy';
+  let price: D;
+  if (position.fundingCurrency !== product.baseCurrency) {
+    const step = cushion.div(open);
+    price = long ? average.minus(step) : average.plus(step);
+  } else {
+    const denominator = long ? open.plus(cushion) : open.minus(cushion);
+    if (denominator.lte(0)) return null;
+    price = open.times(average).div(denominator);
+  }
+  return D.max(price, 0).toDecimalPlaces(8, long ? D.ROUND_UP : D.ROUND_DOWN);
+}
+
+/**
+ * The Trade of the spec. The mark price is the product's last traded price; the sandbox
+ * charges no fee on a close and lends nothing, so fees and interest are zero.
+ */
+export function tradeView(state: ExchangeState, position: Position): TradeBody {
+  const product = state.products.get(position.productId);
+  if (!product) throw new Error(`Position ${position.id} names no product`);
+  const mark = state.lastPrice(position.productId) ?? openPrice(position);
+  const open = funds(openPnl(position, product, mark));
+  const maintenance = funds(requiredMargin(position, product).div(2));
+  const exits = exitOrdersOf(state, position);
+  const exitPrice = (type: Order['orderType']) =>
+    exits.find((order) => order.orderType === type)?.price.toFixed() ?? null;
+  const closed = position.closedQuantity;
+  return {
+    id: position.id,
+    currency_pair_code: `${product.baseCurrency}${product.quotedCurrency}`,
+    product_id: position.productId,
+    status: position.status,
+    side: position.side === 'buy' ? 'long' : 'short',
+    quantity: position.quantity.toFixed(),
+    open_quantity: openQuantity(position).toFixed(),
+    close_quantity: closed.toFixed(),
+    open_price: openPrice(position).toDecimalPlaces(8, D.ROUND_DOWN).toFixed(),
+    close_price: closed.isZero()
+      ? null
+      : position.closedValue.div(closed).toDecimalPlaces(8, D.ROUND_DOWN).toFixed(),
+    leverage_level: position.leverageLevel,
+    margin_used: position.margin.toFixed(),
+    margin_type: 'cross',
+    open_pnl: open.toFixed(),
+    close_pnl: position.realizedPnl.toFixed(),
+    pnl: open.plus(position.realizedPnl).toFixed(),
+    stop_loss: exitPrice('stop'),
+    take_profit: exitPrice('limit'),
+    funding_currency: position.fundingCurrency,
+    liquidation_price: liquidationPrice(position, product, maintenance)?.toFixed() ?? null,
+    maintenance_margin: maintenance.toFixed(),
+    close_fee: '0',
+    total_interest: '0',
+    daily_interest: '0',
+    trading_type: position.tradingType,
+    created_at: seconds(position.createdAt),
+    updated_at: seconds(position.updatedAt),
+  };
+}

@@ -1,0 +1,202 @@
+import {
+  zAdjustTradeMarginResponse,
+  zCloseAllTradesResponse,
+  zCloseTradeResponse,
+  zListBalanceHistoryResponse,
+  zListOrderTradesResponse,
+  zListTradesResponse,
+  zUpdateTradeResponse,
+} from '@exchange-kit/contract/exchange/schemas';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { balances, getOrder, openPosition, place, tradeAt } from '../testing/trading.js';
+
+let sandbox: MemorySandbox;
+
+beforeAll(async () => {
+  sandbox = await memorySandbox();
+});
+
+const startingJpy = '100000000';
+
+/** A long of 1 at 100, leverage 2 (margin 50), with a take profit at 120 and a stop loss at 80. */
+const openLong = () =>
+  openPosition(sandbox, { side: 'buy', leverage: 2, takeProfit: '120', stopLoss: '80' });
+
+const trades = async (call: Client, query = '') =>
+  valid(zListTradesResponse, await call('GET', `/trades${query}`)).models;
+
+const close = (call: Client, id: number, body?: object) =>
+  call('PUT', `/trades/${id}/close`, body === undefined ? {} : { body });
+
+/** A resting buy of `quantity` at `price` by a new user: what a long closes against. */
+const bidAt = async (product_id: number, price: string, quantity: string) =>
+  place((await sandbox.addUser()).call, { product_id, price, quantity });
+
+describe('trades', () => {
+  it('a margin fill opens a trade, listed by /trades and by the order that opened it', async () => {
+    const { trader, tradeId } = await openLong();
+    const [trade] = await trades(trader.call);
+    expect(trade).toMatchObject({
+      id: tradeId,
+      status: 'open',
+      side: 'long',
+      quantity: '1',
+      open_quantity: '1',
+      close_quantity: '0',
+      open_price: '100',
+      close_price: null,
+      leverage_level: 2,
+      margin_used: '50',
+      take_profit: '120',
+      stop_loss: '80',
+      open_pnl: '0',
+      maintenance_margin: '25',
+      liquidation_price: '75',
+      total_interest: '0',
+      trading_type: 'margin',
+      funding_currency: 'JPY',
+    });
+    const opening = (await trader.call('GET', '/orders?trading_type=margin&status=filled'))
+      .body as { models: { id: number }[] };
+    const byOrder = valid(
+      zListOrderTradesResponse,
+      await trader.call('GET', `/orders/${opening.models[0]?.id}/trades`),
+    );
+    expect(byOrder.map((listed) => listed.id)).toEqual([tradeId]);
+    expect(await trades(trader.call, '?side=short')).toEqual([]);
+    expect(await trades(trader.call, '?status=closed')).toEqual([]);
+    expect(await trades((await sandbox.addUser()).call)).toEqual([]);
+  });
+
+  it('values the open part at the last traded price', async () => {
+    const { product_id, trader } = await openLong();
+    await tradeAt(sandbox, product_id, '110');
+    const [trade] = await trades(trader.call);
+    expect(trade).toMatchObject({ open_pnl: '10', pnl: '10', close_pnl: '0' });
+  });
+
+  it('a partial close at the market pays its profit and shrinks the exits to what is open', async () => {
+    const { product_id, trader, tradeId, takeProfit } = await openLong();
+    await bidAt(product_id, '110', '0.4');
+    const closed = valid(
+      zCloseTradeResponse,
+      await close(trader.call, tradeId, { closed_quantity: '0.4' }),
+    );
+    expect(closed).toMatchObject({
+      status: 'open',
+      open_quantity: '0.6',
+      close_quantity: '0.4',
+      close_price: '110',
+      close_pnl: '4',
+      margin_used: '30',
+    });
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: '100000004', reserved: '30' });
+    const [entry] = valid(
+      zListBalanceHistoryResponse,
+      await trader.call('GET', '/balance_history?currency=JPY&source_action=cfd_pnl'),
+    );
+    expect(entry).toMatchObject({ amount: '4', balance: '100000004', source_object_id: tradeId });
+    expect((await getOrder(trader.call, takeProfit.id)).quantity).toBe('0.6');
+  });
+
+  it('a whole close ends the trade and cancels its take profit and stop loss', async () => {
+    const { product_id, trader, tradeId, takeProfit, stopLoss } = await openLong();
+    await bidAt(product_id, '90', '1');
+    const closed = valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    expect(closed).toMatchObject({ status: 'closed', open_quantity: '0', close_pnl: '-10' });
+    expect(closed.liquidation_price).toBeNull();
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999990', reserved: '0' });
+    for (const exit of [takeProfit, stopLoss]) {
+      expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
+    }
+    const refused = await close(trader.call, tradeId);
+    expect(refused).toMatchObject({ status: 422, body: { errors: { trade_id: ['not_open'] } } });
+  });
+
+  it('refuses a close beyond the open quantity, into an empty book, or of another user', async () => {
+    const { product_id, trader, tradeId } = await openLong();
+    const tooMuch = await close(trader.call, tradeId, { closed_quantity: '1.5' });
+    expect(tooMuch).toMatchObject({
+      status: 422,
+      body: { errors: { closed_quantity: ['more_than_the_open_quantity'] } },
+    });
+    const nothingToTake = await close(trader.call, tradeId);
+    expect(nothingToTake).toMatchObject({
+      status: 422,
+      body: { errors: { closed_quantity: ['no_liquidity'] } },
+    });
+    const stranger = await sandbox.addUser();
+    expect((await close(stranger.call, tradeId)).status).toBe(404);
+    expect((await stranger.call('GET', `/orders/${tradeId}/trades`)).status).toBe(404);
+    await bidAt(product_id, '100', '1');
+    const [trade] = await trades(trader.call);
+    expect(trade).toMatchObject({ status: 'open', open_quantity: '1', margin_used: '50' });
+  });
+
+  it('close_all closes the open trades of the side asked for', async () => {
+    const { product_id, trader, tradeId } = await openLong();
+    await bidAt(product_id, '100', '1');
+    const shorts = valid(
+      zCloseAllTradesResponse,
+      await trader.call('PUT', '/trades/close_all', { body: { side: 'short' } }),
+    );
+    expect(shorts).toEqual([]);
+    const all = valid(zCloseAllTradesResponse, await trader.call('PUT', '/trades/close_all'));
+    expect(all.map(({ id, status }) => ({ id, status }))).toEqual([
+      { id: tradeId, status: 'closed' },
+    ]);
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '0' });
+  });
+
+  it('moves a take profit and places a stop loss that was not there', async () => {
+    const { trader, tradeId, stopLoss } = await openLong();
+    await trader.call('PUT', `/orders/${stopLoss.id}/cancel`);
+    const updated = valid(
+      zUpdateTradeResponse,
+      await trader.call('PUT', `/trades/${tradeId}`, {
+        body: { trade: { take_profit: '130', stop_loss: '70' } },
+      }),
+    );
+    expect(updated).toMatchObject({ take_profit: '130', stop_loss: '70' });
+    const offTick = await trader.call('PUT', `/trades/${tradeId}`, {
+      body: { trade: { stop_loss: '70.5' } },
+    });
+    expect(offTick).toMatchObject({
+      status: 422,
+      body: { errors: { stop_loss: ['not_a_multiple_of_the_tick_size'] } },
+    });
+  });
+
+  it('adjust_margin adds margin from the free balance and takes back only what was added', async () => {
+    const { product_id, trader, tradeId } = await openLong();
+    const adjust = (delta: string) =>
+      trader.call('PUT', `/trades/${tradeId}/adjust_margin`, { body: { delta } });
+    const added = valid(zAdjustTradeMarginResponse, await adjust('10'));
+    // 60 held against a maintenance of 25: the price may fall 35 before liquidation.
+    expect(added).toMatchObject({ margin_used: '60', liquidation_price: '65' });
+    expect((await balances(trader.call, 'JPY')).reserved).toBe('60');
+    expect(await adjust('-20')).toMatchObject({
+      status: 422,
+      body: { errors: { delta: ['more_than_the_added_margin'] } },
+    });
+    expect(await adjust('0')).toMatchObject({
+      status: 422,
+      body: { errors: { delta: ['must_not_be_zero'] } },
+    });
+    expect(await adjust('100000000')).toMatchObject({
+      status: 422,
+      body: { errors: { user: ['not_enough_free_balance'] } },
+    });
+    await bidAt(product_id, '100', '0.5');
+    const half = valid(
+      zCloseTradeResponse,
+      await close(trader.call, tradeId, { closed_quantity: '0.5' }),
+    );
+    expect(half.margin_used).toBe('35');
+    await bidAt(product_id, '100', '0.5');
+    valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    expect(await balances(trader.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '0' });
+  });
+});

@@ -1,0 +1,253 @@
+import type { operationTable } from '@exchange-kit/contract/exchange';
+import type {
+  zAdjustTradeMarginBody,
+  zCloseAllTradesBody,
+  zCloseTradeBody,
+  zUpdateTradeBody,
+} from '@exchange-kit/contract/exchange/schemas';
+import type * as z from 'zod/mini';
+import { NotFound, Refusal } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import { actingUser } from './caller.js';
+import { closesPosition } from './ledger.js';
+import {
+  bestOpposite,
+  cancel,
+  exitOrder,
+  matchOrder,
+  triggerConditionalOrders,
+} from './matching.js';
+import { findOrder } from './order-view.js';
+import { checkAmount, checkTick, loadProduct } from './orders.js';
+import { pageOf } from './paging.js';
+import { addedMargin, adjustMargin, openQuantity } from './positions.js';
+import { exitOrdersOf, tradeView } from './trade-view.js';
+
+type Codes<Id extends keyof typeof operationTable> = (typeof operationTable)[Id]['errorCodes'];
+type CloseCodes = Codes<'closeTrade'>;
+type MarginCodes = Codes<'adjustTradeMargin'>;
+
+// Typed by the spec's x-error-codes: a code the spec does not list does not compile.
+const refuseClose = <Field extends keyof CloseCodes & string>(
+  field: Field,
+  code: CloseCodes[Field][number],
+) => new Refusal(field, code, code);
+const refuseMargin = <Field extends keyof MarginCodes & string>(
+  field: Field,
+  code: MarginCodes[Field][number],
+) => new Refusal(field, code, code);
+
+const notFound = () => new NotFound('Trade not found');
+const sideOf = { long: 'buy', short: 'sell' } as const;
+// Long enough for any real quantity; beyond it a value is a mistake, not a close.
+const maxDecimalLength = 32;
+
+/** One of `userId`'s trades, named by the path; someone else's is not found, as an order is. */
+function ownTrade(journal: Journal, userId: number, tradeId: string | number): Position {
+  const id = String(tradeId);
+  const position = /^[0-9]{1,15}$/.test(id)
+    ? journal.exchange.positions.get(Number(id))
+    : undefined;
+  if (position?.userId !== userId) throw notFound();
+  return position;
+}
+
+function openTrade(journal: Journal, userId: number, tradeId: string | number): Position {
+  const position = ownTrade(journal, userId, tradeId);
+  if (position.status !== 'open') throw refuseClose('trade_id', 'not_open');
+  return position;
+}
+
+/**
+ * Keeps what waits to close `position` within what is open: once nothing is, its take profit
+ * and stop loss are cancelled; after a partial close they shrink to the open quantity.
+ */
+function fitExitOrders(journal: Journal, position: Position, now: number): void {
+  const open = openQuantity(position);
+  for (const order of exitOrdersOf(journal.exchange, position)) {
+    if (open.isZero()) {
+      cancel(journal, order, now);
+    } else if (order.quantity.minus(order.filledQuantity).gt(open)) {
+      const shrunk = journal.touchOrder(order);
+      shrunk.quantity = order.filledQuantity.plus(open);
+      shrunk.updatedAt = now;
+    }
+  }
+}
+
+/**
+ * Closes `quantity` of open `position` at the market: an order on the other side takes the
+ * book, and its fills close the position as a triggered stop loss's do. Returns the order,
+ * or undefined when the book has nothing to close it against.
+ */
+function closeAtMarket(
+  journal: Journal,
+  position: Position,
+  quantity: D,
+  now: number,
+): Order | undefined {
+  const order = exitOrder(journal, position, {
+    orderType: 'market',
+    price: new D(0),
+    quantity,
+    conditional: false,
+    unwoundTradeId: position.id,
+    now,
+  });
+  if (!bestOpposite(journal, order)) return undefined;
+  journal.addOrder(order);
+  matchOrder(journal, order, now);
+  fitExitOrders(journal, position, now);
+  triggerConditionalOrders(journal, position.productId, now);
+  return order;
+}
+
+const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query }) => {
+  // A filter naming no product is a mistake of the caller's, not an empty list.
+  if (query.product_id !== undefined) loadProduct(journal, query.product_id);
+  const userId = actingUser(caller);
+  const wanted = (value: string | number | undefined, actual: string | number) =>
+    value === undefined || String(value) === String(actual);
+  const matching = [...journal.exchange.positions.values()]
+    .filter(
+      (position) =>
+        position.userId === userId &&
+        wanted(query.status, position.status) &&
+        wanted(query.side && sideOf[query.side], position.side) &&
+        wanted(query.product_id, position.productId) &&
+        wanted(query.funding_currency, position.fundingCurrency) &&
+        wanted(query.trading_type, position.tradingType),
+    )
+    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  return {
+    status: 200,
+    body: pageOf(matching, query.limit, query.page, (position) =>
+      tradeView(journal.exchange, position),
+    ),
+  };
+};
+
+const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) => {
+  const { exchange: state } = journal;
+  const order = findOrder(state, actingUser(caller), { id: String(path.order_id) });
+  if (!order) throw new NotFound('Order not found');
+  const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
+  const trades = [...ids].flatMap((id) => {
+    const position = id === null ? undefined : state.positions.get(id);
+    return position ? [tradeView(state, position)] : [];
+  });
+  return { status: 200, body: trades };
+};
+
+const closeTrade: ExchangeHandlerOf<'closeTrade'> = (context) => {
+  const body = (context.body ?? {}) as z.infer<typeof zCloseTradeBody>;
+  const { journal } = context;
+  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  const open = openQuantity(position);
+  const asked = body.closed_quantity;
+  if (asked !== undefined) {
+    if (asked.length > maxDecimalLength) throw refuseClose('closed_quantity', 'too_long');
+    if (asked.startsWith('-') || new D(asked).isZero()) {
+      throw refuseClose('closed_quantity', 'must_be_positive');
+    }
+    if (new D(asked).gt(open)) throw refuseClose('closed_quantity', 'more_than_the_open_quantity');
+  }
+  const quantity = asked === undefined ? open : new D(asked);
+  if (!closeAtMarket(journal, position, quantity, context.now)) {
+    throw refuseClose('closed_quantity', 'no_liquidity');
+  }
+  return { status: 200, body: tradeView(journal.exchange, position) };
+};
+
+const closeAllTrades: ExchangeHandlerOf<'closeAllTrades'> = (context) => {
+  const filters = (context.body ?? {}) as z.infer<typeof zCloseAllTradesBody>;
+  const { journal } = context;
+  const userId = actingUser(context.caller);
+  const chosen = [...journal.exchange.positions.values()]
+    .filter(
+      (position) =>
+        position.userId === userId &&
+        position.status === 'open' &&
+        (filters.side === undefined || position.side === sideOf[filters.side]),
+    )
+    .sort((a, b) => a.id - b.id);
+  const closed = chosen.filter((position) =>
+    closeAtMarket(journal, position, openQuantity(position), context.now),
+  );
+  return { status: 200, body: closed.map((position) => tradeView(journal.exchange, position)) };
+};
+
+/** Moves the waiting exit of `type` on `position` to `price`, or places one there. */
+function setExit(
+  journal: Journal,
+  position: Position,
+  type: 'limit' | 'stop',
+  price: D,
+  now: number,
+): void {
+  const existing = exitOrdersOf(journal.exchange, position).find(
+    (order) => order.orderType === type && order.conditional,
+  );
+  if (existing && isOpen(existing)) {
+    const moved = journal.touchOrder(existing);
+    moved.price = price;
+    moved.updatedAt = now;
+    return;
+  }
+  journal.addOrder(
+    exitOrder(journal, position, {
+      orderType: type,
+      price,
+      quantity: openQuantity(position),
+      conditional: true,
+      unwoundTradeId: position.id,
+      now,
+    }),
+  );
+}
+
+const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
+  const { trade: exits } = context.body as z.infer<typeof zUpdateTradeBody>;
+  const { journal } = context;
+  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  // Bounded as an order's take profit and stop loss are: an exit off the tick could never trade.
+  const product = loadProduct(journal, position.productId);
+  checkAmount('take_profit', exits.take_profit);
+  checkTick(product, exits.take_profit, 'take_profit');
+  checkAmount('stop_loss', exits.stop_loss);
+  checkTick(product, exits.stop_loss, 'stop_loss');
+  if (exits.take_profit !== undefined) {
+    setExit(journal, position, 'limit', new D(exits.take_profit), context.now);
+  }
+  if (exits.stop_loss !== undefined) {
+    setExit(journal, position, 'stop', new D(exits.stop_loss), context.now);
+  }
+  triggerConditionalOrders(journal, position.productId, context.now);
+  return { status: 200, body: tradeView(journal.exchange, position) };
+};
+
+const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
+  const { delta: sent } = context.body as z.infer<typeof zAdjustTradeMarginBody>;
+  const { journal } = context;
+  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  if (sent.length > maxDecimalLength) throw refuseMargin('delta', 'too_long');
+  const delta = new D(sent);
+  if (delta.isZero()) throw refuseMargin('delta', 'must_not_be_zero');
+  const product = loadProduct(journal, position.productId);
+  if (delta.neg().gt(addedMargin(position, product))) {
+    throw refuseMargin('delta', 'more_than_the_added_margin');
+  }
+  adjustMargin(journal, position, delta, context.now);
+  return { status: 200, body: tradeView(journal.exchange, position) };
+};
+
+export const tradeHandlers = {
+  listTrades,
+  listOrderTrades,
+  closeTrade,
+  closeAllTrades,
+  updateTrade,
+  adjustTradeMargin,
+} satisfies Handlers;

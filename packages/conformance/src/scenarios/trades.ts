@@ -1,0 +1,171 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+type Row = Record<string, unknown>;
+
+const opened = 'TRADE-OPENED-BY-MARGIN-FILL';
+const closePartial = 'TRADE-CLOSE-PARTIAL';
+const closeAll = 'TRADE-CLOSE-ALL';
+const covered = [opened, closePartial, closeAll];
+
+const sideOfTrade = { buy: 'long', sell: 'short' } as const;
+
+function fail(message: string, call: RecordedCall, documented: string): never {
+  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
+}
+
+function tradeOf(call: RecordedCall): Row {
+  expectStatus(call, 200);
+  return bodyOf(call);
+}
+
+function listOf(call: RecordedCall): Row[] {
+  expectStatus(call, 200);
+  const body = call.json as Row | Row[] | null;
+  const rows = Array.isArray(body) ? body : body?.models;
+  if (!Array.isArray(rows)) fail(`${call.operationId} answered no list of trades`, call, 'a list');
+  return rows as Row[];
+}
+
+const openTradeIds = async (context: ScenarioContext, productId: string) =>
+  listOf(
+    await context.caller.call('listTrades', {
+      query: { status: 'open', product_id: productId, limit: '1000' },
+    }),
+  ).map((trade) => String(trade.id));
+
+/** The one open trade a filled margin order opened, as its order and the trade list show it. */
+async function checkOpened(context: ScenarioContext, order: OrderRef): Promise<Row> {
+  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
+  expectStatus(read, 200);
+  const { trade_id: tradeId, filled_quantity: filled } = bodyOf(read);
+  const byOrder = await context.caller.call('listOrderTrades', {
+    path: { order_id: String(order.id) },
+  });
+  const trades = listOf(byOrder);
+  const [trade] = trades;
+  const side = sideOfTrade[order.side];
+  if (
+    trades.length !== 1 ||
+    !trade ||
+    String(trade.id) !== String(tradeId) ||
+    trade.status !== 'open' ||
+    trade.side !== side ||
+    !new Decimal(String(trade.quantity)).eq(String(filled))
+  ) {
+    fail(
+      `order ${order.id} lists ${trades.length} trade(s): ${JSON.stringify(trades.map(({ id, status, side, quantity }) => ({ id, status, side, quantity })))}`,
+      byOrder,
+      `one open ${side} trade ${String(tradeId)} of quantity ${String(filled)}`,
+    );
+  }
+  if (!(await openTradeIds(context, order.productId)).includes(String(trade.id))) {
+    fail(`GET /trades?status=open does not list trade ${String(trade.id)}`, byOrder, 'listed');
+  }
+  return trade;
+}
+
+/** Sets a stop loss far from the market and adds then takes back margin: each answers the trade. */
+async function manage(context: ScenarioContext, trade: Row): Promise<void> {
+  const market = await context.market();
+  const far =
+    trade.side === 'long' ? market.primary.restingBuyPrice : market.primary.restingSellPrice;
+  const path = { trade_id: String(trade.id) };
+  tradeOf(await context.caller.call('updateTrade', { path, body: { trade: { stop_loss: far } } }));
+  for (const delta of ['1', '-1']) {
+    tradeOf(await context.caller.call('adjustTradeMargin', { path, body: { delta } }));
+  }
+}
+
+async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<string> {
+  const before = new Decimal(String(trade.open_quantity));
+  const part = before.div(2);
+  const call = await context.caller.call('closeTrade', {
+    path: { trade_id: String(trade.id) },
+    body: { closed_quantity: part.toFixed() },
+  });
+  const after = tradeOf(call);
+  const open = new Decimal(String(after.open_quantity));
+  const closed = new Decimal(String(after.close_quantity)).minus(String(trade.close_quantity));
+  if (after.status !== 'open' || !open.eq(before.minus(part)) || !closed.eq(part)) {
+    fail(
+      `closing ${part.toFixed()} of trade ${String(trade.id)}: status ${String(after.status)}, open_quantity ${String(after.open_quantity)}, close_quantity ${String(after.close_quantity)}`,
+      call,
+      `open, open_quantity ${before.minus(part).toFixed()}, close_quantity up by ${part.toFixed()}`,
+    );
+  }
+  return `open_quantity ${before.toFixed()} -> ${open.toFixed()}`;
+}
+
+async function checkCloseAll(context: ScenarioContext, trade: Row, productId: string) {
+  const call = await context.caller.call('closeAllTrades', { body: { side: trade.side } });
+  const answered = listOf(call).find((each) => String(each.id) === String(trade.id));
+  if (answered?.status !== 'closed' || !new Decimal(String(answered.open_quantity)).isZero()) {
+    fail(`close_all does not answer trade ${String(trade.id)} closed`, call, 'the trade, closed');
+  }
+  if ((await openTradeIds(context, productId)).includes(String(trade.id))) {
+    fail(`trade ${String(trade.id)} is still listed open after close_all`, call, 'not open');
+  }
+  return `trade ${String(trade.id)} closed by close_all`;
+}
+
+const trades: Scenario = {
+  name: 'a trade opened by a margin fill, closed in part, then by close_all',
+  profile: 'orders',
+  covers: covered,
+  // close_all closes every open trade of the side: no other scenario's may be open meanwhile.
+  exclusive: true,
+  async run(context) {
+    let order: OrderRef;
+    try {
+      const market = await context.market();
+      if (!market.primary.marginEnabled) throw new Skip('no product with margin trading');
+      order = await context.adapter.placeFilledOrder(
+        context.adapterContext,
+        {
+          product: market.primary,
+          side: 'buy',
+          tradingType: 'margin',
+          clientOrderId: context.clientOrderId(),
+        },
+        market,
+      );
+    } catch (error) {
+      if (!(error instanceof Skip)) throw error;
+      for (const requirementId of covered) {
+        context.evidence.record({
+          requirementId,
+          outcome: 'skip',
+          message: `no filled margin order: ${error.message}`,
+        });
+      }
+      return;
+    }
+    let trade: Row | undefined;
+    await context.evidence.check(opened, async () => {
+      trade = await checkOpened(context, order);
+      return `order ${order.id} opened trade ${String(trade.id)}`;
+    });
+    if (!trade) {
+      const [mine] = listOf(
+        await context.caller.call('listOrderTrades', { path: { order_id: String(order.id) } }),
+      );
+      trade = mine;
+    }
+    if (!trade) {
+      for (const requirementId of [closePartial, closeAll]) {
+        context.evidence.record({ requirementId, outcome: 'skip', message: 'no trade to close' });
+      }
+      return;
+    }
+    const open = trade;
+    await manage(context, open);
+    await context.evidence.check(closePartial, () => checkClosePartial(context, open));
+    await context.evidence.check(closeAll, () => checkCloseAll(context, open, order.productId));
+  },
+};
+
+export const tradeScenarios: Scenario[] = [trades];
