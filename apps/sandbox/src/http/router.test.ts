@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { executionHandlers } from '../exchange/executions.js';
+import { ledgerHandlers } from '../exchange/ledger-reads.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
 import { orderHandlers } from '../exchange/orders.js';
@@ -31,6 +32,7 @@ describe('route table from the specs', () => {
       executionHandlers,
       userHandlers,
       oauthHandlers('http://127.0.0.1:4000'),
+      ledgerHandlers,
       partnerHandlers,
     ];
     const count = (id: string) =>
