@@ -40,7 +40,6 @@ describe('route table from the specs', () => {
       depositHandlers,
       partnerHandlers,
       tradeHandlers,
-      ledgerHandlers,
     ];
     const count = (id: string) =>
       groups.filter((handlers: Record<string, unknown>) => handlers[id]).length;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,13 +71,18 @@ describe('a PGlite data folder', () => {
     let orders: number;
     try {
       await migrateAsFormerRunner(former);
-      // The seed is today's code, which reads the column a later migration adds: it is there
-      // while the seed runs, and gone again, as in a folder the former runner left.
+      // The seed is today's code, which reads the column and writes the table later migrations
+      // add: they are there while the seed runs, and gone again, as in a folder the former
+      // runner left.
       await former.apply('ALTER TABLE oauth_requests ADD COLUMN denied_at bigint');
+      await former.apply(
+        readFileSync(new URL('./migrations/0007.do.ledger.sql', import.meta.url), 'utf8'),
+      );
       const sequencer = await seed(former, defaultCredentials, Date.now());
       await sequencer.settled();
       orders = sequencer.state.exchange.orders.size;
       await former.apply('ALTER TABLE oauth_requests DROP COLUMN denied_at');
+      await former.apply('DROP TABLE ledger_entries');
     } finally {
       await former.close();
     }
