@@ -1,10 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ScenarioContext } from '../scenarios/scenario.js';
-import type { AdapterContext, Market, OrderRef, ResolvedAdapter } from './adapter.js';
-import type { Profile } from './catalog.js';
-import type { Evidences, SpecClient } from './context.js';
+import type { AdapterContext, Market, OrderRef } from './adapter.js';
 import { PreconditionError } from './outcome.js';
-import type { Target } from './target.js';
 
 /** The scenario running now: its place in the list, its client order ids, what it checked. */
 export interface RunningScenario {
@@ -23,17 +20,20 @@ export interface RunFixtures {
 }
 
 /** The context every scenario of a run gets: its signed calls, evidence and fixtures. */
-export function runFixtures(run: {
-  target: Target;
-  runId: string;
-  seed: string;
-  maxExamples: number;
-  startedAt: number;
-  profiles: ReadonlySet<Profile>;
-  caller: SpecClient;
-  evidence: Evidences;
-  adapter: ResolvedAdapter;
-}): RunFixtures {
+export function runFixtures(
+  run: Pick<
+    ScenarioContext,
+    | 'target'
+    | 'runId'
+    | 'seed'
+    | 'maxExamples'
+    | 'startedAt'
+    | 'profiles'
+    | 'caller'
+    | 'evidence'
+    | 'adapter'
+  >,
+): RunFixtures {
   const { target, runId, caller, evidence, adapter } = run;
   const adapterContext: AdapterContext = {
     target,
