@@ -1,0 +1,194 @@
+import { type ConformanceRequirement, type Profile, responseRequirementId } from './catalog.js';
+import type { SpecClient } from './context.js';
+import { type ExpectedFailure, isCurrent } from './expected-failures.js';
+import type { Evidence, RecordedCall } from './outcome.js';
+import { operation } from './spec.js';
+import type { Target } from './target.js';
+import { judgeValues, valueContextOf } from './values.js';
+
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR' | 'XFAIL' | 'XPASS';
+
+export const verdicts: readonly Verdict[] = [
+  'PASS',
+  'FAIL',
+  'WARN',
+  'SKIP',
+  'ERROR',
+  'XFAIL',
+  'XPASS',
+];
+
+/** The verdict on one requirement, with the evidence behind it. */
+export interface RequirementResult {
+  id: string;
+  level: ConformanceRequirement['level'];
+  kind: ConformanceRequirement['kind'];
+  profiles: Profile[];
+  origin: string;
+  summary: string;
+  /** For a statement about values: the sentence of the description (or conventions) it covers. */
+  sentence?: string;
+  verdict: Verdict;
+  /** One line: why this verdict. */
+  message: string;
+  /** The failing (or erroring, or skipping) evidence first, then at most a few passes. */
+  evidence: Evidence[];
+  /** Set when an expected-failures entry names the requirement. */
+  expectedFailure?: ExpectedFailure & { expired: boolean };
+  /** Time spent on it: its scenarios, or for a response requirement its operation's calls. */
+  durationMs: number;
+}
+
+/** The evidence a response gives about its operation's response requirement. */
+export function responseEvidence(call: RecordedCall): Evidence {
+  const requirementId = responseRequirementId(call.operationId);
+  if (call.violations.length === 0) {
+    return {
+      requirementId,
+      outcome: 'pass',
+      message: `${call.method} ${new URL(call.url).pathname} ${call.status} matches the spec`,
+    };
+  }
+  return {
+    requirementId,
+    outcome: 'fail',
+    message: `${call.method} ${new URL(call.url).pathname} ${call.status}: ${call.violations.map((v) => `${v.pointer || '(body)'} ${v.message}`).join('; ')}`,
+    received: call.responseText.slice(0, 500),
+    documented: call.violations
+      .map(
+        (v) =>
+          `${v.pointer || '(body)'}: ${v.message}${v.specPath ? ` (${decodeURIComponent(v.specPath)})` : ''}`,
+      )
+      .join('\n'),
+    call,
+  };
+}
+
+/** The evidence about a value requirement: one item per successful answer of its operations. */
+export function valueEvidence(
+  requirement: ConformanceRequirement,
+  caller: SpecClient,
+  target: Target,
+): Evidence[] {
+  const found: Evidence[] = [];
+  for (const call of caller.calls) {
+    if (!requirement.operations.includes(call.operationId)) continue;
+    if (call.status < 200 || call.status >= 300) continue;
+    const baseUrl =
+      operation(call.operationId).api === 'exchange' ? target.exchangeUrl : target.partnerUrl;
+    const finding = judgeValues(
+      requirement.checks ?? [],
+      call.json,
+      call.requestBody,
+      valueContextOf(call, caller.calls, baseUrl),
+    );
+    if (finding.checked === 0) continue;
+    const where = `${call.method} ${new URL(call.url).pathname} ${call.status}`;
+    found.push(
+      finding.problems.length === 0
+        ? {
+            requirementId: requirement.id,
+            outcome: 'pass',
+            message: `${where}: ${finding.checked} value${finding.checked === 1 ? '' : 's'} as described`,
+          }
+        : {
+            requirementId: requirement.id,
+            outcome: 'fail',
+            message: `${where}: ${finding.problems.join('; ')}`,
+            received: finding.problems.join('\n'),
+            documented: `${requirement.summary}\n"${requirement.sentence ?? ''}"`,
+            call,
+          },
+    );
+  }
+  return found;
+}
+
+/**
+ * The verdict on a requirement from its evidence. A response or value requirement took the
+ * time of its operations' calls; any other the time of its scenarios, `scenariosMs`.
+ */
+export function resultOf(
+  requirement: ConformanceRequirement,
+  evidence: readonly Evidence[],
+  expected: ExpectedFailure | undefined,
+  now: Date,
+  calls: readonly RecordedCall[],
+  scenariosMs: number,
+): RequirementResult {
+  const durationMs =
+    requirement.kind === 'response' || requirement.kind === 'value'
+      ? calls
+          .filter((call) => requirement.operations.includes(call.operationId))
+          .reduce((sum, call) => sum + call.durationMs, 0)
+      : scenariosMs;
+  return judge(
+    requirement,
+    evidence.filter((e) => e.requirementId === requirement.id),
+    expected,
+    now,
+    durationMs,
+  );
+}
+
+function judge(
+  requirement: ConformanceRequirement,
+  evidence: Evidence[],
+  expected: ExpectedFailure | undefined,
+  now: Date,
+  durationMs: number,
+): RequirementResult {
+  const failing = evidence.filter((e) => e.outcome === 'fail');
+  const erroring = evidence.filter((e) => e.outcome === 'error');
+  const skipping = evidence.filter((e) => e.outcome === 'skip');
+  const passing = evidence.filter((e) => e.outcome === 'pass');
+  let verdict: Verdict;
+  let message: string;
+  const precondition = erroring.find((e) => e.precondition);
+  if (precondition) {
+    // What was checked without its precondition proves nothing either way.
+    verdict = 'ERROR';
+    message = precondition.message;
+  } else if (failing.length > 0) {
+    verdict = requirement.level === 'MUST' ? 'FAIL' : 'WARN';
+    message = failing[0]?.message ?? '';
+  } else if (erroring.length > 0) {
+    verdict = 'ERROR';
+    message = erroring[0]?.message ?? '';
+  } else if (passing.length > 0) {
+    verdict = 'PASS';
+    message = `${passing.length} check${passing.length === 1 ? '' : 's'} passed${skipping.length ? `; skipped: ${skipping[0]?.message}` : ''}`;
+  } else {
+    verdict = 'SKIP';
+    message = skipping[0]?.message ?? 'no scenario of the selected profiles exercised it';
+  }
+  const result: RequirementResult = {
+    id: requirement.id,
+    level: requirement.level,
+    kind: requirement.kind,
+    profiles: requirement.profiles,
+    origin: requirement.origin,
+    summary: requirement.summary,
+    ...(requirement.sentence ? { sentence: requirement.sentence } : {}),
+    verdict,
+    message,
+    evidence: precondition
+      ? [precondition]
+      : [...failing, ...erroring, ...skipping, ...passing.slice(0, 3)],
+    durationMs: Math.round(durationMs),
+  };
+  if (expected) {
+    const expired = !isCurrent(expected, now);
+    result.expectedFailure = { ...expected, expired };
+    if (!expired && (verdict === 'FAIL' || verdict === 'WARN')) {
+      result.verdict = 'XFAIL';
+      result.message = `expected failure (${expected.reason}): ${message}`;
+    } else if (!expired && verdict === 'PASS') {
+      result.verdict = 'XPASS';
+      result.message = `expected to fail (${expected.reason}) but passed: remove it from the expected-failures file`;
+    } else if (expired && (verdict === 'FAIL' || verdict === 'WARN')) {
+      result.message = `${message} (its expected-failures entry expired on ${expected.expires})`;
+    }
+  }
+  return result;
+}
