@@ -14,7 +14,11 @@ it('types each channel by its template and payload', () => {
   expectTypeOf<ChannelAddress<'userOrders'>>().toEqualTypeOf<`user_account_${string}_orders`>();
   expectTypeOf<ChannelPayloads['userOrders']>().toEqualTypeOf<Order>();
   expectTypeOf<ChannelPayloads['priceLadders']>().toEqualTypeOf<PriceLevel[]>();
-  expectTypeOf<ProtocolPayloads['subscribe']>().toEqualTypeOf<{ channel: string; auth?: string; channel_data?: string }>();
+  expectTypeOf<ProtocolPayloads['subscribe']>().toEqualTypeOf<{
+    channel: string;
+    auth?: string;
+    channel_data?: string;
+  }>();
   // @ts-expect-error every parameter of the template is required
   channelAddress('productCash', { pair: 'btcjpy' });
   // @ts-expect-error no channel has this name

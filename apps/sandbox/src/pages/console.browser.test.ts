@@ -51,7 +51,11 @@ describe('the sandbox console', () => {
     await place(seller.call, { product_id, side: 'sell', price: '6000000', quantity: '0.0005' });
     const fill = page.locator('#fills tr').first();
     await fill.filter({ hasText: '0.0005' }).waitFor();
-    expect(await fill.innerText()).toMatch(/sell\s+6000000\s+0\.0005/);
+    expect((await fill.locator('td').allTextContents()).slice(1, 4)).toEqual([
+      'sell',
+      '6000000',
+      '0.0005',
+    ]);
     await page.locator('#buy-levels tr', { hasText: '0.0015' }).waitFor();
     await page.screenshot({ path: new URL('../../.tmp/console.png', import.meta.url).pathname });
     expect(errors).toEqual([]);
