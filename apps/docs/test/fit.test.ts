@@ -4,7 +4,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
 
@@ -12,13 +13,7 @@ let docs: DocsServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [docs, browser] = await Promise.all([
-    startDocsServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [docs, browser] = await Promise.all([startDocsServer(), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -11,7 +11,8 @@ import {
   startSandboxProcess,
   unusedPort,
 } from '@exchange-kit/sandbox/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsServer, distDir, startDocsServer } from '../src/serve.js';
 import { sandboxForTests } from './sandbox.js';
@@ -23,13 +24,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
-  [sandbox, browser] = await Promise.all([
-    sandboxForTests(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [sandbox, browser] = await Promise.all([sandboxForTests(), launchChromium()]);
   docs = await startDocsServer({
     sandboxUrl: sandbox.partnerUrl,
     publicApiKey: sandbox.publicApiKey,

@@ -12,7 +12,8 @@ import {
   startSandboxProcess,
   unusedPort,
 } from '@exchange-kit/sandbox/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser, Page } from 'playwright-core';
 import { createLogger } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type ExampleServer, startExampleServer } from '../example/server.js';
@@ -44,10 +45,7 @@ beforeAll(async () => {
       tokenId: clockSandbox.tokenId,
       tokenSecret: clockSandbox.tokenSecret,
     }),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
+    launchChromium(),
   ]);
 });
 

@@ -251,17 +251,22 @@ describe('private channels', () => {
   });
 });
 
+/** pusher-js as an existing client configures it for the sandbox: its host, port and app key. */
+function pusherClient() {
+  const { port } = sandbox.server.address() as AddressInfo;
+  return new Pusher('LiquidTapClient', {
+    cluster: 'sandbox',
+    wsHost: '127.0.0.1',
+    wsPort: port,
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    disableStats: true,
+  });
+}
+
 describe('public channels through pusher-js', () => {
   it('deliver each fill, the book side it changed and the product, once each, after the REST answer', async () => {
-    const { port } = sandbox.server.address() as AddressInfo;
-    const pusher = new Pusher('LiquidTapClient', {
-      cluster: 'sandbox',
-      wsHost: '127.0.0.1',
-      wsPort: port,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      disableStats: true,
-    });
+    const pusher = pusherClient();
     try {
       const product_id = await freshProduct(trading);
       const received: { channel: string; event: string; data: unknown }[] = [];
@@ -313,15 +318,7 @@ describe('public channels through pusher-js', () => {
   });
 
   it('deliver private events after the auth event, sent as existing clients send it', async () => {
-    const { port } = sandbox.server.address() as AddressInfo;
-    const pusher = new Pusher('LiquidTapClient', {
-      cluster: 'sandbox',
-      wsHost: '127.0.0.1',
-      wsPort: port,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      disableStats: true,
-    });
+    const pusher = pusherClient();
     try {
       const user = await newUser(sandbox);
       await new Promise<void>((resolve) => pusher.connection.bind('connected', () => resolve()));

@@ -2,7 +2,8 @@
  * The console in Chromium: a person watches a product's book and fills while calls over the
  * exchange interface change them, the page following the public channels.
  */
-import { type Browser, chromium } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { newUser, startTestSandbox } from '../test-support.js';
@@ -13,13 +14,7 @@ let browser: Browser;
 let trading: TradingSandbox;
 
 beforeAll(async () => {
-  [sandbox, browser] = await Promise.all([
-    startTestSandbox(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [sandbox, browser] = await Promise.all([startTestSandbox(), launchChromium()]);
   trading = storedTrading(sandbox);
 });
 afterAll(async () => {

@@ -7,7 +7,8 @@ import {
   zGetOAuthRequestResponse,
   zGetUserContextResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { type Client, demoClient, newUser, startTestSandbox, valid } from '../test-support.js';
@@ -17,13 +18,7 @@ let browser: Browser;
 let app: Client;
 
 beforeAll(async () => {
-  [sandbox, browser] = await Promise.all([
-    startTestSandbox(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [sandbox, browser] = await Promise.all([startTestSandbox(), launchChromium()]);
   app = demoClient(sandbox);
 });
 afterAll(async () => {

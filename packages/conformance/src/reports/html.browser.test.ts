@@ -4,7 +4,8 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { launchChromium } from '@exchange-kit/test-support/chromium';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { profileNames } from '../engine/catalog.js';
 import type { RecordedCall } from '../engine/outcome.js';
@@ -15,10 +16,7 @@ import { toHtml } from './html.js';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
