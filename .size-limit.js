@@ -97,11 +97,14 @@ export default [
     // 33 KiB since calls refuse a missing path parameter and guard the logging hooks (0.4 kB):
     // a call to a literal `{order_id}`, or a placed order reported failed by a broken logger,
     // cost users more than the bytes.
+    // 38.4 KiB once the client covers the rest of the exchange (fills, ledger and balances,
+    // trades, withdrawals and deposits: 22 more operations, each with its response schema) and
+    // `client.events` (about 1.5 kB): the operations are the client's purpose.
     name: '@exchange-kit/exchange-client: with core and runtime schemas, on Node',
     path: 'packages/exchange-client/src/index.ts',
     gzip: true,
-    // Measured 32.96 KiB.
-    limit: '36.3 KiB',
+    // Measured 38.35 KiB.
+    limit: '42.2 KiB',
     modifyEsbuildConfig: (config) => ({
       ...config,
       platform: 'node',
