@@ -156,11 +156,15 @@ describe('migrate', () => {
   it('refuses a store that records a migration this sandbox lacks', async () => {
     const db = await emptyStore();
     await migrate(db);
+    // A version past every migration this sandbox has, however many it has.
+    const future = 1000;
     await db.transaction((tx) =>
-      tx.query("INSERT INTO schemaversion (version, name, md5) VALUES (9, 'future', 'x')"),
+      tx.query("INSERT INTO schemaversion (version, name, md5) VALUES ($1, 'future', 'x')", [
+        future,
+      ]),
     );
     await expect(migrate(db)).rejects.toThrow(
-      'The store records migration 9, which this sandbox does not have',
+      `The store records migration ${future}, which this sandbox does not have`,
     );
   });
 
