@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,36 @@ afterEach(async () => {
     await rm(directory, { recursive: true, force: true });
   }
 });
+
+/** The migrations the former runner applied; the rest came with postgrator. */
+const formerCount = 4;
+
+/**
+ * Each table and column the migrations after the former runner's add, as the statement that
+ * adds it and the one that takes it back.
+ */
+function addedByLaterMigrations(): { create: string; drop: string }[] {
+  const directory = new URL('./migrations/', import.meta.url);
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
+    .slice(formerCount);
+  return files.flatMap((file) =>
+    readFileSync(new URL(file, directory), 'utf8')
+      .replace(/--.*$/gm, '')
+      .split(';')
+      .map((statement) => statement.trim())
+      .flatMap((statement) => {
+        const table = /^CREATE TABLE (\w+)/i.exec(statement)?.[1];
+        if (table) return [{ create: statement, drop: `DROP TABLE ${table}` }];
+        const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/i.exec(statement);
+        if (column) {
+          return [{ create: statement, drop: `ALTER TABLE ${column[1]} DROP COLUMN ${column[2]}` }];
+        }
+        return [];
+      }),
+  );
+}
 
 async function dataDir(): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'sandbox-data-dir-'));
@@ -70,19 +100,16 @@ describe('a PGlite data folder', () => {
     const former = await openDatabase({ dataDir: dir });
     let orders: number;
     try {
-      await migrateAsFormerRunner(former);
-      // The seed is today's code, which reads the column and writes the table later migrations
-      // add: they are there while the seed runs, and gone again, as in a folder the former
-      // runner left.
-      await former.apply('ALTER TABLE oauth_requests ADD COLUMN denied_at bigint');
-      await former.apply(
-        readFileSync(new URL('./migrations/0007.do.ledger.sql', import.meta.url), 'utf8'),
-      );
+      await migrateAsFormerRunner(former, formerCount);
+      // The seed is today's code, which reads and writes the tables and columns later
+      // migrations add: they are there while the seed runs, and gone again, as in a folder
+      // the former runner left.
+      const added = addedByLaterMigrations();
+      for (const statement of added) await former.apply(statement.create);
       const sequencer = await seed(former, defaultCredentials, Date.now());
       await sequencer.settled();
       orders = sequencer.state.exchange.orders.size;
-      await former.apply('ALTER TABLE oauth_requests DROP COLUMN denied_at');
-      await former.apply('DROP TABLE ledger_entries');
+      for (const statement of [...added].reverse()) await former.apply(statement.drop);
     } finally {
       await former.close();
     }
