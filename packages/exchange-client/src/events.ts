@@ -122,8 +122,7 @@ interface Entry {
   lastHeard: number;
   subscribedOnce: boolean;
   confirm(): void;
-  refuse(error: EventsError): void;
-  ready: Promise<void>;
+  /** Ends the subscription; with an error, `ready` and its iterators reject with it. */
   end(error?: EventsError): void;
 }
 
@@ -204,7 +203,7 @@ export function createEventsClient(options: EventsOptions): EventsClient {
       const { message } = (dataOf(frame.data) ?? {}) as { message?: string };
       // A refused subscription names its channel in the message.
       for (const entry of entries.values()) {
-        if (message?.includes(`"${entry.address}"`)) entry.refuse(new EventsError(message));
+        if (message?.includes(`"${entry.address}"`)) entry.end(new EventsError(message));
       }
       return;
     }
@@ -244,7 +243,7 @@ export function createEventsClient(options: EventsOptions): EventsClient {
 
   const refusePrivate = (message: string) => {
     for (const entry of [...entries.values()]) {
-      if (entry.private) entry.refuse(new EventsError(message));
+      if (entry.private) entry.end(new EventsError(message));
     }
   };
 
@@ -269,7 +268,7 @@ export function createEventsClient(options: EventsOptions): EventsClient {
       const error = new EventsError(
         'No WebSocket class: on Node 20, pass `WebSocket` from the `ws` package in the options',
       );
-      for (const entry of entries.values()) entry.refuse(error);
+      for (const entry of [...entries.values()]) entry.end(error);
       return;
     }
     const current = new Socket(options.url);
@@ -329,8 +328,6 @@ export function createEventsClient(options: EventsOptions): EventsClient {
         lastHeard: Date.now(),
         subscribedOnce: false,
         confirm: () => confirm(),
-        refuse: (error) => end(error),
-        ready,
         end,
       };
       entries.set(address, entry);

@@ -61,6 +61,8 @@ export function serveEvents(
   return {
     hub,
     publisher: (journal) => {
+      // Every call of the exchange passes here: with no subscriber, it costs one check.
+      if (hub.idle) return undefined;
       const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
       if (publications.length === 0) return undefined;
       return () => {

@@ -43,6 +43,11 @@ export class EventHub {
     if (subscribers.size === 0) this.#channels.delete(key);
   }
 
+  /** Whether no one listens anywhere: then a call publishes nothing and renders nothing. */
+  get idle(): boolean {
+    return this.#channels.size === 0;
+  }
+
   /** Whether anyone listens at `key`: an event no one would receive is not rendered. */
   listening(key: string): boolean {
     return this.#channels.has(key);
