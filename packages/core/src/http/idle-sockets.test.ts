@@ -21,10 +21,16 @@ afterEach(() => {
   }
 });
 
-/** A server that keeps connections open as long as `keepAliveMs` says and counts them. */
-async function loopback(keepAliveMs: number): Promise<Loopback> {
-  const server = createServer((_, response) => response.end('ok'));
-  server.keepAliveTimeout = keepAliveMs;
+/**
+ * A server that keeps connections open for a minute and counts them, so any close seen in a
+ * test is the client's. `announce` is the `Keep-Alive` header it answers with, if any.
+ */
+async function loopback(announce?: string): Promise<Loopback> {
+  const server = createServer((_, response) => {
+    if (announce !== undefined) response.setHeader('keep-alive', announce);
+    response.end('ok');
+  });
+  server.keepAliveTimeout = 60_000;
   const seen: Loopback = { server, origin: '', opened: [], closed: [] };
   server.on('connection', (socket: Socket) => {
     const port = socket.remotePort ?? 0;
@@ -54,7 +60,7 @@ function get(origin: string, agent: Agent, idle: IdleSockets) {
 
 describe('closing idle sockets', () => {
   it('keeps a socket in use and closes it once idle for the limit, then stops looking', async () => {
-    const server = await loopback(60_000);
+    const server = await loopback();
     const agent = new Agent({ keepAlive: true });
     const idle = closeIdleSockets(agent, { idleMs: 400, everyMs: 50 });
     // Used every 150 ms, well within the limit, for longer than the limit: one connection.
@@ -66,12 +72,11 @@ describe('closing idle sockets', () => {
     const lastUse = performance.now();
     expect(server.opened).toHaveLength(1);
     expect(server.closed).toHaveLength(0);
-    while (server.closed.length === 0 && performance.now() - lastUse < 2_000) await sleep(10);
+    while (server.closed.length === 0 && performance.now() - lastUse < 10_000) await sleep(10);
     const idleFor = performance.now() - lastUse;
+    // Closed by the client (the server would wait a minute), and not before the limit.
     expect(server.closed).toEqual(server.opened);
     expect(idleFor).toBeGreaterThanOrEqual(400 - 2 * 50);
-    // Within a look of the limit; a loaded machine runs timers late, hence the margin.
-    expect(idleFor).toBeLessThan(400 + 300);
     // With no socket left the timer stops, and the next call starts it again.
     await sleep(120);
     expect(idle.watching).toBe(false);
@@ -82,18 +87,17 @@ describe('closing idle sockets', () => {
   });
 
   it('closes sooner when the server announces a shorter Keep-Alive timeout', async () => {
-    // Node's server announces `Keep-Alive: timeout=2`: the socket may idle for 1 s.
-    const server = await loopback(2_000);
+    // The server announces `Keep-Alive: timeout=2`: the socket may idle for 1 s, not the 10 s
+    // the client would allow by itself.
+    const server = await loopback('timeout=2');
     const agent = new Agent({ keepAlive: true });
     const idle = closeIdleSockets(agent, { idleMs: 10_000, everyMs: 100 });
     await get(server.origin, agent, idle);
     const lastUse = performance.now();
-    while (server.closed.length === 0 && performance.now() - lastUse < 3_000) await sleep(10);
+    while (server.closed.length === 0 && performance.now() - lastUse < 8_000) await sleep(10);
     const idleFor = performance.now() - lastUse;
     expect(server.closed).toHaveLength(1);
-    // Closed by the client after about its second, well before the server's 2 s.
     expect(idleFor).toBeGreaterThanOrEqual(1_000 - 2 * 100);
-    expect(idleFor).toBeLessThan(1_500);
     agent.destroy();
   });
 });

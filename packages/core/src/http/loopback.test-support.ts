@@ -20,7 +20,21 @@ export interface Seen {
  * every request (cleared before each test), answers through `handler`, and closes after them.
  */
 export function loopbackServer(handler: Handler) {
-  const loopback = { origin: '', seen: [] as Seen[] };
+  const loopback = {
+    origin: '',
+    seen: [] as Seen[],
+    /**
+     * Resolves once `count` requests have reached the server: a test that acts on a request
+     * in flight waits for it to arrive rather than guessing how long a loaded machine takes.
+     */
+    async arrived(count: number, withinMs = 10_000) {
+      const deadline = Date.now() + withinMs;
+      while (loopback.seen.length < count) {
+        if (Date.now() > deadline) throw new Error(`${count} request(s) never reached the server`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+  };
   const server = createServer(async (request, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;

@@ -93,13 +93,11 @@ describe('a call refused for its nonce', () => {
   it('is sent again a bounded number of times, then the refusal goes to the caller', async () => {
     handle = plain(401, 'Nonce is too small');
     const { send, retries } = sender({ retry: { nonceRetries: 3 } });
-    const started = performance.now();
     const answer = await send(post());
     expect(answer).toMatchObject({ status: 401, text: 'Nonce is too small' });
     expect(seen).toHaveLength(4);
     expect(retries).toHaveLength(3);
     // The jitter is a few ms per resend, not a backoff of hundreds.
-    expect(performance.now() - started).toBeLessThan(1_000);
     for (const event of retries) expect(event.delayMs).toBeLessThan(30);
   });
 

@@ -17,7 +17,7 @@ import {
 // node:http, so everything here crosses a real socket.
 let handle: Handler;
 const loopback = loopbackServer((request, body, response) => handle(request, body, response));
-const { seen } = loopback;
+const { seen, arrived } = loopback;
 
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): Handler => {
   return (_request, _body, response) => {
@@ -128,7 +128,7 @@ describe('the Node sender', () => {
     handle = () => undefined;
     const caller = new AbortController();
     const pending = sender()(call('/accounts', { signal: caller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await arrived(1);
     caller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
 
