@@ -8,7 +8,6 @@ import { decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createPartnerClient as createBrowserClient } from './browser.js';
 import { createPartnerClient } from './index.js';
-import { isPartnerCall } from './partner-client.js';
 
 const publicApiKey = 'pk_sandbox_demo';
 const tokenSecret = 'demo-token-secret';
@@ -25,20 +24,39 @@ function server(...replies: JsonReply[]) {
 }
 
 describe('createPartnerClient', () => {
-  it('signs exactly the operations the spec secures with X-Service-Auth', () => {
+  it('signs with the delegated payload exactly the operations the spec secures with X-Service-Auth, raw calls too', async () => {
     const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
-      Object.values(
+      Object.entries(
         item as Record<string, { operationId?: string; security?: Array<Record<string, unknown>> }>,
       )
-        .filter((operation) => typeof operation === 'object' && operation.operationId)
-        .map((operation) => ({
+        .filter(([, operation]) => typeof operation === 'object' && operation.operationId)
+        .map(([method, operation]) => ({
           path,
+          method: method.toUpperCase() as 'GET' | 'POST',
           serviceAuth: (operation.security ?? []).some((s) => 'ServiceAuth' in s),
         })),
     );
     expect(operations).toHaveLength(7);
-    for (const { path, serviceAuth } of operations)
-      expect(isPartnerCall(path), path).toBe(serviceAuth);
+    expect(operations.filter((operation) => operation.serviceAuth)).not.toHaveLength(0);
+    for (const { path, method, serviceAuth } of operations) {
+      // Refused, so no answer needs to meet a schema: only the signing is looked at.
+      const { fetch, requests } = server({ status: 401, body: { message: 'no' } });
+      const client = createPartnerClient({
+        partnersUrl,
+        publicApiKey,
+        tokenId: 'demo-token',
+        tokenSecret,
+        fetch,
+        retry: false,
+      });
+      const params = { path: { public_api_key: publicApiKey, transaction_id: 't' } };
+      const raw = client.raw as unknown as Record<string, (path: string, init: object) => unknown>;
+      await raw[method]?.(path, { params, ...(method === 'POST' ? { body: {} } : {}) });
+      const jwt = requests[0]?.request.headers.get('X-Service-Auth') ?? '';
+      const payload = decodeJwt(jwt);
+      expect(payload.delegate_path !== undefined, `${method} ${path}`).toBe(serviceAuth);
+      if (serviceAuth) expect(payload.path, `${method} ${path}`).toBe('/realtime');
+    }
   });
 
   it('signs intent creation with path /realtime and the real path as delegate_path', async () => {

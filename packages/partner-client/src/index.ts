@@ -1,7 +1,6 @@
 import { serviceAuthenticator } from '@exchange-kit/core/auth';
 import {
   buildPartnerClient,
-  isPartnerCall,
   type PartnerClient,
   type PartnerClientOptions,
 } from './partner-client.js';
@@ -14,7 +13,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const { tokenId, tokenSecret } = options;
   const authenticate =
     tokenId !== undefined && tokenSecret !== undefined
-      ? serviceAuthenticator({ tokenId, tokenSecret }, { delegate: isPartnerCall })
+      ? serviceAuthenticator({ tokenId, tokenSecret })
       : undefined;
   return buildPartnerClient(options, authenticate);
 }

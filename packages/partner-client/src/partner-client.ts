@@ -225,6 +225,3 @@ export function buildPartnerClient(
 }
 
 export type PartnerClient = ReturnType<typeof buildPartnerClient>;
-
-/** Partner calls (under /api/v1/partner/) are the ones the spec secures with X-Service-Auth. */
-export const isPartnerCall = (path: string): boolean => path.startsWith('/api/v1/partner/');

@@ -31,7 +31,7 @@ describe('one signer for core and conformance', () => {
       const suite = headers['X-Service-Auth'] as string;
       // A client's middleware signs the same call with the same nonce the same way.
       const sent = new Headers();
-      await serviceAuthenticator(token, { delegate: () => delegate })({ headers: sent }, path);
+      await serviceAuthenticator(token)({ headers: sent }, path, { delegate });
       const clientJwt = sent.get('X-Service-Auth') as string;
       const { nonce: _clientNonce, ...clientClaims } = jwtPayload(clientJwt) ?? {};
       const { nonce: _suiteNonce, ...suiteClaims } = jwtPayload(suite) ?? {};

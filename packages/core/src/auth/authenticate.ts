@@ -9,8 +9,6 @@ import {
 export interface ServiceAuthOptions {
   /** Sign for a user through an approved OAuth request. */
   oauth?: OAuthRequestIds;
-  /** Which paths are partner calls, signed with path /realtime and delegate_path. */
-  delegate?: (path: string) => boolean;
 }
 
 /** An attempt as the transport hands it over; a Request fits too. */
@@ -33,16 +31,17 @@ function setWhenSigned(
 /**
  * Adds a fresh X-Service-Auth JWT for the exact path (query string included) to an attempt.
  * `withoutNonce` leaves the nonce out of a call made with one's own token; partner and OAuth
- * calls always carry one. On Node it signs synchronously, so the sender writes the call in
+ * calls always carry one. `delegate`, set for the operations the contract signs with the
+ * partner's delegated payload, signs `/realtime` with the path as `delegate_path`. On Node it signs synchronously, so the sender writes the call in
  * the same turn it signs it.
  */
 export function serviceAuthenticator(token: ApiToken, options: ServiceAuthOptions = {}) {
   return (
     request: Attempt,
     path: string,
-    sign?: { withoutNonce?: boolean },
+    sign?: { withoutNonce?: boolean; delegate?: boolean },
   ): void | Promise<void> => {
-    const jwt = options.delegate?.(path)
+    const jwt = sign?.delegate
       ? serviceAuthJwt(token, { path, delegate: true })
       : options.oauth
         ? serviceAuthJwt(token, { path, oauth: options.oauth })

@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { callSigningOf, type OperationAuth } from '../auth/call-signing.js';
 import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
@@ -17,6 +18,8 @@ import {
   createSender,
   type RetryOptions,
   requestOf,
+  type SignOptions,
+  signRequestAs,
   type TransportHooks,
   type TransportOptions,
   transportOf,
@@ -61,12 +64,10 @@ export interface PerCallOptions {
 }
 
 /** An operation of a generated table, with where the decimals of its request body are. */
-export interface ClientOperation extends OperationInfo {
+export interface ClientOperation extends OperationInfo, OperationAuth {
   readonly requestDecimals: DecimalPlan | null;
   /** The names of its query parameters. */
   readonly query: readonly string[];
-  /** How the call is signed, as the table names it: what a 401 may mean depends on it. */
-  readonly authPayload?: string | null;
 }
 
 export interface ApiClientConfig extends ConnectionOptions {
@@ -157,7 +158,22 @@ export function createApi<Paths extends {}, Operations>(
   const secrets = new Set(config.secretFields);
   const targetOf = callTargets(config.baseUrl);
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
+  const byRoute = new Map(
+    Object.values(config.operations).map((operation) => [
+      `${operation.method} ${operation.path}`,
+      operation,
+    ]),
+  );
   raw.use(
+    {
+      // A raw call is signed as its operation's row says, as a typed call is.
+      onRequest({ request, schemaPath }) {
+        const operation = byRoute.get(`${request.method} ${schemaPath}`);
+        const sign = operation && signOptionsOf(operation);
+        if (sign) signRequestAs(request, sign);
+        return undefined;
+      },
+    },
     decodingMiddleware(config.operations, loadSchemas, {
       validate,
       secretFields: config.secretFields,
@@ -185,7 +201,7 @@ export function createApi<Paths extends {}, Operations>(
       path,
       body,
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      sign: input.withoutNonce === true ? { withoutNonce: true } : undefined,
+      sign: signOptionsOf(operation, input.withoutNonce === true),
     });
     const request = { method, path, operationId: name };
     const { status, text } = answer;
@@ -278,4 +294,11 @@ export function encodeDecimals<T>(value: T, plan: Plan, path = ''): T {
     }
   }
   return out as T;
+}
+
+/** How a call of `operation` is signed; `undefined` for the common case. */
+function signOptionsOf(operation: OperationAuth, withoutNonce = false): SignOptions | undefined {
+  const delegate = callSigningOf(operation) === 'delegated';
+  if (!delegate && !withoutNonce) return undefined;
+  return { ...(delegate ? { delegate } : {}), ...(withoutNonce ? { withoutNonce } : {}) };
 }

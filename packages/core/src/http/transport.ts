@@ -66,10 +66,12 @@ export interface AttemptRequest {
   readonly headers: AttemptHeaders;
 }
 
-/** How one attempt is to be signed. */
+/** How one attempt is to be signed, as its operation's row of the contract says. */
 export interface SignOptions {
   /** Sign without a nonce: only a `POST /orders` whose body carries a `client_order_id` may. */
   withoutNonce?: boolean;
+  /** The partner's delegated payload: path `/realtime`, the real path as `delegate_path`. */
+  delegate?: boolean;
 }
 
 export type Authenticate = (
@@ -121,6 +123,14 @@ export type Transport = (input: Request) => Promise<Response>;
 
 const redactedHeaders = new Set(['x-service-auth', 'authorization']);
 const requestOfResponse = new WeakMap<Response, RequestSummary>();
+
+/**
+ * How a request made through openapi-fetch is to be signed: set by the client's middleware,
+ * which knows the operation, and read by the transport, which signs each attempt.
+ */
+const signOptionsOfRequest = new WeakMap<Request, SignOptions>();
+export const signRequestAs = (request: Request, options: SignOptions): void =>
+  void signOptionsOfRequest.set(request, options);
 
 /** The request a response answers, for error messages. */
 export function requestOf(response: Response): RequestSummary | undefined {
@@ -310,6 +320,7 @@ export function transportOf(sender: Sender): Transport {
       headers: request.headers,
       body: request.body ? new Uint8Array(await request.arrayBuffer()) : undefined,
       signal: request.signal,
+      sign: signOptionsOfRequest.get(request),
     });
     // A status without a body (204, 304) refuses even an empty one.
     const response = new Response(answer.text || null, answer);
