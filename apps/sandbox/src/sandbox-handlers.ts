@@ -21,16 +21,31 @@ export function sandboxHandlers(
   const signed = requireSessionAuth ? requiringSessionAuth(partnerHandlers) : partnerHandlers;
   const partner =
     settleAfterMs === undefined ? signed : completingSettlements(signed, settleAfterMs);
-  return {
-    ...marketHandlers,
-    ...orderHandlers,
-    ...executionHandlers,
-    ...userHandlers,
-    ...tradeHandlers,
-    ...oauthHandlers(exchangeUrl),
-    ...ledgerHandlers,
-    ...withdrawalHandlers,
-    ...depositHandlers,
-    ...partner,
-  };
+  return oneHandlerEach([
+    marketHandlers,
+    orderHandlers,
+    executionHandlers,
+    userHandlers,
+    tradeHandlers,
+    oauthHandlers(exchangeUrl),
+    ledgerHandlers,
+    withdrawalHandlers,
+    depositHandlers,
+    partner,
+  ]);
+}
+
+/**
+ * The groups' handlers as one table. A second handler for an operation would silently replace
+ * the first in a spread: it stops the start instead, naming the operation.
+ */
+export function oneHandlerEach(groups: Handlers[]): Handlers {
+  const handlers: Handlers = {};
+  for (const group of groups) {
+    for (const [operationId, handler] of Object.entries(group)) {
+      if (operationId in handlers) throw new Error(`${operationId} has two handlers`);
+      handlers[operationId] = handler;
+    }
+  }
+  return handlers;
 }
