@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { eventsPath } from '@exchange-kit/contract/events';
 import { startSandbox } from '@exchange-kit/sandbox/bench';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
+import { type Subscribers, startSubscribers } from './subscribers.js';
 
-const subscribers = 1_000;
+const subscriberCount = 1_000;
 /** Events published back to back in one round of the rate; each reaches every subscriber. */
 const eventsPerRound = 50;
 const rounds = 3;
@@ -35,82 +36,54 @@ const median = (values: number[]) =>
 
 interface Target {
   url: string;
-  /** What a client sends once connected, to join the channel; nothing for the bare server. */
-  join?: string;
+  /** The channels a client joins once connected; none for the bare server. */
+  channels: string[];
   publish(data: string): void;
   close(): Promise<void>;
 }
 
-/** Connects the subscribers, 100 at a time, each joined to the channel. */
-async function connect(target: Target, onFrame: (raw: string) => void): Promise<WebSocket[]> {
-  const clients: WebSocket[] = [];
-  for (let n = 0; n < subscribers; n += 100) {
-    const batch = Array.from({ length: 100 }, async () => {
-      const client = new WebSocket(target.url);
-      clients.push(client);
-      await new Promise<void>((resolve, reject) => {
-        client.once('error', reject);
-        if (!target.join) {
-          client.once('open', () => resolve());
-          return;
-        }
-        client.on('message', function joined(raw) {
-          const text = String(raw);
-          if (text.includes('pusher:connection_established')) client.send(target.join as string);
-          if (text.includes('pusher_internal:subscription_succeeded')) {
-            client.off('message', joined);
-            resolve();
-          }
-        });
-      });
-      client.on('message', (raw) => onFrame(String(raw)));
-    });
-    await Promise.all(batch);
-  }
-  return clients;
-}
+/** Wall-clock ms, comparable across processes: the subscribers time frames against it. */
+const now = () => performance.timeOrigin + performance.now();
 
-async function fanOut(name: string, target: Target): Promise<Row> {
-  let latencies: number[] = [];
-  let received = 0;
-  const clients = await connect(target, (raw) => {
-    const at = raw.indexOf('"sent\\":');
-    if (at < 0) return;
-    received++;
-    latencies.push(performance.now() - Number.parseFloat(raw.slice(at + 8)));
-  });
-  const settle = async (expected: number, from: number) => {
-    const deadline = from + 30_000;
-    while (received < expected && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+async function fanOut(name: string, target: Target, subscribers: Subscribers): Promise<Row> {
+  await subscribers.connect(target.url, subscriberCount, target.channels);
+  /** Waits until `expected` frames arrived, or 30 s passed; what arrived, and when the last. */
+  const settle = async (expected: number) => {
+    const deadline = performance.now() + 30_000;
+    let stats = await subscribers.stats();
+    while (stats.received < expected && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      stats = await subscribers.stats();
     }
+    return stats;
   };
   const perSecond: number[] = [];
   let lost = 0;
+  let latencies: number[];
   try {
     for (let round = 0; round < rounds; round++) {
-      received = 0;
-      const started = performance.now();
+      await subscribers.reset();
+      const started = now();
       for (let n = 0; n < eventsPerRound; n++) {
-        target.publish(JSON.stringify({ sent: performance.now(), id: n }));
+        target.publish(JSON.stringify({ sent: now(), id: n }));
         await new Promise((resolve) => setImmediate(resolve));
       }
-      const expected = eventsPerRound * subscribers;
-      await settle(expected, started);
-      perSecond.push(received / ((performance.now() - started) / 1000));
+      const expected = eventsPerRound * subscriberCount;
+      const { received, lastAt } = await settle(expected);
+      perSecond.push(received / ((lastAt - started) / 1000));
       lost += expected - received;
     }
-    received = 0;
-    latencies = [];
-    const started = performance.now();
+    await subscribers.reset();
     for (let n = 0; n < pacedEvents; n++) {
-      target.publish(JSON.stringify({ sent: performance.now(), id: n }));
+      target.publish(JSON.stringify({ sent: now(), id: n }));
       await new Promise((resolve) => setTimeout(resolve, paceMs));
     }
-    await settle(pacedEvents * subscribers, started);
-    lost += pacedEvents * subscribers - received;
+    await settle(pacedEvents * subscriberCount);
+    const paced = await subscribers.stats(true);
+    lost += pacedEvents * subscriberCount - paced.received;
+    latencies = paced.latencies;
   } finally {
-    for (const client of clients) client.terminate();
+    await subscribers.disconnect();
     await target.close();
   }
   const sorted = latencies.sort((a, b) => a - b);
@@ -128,7 +101,7 @@ async function sandboxTarget(): Promise<Target> {
   const { port } = sandbox.server.address() as AddressInfo;
   return {
     url: `ws://127.0.0.1:${port}${eventsPath}?protocol=7`,
-    join: JSON.stringify({ event: 'pusher:subscribe', data: { channel } }),
+    channels: [channel],
     publish: (data) => sandbox.events.publish(channel, channel, 'created', data),
     close: () => sandbox.close(),
   };
@@ -141,6 +114,7 @@ async function bareTarget(): Promise<Target> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `ws://127.0.0.1:${port}`,
+    channels: [],
     publish: (data) => {
       const frame = JSON.stringify({ event: 'created', channel, data });
       for (const client of sockets.clients) client.send(frame);
@@ -157,13 +131,20 @@ const tableRow = (row: Row) =>
   `| ${row.name} | ${Math.round(row.deliveredPerSecond).toLocaleString('en')} | ${cell(row.p50Ms)} | ${cell(row.p99Ms)} | ${row.lost} |`;
 
 export async function eventsBench(): Promise<string> {
-  const bare = await fanOut('bare `ws` broadcast (the floor)', await bareTarget());
-  const sandbox = await fanOut('sandbox: hub and Pusher protocol', await sandboxTarget());
+  const subscribers = await startSubscribers();
+  let bare: Row;
+  let sandbox: Row;
+  try {
+    bare = await fanOut('bare `ws` broadcast (the floor)', await bareTarget(), subscribers);
+    sandbox = await fanOut('sandbox: hub and Pusher protocol', await sandboxTarget(), subscribers);
+  } finally {
+    subscribers.stop();
+  }
   const share = Math.round((sandbox.deliveredPerSecond / bare.deliveredPerSecond) * 100);
   return [
     '## Events',
     '',
-    `${subscribers.toLocaleString('en')} subscribers of one public channel on loopback, in the bench's own process. The rate: ${eventsPerRound} events published back to back, median of ${rounds} rounds. The latency, from publish to a subscriber's receipt over every delivery: ${pacedEvents} events, one every ${paceMs} ms (${((1000 / paceMs) * subscribers).toLocaleString('en')} deliveries/s).`,
+    `${subscriberCount.toLocaleString('en')} subscribers of one public channel on loopback, in a process of their own beside the server's. The rate: ${eventsPerRound} events published back to back, median of ${rounds} rounds. The latency, from publish to a subscriber's receipt over every delivery: ${pacedEvents} events, one every ${paceMs} ms (${((1000 / paceMs) * subscriberCount).toLocaleString('en')} deliveries/s).`,
     '',
     '| server | events delivered/s | p50 | p99 | lost |',
     '| --- | --- | --- | --- | --- |',
