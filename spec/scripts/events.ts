@@ -32,6 +32,8 @@ interface ChannelPayload {
   /** The REST schema's name. */
   schema: string;
   list: boolean;
+  /** The most items a list may hold, where the document bounds it. */
+  maxItems?: number;
 }
 
 function deref(document: Json, value: Json): Json {
@@ -51,7 +53,10 @@ function channelPayload(channel: string, payload: Json): ChannelPayload {
   const one = ref(payload);
   if (one) return { schema: one, list: false };
   const item = payload.type === 'array' ? ref(payload.items) : undefined;
-  if (item) return { schema: item, list: true };
+  if (item) {
+    const { maxItems } = payload;
+    return { schema: item, list: true, ...(typeof maxItems === 'number' ? { maxItems } : {}) };
+  }
   throw new Error(
     `${eventsDocument}: the payload of channel ${channel} is neither a $ref to a schema of exchange.openapi.yaml nor an array of one`,
   );
@@ -59,6 +64,7 @@ function channelPayload(channel: string, payload: Json): ChannelPayload {
 
 interface Channel {
   name: string;
+  title: string;
   address: string;
   parameters: string[];
   events: string[];
@@ -99,8 +105,12 @@ export async function readEvents(dir: string) {
       throw new Error(`${eventsDocument}: every event of channel ${name} carries one payload`);
     }
     const address = String(channel.address);
+    if (typeof channel.title !== 'string') {
+      throw new Error(`${eventsDocument}: channel ${name} has no title`);
+    }
     addressed.push({
       name,
+      title: channel.title,
       address,
       parameters: [...address.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
       events: messages.map((message) => String(message.name)),
@@ -154,10 +164,12 @@ export function eventsModule(
     events.channels.map((c) => [
       c.name,
       {
+        title: c.title,
         address: c.address,
         parameters: c.parameters,
         events: c.events,
         private: c.private,
+        payload: c.payload.list ? `${c.payload.schema}[]` : c.payload.schema,
         decimals: payloadDecimals(exchange, c.payload),
       },
     ]),
@@ -175,9 +187,10 @@ export function eventsModule(
     `export const eventsPath = ${JSON.stringify(events.path)};`,
     '',
     '/**',
-    ' * Every channel by name: its address with `{parameter}` placeholders, the parameters in',
-    ' * order, the Pusher event names it carries, whether it needs an authenticated connection,',
-    ' * and where the decimals of its payload are (as the operations table gives them).',
+    ' * Every channel by name: its title, its address with `{parameter}` placeholders, the',
+    ' * parameters in order, the Pusher event names it carries, whether it needs an authenticated',
+    ' * connection, the REST schema of its payload (`[]` for a list of them), and where the',
+    ' * decimals of its payload are (as the operations table gives them).',
     ' */',
     `export const channels = ${JSON.stringify(table, null, 2)} as const;`,
     '',
@@ -206,8 +219,13 @@ export function eventsModule(
 /** Each channel's payload schema, from the REST interface's zod schemas. */
 export function eventsSchemasModule(events: Awaited<ReturnType<typeof readEvents>>): string {
   const restSchemas = [...new Set(events.channels.map((c) => `z${c.payload.schema}`))].sort();
-  const schema = (c: Channel) =>
-    c.payload.list ? `z.array(z${c.payload.schema})` : `z${c.payload.schema}`;
+  const schema = ({ payload }: Channel) => {
+    if (!payload.list) return `z${payload.schema}`;
+    const list = `z.array(z${payload.schema})`;
+    return payload.maxItems === undefined
+      ? list
+      : `${list}.check(z.maxLength(${payload.maxItems}))`;
+  };
   return [
     banner,
     "import * as z from 'zod/mini';",

@@ -381,9 +381,17 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       get(productId: number | string, options?: PerCallOptions): Promise<Product> {
         return call('getProduct', { path: { product_id: productId } }, options);
       },
-      /** The order book of a product, best price first. */
+      /** The order book of a product, best price first: the best 20 levels of each side. */
       priceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
         return call('getPriceLevels', { path: { product_id: productId } }, options);
+      },
+      /** The whole order book of a product, every level of each side, best price first. */
+      allPriceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
+        return call(
+          'getPriceLevels',
+          { path: { product_id: productId }, query: { full: 1 } },
+          options,
+        );
       },
     },
     currencies: {

@@ -31,6 +31,8 @@ import {
 let sandbox: SandboxProcess;
 let client: ExchangeClient;
 const run = `it-${process.pid}-${Date.now().toString(36)}`;
+/** The URL of every attempt, as sent. */
+const calls: { url: string }[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess();
@@ -38,6 +40,7 @@ beforeAll(async () => {
     baseUrl: sandbox.exchangeUrl,
     tokenId: sandbox.tokenId,
     tokenSecret: sandbox.tokenSecret,
+    hooks: { onRequest: ({ url }) => void calls.push({ url }) },
   });
 }, 60_000);
 afterAll(() => sandbox?.stop());
@@ -64,6 +67,10 @@ describe('exchange-client against the sandbox', () => {
     const book = await client.products.priceLevels(1);
     const bids = book.buy_price_levels.map(([price]) => Number(price));
     expect(bids).toEqual([...bids].sort((a, b) => b - a));
+    // The whole book begins with the levels the default shows.
+    const whole = await client.products.allPriceLevels(1);
+    expect(whole.buy_price_levels.slice(0, bids.length)).toEqual(book.buy_price_levels);
+    expect(new URL(calls.at(-1)?.url ?? 'http://x').search).toBe('?full=1');
     expect((await client.currencies.list()).map((c) => c.currency)).toContain('BTC');
     const ladder = await client.loanBook.get('BTC');
     const rates = ladder.bids.map(([rate]) => Number(rate));

@@ -91,13 +91,21 @@ const getProduct: ExchangeHandlerOf<'getProduct'> = ({
   body: productView(state, productById(state, path.product_id), now),
 });
 
-/** One side of the book aggregated by price, best price first. */
-export function priceLevels(side: BookSide): [string, string][] {
+/** The levels of a side the book shows unless every level is asked for (`full=1`). */
+export const shownLevels = 20;
+
+/**
+ * One side of the book aggregated by price, best price first: the best `depth` levels. A
+ * deep book is read only as far as the levels shown, since the channels render it on every
+ * change of its side.
+ */
+export function priceLevels(side: BookSide, depth = shownLevels): [string, string][] {
   const aggregated: [D, D][] = [];
   for (const order of side.orders) {
     const remaining = order.quantity.minus(order.filledQuantity);
     const last = aggregated.at(-1);
     if (last?.[0].eq(order.price)) last[1] = last[1].plus(remaining);
+    else if (aggregated.length === depth) break;
     else aggregated.push([order.price, remaining]);
   }
   return aggregated.map(([price, quantity]) => [price.toFixed(), quantity.toFixed()]);
@@ -106,14 +114,16 @@ export function priceLevels(side: BookSide): [string, string][] {
 const getPriceLevels: ExchangeHandlerOf<'getPriceLevels'> = ({
   journal: { exchange: state },
   path,
+  query,
   now,
 }) => {
   const book = state.book(productById(state, path.product_id).id);
+  const depth = query.full === 1 ? Number.POSITIVE_INFINITY : shownLevels;
   return {
     status: 200,
     body: {
-      buy_price_levels: priceLevels(book.buy),
-      sell_price_levels: priceLevels(book.sell),
+      buy_price_levels: priceLevels(book.buy, depth),
+      sell_price_levels: priceLevels(book.sell, depth),
       timestamp: fractionalSeconds(now),
     },
   };

@@ -231,6 +231,28 @@ describe('matching and balances', () => {
     expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
   });
 
+  it('shows the best 20 levels of each side, or every level with full=1', async () => {
+    const product_id = await freshProduct();
+    const buyer = sandbox.addUser();
+    // 25 levels, the best two holding two orders each, placed worst first.
+    const prices = Array.from({ length: 25 }, (_, n) => String(1000 + n));
+    for (const price of prices) await place(buyer.call, { product_id, price });
+    for (const price of prices.slice(-2)) await place(buyer.call, { product_id, price });
+    const book = async (query: string) =>
+      valid(
+        zGetPriceLevelsResponse,
+        await buyer.call('GET', `/products/${product_id}/price_levels${query}`),
+      ).buy_price_levels;
+    const best = [...prices].reverse();
+    const levels = best.map((price, n) => [price, n < 2 ? '0.02' : '0.01']);
+    expect(await book('')).toEqual(levels.slice(0, 20));
+    expect(await book('?full=0')).toEqual(levels.slice(0, 20));
+    expect(await book('?full=1')).toEqual(levels);
+    const refused = await buyer.call('GET', `/products/${product_id}/price_levels?full=2`);
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('full');
+  });
+
   it('refuses a post-only order that would take liquidity', async () => {
     const product_id = await freshProduct();
     const seller = sandbox.addUser();

@@ -7,12 +7,14 @@ import type { components as protocol } from './events.protocol.js';
 export const eventsPath = "/app/LiquidTapClient";
 
 /**
- * Every channel by name: its address with `{parameter}` placeholders, the parameters in
- * order, the Pusher event names it carries, whether it needs an authenticated connection,
- * and where the decimals of its payload are (as the operations table gives them).
+ * Every channel by name: its title, its address with `{parameter}` placeholders, the
+ * parameters in order, the Pusher event names it carries, whether it needs an authenticated
+ * connection, the REST schema of its payload (`[]` for a list of them), and where the
+ * decimals of its payload are (as the operations table gives them).
  */
 export const channels = {
   "productCash": {
+    "title": "A product",
     "address": "product_cash_{pair}_{productId}",
     "parameters": [
       "pair",
@@ -22,6 +24,7 @@ export const channels = {
       "updated"
     ],
     "private": false,
+    "payload": "Product",
     "decimals": {
       "market_ask": true,
       "market_bid": true,
@@ -37,6 +40,7 @@ export const channels = {
     }
   },
   "priceLadders": {
+    "title": "One side of a product's order book",
     "address": "price_ladders_cash_{pair}_{side}",
     "parameters": [
       "pair",
@@ -46,6 +50,7 @@ export const channels = {
       "updated"
     ],
     "private": false,
+    "payload": "PriceLevel[]",
     "decimals": {
       "*": {
         "0": true,
@@ -54,6 +59,7 @@ export const channels = {
     }
   },
   "executionsCash": {
+    "title": "A product's public fills",
     "address": "executions_cash_{pair}",
     "parameters": [
       "pair"
@@ -62,12 +68,14 @@ export const channels = {
       "created"
     ],
     "private": false,
+    "payload": "Execution",
     "decimals": {
       "quantity": true,
       "price": true
     }
   },
   "userOrders": {
+    "title": "The user's orders funded in a currency",
     "address": "user_account_{currency}_orders",
     "parameters": [
       "currency"
@@ -76,6 +84,7 @@ export const channels = {
       "updated"
     ],
     "private": true,
+    "payload": "Order",
     "decimals": {
       "quantity": true,
       "disc_quantity": true,
@@ -97,6 +106,7 @@ export const channels = {
     }
   },
   "userExecutions": {
+    "title": "The user's own fills of a product",
     "address": "user_executions_cash_{pair}",
     "parameters": [
       "pair"
@@ -105,12 +115,14 @@ export const channels = {
       "created"
     ],
     "private": true,
+    "payload": "OwnExecution",
     "decimals": {
       "quantity": true,
       "price": true
     }
   },
   "userAccount": {
+    "title": "One of the user's accounts",
     "address": "user_{userId}_account_{currency}",
     "parameters": [
       "userId",
@@ -120,6 +132,7 @@ export const channels = {
       "updated"
     ],
     "private": true,
+    "payload": "AccountBase",
     "decimals": {
       "balance": true,
       "reserved_balance": true,

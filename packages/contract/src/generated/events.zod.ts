@@ -7,7 +7,7 @@ import * as protocol from './events.protocol.zod.js';
 /** Each channel's payload schema: what a parsed `data` string of its events must match. */
 export const channelPayloadSchemas = {
   productCash: zProduct,
-  priceLadders: /* @__PURE__ */ z.array(zPriceLevel),
+  priceLadders: /* @__PURE__ */ z.array(zPriceLevel).check(/* @__PURE__ */ z.maxLength(20)),
   executionsCash: zExecution,
   userOrders: zOrder,
   userExecutions: zOwnExecution,

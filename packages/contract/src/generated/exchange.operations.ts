@@ -362,7 +362,7 @@ export const operationTable = {
     path: '/products/{product_id}/price_levels',
     status: 200,
     successes: [200],
-    errors: [404, 429],
+    errors: [404, 422, 429],
     security: null,
     authPayload: null,
     permission: null,
@@ -370,7 +370,7 @@ export const operationTable = {
     response: 'zGetPriceLevelsResponse',
     decimals: plan12,
     requestDecimals: null,
-    query: [],
+    query: ["full"],
   },
   listCurrencies: {
     method: 'GET',

@@ -561,7 +561,7 @@ export interface paths {
         };
         /**
          * Get the order book of a product
-         * @description Returns the order book of a product as `[price, quantity]` pairs, best price first on each side (highest buy, lowest sell). Public.
+         * @description Returns the order book of a product as `[price, quantity]` pairs, best price first on each side (highest buy, lowest sell): the best 20 levels of each side, or every level with `full=1`. Public.
          */
         get: operations["getPriceLevels"];
         put?: never;
@@ -2955,7 +2955,13 @@ export interface operations {
     };
     getPriceLevels: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `1` for every level of each side; without it, the best 20 of each.
+                 * @example 1
+                 */
+                full?: 0 | 1;
+            };
             header?: {
                 /**
                  * @description Optional interface version requested by the client; servers ignore unknown headers.
@@ -3010,6 +3016,8 @@ export interface operations {
             };
             /** @description No product has this id. */
             404: components["responses"]["NotFound"];
+            /** @description `full` is neither 0 nor 1. */
+            422: components["responses"]["ValidationFailed"];
             /** @description Too many calls (public endpoints are limited per client; the limit is not shown). */
             429: components["responses"]["RateLimited"];
         };

@@ -1372,6 +1372,10 @@ export const zGetPriceLevelsPath = /* @__PURE__ */ z.object({
     ])
 });
 
+export const zGetPriceLevelsQuery = /* @__PURE__ */ z.object({
+    full: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal(1)]))
+});
+
 /**
  * The price levels.
  */
