@@ -106,6 +106,33 @@ describe('client.events', () => {
     client.events.close();
   });
 
+  it('keeps for the first iterator what arrived between subscribing and reading', async () => {
+    const client = clientOf(sandbox);
+    const orders = client.events.subscribe('userOrders', { currency: 'jpy' });
+    await orders.ready;
+    const placed = await client.orders.create({
+      order_type: 'limit',
+      side: 'buy',
+      product_id: 1,
+      quantity: '0.001',
+      price: '1000',
+    });
+    await client.orders.cancel({ id: placed.id });
+    // Both changes were published before anyone read: the iterator still gets them, in order.
+    const statuses: string[] = [];
+    const reading = (async () => {
+      for await (const message of orders) {
+        if (message.kind !== 'event' || message.data.id !== placed.id) continue;
+        statuses.push(message.data.status);
+        if (message.data.status === 'cancelled') return;
+      }
+    })();
+    await until(() => statuses.at(-1) === 'cancelled', 'both changes of the order');
+    await reading;
+    expect(statuses).toEqual(['live', 'cancelled']);
+    client.events.close();
+  });
+
   it('refuses a private channel without a way to authenticate', async () => {
     const events = createEventsClient({
       url: `${sandbox.exchangeUrl.replace('http', 'ws')}/app/LiquidTapClient`,

@@ -330,6 +330,15 @@ export function createEventsClient(options: EventsOptions): EventsClient {
         confirm: () => confirm(),
         end,
       };
+      // Kept from the subscription on until an iterator takes them, so a caller may subscribe,
+      // make the calls whose events it awaits, then start reading; a reader far behind loses
+      // the oldest.
+      let backlog: ChannelMessage<Name>[] | undefined = [];
+      const keep = (message: ChannelMessage<ChannelName>) => {
+        backlog?.push(message as ChannelMessage<Name>);
+        if (backlog && backlog.length > maxQueued) backlog.shift();
+      };
+      entry.listeners.add(keep);
       entries.set(address, entry);
       if (connected && (!entry.private || authenticated)) subscribeTo(entry);
       else if (connected && !options.authenticate) signIn(socket);
@@ -347,8 +356,11 @@ export function createEventsClient(options: EventsOptions): EventsClient {
           end();
         },
         async *[Symbol.asyncIterator]() {
-          // Kept from the moment iteration starts; a reader far behind loses the oldest.
-          const queue: ChannelMessage<Name>[] = [];
+          // The first iterator starts with what arrived since the subscription; any later one
+          // from the moment it starts.
+          const queue: ChannelMessage<Name>[] = backlog ?? [];
+          backlog = undefined;
+          entry.listeners.delete(keep);
           let wake = () => {};
           const listener = (message: ChannelMessage<ChannelName>) => {
             queue.push(message as ChannelMessage<Name>);
