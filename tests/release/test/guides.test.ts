@@ -231,6 +231,10 @@ describe('the backend guide', () => {
     expect(outputs.get('oauth.ts')).toMatch(/^user \d+ \(\w+\) holds \d+ crypto accounts$/m);
     expect(outputs.get('intent.ts')).toMatch(/^intent [0-9a-f-]{36}, strategy /m);
     expect(outputs.get('transactions.ts')).toMatch(/^\d+ transactions since yesterday$/m);
+    // The private channel told of the order placed and cancelled after subscribing, in order.
+    expect(outputs.get('events.ts')).toMatch(
+      /^order (\d+) live at 1000\norder \1 cancelled at 1000$/m,
+    );
   });
 
   it("npx tsc --noEmit: every sample type-checks, strict, with the page's tsconfig.json", async () => {

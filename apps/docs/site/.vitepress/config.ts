@@ -94,6 +94,7 @@ export default defineConfig({
           items: [
             { text: 'Overview', link: '/reference/' },
             { text: 'Authentication', link: '/reference/authentication' },
+            { text: 'Events', link: '/reference/events' },
             { text: 'State tables', link: '/reference/state-tables' },
             { text: 'Conformance requirements', link: '/reference/conformance' },
           ],

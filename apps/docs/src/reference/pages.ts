@@ -1,6 +1,7 @@
 import { apiNames } from '@exchange-kit/contract/documents';
 import { operationCalls } from './calls.js';
 import { coverageOf, renderConformance } from './conformance.js';
+import { renderEvents } from './events.js';
 import {
   operations,
   renderApiIndex,
@@ -18,6 +19,7 @@ export function generatedPages(
     'reference/state-tables.md': renderStateTables(),
     'reference/conformance.md': renderConformance(),
     'reference/authentication.md': renderAuthentication(authSamples),
+    'reference/events.md': renderEvents(),
   };
   for (const api of apiNames) {
     pages[`reference/${api}/index.md`] = renderApiIndex(api);

@@ -1,10 +1,19 @@
 import { catalog, requirementDocsUrl } from '@exchange-kit/conformance';
+import { channels } from '@exchange-kit/contract/events';
 import { stateTables } from '@exchange-kit/contract/state-tables';
 import { describe, expect, it } from 'vitest';
 import { authSamples } from './auth-samples.js';
 import { operationCalls } from './calls.js';
 import { renderConformance } from './conformance.js';
-import { apis, cell, operations, renderAuthentication, renderOperation } from './openapi.js';
+import { renderEvents } from './events.js';
+import {
+  apis,
+  cell,
+  operations,
+  renderAuthentication,
+  renderOperation,
+  renderSchemas,
+} from './openapi.js';
 import { generatedPages } from './pages.js';
 import { renderStateTables } from './state-tables.js';
 
@@ -119,6 +128,21 @@ describe('API reference', () => {
       expect(page).toContain(`### ${name} {#${name.toLowerCase()}}`);
     }
     expect(page).toContain('| `delegate_path` |');
+  });
+});
+
+describe('events page', () => {
+  const page = renderEvents();
+  const schemas = renderSchemas('exchange');
+
+  it('has a line per channel with its address, and links its payload to a schema that exists', () => {
+    for (const [name, channel] of Object.entries(channels)) {
+      const line = page.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+      expect(line, name).toContain(`\`${channel.address}\``);
+      const [, anchor] = /\/reference\/exchange\/schemas#([a-z0-9-]+)/.exec(line ?? '') ?? [];
+      expect(anchor, name).toBe(channel.payload.replace(/\[\]$/, '').toLowerCase());
+      expect(schemas, name).toContain(`{#${anchor}}`);
+    }
   });
 });
 
