@@ -124,6 +124,11 @@ describe('runnable samples against the sandbox', () => {
     expect(out).toMatch(/^BTC withdrawals so far: .*[1-9]\d* cancelled/m);
   });
 
+  it('backend/events.ts: the orders channel tells of the order placed, then cancelled', async () => {
+    const out = await run('backend/events.ts');
+    expect(out).toMatch(/^order (\d+) live at 1000\norder \1 cancelled at 1000$/m);
+  });
+
   it('backend/errors.ts: a typed validation error', async () => {
     expect(await run('backend/errors.ts')).toMatch(/^rejected with 4\d\d: /m);
   });
