@@ -23,6 +23,17 @@ function server(...replies: JsonReply[]) {
   return { fetch, requests };
 }
 
+/** The client as a partner's backend makes it, with the API token, on a scripted server. */
+const serverClient = (fetch: typeof globalThis.fetch, options: { retry?: false } = {}) =>
+  createPartnerClient({
+    partnersUrl,
+    publicApiKey,
+    tokenId: 'demo-token',
+    tokenSecret,
+    fetch,
+    ...options,
+  });
+
 describe('createPartnerClient', () => {
   it('signs with the delegated payload exactly the operations the spec secures with X-Service-Auth, raw calls too', async () => {
     const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
@@ -41,14 +52,7 @@ describe('createPartnerClient', () => {
     for (const { path, method, serviceAuth } of operations) {
       // Refused, so no answer needs to meet a schema: only the signing is looked at.
       const { fetch, requests } = server({ status: 401, body: { message: 'no' } });
-      const client = createPartnerClient({
-        partnersUrl,
-        publicApiKey,
-        tokenId: 'demo-token',
-        tokenSecret,
-        fetch,
-        retry: false,
-      });
+      const client = serverClient(fetch, { retry: false });
       const params = { path: { public_api_key: publicApiKey, transaction_id: 't' } };
       const raw = client.raw as unknown as Record<string, (path: string, init: object) => unknown>;
       await raw[method]?.(path, { params, ...(method === 'POST' ? { body: {} } : {}) });
@@ -65,13 +69,7 @@ describe('createPartnerClient', () => {
         'application/json'
       ].example;
     const { fetch, requests } = server({ body: intent });
-    const client = createPartnerClient({
-      partnersUrl,
-      publicApiKey,
-      tokenId: 'demo-token',
-      tokenSecret,
-      fetch,
-    });
+    const client = serverClient(fetch);
     const created = await client.intents.create({
       payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'BTC', quantity: 0.015 },
       partner_order_id: 'order-1',
