@@ -815,3 +815,22 @@ describe('the CLI against the sandbox', () => {
     }
   });
 });
+
+describe('the websocket events', () => {
+  const eventIds = catalog.filter((r) => r.kind === 'events').map((r) => r.id);
+
+  it('SKIPs every events requirement, with the reason, where no events endpoint answers', async () => {
+    const elsewhere = new URL('/app/NoSuchApp', target.exchangeUrl);
+    elsewhere.protocol = 'ws:';
+    const report = await runConformance(
+      { ...target, eventsUrl: elsewhere.href },
+      { only: eventIds },
+    );
+    expect(report.results.map((r) => [r.id, r.verdict])).toEqual(
+      eventIds.map((id) => [id, 'SKIP']),
+    );
+    for (const result of report.results)
+      expect(result.message).toContain(`no events endpoint at ${elsewhere.href} (answered 404`);
+    expect(report.target.eventsUrl).toBe(elsewhere.href);
+  });
+});
