@@ -71,6 +71,7 @@ describe('against the sandbox', () => {
     expect(unjudged.map((r) => `${r.id}: ${r.verdict} ${r.message}`)).toEqual([]);
   });
 
+  // Four full runs: on a machine shared with other tests they outlast one test's default time.
   it('passes the same with scenarios side by side (--concurrency), and prints both run times', async () => {
     // Run again one at a time just before, so both times are taken on a warm sandbox.
     // Generated bodies and sequences scale with --max-examples, not with concurrency: a few do.
@@ -113,7 +114,7 @@ describe('against the sandbox', () => {
     } finally {
       proxy.fault = undefined;
     }
-  });
+  }, 120_000);
 
   it('has at least one fault for every requirement it can prove on the sandbox', () => {
     const proven = baseline.results.filter((r) => r.verdict === 'PASS').map((r) => r.id);
