@@ -14,6 +14,7 @@ const kinds: Record<ConformanceRequirement['kind'], string> = {
   auth: 'Authentication attacks',
   input: 'Bad input',
   model: 'Model-based sequences',
+  events: 'Websocket events',
 };
 
 /** Every requirement the conformance suite gives a verdict on, each with an anchor by id. */

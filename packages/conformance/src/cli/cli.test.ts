@@ -52,6 +52,19 @@ describe('exchange-conformance CLI', () => {
     expect(lines.find((line) => line.startsWith('AUTH-ALG-NONE'))).toMatch(
       /^AUTH-ALG-NONE\s+MUST\s+auth\s+/,
     );
+    expect(lines.find((line) => line.startsWith('EVENTS-PING'))).toMatch(
+      /^EVENTS-PING\s+MUST\s+events\s+exchange\.asyncapi\.yaml operation ping\s+\[\]$/,
+    );
+  });
+
+  it('refuses an --events-url that is no websocket URL, naming it', async () => {
+    const { code, stderr } = await conformance(
+      ...runAgainstNothing,
+      '--events-url',
+      'http://127.0.0.1:9/app/LiquidTapClient',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('--events-url http://127.0.0.1:9/app/LiquidTapClient: give a ws://');
   });
 
   it('exits 2 with what to do when the server cannot be reached', async () => {

@@ -26,6 +26,8 @@ import {
 
 const runOptions = `  --exchange-url URL        base URL of the exchange interface (required)
   --partner-url URL         base URL of the partner interface (default: the exchange URL)
+  --events-url URL          websocket URL of the events (default: the exchange URL's host at
+                            /app/LiquidTapClient, as the AsyncAPI document gives it)
   --token-id ID             API token id (required unless the profiles call nothing signed)
   --token-secret SECRET     API token secret (as --token-id; or env ${tokenSecretVariable})
   --public-api-key KEY      partner public API key (required for the partner profiles)
@@ -196,6 +198,7 @@ async function run(argv: string[]): Promise<number> {
     options: {
       'exchange-url': { type: 'string' },
       'partner-url': { type: 'string' },
+      'events-url': { type: 'string' },
       'token-id': { type: 'string' },
       'token-secret': { type: 'string' },
       'public-api-key': { type: 'string' },
@@ -220,6 +223,12 @@ async function run(argv: string[]): Promise<number> {
   }
   if (values['docs-url'] !== undefined && !URL.canParse(values['docs-url']))
     throw new UsageError(`--docs-url ${values['docs-url']}: give an absolute URL`);
+  const eventsUrl = values['events-url'];
+  if (
+    eventsUrl !== undefined &&
+    !(URL.canParse(eventsUrl) && /^wss?:$/.test(new URL(eventsUrl).protocol))
+  )
+    throw new UsageError(`--events-url ${eventsUrl}: give a ws:// or wss:// URL`);
   const selected = (values.profile ?? []) as Profile[];
   for (const profile of selected) {
     if (!(profile in profiles))
@@ -270,6 +279,7 @@ async function run(argv: string[]): Promise<number> {
       tokenId: values['token-id'] ?? '',
       tokenSecret: tokenSecret ?? '',
       publicApiKey: values['public-api-key'] ?? '',
+      ...(eventsUrl === undefined ? {} : { eventsUrl }),
     },
     {
       profiles: selected,

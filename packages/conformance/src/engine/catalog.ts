@@ -21,6 +21,8 @@ export const profiles = {
     'Random sequences of order operations checked step by step against a model of the state tables',
   withdrawals:
     'Withdrawals held, cancelled, processed and declined as the withdrawal table says; bank accounts and deposits',
+  events:
+    'The websocket events: the Pusher protocol, what a REST write publishes, and who may subscribe to a private channel',
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -53,7 +55,8 @@ export type RequirementKind =
   | 'cancel-all-filter'
   | 'auth'
   | 'input'
-  | 'model';
+  | 'model'
+  | 'events';
 
 /** A requirement the suite gives a verdict on: a state-table row or one the suite derives. */
 export interface ConformanceRequirement {
@@ -342,6 +345,93 @@ const modelRequirements: ConformanceRequirement[] = [
   },
 ];
 
+const asyncapi = 'exchange.asyncapi.yaml';
+
+const event = (
+  id: string,
+  origin: string,
+  summary: string,
+  operationIds: string[] = [],
+): ConformanceRequirement => ({
+  id,
+  level: 'MUST',
+  kind: 'events',
+  profiles: ['events'],
+  origin: `${asyncapi} ${origin}`,
+  summary,
+  operations: operationIds,
+});
+
+const writes = ['createOrder', 'cancelOrder'];
+
+const eventRequirements: ConformanceRequirement[] = [
+  event(
+    'EVENTS-GREETING',
+    'operation greet (connectionEstablished)',
+    'A new connection is greeted with pusher:connection_established carrying a socket_id and an activity_timeout',
+  ),
+  event(
+    'EVENTS-PING',
+    'operation ping',
+    'pusher:ping is answered with pusher:pong, before the request sent after it',
+  ),
+  event(
+    'EVENTS-SUBSCRIBE-PUBLIC',
+    'operation subscribe, channel priceLadders',
+    'Subscribing to a public channel (a side of the book) is answered pusher_internal:subscription_succeeded',
+  ),
+  event(
+    'EVENTS-UNKNOWN-CHANNEL',
+    'operation subscribe (reply error)',
+    'An unknown channel and a malformed one are refused with pusher:error, and the connection still subscribes after',
+  ),
+  event(
+    'EVENTS-PRIVATE-NEEDS-AUTH',
+    'securitySchemes serviceAuth, channel userOrders',
+    'A private channel (the user orders) on a connection not authenticated is refused with pusher:error',
+  ),
+  event(
+    'EVENTS-AUTH-REFUSED',
+    'operation authenticate (reply authFailure)',
+    'quoine:auth_request with a JWT signed with another secret is answered quoine:auth_failure, and a private channel stays refused',
+  ),
+  event(
+    'EVENTS-AUTH-ACCEPTED',
+    'operation authenticate (reply authSuccess)',
+    "quoine:auth_request with a valid /realtime JWT is answered quoine:auth_success, and the user's orders channel is then granted",
+  ),
+  event(
+    'EVENTS-ONCE',
+    'info (every REST change a channel covers is published on it once)',
+    "An order placed then cancelled is published once per write on the user's orders channel, and each write once on the side of the book it changed",
+    writes,
+  ),
+  event(
+    'EVENTS-IN-ORDER',
+    'info (published in order)',
+    "An order's events come in the order of its writes: live, then cancelled",
+    writes,
+  ),
+  event(
+    'EVENTS-STORED-ONLY',
+    'info (published after it is stored)',
+    'Only answered, stored writes are published: a refused order publishes nothing, and every order event names an order a REST answer gave',
+    writes,
+  ),
+  event(
+    'EVENTS-PAYLOAD-VALID',
+    'channels userOrders and priceLadders (payloads of the REST schemas)',
+    "Every event the writes published is one its channel carries, with a payload valid against the channel's schema from the contract",
+    writes,
+  ),
+  event(
+    'EVENTS-OTHER-USER',
+    'channel userAccount (only its owner may subscribe)',
+    "After a valid authentication, another user's account channel is refused with pusher:error while the user's own push_channel is granted",
+    ['getAccounts'],
+  ),
+];
+
 /** Every requirement the suite gives a verdict on, state-table rows first, then values. */
 export const catalog: readonly ConformanceRequirement[] = [
   ...requirements.filter((row) => !row.check).map(stateTableRequirement),
@@ -351,6 +441,7 @@ export const catalog: readonly ConformanceRequirement[] = [
   ...inputRequirements,
   ...quoteRequirements,
   ...modelRequirements,
+  ...eventRequirements,
   ...responseRequirements(),
 ];
 

@@ -71,6 +71,7 @@ describe('against the sandbox', () => {
     expect(unjudged.map((r) => `${r.id}: ${r.verdict} ${r.message}`)).toEqual([]);
   });
 
+  // Four full runs: on a machine shared with other tests they outlast one test's default time.
   it('passes the same with scenarios side by side (--concurrency), and prints both run times', async () => {
     // Run again one at a time just before, so both times are taken on a warm sandbox.
     // Generated bodies and sequences scale with --max-examples, not with concurrency: a few do.
@@ -113,7 +114,7 @@ describe('against the sandbox', () => {
     } finally {
       proxy.fault = undefined;
     }
-  });
+  }, 120_000);
 
   it('has at least one fault for every requirement it can prove on the sandbox', () => {
     const proven = baseline.results.filter((r) => r.verdict === 'PASS').map((r) => r.id);
@@ -813,5 +814,24 @@ describe('the CLI against the sandbox', () => {
     } finally {
       proxy.fault = undefined;
     }
+  });
+});
+
+describe('the websocket events', () => {
+  const eventIds = catalog.filter((r) => r.kind === 'events').map((r) => r.id);
+
+  it('SKIPs every events requirement, with the reason, where no events endpoint answers', async () => {
+    const elsewhere = new URL('/app/NoSuchApp', target.exchangeUrl);
+    elsewhere.protocol = 'ws:';
+    const report = await runConformance(
+      { ...target, eventsUrl: elsewhere.href },
+      { only: eventIds },
+    );
+    expect(report.results.map((r) => [r.id, r.verdict])).toEqual(
+      eventIds.map((id) => [id, 'SKIP']),
+    );
+    for (const result of report.results)
+      expect(result.message).toContain(`no events endpoint at ${elsewhere.href} (answered 404`);
+    expect(report.target.eventsUrl).toBe(elsewhere.href);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authScenarios } from '../scenarios/auth.js';
+import { eventScenarios } from '../scenarios/events.js';
 import { executionScenarios } from '../scenarios/executions.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
@@ -65,6 +66,7 @@ const scenarios: Scenario[] = [
   ...modelScenarios,
   ...transactionModelScenarios,
   ...withdrawalScenarios,
+  ...eventScenarios,
 ];
 
 /**

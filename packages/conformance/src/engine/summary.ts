@@ -12,7 +12,14 @@ export interface ConformanceReport {
   stateless?: string;
   startedAt: string;
   durationMs: number;
-  target: { exchangeUrl: string; partnerUrl: string; tokenId: string; publicApiKey: string };
+  target: {
+    exchangeUrl: string;
+    partnerUrl: string;
+    tokenId: string;
+    publicApiKey: string;
+    /** Given when the events are served elsewhere than the exchange's host. */
+    eventsUrl?: string;
+  };
   profiles: Profile[];
   summary: Record<Verdict, number>;
   /** MUST requirements that failed or errored: the run fails when there is one. */
@@ -55,6 +62,7 @@ export function summarise(run: {
       partnerUrl: target.partnerUrl,
       tokenId: target.tokenId,
       publicApiKey: target.publicApiKey,
+      ...(target.eventsUrl === undefined ? {} : { eventsUrl: target.eventsUrl }),
     },
     profiles: [...run.profiles],
     summary,

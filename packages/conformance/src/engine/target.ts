@@ -7,4 +7,9 @@ export interface Target {
   tokenId: string;
   tokenSecret: string;
   publicApiKey: string;
+  /**
+   * The websocket URL of the events; by default the exchange's host at the path the AsyncAPI
+   * document gives.
+   */
+  eventsUrl?: string;
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signServiceAuth } from '@exchange-kit/core/auth';
+import WebSocket, { WebSocketServer } from 'ws';
 import type { Target } from '../engine/target.js';
 
 /** A request on its way to the server, as a fault may rewrite it. */
@@ -18,8 +19,18 @@ export interface ProxiedResponse {
   body: string;
 }
 
+/** A websocket the proxy relays to the server, as a fault sees it. */
+export interface ProxiedSocket {
+  /** What a fault keeps about this connection. */
+  readonly state: Record<string, unknown>;
+  /** Sends a frame to the client as if the server had. */
+  toClient(frame: string): void;
+}
+
 export interface FaultTools {
   target: Target;
+  /** The websockets open through the proxy. */
+  sockets: ReadonlySet<ProxiedSocket>;
   /** Sends a request to the real server. */
   forward(request: ProxiedRequest): Promise<ProxiedResponse>;
   /** A valid X-Service-Auth JWT for `path`, as the server's own token would sign it. */
@@ -48,6 +59,10 @@ export interface Fault {
     response: ProxiedResponse,
     tools: FaultTools,
   ): Promise<ProxiedResponse> | ProxiedResponse;
+  /** Rewrites a websocket frame the server sends: the frames the client gets in its place. */
+  serverFrame?(frame: string, socket: ProxiedSocket): string[];
+  /** Rewrites a websocket frame the client sends: the frames the server gets in its place. */
+  clientFrame?(frame: string, socket: ProxiedSocket): string[];
 }
 
 export interface FaultProxy {
@@ -73,8 +88,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startFaultProxy(upstream: Target): Promise<FaultProxy> {
   const origin = new URL(upstream.exchangeUrl).origin;
+  const sockets = new Set<ProxiedSocket>();
+  const ends = new Set<() => void>();
   const tools: FaultTools = {
     target: upstream,
+    sockets,
     async forward(request) {
       const response = await fetch(`${origin}${request.path}`, {
         method: request.method,
@@ -125,11 +143,59 @@ export async function startFaultProxy(upstream: Target): Promise<FaultProxy> {
       outgoing.end(`fault proxy: ${String(error)}`);
     });
   });
+  const upgrades = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    upgrades.handleUpgrade(request, socket, head, (client) =>
+      relay(client, new WebSocket(`${origin.replace(/^http/, 'ws')}${request.url ?? '/'}`)),
+    );
+  });
+  // Frames pass through the fault in place when each arrives; the client's wait for the
+  // server's socket to open.
+  const relay = (client: WebSocket, server: WebSocket) => {
+    const waiting: string[] = [];
+    const proxied: ProxiedSocket = {
+      state: {},
+      toClient: (frame) => {
+        if (client.readyState === WebSocket.OPEN) client.send(frame);
+      },
+    };
+    const end = () => {
+      sockets.delete(proxied);
+      ends.delete(end);
+      client.terminate();
+      server.terminate();
+    };
+    sockets.add(proxied);
+    ends.add(end);
+    server.on('open', () => {
+      for (const frame of waiting.splice(0)) server.send(frame);
+    });
+    server.on('message', (raw) => {
+      const fault = proxy.fault;
+      const frame = String(raw);
+      for (const out of fault?.serverFrame ? fault.serverFrame(frame, proxied) : [frame])
+        proxied.toClient(out);
+    });
+    client.on('message', (raw) => {
+      const fault = proxy.fault;
+      const frame = String(raw);
+      for (const out of fault?.clientFrame ? fault.clientFrame(frame, proxied) : [frame]) {
+        if (server.readyState === WebSocket.OPEN) server.send(out);
+        else waiting.push(out);
+      }
+    });
+    for (const socket of [client, server]) {
+      socket.on('close', end);
+      socket.on('error', end);
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.target = { ...upstream, exchangeUrl: url, partnerUrl: url };
   proxy.close = () =>
     new Promise<void>((resolve, reject) => {
+      for (const end of [...ends]) end();
+      upgrades.close();
       server.close((error) => (error ? reject(error) : resolve()));
       server.closeAllConnections();
     });

@@ -14,6 +14,7 @@ import {
 } from '../engine/spec.js';
 import { validatorAt } from '../engine/validate.js';
 import { forgeJwt, jwtHeader, jwtPayload } from '../signing/forge.js';
+import { eventFaults } from './event-faults.js';
 import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
 import { valueFaults } from './value-faults.js';
 
@@ -878,6 +879,7 @@ export const faults: Fault[] = [
         : request,
   },
   ...oauthStateFaults,
+  ...eventFaults,
 ];
 
 /**
