@@ -2,11 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { signAuthPayload } from '@exchange-kit/core/auth';
 import type { DemoCredentials } from '../config.js';
 import type { Caller, Handlers } from '../handling/operation.js';
-import { parseQuery } from '../http/call-pipeline.js';
-import { asHttpError, errorReply } from '../http/refusals.js';
+import { decideAs, parseQuery } from '../http/call-pipeline.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import { buildRoutes, findRoute } from '../http/router.js';
-import { validateRequest } from '../http/validate.js';
 import type { Sequencer } from '../state/sequencer.js';
 
 export interface ConsoleApiOptions {
@@ -59,18 +57,8 @@ export function consoleApi(options: ConsoleApiOptions) {
     const { route, path } = found.match;
     const handler = options.handlers[route.operation.operationId];
     if (!handler) return uncachedJson(404, { message: `No read at ${pathname}` });
-    const reply = await sequencer.run((journal) => {
-      try {
-        const input = validateRequest(route, { path, query: parseQuery(search), body: undefined });
-        const operationId = route.operation.operationId;
-        return handler({ operationId, ...input, caller, now: options.now(), journal });
-      } catch (error) {
-        const refused = asHttpError(error);
-        if (!refused) throw error;
-        journal.undo();
-        return errorReply(refused, route.api);
-      }
-    });
+    const call = { route, path, query: parseQuery(search), body: undefined, now: options.now() };
+    const reply = await sequencer.run((journal) => decideAs(handler, call, caller, journal));
     return uncachedJson(reply.status, reply.body);
   }
 
