@@ -4,7 +4,7 @@ import type { DemoCredentials } from '../config.js';
 import type { Caller, Handlers } from '../handling/operation.js';
 import { decideAs, parseQuery } from '../http/call-pipeline.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
-import { buildRoutes, findRoute } from '../http/router.js';
+import { buildRoutes, findRoute, type Route } from '../http/router.js';
 import type { Sequencer } from '../state/sequencer.js';
 
 export interface ConsoleApiOptions {
@@ -50,10 +50,12 @@ export function consoleApi(options: ConsoleApiOptions) {
   }
 
   /** Answers a GET of the interfaces as `caller` would be answered, changing nothing. */
-  async function read(url: string, caller: Caller): Promise<Serialized> {
+  async function read(api: Route['api'], url: string, caller: Caller): Promise<Serialized> {
     const [pathname = '', search = ''] = url.split('?', 2);
     const found = findRoute(routes, 'GET', pathname);
-    if (found.kind !== 'matched') return uncachedJson(404, { message: `No read at ${pathname}` });
+    if (found.kind !== 'matched' || found.match.route.api !== api) {
+      return uncachedJson(404, { message: `No read at ${pathname}` });
+    }
     const { route, path } = found.match;
     const handler = options.handlers[route.operation.operationId];
     if (!handler) return uncachedJson(404, { message: `No read at ${pathname}` });
@@ -86,7 +88,7 @@ export function consoleApi(options: ConsoleApiOptions) {
       if (!application) return uncachedJson(404, { message: 'No demo partner' });
       const key = encodeURIComponent(application.publicApiKey);
       const caller = { kind: 'partner' as const, tokenId, userId, partnerId: application.id };
-      return read(`/api/v1/partner/${key}/${partner}${search}`, caller);
+      return read('partner', `/api/v1/partner/${key}/${partner}${search}`, caller);
     }
     const user = /^users\/([^/]+)\/(exchange\/.+|realtime)$/.exec(rest);
     const found = user && demoUser(user[1] ?? '');
@@ -102,7 +104,7 @@ export function consoleApi(options: ConsoleApiOptions) {
     }
     if (method !== 'GET') return notAllowed('GET', 'Console reads take GET');
     const path = (user[2] ?? '').slice('exchange'.length);
-    return read(`${path}${search}`, { kind: 'token', ...found });
+    return read('exchange', `${path}${search}`, { kind: 'token', ...found });
   }
 
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {

@@ -73,7 +73,7 @@ const userEvents = pusherConnection({
   onEvent: (event, channel, data) => {
     if (event === 'quoine:auth_success') {
       authAttempts = 0;
-      followUser();
+      followUser().catch(showError);
     } else if (event === 'quoine:auth_failure') {
       // A JWT is good until the token signs anything else first: ask for another, a few times.
       if (++authAttempts < 4) authenticate().catch(showError);

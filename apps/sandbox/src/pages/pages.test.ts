@@ -202,6 +202,9 @@ describe('the console session', () => {
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body.errors as object)).toEqual(['status']);
     expect((await api('users/1001/exchange/no_such_read')).status).toBe(404);
+    // The user reads the exchange alone: a partner read is the partner's.
+    const partnerRead = 'users/1001/exchange/api/v1/partner/pk_sandbox_demo/transactions';
+    expect((await api(partnerRead)).status).toBe(404);
     expect((await api('users/1001/exchange/orders', { method: 'POST' })).status).toBe(405);
   });
 
