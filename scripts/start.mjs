@@ -169,6 +169,8 @@ const sandboxReady = new Promise((resolve) => {
         dataDir,
         '--docs-url',
         docsUrl,
+        // The console's buttons settle transactions, credit deposits and move prices.
+        '--test-control',
       ],
       `${root}apps/sandbox`,
       (line) => {

@@ -112,7 +112,9 @@ console.log(
 console.log(
   `events:        ${sandbox.exchangeUrl.replace(/^http/, 'ws')}${eventsPath}  (Pusher protocol; pusher-js app key LiquidTapClient)`,
 );
-console.log(`console:       ${sandbox.exchangeUrl}/console  (a product's book and fills, live)`);
+console.log(
+  `console:       ${sandbox.exchangeUrl}/console  (book, fills, a demo user's views, transactions, live)`,
+);
 console.log(`store:         ${store}`);
 console.log(
   `settlements:   ${settleAfterMs === undefined ? 'never complete (--settle-after never)' : `PENDING transactions are FILLED after ${settleAfterText} s (--settle-after)`}`,

@@ -145,7 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     now,
     rateLimit: options.rateLimit,
     pages: withTestControl(
-      sandboxPages({ sequencer, now, docsUrl: options.docsUrl }),
+      sandboxPages({
+        sequencer,
+        now,
+        docsUrl: options.docsUrl,
+        handlers,
+        credentials,
+        testControl: clock !== undefined,
+      }),
       clock && testControl({ sequencer, clock }),
     ),
     anonymousRateLimits: options.anonymousRateLimits,

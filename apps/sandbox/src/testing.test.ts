@@ -166,3 +166,29 @@ describe('test control of withdrawals and deposits', () => {
     ).toBe(404);
   });
 });
+
+describe('test control of a mark price', () => {
+  it('sets a product mark price, refusing a bad one naming the field', async () => {
+    const mark = (productId: number | string, body: unknown) =>
+      send(`/test/products/${productId}/mark_price`, body, sandbox.exchangeUrl);
+    const products = (await send('/products', undefined, sandbox.exchangeUrl)).body as {
+      id: string;
+    }[];
+    const id = Number(products[0]?.id);
+    expect(await mark(id, { price: '6100000.5' })).toEqual({
+      status: 200,
+      body: { product_id: id, mark_price: '6100000.5' },
+    });
+    for (const price of ['-1', '0', '1e3', 61]) {
+      expect(await mark(id, { price })).toEqual({
+        status: 422,
+        body: { errors: { price: ['must_be_a_positive_decimal_string'] } },
+      });
+    }
+    expect(await mark('x', { price: '1' })).toMatchObject({
+      status: 422,
+      body: { errors: { product_id: ['must_be_an_integer'] } },
+    });
+    expect((await mark(999999, { price: '1' })).status).toBe(404);
+  });
+});

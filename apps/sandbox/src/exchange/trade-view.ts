@@ -57,13 +57,13 @@ function liquidationPrice(position: Position, product: Product, floor: D): D | n
 }
 
 /**
- * The Trade of the spec. The mark price is the product's last traded price; the sandbox
+ * The Trade of the spec. The mark price is the product's (`markPrice`); the sandbox
  * charges no fee on a close and lends nothing, so fees and interest are zero.
  */
 export function tradeView(state: ExchangeState, position: Position): TradeBody {
   const product = state.products.get(position.productId);
   if (!product) throw new Error(`Position ${position.id} names no product`);
-  const mark = state.lastPrice(position.productId) ?? openPrice(position);
+  const mark = state.markPrice(position.productId) ?? openPrice(position);
   const open = funds(openPnl(position, product, mark));
   const maintenance = funds(requiredMargin(position, product).div(2));
   const exits = exitOrdersOf(state, position);

@@ -1,4 +1,5 @@
-import type { Handlers, Reply, StoredReadsOf } from '../handling/operation.js';
+import type { Caller, Handler, Handlers, Reply, StoredReadsOf } from '../handling/operation.js';
+import type { Journal } from '../state/journal.js';
 import type { Sequencer } from '../state/sequencer.js';
 import {
   AuthError,
@@ -82,6 +83,29 @@ function authRefusal(error: AuthError): Reply {
 }
 
 /**
+ * One call decided by its handler as `caller`, its input validated first: a refusal is undone
+ * and answered as the interface documents it. The pipeline runs it once a call is let in; the
+ * console runs it for the reads it makes as a demo user.
+ */
+export function decideAs(
+  handler: Handler,
+  call: Pick<ParsedCall, 'route' | 'path' | 'query' | 'body' | 'now'>,
+  caller: Caller,
+  journal: Journal,
+): Reply {
+  const { route, now } = call;
+  try {
+    const input = validateRequest(route, { path: call.path, query: call.query, body: call.body });
+    return handler({ operationId: route.operation.operationId, ...input, caller, now, journal });
+  } catch (error) {
+    const refused = asHttpError(error);
+    if (!refused) throw error;
+    journal.undo();
+    return errorReply(refused, route.api);
+  }
+}
+
+/**
  * How every call of both interfaces is answered once read: authenticated, limited, its
  * stored reads named, then decided by its handler on the Sequencer, with its nonce spent and
  * its input validated in the same step, so a refusal still spends the nonce and is undone
@@ -128,15 +152,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
           journal.nonce(oneUse.scope, oneUse.iat);
         }
         // Validated once the call is let in, so a refusal still spends its nonce.
-        try {
-          const input = validateRequest(route, { path: call.path, query: call.query, body });
-          return handler({ operationId, ...input, caller, now, journal });
-        } catch (error) {
-          const refused = asHttpError(error);
-          if (!refused) throw error;
-          journal.undo();
-          return errorReply(refused, route.api);
-        }
+        return decideAs(handler, call, caller, journal);
       },
       reads,
       nonce?.scope ?? oneUse?.scope,

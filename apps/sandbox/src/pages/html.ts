@@ -53,6 +53,12 @@ table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular
 caption { text-align: left; font-weight: 600; }
 th, td { padding: 0.1rem 0.75rem 0.1rem 0; text-align: right; }
 .columns { display: flex; gap: 2rem; flex-wrap: wrap; }
+body:has(main.console) { max-width: 64rem; }
+h2 { font-size: 1.2rem; margin-top: 2rem; }
+td button { margin: 0 0.25rem 0 0; padding: 0 0.5rem; }
+main.console input { width: 12rem; }
+main.console label { display: inline; margin-right: 0.5rem; }
+main.console p button { margin-top: 0; }
 `;
 
 /**

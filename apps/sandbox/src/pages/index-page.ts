@@ -9,7 +9,7 @@ export function indexPage(options: { docsUrl?: string }): Serialized {
     html`<h1>exchange-kit sandbox</h1>
 <p>The reference server of the exchange interface (paths at the root) and the Quick Exchange partner interface (under <code>/api/v1</code>).</p>
 <ul>
-<li><a href="/console">Console</a>: a product's book and fills, live</li>
+<li><a href="/console">Console</a>: a product's book and fills, a demo user's orders, positions, balances and ledger, the partner's transactions, live</li>
 ${options.docsUrl ? html`<li><a href="${options.docsUrl}">Documentation</a></li>` : ''}
 <li><a href="/openapi/exchange.json">Exchange interface spec</a> (OpenAPI, JSON)</li>
 <li><a href="/openapi/partner.json">Partner interface spec</a> (OpenAPI, JSON)</li>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
 import type { RunningSandbox } from '../server.js';
 import { demoClient, newUser, startTestSandbox } from '../test-support.js';
+import { pendingTransaction } from '../testing/pending-transaction.js';
 import { escapeHtml } from './html.js';
 
 let sandbox: RunningSandbox;
@@ -166,5 +167,87 @@ describe('pages for people', () => {
       expect(answer.status, id).toBe(404);
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     }
+  });
+});
+
+describe('the console session', () => {
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${sandbox.exchangeUrl}/console/api/${path}`, init);
+  const json = async (answer: Response) => ({
+    status: answer.status,
+    body: (await answer.json()) as Record<string, unknown>,
+  });
+
+  it('names the demo users, and whether test control is on', async () => {
+    expect(await json(await api('session'))).toEqual({
+      status: 200,
+      body: {
+        users: [
+          { user_id: 1001, email: expect.any(String) },
+          { user_id: 1002, email: expect.any(String) },
+        ],
+        test_control: false,
+      },
+    });
+  });
+
+  it("reads the exchange as a demo user, as the user's signed call is answered", async () => {
+    const signed = await demoClient(sandbox)('GET', '/accounts');
+    expect(await json(await api('users/1001/exchange/accounts'))).toEqual({
+      status: 200,
+      body: signed.body,
+    });
+    // The query goes along, and is checked as the interface checks it.
+    const refused = await json(await api('users/1001/exchange/orders?status=sideways'));
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors as object)).toEqual(['status']);
+    expect((await api('users/1001/exchange/no_such_read')).status).toBe(404);
+    // The user reads the exchange alone: a partner read is the partner's.
+    const partnerRead = 'users/1001/exchange/api/v1/partner/pk_sandbox_demo/transactions';
+    expect((await api(partnerRead)).status).toBe(404);
+    expect((await api('users/1001/exchange/orders', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('acts for the demo users alone', async () => {
+    const someone = await newUser(sandbox);
+    for (const path of [`users/${someone.userId}/exchange/accounts`, 'users/1/realtime']) {
+      expect((await api(path, { method: path.endsWith('realtime') ? 'POST' : 'GET' })).status).toBe(
+        404,
+      );
+    }
+  });
+
+  it('issues a realtime JWT, one past the token nonce, holding no secret', async () => {
+    const issued = await json(await api('users/1002/realtime', { method: 'POST' }));
+    expect(issued.status).toBe(200);
+    const jwt = String(issued.body.jwt);
+    const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString());
+    expect(payload).toEqual({
+      token_id: defaultCredentials.secondTokenId,
+      path: '/realtime',
+      nonce: expect.stringMatching(/^[0-9]+$/),
+    });
+    expect(jwt).not.toContain(defaultCredentials.secondTokenSecret);
+    expect((await api('users/1002/realtime')).status).toBe(405);
+  });
+
+  it("lists the demo partner's transactions", async () => {
+    const id = await pendingTransaction(sandbox.partnerUrl, defaultCredentials.publicApiKey);
+    const listed = await json(await api('partner/transactions'));
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain(id);
+  });
+
+  it('answers its own origin only', async () => {
+    const elsewhere: Record<string, string>[] = [
+      { origin: 'http://elsewhere.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of elsewhere) {
+      expect((await api('users/1001/exchange/accounts', { headers })).status).toBe(403);
+      expect((await api('users/1001/realtime', { method: 'POST', headers })).status).toBe(403);
+    }
+    const origin = sandbox.exchangeUrl;
+    expect((await api('session', { headers: { origin } })).status).toBe(200);
   });
 });

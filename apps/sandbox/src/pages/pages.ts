@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Sequencer } from '../state/sequencer.js';
-import { consolePage, consoleScriptFile } from './console-page.js';
+import { type ConsoleApiOptions, consoleApi } from './console-api.js';
+import { consolePage, consoleScriptFiles } from './console-page.js';
 import { indexPage } from './index-page.js';
 import { oauthPage } from './oauth-page.js';
 
-export interface PagesOptions {
+export interface PagesOptions extends ConsoleApiOptions {
   sequencer: Sequencer;
   now: () => number;
   /** The docs site the index page links to, when one runs beside the sandbox. */
@@ -29,8 +30,11 @@ export function sandboxPages(options: PagesOptions) {
   const oauth = oauthPage(options);
   const index = indexPage(options);
   const consoleHtml = consolePage();
-  const script = consoleScriptFile();
+  const scripts = consoleScriptFiles();
+  const consoleCalls = consoleApi(options);
   return async (request: IncomingMessage, pathname: string): Promise<Serialized | undefined> => {
+    const consoleAnswer = await consoleCalls(request, pathname);
+    if (consoleAnswer) return consoleAnswer;
     const challenge = /^\/oauth\/([^/]+)$/.exec(pathname);
     if (challenge) return oauth(request, challenge[1] ?? '');
     // The partner interface's base URL, as the banner prints it, leads to the same page.
@@ -43,9 +47,7 @@ export function sandboxPages(options: PagesOptions) {
           ? uncachedJson(200, { status: 'ok' })
           : pathname === '/console'
             ? consoleHtml
-            : pathname === '/console.js'
-              ? script
-              : undefined;
+            : scripts.get(pathname);
     if (!page) return undefined;
     const method = request.method ?? 'GET';
     if (method === 'GET' || method === 'HEAD') return page;

@@ -463,6 +463,23 @@ export class ExchangeState {
     return this.fillsByProduct.get(productId)?.at(-1)?.price;
   }
 
+  /**
+   * The product's mark price, which positions' P&L are valued at: the price test control set
+   * (`POST /test/products/{product_id}/mark_price`) until the product's next fill, else the
+   * last traded price. Kept in memory alone: a restart goes back to the last traded price.
+   */
+  markPrice(productId: number): D | undefined {
+    const mark = this.#marks.get(productId);
+    const fills = this.fillsByProduct.get(productId)?.length ?? 0;
+    return mark && mark.fills === fills ? mark.price : this.lastPrice(productId);
+  }
+
+  setMarkPrice(productId: number, price: D): void {
+    this.#marks.set(productId, { price, fills: this.fillsByProduct.get(productId)?.length ?? 0 });
+  }
+
+  readonly #marks = new Map<number, { price: D; fills: number }>();
+
   addFill(fill: Fill): void {
     entry(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
   }

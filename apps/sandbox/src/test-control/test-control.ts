@@ -6,6 +6,7 @@ import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.j
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
 import { fundingControl } from './funding-control.js';
+import { markPriceControl } from './mark-price-control.js';
 
 /**
  * The sandbox's test-control endpoints, for tests and tools that need a move the interfaces
@@ -18,6 +19,7 @@ import { fundingControl } from './funding-control.js';
  * - `POST /test/oauth_requests/{oauth_request_public_id}/deny` with `{}` denies a pending OAuth
  *   request as its user would at the approval page.
  * - Withdrawals and deposits: see `funding-control.ts`.
+ * - A product's mark price: see `mark-price-control.ts`.
  */
 export interface TestControlOptions {
   sequencer: Sequencer;
@@ -62,10 +64,12 @@ export function testControl(options: TestControlOptions) {
     const transaction = /^\/test\/transactions\/([^/]+)\/status$/.exec(pathname)?.[1];
     const denied = /^\/test\/oauth_requests\/([^/]+)\/deny$/.exec(pathname)?.[1];
     const funding = /^\/test\/(withdrawals\/[^/]+\/state|deposits)$/.test(pathname);
+    const mark = /^\/test\/products\/[^/]+\/mark_price$/.test(pathname);
     if (
       transaction === undefined &&
       denied === undefined &&
       !funding &&
+      !mark &&
       pathname !== '/test/clock'
     ) {
       return uncachedJson(404, { message: `No test control at ${pathname}` });
@@ -76,6 +80,11 @@ export function testControl(options: TestControlOptions) {
     if (funding) {
       const answer = await fundingControl(options.sequencer, options.clock.now, pathname, body);
       return answer ?? refused('withdrawal_id', 'must_be_an_integer');
+    }
+
+    if (mark) {
+      const answer = await markPriceControl(options.sequencer, pathname, body);
+      return answer ?? refused('product_id', 'must_be_an_integer');
     }
 
     if (transaction !== undefined) {

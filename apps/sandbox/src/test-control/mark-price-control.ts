@@ -1,0 +1,35 @@
+import { type Serialized, uncachedJson } from '../http/reply-cache.js';
+import { D } from '../state/exchange-state.js';
+import type { Sequencer } from '../state/sequencer.js';
+
+/** A price as the interfaces write one: digits, at most one point, no sign or exponent. */
+const decimalText = /^(0|[1-9][0-9]{0,20})(\.[0-9]{1,18})?$/;
+
+/**
+ * `POST /test/products/{product_id}/mark_price` with `{"price": "6100000"}`: sets the mark
+ * price positions' P&L are valued at, as the exchange's own price feed would move it, until the
+ * product's next fill. Undefined for any other path.
+ */
+export async function markPriceControl(
+  sequencer: Sequencer,
+  pathname: string,
+  body: Record<string, unknown>,
+): Promise<Serialized | undefined> {
+  const productId = /^\/test\/products\/([^/]+)\/mark_price$/.exec(pathname)?.[1];
+  if (productId === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(productId)) return refused('product_id', 'must_be_an_integer');
+  const { price } = body;
+  if (typeof price !== 'string' || !decimalText.test(price) || new D(price).isZero()) {
+    return refused('price', 'must_be_a_positive_decimal_string');
+  }
+  const set = await sequencer.run((journal) => {
+    const id = Number(productId);
+    if (!journal.exchange.products.has(id)) return false;
+    journal.exchange.setMarkPrice(id, new D(price));
+    return true;
+  });
+  if (!set) return uncachedJson(404, { message: 'Product not found' });
+  return uncachedJson(200, { product_id: Number(productId), mark_price: price });
+}
+
+const refused = (field: string, code: string) => uncachedJson(422, { errors: { [field]: [code] } });
