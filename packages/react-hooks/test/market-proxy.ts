@@ -39,7 +39,7 @@ export async function startMarketProxy(
     response.end(Buffer.from(await answer.arrayBuffer()));
   };
   const server = createServer((request, response) => {
-    const page = pages[request.url ?? ''];
+    const page = pages[new URL(request.url ?? '/', 'http://page').pathname];
     if (page) response.writeHead(200, { 'content-type': page.type }).end(page.body);
     else void forward(request, response).catch(() => response.destroy());
   });
