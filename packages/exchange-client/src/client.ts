@@ -44,7 +44,7 @@ import {
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
-import { eventsUrl, publicReads } from './public-client.js';
+import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
@@ -315,9 +315,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     },
   };
 
-  const reads = publicReads(call);
   const executions = {
-    ...reads.executions,
+    ...executionReads(call),
     /** One page of the caller's own fills, newest first; `with_details: 1` adds the order. */
     mine(query: ListOwnExecutionsQuery, options?: PerCallOptions): Promise<OwnExecutionList> {
       return call('listOwnExecutions', { query }, options);
@@ -339,8 +338,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
-    products: reads.products,
-    currencies: reads.currencies,
+    products: productReads(call),
+    currencies: currencyReads(call),
     loanBook: {
       /** Interest rates and amounts for margin trading in `currency` (case sensitive). */
       get(currency: string, options?: PerCallOptions): Promise<LoanBookLadder> {

@@ -28,9 +28,9 @@ export function eventsUrl(baseUrl: string): string {
   return url.href;
 }
 
-/** The reads anyone may make, through a signing client's calls or an unsigned one's. */
-export function publicReads(call: ExchangeApi['call']) {
-  const executions = {
+/** A product's fills, which anyone may read: a signing client's calls or an unsigned one's. */
+export function executionReads(call: ExchangeApi['call']) {
+  return {
     /** One page of a product's fills, newest first. */
     async list(query: ListExecutionsQuery, options?: PerCallOptions): Promise<ExecutionList> {
       // Without a timestamp the operation answers its paged form.
@@ -41,7 +41,10 @@ export function publicReads(call: ExchangeApi['call']) {
       query: Omit<ListExecutionsQuery, 'page'>,
       options?: PerCallOptions,
     ): AsyncGenerator<Execution, void, undefined> {
-      return everyRow((page) => executions.list({ ...query, page }, options));
+      return everyRow(
+        async (page) =>
+          (await call('listExecutions', { query: { ...query, page } }, options)) as ExecutionList,
+      );
     },
     /**
      * A product's fills from `timestamp` (Unix seconds) on, oldest first. A second is never
@@ -51,30 +54,30 @@ export function publicReads(call: ExchangeApi['call']) {
       return (await call('listExecutions', { query }, options)) as Execution[];
     },
   };
+}
+
+/** The products and their books, which anyone may read. */
+export function productReads(call: ExchangeApi['call']) {
   return {
-    executions,
-    products: {
-      list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
-        // The interface reads any value of perpetual as true; any other key goes on, refused.
-        const { perpetual, ...rest } = query;
-        return call(
-          'listProducts',
-          { query: perpetual ? { ...rest, perpetual: 1 } : rest },
-          options,
-        );
-      },
-      get(productId: number | string, options?: PerCallOptions): Promise<Product> {
-        return call('getProduct', { path: { product_id: productId } }, options);
-      },
-      /** The order book of a product, best price first. */
-      priceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
-        return call('getPriceLevels', { path: { product_id: productId } }, options);
-      },
+    list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
+      // The interface reads any value of perpetual as true; any other key goes on, refused.
+      const { perpetual, ...rest } = query;
+      return call('listProducts', { query: perpetual ? { ...rest, perpetual: 1 } : rest }, options);
     },
-    currencies: {
-      list(options?: PerCallOptions): Promise<Currency[]> {
-        return call('listCurrencies', {}, options);
-      },
+    get(productId: number | string, options?: PerCallOptions): Promise<Product> {
+      return call('getProduct', { path: { product_id: productId } }, options);
+    },
+    /** The order book of a product, best price first. */
+    priceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
+      return call('getPriceLevels', { path: { product_id: productId } }, options);
+    },
+  };
+}
+
+export function currencyReads(call: ExchangeApi['call']) {
+  return {
+    list(options?: PerCallOptions): Promise<Currency[]> {
+      return call('listCurrencies', {}, options);
     },
   };
 }
@@ -101,7 +104,9 @@ export function createPublicClient(options: PublicClientOptions) {
   });
   let events: EventsClient | undefined;
   return {
-    ...publicReads(call),
+    products: productReads(call),
+    executions: executionReads(call),
+    currencies: currencyReads(call),
     /** The public channels, connected on the first subscription. */
     get events(): EventsClient {
       events ??= createEventsClient({ url: eventsUrl(baseUrl), ...eventsOptions });
