@@ -75,6 +75,23 @@ export default [
     modifyEsbuildConfig: forBrowsers,
   },
   {
+    // The trading hooks, an entry of their own: React, TanStack Query, the exchange client (the
+    // page's public client) and the contract are counted apart.
+    name: '@exchange-kit/react-hooks/trading: the trading hooks in a browser',
+    path: 'packages/react-hooks/src/trading/index.ts',
+    ignore: [
+      'react',
+      'react-dom',
+      '@tanstack/react-query',
+      '@exchange-kit/exchange-client',
+      '@exchange-kit/contract',
+    ],
+    gzip: true,
+    // Measured 1.65 KiB.
+    limit: '1.9 KiB',
+    modifyEsbuildConfig: forBrowsers,
+  },
+  {
     // The response schemas and the session signer load with the first call that needs them.
     // 10.5 KiB since calls refuse a query parameter or an option they do not take (0.2 kB):
     // plain JavaScript that passes `{ signal }` where the query goes had its signal dropped.

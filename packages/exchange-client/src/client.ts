@@ -1,11 +1,7 @@
-import { eventsPath } from '@exchange-kit/contract/events';
 import {
   type Accounts,
   type CancelAllFilters as CancelAllFiltersBody,
   type CancelledOrderEntry,
-  type Currency,
-  type Execution,
-  type ExecutionList,
   type LoanBookLadder,
   loadSchemas,
   type OAuthRequest,
@@ -20,8 +16,6 @@ import {
   type OwnExecution,
   type OwnExecutionList,
   operationTable as operations,
-  type PriceLevels,
-  type Product,
   type paths,
   secretFields,
   type UserContext,
@@ -50,6 +44,7 @@ import {
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
+import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
@@ -137,13 +132,6 @@ export interface ExchangeClientOptions extends ApiToken, ConnectionOptions {
    * the `ws` package.
    */
   events?: Partial<EventsOptions>;
-}
-
-/** The events endpoint on the host of `baseUrl`. */
-function eventsUrl(baseUrl: string): string {
-  const url = new URL(eventsPath, baseUrl);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return url.href;
 }
 
 /**
@@ -328,25 +316,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
   };
 
   const executions = {
-    /** One page of a product's fills, newest first. */
-    async list(query: ListExecutionsQuery, options?: PerCallOptions): Promise<ExecutionList> {
-      // Without a timestamp the operation answers its paged form.
-      return (await call('listExecutions', { query }, options)) as ExecutionList;
-    },
-    /** Every fill of a product, newest first, fetching page after page as the loop asks. */
-    iterate(
-      query: Omit<ListExecutionsQuery, 'page'>,
-      options?: PerCallOptions,
-    ): AsyncGenerator<Execution, void, undefined> {
-      return everyRow((page) => executions.list({ ...query, page }, options));
-    },
-    /**
-     * A product's fills from `timestamp` (Unix seconds) on, oldest first. A second is never
-     * split, so there may be more than `limit`; read on from the last `created_at` + 1.
-     */
-    async since(query: ExecutionsSinceQuery, options?: PerCallOptions): Promise<Execution[]> {
-      return (await call('listExecutions', { query }, options)) as Execution[];
-    },
+    ...executionReads(call),
     /** One page of the caller's own fills, newest first; `with_details: 1` adds the order. */
     mine(query: ListOwnExecutionsQuery, options?: PerCallOptions): Promise<OwnExecutionList> {
       return call('listOwnExecutions', { query }, options);
@@ -368,37 +338,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
-    products: {
-      list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
-        // The interface reads any value of perpetual as true; any other key goes on, refused.
-        const { perpetual, ...rest } = query;
-        return call(
-          'listProducts',
-          { query: perpetual ? { ...rest, perpetual: 1 } : rest },
-          options,
-        );
-      },
-      get(productId: number | string, options?: PerCallOptions): Promise<Product> {
-        return call('getProduct', { path: { product_id: productId } }, options);
-      },
-      /** The order book of a product, best price first: the best 20 levels of each side. */
-      priceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
-        return call('getPriceLevels', { path: { product_id: productId } }, options);
-      },
-      /** The whole order book of a product, every level of each side, best price first. */
-      allPriceLevels(productId: number | string, options?: PerCallOptions): Promise<PriceLevels> {
-        return call(
-          'getPriceLevels',
-          { path: { product_id: productId }, query: { full: 1 } },
-          options,
-        );
-      },
-    },
-    currencies: {
-      list(options?: PerCallOptions): Promise<Currency[]> {
-        return call('listCurrencies', {}, options);
-      },
-    },
+    products: productReads(call),
+    currencies: currencyReads(call),
     loanBook: {
       /** Interest rates and amounts for margin trading in `currency` (case sensitive). */
       get(currency: string, options?: PerCallOptions): Promise<LoanBookLadder> {

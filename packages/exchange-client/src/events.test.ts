@@ -8,6 +8,7 @@ import {
   type ChannelMessage,
   createEventsClient,
   createExchangeClient,
+  createPublicClient,
   EventsError,
   type ExchangeClient,
 } from './index.js';
@@ -207,4 +208,45 @@ describe('client.events', () => {
     expect(stored.filter((execution) => !known.has(String(execution.id)))).toEqual([]);
     client.events.close();
   }, 90_000);
+});
+
+describe('createPublicClient', () => {
+  it('reads a book and its fills and follows a public channel with nothing signed', async () => {
+    const headers: Headers[] = [];
+    const client = createPublicClient({
+      baseUrl: sandbox.exchangeUrl,
+      // Records what each request carries: a public client has no secret to sign with.
+      fetch: (input, init) => {
+        headers.push(new Headers(init?.headers ?? (input as Request).headers));
+        return fetch(input, init);
+      },
+      events: { WebSocket },
+    });
+    const trader = clientOf(sandbox);
+    const [btcjpy] = (await client.products.list()).filter(
+      (p) => p.currency_pair_code === 'BTCJPY',
+    );
+    const productId = String(btcjpy?.id);
+    const book = await client.products.priceLevels(productId);
+    expect(Object.keys(book)).toEqual(expect.arrayContaining(['buy_price_levels']));
+    const fills = client.events.subscribe('executionsCash', { pair: 'BTCJPY' });
+    await fills.ready;
+    const seen: ChannelMessage<'executionsCash'>[] = [];
+    fills.on((message) => seen.push(message));
+    await trader.orders.create({
+      order_type: 'market',
+      side: 'buy',
+      product_id: productId,
+      quantity: '0.001',
+    });
+    await until(() => seen.length > 0, 'the fill on its channel');
+    const [newest] = (await client.executions.list({ product_id: productId })).models;
+    expect(seen[0]?.kind === 'event' && seen[0].data).toEqual(newest);
+    expect(headers.length).toBeGreaterThanOrEqual(3);
+    expect(headers.filter((sent) => sent.has('x-service-auth'))).toEqual([]);
+    const orders = client.events.subscribe('userOrders', { currency: 'jpy' });
+    await expect(orders.ready).rejects.toBeInstanceOf(EventsError);
+    client.events.close();
+    trader.events.close();
+  });
 });

@@ -95,6 +95,11 @@ export type {
   Transaction,
   TransactionList,
 } from './ledger.js';
+export {
+  createPublicClient,
+  type PublicClient,
+  type PublicClientOptions,
+} from './public-client.js';
 export type {
   ListTradesQuery,
   Trade,

@@ -36,3 +36,21 @@ export const quickExchangeKeys = {
    */
   noTransaction: () => [...all, 'no-transaction'] as const,
 };
+
+const market = ['exchange-kit', 'exchange'] as const;
+
+/**
+ * Keys of the trading hooks (`@exchange-kit/react-hooks/trading`): the exchange's public book
+ * and fills of a product, kept live by its channels. Each level is a prefix of the ones below.
+ */
+export const exchangeKeys = {
+  all: market,
+  orderBooks: () => [...market, 'order-book'] as const,
+  /** A product's book: both sides, from the REST read, then its `priceLadders` channels. */
+  orderBook: (productId: string, pair: string) =>
+    [...market, 'order-book', productId, pair.toLowerCase()] as const,
+  executions: () => [...market, 'executions'] as const,
+  /** A product's recent fills, newest first: the REST read, then its `executionsCash` channel. */
+  executionsOf: (productId: string, pair: string) =>
+    [...market, 'executions', productId, pair.toLowerCase()] as const,
+};

@@ -75,3 +75,38 @@ describe('browser bundle', () => {
     }
   });
 });
+
+describe('the trading entry', () => {
+  const trading = fileURLToPath(new URL('../src/trading/index.ts', import.meta.url));
+  const inputsOf = async (entryPoint: string) => {
+    const result = await build({
+      entryPoints: [entryPoint],
+      bundle: true,
+      write: false,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['@exchange-kit/source', 'browser'],
+      jsx: 'automatic',
+      external: [...peers, '@exchange-kit/exchange-client'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    return Object.values((result.metafile as Metafile).outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input),
+    );
+  };
+
+  it('is not in the partner flows: their entry carries none of it', async () => {
+    const inputs = await inputsOf(entry);
+    expect(inputs.filter((input) => input.includes('src/trading/'))).toEqual([]);
+  });
+
+  it('carries no signing and no partner client: the page brings its public client', async () => {
+    const inputs = await inputsOf(trading);
+    expect(inputs.some((input) => input.includes('src/trading/live-feed.ts'))).toBe(true);
+    expect(inputs.filter((input) => /jose|core\/src\/auth|partner-client/.test(input))).toEqual([]);
+  });
+});

@@ -20,6 +20,8 @@ declare module 'vitest' {
      * other test's instructions expire under it. The end-to-end test starts its own.
      */
     clockSandbox: { partnersUrl: string; publicApiKey: string; exchangeUrl: string };
+    /** The exchange interface of the first sandbox, for the trading hooks. */
+    exchangeUrl: string;
   }
 }
 
@@ -74,6 +76,7 @@ export default async function setup(project: TestProject) {
   project.provide('publicApiKey', publicApiKey);
   project.provide('backendUrl', `http://127.0.0.1:${port}`);
   project.provide('backendCredentials', { tokenId, tokenSecret });
+  project.provide('exchangeUrl', sandbox.exchangeUrl);
   project.provide('clockSandbox', {
     partnersUrl: clockSandbox.partnerUrl,
     publicApiKey: clockSandbox.publicApiKey,
