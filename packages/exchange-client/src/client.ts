@@ -49,6 +49,7 @@ import {
 } from '@exchange-kit/core/auth';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
+import { feeCalls } from './fees.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
 import { tradeCalls } from './trades.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
@@ -368,6 +369,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
+    fees: feeCalls(call),
     products: {
       list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
         // The interface reads any value of perpetual as true; any other key goes on, refused.

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authScenarios } from '../scenarios/auth.js';
 import { executionScenarios } from '../scenarios/executions.js';
+import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
@@ -65,6 +66,7 @@ const scenarios: Scenario[] = [
   ...modelScenarios,
   ...transactionModelScenarios,
   ...withdrawalScenarios,
+  ...feeScenarios,
 ];
 
 /**

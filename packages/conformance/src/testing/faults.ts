@@ -1,4 +1,5 @@
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import { Decimal } from 'decimal.js';
 import {
   cancelAllFilterNames,
   cancelAllFilterRequirementId,
@@ -690,6 +691,23 @@ const responseFaults: Fault[] = [
             const { margin_used, margin_interest, unwound_trade_leverage_level, ...rest } =
               order as Row;
             return rest;
+          })
+        : response,
+  },
+  {
+    name: 'a fee estimate off in its last digit',
+    covers: 'FEE-ESTIMATE-MATCHES-FILL',
+    response: (request, response) =>
+      is(request, 'estimateFee') && response.status === 200
+        ? withJson(response, (estimate) => {
+            const options = ((estimate as Row).fee_options as Row).default as Row[];
+            const nudged = options.map((option) => {
+              const amount = String(option.amount);
+              const places = amount.split('.')[1]?.length ?? 0;
+              const unit = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
+              return { ...option, amount: new Decimal(amount).plus(unit).toFixed() };
+            });
+            return { ...(estimate as Row), fee_options: { default: nudged } };
           })
         : response,
   },
