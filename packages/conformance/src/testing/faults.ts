@@ -851,6 +851,19 @@ const withdrawalFaults: Fault[] = [
         : request,
   },
   {
+    name: 'the reserved balance details leave out the withdrawals',
+    covers: 'WITHDRAWAL-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'withdrawal',
+            ),
+          }))
+        : response,
+  },
+  {
     name: 'a withdrawal that is no longer pending is cancelled all the same',
     covers: 'WITHDRAWAL-CANCEL-ONLY-PENDING',
     response: status(422, 200, 'cancelCryptoWithdrawal', 'cancelFiatWithdrawal'),

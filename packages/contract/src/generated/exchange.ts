@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Show what holds a reserved balance
-         * @description What holds the caller's reserved balance in one currency: each live order's hold and each open position's margin, with its id and amount. They sum to `reserved_balance`.
+         * @description What holds the caller's reserved balance in one currency: each live order's hold, each open position's margin and each withdrawal not yet processed, declined or cancelled (its amount plus its fee), with its id and amount. They sum to `reserved_balance`.
          */
         get: operations["getReservedBalanceDetails"];
         put?: never;
@@ -1415,7 +1415,7 @@ export interface components {
         /** @description Every balance of a user valued in one currency. */
         MainAsset: MainAsset;
         /**
-         * @description What holds part of a reserved balance.
+         * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
          * @enum {string}
          */
         ReservedBalanceHolderType: ReservedBalanceHolderType;
@@ -5320,10 +5320,10 @@ export type MainAsset = {
     total_amount: DecimalLike;
 };
 /**
- * @description What holds part of a reserved balance.
+ * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
  * @enum {string}
  */
-export type ReservedBalanceHolderType = "order" | "position";
+export type ReservedBalanceHolderType = "order" | "position" | "withdrawal";
 /** @description One holder of part of a reserved balance. */
 export type ReservedBalanceDetail = {
     holder_type: ReservedBalanceHolderType;

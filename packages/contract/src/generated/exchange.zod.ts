@@ -139,9 +139,13 @@ export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
 ]);
 
 /**
- * What holds part of a reserved balance.
+ * What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
  */
-export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum(['order', 'position']);
+export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum([
+    'order',
+    'position',
+    'withdrawal'
+]);
 
 /**
  * Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
