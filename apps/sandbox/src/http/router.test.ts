@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { depositHandlers } from '../exchange/deposits.js';
 import { executionHandlers } from '../exchange/executions.js';
+import { feeHandlers } from '../exchange/fee-reads.js';
 import { ledgerHandlers } from '../exchange/ledger-reads.js';
 import { marketHandlers } from '../exchange/market.js';
 import { oauthHandlers } from '../exchange/oauth.js';
@@ -40,6 +41,7 @@ describe('route table from the specs', () => {
       depositHandlers,
       partnerHandlers,
       tradeHandlers,
+      feeHandlers,
     ];
     const count = (id: string) =>
       groups.filter((handlers: Record<string, unknown>) => handlers[id]).length;
