@@ -1,5 +1,6 @@
 import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
+import { feeHandlers } from './exchange/fee-reads.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
@@ -31,6 +32,7 @@ export function sandboxHandlers(
     ledgerHandlers,
     withdrawalHandlers,
     depositHandlers,
+    feeHandlers,
     partner,
   ]);
 }

@@ -43,6 +43,7 @@ import {
 } from '@exchange-kit/core/auth';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
+import { feeCalls } from './fees.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
 import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
@@ -338,6 +339,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
+    fees: feeCalls(call),
     products: productReads(call),
     currencies: currencyReads(call),
     loanBook: {

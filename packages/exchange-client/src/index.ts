@@ -82,6 +82,15 @@ export {
   type WebSocketLike,
 } from './events.js';
 export type {
+  FeeEstimate,
+  FeeEstimateInput,
+  FeeOption,
+  FeeRule,
+  FeeRulesQuery,
+  FeeTier,
+  FeeType,
+} from './fees.js';
+export type {
   AccountBalance,
   BalanceHistoryQuery,
   CryptoAccount,

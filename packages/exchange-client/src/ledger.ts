@@ -75,7 +75,7 @@ export function accountCalls(call: Call) {
     mainAsset(options?: PerCallOptions): Promise<MainAsset> {
       return call('getMainAsset', {}, options);
     },
-    /** What holds the reserved balance in `currency`: each order and position, with its amount. */
+    /** What holds the reserved balance in `currency`: each order, position and withdrawal waiting, with its amount. */
     reservedDetails(currency: string, options?: PerCallOptions): Promise<ReservedBalanceDetails> {
       return call('getReservedBalanceDetails', { path: { currency } }, options);
     },

@@ -518,6 +518,31 @@ describe('trades against the sandbox', () => {
   });
 });
 
+describe('fees against the sandbox', () => {
+  it('estimates the fee a fill then charges, every digit, from the rules it lists', async () => {
+    const [best] = (await client.products.priceLevels(1)).sell_price_levels;
+    const order = {
+      product_id: 1,
+      side: 'buy' as const,
+      quantity: '0.00012345',
+      price: best?.[0] ?? '0',
+    };
+    const estimate = await client.fees.estimate({ ...order, order_type: 'limit' } as const);
+    await client.orders.create({ ...order, order_type: 'limit', side: 'buy' });
+    const [fee] = await client.ledger.history({ source_action: 'trade_fee', limit: 10 });
+    // Every digit: the debit's amount, written out as the estimate writes it.
+    const charged = new Decimal(String(fee?.amount)).neg().toFixed();
+    expect(estimate.fee_options.default).toEqual([
+      { fee_type: 'trade_fee', amount: charged, currency: fee?.currency },
+    ]);
+    const rules = await client.fees.mine({ fee_type: 'trade_fee' });
+    const rate = rules.find((rule) => rule.product_id === '1')?.taker_fee;
+    expect(new Decimal(order.quantity).times(String(rate)).toFixed()).toBe(charged);
+    expect(await client.fees.schedule({ fee_type: 'trade_fee' })).toEqual(rules);
+    expect(await client.fees.tier()).toMatchObject({ fee_tier: 0, in_currency: 'JPY' });
+  });
+});
+
 describe('exchange-client against a sandbox that limits calls as the service does', () => {
   let limited: SandboxProcess;
 

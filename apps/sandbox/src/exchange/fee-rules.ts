@@ -1,4 +1,4 @@
-import type { D, Product } from '../state/exchange-state.js';
+import type { Currency, D, Order, Product } from '../state/exchange-state.js';
 
 /**
  * The fee rules, one source for what a fill charges and for what the fee reads answer. Every
@@ -21,3 +21,35 @@ export function highestFeeRate(product: Product): D {
 
 /** The fee on `amount` at `rate`, every digit kept. */
 export const feeOn = (amount: D, rate: D): D => amount.times(rate);
+
+/** What of an order decides the fee of its fill. */
+export type FeePayer = Pick<Order, 'side' | 'tradingType' | 'fundingCurrency'>;
+
+/**
+ * What one side of a fill is charged its fee on, and in: on spot, what it receives (the base
+ * amount a buy gets, the quote amount a sell gets); on margin, the notional, in the funding
+ * currency its margin is held in.
+ */
+function feeBase(payer: FeePayer, product: Product, quantity: D, price: D) {
+  if (payer.tradingType !== 'spot') {
+    const inBase = payer.fundingCurrency === product.baseCurrency;
+    return { currency: payer.fundingCurrency, amount: inBase ? quantity : quantity.times(price) };
+  }
+  return payer.side === 'buy'
+    ? { currency: product.baseCurrency, amount: quantity }
+    : { currency: product.quotedCurrency, amount: quantity.times(price) };
+}
+
+/** The fee one side of a fill of `quantity` at `price` is charged, and its currency. */
+export function fillFee(
+  payer: FeePayer,
+  role: FeeRole,
+  product: Product,
+  fill: { quantity: D; price: D },
+): { currency: string; amount: D } {
+  const { currency, amount } = feeBase(payer, product, fill.quantity, fill.price);
+  return { currency, amount: feeOn(amount, feeRate(product, role)) };
+}
+
+/** What a withdrawal of `currency` costs, on top of its amount. */
+export const withdrawalFee = (currency: Currency): D => currency.withdrawalFee;

@@ -1,22 +1,7 @@
 import { D, type Order, type Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
-import { type FeeRole, feeOn, feeRate } from './fee-rules.js';
+import { type FeeRole, fillFee } from './fee-rules.js';
 import { houseUserId, postEntry } from './ledger.js';
-
-/**
- * What one side of a fill is charged its fee on, and in: on spot, what it receives (the base
- * amount a buy gets, the quote amount a sell gets); on margin, the notional, in the funding
- * currency its margin is held in.
- */
-function feeBase(order: Order, product: Product, quantity: D, price: D) {
-  if (order.tradingType !== 'spot') {
-    const inBase = order.fundingCurrency === product.baseCurrency;
-    return { currency: order.fundingCurrency, amount: inBase ? quantity : quantity.times(price) };
-  }
-  return order.side === 'buy'
-    ? { currency: product.baseCurrency, amount: quantity }
-    : { currency: product.quotedCurrency, amount: quantity.times(price) };
-}
 
 /**
  * Charges one side of fill `fillId` its fee, as a `trade_fee` entry against the execution,
@@ -31,10 +16,10 @@ export function chargeFee(
   product: Product,
   fill: { id: number; quantity: D; price: D; now: number },
 ): void {
-  const { currency, amount } = feeBase(order, product, fill.quantity, fill.price);
+  const { currency, amount } = fillFee(order, role, product, fill);
   const account = journal.exchange.account(order.userId, currency);
   const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
-  const fee = D.min(feeOn(amount, feeRate(product, role)), free);
+  const fee = D.min(amount, free);
   const charge = {
     currency,
     sourceAction: 'trade_fee' as const,

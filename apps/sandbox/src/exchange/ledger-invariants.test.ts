@@ -65,7 +65,9 @@ type Command =
   | { kind: 'market'; who: number; side: 'buy' | 'sell'; lots: number; margin: boolean }
   | { kind: 'edit'; who: number; pick: number; steps: number; lots: number }
   | { kind: 'tpsl'; who: number; steps: number }
-  | { kind: 'cancel'; who: number; pick: number };
+  | { kind: 'cancel'; who: number; pick: number }
+  | { kind: 'withdraw'; who: number; lots: number; currency: 'BTC' | 'JPY' }
+  | { kind: 'cancelWithdrawal'; who: number; pick: number };
 
 const who = fc.integer({ min: 0, max: 2 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -98,6 +100,13 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('edit' as const), who, pick, steps, lots }),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('tpsl' as const), who, steps: near }) },
   fc.record({ kind: fc.constant('cancel' as const), who, pick }),
+  fc.record({
+    kind: fc.constant('withdraw' as const),
+    who,
+    lots,
+    currency: fc.constantFrom('BTC' as const, 'JPY' as const),
+  }),
+  fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
 );
 
 // Prices a few ticks around 1000, so that orders cross, rest on each other and reach the
@@ -105,12 +114,42 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 const price = (at: number) => String(1000 + at);
 const quantity = (count: number) => (count * 0.00037).toFixed(5);
 const marginBody = { trading_type: 'margin', leverage_level: 3 };
-// Margin opens on the buy side only: two margin orders that open positions from one fill
-// would give both positions that fill's id, which the positions' ids cannot tell apart yet.
-const margin = (command: { side: 'buy' | 'sell'; margin: boolean }) =>
-  command.margin && command.side === 'buy' ? marginBody : {};
+const margin = (command: { margin: boolean }) => (command.margin ? marginBody : {});
+// A withdrawal of a currency traded: a crypto one of the pair's base currency, a fiat one of
+// its quote currency to the user's one bank account.
+const withdrawal = (command: { lots: number; currency: 'BTC' | 'JPY' }, bankAccountId: number) =>
+  command.currency === 'BTC'
+    ? {
+        path: '/crypto_withdrawals',
+        cancel: '/crypto_withdrawal',
+        body: {
+          crypto_withdrawal: {
+            currency: 'BTC',
+            address,
+            amount: (command.lots * 0.002).toFixed(3),
+          },
+        },
+      }
+    : {
+        path: '/withdrawals',
+        cancel: '/withdrawals',
+        body: {
+          withdrawal: {
+            currency: 'JPY',
+            amount: String(command.lots * 1000),
+            bank_account_id: bankAccountId,
+          },
+        },
+      };
+const address = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-async function perform(call: Client, own: number[], product_id: number, command: Command) {
+async function perform(
+  call: Client,
+  own: number[],
+  withdrawals: string[],
+  product_id: number,
+  command: Command,
+) {
   const chosen = own[('pick' in command ? command.pick : 0) % Math.max(own.length, 1)];
   const place = async (body: Record<string, unknown>) => {
     const answer = await call('POST', '/orders', { body: { product_id, ...body } });
@@ -148,11 +187,23 @@ async function perform(call: Client, own: number[], product_id: number, command:
     case 'cancel':
       if (chosen === undefined) return;
       return call('PUT', `/orders/${chosen}/cancel`);
+    case 'withdraw': {
+      const [bank] = (await call('GET', '/bank_accounts')).body as { id: number }[];
+      const { path, cancel, body } = withdrawal(command, bank?.id ?? 0);
+      const answer = await call('POST', path, { body });
+      const { id } = answer.body as { id: number };
+      if (answer.status === 200) withdrawals.push(`${cancel}/${id}/cancel`);
+      return answer;
+    }
+    case 'cancelWithdrawal': {
+      const cancel = withdrawals[command.pick % Math.max(withdrawals.length, 1)];
+      return cancel === undefined ? undefined : call('PUT', cancel);
+    }
   }
 }
 
 describe('the ledger, whatever is traded', () => {
-  it('explains every balance and every hold, and moves no currency in or out', async () => {
+  it('explains every balance and every hold (withdrawals waiting too), and moves no currency in or out', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
         const sandbox = await memorySandbox({ now: () => 1_716_000_000_000 });
@@ -163,8 +214,10 @@ describe('the ledger, whatever is traded', () => {
         });
         const users = [sandbox.addUser(), sandbox.addUser(), sandbox.addUser()];
         const orders: number[][] = [[], [], []];
+        const withdrawals: string[][] = [[], [], []];
         for (const step of commands) {
-          await perform(users[step.who]?.call as Client, orders[step.who] ?? [], product_id, step);
+          const own = [orders[step.who] ?? [], withdrawals[step.who] ?? []] as const;
+          await perform(users[step.who]?.call as Client, ...own, product_id, step);
           expect(ledgerProblems(sandbox.sequencer.state.exchange)).toEqual([]);
         }
       }),

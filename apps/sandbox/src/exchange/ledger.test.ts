@@ -116,6 +116,28 @@ describe('the ledger', () => {
     expect((await trader.call('GET', '/accounts/XYZ/reserved_balance_details')).status).toBe(404);
   });
 
+  it('shows a withdrawal waiting as what holds its amount and fee, until it is cancelled', async () => {
+    const user = sandbox.addUser();
+    const details = async () =>
+      valid(
+        zGetReservedBalanceDetailsResponse,
+        await user.call('GET', '/accounts/JPY/reserved_balance_details'),
+      );
+    const [bank] = (await user.call('GET', '/bank_accounts')).body as { id: number }[];
+    const asked = await user.call('POST', '/withdrawals', {
+      body: { withdrawal: { currency: 'JPY', amount: '1425', bank_account_id: bank?.id } },
+    });
+    const { id } = asked.body as { id: number };
+    // 1,425 yen and the 300 yen fee.
+    expect(await details()).toEqual({
+      currency: 'JPY',
+      reserved_balance: '1725',
+      details: [{ holder_type: 'withdrawal', id, amount: '1725' }],
+    });
+    expect((await user.call('PUT', `/withdrawals/${id}/cancel`)).status).toBe(200);
+    expect(await details()).toEqual({ currency: 'JPY', reserved_balance: '0', details: [] });
+  });
+
   it('lists the entries as paged transactions, and the balances alone or valued in yen', async () => {
     const user = sandbox.addUser();
     const page = valid(

@@ -123,8 +123,8 @@ function settle(
       { id: fillId, now },
     );
   }
-  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, fillId, quantity, price, now);
-  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, fillId, quantity, price, now);
+  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, quantity, price, now);
+  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, quantity, price, now);
   const fill = { id: fillId, quantity, price, now };
   chargeFee(journal, taker, 'taker', product, fill);
   chargeFee(journal, maker, 'maker', product, fill);

@@ -145,7 +145,7 @@ function firstTrigger(journal: Journal, order: Order, price: string | undefined)
   return trigger;
 }
 
-function tradingTypeFor(product: Product, requested: TradingType | undefined): TradingType {
+export function tradingTypeFor(product: Product, requested: TradingType | undefined): TradingType {
   const tradingType = requested ?? (product.perpetual ? 'perpetual' : 'spot');
   // Keyed by every trading type of the spec: a new one does not compile until it is decided here.
   const enabled: Record<TradingType, boolean> = {
@@ -156,6 +156,15 @@ function tradingTypeFor(product: Product, requested: TradingType | undefined): T
   };
   if (!enabled[tradingType]) throw refuse('trading_type', 'not_enabled_for_product');
   return tradingType;
+}
+
+/** The currency a margin order's margin is held in: the quote currency unless it names the base one. */
+export function fundingCurrencyFor(product: Product, requested: string | undefined): string {
+  const funding = requested ?? product.quotedCurrency;
+  if (![product.quotedCurrency, product.baseCurrency].includes(funding)) {
+    throw refuse('funding_currency', 'not_a_currency_of_the_product');
+  }
+  return funding;
 }
 
 /** Places an order for `userId`: checks, holds the funds, matches, and rests what is left. */
@@ -187,10 +196,7 @@ export function placeOrder(
   const tradingType = tradingTypeFor(product, input.trading_type);
   // Its bounds are the request schema's.
   const leverage = tradingType === 'spot' ? 1 : (input.leverage_level ?? 1);
-  const funding = input.funding_currency ?? product.quotedCurrency;
-  if (![product.quotedCurrency, product.baseCurrency].includes(funding)) {
-    throw refuse('funding_currency', 'not_a_currency_of_the_product');
-  }
+  const funding = fundingCurrencyFor(product, input.funding_currency);
   const quantity = new D(input.quantity);
   checkQuantity(journal, product, quantity);
   if (clientOrderId !== undefined && state.orderByClientId(userId, clientOrderId)) {

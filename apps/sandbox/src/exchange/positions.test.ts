@@ -2,6 +2,7 @@ import {
   zCancelOrderResponse,
   zEditOrderResponse,
   zListOrdersResponse,
+  zListTradesResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -146,5 +147,27 @@ describe('margin positions', () => {
       await trader.call('PUT', `/orders/${takeProfit.id}`, { body: { quantity: '0.5' } }),
     );
     expect(edited.quantity).toBe('0.5');
+  });
+
+  it('two margin orders that open positions from one fill each get a position of their own', async () => {
+    const product_id = await trading.freshProduct(sandbox, { margin: true });
+    const [long, short] = [sandbox.addUser(), sandbox.addUser()];
+    const margin = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const bought = await place(long.call, { ...margin, side: 'buy', leverage_level: 2 });
+    const sold = await place(short.call, { ...margin, side: 'sell', leverage_level: 4 });
+    const longId = (await getOrder(long.call, bought.id)).trade_id;
+    const shortId = (await getOrder(short.call, sold.id)).trade_id;
+    expect(longId).not.toBe(shortId);
+    const trades = async (call: Client) =>
+      valid(zListTradesResponse, await call('GET', '/trades?status=open')).models.map((trade) => [
+        trade.id,
+        trade.side,
+        trade.margin_used,
+      ]);
+    expect(await trades(long.call)).toEqual([[longId, 'long', '50']]);
+    expect(await trades(short.call)).toEqual([[shortId, 'short', '25']]);
+    // Each holds its own margin.
+    expect(await balances(long.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '50' });
+    expect(await balances(short.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '25' });
   });
 });

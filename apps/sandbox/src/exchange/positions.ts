@@ -17,12 +17,12 @@ export const openQuantity = (position: Position) =>
 /**
  * Books one margin fill of `order`: a take profit or stop loss closes part of its position
  * (a position already closed takes no more); any other order opens its position with its
- * first fill, whose id becomes the order's trade id, and adds to it with the next ones.
+ * first fill, under an id of its own that becomes the order's trade id, and adds to it with
+ * the next ones. Both sides of one fill may open a position, so the id is not the fill's.
  */
 export function bookMarginFill(
   journal: Journal,
   order: Order,
-  fillId: number,
   quantity: D,
   price: D,
   now: number,
@@ -40,8 +40,9 @@ export function bookMarginFill(
   if (open) {
     position = journal.touchPosition(open);
   } else {
+    const id = journal.exchange.next.position++;
     position = journal.addPosition({
-      id: fillId,
+      id,
       userId: order.userId,
       productId: order.productId,
       tradingType: order.tradingType,
@@ -58,7 +59,7 @@ export function bookMarginFill(
       createdAt: now,
       updatedAt: now,
     });
-    journal.touchOrder(order).tradeId = fillId;
+    journal.touchOrder(order).tradeId = id;
   }
   position.quantity = position.quantity.plus(quantity);
   position.openValue = position.openValue.plus(quantity.times(price));

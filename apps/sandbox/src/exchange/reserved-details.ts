@@ -1,5 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
+import { hasFlag } from '@exchange-kit/contract/state-tables';
 import type { D, ExchangeState } from '../state/exchange-state.js';
+import { heldBy } from './withdrawal-moves.js';
 
 /** One holder of part of a reserved balance. */
 export interface ReservedHolder {
@@ -27,12 +29,22 @@ const positions: HolderSource = (state, userId, currency) =>
     )
     .map((position) => ({ type: 'position', id: position.id, amount: position.margin }));
 
+/** Each withdrawal not yet in a terminal state: its amount plus its fee, as `holdFor` held it. */
+const withdrawals: HolderSource = (state, userId, currency) =>
+  [...state.withdrawals.values()]
+    .filter(
+      (withdrawal) =>
+        withdrawal.userId === userId &&
+        withdrawal.currency === currency &&
+        !hasFlag('withdrawal', withdrawal.state, 'terminal'),
+    )
+    .map((withdrawal) => ({ type: 'withdrawal', id: withdrawal.id, amount: heldBy(withdrawal) }));
+
 /**
- * Everything that can hold a reserved balance: another kind of hold (a withdrawal waiting,
- * a loan bid) is one more source here, and the details and the invariant that they sum to
- * the reserved balance follow.
+ * Everything that can hold a reserved balance: another kind of hold (a loan bid) is one more
+ * source here, and the details and the invariant that they sum to the reserved balance follow.
  */
-const holderSources: readonly HolderSource[] = [orders, positions];
+const holderSources: readonly HolderSource[] = [orders, positions, withdrawals];
 
 /** What holds `userId`'s reserved balance in `currency`; the amounts sum to it. */
 export function reservedHolders(

@@ -4,6 +4,7 @@ import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { withdrawalFee } from './fee-rules.js';
 import { pageOf } from './paging.js';
 import { holdFor, moveWithdrawal } from './withdrawal-moves.js';
 
@@ -164,7 +165,7 @@ const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
       kind: 'crypto',
       currency: currency.code,
       amount,
-      fee: currency.withdrawalFee,
+      fee: withdrawalFee(currency),
       address: asked.address,
       network,
       paymentId: asked.payment_id ?? null,
@@ -197,7 +198,7 @@ const createFiatWithdrawal: ExchangeHandlerOf<'createFiatWithdrawal'> = ({
       kind: 'fiat',
       currency: currency.code,
       amount,
-      fee: currency.withdrawalFee,
+      fee: withdrawalFee(currency),
       bankAccountId: asked.bank_account_id,
     },
     now,

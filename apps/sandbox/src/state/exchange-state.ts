@@ -100,7 +100,7 @@ export interface Order {
    * loss on a position, or a stop or trailing stop order not yet triggered.
    */
   readonly conditional: boolean;
-  /** The margin position this order opened (the id of its first fill). */
+  /** The margin position this order opened with its first fill. */
   readonly tradeId: number | null;
   /** The trade a take profit or stop loss order closes: a margin position, or a spot fill. */
   readonly unwoundTradeId: number | null;
@@ -286,6 +286,7 @@ export interface Sequences {
   entry: number;
   withdrawal: number;
   deposit: number;
+  position: number;
 }
 
 /**
@@ -323,6 +324,7 @@ export class ExchangeState {
     entry: 1,
     withdrawal: 1,
     deposit: 1,
+    position: 1,
   };
 
   addOAuthRequest(request: OAuthRequest): void {

@@ -201,6 +201,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     ),
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
+    position: after(1, state.positions.keys()),
   };
   return state;
 }

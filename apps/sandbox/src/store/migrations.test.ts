@@ -14,6 +14,7 @@ const allMigrations = [
   '0007.do.ledger.sql',
   '0008.do.house-may-owe.sql',
   '0009.do.withdrawals.sql',
+  '0010.do.position-ids.sql',
 ];
 
 const opened: Database[] = [];
@@ -77,6 +78,7 @@ describe('migrate', () => {
       '7:ledger',
       '8:house-may-owe',
       '9:withdrawals',
+      '10:position-ids',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -114,6 +116,7 @@ describe('migrate', () => {
       '0007.do.ledger.sql',
       '0008.do.house-may-owe.sql',
       '0009.do.withdrawals.sql',
+      '0010.do.position-ids.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

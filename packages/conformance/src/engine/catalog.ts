@@ -46,6 +46,7 @@ const profileOfTag: Record<string, Profile> = {
   transactions: 'partner-transactions',
   settlement: 'partner-transactions',
   withdrawals: 'withdrawals',
+  fees: 'orders',
 };
 
 export type RequirementKind =

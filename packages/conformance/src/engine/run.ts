@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { authScenarios } from '../scenarios/auth.js';
 import { eventScenarios } from '../scenarios/events.js';
 import { executionScenarios } from '../scenarios/executions.js';
+import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
@@ -67,6 +68,7 @@ const scenarios: Scenario[] = [
   ...transactionModelScenarios,
   ...withdrawalScenarios,
   ...eventScenarios,
+  ...feeScenarios,
 ];
 
 /**

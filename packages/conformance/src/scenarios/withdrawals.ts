@@ -98,6 +98,25 @@ async function expectListed(run: Run, kind: Kind, id: number, state: string): Pr
   }
 }
 
+/** The reserved balance details of `kind`'s currency list withdrawal `id` holding `held`. */
+async function expectDetailed(run: Run, kind: Kind, id: number, held: Decimal): Promise<void> {
+  const read = await run.context.caller.call('getReservedBalanceDetails', {
+    path: { currency: kind.currency },
+  });
+  expectStatus(read, 200);
+  const details = (bodyOf(read).details ?? []) as Row[];
+  const holder = details.find(
+    (detail) => detail.holder_type === 'withdrawal' && Number(detail.id) === id,
+  );
+  if (!holder || !new Decimal(String(holder.amount)).equals(held)) {
+    throw new Failure(`the reserved details do not show the ${kind.name} withdrawal ${id}`, {
+      received: holder ? `amount ${String(holder.amount)}` : 'not among the holders',
+      documented: `holder_type withdrawal, id ${id}, amount ${held.toFixed()}`,
+      call: read,
+    });
+  }
+}
+
 async function expectCancelRefused(run: Run, kind: Kind, id: number, state: string) {
   const refused = await run.context.caller.call(kind.cancel, { path: { withdrawal_id: id } });
   const documented = `422 {"errors": {"state": ["${state}"]}}`;
@@ -199,8 +218,9 @@ const withdrawals: Scenario = {
             `reserved up by ${kind.amount.toFixed()} + ${kind.fee.toFixed()}`,
           );
           await expectListed(run, kind, id, 'pending');
+          await expectDetailed(run, kind, id, held(kind));
         }
-        return 'each kind held amount plus fee and was listed pending';
+        return 'each kind held amount plus fee, shown in the reserved details, and was listed pending';
       });
 
       await evidence.check('WITHDRAWAL-CANCEL-ONLY-PENDING', async () => {

@@ -1,4 +1,5 @@
 import { serviceAuthPayload } from '@exchange-kit/core/auth';
+import { Decimal } from 'decimal.js';
 import {
   cancelAllFilterNames,
   cancelAllFilterRequirementId,
@@ -694,6 +695,23 @@ const responseFaults: Fault[] = [
           })
         : response,
   },
+  {
+    name: 'a fee estimate off in its last digit',
+    covers: 'FEE-ESTIMATE-MATCHES-FILL',
+    response: (request, response) =>
+      is(request, 'estimateFee') && response.status === 200
+        ? withJson(response, (estimate) => {
+            const options = ((estimate as Row).fee_options as Row).default as Row[];
+            const nudged = options.map((option) => {
+              const amount = String(option.amount);
+              const places = amount.split('.')[1]?.length ?? 0;
+              const unit = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
+              return { ...option, amount: new Decimal(amount).plus(unit).toFixed() };
+            });
+            return { ...(estimate as Row), fee_options: { default: nudged } };
+          })
+        : response,
+  },
   // --- Trades ---
   {
     name: "an order's trades show a quantity other than what the order filled",
@@ -832,6 +850,19 @@ const withdrawalFaults: Fault[] = [
             return body;
           })
         : request,
+  },
+  {
+    name: 'the reserved balance details leave out the withdrawals',
+    covers: 'WITHDRAWAL-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'withdrawal',
+            ),
+          }))
+        : response,
   },
   {
     name: 'a withdrawal that is no longer pending is cancelled all the same',

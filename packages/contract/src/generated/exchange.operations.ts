@@ -40,6 +40,10 @@ const plan29 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open
 const plan30 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
 const plan31 = {"closed_quantity":true} as const;
 const plan32 = {"delta":true} as const;
+const plan33 = {"*":{"taker_fee":true,"maker_fee":true,"withdrawal_fee":true}} as const;
+const plan34 = {"currency_pair_volume":true,"perpetual_volume":true} as const;
+const plan35 = {"fee_options":{"default":{"*":{"amount":true}}}} as const;
+const plan36 = {"quantity":true,"price":true} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -715,6 +719,66 @@ export const operationTable = {
     response: 'zAdjustTradeMarginResponse',
     decimals: plan29,
     requestDecimals: plan32,
+    query: [],
+  },
+  listFees: {
+    method: 'GET',
+    path: '/fees',
+    status: 200,
+    successes: [200],
+    errors: [400, 429],
+    security: null,
+    authPayload: null,
+    permission: null,
+    errorCodes: {},
+    response: 'zListFeesResponse',
+    decimals: plan33,
+    requestDecimals: null,
+    query: ["fee_type"],
+  },
+  getFeeTier: {
+    method: 'GET',
+    path: '/user/fee_tier',
+    status: 200,
+    successes: [200],
+    errors: [401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetFeeTierResponse',
+    decimals: plan34,
+    requestDecimals: null,
+    query: [],
+  },
+  listUserFees: {
+    method: 'GET',
+    path: '/user/fees',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListUserFeesResponse',
+    decimals: plan33,
+    requestDecimals: null,
+    query: ["fee_type"],
+  },
+  estimateFee: {
+    method: 'POST',
+    path: '/fees/estimate',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {"product_id":["not_found"],"quantity":["too_long","must_be_positive"],"price":["too_long","must_be_positive"],"trading_type":["not_enabled_for_product"],"funding_currency":["not_a_currency_of_the_product"]},
+    response: 'zEstimateFeeResponse',
+    decimals: plan35,
+    requestDecimals: plan36,
     query: [],
   },
 } as const;

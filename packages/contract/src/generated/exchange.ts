@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Show what holds a reserved balance
-         * @description What holds the caller's reserved balance in one currency: each live order's hold and each open position's margin, with its id and amount. They sum to `reserved_balance`.
+         * @description What holds the caller's reserved balance in one currency: each live order's hold, each open position's margin and each withdrawal not yet processed, declined or cancelled (its amount plus its fee), with its id and amount. They sum to `reserved_balance`.
          */
         get: operations["getReservedBalanceDetails"];
         put?: never;
@@ -1162,6 +1162,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fees": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the fee schedule
+         * @description The fee rules of the exchange for every fee tier: for each product its taker and maker rates (`trade_fee`, a fraction of what a fill is charged on), for each withdrawable currency its fee per withdrawal (`withdrawal_fee`). Public.
+         */
+        get: operations["listFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/fee_tier": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the caller's fee tier
+         * @description The caller's fee tier and the trading volume it is judged on: the value of the caller's fills from `from_time` to `to_time` (the last 30 days), in `in_currency` (the caller's currency, at each currency's exchange rate), on spot and margin products (`currency_pair_volume`) and on perpetual ones (`perpetual_volume`).
+         */
+        get: operations["getFeeTier"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/fees": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the fee rules that apply to the caller
+         * @description The rules of `GET /fees` at the caller's fee tier: what a fill of the caller's is charged (taker or maker) on each product, and what a withdrawal of each currency costs.
+         */
+        get: operations["listUserFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fees/estimate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate the fee of an order's fill
+         * @description The fee a fill of the order described would be charged at the caller's fee tier, with every digit: the same amount, in the same currency, as the `trade_fee` ledger entry of that fill (a fill that closes a position at a loss takes no more than the balance left free). The order pays the taker rate unless it rests: a `limit_post_only` order, or a `limit` order whose price does not reach the best opposite order on the book now, pays the maker rate. Nothing is placed or held.
+         */
+        post: operations["estimateFee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1311,7 +1415,7 @@ export interface components {
         /** @description Every balance of a user valued in one currency. */
         MainAsset: MainAsset;
         /**
-         * @description What holds part of a reserved balance.
+         * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
          * @enum {string}
          */
         ReservedBalanceHolderType: ReservedBalanceHolderType;
@@ -1377,6 +1481,23 @@ export interface components {
         TradeUpdate: TradeUpdate;
         /** @description Margin to add (positive) or take back (negative), in the funding currency. */
         TradeMarginAdjustment: TradeMarginAdjustment;
+        /**
+         * @description A kind of fee: what a fill is charged (`trade_fee`) or a withdrawal costs (`withdrawal_fee`); the ledger entries that charge them have it as `source_action`.
+         * @enum {string}
+         */
+        FeeType: FeeType;
+        /** @description One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null. */
+        FeeRule: FeeRule;
+        /** @description Fee rules, trade fees by product id, then withdrawal fees by currency. */
+        FeeRuleList: FeeRuleList;
+        /** @description A user's fee tier and the trading volume it is judged on. */
+        FeeTier: FeeTier;
+        /** @description The order whose fill to estimate: its product, side, quantity and the price it would fill at; `order_type` (default `limit`) says whether it would take or make liquidity, `trading_type` and `funding_currency` (a margin order's) what it is charged on. Any other key is refused (project decision): a misspelled field read as absent would estimate another order. */
+        FeeEstimateRequest: FeeEstimateRequest;
+        /** @description One fee the fill would be charged. */
+        FeeOption: FeeOption;
+        /** @description The fees a fill of the order would be charged. */
+        FeeEstimate: FeeEstimate;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -1756,6 +1877,11 @@ export interface components {
          * @example BTC
          */
         FundingCurrency: string;
+        /**
+         * @description Only the rules of this kind of fee.
+         * @example trade_fee
+         */
+        FeeTypeFilter: FeeType;
     };
     requestBodies: {
         /** @description New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`. */
@@ -4466,6 +4592,219 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listFees: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the rules of this kind of fee.
+                 * @example trade_fee
+                 */
+                fee_type?: components["parameters"]["FeeTypeFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "fee_type": "trade_fee",
+                     *         "fee_tier": 0,
+                     *         "product_id": "1",
+                     *         "currency": null,
+                     *         "taker_fee": "0.0015",
+                     *         "maker_fee": "0.0005",
+                     *         "withdrawal_fee": null
+                     *       },
+                     *       {
+                     *         "fee_type": "withdrawal_fee",
+                     *         "fee_tier": 0,
+                     *         "product_id": null,
+                     *         "currency": "BTC",
+                     *         "taker_fee": null,
+                     *         "maker_fee": null,
+                     *         "withdrawal_fee": "0.0005"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": FeeRuleList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            /** @description Too many calls (public endpoints are limited per client; the limit is not shown). */
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getFeeTier: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's fee tier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fee_tier": 0,
+                     *       "from_time": "2024-04-18T02:40:00.000Z",
+                     *       "to_time": "2024-05-18T02:40:00.000Z",
+                     *       "in_currency": "JPY",
+                     *       "currency_pair_volume": "95000.0",
+                     *       "perpetual_volume": "0"
+                     *     }
+                     */
+                    "application/json": FeeTier;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listUserFees: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the rules of this kind of fee.
+                 * @example trade_fee
+                 */
+                fee_type?: components["parameters"]["FeeTypeFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee rules of the caller's tier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "fee_type": "trade_fee",
+                     *         "fee_tier": 0,
+                     *         "product_id": "1",
+                     *         "currency": null,
+                     *         "taker_fee": "0.0015",
+                     *         "maker_fee": "0.0005",
+                     *         "withdrawal_fee": null
+                     *       },
+                     *       {
+                     *         "fee_type": "withdrawal_fee",
+                     *         "fee_tier": 0,
+                     *         "product_id": null,
+                     *         "currency": "BTC",
+                     *         "taker_fee": null,
+                     *         "maker_fee": null,
+                     *         "withdrawal_fee": "0.0005"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": FeeRuleList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    estimateFee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "product_id": 1,
+                 *       "side": "buy",
+                 *       "quantity": "0.01",
+                 *       "price": "9500000",
+                 *       "order_type": "limit"
+                 *     }
+                 */
+                "application/json": FeeEstimateRequest;
+            };
+        };
+        responses: {
+            /** @description The fee the fill would be charged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fee_options": {
+                     *         "default": [
+                     *           {
+                     *             "fee_type": "trade_fee",
+                     *             "amount": "0.000015",
+                     *             "currency": "BTC"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": FeeEstimate;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -4989,10 +5328,10 @@ export type MainAsset = {
     total_amount: DecimalLike;
 };
 /**
- * @description What holds part of a reserved balance.
+ * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
  * @enum {string}
  */
-export type ReservedBalanceHolderType = "order" | "position";
+export type ReservedBalanceHolderType = "order" | "position" | "withdrawal";
 /** @description One holder of part of a reserved balance. */
 export type ReservedBalanceDetail = {
     holder_type: ReservedBalanceHolderType;
@@ -5196,6 +5535,65 @@ export type TradeUpdate = {
 /** @description Margin to add (positive) or take back (negative), in the funding currency. */
 export type TradeMarginAdjustment = {
     delta: DecimalString;
+};
+/**
+ * @description A kind of fee: what a fill is charged (`trade_fee`) or a withdrawal costs (`withdrawal_fee`); the ledger entries that charge them have it as `source_action`.
+ * @enum {string}
+ */
+export type FeeType = "trade_fee" | "withdrawal_fee";
+/** @description One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null. */
+export type FeeRule = {
+    fee_type: FeeType;
+    fee_tier: number;
+    /** @description The product a trade fee rule is for. */
+    product_id: string | null;
+    /** @description The currency a withdrawal fee rule is for. */
+    currency: string | null;
+    taker_fee: NullableDecimalLike;
+    maker_fee: NullableDecimalLike;
+    withdrawal_fee: NullableDecimalLike;
+};
+/** @description Fee rules, trade fees by product id, then withdrawal fees by currency. */
+export type FeeRuleList = FeeRule[];
+/** @description A user's fee tier and the trading volume it is judged on. */
+export type FeeTier = {
+    fee_tier: number;
+    /**
+     * Format: date-time
+     * @description Start of the period the volume is counted over (ISO 8601).
+     */
+    from_time: string;
+    /**
+     * Format: date-time
+     * @description End of that period (ISO 8601).
+     */
+    to_time: string;
+    /** @description The currency the volumes are in. */
+    in_currency: string;
+    currency_pair_volume: DecimalLike;
+    perpetual_volume: DecimalLike;
+};
+/** @description The order whose fill to estimate: its product, side, quantity and the price it would fill at; `order_type` (default `limit`) says whether it would take or make liquidity, `trading_type` and `funding_currency` (a margin order's) what it is charged on. Any other key is refused (project decision): a misspelled field read as absent would estimate another order. */
+export type FeeEstimateRequest = {
+    product_id: number | string;
+    side: Side;
+    quantity: DecimalString;
+    price: DecimalString;
+    order_type?: OrderType;
+    trading_type?: TradingType;
+    funding_currency?: string;
+};
+/** @description One fee the fill would be charged. */
+export type FeeOption = {
+    fee_type: FeeType;
+    amount: DecimalLike;
+    currency: string;
+};
+/** @description The fees a fill of the order would be charged. */
+export type FeeEstimate = {
+    fee_options: {
+        default: FeeOption[];
+    };
 };
 /**
  * Format: uuid

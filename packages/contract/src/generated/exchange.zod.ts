@@ -139,9 +139,13 @@ export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
 ]);
 
 /**
- * What holds part of a reserved balance.
+ * What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
  */
-export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum(['order', 'position']);
+export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum([
+    'order',
+    'position',
+    'withdrawal'
+]);
 
 /**
  * Where a withdrawal stands. The sandbox moves its own through pending, processing, processed, cancelled and declined (the withdrawal table of spec/state-tables.yaml); the others are states the exchange was seen to answer.
@@ -191,6 +195,11 @@ export const zTradeSide = /* @__PURE__ */ z.enum(['long', 'short']);
 export const zTradeCloseAllFilters = /* @__PURE__ */ z.strictObject({
     side: /* @__PURE__ */ z.optional(zTradeSide)
 });
+
+/**
+ * A kind of fee: what a fill is charged (`trade_fee`) or a withdrawal costs (`withdrawal_fee`); the ledger entries that charge them have it as `source_action`.
+ */
+export const zFeeType = /* @__PURE__ */ z.enum(['trade_fee', 'withdrawal_fee']);
 
 /**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -483,6 +492,22 @@ export const zTradeUpdate = /* @__PURE__ */ z.strictObject({
  */
 export const zTradeMarginAdjustment = /* @__PURE__ */ z.strictObject({
     delta: zDecimalString
+});
+
+/**
+ * The order whose fill to estimate: its product, side, quantity and the price it would fill at; `order_type` (default `limit`) says whether it would take or make liquidity, `trading_type` and `funding_currency` (a margin order's) what it is charged on. Any other key is refused (project decision): a misspelled field read as absent would estimate another order.
+ */
+export const zFeeEstimateRequest = /* @__PURE__ */ z.strictObject({
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(32))
+    ]),
+    side: zSide,
+    quantity: zDecimalString,
+    price: zDecimalString,
+    order_type: /* @__PURE__ */ z.optional(zOrderType),
+    trading_type: /* @__PURE__ */ z.optional(zTradingType),
+    funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)))
 });
 
 /**
@@ -933,6 +958,54 @@ export const zTradeList = /* @__PURE__ */ z.object({
 });
 
 /**
+ * One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null.
+ */
+export const zFeeRule = /* @__PURE__ */ z.object({
+    fee_type: zFeeType,
+    fee_tier: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+    product_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    currency: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    taker_fee: zNullableDecimalLike,
+    maker_fee: zNullableDecimalLike,
+    withdrawal_fee: zNullableDecimalLike
+});
+
+/**
+ * Fee rules, trade fees by product id, then withdrawal fees by currency.
+ */
+export const zFeeRuleList = /* @__PURE__ */ z.array(zFeeRule);
+
+/**
+ * A user's fee tier and the trading volume it is judged on.
+ */
+export const zFeeTier = /* @__PURE__ */ z.object({
+    fee_tier: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+    from_time: z.iso.datetime(),
+    to_time: z.iso.datetime(),
+    in_currency: /* @__PURE__ */ z.string(),
+    currency_pair_volume: zDecimalLike,
+    perpetual_volume: zDecimalLike
+});
+
+/**
+ * One fee the fill would be charged.
+ */
+export const zFeeOption = /* @__PURE__ */ z.object({
+    fee_type: zFeeType,
+    amount: zDecimalLike,
+    currency: /* @__PURE__ */ z.string()
+});
+
+/**
+ * The fees a fill of the order would be charged.
+ */
+export const zFeeEstimate = /* @__PURE__ */ z.object({
+    fee_options: /* @__PURE__ */ z.object({
+        default: /* @__PURE__ */ z.array(zFeeOption)
+    })
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -1018,6 +1091,11 @@ export const zFundingPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().c
  * Only rows of this currency.
  */
 export const zFundingCurrency = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16));
+
+/**
+ * Only the rules of this kind of fee.
+ */
+export const zFeeTypeFilter = zFeeType;
 
 /**
  * New price and/or quantity, flat or (by convention, as older clients send it) wrapped as `{"order": {...}}`.
@@ -1690,3 +1768,49 @@ export const zAdjustTradeMarginPath = /* @__PURE__ */ z.object({
  * The trade with its new margin.
  */
 export const zAdjustTradeMarginResponse = zTrade;
+
+export const zListFeesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListFeesQuery = /* @__PURE__ */ z.object({
+    fee_type: /* @__PURE__ */ z.optional(zFeeType)
+});
+
+/**
+ * The fee rules.
+ */
+export const zListFeesResponse = zFeeRuleList;
+
+export const zGetFeeTierHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's fee tier.
+ */
+export const zGetFeeTierResponse = zFeeTier;
+
+export const zListUserFeesHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListUserFeesQuery = /* @__PURE__ */ z.object({
+    fee_type: /* @__PURE__ */ z.optional(zFeeType)
+});
+
+/**
+ * The fee rules of the caller's tier.
+ */
+export const zListUserFeesResponse = zFeeRuleList;
+
+export const zEstimateFeeBody = zFeeEstimateRequest;
+
+export const zEstimateFeeHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The fee the fill would be charged.
+ */
+export const zEstimateFeeResponse = zFeeEstimate;

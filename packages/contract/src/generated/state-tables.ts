@@ -641,6 +641,25 @@ export const requirements = [
     }
   },
   {
+    "id": "FEE-ESTIMATE-MATCHES-FILL",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 3,
+    "source": "convention",
+    "operations": [
+      "estimateFee",
+      "listBalanceHistory",
+      "listOwnExecutions",
+      "listUserFees"
+    ],
+    "trigger": "POST /fees/estimate for a fill of the caller's order (its product, side, quantity and price, as a taker or a maker as the fill took it)",
+    "condition": "the fill was made by a match",
+    "expect": {
+      "status": 200,
+      "also": "the estimate's trade_fee option has the amount and the currency of the fill's trade_fee ledger entry, every digit, and GET /user/fees lists a trade_fee rule for the product"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",
@@ -656,7 +675,7 @@ export const requirements = [
     "expect": {
       "status": 200,
       "next": "pending",
-      "also": "the free balance of the currency drops by amount plus withdrawal_fee, which the reserved balance holds, and the withdrawal is listed pending"
+      "also": "the free balance of the currency drops by amount plus withdrawal_fee, which the reserved balance holds and its details show (holder_type withdrawal, the withdrawal's id, amount plus fee), and the withdrawal is listed pending"
     }
   },
   {
