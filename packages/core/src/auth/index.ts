@@ -1,10 +1,11 @@
 /** Signing: X-Service-Auth and session JWTs. Server side, or wherever a secret may live. */
+
+export { type CallSigning, callSigningOf, type OperationAuth } from '../http/call-signing.js';
 export {
   type ServiceAuthOptions,
   serviceAuthenticator,
   sessionAuthenticator,
 } from './authenticate.js';
-export { type CallSigning, callSigningOf, type OperationAuth } from './call-signing.js';
 export {
   type ApiToken,
   type OAuthDelegatedPayload,

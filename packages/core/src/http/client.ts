@@ -1,10 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { callSigningOf, type OperationAuth } from '../auth/call-signing.js';
 import type { DecimalInput, DecimalObject } from '../decimal/canonical.js';
 import { toDecimalString } from '../decimal/canonical.js';
 import type { DecimalPlan } from '../decimal/normalise.js';
 import { type ApiErrorDetails, type CallError, errorFromResponse } from '../errors.js';
 import { refuseUnknownArguments } from './call-arguments.js';
+import { callSigningOf, type OperationAuth } from './call-signing.js';
 import { callTargets } from './call-target.js';
 import {
   decodeBody,

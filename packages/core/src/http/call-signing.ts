@@ -1,3 +1,5 @@
+// A read of the operations table, no signing: the transport and the clients ask it before any
+// signing code is loaded, so it lives with them rather than under auth/.
 /** What the contract's operations tables say of how one operation is authenticated. */
 export interface OperationAuth {
   readonly security?: string | null;
