@@ -2,6 +2,7 @@ import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
 import { feeHandlers } from './exchange/fee-reads.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
+import { loanBidHandlers } from './exchange/loan-bids.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -33,6 +34,7 @@ export function sandboxHandlers(
     withdrawalHandlers,
     depositHandlers,
     feeHandlers,
+    loanBidHandlers,
     partner,
   ]);
 }
