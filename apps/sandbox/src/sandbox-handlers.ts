@@ -3,6 +3,7 @@ import { executionHandlers } from './exchange/executions.js';
 import { feeHandlers } from './exchange/fee-reads.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
 import { loanBidHandlers } from './exchange/loan-bids.js';
+import { loanHandlers } from './exchange/loans.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -35,6 +36,7 @@ export function sandboxHandlers(
     depositHandlers,
     feeHandlers,
     loanBidHandlers,
+    loanHandlers,
     partner,
   ]);
 }

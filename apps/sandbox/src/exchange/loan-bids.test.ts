@@ -4,6 +4,7 @@ import {
   zGetLoanBookResponse,
   zGetReservedBalanceDetailsResponse,
   zListLoanBidsResponse,
+  zListLoansResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, valid } from '../test-support.js';
@@ -111,5 +112,15 @@ describe('loan bids', () => {
     expect(await book()).toEqual([['0.00020', '25'], ['0.0003', '2'], ...demo.slice(1)]);
     await call('PUT', `/loan_bids/${between.id}/close`);
     expect(await book()).toEqual([['0.00020', '25'], ...demo.slice(1)]);
+  });
+});
+
+describe('loans', () => {
+  it('are an empty page: no margin position borrows in the sandbox', async () => {
+    const { call } = sandbox.addUser();
+    await bid(call);
+    const loans = valid(zListLoansResponse, await call('GET', '/loans?currency=BTC'));
+    expect(loans).toEqual({ models: [], current_page: 1, total_pages: 0 });
+    expect((await call('GET', '/loans')).status).toBe(400);
   });
 });

@@ -47,6 +47,7 @@ const plan36 = {"quantity":true,"price":true} as const;
 const plan37 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":true}}} as const;
 const plan38 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
 const plan39 = {"loan_bid":{"rate":true,"quantity":true}} as const;
+const plan40 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -828,6 +829,21 @@ export const operationTable = {
     decimals: plan38,
     requestDecimals: null,
     query: [],
+  },
+  listLoans: {
+    method: 'GET',
+    path: '/loans',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListLoansResponse',
+    decimals: plan40,
+    requestDecimals: null,
+    query: ["currency","limit","page"],
   },
 } as const;
 

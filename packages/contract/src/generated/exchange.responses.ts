@@ -43,6 +43,7 @@ export {
   zListFiatWithdrawalsResponse,
   zListFundInfosResponse,
   zListLoanBidsResponse,
+  zListLoansResponse,
   zListOrderTradesResponse,
   zListOrdersResponse,
   zListOwnExecutionsResponse,

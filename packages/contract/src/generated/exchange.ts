@@ -1328,6 +1328,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/loans": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List loans
+         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is.
+         */
+        get: operations["listLoans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1573,6 +1599,15 @@ export interface components {
         LoanBid: LoanBid;
         /** @description One page of loan bids. */
         LoanBidList: LoanBidList;
+        /**
+         * @description A loan is `open` until it is repaid, then `closed`.
+         * @enum {string}
+         */
+        LoanStatus: LoanStatus;
+        /** @description Funds lent from a loan bid to a margin position. */
+        Loan: Loan;
+        /** @description One page of loans. */
+        LoanList: LoanList;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -5061,6 +5096,72 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listLoans: {
+        parameters: {
+            query: {
+                /**
+                 * @description The currency lent.
+                 * @example BTC
+                 */
+                currency: string;
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of loans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 7,
+                     *           "quantity": "0.5",
+                     *           "rate": "0.0002",
+                     *           "created_at": 1716000000,
+                     *           "lender_id": 1001,
+                     *           "borrower_id": 1002,
+                     *           "status": "open",
+                     *           "currency": "BTC",
+                     *           "fund_reloaned": true
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": LoanList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -5889,6 +5990,30 @@ export type LoanBid = {
 /** @description One page of loan bids. */
 export type LoanBidList = {
     models: LoanBid[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/**
+ * @description A loan is `open` until it is repaid, then `closed`.
+ * @enum {string}
+ */
+export type LoanStatus = "open" | "closed";
+/** @description Funds lent from a loan bid to a margin position. */
+export type Loan = {
+    id: number;
+    quantity: DecimalLike;
+    rate: DecimalLike;
+    created_at: UnixSeconds;
+    lender_id: number;
+    borrower_id: number;
+    status: LoanStatus;
+    currency: string;
+    /** @description Whether the lender lends the funds again once they are repaid. */
+    fund_reloaned: boolean;
+};
+/** @description One page of loans. */
+export type LoanList = {
+    models: Loan[];
     current_page: CurrentPage;
     total_pages: TotalPages;
 };

@@ -208,6 +208,11 @@ export const zFeeType = /* @__PURE__ */ z.enum(['trade_fee', 'withdrawal_fee']);
 export const zLoanBidStatus = /* @__PURE__ */ z.enum(['live', 'closed']);
 
 /**
+ * A loan is `open` until it is repaid, then `closed`.
+ */
+export const zLoanStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -1047,6 +1052,30 @@ export const zLoanBid = /* @__PURE__ */ z.object({
  */
 export const zLoanBidList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zLoanBid),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * Funds lent from a loan bid to a margin position.
+ */
+export const zLoan = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    quantity: zDecimalLike,
+    rate: zDecimalLike,
+    created_at: zUnixSeconds,
+    lender_id: /* @__PURE__ */ z.int(),
+    borrower_id: /* @__PURE__ */ z.int(),
+    status: zLoanStatus,
+    currency: /* @__PURE__ */ z.string(),
+    fund_reloaned: /* @__PURE__ */ z.boolean()
+});
+
+/**
+ * One page of loans.
+ */
+export const zLoanList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zLoan),
     current_page: zCurrentPage,
     total_pages: zTotalPages
 });
@@ -1904,3 +1933,18 @@ export const zCloseLoanBidPath = /* @__PURE__ */ z.object({
  * The loan bid, closed.
  */
 export const zCloseLoanBidResponse = zLoanBid;
+
+export const zListLoansHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListLoansQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1)
+});
+
+/**
+ * One page of loans.
+ */
+export const zListLoansResponse = zLoanList;
