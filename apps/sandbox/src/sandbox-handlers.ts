@@ -2,6 +2,8 @@ import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
 import { feeHandlers } from './exchange/fee-reads.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
+import { loanBidHandlers } from './exchange/loan-bids.js';
+import { loanHandlers } from './exchange/loans.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
@@ -33,6 +35,8 @@ export function sandboxHandlers(
     withdrawalHandlers,
     depositHandlers,
     feeHandlers,
+    loanBidHandlers,
+    loanHandlers,
     partner,
   ]);
 }

@@ -45,6 +45,7 @@ import { createEventsClient, type EventsClient, type EventsOptions } from './eve
 import { everyRow } from './every-row.js';
 import { feeCalls } from './fees.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
+import { loanBidCalls, loanCalls } from './loans.js';
 import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
@@ -340,6 +341,8 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
     fees: feeCalls(call),
+    loanBids: loanBidCalls(call),
+    loans: loanCalls(call),
     products: productReads(call),
     currencies: currencyReads(call),
     loanBook: {

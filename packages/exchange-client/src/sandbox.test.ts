@@ -543,6 +543,44 @@ describe('fees against the sandbox', () => {
   });
 });
 
+describe('loan bids against the sandbox', () => {
+  it('lends ETH with a bid held while live, pages through bids, and closes it', async () => {
+    const before = await client.accounts.reservedDetails('ETH');
+    const first = await client.loanBids.create({ currency: 'ETH', rate: '0.00035', quantity: 1.5 });
+    const second = await client.loanBids.create({
+      currency: 'ETH',
+      rate: 0.0004,
+      quantity: '0.25',
+    });
+    expect(first).toMatchObject({ status: 'live', rate: '0.00035', quantity: '1.5', side: 'bid' });
+    const held = await client.accounts.reservedDetails('ETH');
+    expect(held.details).toEqual(
+      expect.arrayContaining([{ holder_type: 'loan_bid', id: first.id, amount: '1.5' }]),
+    );
+    const book = await client.loanBook.get('ETH');
+    expect(book.bids).toContainEqual(['0.00035', '1.5']);
+    const seen: number[] = [];
+    for await (const bid of client.loanBids.iterate({ currency: 'ETH', limit: 1 })) {
+      seen.push(bid.id);
+    }
+    expect(seen.slice(0, 2)).toEqual([second.id, first.id]);
+    expect((await client.loanBids.close(first.id)).status).toBe('closed');
+    await client.loanBids.close(second.id);
+    const error = await client.loanBids.close(first.id).catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'closeLoanBid') && error.fields).toEqual({
+      status: ['closed'],
+    });
+    expect((await client.accounts.reservedDetails('ETH')).reserved_balance).toBe(
+      before.reserved_balance,
+    );
+    expect(await client.loans.list({ currency: 'ETH' })).toEqual({
+      models: [],
+      current_page: 1,
+      total_pages: 0,
+    });
+  });
+});
+
 describe('exchange-client against a sandbox that limits calls as the service does', () => {
   let limited: SandboxProcess;
 

@@ -197,6 +197,21 @@ export interface Withdrawal {
   readonly updatedAt: number;
 }
 
+/**
+ * An offer to lend `quantity` of a crypto currency at a daily `rate`. While live it holds its
+ * quantity of its owner's balance reserved and shows in the currency's loan book.
+ */
+export interface LoanBid {
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly rate: D;
+  readonly quantity: D;
+  readonly status: components['schemas']['LoanBidStatus'];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
 /** A deposit asked for, or received and credited to its user's balance. */
 export interface Deposit {
   readonly id: number;
@@ -287,6 +302,7 @@ export interface Sequences {
   withdrawal: number;
   deposit: number;
   position: number;
+  loanBid: number;
 }
 
 /**
@@ -310,6 +326,7 @@ export class ExchangeState {
   entriesByUser = new Map<number, LedgerEntry[]>();
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
+  loanBids = new Map<number, LoanBid>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
@@ -325,6 +342,7 @@ export class ExchangeState {
     withdrawal: 1,
     deposit: 1,
     position: 1,
+    loanBid: 1,
   };
 
   addOAuthRequest(request: OAuthRequest): void {

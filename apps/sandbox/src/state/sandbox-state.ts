@@ -2,6 +2,7 @@ import {
   type Deposit,
   ExchangeState,
   type LedgerEntry,
+  type LoanBid,
   type OAuthRequest,
   type Withdrawal,
 } from './exchange-state.js';
@@ -53,6 +54,7 @@ export interface Records {
   ledgerEntry: LedgerEntry;
   withdrawal: Withdrawal;
   deposit: Deposit;
+  loanBid: LoanBid;
 }
 
 export type RecordKind = keyof Records;
@@ -109,6 +111,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.deposits.set(row.id, row),
     drop: (state, row) => state.exchange.deposits.delete(row.id),
   },
+  loanBid: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.loanBids.set(row.id, row),
+    drop: (state, row) => state.exchange.loanBids.delete(row.id),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -122,4 +129,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'ledgerEntry',
   'withdrawal',
   'deposit',
+  'loanBid',
 ];

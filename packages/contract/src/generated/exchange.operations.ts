@@ -44,6 +44,10 @@ const plan33 = {"*":{"taker_fee":true,"maker_fee":true,"withdrawal_fee":true}} a
 const plan34 = {"currency_pair_volume":true,"perpetual_volume":true} as const;
 const plan35 = {"fee_options":{"default":{"*":{"amount":true}}}} as const;
 const plan36 = {"quantity":true,"price":true} as const;
+const plan37 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":true}}} as const;
+const plan38 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
+const plan39 = {"loan_bid":{"rate":true,"quantity":true}} as const;
+const plan40 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -780,6 +784,66 @@ export const operationTable = {
     decimals: plan35,
     requestDecimals: plan36,
     query: [],
+  },
+  listLoanBids: {
+    method: 'GET',
+    path: '/loan_bids',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListLoanBidsResponse',
+    decimals: plan37,
+    requestDecimals: null,
+    query: ["currency","limit","page"],
+  },
+  createLoanBid: {
+    method: 'POST',
+    path: '/loan_bids',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"user":["not_enough_free_balance"],"currency":["not_found"],"rate":["must_be_positive"],"quantity":["must_be_positive"]},
+    response: 'zCreateLoanBidResponse',
+    decimals: plan38,
+    requestDecimals: plan39,
+    query: [],
+  },
+  closeLoanBid: {
+    method: 'PUT',
+    path: '/loan_bids/{loan_bid_id}/close',
+    status: 200,
+    successes: [200],
+    errors: [401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zCloseLoanBidResponse',
+    decimals: plan38,
+    requestDecimals: null,
+    query: [],
+  },
+  listLoans: {
+    method: 'GET',
+    path: '/loans',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListLoansResponse',
+    decimals: plan40,
+    requestDecimals: null,
+    query: ["currency","limit","page"],
   },
 } as const;
 
