@@ -2,6 +2,7 @@ import {
   type Deposit,
   ExchangeState,
   type LedgerEntry,
+  type LeverageSetting,
   type OAuthRequest,
   type Withdrawal,
 } from './exchange-state.js';
@@ -53,6 +54,7 @@ export interface Records {
   ledgerEntry: LedgerEntry;
   withdrawal: Withdrawal;
   deposit: Deposit;
+  leverageSetting: LeverageSetting;
 }
 
 export type RecordKind = keyof Records;
@@ -109,6 +111,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.deposits.set(row.id, row),
     drop: (state, row) => state.exchange.deposits.delete(row.id),
   },
+  leverageSetting: {
+    key: (row) => String(row.tradingAccountId),
+    add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
+    drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -122,4 +129,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'ledgerEntry',
   'withdrawal',
   'deposit',
+  'leverageSetting',
 ];

@@ -44,6 +44,8 @@ const plan33 = {"*":{"taker_fee":true,"maker_fee":true,"withdrawal_fee":true}} a
 const plan34 = {"currency_pair_volume":true,"perpetual_volume":true} as const;
 const plan35 = {"fee_options":{"default":{"*":{"amount":true}}}} as const;
 const plan36 = {"quantity":true,"price":true} as const;
+const plan37 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
+const plan38 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -779,6 +781,51 @@ export const operationTable = {
     response: 'zEstimateFeeResponse',
     decimals: plan35,
     requestDecimals: plan36,
+    query: [],
+  },
+  listTradingAccounts: {
+    method: 'GET',
+    path: '/trading_accounts',
+    status: 200,
+    successes: [200],
+    errors: [401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListTradingAccountsResponse',
+    decimals: plan37,
+    requestDecimals: null,
+    query: [],
+  },
+  getTradingAccount: {
+    method: 'GET',
+    path: '/trading_accounts/{trading_account_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetTradingAccountResponse',
+    decimals: plan38,
+    requestDecimals: null,
+    query: [],
+  },
+  updateTradingAccount: {
+    method: 'PUT',
+    path: '/trading_accounts/{trading_account_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zUpdateTradingAccountResponse',
+    decimals: plan38,
+    requestDecimals: null,
     query: [],
   },
 } as const;
