@@ -8,6 +8,7 @@ import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { tradeHandlers } from './exchange/trades.js';
+import { tradingAccountHandlers } from './exchange/trading-accounts.js';
 import { userHandlers } from './exchange/users.js';
 import { withdrawalHandlers } from './exchange/withdrawals.js';
 import type { Handlers } from './handling/operation.js';
@@ -37,6 +38,7 @@ export function sandboxHandlers(
     feeHandlers,
     loanBidHandlers,
     loanHandlers,
+    tradingAccountHandlers,
     partner,
   ]);
 }

@@ -48,6 +48,7 @@ import { accountCalls, ledgerCalls } from './ledger.js';
 import { loanBidCalls, loanCalls } from './loans.js';
 import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
+import { tradingAccountCalls } from './trading-accounts.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
 export type {
@@ -336,6 +337,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     orders,
     executions,
     trades: tradeCalls(call),
+    tradingAccounts: tradingAccountCalls(call),
     ledger: ledgerCalls(call),
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),

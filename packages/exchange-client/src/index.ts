@@ -130,6 +130,7 @@ export type {
   TradeSide,
   TradeStatus,
 } from './trades.js';
+export type { TradingAccount, TradingAccountSummary } from './trading-accounts.js';
 export type {
   BankAccount,
   CryptoNetwork,

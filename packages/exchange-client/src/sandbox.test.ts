@@ -518,6 +518,26 @@ describe('trades against the sandbox', () => {
   });
 });
 
+describe('trading accounts against the sandbox', () => {
+  it('lists the accounts, reads one and sets its leverage level', async () => {
+    const accounts = await client.tradingAccounts.list();
+    const account = accounts.find((each) => String(each.product_id) === '1');
+    if (!account) throw new Error('no trading account for the margin product 1');
+    expect(await client.tradingAccounts.get(account.id)).toMatchObject({
+      id: account.id,
+      funding_currency: 'JPY',
+      pusher_channel: `trading_account_${account.id}`,
+    });
+    const set = await client.tradingAccounts.setLeverage(account.id, 3);
+    expect(set.leverage_level).toBe(3);
+    // Back to where it was, for the other calls of this file's sandbox.
+    await client.tradingAccounts.setLeverage(account.id, account.leverage_level);
+    await expect(client.tradingAccounts.get(account.id + 500_000)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+});
+
 describe('fees against the sandbox', () => {
   it('estimates the fee a fill then charges, every digit, from the rules it lists', async () => {
     const [best] = (await client.products.priceLevels(1)).sell_price_levels;

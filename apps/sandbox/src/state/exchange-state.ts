@@ -145,6 +145,17 @@ export interface Position {
   readonly updatedAt: number;
 }
 
+/**
+ * The leverage level a user set on a trading account (`PUT /trading_accounts/{id}`): what
+ * their margin orders on the product take when they name none. Kept only once set.
+ */
+export interface LeverageSetting {
+  readonly tradingAccountId: number;
+  readonly userId: number;
+  readonly productId: number;
+  readonly leverageLevel: number;
+}
+
 export interface Fill {
   readonly id: number;
   readonly productId: number;
@@ -327,6 +338,8 @@ export class ExchangeState {
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
   loanBids = new Map<number, LoanBid>();
+  /** Leverage settings by trading account id. */
+  leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */

@@ -2,6 +2,7 @@ import {
   type Deposit,
   ExchangeState,
   type LedgerEntry,
+  type LeverageSetting,
   type LoanBid,
   type OAuthRequest,
   type Withdrawal,
@@ -55,6 +56,7 @@ export interface Records {
   withdrawal: Withdrawal;
   deposit: Deposit;
   loanBid: LoanBid;
+  leverageSetting: LeverageSetting;
 }
 
 export type RecordKind = keyof Records;
@@ -116,6 +118,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.loanBids.set(row.id, row),
     drop: (state, row) => state.exchange.loanBids.delete(row.id),
   },
+  leverageSetting: {
+    key: (row) => String(row.tradingAccountId),
+    add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
+    drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -130,4 +137,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'withdrawal',
   'deposit',
   'loanBid',
+  'leverageSetting',
 ];

@@ -154,6 +154,14 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   }
   loadFunding(state, await readRows(db, 'withdrawal'), await readRows(db, 'deposit'));
   loadLoanBids(state, await readRows(db, 'loanBid'));
+  for (const row of await readRows(db, 'leverageSetting')) {
+    state.leverageSettings.set(Number(row.id), {
+      tradingAccountId: Number(row.id),
+      userId: Number(row.user_id),
+      productId: Number(row.product_id),
+      leverageLevel: Number(row.leverage_level),
+    });
+  }
   for (const row of await query<{
     currency: string;
     side: 'bid' | 'ask';

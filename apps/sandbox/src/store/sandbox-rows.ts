@@ -296,6 +296,16 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  leverageSetting: {
+    name: 'trading_accounts',
+    columns: [
+      ['id', 'bigint', (r) => r.tradingAccountId],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['product_id', 'bigint', (r) => r.productId],
+      ['leverage_level', 'integer', (r) => r.leverageLevel],
+    ],
+    onConflict: '',
+  },
 };
 for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);

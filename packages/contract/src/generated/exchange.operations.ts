@@ -48,6 +48,8 @@ const plan37 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":tru
 const plan38 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
 const plan39 = {"loan_bid":{"rate":true,"quantity":true}} as const;
 const plan40 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
+const plan41 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
+const plan42 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -844,6 +846,51 @@ export const operationTable = {
     decimals: plan40,
     requestDecimals: null,
     query: ["currency","limit","page"],
+  },
+  listTradingAccounts: {
+    method: 'GET',
+    path: '/trading_accounts',
+    status: 200,
+    successes: [200],
+    errors: [401, 403, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zListTradingAccountsResponse',
+    decimals: plan41,
+    requestDecimals: null,
+    query: [],
+  },
+  getTradingAccount: {
+    method: 'GET',
+    path: '/trading_accounts/{trading_account_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'read_accounts',
+    errorCodes: {},
+    response: 'zGetTradingAccountResponse',
+    decimals: plan42,
+    requestDecimals: null,
+    query: [],
+  },
+  updateTradingAccount: {
+    method: 'PUT',
+    path: '/trading_accounts/{trading_account_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {},
+    response: 'zUpdateTradingAccountResponse',
+    decimals: plan42,
+    requestDecimals: null,
+    query: [],
   },
 } as const;
 

@@ -1354,6 +1354,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trading_accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's trading accounts
+         * @description One trading account per margin product the caller can trade, funded in the product's quoted currency: its leverage setting and its figures, derived from the caller's open trades of the product at the mark price and the funding account's balance. Ordered by id.
+         */
+        get: operations["listTradingAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trading_accounts/{trading_account_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Show one trading account
+         * @description One of the caller's trading accounts. 404 when the caller has none of this id.
+         */
+        get: operations["getTradingAccount"];
+        /**
+         * Set a trading account's leverage level
+         * @description Sets the leverage level that new margin orders on the account's product take when they name none. Open trades keep the leverage they were opened at. Returns the account.
+         */
+        put: operations["updateTradingAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1608,6 +1670,12 @@ export interface components {
         Loan: Loan;
         /** @description One page of loans. */
         LoanList: LoanList;
+        /** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+        TradingAccountSummary: TradingAccountSummary;
+        /** @description A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places. */
+        TradingAccount: TradingAccount;
+        /** @description A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision). */
+        TradingAccountUpdate: TradingAccountUpdate;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -5162,6 +5230,213 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listTradingAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's trading accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1001000005,
+                     *         "product_id": 5,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "leverage_level": 2,
+                     *         "max_leverage_level": 100,
+                     *         "current_leverage_level": "1.9",
+                     *         "pnl": "1000",
+                     *         "equity": "101000",
+                     *         "margin": "50000",
+                     *         "free_margin": "51000",
+                     *         "margin_percent": "0.4950495049504950495",
+                     *         "position": "0.01",
+                     *         "balance": "100000",
+                     *         "funding_currency": "JPY",
+                     *         "pusher_channel": "trading_account_1001000005",
+                     *         "long_summary": {
+                     *           "pnl": "1000",
+                     *           "position": "0.01",
+                     *           "base_open_price": "10000000"
+                     *         },
+                     *         "short_summary": {
+                     *           "pnl": "0",
+                     *           "position": "0",
+                     *           "base_open_price": "0"
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": TradingAccount[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTradingAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trading account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1001000005,
+                     *       "product_id": 5,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "leverage_level": 2,
+                     *       "max_leverage_level": 100,
+                     *       "current_leverage_level": "1.9",
+                     *       "pnl": "1000",
+                     *       "equity": "101000",
+                     *       "margin": "50000",
+                     *       "free_margin": "51000",
+                     *       "margin_percent": "0.4950495049504950495",
+                     *       "position": "0.01",
+                     *       "balance": "100000",
+                     *       "funding_currency": "JPY",
+                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "long_summary": {
+                     *         "pnl": "1000",
+                     *         "position": "0.01",
+                     *         "base_open_price": "10000000"
+                     *       },
+                     *       "short_summary": {
+                     *         "pnl": "0",
+                     *         "position": "0",
+                     *         "base_open_price": "0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": TradingAccount;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trading account of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateTradingAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trading_account": {
+                 *         "leverage_level": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": TradingAccountUpdate;
+            };
+        };
+        responses: {
+            /** @description The trading account with its new leverage level. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1001000005,
+                     *       "product_id": 5,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "leverage_level": 2,
+                     *       "max_leverage_level": 100,
+                     *       "current_leverage_level": "1.9",
+                     *       "pnl": "1000",
+                     *       "equity": "101000",
+                     *       "margin": "50000",
+                     *       "free_margin": "51000",
+                     *       "margin_percent": "0.4950495049504950495",
+                     *       "position": "0.01",
+                     *       "balance": "100000",
+                     *       "funding_currency": "JPY",
+                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "long_summary": {
+                     *         "pnl": "1000",
+                     *         "position": "0.01",
+                     *         "base_open_price": "10000000"
+                     *       },
+                     *       "short_summary": {
+                     *         "pnl": "0",
+                     *         "position": "0",
+                     *         "base_open_price": "0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": TradingAccount;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trading account of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -6016,6 +6291,40 @@ export type LoanList = {
     models: Loan[];
     current_page: CurrentPage;
     total_pages: TotalPages;
+};
+/** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+export type TradingAccountSummary = {
+    pnl: DecimalLike;
+    position: DecimalLike;
+    base_open_price: DecimalLike;
+};
+/** @description A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places. */
+export type TradingAccount = {
+    id: number;
+    product_id: number | string;
+    currency_pair_code: string;
+    /** @description What new margin orders on the product take when they name none. */
+    leverage_level: number;
+    max_leverage_level: number;
+    current_leverage_level: DecimalLike;
+    pnl: DecimalLike;
+    equity: DecimalLike;
+    margin: DecimalLike;
+    free_margin: DecimalLike;
+    margin_percent: DecimalLike;
+    position: DecimalLike;
+    balance: DecimalLike;
+    funding_currency: string;
+    /** @description `trading_account_<id>`. */
+    pusher_channel: string;
+    long_summary: TradingAccountSummary;
+    short_summary: TradingAccountSummary;
+};
+/** @description A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision). */
+export type TradingAccountUpdate = {
+    trading_account: {
+        leverage_level: number;
+    };
 };
 /**
  * Format: uuid

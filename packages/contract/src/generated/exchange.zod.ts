@@ -213,6 +213,15 @@ export const zLoanBidStatus = /* @__PURE__ */ z.enum(['live', 'closed']);
 export const zLoanStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
 
 /**
+ * A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision).
+ */
+export const zTradingAccountUpdate = /* @__PURE__ */ z.strictObject({
+    trading_account: /* @__PURE__ */ z.object({
+        leverage_level: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))
+    })
+});
+
+/**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
  */
 export const zUuid = /* @__PURE__ */ z.uuid();
@@ -1078,6 +1087,41 @@ export const zLoanList = /* @__PURE__ */ z.object({
     models: /* @__PURE__ */ z.array(zLoan),
     current_page: zCurrentPage,
     total_pages: zTotalPages
+});
+
+/**
+ * The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open).
+ */
+export const zTradingAccountSummary = /* @__PURE__ */ z.object({
+    pnl: zDecimalLike,
+    position: zDecimalLike,
+    base_open_price: zDecimalLike
+});
+
+/**
+ * A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places.
+ */
+export const zTradingAccount = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
+    ]),
+    currency_pair_code: /* @__PURE__ */ z.string(),
+    leverage_level: /* @__PURE__ */ z.int(),
+    max_leverage_level: /* @__PURE__ */ z.int(),
+    current_leverage_level: zDecimalLike,
+    pnl: zDecimalLike,
+    equity: zDecimalLike,
+    margin: zDecimalLike,
+    free_margin: zDecimalLike,
+    margin_percent: zDecimalLike,
+    position: zDecimalLike,
+    balance: zDecimalLike,
+    funding_currency: /* @__PURE__ */ z.string(),
+    pusher_channel: /* @__PURE__ */ z.string(),
+    long_summary: zTradingAccountSummary,
+    short_summary: zTradingAccountSummary
 });
 
 /**
@@ -1948,3 +1992,40 @@ export const zListLoansQuery = /* @__PURE__ */ z.object({
  * One page of loans.
  */
 export const zListLoansResponse = zLoanList;
+
+export const zListTradingAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's trading accounts.
+ */
+export const zListTradingAccountsResponse = /* @__PURE__ */ z.array(zTradingAccount);
+
+export const zGetTradingAccountHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zGetTradingAccountPath = /* @__PURE__ */ z.object({
+    trading_account_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The trading account.
+ */
+export const zGetTradingAccountResponse = zTradingAccount;
+
+export const zUpdateTradingAccountBody = zTradingAccountUpdate;
+
+export const zUpdateTradingAccountHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zUpdateTradingAccountPath = /* @__PURE__ */ z.object({
+    trading_account_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The trading account with its new leverage level.
+ */
+export const zUpdateTradingAccountResponse = zTradingAccount;
