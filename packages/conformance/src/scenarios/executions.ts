@@ -1,7 +1,7 @@
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
-import { filledOrder } from './orders.js';
+import { filledOrder, filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -140,20 +140,8 @@ const fills: Scenario = {
   profile: 'orders',
   covers: [seenOnce, inDetails, wholeSeconds],
   async run(context) {
-    let order: OrderRef;
-    try {
-      order = await filledOrder(context);
-    } catch (error) {
-      if (!(error instanceof Skip)) throw error;
-      for (const requirementId of [seenOnce, inDetails, wholeSeconds]) {
-        context.evidence.record({
-          requirementId,
-          outcome: 'skip',
-          message: `no filled order: ${error.message}`,
-        });
-      }
-      return;
-    }
+    const order = await filledOrderOrSkip(context, [seenOnce, inDetails, wholeSeconds]);
+    if (!order) return;
     await context.evidence.check(seenOnce, () => checkSeenOnce(context, order));
     await context.evidence.check(inDetails, () => checkInDetails(context, order));
     await context.evidence.check(wholeSeconds, () => checkWholeSeconds(context, order));

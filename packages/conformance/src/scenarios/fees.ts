@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
-import { filledOrder } from './orders.js';
+import { Failure, type RecordedCall } from '../engine/outcome.js';
+import { filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -83,18 +83,8 @@ const feeEstimate: Scenario = {
   profile: 'orders',
   covers: [matchesFill],
   async run(context) {
-    let order: OrderRef;
-    try {
-      order = await filledOrder(context);
-    } catch (error) {
-      if (!(error instanceof Skip)) throw error;
-      context.evidence.record({
-        requirementId: matchesFill,
-        outcome: 'skip',
-        message: `no filled order: ${error.message}`,
-      });
-      return;
-    }
+    const order = await filledOrderOrSkip(context, [matchesFill]);
+    if (!order) return;
     await context.evidence.check(matchesFill, () => checkEstimate(context, order));
   },
 };

@@ -606,3 +606,26 @@ export async function filledOrder(context: ScenarioContext): Promise<OrderRef> {
     market,
   );
 }
+
+/**
+ * `filledOrder`, or undefined with each of `covers` recorded as skipped when the server gives
+ * no filled order (a Skip); any other failure goes on to the scenario.
+ */
+export async function filledOrderOrSkip(
+  context: ScenarioContext,
+  covers: readonly RequirementId[],
+): Promise<OrderRef | undefined> {
+  try {
+    return await filledOrder(context);
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    for (const requirementId of covers) {
+      context.evidence.record({
+        requirementId,
+        outcome: 'skip',
+        message: `no filled order: ${error.message}`,
+      });
+    }
+    return undefined;
+  }
+}
