@@ -69,6 +69,8 @@ interface Channel {
   parameters: string[];
   events: string[];
   private: boolean;
+  /** Whether each event carries the channel's whole state (`x-carries-state`). */
+  carriesState: boolean;
   payload: ChannelPayload;
 }
 
@@ -115,6 +117,7 @@ export async function readEvents(dir: string) {
       parameters: [...address.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
       events: messages.map((message) => String(message.name)),
       private: privateChannels.has(name),
+      carriesState: channel['x-carries-state'] === true,
       payload,
     });
   }
@@ -169,6 +172,7 @@ export function eventsModule(
         parameters: c.parameters,
         events: c.events,
         private: c.private,
+        carriesState: c.carriesState,
         payload: c.payload.list ? `${c.payload.schema}[]` : c.payload.schema,
         decimals: payloadDecimals(exchange, c.payload),
       },
@@ -189,8 +193,9 @@ export function eventsModule(
     '/**',
     ' * Every channel by name: its title, its address with `{parameter}` placeholders, the',
     ' * parameters in order, the Pusher event names it carries, whether it needs an authenticated',
-    ' * connection, the REST schema of its payload (`[]` for a list of them), and where the',
-    ' * decimals of its payload are (as the operations table gives them).',
+    ' * connection, whether each event carries the whole state (so changes stored together are',
+    ' * published as one event), the REST schema of its payload (`[]` for a list of them), and',
+    ' * where the decimals of its payload are (as the operations table gives them).',
     ' */',
     `export const channels = ${JSON.stringify(table, null, 2)} as const;`,
     '',

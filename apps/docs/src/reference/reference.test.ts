@@ -144,6 +144,13 @@ describe('events page', () => {
       expect(schemas, name).toContain(`{#${anchor}}`);
     }
   });
+
+  it('says which channels carry their whole state in each event', () => {
+    for (const [name, channel] of Object.entries(channels)) {
+      const line = page.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+      expect(line?.includes('its whole state'), name).toBe(channel.carriesState);
+    }
+  });
 });
 
 describe('state-tables page', () => {

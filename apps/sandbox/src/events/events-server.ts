@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import { acceptNonce, authenticateRealtime } from '../http/auth.js';
 import type { Publisher, Sequencer } from '../state/sequencer.js';
 import { EventHub } from './hub.js';
-import { publicationsOf } from './publications.js';
+import { latestStates, type Publication, publicationsOf } from './publications.js';
 import {
   type ConnectionTimes,
   maxClientFrameBytes,
@@ -30,6 +30,37 @@ export interface EventsServer {
   publisher: Publisher;
   /** Closes every websocket: they are the server's no longer once upgraded. */
   close(): void;
+}
+
+/**
+ * The publisher that hands each stored call's changes to the hub. The sequencer runs the
+ * publications of a stored batch's calls one after the other, in one go: they gather here and
+ * leave together once it is done, so a side of the book that a burst of calls changed reaches
+ * each subscriber once per batch, not once per call (see latestStates).
+ */
+export function hubPublisher(hub: EventHub, now: () => number): Publisher {
+  let batch: Publication[] = [];
+  const send = () => {
+    const publications = latestStates(batch);
+    batch = [];
+    for (const { key, channel, event, data } of publications) {
+      try {
+        hub.publish(key, channel, event, data);
+      } catch {
+        // A subscriber's failure is the subscriber's: the others still hear of the batch.
+      }
+    }
+  };
+  return (journal) => {
+    // Every call of the exchange passes here: with no subscriber, it costs one check.
+    if (hub.idle) return undefined;
+    const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
+    if (publications.length === 0) return undefined;
+    return () => {
+      if (batch.length === 0) queueMicrotask(send);
+      batch.push(...publications);
+    };
+  };
 }
 
 export function serveEvents(
@@ -60,17 +91,7 @@ export function serveEvents(
   });
   return {
     hub,
-    publisher: (journal) => {
-      // Every call of the exchange passes here: with no subscriber, it costs one check.
-      if (hub.idle) return undefined;
-      const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
-      if (publications.length === 0) return undefined;
-      return () => {
-        for (const { key, channel, event, data } of publications) {
-          hub.publish(key, channel, event, data);
-        }
-      };
-    },
+    publisher: hubPublisher(hub, now),
     close() {
       for (const client of sockets.clients) client.close(1001, 'The sandbox is stopping');
       sockets.close();

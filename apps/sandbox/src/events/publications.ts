@@ -3,7 +3,12 @@
  * channel carries the REST interface's own view of what changed. Private channels are filed
  * under their user (subscriptionKey): each user hears of their own orders and fills alone.
  */
-import { channelAddress } from '@exchange-kit/contract/events';
+import {
+  type ChannelName,
+  type ChannelParameters,
+  channelAddress,
+  channels,
+} from '@exchange-kit/contract/events';
 import { ownView } from '../exchange/executions.js';
 import { priceLevels, productView } from '../exchange/market.js';
 import { executionView, orderView } from '../exchange/order-view.js';
@@ -19,6 +24,8 @@ export interface Publication {
   event: string;
   /** The payload as a JSON string, the way Pusher carries an event's data. */
   data: string;
+  /** Whether the payload is the channel's whole state, superseding any event before it. */
+  carriesState: boolean;
 }
 
 const pairOf = (product: Product) => `${product.baseCurrency}${product.quotedCurrency}`;
@@ -36,39 +43,37 @@ export function publicationsOf(
 ): Publication[] {
   const state = journal.exchange;
   const publications: Publication[] = [];
-  const add = (
-    channel: string,
+  const add = <Name extends ChannelName>(
+    name: Name,
+    parameters: ChannelParameters<Name>,
     userId: number | undefined,
     event: string,
     payload: () => unknown,
   ) => {
+    const channel = channelAddress(name, parameters);
     const key = subscriptionKey(channel, userId);
-    if (listening(key)) publications.push({ key, channel, event, data: JSON.stringify(payload()) });
+    if (!listening(key)) return;
+    const { carriesState } = channels[name];
+    publications.push({ key, channel, event, data: JSON.stringify(payload()), carriesState });
   };
   for (const order of journal.orders()) {
     const currency = order.fundingCurrency;
-    add(channelAddress('userOrders', { currency }), order.userId, 'updated', () =>
-      orderView(state, order),
-    );
+    add('userOrders', { currency }, order.userId, 'updated', () => orderView(state, order));
   }
   for (const fill of journal.fills()) {
     const product = state.products.get(fill.productId);
     if (!product) continue;
     const pair = pairOf(product);
-    add(channelAddress('executionsCash', { pair }), undefined, 'created', () =>
-      executionView(fill),
-    );
+    add('executionsCash', { pair }, undefined, 'created', () => executionView(fill));
     for (const orderId of [fill.takerOrderId, fill.makerOrderId]) {
       const order = state.orders.get(orderId);
       if (!order) continue;
-      add(channelAddress('userExecutions', { pair }), order.userId, 'created', () =>
-        ownView(fill, order, true),
-      );
+      add('userExecutions', { pair }, order.userId, 'created', () => ownView(fill, order, true));
     }
   }
   for (const account of journal.accounts()) {
     const { userId, currency } = account;
-    add(channelAddress('userAccount', { userId, currency }), userId, 'updated', () => {
+    add('userAccount', { userId, currency }, userId, 'updated', () => {
       const { crypto_accounts, fiat_accounts } = accountsOf(state, userId);
       return [...crypto_accounts, ...fiat_accounts].find((shown) => shown.id === account.id);
     });
@@ -85,11 +90,8 @@ export function publicationsOf(
     const product = state.products.get(productId);
     if (!product) continue;
     for (const side of changed) {
-      add(
-        channelAddress('priceLadders', { pair: pairOf(product), side }),
-        undefined,
-        'updated',
-        () => priceLevels(state.book(productId)[side]),
+      add('priceLadders', { pair: pairOf(product), side }, undefined, 'updated', () =>
+        priceLevels(state.book(productId)[side]),
       );
     }
   }
@@ -97,12 +99,24 @@ export function publicationsOf(
   for (const productId of new Set([...sides.keys(), ...traded])) {
     const product = state.products.get(productId);
     if (!product) continue;
-    add(
-      channelAddress('productCash', { pair: pairOf(product), productId: product.id }),
-      undefined,
-      'updated',
-      () => productView(state, product, now),
+    add('productCash', { pair: pairOf(product), productId: product.id }, undefined, 'updated', () =>
+      productView(state, product, now),
     );
   }
   return publications;
+}
+
+/**
+ * What a batch of stored changes sends: every publication in order, except that on a channel
+ * whose events carry its whole state only the last of the batch goes out, where it stood; it
+ * holds every change before it.
+ */
+export function latestStates(publications: readonly Publication[]): Publication[] {
+  const last = new Map<string, number>();
+  publications.forEach((publication, index) => {
+    if (publication.carriesState) last.set(publication.key, index);
+  });
+  return publications.filter(
+    (publication, index) => !publication.carriesState || last.get(publication.key) === index,
+  );
 }

@@ -66,6 +66,8 @@ export function servePusherConnection(
   times: ConnectionTimes,
   authenticate: RealtimeAuthenticator,
 ) {
+  // The times the greeting announces are the connection's for its whole life.
+  const { activityTimeoutSeconds, pongTimeoutMs } = times;
   /** Subscription keys by channel address. */
   const subscribed = new Map<string, string>();
   let userId: number | undefined;
@@ -99,9 +101,9 @@ export function servePusherConnection(
       send(protocolEvents.ping, {});
       pongDue = setTimeout(
         () => socket.close(noPongCode, 'No pong within the activity timeout'),
-        times.pongTimeoutMs,
+        pongTimeoutMs,
       );
-    }, times.activityTimeoutSeconds * 1000);
+    }, activityTimeoutSeconds * 1000);
   };
 
   const handlers: Partial<Record<keyof typeof protocolEvents, (data: never) => void>> = {
@@ -178,7 +180,7 @@ export function servePusherConnection(
 
   send(
     protocolEvents.connectionEstablished,
-    JSON.stringify({ socket_id: socketId(), activity_timeout: times.activityTimeoutSeconds }),
+    JSON.stringify({ socket_id: socketId(), activity_timeout: activityTimeoutSeconds }),
   );
   heardFrom();
 }

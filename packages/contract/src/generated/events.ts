@@ -9,8 +9,9 @@ export const eventsPath = "/app/LiquidTapClient";
 /**
  * Every channel by name: its title, its address with `{parameter}` placeholders, the
  * parameters in order, the Pusher event names it carries, whether it needs an authenticated
- * connection, the REST schema of its payload (`[]` for a list of them), and where the
- * decimals of its payload are (as the operations table gives them).
+ * connection, whether each event carries the whole state (so changes stored together are
+ * published as one event), the REST schema of its payload (`[]` for a list of them), and
+ * where the decimals of its payload are (as the operations table gives them).
  */
 export const channels = {
   "productCash": {
@@ -24,6 +25,7 @@ export const channels = {
       "updated"
     ],
     "private": false,
+    "carriesState": true,
     "payload": "Product",
     "decimals": {
       "market_ask": true,
@@ -50,6 +52,7 @@ export const channels = {
       "updated"
     ],
     "private": false,
+    "carriesState": true,
     "payload": "PriceLevel[]",
     "decimals": {
       "*": {
@@ -68,6 +71,7 @@ export const channels = {
       "created"
     ],
     "private": false,
+    "carriesState": false,
     "payload": "Execution",
     "decimals": {
       "quantity": true,
@@ -84,6 +88,7 @@ export const channels = {
       "updated"
     ],
     "private": true,
+    "carriesState": false,
     "payload": "Order",
     "decimals": {
       "quantity": true,
@@ -115,6 +120,7 @@ export const channels = {
       "created"
     ],
     "private": true,
+    "carriesState": false,
     "payload": "OwnExecution",
     "decimals": {
       "quantity": true,
@@ -132,6 +138,7 @@ export const channels = {
       "updated"
     ],
     "private": true,
+    "carriesState": false,
     "payload": "AccountBase",
     "decimals": {
       "balance": true,

@@ -1,0 +1,64 @@
+import { channelAddress, channels } from '@exchange-kit/contract/events';
+import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
+import { describe, expect, it } from 'vitest';
+import { placeOrder } from '../exchange/orders.js';
+import { memorySandbox } from '../testing/memory-sandbox.js';
+import * as trading from '../testing/trading.js';
+import { hubPublisher } from './events-server.js';
+import { EventHub, subscriptionKey } from './hub.js';
+
+/** A subscriber that keeps what it is sent, read back as Pusher frames. */
+function listener(hub: EventHub, key: string) {
+  const frames: string[] = [];
+  hub.subscribe(key, { bufferedAmount: 0, send: (frame) => frames.push(frame), drop() {} });
+  return () => frames.map((frame) => JSON.parse(frame) as { event: string; data: string });
+}
+
+async function watchedProduct() {
+  const sandbox = await memorySandbox();
+  const product_id = await trading.freshProduct(sandbox);
+  const hub = new EventHub();
+  sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
+  const buyer = sandbox.addUser();
+  const pair = 'btcjpy';
+  const book = listener(hub, channelAddress('priceLadders', { pair, side: 'buy' }));
+  const orders = listener(
+    hub,
+    subscriptionKey(channelAddress('userOrders', { currency: 'jpy' }), buyer.userId),
+  );
+  const bid = (price: string) =>
+    sandbox.sequencer.run((journal) =>
+      placeOrder(
+        journal,
+        buyer.userId,
+        { order_type: 'limit', product_id, side: 'buy', price, quantity: '0.01' },
+        sandbox.now(),
+      ),
+    );
+  return { sandbox, book, orders, bid };
+}
+
+const levels = (frame: { data: string } | undefined) =>
+  channelPayloadSchemas.priceLadders.parse(JSON.parse(frame?.data ?? 'null'));
+
+describe('publishing to the hub', () => {
+  it('sends a side of the book once per write when writes are stored one at a time', async () => {
+    const { book, orders, bid } = await watchedProduct();
+    for (const price of ['100', '101', '102']) await bid(price);
+    expect(book().map((frame) => levels(frame).length)).toEqual([1, 2, 3]);
+    expect(orders()).toHaveLength(3);
+  });
+
+  it('sends a side of the book once for writes stored together, as the last left it', async () => {
+    expect(channels.priceLadders.carriesState).toBe(true);
+    expect(channels.userOrders.carriesState).toBe(false);
+    const { book, orders, bid } = await watchedProduct();
+    // Decided in one turn, so stored in one batch.
+    await Promise.all(['100', '101', '102', '103'].map(bid));
+    expect(book()).toHaveLength(1);
+    expect(levels(book()[0]).map(([price]) => price)).toEqual(['103', '102', '101', '100']);
+    // Each order is a change of its own: all four reach their owner, in order.
+    const prices = orders().map((frame) => (JSON.parse(frame.data) as { price: string }).price);
+    expect(prices.map(Number)).toEqual([100, 101, 102, 103]);
+  });
+});
