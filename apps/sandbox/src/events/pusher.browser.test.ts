@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
+import { signServiceAuth } from '@exchange-kit/core/auth';
 import { launchChromium } from '@exchange-kit/test-support/chromium';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,11 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A page that loads pusher.min.js with a script tag and records what its channels carry. */
+/**
+ * A page that loads pusher.min.js with a script tag and records what its channels carry:
+ * `follow` subscribes to a channel, `authenticate` sends the auth event existing clients send,
+ * with a JWT the page's own server signed for it.
+ */
 const pageHtml = (port: number, channels: string[]) => `<!doctype html>
 <script src="pusher.min.js"></script>
 <script>
@@ -60,24 +65,44 @@ const pageHtml = (port: number, channels: string[]) => `<!doctype html>
     cluster: 'sandbox', wsHost: '127.0.0.1', wsPort: ${port}, forceTLS: false,
     enabledTransports: ['ws'], disableStats: true,
   });
-  window.subscribed = Promise.all(${JSON.stringify(channels)}.map((name) => new Promise((resolve) => {
+  window.follow = (name) => new Promise((resolve) => {
     const channel = pusher.subscribe(name);
     channel.bind('pusher:subscription_succeeded', resolve);
     channel.bind_global((event, data) => {
       if (!event.startsWith('pusher')) window.received.push({ channel: name, event, data });
     });
-  })));
+  });
+  window.authenticate = (jwt) => new Promise((resolve, reject) => {
+    pusher.bind('quoine:auth_success', resolve);
+    pusher.bind('quoine:auth_failure', (data) => reject(new Error(JSON.stringify(data))));
+    pusher.send_event('quoine:auth_request', { path: '/realtime', headers: { 'X-Quoine-Auth': jwt } });
+  });
+  window.subscribed = Promise.all(${JSON.stringify(channels)}.map(window.follow));
 </script>`;
+
+type Received = { channel: string; event: string; data: unknown };
+interface PusherPage {
+  received: Received[];
+  subscribed: Promise<unknown>;
+  follow(name: string): Promise<unknown>;
+  authenticate(jwt: string): Promise<unknown>;
+}
+
+/** A page of the test's server with pusher-js connected and the public channels subscribed. */
+async function openPage() {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${pages.url}/`);
+  await page.evaluate(() => (window as unknown as PusherPage).subscribed);
+  const received = () => page.evaluate(() => (window as unknown as PusherPage).received);
+  return { page, errors, received };
+}
 
 describe('pusher-js in Chromium', () => {
   it('receives the fills and the book of a public channel as orders are placed over REST', async () => {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${pages.url}/`);
-    await page.evaluate(() => (window as unknown as { subscribed: Promise<unknown> }).subscribed);
-
+    const { page, errors, received } = await openPage();
     const product_id = await freshProduct(trading);
     const seller = await newUser(sandbox);
     const buyer = await newUser(sandbox);
@@ -85,9 +110,6 @@ describe('pusher-js in Chromium', () => {
     const bought = await place(buyer.call, { product_id, price: '7000000', quantity: '0.001' });
     expect(bought.status).toBe('filled');
 
-    type Received = { channel: string; event: string; data: unknown };
-    const received = () =>
-      page.evaluate(() => (window as unknown as { received: Received[] }).received);
     const fillArrived = async () =>
       (await received()).some((r) => r.channel === channels[0] && r.event === 'created');
     await expect.poll(fillArrived, { timeout: 10_000 }).toBe(true);
@@ -105,6 +127,25 @@ describe('pusher-js in Chromium', () => {
       quantity: '0.001',
       taker_side: 'buy',
     });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("receives its user's orders on a private channel once the auth event is answered", async () => {
+    const { page, errors, received } = await openPage();
+    const user = await newUser(sandbox);
+    const jwt = await signServiceAuth(user, { path: '/realtime' });
+    await page.evaluate((token) => (window as unknown as PusherPage).authenticate(token), jwt);
+    const channel = 'user_account_jpy_orders';
+    await page.evaluate((name) => (window as unknown as PusherPage).follow(name), channel);
+
+    const product_id = await freshProduct(trading);
+    const placed = await place(user.call, { product_id, price: '4000000', quantity: '0.001' });
+    const orderIds = async () =>
+      (await received())
+        .filter((r) => r.channel === channel)
+        .map((r) => channelPayloadSchemas.userOrders.parse(r.data).id);
+    await expect.poll(orderIds, { timeout: 10_000 }).toEqual([placed.id]);
     expect(errors).toEqual([]);
     await page.close();
   });
