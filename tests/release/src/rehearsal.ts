@@ -2,7 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Registry } from './registry.js';
 import { toolEnv } from './tools.js';
-import { copyWorkingTree, publicPackages, run, type WorkspacePackage } from './workspace.js';
+import {
+  copyWorkingTree,
+  publicPackages,
+  repoRoot,
+  run,
+  type WorkspacePackage,
+} from './workspace.js';
 
 export interface Rehearsal {
   /** The clone the release ran in, after `changeset version`. */
@@ -30,6 +36,8 @@ export async function rehearseRelease(registry: Registry, scratch: string): Prom
     }
   };
   const clone = join(scratch, 'clone');
+  // A loaded machine builds slowly; a command cut short must fail the release, not thin it.
+  const timeout = 600_000;
   await mkdir(clone, { recursive: true });
   const env = await toolEnv(scratch);
   const git = (...args: string[]) =>
@@ -37,8 +45,15 @@ export async function rehearseRelease(registry: Registry, scratch: string): Prom
       cwd: clone,
       env,
     });
-  const sh = (file: string, args: string[]) =>
-    run(file, args, { cwd: clone, env, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 });
+  const sh = async (file: string, args: string[]) => {
+    const running = run(file, args, { cwd: clone, env, maxBuffer: 64 * 1024 * 1024, timeout });
+    const done = await running;
+    // pnpm stopped by the timeout exits 0 with half its work done: a release must not go on.
+    if (running.child.killed) {
+      throw new Error(`${file} ${args.join(' ')}: stopped after ${timeout / 1000} s`);
+    }
+    return done;
+  };
 
   await step('clone', async () => {
     await copyWorkingTree(clone);
@@ -50,13 +65,16 @@ export async function rehearseRelease(registry: Registry, scratch: string): Prom
     sh('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts']),
   );
   const toRelease = await publicPackages(clone);
+  // The clone's files are the workspace's, so the builds the workspace already made (in its
+  // turbo cache) are this clone's: read them, never write them, and build the rest.
   await step('build', () =>
-    sh('pnpm', [
-      '--recursive',
-      '--workspace-concurrency=2',
-      ...toRelease.flatMap((pkg) => ['--filter', pkg.name]),
+    sh(join(clone, 'node_modules/.bin/turbo'), [
       'run',
       'build',
+      '--concurrency=2',
+      `--cache-dir=${join(repoRoot, '.turbo/cache')}`,
+      '--cache=local:r',
+      ...toRelease.map((pkg) => `--filter=${pkg.name}`),
     ]),
   );
   const changeset = join(clone, 'node_modules/.bin/changeset');
