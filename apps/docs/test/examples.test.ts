@@ -19,17 +19,22 @@ const docsDir = fileURLToPath(new URL('../', import.meta.url));
 const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli/cli.ts', import.meta.url));
 const outputDir = fileURLToPath(new URL('../test-output/examples/', import.meta.url));
 const ownSecret = `own-${randomBytes(12).toString('hex')}`;
+const ownSecondSecret = `own-second-${randomBytes(12).toString('hex')}`;
 type PayoutMethod = NonNullable<IntentInput['payout_settlement']>['method'];
 let sandbox: SandboxProcess;
 let sampleEnv: Record<string, string>;
 
 beforeAll(async () => {
   await mkdir(outputDir, { recursive: true });
-  sandbox = await startSandboxProcess(30_000, [], { SANDBOX_TOKEN_SECRET: ownSecret });
+  sandbox = await startSandboxProcess(30_000, [], {
+    SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_SECOND_TOKEN_SECRET: ownSecondSecret,
+  });
   sampleEnv = {
     SANDBOX_URL: sandbox.exchangeUrl,
     SANDBOX_TOKEN_ID: sandbox.tokenId,
     SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_SECOND_TOKEN_SECRET: ownSecondSecret,
     SANDBOX_PUBLIC_API_KEY: sandbox.publicApiKey,
   };
 });
@@ -63,9 +68,12 @@ describe('one set of names', () => {
         for (const [, name] of text.matchAll(/\$\{(\w+):-/g)) read.add(name as string);
       }
     }
-    // The sandbox's own: a secret set in SANDBOX_TOKEN_SECRET reaching both is proved below.
+    // The sandbox's own: a secret set in SANDBOX_TOKEN_SECRET (or SANDBOX_SECOND_TOKEN_SECRET)
+    // reaching both is proved below.
     expect([...read].sort()).toEqual([
       'SANDBOX_PUBLIC_API_KEY',
+      'SANDBOX_SECOND_TOKEN_ID',
+      'SANDBOX_SECOND_TOKEN_SECRET',
       'SANDBOX_TOKEN_ID',
       'SANDBOX_TOKEN_SECRET',
       'SANDBOX_URL',
@@ -122,6 +130,23 @@ describe('runnable samples against the sandbox', () => {
     expect(out).toMatch(/^withdrawal \d+ pending: 0\.01 BTC \+ 0\.0005 fee held$/m);
     expect(out).toMatch(/^withdrawal \d+ cancelled$/m);
     expect(out).toMatch(/^BTC withdrawals so far: .*[1-9]\d* cancelled/m);
+  });
+
+  it('backend/reconcile.ts: one fill seen everywhere, the ledger explains each balance', async () => {
+    const out = await run('backend/reconcile.ts');
+    expect(out).not.toMatch(/^FAILED/m);
+    const fill = /^order \d+ filled: fills (\d+)$/m.exec(out)?.[1];
+    expect(out).toContain('ok: executions/me shows the same fills');
+    expect(out).toMatch(new RegExp(`^ok: fill ${fill}: 0\\.01 BTC for -\\d+ JPY$`, 'm'));
+    expect(out).toMatch(new RegExp(`^ok: fill ${fill}: fee -0\\.000005 BTC, as estimated$`, 'm'));
+    // Each balance is the one before plus the entries since, the position's P&L among them.
+    expect(out).toMatch(/^BTC: 0\.01 trade, -0\.000005 trade_fee\nok: BTC [\d.]+ \+ 2 entries = /m);
+    expect(out).toMatch(/^JPY: -\d+ trade, .*cfd_pnl.*\nok: JPY [\d.]+ \+ \d+ entries = /m);
+    expect(out).toMatch(/^ok: position \d+ holds [\d.]+ JPY$/m);
+    expect(out).toMatch(/^ok: withdrawal \d+ holds 0\.0105 BTC$/m);
+    expect(out).toMatch(
+      /^ok: position \d+: P&L -?[\d.]+ in the ledger, -?[\d.]+ on the position$/m,
+    );
   });
 
   it('backend/events.ts: the orders channel tells of the order placed, then cancelled', async () => {
