@@ -130,24 +130,29 @@ await checkReserved(base, 'withdrawal', withdrawal.id, due);
 const entries = [...(await reconcile(base, start.base)), ...(await reconcile(quote, start.quote))];
 const against = (type: string, id: number) =>
   entries.filter((e) => e.source_object_type === type && e.source_object_id === id);
-const [fee] = estimate.fee_options.default;
 for (const fill of fills) {
-  const moved = (action: string, currency = '') =>
+  const traded = (currency: string) =>
     against('Execution', fill.id).find(
-      (e) => e.transaction_type === action && (e.currency === currency || !currency),
+      (e) => e.transaction_type === 'trade' && e.currency === currency,
     );
-  const [got, paid, charged] = [moved('trade', base), moved('trade', quote), moved('trade_fee')];
+  const [got, paid] = [traded(base)?.gross_amount ?? 0, traded(quote)?.gross_amount ?? 0];
   check(
-    `fill ${fill.id}: ${got?.gross_amount} ${base} for ${paid?.gross_amount} ${quote}`,
-    decimal(got?.gross_amount ?? 0).eq(fill.quantity) &&
-      decimal(paid?.gross_amount ?? 0).eq(decimal(fill.quantity).times(fill.price).neg()),
-  );
-  check(
-    `fill ${fill.id}: fee ${charged?.gross_amount} ${charged?.currency}, as estimated`,
-    decimal(charged?.gross_amount ?? 0).eq(decimal(fee?.amount ?? 0).neg()) &&
-      charged?.currency === fee?.currency,
+    `fill ${fill.id}: ${got} ${base} for ${paid} ${quote}`,
+    decimal(got).eq(fill.quantity) &&
+      decimal(paid).eq(decimal(fill.quantity).times(fill.price).neg()),
   );
 }
+// The fees of its fills, in the currency the estimate named: one fill took the whole order,
+// so they are the estimate to the digit.
+const [estimated] = estimate.fee_options.default;
+const fees = fills
+  .flatMap((fill) => against('Execution', fill.id))
+  .filter((e) => e.transaction_type === 'trade_fee' && e.currency === estimated?.currency);
+const charged = sum(0, ...fees.map((e) => e.gross_amount));
+check(
+  `order ${order.id}: fee ${charged} ${estimated?.currency}, estimated ${estimated?.amount}`,
+  estimated !== undefined && decimal(charged).eq(decimal(estimated.amount).neg()),
+);
 const pnl = sum(0, ...against('Trade', closed.id).map((e) => e.gross_amount));
 check(
   `position ${closed.id}: P&L ${pnl} in the ledger, ${closed.close_pnl} on the position`,
