@@ -19,17 +19,22 @@ const docsDir = fileURLToPath(new URL('../', import.meta.url));
 const cli = fileURLToPath(new URL('../../../packages/conformance/src/cli/cli.ts', import.meta.url));
 const outputDir = fileURLToPath(new URL('../test-output/examples/', import.meta.url));
 const ownSecret = `own-${randomBytes(12).toString('hex')}`;
+const ownSecondSecret = `own-second-${randomBytes(12).toString('hex')}`;
 type PayoutMethod = NonNullable<IntentInput['payout_settlement']>['method'];
 let sandbox: SandboxProcess;
 let sampleEnv: Record<string, string>;
 
 beforeAll(async () => {
   await mkdir(outputDir, { recursive: true });
-  sandbox = await startSandboxProcess(30_000, [], { SANDBOX_TOKEN_SECRET: ownSecret });
+  sandbox = await startSandboxProcess(30_000, [], {
+    SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_SECOND_TOKEN_SECRET: ownSecondSecret,
+  });
   sampleEnv = {
     SANDBOX_URL: sandbox.exchangeUrl,
     SANDBOX_TOKEN_ID: sandbox.tokenId,
     SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_SECOND_TOKEN_SECRET: ownSecondSecret,
     SANDBOX_PUBLIC_API_KEY: sandbox.publicApiKey,
   };
 });
@@ -63,9 +68,12 @@ describe('one set of names', () => {
         for (const [, name] of text.matchAll(/\$\{(\w+):-/g)) read.add(name as string);
       }
     }
-    // The sandbox's own: a secret set in SANDBOX_TOKEN_SECRET reaching both is proved below.
+    // The sandbox's own: a secret set in SANDBOX_TOKEN_SECRET (or SANDBOX_SECOND_TOKEN_SECRET)
+    // reaching both is proved below.
     expect([...read].sort()).toEqual([
       'SANDBOX_PUBLIC_API_KEY',
+      'SANDBOX_SECOND_TOKEN_ID',
+      'SANDBOX_SECOND_TOKEN_SECRET',
       'SANDBOX_TOKEN_ID',
       'SANDBOX_TOKEN_SECRET',
       'SANDBOX_URL',
@@ -122,6 +130,24 @@ describe('runnable samples against the sandbox', () => {
     expect(out).toMatch(/^withdrawal \d+ pending: 0\.01 BTC \+ 0\.0005 fee held$/m);
     expect(out).toMatch(/^withdrawal \d+ cancelled$/m);
     expect(out).toMatch(/^BTC withdrawals so far: .*[1-9]\d* cancelled/m);
+  });
+
+  it('backend/reconcile.ts: one fill seen everywhere, the ledger explains each balance', async () => {
+    const out = await run('backend/reconcile.ts');
+    expect(out).not.toMatch(/^FAILED/m);
+    // The page shows what it prints, line for line; only ids, prices and balances differ.
+    const page = await readFile(`${docsDir}site/guide/reconcile.md`, 'utf8');
+    const printed = /^```text\n([\s\S]*?)^```$/m.exec(page)?.[1] ?? '';
+    const shape = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/[\d.]+/g, 'N'));
+    expect(shape(out)).toEqual(shape(printed));
+    // And the digits that follow from the demo rates: a maker fee of 0.05%, the BTC fee.
+    expect(out).toMatch(/^ok: order \d+: fee -0\.000005 BTC, estimated 0\.000005$/m);
+    expect(out).toMatch(/^BTC: 0\.01 trade, -0\.000005 trade_fee\nok: BTC [\d.]+ \+ 2 entries = /m);
+    expect(out).toMatch(/^ok: withdrawal \d+ holds 0\.0105 BTC$/m);
   });
 
   it('backend/events.ts: the orders channel tells of the order placed, then cancelled', async () => {

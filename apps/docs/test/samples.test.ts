@@ -63,10 +63,12 @@ describe('code samples of the hand-written pages', () => {
   });
 
   it('on the backend and server guides, are whole files: nothing a reader runs is hidden', () => {
-    for (const page of ['backend', 'server']) {
+    // The reconcile page is one bot, one file; the guides show many.
+    const least = { backend: 4, reconcile: 1, server: 4 };
+    for (const [page, count] of Object.entries(least)) {
       const text = readFileSync(`${docsDir}site/guide/${page}.md`, 'utf8');
       const includes = [...text.matchAll(/^<<< @\/\.\.\/(\S+)$/gm)].map((m) => m[1] as string);
-      expect(includes.length, page).toBeGreaterThan(3);
+      expect(includes.length, page).toBeGreaterThanOrEqual(count);
       for (const path of includes) {
         expect(path, `${page}.md`).not.toContain('#');
         expect(readFileSync(`${docsDir}${path}`, 'utf8'), path).not.toMatch(/#(end)?region/);

@@ -106,6 +106,7 @@ describe('the built site', () => {
 
   const guides = [
     ['backend', 'Backend guide', 'createExchangeClient'],
+    ['reconcile', 'A bot that reconciles', 'iterateTransactions'],
     ['frontend', 'Frontend guide', 'QuickExchangeProvider'],
     ['server', 'Server implementers', 'runConformance'],
     ['contributing', 'Contributors', 'npx -y pnpm@10.34.9 codegen'],

@@ -23,6 +23,7 @@ const clone = inject('clone');
 const released = inject('released');
 const docs = join(repoRoot, 'apps/docs');
 const ownSecret = `own-${randomBytes(12).toString('hex')}`;
+const ownSecondSecret = `own-second-${randomBytes(12).toString('hex')}`;
 
 interface Page {
   text: string;
@@ -75,7 +76,11 @@ beforeAll(async () => {
     npmrc,
     `${existsSync(userNpmrc) ? await readFile(userNpmrc, 'utf8') : ''}\n@exchange-kit:registry=${registryUrl}\n`,
   );
-  readerEnv = shellEnv({ npm_config_userconfig: npmrc, SANDBOX_TOKEN_SECRET: ownSecret });
+  readerEnv = shellEnv({
+    npm_config_userconfig: npmrc,
+    SANDBOX_TOKEN_SECRET: ownSecret,
+    SANDBOX_SECOND_TOKEN_SECRET: ownSecondSecret,
+  });
   // The projects are set up while the sandbox starts: neither needs the other. Each journey
   // awaits its own; the catch only keeps a failure from being reported before that.
   for (const name of ['backend', 'server', 'frontend']) {
@@ -194,18 +199,27 @@ async function saveSamples(guide: Page, project: string, wholeOnly = false): Pro
 describe('the backend guide', () => {
   let project: string;
   let guide: Page;
+  /** The bot of "A bot that reconciles": one more file of the backend guide's project. */
+  let reconcile: Page;
   const outputs = new Map<string, string>();
 
   beforeAll(async () => {
     guide = await page('backend');
+    reconcile = await page('reconcile');
     project = (await projects.get('backend')) as string;
   }, 300_000);
 
   it('runs every sample as the page says, each exiting 0, against the sandbox', async () => {
-    const names = (await saveSamples(guide, project)).filter((name) => name.endsWith('.ts'));
+    const names = [
+      ...(await saveSamples(guide, project)),
+      ...(await saveSamples(reconcile, project)),
+    ].filter((name) => name.endsWith('.ts'));
     expect(names).toContain('first-call.ts');
     const command = /run it with `(npx tsx) first-call\.ts`/.exec(guide.text)?.[1];
     expect(command, 'the page says how to run a sample').toBe('npx tsx');
+    expect(reconcile.text, 'the bot runs as the other samples do').toContain(
+      'run it with `npx tsx reconcile.ts`',
+    );
     const started = Date.now();
     for (const name of names) {
       const { stdout } = await run('npx', ['tsx', name], {
@@ -235,10 +249,19 @@ describe('the backend guide', () => {
     expect(outputs.get('events.ts')).toMatch(
       /^order (\d+) live at 1000\norder \1 cancelled at 1000$/m,
     );
+    // The bot checked its fill, fee, positions, withdrawal and both balances, and none failed.
+    const bot = outputs.get('reconcile.ts');
+    expect(bot).not.toMatch(/^FAILED/m);
+    expect(bot).toMatch(/^ok: executions\/me shows the same fills$/m);
+    expect(bot).toMatch(/^ok: order \d+: fee -0\.000005 BTC, estimated 0\.000005$/m);
+    expect(bot).toMatch(/^ok: BTC [\d.]+ \+ 2 entries = balance [\d.]+$/m);
+    expect(bot).toMatch(/^ok: JPY [\d.]+ \+ \d+ entries = balance [\d.]+$/m);
+    expect(bot).toMatch(/^ok: withdrawal \d+ holds 0\.0105 BTC$/m);
   });
 
   it("npx tsc --noEmit: every sample type-checks, strict, with the page's tsconfig.json", async () => {
     await saveSamples(guide, project);
+    await saveSamples(reconcile, project);
     await typeCheck(guide, project, 'backend');
   });
 });

@@ -82,6 +82,7 @@ export default defineConfig({
           items: [
             { text: 'Start here', link: '/guide/' },
             { text: 'Backend teams', link: '/guide/backend' },
+            { text: 'A bot that reconciles', link: '/guide/reconcile' },
             { text: 'Frontend teams', link: '/guide/frontend' },
             { text: 'Server implementers', link: '/guide/server' },
             { text: 'Contributors', link: '/guide/contributing' },
