@@ -118,3 +118,86 @@ describe('the mark price of positions', () => {
     });
   });
 });
+
+describe('liquidation', () => {
+  it('liquidates a long once the mark falls to its liquidation price, not before', async () => {
+    const { product_id, trader, tradeId, takeProfit, stopLoss } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    // Margin 50, maintenance 25: margin plus open P&L falls to 25 at 75.
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      margin_used: '50',
+      maintenance_margin: '25',
+      liquidation_price: '75',
+    });
+    await moveMark(product_id, '75.01');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await moveMark(product_id, '75');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '75',
+      close_pnl: '-25',
+      margin_used: '0',
+      liquidation_price: null,
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '-25', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.minus(25).toFixed(),
+      reserved: '0',
+    });
+    for (const exit of [takeProfit, stopLoss]) {
+      expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
+    }
+  });
+
+  it('liquidates a short once the mark rises to its liquidation price, not before', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'sell',
+      leverage: 4,
+      takeProfit: '10',
+      stopLoss: '200',
+    });
+    expect((await tradeOf(trader.call, tradeId)).liquidation_price).toBe('112.5');
+    await moveMark(product_id, '112.49');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await moveMark(product_id, '130');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '130',
+      close_pnl: '-25',
+    });
+    // Marked at 130 the short lost 30; no more than its margin of 25 is taken.
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.minus(25).toFixed(),
+      reserved: '0',
+    });
+  });
+
+  it('liquidates at the price of a trade that takes the mark past the liquidation price', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    await tradeAt(sandbox, product_id, '76');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await tradeAt(sandbox, product_id, '74');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '74',
+      close_pnl: '-26',
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '-26', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
+  });
+});
