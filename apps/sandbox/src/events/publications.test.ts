@@ -1,6 +1,8 @@
 import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
 import { describe, expect, it } from 'vitest';
 import { shownLevels } from '../exchange/market.js';
+import { moveMarkPrice } from '../exchange/position-exits.js';
+import { D } from '../state/exchange-state.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';
 import { type Publication, publicationsOf } from './publications.js';
@@ -23,5 +25,38 @@ describe('the price ladder channels', () => {
     expect(levels).toHaveLength(shownLevels);
     // The best first: the last order placed is the highest bid.
     expect(levels[0]?.[0]).toBe(String(1000 + shownLevels + 4));
+  });
+});
+
+describe('a liquidation', () => {
+  it('publishes what it changed: the exits it cancelled and the account it paid from', async () => {
+    const sandbox = await memorySandbox();
+    const { product_id, trader, takeProfit, stopLoss } = await trading.openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    const sent: Publication[] = [];
+    sandbox.sequencer.publisher = (journal) => {
+      const publications = publicationsOf(journal, Date.now(), () => true);
+      return () => sent.push(...publications);
+    };
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product_id, new D('70'), sandbox.now()),
+    );
+    const orders = sent
+      .filter((p) => p.channel === 'user_account_jpy_orders')
+      .map((p) => channelPayloadSchemas.userOrders.parse(JSON.parse(p.data)));
+    expect(orders.map(({ id, status }) => ({ id, status }))).toEqual([
+      { id: takeProfit.id, status: 'cancelled' },
+      { id: stopLoss.id, status: 'cancelled' },
+    ]);
+    const account = sent.find((p) => p.channel === `user_${trader.userId}_account_jpy`);
+    // Closed at 70, the long of 1 opened at 100 lost 30, and its margin is released.
+    expect(JSON.parse(account?.data ?? 'null')).toMatchObject({
+      balance: '99999970',
+      reserved_balance: '0',
+    });
   });
 });

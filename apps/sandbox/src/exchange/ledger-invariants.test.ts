@@ -4,6 +4,7 @@ import { D, type ExchangeState } from '../state/exchange-state.js';
 import type { Client } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct } from '../testing/trading.js';
+import { moveMarkPrice } from './position-exits.js';
 import { reservedHolders } from './reserved-details.js';
 
 /** What brings a currency into the exchange or takes it out; every other entry moves it within. */
@@ -67,7 +68,8 @@ type Command =
   | { kind: 'tpsl'; who: number; steps: number }
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'withdraw'; who: number; lots: number; currency: 'BTC' | 'JPY' }
-  | { kind: 'cancelWithdrawal'; who: number; pick: number };
+  | { kind: 'cancelWithdrawal'; who: number; pick: number }
+  | { kind: 'mark'; who: number; steps: number };
 
 const who = fc.integer({ min: 0, max: 2 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -107,11 +109,15 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     currency: fc.constantFrom('BTC' as const, 'JPY' as const),
   }),
   fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('mark' as const), who, steps }) },
 );
 
 // Prices a few ticks around 1000, so that orders cross, rest on each other and reach the
 // take profits and stop losses set around them; odd fee rates, so no digit comes out round.
 const price = (at: number) => String(1000 + at);
+// Mark prices far enough from 1000 to reach the take profits and stop losses and, beyond a
+// sixth of the price, the liquidation of positions at leverage 3.
+const markPrice = (at: number) => new D(1000 + at * 40);
 const quantity = (count: number) => (count * 0.00037).toFixed(5);
 const marginBody = { trading_type: 'margin', leverage_level: 3 };
 const margin = (command: { margin: boolean }) => (command.margin ? marginBody : {});
@@ -203,7 +209,7 @@ async function perform(
 }
 
 describe('the ledger, whatever is traded', () => {
-  it('explains every balance and every hold (withdrawals waiting too), and moves no currency in or out', async () => {
+  it('explains every balance and every hold (withdrawals waiting too), and moves no currency in or out, whatever the mark price closes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
         const sandbox = await memorySandbox({ now: () => 1_716_000_000_000 });
@@ -217,7 +223,14 @@ describe('the ledger, whatever is traded', () => {
         const withdrawals: string[][] = [[], [], []];
         for (const step of commands) {
           const own = [orders[step.who] ?? [], withdrawals[step.who] ?? []] as const;
-          await perform(users[step.who]?.call as Client, ...own, product_id, step);
+          if (step.kind === 'mark') {
+            const { now } = sandbox;
+            await sandbox.sequencer.run((journal) =>
+              moveMarkPrice(journal, product_id, markPrice(step.steps), now()),
+            );
+          } else {
+            await perform(users[step.who]?.call as Client, ...own, product_id, step);
+          }
           expect(ledgerProblems(sandbox.sequencer.state.exchange)).toEqual([]);
         }
       }),

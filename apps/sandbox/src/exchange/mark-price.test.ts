@@ -1,9 +1,13 @@
-import { zListTradesResponse } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zListBalanceHistoryResponse,
+  zListTradesResponse,
+} from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { openPosition, tradeAt } from '../testing/trading.js';
+import { balances, getOrder, openPosition, tradeAt } from '../testing/trading.js';
+import { moveMarkPrice } from './position-exits.js';
 
 let sandbox: MemorySandbox;
 
@@ -11,15 +15,36 @@ beforeAll(async () => {
   sandbox = await memorySandbox();
 });
 
-const pnlOf = async (call: Client, id: number) => {
-  const trades = valid(zListTradesResponse, await call('GET', '/trades?status=open'));
+const tradeOf = async (call: Client, id: number) => {
+  const trades = valid(zListTradesResponse, await call('GET', '/trades'));
   const trade = trades.models.find((model) => model.id === id);
-  return { open_pnl: trade?.open_pnl, pnl: trade?.pnl };
+  if (!trade) throw new Error(`trade ${id} is not listed`);
+  return trade;
 };
+
+const pnlOf = async (call: Client, id: number) => {
+  const { open_pnl, pnl } = await tradeOf(call, id);
+  return { open_pnl, pnl };
+};
+
+/** The caller's ledger entries in JPY that name a trade, oldest first. */
+const tradeEntries = async (call: Client) =>
+  valid(zListBalanceHistoryResponse, await call('GET', '/balance_history?currency=JPY'))
+    .filter((entry) => entry.source_object_type === 'Trade')
+    .reverse()
+    .map(({ amount, source_action, source_object_id }) => ({
+      amount,
+      source_action,
+      source_object_id,
+    }));
 
 /** What `POST /test/products/{product_id}/mark_price` does to the state. */
 const moveMark = (productId: number, price: string) =>
-  sandbox.sequencer.run((journal) => journal.exchange.setMarkPrice(productId, new D(price)));
+  sandbox.sequencer.run((journal) =>
+    moveMarkPrice(journal, productId, new D(price), sandbox.now()),
+  );
+
+const startingJpy = new D('100000000');
 
 describe('the mark price of positions', () => {
   it('values open positions at a moved mark until the next fill of the product', async () => {
@@ -37,5 +62,142 @@ describe('the mark price of positions', () => {
 
     await tradeAt(sandbox, product_id, '90');
     expect(await pnlOf(trader.call, tradeId)).toEqual({ open_pnl: '-10', pnl: '-10' });
+  });
+
+  it('fires a stop loss it reaches: the trade closes at the mark, its loss in the ledger', async () => {
+    const { product_id, trader, tradeId, takeProfit, stopLoss } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    await moveMark(product_id, '80.5');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await moveMark(product_id, '79');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      open_quantity: '0',
+      close_price: '79',
+      close_pnl: '-21',
+      margin_used: '0',
+      stop_loss: null,
+      take_profit: null,
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '-21', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.minus(21).toFixed(),
+      reserved: '0',
+    });
+    for (const exit of [takeProfit, stopLoss]) {
+      expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
+    }
+  });
+
+  it('fires a take profit it reaches on a short, paying the profit into the ledger', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'sell',
+      leverage: 4,
+      takeProfit: '90',
+      stopLoss: '130',
+    });
+    await moveMark(product_id, '90');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '90',
+      close_pnl: '10',
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '10', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.plus(10).toFixed(),
+      reserved: '0',
+    });
+  });
+});
+
+describe('liquidation', () => {
+  it('liquidates a long once the mark falls to its liquidation price, not before', async () => {
+    const { product_id, trader, tradeId, takeProfit, stopLoss } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    // Margin 50, maintenance 25: margin plus open P&L falls to 25 at 75.
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      margin_used: '50',
+      maintenance_margin: '25',
+      liquidation_price: '75',
+    });
+    await moveMark(product_id, '75.01');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await moveMark(product_id, '75');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '75',
+      close_pnl: '-25',
+      margin_used: '0',
+      liquidation_price: null,
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '-25', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.minus(25).toFixed(),
+      reserved: '0',
+    });
+    for (const exit of [takeProfit, stopLoss]) {
+      expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
+    }
+  });
+
+  it('liquidates a short once the mark rises to its liquidation price, not before', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'sell',
+      leverage: 4,
+      takeProfit: '10',
+      stopLoss: '200',
+    });
+    expect((await tradeOf(trader.call, tradeId)).liquidation_price).toBe('112.5');
+    await moveMark(product_id, '112.49');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await moveMark(product_id, '130');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '130',
+      close_pnl: '-25',
+    });
+    // Marked at 130 the short lost 30; no more than its margin of 25 is taken.
+    expect(await balances(trader.call, 'JPY')).toEqual({
+      balance: startingJpy.minus(25).toFixed(),
+      reserved: '0',
+    });
+  });
+
+  it('liquidates at the price of a trade that takes the mark past the liquidation price', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    await tradeAt(sandbox, product_id, '76');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    await tradeAt(sandbox, product_id, '74');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '74',
+      close_pnl: '-26',
+    });
+    expect(await tradeEntries(trader.call)).toEqual([
+      { amount: '-26', source_action: 'cfd_pnl', source_object_id: tradeId },
+    ]);
   });
 });

@@ -219,7 +219,7 @@ const maxTriggerRounds = 100;
  * Whether `price` reaches a waiting order: a take profit (a limit order) when the price
  * comes to it from below for a sell, from above for a buy; any stop the other way round.
  */
-function reachedBy(order: Order, price: D): boolean {
+export function reachedBy(order: Order, price: D): boolean {
   const takeProfit = order.orderType === 'limit';
   if (order.side === 'sell') return takeProfit ? price.gte(order.price) : price.lte(order.price);
   return takeProfit ? price.lte(order.price) : price.gte(order.price);

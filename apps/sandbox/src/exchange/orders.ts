@@ -25,15 +25,10 @@ import {
 import type { Journal, Writable } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { syncReserve } from './ledger.js';
-import {
-  bestOpposite,
-  cancel,
-  matchOrder,
-  trailingTrigger,
-  triggerConditionalOrders,
-} from './matching.js';
+import { bestOpposite, cancel, matchOrder, trailingTrigger } from './matching.js';
 import { findOrder, type OrderKey, orderView, orderWithExecutions } from './order-view.js';
 import { pageOf } from './paging.js';
+import { afterTrading } from './position-exits.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 
 type TradingType = Order['tradingType'];
@@ -249,7 +244,7 @@ export function placeOrder(
   if (takesOnly(input.order_type) && order.status === 'cancelled') {
     throw refuse('quantity', order.filledQuantity.isZero() ? 'no_liquidity' : 'not_filled');
   }
-  triggerConditionalOrders(journal, product.id, now);
+  afterTrading(journal, product.id, now);
   return order;
 }
 
@@ -344,7 +339,7 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   syncReserve(journal, order);
   if (!order.conditional) {
     matchOrder(journal, order, context.now);
-    triggerConditionalOrders(journal, order.productId, context.now);
+    afterTrading(journal, order.productId, context.now);
   }
   return { status: 200, body: orderView(journal.exchange, order) };
 };

@@ -31,7 +31,9 @@ export function bookMarginFill(
   if (!product) throw new Error(`Order ${order.id} names no product`);
   if (order.unwoundTradeId !== null) {
     const position = positionClosedBy(journal, order);
-    if (position?.status === 'open') close(journal, position, product, quantity, price, now);
+    if (position?.status === 'open') {
+      closePosition(journal, position, product, quantity, price, now);
+    }
     return;
   }
   const open = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
@@ -71,9 +73,10 @@ export function bookMarginFill(
  * Closes `quantity` of `position` at `price`: its margin is released in proportion, and the
  * profit or loss against the average open price is paid into the funding account. A loss
  * is taken from the released margin and never beyond it, so no balance falls under what its
- * owner's other orders and positions hold.
+ * owner's other orders and positions hold. A closing fill calls it, and so does the mark
+ * price when it closes a position without a fill (the house on the other side).
  */
-function close(
+export function closePosition(
   journal: Journal,
   position: Position,
   product: Product,
@@ -116,6 +119,24 @@ export function requiredMargin(position: Position, product: Product): D {
   const inBase = position.fundingCurrency === product.baseCurrency;
   return marginOf(openQuantity(position), openPrice(position), position.leverageLevel, inBase);
 }
+
+/** The profit or loss of the open part of `position` at `mark`, in its funding currency. */
+export function openPnl(position: Position, product: Product, mark: D): D {
+  const move =
+    position.side === 'buy' ? mark.minus(openPrice(position)) : openPrice(position).minus(mark);
+  const gain = move.times(openQuantity(position));
+  return position.fundingCurrency === product.baseCurrency ? gain.div(mark) : gain;
+}
+
+// The spec's Trade: maintenance is half the margin the open quantity takes.
+const maintenanceShare = new D('0.5');
+
+/**
+ * The margin under which `position` is liquidated: a share of what its open part requires,
+ * cut as the P&L a close pays is cut.
+ */
+export const maintenanceMargin = (position: Position, product: Product) =>
+  requiredMargin(position, product).times(maintenanceShare).toDecimalPlaces(16, D.ROUND_FLOOR);
 
 /** What adjust_margin added to `position` beyond the margin its open part requires. */
 export const addedMargin = (position: Position, product: Product) =>

@@ -7,7 +7,7 @@ import {
   type Position,
   type Product,
 } from '../state/exchange-state.js';
-import { openPrice, openQuantity, requiredMargin } from './positions.js';
+import { maintenanceMargin, openPnl, openPrice, openQuantity } from './positions.js';
 
 type TradeBody = components['schemas']['Trade'];
 
@@ -21,15 +21,6 @@ export function exitOrdersOf(state: ExchangeState, position: Position): Order[] 
     (order) =>
       isOpen(order) && order.unwoundTradeId === position.id && order.tradingType !== 'spot',
   );
-}
-
-/** The profit or loss of the open part of `position` at `mark`, in its funding currency. */
-function openPnl(position: Position, product: Product, mark: D): D {
-  const open = openQuantity(position);
-  const move =
-    position.side === 'buy' ? mark.minus(openPrice(position)) : openPrice(position).minus(mark);
-  const gain = move.times(open);
-  return position.fundingCurrency === product.baseCurrency ? gain.div(mark) : gain;
 }
 
 /**
@@ -65,7 +56,7 @@ export function tradeView(state: ExchangeState, position: Position): TradeBody {
   if (!product) throw new Error(`Position ${position.id} names no product`);
   const mark = state.markPrice(position.productId) ?? openPrice(position);
   const open = funds(openPnl(position, product, mark));
-  const maintenance = funds(requiredMargin(position, product).div(2));
+  const maintenance = maintenanceMargin(position, product);
   const exits = exitOrdersOf(state, position);
   const exitPrice = (type: Order['orderType']) =>
     exits.find((order) => order.orderType === type)?.price.toFixed() ?? null;

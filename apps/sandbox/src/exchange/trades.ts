@@ -12,16 +12,11 @@ import { D, isOpen, type Order, type Position } from '../state/exchange-state.js
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { closesPosition } from './ledger.js';
-import {
-  bestOpposite,
-  cancel,
-  exitOrder,
-  matchOrder,
-  triggerConditionalOrders,
-} from './matching.js';
+import { bestOpposite, exitOrder, matchOrder } from './matching.js';
 import { findOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct } from './orders.js';
 import { pageOf } from './paging.js';
+import { afterTrading, fitExitOrders } from './position-exits.js';
 import { addedMargin, adjustMargin, openQuantity } from './positions.js';
 import { exitOrdersOf, tradeView } from './trade-view.js';
 
@@ -61,23 +56,6 @@ function openTrade(journal: Journal, userId: number, tradeId: string | number): 
 }
 
 /**
- * Keeps what waits to close `position` within what is open: once nothing is, its take profit
- * and stop loss are cancelled; after a partial close they shrink to the open quantity.
- */
-function fitExitOrders(journal: Journal, position: Position, now: number): void {
-  const open = openQuantity(position);
-  for (const order of exitOrdersOf(journal.exchange, position)) {
-    if (open.isZero()) {
-      cancel(journal, order, now);
-    } else if (order.quantity.minus(order.filledQuantity).gt(open)) {
-      const shrunk = journal.touchOrder(order);
-      shrunk.quantity = order.filledQuantity.plus(open);
-      shrunk.updatedAt = now;
-    }
-  }
-}
-
-/**
  * Closes `quantity` of open `position` at the market: an order on the other side takes the
  * book, and its fills close the position as a triggered stop loss's do. Returns the order,
  * or undefined when the book has nothing to close it against.
@@ -100,7 +78,7 @@ function closeAtMarket(
   journal.addOrder(order);
   matchOrder(journal, order, now);
   fitExitOrders(journal, position, now);
-  triggerConditionalOrders(journal, position.productId, now);
+  afterTrading(journal, position.productId, now);
   return order;
 }
 
@@ -224,7 +202,7 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
   if (exits.stop_loss !== undefined) {
     setExit(journal, position, 'stop', new D(exits.stop_loss), context.now);
   }
-  triggerConditionalOrders(journal, position.productId, context.now);
+  afterTrading(journal, position.productId, context.now);
   return { status: 200, body: tradeView(journal.exchange, position) };
 };
 

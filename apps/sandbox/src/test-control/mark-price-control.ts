@@ -1,3 +1,4 @@
+import { moveMarkPrice } from '../exchange/position-exits.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
 import { D } from '../state/exchange-state.js';
 import type { Sequencer } from '../state/sequencer.js';
@@ -8,10 +9,12 @@ const decimalText = /^(0|[1-9][0-9]{0,20})(\.[0-9]{1,18})?$/;
 /**
  * `POST /test/products/{product_id}/mark_price` with `{"price": "6100000"}`: sets the mark
  * price positions' P&L are valued at, as the exchange's own price feed would move it, until the
- * product's next fill. Undefined for any other path.
+ * product's next fill, and closes the positions it reaches (take profit, stop loss,
+ * liquidation). Undefined for any other path.
  */
 export async function markPriceControl(
   sequencer: Sequencer,
+  now: () => number,
   pathname: string,
   body: Record<string, unknown>,
 ): Promise<Serialized | undefined> {
@@ -25,7 +28,7 @@ export async function markPriceControl(
   const set = await sequencer.run((journal) => {
     const id = Number(productId);
     if (!journal.exchange.products.has(id)) return false;
-    journal.exchange.setMarkPrice(id, new D(price));
+    moveMarkPrice(journal, id, new D(price), now());
     return true;
   });
   if (!set) return uncachedJson(404, { message: 'Product not found' });

@@ -83,7 +83,7 @@ export function testControl(options: TestControlOptions) {
     }
 
     if (mark) {
-      const answer = await markPriceControl(options.sequencer, pathname, body);
+      const answer = await markPriceControl(options.sequencer, options.clock.now, pathname, body);
       return answer ?? refused('product_id', 'must_be_an_integer');
     }
 

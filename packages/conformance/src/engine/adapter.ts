@@ -105,6 +105,14 @@ export interface ConformanceAdapter {
         state: 'processing' | 'processed' | 'declined',
       ) => Promise<void>)
     | null;
+  /**
+   * Moves a product's mark price, the price open trades are valued at, as the exchange's price
+   * feed would; the interfaces have no call for it. Without it the requirements on what the
+   * mark closes (a stop loss, a liquidation) are SKIPped.
+   */
+  moveMarkPrice?:
+    | ((context: AdapterContext, productId: string, price: string) => Promise<void>)
+    | null;
 }
 
 const missing = [404, 405, 501];
@@ -321,6 +329,12 @@ async function moveWithdrawal(): Promise<void> {
   );
 }
 
+async function moveMarkPrice(): Promise<void> {
+  throw new Skip(
+    'the interfaces have no call that moves a mark price: give the adapter a moveMarkPrice step (the sandbox has one in its test control)',
+  );
+}
+
 export const defaultAdapter: Required<{
   [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
 }> = {
@@ -332,6 +346,7 @@ export const defaultAdapter: Required<{
   denyOAuthRequest,
   endTransaction,
   moveWithdrawal,
+  moveMarkPrice,
 };
 
 export type ResolvedAdapter = {

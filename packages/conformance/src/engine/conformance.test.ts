@@ -506,6 +506,20 @@ describe('withdrawals', () => {
   });
 });
 
+describe('trades at the mark price', () => {
+  it('moves the mark through the sandbox test control: a stop loss fires, a long is liquidated', async () => {
+    const ids = ['TRADE-STOP-LOSS-AT-MARK', 'TRADE-LIQUIDATED-AT-MARK'];
+    const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
+      ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
+    );
+    const skipped = await runConformance(target, { only: ids });
+    expect(skipped.results.map((r) => `${r.id} ${r.verdict}`)).toEqual(
+      ids.map((id) => `${id} SKIP`),
+    );
+  });
+});
+
 describe('the transaction model', () => {
   it('ends transactions through the sandbox test control and holds every read to the table', async () => {
     const report = await runConformance(target, {

@@ -13,6 +13,7 @@ import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
+import { tradesAtMarkScenarios } from '../scenarios/trades-at-mark.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { withdrawalScenarios } from '../scenarios/withdrawals.js';
 import { RunAbortedError } from './aborted.js';
@@ -69,6 +70,7 @@ const scenarios: Scenario[] = [
   ...withdrawalScenarios,
   ...eventScenarios,
   ...feeScenarios,
+  ...tradesAtMarkScenarios,
 ];
 
 /**

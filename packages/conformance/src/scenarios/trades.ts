@@ -4,7 +4,7 @@ import { bodyOf, expectStatus } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 const opened = 'TRADE-OPENED-BY-MARGIN-FILL';
 const closePartial = 'TRADE-CLOSE-PARTIAL';
@@ -13,7 +13,7 @@ const covered = [opened, closePartial, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
-function fail(message: string, call: RecordedCall, documented: string): never {
+export function fail(message: string, call: RecordedCall, documented: string): never {
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
 }
 
@@ -22,7 +22,7 @@ function tradeOf(call: RecordedCall): Row {
   return bodyOf(call);
 }
 
-function listOf(call: RecordedCall): Row[] {
+export function listOf(call: RecordedCall): Row[] {
   expectStatus(call, 200);
   const body = call.json as Row | Row[] | null;
   const rows = Array.isArray(body) ? body : body?.models;
@@ -112,6 +112,40 @@ async function checkCloseAll(context: ScenarioContext, trade: Row, productId: st
   return `trade ${String(trade.id)} closed by close_all`;
 }
 
+/**
+ * A margin buy of the primary product filled through the adapter, or undefined with each of
+ * `covers` recorded as skipped when the server gives none (a Skip).
+ */
+export async function filledMarginOrderOrSkip(
+  context: ScenarioContext,
+  covers: readonly string[],
+): Promise<OrderRef | undefined> {
+  try {
+    const market = await context.market();
+    if (!market.primary.marginEnabled) throw new Skip('no product with margin trading');
+    return await context.adapter.placeFilledOrder(
+      context.adapterContext,
+      {
+        product: market.primary,
+        side: 'buy',
+        tradingType: 'margin',
+        clientOrderId: context.clientOrderId(),
+      },
+      market,
+    );
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    for (const requirementId of covers) {
+      context.evidence.record({
+        requirementId,
+        outcome: 'skip',
+        message: `no filled margin order: ${error.message}`,
+      });
+    }
+    return undefined;
+  }
+}
+
 const trades: Scenario = {
   name: 'a trade opened by a margin fill, closed in part, then by close_all',
   profile: 'orders',
@@ -119,31 +153,8 @@ const trades: Scenario = {
   // close_all closes every open trade of the side: no other scenario's may be open meanwhile.
   exclusive: true,
   async run(context) {
-    let order: OrderRef;
-    try {
-      const market = await context.market();
-      if (!market.primary.marginEnabled) throw new Skip('no product with margin trading');
-      order = await context.adapter.placeFilledOrder(
-        context.adapterContext,
-        {
-          product: market.primary,
-          side: 'buy',
-          tradingType: 'margin',
-          clientOrderId: context.clientOrderId(),
-        },
-        market,
-      );
-    } catch (error) {
-      if (!(error instanceof Skip)) throw error;
-      for (const requirementId of covered) {
-        context.evidence.record({
-          requirementId,
-          outcome: 'skip',
-          message: `no filled margin order: ${error.message}`,
-        });
-      }
-      return;
-    }
+    const order = await filledMarginOrderOrSkip(context, covered);
+    if (!order) return;
     let trade: Row | undefined;
     await context.evidence.check(opened, async () => {
       trade = await checkOpened(context, order);

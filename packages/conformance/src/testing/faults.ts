@@ -889,6 +889,33 @@ const withdrawalFaults: Fault[] = [
   },
 ];
 
+const isMarkMove = (request: ProxiedRequest) =>
+  request.method === 'POST' && /^\/test\/products\/[^/]+\/mark_price$/.test(pathname(request));
+
+/** What the mark price closes, moved through the sandbox's test control. */
+const markFaults: Fault[] = [
+  {
+    name: 'a mark price that reaches a stop loss closes nothing',
+    covers: 'TRADE-STOP-LOSS-AT-MARK',
+    testControl: true,
+    request: (request) =>
+      isMarkMove(request)
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: request.body }
+        : request,
+  },
+  {
+    name: 'the mark is taken 3% under the price sent, so a long is liquidated early',
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    request: (request) =>
+      isMarkMove(request)
+        ? withBody(request, (body) => ({
+            price: new Decimal(String(body.price)).times('0.97').toDecimalPlaces(8).toFixed(),
+          }))
+        : request,
+  },
+];
+
 export const faults: Fault[] = [
   ...requestFaults,
   ...schemaFaults,
@@ -911,6 +938,7 @@ export const faults: Fault[] = [
   },
   ...oauthStateFaults,
   ...eventFaults,
+  ...markFaults,
 ];
 
 /**

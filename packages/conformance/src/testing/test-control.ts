@@ -1,42 +1,39 @@
 import type { ConformanceAdapter } from '../engine/adapter.js';
 import type { Target } from '../engine/target.js';
 
+/** Posts `body` to a test-control path of `base`, throwing with the answer when refused. */
+async function control(base: string, path: string, body: unknown): Promise<void> {
+  const url = `${base.replace(/\/+$/, '')}${path}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+}
+
 /**
  * Adapter steps through the sandbox's documented test control, for what the interfaces leave
  * to the exchange itself: ending a transaction in FILLED or CANCELLED, denying an OAuth request
- * as its user would, processing or declining a withdrawal.
+ * as its user would, processing or declining a withdrawal, moving a product's mark price.
  */
 export function testControlAdapter(target: Target): ConformanceAdapter {
   return {
     async denyOAuthRequest(_context, request) {
-      const url = `${target.exchangeUrl.replace(/\/+$/, '')}/test/oauth_requests/${encodeURIComponent(request.publicId)}/deny`;
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      if (!response.ok)
-        throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+      const id = encodeURIComponent(request.publicId);
+      await control(target.exchangeUrl, `/test/oauth_requests/${id}/deny`, {});
     },
     async endTransaction(_context, transactionId, status) {
-      const url = `${target.partnerUrl.replace(/\/+$/, '')}/test/transactions/${encodeURIComponent(transactionId)}/status`;
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ status }),
-      });
-      if (!response.ok)
-        throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+      const id = encodeURIComponent(transactionId);
+      await control(target.partnerUrl, `/test/transactions/${id}/status`, { status });
     },
     async moveWithdrawal(_context, withdrawalId, state) {
-      const url = `${target.exchangeUrl.replace(/\/+$/, '')}/test/withdrawals/${withdrawalId}/state`;
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ state }),
-      });
-      if (!response.ok)
-        throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+      await control(target.exchangeUrl, `/test/withdrawals/${withdrawalId}/state`, { state });
+    },
+    async moveMarkPrice(_context, productId, price) {
+      const id = encodeURIComponent(productId);
+      await control(target.exchangeUrl, `/test/products/${id}/mark_price`, { price });
     },
   };
 }

@@ -1469,7 +1469,7 @@ export interface components {
          * @enum {string}
          */
         TradeSide: TradeSide;
-        /** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). */
+        /** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
         Trade: Trade;
         /** @description One page of trades. Some servers send the page numbers as numeric strings. */
         TradeList: TradeList;
@@ -5468,7 +5468,7 @@ export type TradeStatus = "open" | "closed";
  * @enum {string}
  */
 export type TradeSide = "long" | "short";
-/** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss or a close. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). */
+/** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
 export type Trade = {
     id: number;
     /** @description Concatenated pair code, for example BTCJPY. */
@@ -5484,7 +5484,7 @@ export type Trade = {
     close_quantity: DecimalLike;
     /** @description Average price of the opening fills. */
     open_price: DecimalLike;
-    /** @description Average price of the closing fills; null while nothing is closed. */
+    /** @description Average price of the closes (closing fills, or the mark price of a close the mark made); null while nothing is closed. */
     close_price: NullableDecimalLike;
     leverage_level: number;
     /** @description What the trade holds of the funding currency now. */

@@ -604,6 +604,41 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-STOP-LOSS-AT-MARK",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "updateTrade",
+      "listOrderTrades",
+      "listBalanceHistory"
+    ],
+    "trigger": "the exchange moves the product's mark price (test control) to a stop loss set by PUT /trades/{trade_id}, then beyond it",
+    "condition": "the trade is open and the mark stays above its liquidation price",
+    "expect": {
+      "status": 200,
+      "also": "the trade stays open while the mark has not reached its stop loss; once it has, the trade is closed, open_quantity 0, at the mark (close_price), and the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl"
+    }
+  },
+  {
+    "id": "TRADE-LIQUIDATED-AT-MARK",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 5,
+    "source": "convention",
+    "operations": [
+      "listOrderTrades",
+      "listBalanceHistory"
+    ],
+    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then beyond it",
+    "condition": "the trade is open, with no take profit or stop loss",
+    "expect": {
+      "status": 200,
+      "also": "the trade stays open while the mark is short of its liquidation_price; beyond it the trade is closed, open_quantity 0, at the mark (close_price), and the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",

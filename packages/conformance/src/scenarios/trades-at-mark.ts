@@ -1,0 +1,177 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Skip } from '../engine/outcome.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+import { fail, filledMarginOrderOrSkip, listOf, type Row } from './trades.js';
+
+const stopLoss = 'TRADE-STOP-LOSS-AT-MARK';
+const liquidated = 'TRADE-LIQUIDATED-AT-MARK';
+
+const decimal = (value: unknown) => new Decimal(String(value));
+// Marks are sent with at most 8 places, the precision a trade's prices are shown with.
+const places = 8;
+
+async function productOf(context: ScenarioContext, productId: string): Promise<Row> {
+  const read = await context.caller.call('getProduct', { path: { product_id: productId } });
+  expectStatus(read, 200);
+  return bodyOf(read);
+}
+
+const moveMark = (context: ScenarioContext, productId: string, price: Decimal) =>
+  context.adapter.moveMarkPrice(context.adapterContext, productId, price.toFixed());
+
+/** The trade `order` opened, read again through the order. */
+async function tradeOf(context: ScenarioContext, order: OrderRef) {
+  const call = await context.caller.call('listOrderTrades', {
+    path: { order_id: String(order.id) },
+  });
+  const [trade] = listOf(call);
+  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
+  return { trade, call };
+}
+
+async function expectOpen(context: ScenarioContext, order: OrderRef, mark: Decimal) {
+  const { trade, call } = await tradeOf(context, order);
+  if (trade.status !== 'open') {
+    fail(
+      `trade ${String(trade.id)} is ${String(trade.status)} at the mark ${mark.toFixed()}, before reaching what closes it`,
+      call,
+      'open',
+    );
+  }
+}
+
+/** The trade closed in whole at `mark`, and the ledger entries naming it summing to its close_pnl. */
+async function expectClosedAt(
+  context: ScenarioContext,
+  order: OrderRef,
+  mark: Decimal,
+): Promise<string> {
+  const { trade, call } = await tradeOf(context, order);
+  const id = String(trade.id);
+  if (
+    trade.status !== 'closed' ||
+    !decimal(trade.open_quantity).isZero() ||
+    trade.close_price === null ||
+    !decimal(trade.close_price).eq(mark)
+  ) {
+    fail(
+      `at the mark ${mark.toFixed()} trade ${id} is ${String(trade.status)}, open_quantity ${String(trade.open_quantity)}, close_price ${String(trade.close_price)}`,
+      call,
+      `closed, open_quantity 0, close_price ${mark.toFixed()}`,
+    );
+  }
+  const ledger = await context.caller.call('listBalanceHistory', {
+    query: { currency: String(trade.funding_currency), limit: '1000' },
+  });
+  expectStatus(ledger, 200);
+  const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
+  const settled = entries
+    .filter(
+      (entry) => entry.source_object_type === 'Trade' && String(entry.source_object_id) === id,
+    )
+    .reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
+  if (!settled.eq(String(trade.close_pnl))) {
+    fail(
+      `the ledger entries naming trade ${id} sum to ${settled.toFixed()}`,
+      ledger,
+      `entries naming the trade that sum to its close_pnl ${String(trade.close_pnl)}`,
+    );
+  }
+  return `trade ${id} closed at the mark ${mark.toFixed()}, close_pnl ${String(trade.close_pnl)} in the ledger`;
+}
+
+/**
+ * Runs `check` on an open long of its own, once the server has shown it can move a mark price
+ * (set first to the product's last traded price, so nothing is opened for a server that cannot);
+ * the mark is put back to the last traded price after.
+ */
+async function onOpenLong(
+  context: ScenarioContext,
+  requirementId: string,
+  check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
+): Promise<void> {
+  const market = await context.market();
+  const productId = market.primary.id;
+  const lastPrice = async () => {
+    const last = (await productOf(context, productId)).last_traded_price;
+    return decimal(last ?? market.primary.crossingBuyPrice);
+  };
+  try {
+    await moveMark(context, productId, await lastPrice());
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    context.evidence.record({ requirementId, outcome: 'skip', message: error.message });
+    return;
+  }
+  const order = await filledMarginOrderOrSkip(context, [requirementId]);
+  if (!order) return;
+  try {
+    await context.evidence.check(requirementId, async () => {
+      const { trade } = await tradeOf(context, order);
+      return check(order, trade, await productOf(context, productId));
+    });
+  } finally {
+    await moveMark(context, productId, await lastPrice());
+  }
+}
+
+const stopLossAtMark: Scenario = {
+  name: 'a stop loss the mark price reaches closes its trade at the mark',
+  profile: 'orders',
+  covers: [stopLoss],
+  // The mark values every open trade of the product: no other scenario's may be open meanwhile.
+  exclusive: true,
+  run: (context) =>
+    onOpenLong(context, stopLoss, async (order, trade, product) => {
+      // Between the open price and the liquidation price: a stop loss on the product's tick,
+      // a mark short of it, and one beyond it.
+      const open = decimal(trade.open_price);
+      const floor =
+        trade.liquidation_price === null ? new Decimal(0) : decimal(trade.liquidation_price);
+      const gap = open.minus(floor);
+      const tick = decimal(product.tick_size ?? '0.00000001');
+      const stop = open.minus(gap.div(3)).div(tick).floor().times(tick);
+      const short = open.minus(gap.div(6)).toDecimalPlaces(places, Decimal.ROUND_UP);
+      const beyond = open.minus(gap.div(2)).toDecimalPlaces(places, Decimal.ROUND_DOWN);
+      if (!(floor.lt(beyond) && beyond.lt(stop) && stop.lt(short) && short.lt(open))) {
+        throw new Skip(
+          `the product's tick ${tick.toFixed()} leaves no stop loss between open price ${open.toFixed()} and liquidation price ${floor.toFixed()}`,
+        );
+      }
+      const path = { trade_id: String(trade.id) };
+      const set = await context.caller.call('updateTrade', {
+        path,
+        body: { trade: { stop_loss: stop.toFixed() } },
+      });
+      expectStatus(set, 200);
+      await moveMark(context, order.productId, short);
+      await expectOpen(context, order, short);
+      await moveMark(context, order.productId, beyond);
+      return expectClosedAt(context, order, beyond);
+    }),
+};
+
+const liquidatedAtMark: Scenario = {
+  name: 'a trade the mark price takes past its liquidation price is closed at the mark',
+  profile: 'orders',
+  covers: [liquidated],
+  exclusive: true,
+  run: (context) =>
+    onOpenLong(context, liquidated, async (order, trade) => {
+      const call = (await tradeOf(context, order)).call;
+      if (trade.liquidation_price === null) {
+        fail(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
+      }
+      const price = decimal(trade.liquidation_price);
+      const short = price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP);
+      const beyond = price.times('0.98').toDecimalPlaces(places, Decimal.ROUND_DOWN);
+      await moveMark(context, order.productId, short);
+      await expectOpen(context, order, short);
+      await moveMark(context, order.productId, beyond);
+      return expectClosedAt(context, order, beyond);
+    }),
+};
+
+export const tradesAtMarkScenarios: Scenario[] = [stopLossAtMark, liquidatedAtMark];
