@@ -61,4 +61,40 @@ describe('publishing to the hub', () => {
     const prices = orders().map((frame) => (JSON.parse(frame.data) as { price: string }).price);
     expect(prices.map(Number)).toEqual([100, 101, 102, 103]);
   });
+
+  it("sends the user's position on every change, each to its owner alone", async () => {
+    const sandbox = await memorySandbox();
+    const hub = new EventHub();
+    sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
+    const product_id = await trading.freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    const counterpart = sandbox.addUser();
+    const address = channelAddress('userTrades', { currency: 'jpy' });
+    const trades = listener(hub, subscriptionKey(address, trader.userId));
+    const others = listener(hub, subscriptionKey(address, counterpart.userId));
+    const margin = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    await trading.place(trader.call, { ...margin, side: 'buy', leverage_level: 2 });
+    await trading.place(counterpart.call, {
+      product_id,
+      side: 'sell',
+      price: '100',
+      quantity: '1',
+    });
+    const [opened] = trades().map((frame) =>
+      channelPayloadSchemas.userTrades.parse(JSON.parse(frame.data)),
+    );
+    expect(opened).toMatchObject({ status: 'open', side: 'long', quantity: '1' });
+    // Closing sells at market: a bid to take.
+    await trading.place(counterpart.call, { product_id, price: '100', quantity: '1' });
+    const closing = await trader.call('PUT', `/trades/${opened?.id}/close`);
+    expect(closing.status).toBe(200);
+    const shown = trades().map((frame) =>
+      channelPayloadSchemas.userTrades.parse(JSON.parse(frame.data)),
+    );
+    expect(shown.map(({ id, status }) => ({ id, status }))).toEqual([
+      { id: opened?.id, status: 'open' },
+      { id: opened?.id, status: 'closed' },
+    ]);
+    expect(others()).toEqual([]);
+  });
 });

@@ -12,6 +12,7 @@ import {
 import { ownView } from '../exchange/executions.js';
 import { priceLevels, productView } from '../exchange/market.js';
 import { executionView, orderView } from '../exchange/order-view.js';
+import { tradeView } from '../exchange/trade-view.js';
 import { accountsOf } from '../exchange/users.js';
 import type { Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
@@ -31,7 +32,7 @@ export interface Publication {
 const pairOf = (product: Product) => `${product.baseCurrency}${product.quotedCurrency}`;
 
 /**
- * The call's events, in order: its orders as they now stand (each to its owner), each fill
+ * The call's events, in order: its orders and positions as they now stand (each to its owner), each fill
  * it made (in public, and to each side's owner), each account it changed (to its owner), then
  * each side of a book it changed, then each product whose market data it changed. `listening` says whether anyone listens at a
  * key: an event no one would receive is not rendered.
@@ -59,6 +60,10 @@ export function publicationsOf(
   for (const order of journal.orders()) {
     const currency = order.fundingCurrency;
     add('userOrders', { currency }, order.userId, 'updated', () => orderView(state, order));
+  }
+  for (const position of journal.positions()) {
+    const currency = position.fundingCurrency;
+    add('userTrades', { currency }, position.userId, 'updated', () => tradeView(state, position));
   }
   for (const fill of journal.fills()) {
     const product = state.products.get(fill.productId);

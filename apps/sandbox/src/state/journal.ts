@@ -165,6 +165,11 @@ export class Journal {
     return [...this.#orders.keys()];
   }
 
+  /** The positions this call opened or changed, as it left them. */
+  positions(): Position[] {
+    return [...this.#positions.keys()];
+  }
+
   /** The accounts this call opened or changed, as it left them. */
   accounts(): Account[] {
     return [...this.#accounts.keys()];
