@@ -35,6 +35,7 @@ import {
 import { findOrder, type OrderKey, orderView, orderWithExecutions } from './order-view.js';
 import { pageOf } from './paging.js';
 import { openQuantity, positionClosedBy } from './positions.js';
+import { defaultLeverageLevel } from './trading-accounts.js';
 
 type TradingType = Order['tradingType'];
 
@@ -194,8 +195,11 @@ export function placeOrder(
     throw refuse('client_order_id', 'longer_than_36_bytes');
   }
   const tradingType = tradingTypeFor(product, input.trading_type);
-  // Its bounds are the request schema's.
-  const leverage = tradingType === 'spot' ? 1 : (input.leverage_level ?? 1);
+  // Its bounds are the request schema's; unnamed, the trading account's setting.
+  const leverage =
+    tradingType === 'spot'
+      ? 1
+      : (input.leverage_level ?? defaultLeverageLevel(state, userId, product.id));
   const funding = fundingCurrencyFor(product, input.funding_currency);
   const quantity = new D(input.quantity);
   checkQuantity(journal, product, quantity);

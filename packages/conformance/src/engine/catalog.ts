@@ -11,7 +11,7 @@ import type { ValueCheck } from './values.js';
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
   orders: 'Orders: edit, take profit / stop loss, cancel one or all, and their fills',
-  'loan-book': 'Loan book and public market data',
+  'loan-book': 'Loan book, loan bids and loans, and public market data',
   oauth: 'OAuth requests and the user data read through them',
   'partner-sessions': 'Quick Exchange sessions and intents',
   'partner-transactions': 'Quick Exchange transactions and settlement',

@@ -6,6 +6,7 @@ import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
+import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
 import { orderScenarios } from '../scenarios/orders.js';
@@ -69,6 +70,7 @@ const scenarios: Scenario[] = [
   ...withdrawalScenarios,
   ...eventScenarios,
   ...feeScenarios,
+  ...loanBidScenarios,
 ];
 
 /**

@@ -838,6 +838,22 @@ const withdrawalListed =
       ? { ...response, body: response.body.replaceAll(`"state":"${from}"`, `"state":"${to}"`) }
       : response;
 
+const loanBidFaults: Fault[] = [
+  {
+    name: 'the reserved balance details leave out the loan bids',
+    covers: 'LOAN-BID-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'loan_bid',
+            ),
+          }))
+        : response,
+  },
+];
+
 const withdrawalFaults: Fault[] = [
   {
     name: 'a withdrawal holds twice the amount asked',
@@ -897,6 +913,7 @@ export const faults: Fault[] = [
   ...valueFaults,
   ...generatedFaults,
   ...withdrawalFaults,
+  ...loanBidFaults,
   clientRefShared(),
   {
     name: 'quantity_2 is not checked against a quote: the server prices the trade itself',

@@ -660,6 +660,25 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-BID-RESERVES",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "createLoanBid",
+      "closeLoanBid",
+      "listLoanBids",
+      "getReservedBalanceDetails"
+    ],
+    "trigger": "POST /loan_bids, then PUT /loan_bids/{loan_bid_id}/close",
+    "condition": "quantity within the free balance of the crypto currency",
+    "expect": {
+      "status": 200,
+      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live; once closed it reads closed and the reserved balance is as before"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",
