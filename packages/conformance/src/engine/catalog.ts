@@ -11,7 +11,7 @@ import type { ValueCheck } from './values.js';
 /** A part of the interfaces a server may offer; an implementer runs the ones theirs has. */
 export const profiles = {
   orders: 'Orders: edit, take profit / stop loss, cancel one or all, and their fills',
-  'loan-book': 'Loan book, loan bids and loans, and public market data',
+  'loan-book': 'Loan book and public market data',
   oauth: 'OAuth requests and the user data read through them',
   'partner-sessions': 'Quick Exchange sessions and intents',
   'partner-transactions': 'Quick Exchange transactions and settlement',
@@ -23,6 +23,8 @@ export const profiles = {
     'Withdrawals held, cancelled, processed and declined as the withdrawal table says; bank accounts and deposits',
   events:
     'The websocket events: the Pusher protocol, what a REST write publishes, and who may subscribe to a private channel',
+  loans:
+    "Loan bids held from the caller's balance and released when closed, and the caller's loans",
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -47,6 +49,7 @@ const profileOfTag: Record<string, Profile> = {
   settlement: 'partner-transactions',
   withdrawals: 'withdrawals',
   fees: 'orders',
+  loans: 'loans',
 };
 
 export type RequirementKind =

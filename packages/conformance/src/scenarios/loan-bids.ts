@@ -70,6 +70,9 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
       (bid) => String(bid.id) === id,
     );
     if (row?.status !== 'live') fail(`bid ${id} is not listed live`, listed, 'listed live');
+    // Nothing here is lent before the bid closes, so only the response's shape is judged
+    // (RESPONSE-LIST-LOANS), on the loans of the currency the bid offers.
+    await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
   } finally {
     const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: id } });
     expectStatus(closed, 200, '200 with the loan bid, closed');
@@ -88,7 +91,9 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
 
 const loanBids: Scenario = {
   name: 'a loan bid held while live and released when closed',
-  profile: 'loan-book',
+  profile: 'loans',
+  // It reads the accounts and their reserved balance details, operations of the orders profile.
+  requires: ['orders'],
   covers: [reserves],
   // It reads the whole reserved balance of a currency, which orders beside it would move.
   exclusive: true,
