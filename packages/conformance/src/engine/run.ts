@@ -14,6 +14,7 @@ import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
+import { tradingAccountScenarios } from '../scenarios/trading-accounts.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { withdrawalScenarios } from '../scenarios/withdrawals.js';
 import { RunAbortedError } from './aborted.js';
@@ -71,6 +72,7 @@ const scenarios: Scenario[] = [
   ...eventScenarios,
   ...feeScenarios,
   ...loanBidScenarios,
+  ...tradingAccountScenarios,
 ];
 
 /**

@@ -604,6 +604,25 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADING-ACCOUNT-FOLLOWS-POSITIONS",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "listTradingAccounts",
+      "getTradingAccount",
+      "updateTradingAccount",
+      "listTrades"
+    ],
+    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product, before and after a margin order of the caller's on it filled, and after its trade closed",
+    "condition": "the order opened a position",
+    "expect": {
+      "status": 200,
+      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its equity its balance plus pnl, its free_margin equity less margin and its position the long less the short open quantity; with the trade open its margin is up by the trade's margin_used"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",
