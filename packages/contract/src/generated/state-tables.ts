@@ -615,7 +615,7 @@ export const requirements = [
       "updateTradingAccount",
       "listTrades"
     ],
-    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product, before and after a margin order of the caller's on it filled, and after its trade closed",
+    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product before a margin order of the caller's on it filled, then with the trade it opened open, half closed (the close moves the mark price) and closed",
     "condition": "the order opened a position",
     "expect": {
       "status": 200,
