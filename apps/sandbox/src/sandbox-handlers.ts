@@ -2,10 +2,13 @@ import { depositHandlers } from './exchange/deposits.js';
 import { executionHandlers } from './exchange/executions.js';
 import { feeHandlers } from './exchange/fee-reads.js';
 import { ledgerHandlers } from './exchange/ledger-reads.js';
+import { loanBidHandlers } from './exchange/loan-bids.js';
+import { loanHandlers } from './exchange/loans.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
 import { orderHandlers } from './exchange/orders.js';
 import { tradeHandlers } from './exchange/trades.js';
+import { tradingAccountHandlers } from './exchange/trading-accounts.js';
 import { userHandlers } from './exchange/users.js';
 import { withdrawalHandlers } from './exchange/withdrawals.js';
 import type { Handlers } from './handling/operation.js';
@@ -33,6 +36,9 @@ export function sandboxHandlers(
     withdrawalHandlers,
     depositHandlers,
     feeHandlers,
+    loanBidHandlers,
+    loanHandlers,
+    tradingAccountHandlers,
     partner,
   ]);
 }

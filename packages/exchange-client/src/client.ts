@@ -45,8 +45,10 @@ import { createEventsClient, type EventsClient, type EventsOptions } from './eve
 import { everyRow } from './every-row.js';
 import { feeCalls } from './fees.js';
 import { accountCalls, ledgerCalls } from './ledger.js';
+import { loanBidCalls, loanCalls } from './loans.js';
 import { currencyReads, eventsUrl, executionReads, productReads } from './public-client.js';
 import { tradeCalls } from './trades.js';
+import { tradingAccountCalls } from './trading-accounts.js';
 import { depositCalls, withdrawalCalls } from './withdrawals.js';
 
 export type {
@@ -335,11 +337,14 @@ export function createExchangeClient(options: ExchangeClientOptions) {
     orders,
     executions,
     trades: tradeCalls(call),
+    tradingAccounts: tradingAccountCalls(call),
     ledger: ledgerCalls(call),
     accounts: accountCalls(call),
     withdrawals: withdrawalCalls(call),
     deposits: depositCalls(call),
     fees: feeCalls(call),
+    loanBids: loanBidCalls(call),
+    loans: loanCalls(call),
     products: productReads(call),
     currencies: currencyReads(call),
     loanBook: {

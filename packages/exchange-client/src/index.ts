@@ -104,6 +104,17 @@ export type {
   Transaction,
   TransactionList,
 } from './ledger.js';
+export type {
+  ListLoanBidsQuery,
+  ListLoansQuery,
+  Loan,
+  LoanBid,
+  LoanBidInput,
+  LoanBidList,
+  LoanBidStatus,
+  LoanList,
+  LoanStatus,
+} from './loans.js';
 export {
   createPublicClient,
   type PublicClient,
@@ -119,6 +130,7 @@ export type {
   TradeSide,
   TradeStatus,
 } from './trades.js';
+export type { TradingAccount, TradingAccountSummary } from './trading-accounts.js';
 export type {
   BankAccount,
   CryptoNetwork,

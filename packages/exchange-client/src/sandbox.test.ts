@@ -518,6 +518,26 @@ describe('trades against the sandbox', () => {
   });
 });
 
+describe('trading accounts against the sandbox', () => {
+  it('lists the accounts, reads one and sets its leverage level', async () => {
+    const accounts = await client.tradingAccounts.list();
+    const account = accounts.find((each) => String(each.product_id) === '1');
+    if (!account) throw new Error('no trading account for the margin product 1');
+    expect(await client.tradingAccounts.get(account.id)).toMatchObject({
+      id: account.id,
+      funding_currency: 'JPY',
+      pusher_channel: `trading_account_${account.id}`,
+    });
+    const set = await client.tradingAccounts.setLeverage(account.id, 3);
+    expect(set.leverage_level).toBe(3);
+    // Back to where it was, for the other calls of this file's sandbox.
+    await client.tradingAccounts.setLeverage(account.id, account.leverage_level);
+    await expect(client.tradingAccounts.get(account.id + 500_000)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+});
+
 describe('fees against the sandbox', () => {
   it('estimates the fee a fill then charges, every digit, from the rules it lists', async () => {
     const [best] = (await client.products.priceLevels(1)).sell_price_levels;
@@ -540,6 +560,44 @@ describe('fees against the sandbox', () => {
     expect(new Decimal(order.quantity).times(String(rate)).toFixed()).toBe(charged);
     expect(await client.fees.schedule({ fee_type: 'trade_fee' })).toEqual(rules);
     expect(await client.fees.tier()).toMatchObject({ fee_tier: 0, in_currency: 'JPY' });
+  });
+});
+
+describe('loan bids against the sandbox', () => {
+  it('lends ETH with a bid held while live, pages through bids, and closes it', async () => {
+    const before = await client.accounts.reservedDetails('ETH');
+    const first = await client.loanBids.create({ currency: 'ETH', rate: '0.00035', quantity: 1.5 });
+    const second = await client.loanBids.create({
+      currency: 'ETH',
+      rate: 0.0004,
+      quantity: '0.25',
+    });
+    expect(first).toMatchObject({ status: 'live', rate: '0.00035', quantity: '1.5', side: 'bid' });
+    const held = await client.accounts.reservedDetails('ETH');
+    expect(held.details).toEqual(
+      expect.arrayContaining([{ holder_type: 'loan_bid', id: first.id, amount: '1.5' }]),
+    );
+    const book = await client.loanBook.get('ETH');
+    expect(book.bids).toContainEqual(['0.00035', '1.5']);
+    const seen: number[] = [];
+    for await (const bid of client.loanBids.iterate({ currency: 'ETH', limit: 1 })) {
+      seen.push(bid.id);
+    }
+    expect(seen.slice(0, 2)).toEqual([second.id, first.id]);
+    expect((await client.loanBids.close(first.id)).status).toBe('closed');
+    await client.loanBids.close(second.id);
+    const error = await client.loanBids.close(first.id).catch((e: unknown) => e);
+    expect(isValidationErrorOf(error, 'closeLoanBid') && error.fields).toEqual({
+      status: ['closed'],
+    });
+    expect((await client.accounts.reservedDetails('ETH')).reserved_balance).toBe(
+      before.reserved_balance,
+    );
+    expect(await client.loans.list({ currency: 'ETH' })).toEqual({
+      models: [],
+      current_page: 1,
+      total_pages: 0,
+    });
   });
 });
 

@@ -69,7 +69,8 @@ type Command =
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'withdraw'; who: number; lots: number; currency: 'BTC' | 'JPY' }
   | { kind: 'cancelWithdrawal'; who: number; pick: number }
-  | { kind: 'mark'; who: number; steps: number };
+  | { kind: 'mark'; who: number; steps: number }
+  | { kind: 'lend'; who: number; lots: number };
 
 const who = fc.integer({ min: 0, max: 2 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -110,6 +111,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('mark' as const), who, steps }) },
+  fc.record({ kind: fc.constant('lend' as const), who, lots }),
 );
 
 // Prices a few ticks around 1000, so that orders cross, rest on each other and reach the
@@ -201,6 +203,16 @@ async function perform(
       if (answer.status === 200) withdrawals.push(`${cancel}/${id}/cancel`);
       return answer;
     }
+    case 'lend': {
+      const body = {
+        loan_bid: { currency: 'BTC', rate: '0.0002', quantity: quantity(command.lots) },
+      };
+      const answer = await call('POST', '/loan_bids', { body });
+      // Closing a bid releases its hold as cancelling a withdrawal does: one list of both.
+      if (answer.status === 200)
+        withdrawals.push(`/loan_bids/${(answer.body as { id: number }).id}/close`);
+      return answer;
+    }
     case 'cancelWithdrawal': {
       const cancel = withdrawals[command.pick % Math.max(withdrawals.length, 1)];
       return cancel === undefined ? undefined : call('PUT', cancel);
@@ -209,7 +221,7 @@ async function perform(
 }
 
 describe('the ledger, whatever is traded', () => {
-  it('explains every balance and every hold (withdrawals waiting too), and moves no currency in or out, whatever the mark price closes', async () => {
+  it('explains every balance and every hold (withdrawals waiting and loan bids too), and moves no currency in or out, whatever the mark price closes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
         const sandbox = await memorySandbox({ now: () => 1_716_000_000_000 });

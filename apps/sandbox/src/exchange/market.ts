@@ -1,6 +1,14 @@
 import { NotFound } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
-import { type BookSide, D, type ExchangeState, type Product } from '../state/exchange-state.js';
+import {
+  type BookSide,
+  D,
+  type ExchangeState,
+  type LoanBid,
+  type LoanLevel,
+  type Product,
+} from '../state/exchange-state.js';
+import { liveLoanBids } from './loan-bids.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
 export function fractionalSeconds(ms: number): string {
@@ -146,6 +154,28 @@ const listCurrencies: ExchangeHandlerOf<'listCurrencies'> = ({ journal: { exchan
     })),
 });
 
+/**
+ * The demo ladder's bid levels with the live loan bids added at their rates, rates ascending.
+ * Added to, not replaced: the demo ladder stands for lenders who are not sandbox users, so a
+ * fresh sandbox still shows a book to borrow from, and each live bid adds what it offers.
+ */
+function withLiveBids(levels: readonly LoanLevel[], bids: readonly LoanBid[]): [string, string][] {
+  const byRate = new Map<string, { rate: D; amount: D }>();
+  const add = (rate: D, amount: D) => {
+    const key = rate.toFixed();
+    const level = byRate.get(key);
+    byRate.set(key, { rate, amount: level ? level.amount.plus(amount) : amount });
+  };
+  for (const level of levels) add(new D(level.rate), new D(level.amount));
+  for (const bid of bids) add(bid.rate, bid.quantity);
+  return [...byRate.values()]
+    .sort((a, b) => a.rate.comparedTo(b.rate))
+    .map((level) => [
+      levels.find((demo) => new D(demo.rate).eq(level.rate))?.rate ?? level.rate.toFixed(),
+      level.amount.toFixed(),
+    ]);
+}
+
 /** The loan book of a crypto currency, rates ascending; codes are case sensitive. */
 const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({
   journal: { exchange: state },
@@ -160,7 +190,7 @@ const getLoanBook: ExchangeHandlerOf<'getLoanBook'> = ({
   return {
     status: 200,
     body: {
-      bids: (book?.bid ?? []).map((level) => [level.rate, level.amount]),
+      bids: withLiveBids(book?.bid ?? [], liveLoanBids(state, code)),
       asks: (book?.ask ?? []).map((level) => [level.rate, level.amount]),
       timestamp: fractionalSeconds(now),
     },

@@ -30,6 +30,7 @@ import { findOrder, type OrderKey, orderView, orderWithExecutions } from './orde
 import { pageOf } from './paging.js';
 import { afterTrading } from './position-exits.js';
 import { openQuantity, positionClosedBy } from './positions.js';
+import { defaultLeverageLevel } from './trading-accounts.js';
 
 type TradingType = Order['tradingType'];
 
@@ -189,8 +190,11 @@ export function placeOrder(
     throw refuse('client_order_id', 'longer_than_36_bytes');
   }
   const tradingType = tradingTypeFor(product, input.trading_type);
-  // Its bounds are the request schema's.
-  const leverage = tradingType === 'spot' ? 1 : (input.leverage_level ?? 1);
+  // Its bounds are the request schema's; unnamed, the trading account's setting.
+  const leverage =
+    tradingType === 'spot'
+      ? 1
+      : (input.leverage_level ?? defaultLeverageLevel(state, userId, product.id));
   const funding = fundingCurrencyFor(product, input.funding_currency);
   const quantity = new D(input.quantity);
   checkQuantity(journal, product, quantity);

@@ -1,6 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import type { D, ExchangeState } from '../state/exchange-state.js';
+import { liveLoanBids } from './loan-bids.js';
 import { heldBy } from './withdrawal-moves.js';
 
 /** One holder of part of a reserved balance. */
@@ -40,11 +41,17 @@ const withdrawals: HolderSource = (state, userId, currency) =>
     )
     .map((withdrawal) => ({ type: 'withdrawal', id: withdrawal.id, amount: heldBy(withdrawal) }));
 
+/** Each live loan bid: its quantity. */
+const loanBids: HolderSource = (state, userId, currency) =>
+  liveLoanBids(state, currency)
+    .filter((bid) => bid.userId === userId)
+    .map((bid) => ({ type: 'loan_bid', id: bid.id, amount: bid.quantity }));
+
 /**
- * Everything that can hold a reserved balance: another kind of hold (a loan bid) is one more
- * source here, and the details and the invariant that they sum to the reserved balance follow.
+ * Everything that can hold a reserved balance: another kind of hold is one more source here,
+ * and the details and the invariant that they sum to the reserved balance follow.
  */
-const holderSources: readonly HolderSource[] = [orders, positions, withdrawals];
+const holderSources: readonly HolderSource[] = [orders, positions, withdrawals, loanBids];
 
 /** What holds `userId`'s reserved balance in `currency`; the amounts sum to it. */
 export function reservedHolders(

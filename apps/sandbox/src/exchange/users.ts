@@ -4,6 +4,7 @@ import { NotAuthenticated } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
+import { tradingAccountIds } from './trading-accounts.js';
 
 // What an approved OAuth request grants a third-party application: it reads, and never trades
 // or withdraws. One's own token may do everything.
@@ -23,7 +24,7 @@ const getUserContext: ExchangeHandlerOf<'getUserContext'> = ({ journal, caller }
     body: {
       user_id: user.id,
       token_id: caller.kind === 'anonymous' || caller.kind === 'session' ? '' : caller.tokenId,
-      trading_account_ids: [user.id],
+      trading_account_ids: tradingAccountIds(journal.exchange, user.id),
       app_vendor_id: appVendorId,
       country: user.country,
       status: user.kycStatus,

@@ -145,6 +145,17 @@ export interface Position {
   readonly updatedAt: number;
 }
 
+/**
+ * The leverage level a user set on a trading account (`PUT /trading_accounts/{id}`): what
+ * their margin orders on the product take when they name none. Kept only once set.
+ */
+export interface LeverageSetting {
+  readonly tradingAccountId: number;
+  readonly userId: number;
+  readonly productId: number;
+  readonly leverageLevel: number;
+}
+
 export interface Fill {
   readonly id: number;
   readonly productId: number;
@@ -193,6 +204,21 @@ export interface Withdrawal {
   readonly transactionHash: string | null;
   /** Fiat: the bank account it goes to. */
   readonly bankAccountId: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/**
+ * An offer to lend `quantity` of a crypto currency at a daily `rate`. While live it holds its
+ * quantity of its owner's balance reserved and shows in the currency's loan book.
+ */
+export interface LoanBid {
+  readonly id: number;
+  readonly userId: number;
+  readonly currency: string;
+  readonly rate: D;
+  readonly quantity: D;
+  readonly status: components['schemas']['LoanBidStatus'];
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -287,6 +313,7 @@ export interface Sequences {
   withdrawal: number;
   deposit: number;
   position: number;
+  loanBid: number;
 }
 
 /**
@@ -310,6 +337,9 @@ export class ExchangeState {
   entriesByUser = new Map<number, LedgerEntry[]>();
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
+  loanBids = new Map<number, LoanBid>();
+  /** Leverage settings by trading account id. */
+  leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
@@ -325,6 +355,7 @@ export class ExchangeState {
     withdrawal: 1,
     deposit: 1,
     position: 1,
+    loanBid: 1,
   };
 
   addOAuthRequest(request: OAuthRequest): void {

@@ -2,6 +2,8 @@ import {
   type Deposit,
   ExchangeState,
   type LedgerEntry,
+  type LeverageSetting,
+  type LoanBid,
   type OAuthRequest,
   type Withdrawal,
 } from './exchange-state.js';
@@ -53,6 +55,8 @@ export interface Records {
   ledgerEntry: LedgerEntry;
   withdrawal: Withdrawal;
   deposit: Deposit;
+  loanBid: LoanBid;
+  leverageSetting: LeverageSetting;
 }
 
 export type RecordKind = keyof Records;
@@ -109,6 +113,16 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.deposits.set(row.id, row),
     drop: (state, row) => state.exchange.deposits.delete(row.id),
   },
+  loanBid: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.loanBids.set(row.id, row),
+    drop: (state, row) => state.exchange.loanBids.delete(row.id),
+  },
+  leverageSetting: {
+    key: (row) => String(row.tradingAccountId),
+    add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
+    drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
+  },
 };
 
 /** The order records of different kinds are stored in: a record after the records it names. */
@@ -122,4 +136,6 @@ export const recordKindOrder: readonly RecordKind[] = [
   'ledgerEntry',
   'withdrawal',
   'deposit',
+  'loanBid',
+  'leverageSetting',
 ];

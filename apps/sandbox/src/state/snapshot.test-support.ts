@@ -22,7 +22,11 @@ export function snapshot(sandbox: SandboxState) {
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
     entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),
     withdrawals: plain([...state.withdrawals.values()].sort((a, b) => a.id - b.id)),
+    loanBids: plain([...state.loanBids.values()].sort((a, b) => a.id - b.id)),
     deposits: plain([...state.deposits.values()].sort((a, b) => a.id - b.id)),
+    leverageSettings: plain(
+      [...state.leverageSettings.values()].sort((a, b) => a.tradingAccountId - b.tradingAccountId),
+    ),
     books: [...state.books]
       .sort(([a], [b]) => a - b)
       .map(([product, book]) => [

@@ -5,6 +5,7 @@ import {
   ExchangeState,
   type Fill,
   type LedgerEntry,
+  type LoanBid,
   type Order,
   type OrderStatus,
   type Position,
@@ -152,6 +153,15 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     });
   }
   loadFunding(state, await readRows(db, 'withdrawal'), await readRows(db, 'deposit'));
+  loadLoanBids(state, await readRows(db, 'loanBid'));
+  for (const row of await readRows(db, 'leverageSetting')) {
+    state.leverageSettings.set(Number(row.id), {
+      tradingAccountId: Number(row.id),
+      userId: Number(row.user_id),
+      productId: Number(row.product_id),
+      leverageLevel: Number(row.leverage_level),
+    });
+  }
   for (const row of await query<{
     currency: string;
     side: 'bid' | 'ask';
@@ -202,6 +212,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
     position: after(1, state.positions.keys()),
+    loanBid: after(1, state.loanBids.keys()),
   };
   return state;
 }
@@ -294,6 +305,22 @@ function loadFunding(state: ExchangeState, withdrawals: Row[], deposits: Row[]):
       amount: new D(String(row.amount)),
       state: row.state as Deposit['state'],
       transactionHash: text(row.transaction_hash),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
+  }
+}
+
+/** The loan bids rows, into the state. */
+function loadLoanBids(state: ExchangeState, rows: Row[]): void {
+  for (const row of rows) {
+    state.loanBids.set(Number(row.id), {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      currency: String(row.currency),
+      rate: new D(String(row.rate)),
+      quantity: new D(String(row.quantity)),
+      status: row.status as LoanBid['status'],
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),
     });

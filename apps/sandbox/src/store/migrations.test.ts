@@ -15,6 +15,8 @@ const allMigrations = [
   '0008.do.house-may-owe.sql',
   '0009.do.withdrawals.sql',
   '0010.do.position-ids.sql',
+  '0011.do.trading-accounts.sql',
+  '0012.do.loan-bids.sql',
 ];
 
 const opened: Database[] = [];
@@ -79,6 +81,8 @@ describe('migrate', () => {
       '8:house-may-owe',
       '9:withdrawals',
       '10:position-ids',
+      '11:trading-accounts',
+      '12:loan-bids',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -117,6 +121,8 @@ describe('migrate', () => {
       '0008.do.house-may-owe.sql',
       '0009.do.withdrawals.sql',
       '0010.do.position-ids.sql',
+      '0011.do.trading-accounts.sql',
+      '0012.do.loan-bids.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

@@ -1,8 +1,13 @@
+import {
+  zGetTradingAccountResponse,
+  zListTradingAccountsResponse,
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
-import { startTestSandbox } from '../test-support.js';
+import { startTestSandbox, valid } from '../test-support.js';
 import {
   balances,
+  freshProduct,
   getOrder,
   openPosition,
   place,
@@ -39,5 +44,27 @@ describe('a margin position in the store', () => {
       balance: '100000020',
       reserved: '0',
     });
+  });
+});
+
+describe('a trading account in the store', () => {
+  it('keeps the leverage level set on it, which orders still take', async () => {
+    const product_id = await freshProduct(trading, { margin: true });
+    const trader = await trading.addUser();
+    const listed = valid(
+      zListTradingAccountsResponse,
+      await trader.call('GET', '/trading_accounts'),
+    );
+    const account = listed.find((entry) => entry.product_id === product_id);
+    const path = `/trading_accounts/${account?.id}`;
+    const set = { body: { trading_account: { leverage_level: 4 } } };
+    expect((await trader.call('PUT', path, set)).status).toBe(200);
+    await sandbox.sequencer.reload();
+    expect(valid(zGetTradingAccountResponse, await trader.call('GET', path))).toMatchObject({
+      id: account?.id,
+      leverage_level: 4,
+    });
+    const order = await place(trader.call, { product_id, price: '100', trading_type: 'margin' });
+    expect(order.leverage_level).toBe(4);
   });
 });

@@ -33,7 +33,9 @@ type Command =
   | { kind: 'withdraw'; who: number; fiat: boolean }
   | { kind: 'cancelWithdrawal'; who: number; pick: number }
   | { kind: 'moveWithdrawal'; pick: number; to: 'processing' | 'processed' | 'declined' }
-  | { kind: 'deposit'; who: number };
+  | { kind: 'deposit'; who: number }
+  | { kind: 'loanBid'; who: number; lots: number }
+  | { kind: 'closeLoanBid'; who: number; pick: number };
 
 const who = fc.integer({ min: 0, max: 1 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -77,6 +79,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     to: fc.constantFrom('processing' as const, 'processed' as const, 'declined' as const),
   }),
   fc.record({ kind: fc.constant('deposit' as const), who }),
+  fc.record({ kind: fc.constant('loanBid' as const), who, lots: fc.integer({ min: 1, max: 30 }) }),
+  fc.record({ kind: fc.constant('closeLoanBid' as const), who, pick }),
 );
 
 // Around the market maker's book of the seed: BTC/JPY at 9,500,000, ETH/JPY at 450,000.
@@ -95,6 +99,8 @@ interface Actors {
   otherUserId: number;
   /** Every withdrawal made so far, with its kind. */
   withdrawals: { id: number; fiat: boolean }[];
+  /** Every loan bid made so far. */
+  loanBids: number[];
 }
 
 async function perform(sandbox: RunningSandbox, actors: Actors, command: Command): Promise<number> {
@@ -209,6 +215,19 @@ async function perform(sandbox: RunningSandbox, actors: Actors, command: Command
       const headers = { 'content-type': 'application/json' };
       return (await send(sandbox.exchangeUrl, 'POST', '/test/deposits', headers, body)).status;
     }
+    case 'loanBid': {
+      const body = {
+        loan_bid: { currency: 'BTC', rate: '0.00025', quantity: quantity(1, command.lots) },
+      };
+      const answer = await call?.('POST', '/loan_bids', { body });
+      if (answer?.status === 200) actors.loanBids.push((answer.body as { id: number }).id);
+      return answer?.status ?? 0;
+    }
+    case 'closeLoanBid': {
+      const id = actors.loanBids[command.pick % Math.max(actors.loanBids.length, 1)];
+      if (id === undefined) return 0;
+      return (await call?.('PUT', `/loan_bids/${id}/close`))?.status ?? 0;
+    }
     case 'clock': {
       const body = JSON.stringify({ advance_seconds: command.seconds });
       return (
@@ -266,6 +285,7 @@ describe('a restart', () => {
             orders: [[], []],
             transactions: [],
             withdrawals: [],
+            loanBids: [],
             otherUserId: other.userId,
           };
           for (const each of commands) {

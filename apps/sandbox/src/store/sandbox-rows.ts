@@ -282,6 +282,30 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  loanBid: {
+    name: 'loan_bids',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['currency', 'text', (r) => r.currency],
+      ['rate', 'numeric', (r) => r.rate],
+      ['quantity', 'numeric', (r) => r.quantity],
+      ['status', 'text', (r) => r.status],
+      ['created_at', 'bigint', (r) => r.createdAt],
+      ['updated_at', 'bigint', (r) => r.updatedAt],
+    ],
+    onConflict: '',
+  },
+  leverageSetting: {
+    name: 'trading_accounts',
+    columns: [
+      ['id', 'bigint', (r) => r.tradingAccountId],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['product_id', 'bigint', (r) => r.productId],
+      ['leverage_level', 'integer', (r) => r.leverageLevel],
+    ],
+    onConflict: '',
+  },
 };
 for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);

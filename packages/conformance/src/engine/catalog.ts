@@ -23,6 +23,8 @@ export const profiles = {
     'Withdrawals held, cancelled, processed and declined as the withdrawal table says; bank accounts and deposits',
   events:
     'The websocket events: the Pusher protocol, what a REST write publishes, and who may subscribe to a private channel',
+  loans:
+    "Loan bids held from the caller's balance and released when closed, and the caller's loans",
 } as const;
 
 export type Profile = keyof typeof profiles;
@@ -47,6 +49,7 @@ const profileOfTag: Record<string, Profile> = {
   settlement: 'partner-transactions',
   withdrawals: 'withdrawals',
   fees: 'orders',
+  loans: 'loans',
 };
 
 export type RequirementKind =

@@ -44,6 +44,8 @@ describe('the credentials a run asks for', () => {
   it('are those the operations of the chosen profiles are signed with', () => {
     expect(credentialsNeeded(['loan-book'])).toEqual({ token: false, publicApiKey: false });
     expect(credentialsNeeded(['orders'])).toEqual({ token: true, publicApiKey: false });
+    // Loan bids are the caller's own: their profile signs, while the loan book stays public.
+    expect(credentialsNeeded(['loans'])).toEqual({ token: true, publicApiKey: false });
     expect(credentialsNeeded(['oauth', 'loan-book'])).toEqual({
       token: true,
       publicApiKey: false,

@@ -6,6 +6,7 @@ import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
+import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
 import { orderScenarios } from '../scenarios/orders.js';
@@ -14,6 +15,7 @@ import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
 import { tradesAtMarkScenarios } from '../scenarios/trades-at-mark.js';
+import { tradingAccountScenarios } from '../scenarios/trading-accounts.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { withdrawalScenarios } from '../scenarios/withdrawals.js';
 import { RunAbortedError } from './aborted.js';
@@ -71,6 +73,8 @@ const scenarios: Scenario[] = [
   ...eventScenarios,
   ...feeScenarios,
   ...tradesAtMarkScenarios,
+  ...loanBidScenarios,
+  ...tradingAccountScenarios,
 ];
 
 /**

@@ -838,6 +838,45 @@ const withdrawalListed =
       ? { ...response, body: response.body.replaceAll(`"state":"${from}"`, `"state":"${to}"`) }
       : response;
 
+const loanBidFaults: Fault[] = [
+  {
+    name: 'the reserved balance details leave out the loan bids',
+    covers: 'LOAN-BID-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'loan_bid',
+            ),
+          }))
+        : response,
+  },
+];
+
+/** A trading account read with its figures rewritten from what the server would answer. */
+const tradingAccountRead =
+  (rewrite: (account: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'getTradingAccount') && response.status === 200
+      ? withJson(response, (account) => ({ ...(account as Row), ...rewrite(account as Row) }))
+      : response;
+
+const tradingAccountFaults: Fault[] = [
+  {
+    name: "a trading account's margin leaves out its open trades",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccountRead((account) => ({ margin: '0', free_margin: account.equity })),
+  },
+  {
+    name: "a trading account's equity leaves out the P&L at the mark price",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccountRead((account) => ({
+      equity: account.balance,
+      free_margin: new Decimal(String(account.balance)).minus(String(account.margin)).toFixed(),
+    })),
+  },
+];
+
 const withdrawalFaults: Fault[] = [
   {
     name: 'a withdrawal holds twice the amount asked',
@@ -924,6 +963,8 @@ export const faults: Fault[] = [
   ...valueFaults,
   ...generatedFaults,
   ...withdrawalFaults,
+  ...loanBidFaults,
+  ...tradingAccountFaults,
   clientRefShared(),
   {
     name: 'quantity_2 is not checked against a quote: the server prices the trade itself',

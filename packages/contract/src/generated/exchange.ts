@@ -1266,6 +1266,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/loan_bids": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List loan bids
+         * @description The caller's loan bids in one currency, newest first, paged as `GET /orders` is.
+         */
+        get: operations["listLoanBids"];
+        put?: never;
+        /**
+         * Offer a currency to lend
+         * @description Offers `quantity` of a crypto currency to margin traders at a daily `rate`. While live the bid holds its quantity of the caller's balance reserved, and shows in the loan book of the currency.
+         */
+        post: operations["createLoanBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/loan_bids/{loan_bid_id}/close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The loan bid's id.
+                 * @example 1
+                 */
+                loan_bid_id: components["parameters"]["LoanBidId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Close a loan bid
+         * @description Closes a live loan bid of the caller's, releasing what it held; a closed one is refused with 422 naming its status.
+         */
+        put: operations["closeLoanBid"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/loans": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List loans
+         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is.
+         */
+        get: operations["listLoans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trading_accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's trading accounts
+         * @description One trading account per margin product the caller can trade, funded in the product's quoted currency: its leverage setting and its figures, derived from the caller's open trades of the product at the mark price and the funding account's balance. Ordered by id.
+         */
+        get: operations["listTradingAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trading_accounts/{trading_account_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Show one trading account
+         * @description One of the caller's trading accounts. 404 when the caller has none of this id.
+         */
+        get: operations["getTradingAccount"];
+        /**
+         * Set a trading account's leverage level
+         * @description Sets the leverage level that new margin orders on the account's product take when they name none. Open trades keep the leverage they were opened at. Returns the account.
+         */
+        put: operations["updateTradingAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1415,7 +1565,7 @@ export interface components {
         /** @description Every balance of a user valued in one currency. */
         MainAsset: MainAsset;
         /**
-         * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
+         * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's), or a live loan bid (the id is the bid's).
          * @enum {string}
          */
         ReservedBalanceHolderType: ReservedBalanceHolderType;
@@ -1498,6 +1648,34 @@ export interface components {
         FeeOption: FeeOption;
         /** @description The fees a fill of the order would be charged. */
         FeeEstimate: FeeEstimate;
+        /**
+         * @description A loan bid is `live` until it is closed.
+         * @enum {string}
+         */
+        LoanBidStatus: LoanBidStatus;
+        /** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. */
+        LoanBidFields: LoanBidFields;
+        /** @description The body of a loan bid. */
+        LoanBidCreate: LoanBidCreate;
+        /** @description An offer to lend a currency to margin traders. */
+        LoanBid: LoanBid;
+        /** @description One page of loan bids. */
+        LoanBidList: LoanBidList;
+        /**
+         * @description A loan is `open` until it is repaid, then `closed`.
+         * @enum {string}
+         */
+        LoanStatus: LoanStatus;
+        /** @description Funds lent from a loan bid to a margin position. */
+        Loan: Loan;
+        /** @description One page of loans. */
+        LoanList: LoanList;
+        /** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+        TradingAccountSummary: TradingAccountSummary;
+        /** @description A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places. */
+        TradingAccount: TradingAccount;
+        /** @description A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision). */
+        TradingAccountUpdate: TradingAccountUpdate;
         /**
          * Format: uuid
          * @description A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -1862,6 +2040,11 @@ export interface components {
          * @example 301
          */
         WithdrawalId: number;
+        /**
+         * @description The loan bid's id.
+         * @example 1
+         */
+        LoanBidId: number;
         /**
          * @description Rows per page.
          * @example 20
@@ -4805,6 +4988,455 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listLoanBids: {
+        parameters: {
+            query: {
+                /**
+                 * @description The currency lent.
+                 * @example BTC
+                 */
+                currency: string;
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of loan bids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 1,
+                     *           "bidask_type": "limit",
+                     *           "quantity": "0.5",
+                     *           "currency": "BTC",
+                     *           "side": "bid",
+                     *           "filled_quantity": "0",
+                     *           "status": "live",
+                     *           "rate": "0.0002",
+                     *           "user_id": 1001
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": LoanBidList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createLoanBid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "loan_bid": {
+                 *         "rate": "0.0002",
+                 *         "quantity": "0.5",
+                 *         "currency": "BTC"
+                 *       }
+                 *     }
+                 */
+                "application/json": LoanBidCreate;
+            };
+        };
+        responses: {
+            /** @description The loan bid, live. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "bidask_type": "limit",
+                     *       "quantity": "0.5",
+                     *       "currency": "BTC",
+                     *       "side": "bid",
+                     *       "filled_quantity": "0",
+                     *       "status": "live",
+                     *       "rate": "0.0002",
+                     *       "user_id": 1001
+                     *     }
+                     */
+                    "application/json": LoanBid;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A field is not acceptable: a currency that is not a crypto currency, a rate or quantity not above zero or finer than the currency, or `user: not_enough_free_balance`. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    closeLoanBid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The loan bid's id.
+                 * @example 1
+                 */
+                loan_bid_id: components["parameters"]["LoanBidId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loan bid, closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "bidask_type": "limit",
+                     *       "quantity": "0.5",
+                     *       "currency": "BTC",
+                     *       "side": "bid",
+                     *       "filled_quantity": "0",
+                     *       "status": "closed",
+                     *       "rate": "0.0002",
+                     *       "user_id": 1001
+                     *     }
+                     */
+                    "application/json": LoanBid;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No loan bid of the caller's has this id. */
+            404: components["responses"]["NotFound"];
+            /** @description The loan bid is already closed; the field `status` names it. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listLoans: {
+        parameters: {
+            query: {
+                /**
+                 * @description The currency lent.
+                 * @example BTC
+                 */
+                currency: string;
+                /**
+                 * @description Rows per page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["FundingLimit"];
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["FundingPage"];
+            };
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of loans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "id": 7,
+                     *           "quantity": "0.5",
+                     *           "rate": "0.0002",
+                     *           "created_at": 1716000000,
+                     *           "lender_id": 1001,
+                     *           "borrower_id": 1002,
+                     *           "status": "open",
+                     *           "currency": "BTC",
+                     *           "fund_reloaned": true
+                     *         }
+                     *       ],
+                     *       "current_page": 1,
+                     *       "total_pages": 1
+                     *     }
+                     */
+                    "application/json": LoanList;
+                };
+            };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listTradingAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's trading accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1001000005,
+                     *         "product_id": 5,
+                     *         "currency_pair_code": "BTCJPY",
+                     *         "leverage_level": 2,
+                     *         "max_leverage_level": 100,
+                     *         "current_leverage_level": "1.9",
+                     *         "pnl": "1000",
+                     *         "equity": "101000",
+                     *         "margin": "50000",
+                     *         "free_margin": "51000",
+                     *         "margin_percent": "0.4950495049504950495",
+                     *         "position": "0.01",
+                     *         "balance": "100000",
+                     *         "funding_currency": "JPY",
+                     *         "pusher_channel": "trading_account_1001000005",
+                     *         "long_summary": {
+                     *           "pnl": "1000",
+                     *           "position": "0.01",
+                     *           "base_open_price": "10000000"
+                     *         },
+                     *         "short_summary": {
+                     *           "pnl": "0",
+                     *           "position": "0",
+                     *           "base_open_price": "0"
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": TradingAccount[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTradingAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trading account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1001000005,
+                     *       "product_id": 5,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "leverage_level": 2,
+                     *       "max_leverage_level": 100,
+                     *       "current_leverage_level": "1.9",
+                     *       "pnl": "1000",
+                     *       "equity": "101000",
+                     *       "margin": "50000",
+                     *       "free_margin": "51000",
+                     *       "margin_percent": "0.4950495049504950495",
+                     *       "position": "0.01",
+                     *       "balance": "100000",
+                     *       "funding_currency": "JPY",
+                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "long_summary": {
+                     *         "pnl": "1000",
+                     *         "position": "0.01",
+                     *         "base_open_price": "10000000"
+                     *       },
+                     *       "short_summary": {
+                     *         "pnl": "0",
+                     *         "position": "0",
+                     *         "base_open_price": "0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": TradingAccount;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trading account of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateTradingAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description Trading account id (an `id` of `GET /trading_accounts`).
+                 * @example 1001000005
+                 */
+                trading_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trading_account": {
+                 *         "leverage_level": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": TradingAccountUpdate;
+            };
+        };
+        responses: {
+            /** @description The trading account with its new leverage level. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1001000005,
+                     *       "product_id": 5,
+                     *       "currency_pair_code": "BTCJPY",
+                     *       "leverage_level": 2,
+                     *       "max_leverage_level": 100,
+                     *       "current_leverage_level": "1.9",
+                     *       "pnl": "1000",
+                     *       "equity": "101000",
+                     *       "margin": "50000",
+                     *       "free_margin": "51000",
+                     *       "margin_percent": "0.4950495049504950495",
+                     *       "position": "0.01",
+                     *       "balance": "100000",
+                     *       "funding_currency": "JPY",
+                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "long_summary": {
+                     *         "pnl": "1000",
+                     *         "position": "0.01",
+                     *         "base_open_price": "10000000"
+                     *       },
+                     *       "short_summary": {
+                     *         "pnl": "0",
+                     *         "position": "0",
+                     *         "base_open_price": "0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": TradingAccount;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No trading account of the caller has this id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
 }
 /** @description Payload of the X-Service-Auth JWT for a call made with one's own API token. Signed HS256 with the token secret; a new JWT for every call. A JWT without `nonce` (only on POST /orders with a `client_order_id`) is good for one call: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock, either way, and the server refuses with 401 one it has seen before (project decision: the body is not signed, so a JWT good for more than one call would place any order its holder sends). Two such JWTs that would be equal, same path in the same second, are told apart by `jti`. */
 export type ServiceAuthPayload = {
@@ -5328,10 +5960,10 @@ export type MainAsset = {
     total_amount: DecimalLike;
 };
 /**
- * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
+ * @description What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's), or a live loan bid (the id is the bid's).
  * @enum {string}
  */
-export type ReservedBalanceHolderType = "order" | "position" | "withdrawal";
+export type ReservedBalanceHolderType = "order" | "position" | "withdrawal" | "loan_bid";
 /** @description One holder of part of a reserved balance. */
 export type ReservedBalanceDetail = {
     holder_type: ReservedBalanceHolderType;
@@ -5593,6 +6225,105 @@ export type FeeOption = {
 export type FeeEstimate = {
     fee_options: {
         default: FeeOption[];
+    };
+};
+/**
+ * @description A loan bid is `live` until it is closed.
+ * @enum {string}
+ */
+export type LoanBidStatus = "live" | "closed";
+/** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. */
+export type LoanBidFields = {
+    rate: DecimalString;
+    quantity: DecimalString;
+    currency: string;
+};
+/** @description The body of a loan bid. */
+export type LoanBidCreate = {
+    loan_bid: LoanBidFields;
+};
+/** @description An offer to lend a currency to margin traders. */
+export type LoanBid = {
+    id: number;
+    /**
+     * @description Always `limit`.
+     * @enum {string}
+     */
+    bidask_type: "limit";
+    quantity: DecimalLike;
+    currency: string;
+    /**
+     * @description Always `bid`, the lender's side of the loan book.
+     * @enum {string}
+     */
+    side: "bid";
+    filled_quantity: DecimalLike;
+    status: LoanBidStatus;
+    rate: DecimalLike;
+    user_id: number;
+};
+/** @description One page of loan bids. */
+export type LoanBidList = {
+    models: LoanBid[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/**
+ * @description A loan is `open` until it is repaid, then `closed`.
+ * @enum {string}
+ */
+export type LoanStatus = "open" | "closed";
+/** @description Funds lent from a loan bid to a margin position. */
+export type Loan = {
+    id: number;
+    quantity: DecimalLike;
+    rate: DecimalLike;
+    created_at: UnixSeconds;
+    lender_id: number;
+    borrower_id: number;
+    status: LoanStatus;
+    currency: string;
+    /** @description Whether the lender lends the funds again once they are repaid. */
+    fund_reloaned: boolean;
+};
+/** @description One page of loans. */
+export type LoanList = {
+    models: Loan[];
+    current_page: CurrentPage;
+    total_pages: TotalPages;
+};
+/** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+export type TradingAccountSummary = {
+    pnl: DecimalLike;
+    position: DecimalLike;
+    base_open_price: DecimalLike;
+};
+/** @description A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places. */
+export type TradingAccount = {
+    id: number;
+    product_id: number | string;
+    currency_pair_code: string;
+    /** @description What new margin orders on the product take when they name none. */
+    leverage_level: number;
+    max_leverage_level: number;
+    current_leverage_level: DecimalLike;
+    pnl: DecimalLike;
+    equity: DecimalLike;
+    margin: DecimalLike;
+    free_margin: DecimalLike;
+    margin_percent: DecimalLike;
+    position: DecimalLike;
+    balance: DecimalLike;
+    funding_currency: string;
+    /** @description `trading_account_<id>`. */
+    pusher_channel: string;
+    long_summary: TradingAccountSummary;
+    short_summary: TradingAccountSummary;
+};
+/** @description A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision). */
+export type TradingAccountUpdate = {
+    trading_account: {
+        leverage_level: number;
     };
 };
 /**

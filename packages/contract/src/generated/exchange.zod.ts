@@ -139,12 +139,13 @@ export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
 ]);
 
 /**
- * What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's).
+ * What holds part of a reserved balance: a live order, an open position's margin, or a crypto or fiat withdrawal that is not yet processed, declined or cancelled (the id is the withdrawal's), or a live loan bid (the id is the bid's).
  */
 export const zReservedBalanceHolderType = /* @__PURE__ */ z.enum([
     'order',
     'position',
-    'withdrawal'
+    'withdrawal',
+    'loan_bid'
 ]);
 
 /**
@@ -200,6 +201,25 @@ export const zTradeCloseAllFilters = /* @__PURE__ */ z.strictObject({
  * A kind of fee: what a fill is charged (`trade_fee`) or a withdrawal costs (`withdrawal_fee`); the ledger entries that charge them have it as `source_action`.
  */
 export const zFeeType = /* @__PURE__ */ z.enum(['trade_fee', 'withdrawal_fee']);
+
+/**
+ * A loan bid is `live` until it is closed.
+ */
+export const zLoanBidStatus = /* @__PURE__ */ z.enum(['live', 'closed']);
+
+/**
+ * A loan is `open` until it is repaid, then `closed`.
+ */
+export const zLoanStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
+
+/**
+ * A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision).
+ */
+export const zTradingAccountUpdate = /* @__PURE__ */ z.strictObject({
+    trading_account: /* @__PURE__ */ z.object({
+        leverage_level: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))
+    })
+});
 
 /**
  * A UUID. Compared without regard to case (RFC 9562): every spelling of one id names the same record and, where it scopes a nonce (a session), the same nonce sequence. Servers write it in lowercase.
@@ -508,6 +528,22 @@ export const zFeeEstimateRequest = /* @__PURE__ */ z.strictObject({
     order_type: /* @__PURE__ */ z.optional(zOrderType),
     trading_type: /* @__PURE__ */ z.optional(zTradingType),
     funding_currency: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)))
+});
+
+/**
+ * What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit.
+ */
+export const zLoanBidFields = /* @__PURE__ */ z.strictObject({
+    rate: zDecimalString,
+    quantity: zDecimalString,
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
+});
+
+/**
+ * The body of a loan bid.
+ */
+export const zLoanBidCreate = /* @__PURE__ */ z.strictObject({
+    loan_bid: zLoanBidFields
 });
 
 /**
@@ -1006,6 +1042,89 @@ export const zFeeEstimate = /* @__PURE__ */ z.object({
 });
 
 /**
+ * An offer to lend a currency to margin traders.
+ */
+export const zLoanBid = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    bidask_type: /* @__PURE__ */ z.enum(['limit']),
+    quantity: zDecimalLike,
+    currency: /* @__PURE__ */ z.string(),
+    side: /* @__PURE__ */ z.enum(['bid']),
+    filled_quantity: zDecimalLike,
+    status: zLoanBidStatus,
+    rate: zDecimalLike,
+    user_id: /* @__PURE__ */ z.int()
+});
+
+/**
+ * One page of loan bids.
+ */
+export const zLoanBidList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zLoanBid),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * Funds lent from a loan bid to a margin position.
+ */
+export const zLoan = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    quantity: zDecimalLike,
+    rate: zDecimalLike,
+    created_at: zUnixSeconds,
+    lender_id: /* @__PURE__ */ z.int(),
+    borrower_id: /* @__PURE__ */ z.int(),
+    status: zLoanStatus,
+    currency: /* @__PURE__ */ z.string(),
+    fund_reloaned: /* @__PURE__ */ z.boolean()
+});
+
+/**
+ * One page of loans.
+ */
+export const zLoanList = /* @__PURE__ */ z.object({
+    models: /* @__PURE__ */ z.array(zLoan),
+    current_page: zCurrentPage,
+    total_pages: zTotalPages
+});
+
+/**
+ * The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open).
+ */
+export const zTradingAccountSummary = /* @__PURE__ */ z.object({
+    pnl: zDecimalLike,
+    position: zDecimalLike,
+    base_open_price: zDecimalLike
+});
+
+/**
+ * A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places.
+ */
+export const zTradingAccount = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
+    product_id: /* @__PURE__ */ z.union([
+        /* @__PURE__ */ z.int(),
+        /* @__PURE__ */ z.string()
+    ]),
+    currency_pair_code: /* @__PURE__ */ z.string(),
+    leverage_level: /* @__PURE__ */ z.int(),
+    max_leverage_level: /* @__PURE__ */ z.int(),
+    current_leverage_level: zDecimalLike,
+    pnl: zDecimalLike,
+    equity: zDecimalLike,
+    margin: zDecimalLike,
+    free_margin: zDecimalLike,
+    margin_percent: zDecimalLike,
+    position: zDecimalLike,
+    balance: zDecimalLike,
+    funding_currency: /* @__PURE__ */ z.string(),
+    pusher_channel: /* @__PURE__ */ z.string(),
+    long_summary: zTradingAccountSummary,
+    short_summary: zTradingAccountSummary
+});
+
+/**
  * Optional interface version requested by the client; servers ignore unknown headers.
  */
 export const zServiceApiVersion = /* @__PURE__ */ z.enum(['2']);
@@ -1076,6 +1195,11 @@ export const zExecutionsPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int(
  * The withdrawal's id.
  */
 export const zWithdrawalId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991));
+
+/**
+ * The loan bid's id.
+ */
+export const zLoanBidId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991));
 
 /**
  * Rows per page.
@@ -1814,3 +1938,94 @@ export const zEstimateFeeHeaders = /* @__PURE__ */ z.object({
  * The fee the fill would be charged.
  */
 export const zEstimateFeeResponse = zFeeEstimate;
+
+export const zListLoanBidsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListLoanBidsQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1)
+});
+
+/**
+ * One page of loan bids.
+ */
+export const zListLoanBidsResponse = zLoanBidList;
+
+export const zCreateLoanBidBody = zLoanBidCreate;
+
+export const zCreateLoanBidHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The loan bid, live.
+ */
+export const zCreateLoanBidResponse = zLoanBid;
+
+export const zCloseLoanBidHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zCloseLoanBidPath = /* @__PURE__ */ z.object({
+    loan_bid_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The loan bid, closed.
+ */
+export const zCloseLoanBidResponse = zLoanBid;
+
+export const zListLoansHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zListLoansQuery = /* @__PURE__ */ z.object({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000))), 20),
+    page: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1))), 1)
+});
+
+/**
+ * One page of loans.
+ */
+export const zListLoansResponse = zLoanList;
+
+export const zListTradingAccountsHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's trading accounts.
+ */
+export const zListTradingAccountsResponse = /* @__PURE__ */ z.array(zTradingAccount);
+
+export const zGetTradingAccountHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zGetTradingAccountPath = /* @__PURE__ */ z.object({
+    trading_account_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The trading account.
+ */
+export const zGetTradingAccountResponse = zTradingAccount;
+
+export const zUpdateTradingAccountBody = zTradingAccountUpdate;
+
+export const zUpdateTradingAccountHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zUpdateTradingAccountPath = /* @__PURE__ */ z.object({
+    trading_account_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The trading account with its new leverage level.
+ */
+export const zUpdateTradingAccountResponse = zTradingAccount;

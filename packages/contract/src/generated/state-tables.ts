@@ -639,6 +639,25 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADING-ACCOUNT-FOLLOWS-POSITIONS",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 6,
+    "source": "convention",
+    "operations": [
+      "listTradingAccounts",
+      "getTradingAccount",
+      "updateTradingAccount",
+      "listTrades"
+    ],
+    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product before a margin order of the caller's on it filled, then with the trade it opened open, half closed (the close moves the mark price) and closed",
+    "condition": "the order opened a position",
+    "expect": {
+      "status": 200,
+      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its equity its balance plus pnl, its free_margin equity less margin and its position the long less the short open quantity; with the trade open its margin is up by the trade's margin_used"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",
@@ -692,6 +711,25 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "the estimate's trade_fee option has the amount and the currency of the fill's trade_fee ledger entry, every digit, and GET /user/fees lists a trade_fee rule for the product"
+    }
+  },
+  {
+    "id": "LOAN-BID-RESERVES",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "createLoanBid",
+      "closeLoanBid",
+      "listLoanBids",
+      "getReservedBalanceDetails"
+    ],
+    "trigger": "POST /loan_bids, then PUT /loan_bids/{loan_bid_id}/close",
+    "condition": "quantity within the free balance of the crypto currency",
+    "expect": {
+      "status": 200,
+      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live; once closed it reads closed and the reserved balance is as before"
     }
   },
   {

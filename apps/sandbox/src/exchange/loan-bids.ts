@@ -1,0 +1,86 @@
+import { NotFound, Refusal } from '../handling/errors.js';
+import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import { actingUser } from './caller.js';
+import { adjustReserved } from './ledger.js';
+import { pageOf } from './paging.js';
+
+export function loanBidView(bid: LoanBid) {
+  return {
+    id: bid.id,
+    bidask_type: 'limit' as const,
+    quantity: bid.quantity.toFixed(),
+    currency: bid.currency,
+    side: 'bid' as const,
+    // Nothing borrows from a bid in the sandbox (no margin position takes a loan), so none fills.
+    filled_quantity: '0',
+    status: bid.status,
+    rate: bid.rate.toFixed(),
+    user_id: bid.userId,
+  };
+}
+
+/** Live bids of `currency`, every user's: what its loan book adds to the demo ladder. */
+export function liveLoanBids(state: ExchangeState, currency: string): LoanBid[] {
+  return [...state.loanBids.values()].filter(
+    (bid) => bid.currency === currency && bid.status === 'live',
+  );
+}
+
+/** A decimal of the body above zero, else refused naming `field`. */
+function positive(field: string, text: string): D {
+  const value = new D(text);
+  if (value.lte(0)) throw new Refusal(field, 'must_be_positive');
+  return value;
+}
+
+const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, body, now }) => {
+  const asked = body.loan_bid;
+  const currency = journal.exchange.currencies.get(asked.currency);
+  if (currency?.currencyType !== 'crypto') throw new Refusal('currency', 'not_found');
+  const rate = positive('rate', asked.rate);
+  const quantity = positive('quantity', asked.quantity);
+  if (quantity.decimalPlaces() > currency.assetsPrecision) {
+    throw new Refusal('quantity', 'too_many_decimals');
+  }
+  const bid: LoanBid = {
+    id: journal.exchange.next.loanBid++,
+    userId: actingUser(caller),
+    currency: currency.code,
+    rate,
+    quantity,
+    status: 'live',
+    createdAt: now,
+    updatedAt: now,
+  };
+  adjustReserved(journal, bid.userId, bid.currency, bid.quantity);
+  journal.add('loanBid', bid);
+  return { status: 200, body: loanBidView(bid) };
+};
+
+function closeOwn(journal: Journal, userId: number, id: number, now: number): LoanBid {
+  const bid = journal.exchange.loanBids.get(id);
+  if (!bid || bid.userId !== userId) throw new NotFound('Loan bid not found');
+  if (bid.status !== 'live') throw new Refusal('status', bid.status);
+  const closed = journal.touch('loanBid', bid);
+  closed.status = 'closed';
+  closed.updatedAt = now;
+  adjustReserved(journal, bid.userId, bid.currency, bid.quantity.neg());
+  return closed;
+}
+
+const closeLoanBid: ExchangeHandlerOf<'closeLoanBid'> = ({ journal, caller, path, now }) => ({
+  status: 200,
+  body: loanBidView(closeOwn(journal, actingUser(caller), path.loan_bid_id, now)),
+});
+
+const listLoanBids: ExchangeHandlerOf<'listLoanBids'> = ({ journal, caller, query }) => {
+  const userId = actingUser(caller);
+  const rows = [...journal.exchange.loanBids.values()]
+    .filter((bid) => bid.userId === userId && bid.currency === query.currency)
+    .sort((a, b) => b.id - a.id);
+  return { status: 200, body: pageOf(rows, query.limit, query.page, loanBidView) };
+};
+
+export const loanBidHandlers = { listLoanBids, createLoanBid, closeLoanBid } satisfies Handlers;

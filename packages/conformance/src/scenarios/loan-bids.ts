@@ -1,0 +1,105 @@
+import { Decimal } from 'decimal.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+type Row = Record<string, unknown>;
+
+const reserves = 'LOAN-BID-RESERVES';
+// Small enough for any funded account, in whole units of every crypto currency's precision.
+const quantity = new Decimal('0.01');
+
+function fail(message: string, call: RecordedCall, documented: string): never {
+  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
+}
+
+/** A crypto currency whose free balance covers the bid, or a Skip when the caller has none. */
+async function fundedCurrency(context: ScenarioContext): Promise<string> {
+  const read = await context.caller.call('listCryptoAccounts', {});
+  expectStatus(read, 200);
+  const accounts = Array.isArray(read.json) ? (read.json as Row[]) : [];
+  const funded = accounts.find((account) =>
+    new Decimal(String(account.balance))
+      .minus(String(account.reserved_balance))
+      .gte(quantity.times(2)),
+  );
+  if (!funded) throw new Skip('no crypto account has a free balance to lend');
+  return String(funded.currency);
+}
+
+async function reservedOf(context: ScenarioContext, currency: string) {
+  const read = await context.caller.call('getReservedBalanceDetails', { path: { currency } });
+  expectStatus(read, 200);
+  const body = bodyOf(read);
+  return {
+    read,
+    reserved: new Decimal(String(body.reserved_balance)),
+    details: (body.details as Row[] | undefined) ?? [],
+  };
+}
+
+async function checkReserves(context: ScenarioContext): Promise<string> {
+  const currency = await fundedCurrency(context);
+  const before = await reservedOf(context, currency);
+  const created = await context.caller.call('createLoanBid', {
+    body: { loan_bid: { currency, rate: '0.0001', quantity: quantity.toFixed() } },
+  });
+  expectStatus(created, 200, '200 with the loan bid, live');
+  const id = String(bodyOf(created).id);
+  try {
+    const live = await reservedOf(context, currency);
+    if (!live.reserved.eq(before.reserved.plus(quantity))) {
+      fail(
+        `${currency} reserved ${live.reserved.toFixed()} with bid ${id} live, ${before.reserved.toFixed()} before`,
+        live.read,
+        `reserved up by ${quantity.toFixed()}`,
+      );
+    }
+    const shown = live.details.some(
+      (detail) =>
+        detail.holder_type === 'loan_bid' &&
+        String(detail.id) === id &&
+        new Decimal(String(detail.amount)).eq(quantity),
+    );
+    if (!shown) fail(`bid ${id} is not among the holders`, live.read, 'holder_type loan_bid');
+    const listed = await context.caller.call('listLoanBids', {
+      query: { currency, limit: '1000' },
+    });
+    expectStatus(listed, 200);
+    const row = ((bodyOf(listed).models as Row[] | undefined) ?? []).find(
+      (bid) => String(bid.id) === id,
+    );
+    if (row?.status !== 'live') fail(`bid ${id} is not listed live`, listed, 'listed live');
+    // Nothing here is lent before the bid closes, so only the response's shape is judged
+    // (RESPONSE-LIST-LOANS), on the loans of the currency the bid offers.
+    await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
+  } finally {
+    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: id } });
+    expectStatus(closed, 200, '200 with the loan bid, closed');
+    if (bodyOf(closed).status !== 'closed') fail(`bid ${id} is not closed`, closed, 'closed');
+  }
+  const after = await reservedOf(context, currency);
+  if (!after.reserved.eq(before.reserved)) {
+    fail(
+      `${currency} reserved ${after.reserved.toFixed()} after bid ${id} closed, ${before.reserved.toFixed()} before`,
+      after.read,
+      'as before the bid',
+    );
+  }
+  return `bid ${id} held ${quantity.toFixed()} ${currency}, shown and listed, released on close`;
+}
+
+const loanBids: Scenario = {
+  name: 'a loan bid held while live and released when closed',
+  profile: 'loans',
+  // It reads the accounts and their reserved balance details, operations of the orders profile.
+  requires: ['orders'],
+  covers: [reserves],
+  // It reads the whole reserved balance of a currency, which orders beside it would move.
+  exclusive: true,
+  async run(context) {
+    await context.evidence.check(reserves, () => checkReserves(context));
+  },
+};
+
+export const loanBidScenarios: Scenario[] = [loanBids];

@@ -1,0 +1,164 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef, ProductInfo } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+
+type Row = Record<string, unknown>;
+
+const follows = 'TRADING-ACCOUNT-FOLLOWS-POSITIONS';
+
+const sum = (rows: Row[], field: string) =>
+  rows.reduce((total, row) => total.plus(String(row[field])), new Decimal(0));
+
+function fail(message: string, call: RecordedCall, documented: string): never {
+  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
+}
+
+/** The caller's trading account of `product`, as the list shows it. */
+async function accountOf(context: ScenarioContext, product: ProductInfo): Promise<Row> {
+  const listed = await context.caller.call('listTradingAccounts', {});
+  expectStatus(listed, 200);
+  const accounts = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
+  const account = accounts.find((each) => String(each.product_id) === product.id);
+  if (!account) {
+    fail(`no trading account of margin product ${product.id}`, listed, 'one per margin product');
+  }
+  return account;
+}
+
+/**
+ * The account read once, and its open trades of its product in its funding currency read on
+ * either side of it: with nothing else trading, both reads see the same mark price.
+ */
+async function figures(context: ScenarioContext, accountId: string, productId: string) {
+  const read = await context.caller.call('getTradingAccount', {
+    path: { trading_account_id: accountId },
+  });
+  expectStatus(read, 200);
+  const account = bodyOf(read);
+  const listed = await context.caller.call('listTrades', {
+    query: {
+      status: 'open',
+      product_id: productId,
+      funding_currency: String(account.funding_currency),
+      limit: '1000',
+    },
+  });
+  expectStatus(listed, 200);
+  const body = listed.json as Row | Row[] | null;
+  const trades = ((Array.isArray(body) ? body : body?.models) ?? []) as Row[];
+  return { read, account, trades };
+}
+
+/** Checks the account's figures against its open trades; returns its margin and those trades. */
+async function checkFigures(
+  context: ScenarioContext,
+  accountId: string,
+  productId: string,
+  moment: string,
+): Promise<{ margin: Decimal; trades: Row[] }> {
+  const { read, account, trades } = await figures(context, accountId, productId);
+  const pnl = sum(trades, 'open_pnl');
+  const margin = sum(trades, 'margin_used');
+  const openOf = (side: string) =>
+    sum(
+      trades.filter((trade) => trade.side === side),
+      'open_quantity',
+    );
+  const equity = new Decimal(String(account.balance)).plus(pnl);
+  const expected: Record<string, Decimal> = {
+    pnl,
+    margin,
+    equity,
+    free_margin: equity.minus(margin),
+    position: openOf('long').minus(openOf('short')),
+  };
+  const wrong = Object.entries(expected).filter(
+    ([field, value]) => !new Decimal(String(account[field])).eq(value),
+  );
+  if (wrong.length > 0) {
+    fail(
+      `${moment}, trading account ${accountId} shows ${wrong.map(([field]) => `${field} ${String(account[field])}`).join(', ')}`,
+      read,
+      `from its ${trades.length} open trade(s) and balance ${String(account.balance)}: ${wrong.map(([field, value]) => `${field} ${value.toFixed()}`).join(', ')}`,
+    );
+  }
+  return { margin, trades };
+}
+
+/** The trade a filled margin order opened. */
+async function tradeOf(context: ScenarioContext, order: OrderRef): Promise<Row> {
+  const call = await context.caller.call('listOrderTrades', {
+    path: { order_id: String(order.id) },
+  });
+  expectStatus(call, 200);
+  const [trade] = Array.isArray(call.json) ? (call.json as Row[]) : [];
+  if (!trade) fail(`order ${order.id} opened no trade`, call, 'one open trade');
+  return trade;
+}
+
+async function closeTrade(context: ScenarioContext, trade: Row, quantity?: Decimal) {
+  const closed = await context.caller.call('closeTrade', {
+    path: { trade_id: String(trade.id) },
+    body: quantity ? { closed_quantity: quantity.toFixed() } : {},
+  });
+  expectStatus(closed, 200);
+}
+
+async function checkFollows(context: ScenarioContext, product: ProductInfo): Promise<string> {
+  const account = await accountOf(context, product);
+  const id = String(account.id);
+  // Setting the level it has already leaves every other scenario's orders as they were.
+  const kept = await context.caller.call('updateTradingAccount', {
+    path: { trading_account_id: id },
+    body: { trading_account: { leverage_level: account.leverage_level } },
+  });
+  expectStatus(kept, 200);
+  const before = await checkFigures(context, id, product.id, 'before the order');
+  const order = await context.adapter.placeFilledOrder(
+    context.adapterContext,
+    { product, side: 'buy', tradingType: 'margin', clientOrderId: context.clientOrderId() },
+    await context.market(),
+  );
+  const trade = await tradeOf(context, order);
+  try {
+    const { margin: open } = await checkFigures(context, id, product.id, 'with the trade open');
+    // A server may add the fill to a trade already open: only what the trade gained counts.
+    const held = before.trades.find((each) => String(each.id) === String(trade.id))?.margin_used;
+    const added = new Decimal(String(trade.margin_used)).minus(String(held ?? 0));
+    if (!open.eq(before.margin.plus(added))) {
+      const read = await figures(context, id, product.id);
+      fail(
+        `trading account ${id} holds margin ${open.toFixed()} with trade ${String(trade.id)} open, ${before.margin.toFixed()} before`,
+        read.read,
+        `margin up by the trade's margin_used ${added.toFixed()}`,
+      );
+    }
+    // A close sells into the bids: the last price, and with it the mark price, moves off the
+    // price the trade opened at, so the half left open has a P&L the account must show.
+    await closeTrade(context, trade, new Decimal(String(trade.open_quantity)).div(2));
+    await checkFigures(context, id, product.id, 'with half the trade closed');
+  } finally {
+    await closeTrade(context, trade);
+  }
+  await checkFigures(context, id, product.id, 'after the trade closed');
+  return `account ${id} followed trade ${String(trade.id)} opened, half closed and closed`;
+}
+
+const tradingAccounts: Scenario = {
+  name: "a trading account's figures following a position and the mark price",
+  profile: 'orders',
+  covers: [follows],
+  // Its figures sum every open trade of the product: no other scenario's may move meanwhile.
+  exclusive: true,
+  async run(context) {
+    await context.evidence.check(follows, async () => {
+      const market = await context.market();
+      if (!market.primary.marginEnabled) throw new Skip('no product with margin trading');
+      return checkFollows(context, market.primary);
+    });
+  },
+};
+
+export const tradingAccountScenarios: Scenario[] = [tradingAccounts];

@@ -1,0 +1,68 @@
+import type {
+  LoanBid,
+  LoanBidCreate,
+  LoanBidList,
+  LoanList,
+  operations as Operations,
+  operationTable,
+  paths,
+} from '@exchange-kit/contract/exchange';
+import type { Api, PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import { everyRow } from './every-row.js';
+
+export type {
+  Loan,
+  LoanBid,
+  LoanBidList,
+  LoanBidStatus,
+  LoanList,
+  LoanStatus,
+} from '@exchange-kit/contract/exchange';
+
+type Table = typeof operationTable;
+
+/** A loan bid to place; `rate` and `quantity` may be numbers, decimal strings or Decimals. */
+export type LoanBidInput = WithDecimalInputs<
+  LoanBidCreate,
+  Table['createLoanBid']['requestDecimals']
+>['loan_bid'];
+export type ListLoanBidsQuery = Operations['listLoanBids']['parameters']['query'];
+export type ListLoansQuery = Operations['listLoans']['parameters']['query'];
+
+type Call = Api<paths, Operations>['call'];
+
+/**
+ * `client.loanBids`: lending a currency to margin traders. A live bid holds its quantity of
+ * the caller's balance until it is closed. Each method names its operation where it calls it.
+ */
+export function loanBidCalls(call: Call) {
+  return {
+    /** Offers `quantity` of `currency` at the daily `rate`. */
+    create(loanBid: LoanBidInput, options?: PerCallOptions): Promise<LoanBid> {
+      const body = { loan_bid: loanBid } as LoanBidCreate;
+      return call('createLoanBid', { body }, options);
+    },
+    /** One page of the caller's loan bids in a currency, newest first. */
+    list(query: ListLoanBidsQuery, options?: PerCallOptions): Promise<LoanBidList> {
+      return call('listLoanBids', { query }, options);
+    },
+    /** Every loan bid of the caller's in a currency, page after page as the loop asks. */
+    iterate(query: Omit<ListLoanBidsQuery, 'page'>, options?: PerCallOptions) {
+      return everyRow((page) => call('listLoanBids', { query: { ...query, page } }, options));
+    },
+    /** Closes a live bid; a closed one is a ValidationError naming its status (`status`). */
+    close(id: number, options?: PerCallOptions): Promise<LoanBid> {
+      return call('closeLoanBid', { path: { loan_bid_id: id } }, options);
+    },
+  };
+}
+
+/** `client.loans`: the caller's loans, lent or borrowed. */
+export function loanCalls(call: Call) {
+  return {
+    /** One page of the caller's loans in a currency, newest first. */
+    list(query: ListLoansQuery, options?: PerCallOptions): Promise<LoanList> {
+      return call('listLoans', { query }, options);
+    },
+  };
+}
