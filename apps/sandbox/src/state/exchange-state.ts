@@ -410,10 +410,20 @@ export class ExchangeState {
     this.unrest(order);
     this.orders.delete(order.id);
     const own = this.ordersByUser.get(order.userId);
-    own?.splice(own.indexOf(order), 1);
+    const at = own?.indexOf(order) ?? -1;
+    if (at !== -1) own?.splice(at, 1);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
     }
+  }
+
+  /**
+   * Lets go of an order stored closed: the store answers for it from then on. Only the very
+   * object memory holds is let go, so an order read again since stays.
+   */
+  forgetOrder(order: Order): void {
+    if (this.orders.get(order.id) !== order) return;
+    this.dropOrder(order);
   }
 
   orderByClientId(userId: number, clientOrderId: string): Order | undefined {

@@ -42,6 +42,11 @@ describe('a start on a store that holds a long history', () => {
 
     const second = await startSandbox({ port: 0, ...store });
     try {
+      // The history stays in the store: memory holds the open orders alone.
+      const held = [...second.sequencer.state.exchange.orders.values()];
+      expect(held.filter((order) => order.userId === demoUserId).map((order) => order.id)).toEqual([
+        liveId,
+      ]);
       const call = demoClient(second);
       const list = valid(
         zListOrdersResponse,
@@ -52,6 +57,23 @@ describe('a start on a store that holds a long history', () => {
       expect(newest).toMatchObject({
         status: 'cancelled',
         client_order_id: `history-${newest?.id}`,
+      });
+
+      const byClientId = await call('GET', `/orders/client:history-${newest?.id}`);
+      expect(valid(zGetOrderResponse, byClientId).status).toBe('cancelled');
+      const reused = await call('POST', '/orders', {
+        body: {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.01',
+          price: '9000000',
+          client_order_id: `history-${newest?.id}`,
+        },
+      });
+      expect(reused).toMatchObject({
+        status: 422,
+        body: { errors: { client_order_id: ['already_used'] } },
       });
 
       const live = valid(zGetOrderResponse, await call('GET', `/orders/${liveId}`));

@@ -15,6 +15,7 @@ const allMigrations = [
   '0008.do.house-may-owe.sql',
   '0009.do.withdrawals.sql',
   '0010.do.position-ids.sql',
+  '0020.do.history-indexes.sql',
 ];
 
 const opened: Database[] = [];
@@ -79,6 +80,7 @@ describe('migrate', () => {
       '8:house-may-owe',
       '9:withdrawals',
       '10:position-ids',
+      '20:history-indexes',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -117,6 +119,7 @@ describe('migrate', () => {
       '0008.do.house-may-owe.sql',
       '0009.do.withdrawals.sql',
       '0010.do.position-ids.sql',
+      '0020.do.history-indexes.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
