@@ -306,7 +306,10 @@ export class ExchangeState {
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
   positions = new Map<number, Position>();
-  /** Each user's ledger entries, oldest first; read through `exchange/balance-history.ts`. */
+  /**
+   * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps
+   * nothing); read through `HistoryReads`.
+   */
   entriesByUser = new Map<number, LedgerEntry[]>();
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
@@ -507,7 +510,8 @@ export class ExchangeState {
 
   dropEntry(ledgerEntry: LedgerEntry): void {
     const entries = this.entriesByUser.get(ledgerEntry.userId);
-    entries?.splice(entries.indexOf(ledgerEntry), 1);
+    const at = entries?.indexOf(ledgerEntry) ?? -1;
+    if (at !== -1) entries?.splice(at, 1);
   }
 }
 

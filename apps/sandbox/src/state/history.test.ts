@@ -1,6 +1,7 @@
 import { zCancelOrderResponse } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
+import { demoUserId } from '../demo-market.js';
 import { type Client, type ParsedResponse, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { place } from '../testing/trading.js';
@@ -44,6 +45,11 @@ async function historyAnswers(sandbox: MemorySandbox) {
     ['GET', '/executions/me?product_id=1&limit=1&page=2', demo],
     ['GET', '/executions/me?product_id=1', second],
     ['GET', '/user/fee_tier', demo],
+    ['GET', '/balance_history?limit=3', demo],
+    ['GET', '/balance_history?currency=BTC&source_action=trade&limit=50', demo],
+    ['GET', `/balance_history?timestamp_gte=${T0 / 1000}&timestamp_lte=${T0 / 1000}`, second],
+    ['GET', '/transactions?currency=JPY&limit=2&page=2', demo],
+    ['GET', '/transactions?transaction_type=trade_fee', demo],
     ['POST', '/orders', demo],
   ];
   const answers: Record<string, ParsedResponse> = {};
@@ -106,6 +112,12 @@ describe('history read from the store answers as history read from memory', () =
       ],
       total_pages: 1,
     });
+    const btcTrades =
+      answers['demo GET /balance_history?currency=BTC&source_action=trade&limit=50'];
+    expect(btcTrades?.body).toHaveLength(2);
+    expect(answers['demo GET /transactions?currency=JPY&limit=2&page=2']?.body).toMatchObject({
+      current_page: 2,
+    });
     expect(answers['demo POST /orders']).toMatchObject({
       status: 422,
       body: { errors: { client_order_id: ['already_used'] } },
@@ -118,5 +130,6 @@ describe('history read from the store answers as history read from memory', () =
     expect(orders.has(ids.live)).toBe(true);
     expect(orders.get(ids.gone)?.status).toBe('cancelled');
     expect([ids.taken, ids.made].filter((id) => orders.has(id))).toEqual([]);
+    expect(stored.sequencer.state.exchange.entriesByUser.get(demoUserId) ?? []).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Fill, Order } from './exchange-state.js';
+import type { Fill, LedgerEntry, Order } from './exchange-state.js';
 
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {
@@ -6,6 +6,16 @@ export interface OrderFilter {
   status?: Order['status'];
   tradingType?: Order['tradingType'];
   fundingCurrency?: string;
+}
+
+/** Which of a user's ledger entries a read shows: each filter given must match. */
+export interface EntryFilter {
+  currency?: string;
+  sourceAction?: LedgerEntry['sourceAction'];
+  /** Made at or after, in ms. */
+  fromMs?: number;
+  /** Made at or before, in ms. */
+  toMs?: number;
 }
 
 /** Where an order is named: `/orders/{order_id}` or `/orders/client:{client_order_id}`. */
@@ -24,7 +34,7 @@ export interface Page<Row> {
 }
 
 /**
- * The reads of what only grows (closed orders, fills): answered by the store, paged and
+ * The reads of what only grows (closed orders, fills, ledger entries): answered by the store, paged and
  * indexed, so that memory holds what the rules decide on and no history. A store that keeps
  * nothing answers them from memory instead (`memoryHistory`). Each sees every call decided
  * before it was asked.
@@ -48,6 +58,13 @@ export interface HistoryReads {
   ): Promise<Page<OwnFill>>;
   /** Every fill of `userId`'s orders made at or after `fromMs`, on any product. */
   ownFillsSince(userId: number, fromMs: number): Promise<OwnFill[]>;
+  /** `userId`'s ledger entries that `filter` picks, newest first: `limit` after `offset`. */
+  entries(
+    userId: number,
+    filter: EntryFilter,
+    offset: number,
+    limit: number,
+  ): Promise<Page<LedgerEntry>>;
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { ExchangeState, Fill, Order } from './exchange-state.js';
-import type { HistoryReads, OrderFilter, OrderKey, OwnFill } from './history.js';
+import type { ExchangeState, Fill, LedgerEntry, Order } from './exchange-state.js';
+import type { EntryFilter, HistoryReads, OrderFilter, OrderKey, OwnFill } from './history.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
 export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
@@ -14,6 +14,12 @@ const picks = (filter: OrderFilter, order: Order) =>
   (filter.status === undefined || order.status === filter.status) &&
   (filter.tradingType === undefined || order.tradingType === filter.tradingType) &&
   (filter.fundingCurrency === undefined || order.fundingCurrency === filter.fundingCurrency);
+
+const matches = (entry: LedgerEntry, filter: EntryFilter) =>
+  (filter.currency === undefined || entry.currency === filter.currency) &&
+  (filter.sourceAction === undefined || entry.sourceAction === filter.sourceAction) &&
+  (filter.fromMs === undefined || entry.createdAt >= filter.fromMs) &&
+  (filter.toMs === undefined || entry.createdAt <= filter.toMs);
 
 const fillsOf = (state: ExchangeState, productId: number): readonly Fill[] =>
   state.fillsByProduct.get(productId) ?? [];
@@ -58,6 +64,15 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       return [...state.products.keys()].flatMap((productId) =>
         ownFillsOf(state, userId, productId).filter(({ fill }) => fill.createdAt >= fromMs),
       );
+    },
+    entries: async (userId, filter, offset, limit) => {
+      const entries = current().entriesByUser.get(userId) ?? [];
+      const picked: LedgerEntry[] = [];
+      for (let at = entries.length - 1; at >= 0; at--) {
+        const entry = entries[at] as LedgerEntry;
+        if (matches(entry, filter)) picked.push(entry);
+      }
+      return { rows: picked.slice(offset, offset + limit), total: picked.length };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { isOpen, type Sequences } from './exchange-state.js';
+import { isOpen, type LedgerEntry, type Sequences } from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { memoryHistory } from './memory-history.js';
@@ -261,11 +261,18 @@ export class Sequencer {
     return read(this.#history, this.#state);
   }
 
-  /** Lets memory go of the orders a batch stored closed, when the store keeps history. */
+  /**
+   * Lets memory go of the history a batch stored (the orders it closed, its ledger entries),
+   * when the store keeps history.
+   */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
+    const { exchange } = this.#state;
     for (const order of changes.orders.values()) {
-      if (!isOpen(order)) this.#state.exchange.forgetOrder(order);
+      if (!isOpen(order)) exchange.forgetOrder(order);
+    }
+    for (const { kind, row } of changes.records.values()) {
+      if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
     }
   }
 

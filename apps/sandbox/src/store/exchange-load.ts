@@ -110,19 +110,6 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   ).map((row) => orderOf(row, decimal));
   state.addStoredOrders(orders);
   for await (const row of eachRow(db, 'fills')) state.addFill(fillOf(row, decimal));
-  for await (const row of eachRow(db, 'ledgerEntry')) {
-    state.addEntry({
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      currency: String(row.currency),
-      amount: decimal(row.amount),
-      balance: decimal(row.balance),
-      sourceAction: row.source_action as LedgerEntry['sourceAction'],
-      sourceObjectType: row.source_object_type as LedgerEntry['sourceObjectType'],
-      sourceObjectId: orNull(row.source_object_id),
-      createdAt: Number(row.created_at),
-    });
-  }
   for (const row of await readRows(db, 'positions')) {
     state.positions.set(Number(row.id), {
       id: Number(row.id),
@@ -163,7 +150,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
          AS order_sequence,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account,
-       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM ledger_entries_id_seq)
+       (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
+         (SELECT coalesce(max(id), 0) + 1 FROM ledger_entries)) FROM ledger_entries_id_seq)
          AS entry`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
@@ -189,10 +177,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
         [...byCurrency.values()].map((account) => account.id),
       ),
     ),
-    entry: after(
-      sequences?.entry,
-      [...state.entriesByUser.values()].flat().map((entry) => entry.id),
-    ),
+    // Ledger entries stay in the store, which answers for them: its greatest id is in `entry`.
+    entry: Number(sequences?.entry),
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
     position: after(1, state.positions.keys()),

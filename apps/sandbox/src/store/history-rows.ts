@@ -1,6 +1,7 @@
 import {
   D,
   type Fill,
+  type LedgerEntry,
   type Order,
   type OrderStatus,
   type TrailingStop,
@@ -74,6 +75,21 @@ export function fillOf(row: Row, decimal: (value: unknown) => D): Fill {
     takerSide: row.taker_side as Fill['takerSide'],
     price: decimal(row.price),
     quantity: decimal(row.quantity),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** A stored ledger entry, as memory holds it. */
+export function entryOf(row: Row, decimal: (value: unknown) => D): LedgerEntry {
+  return {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    currency: String(row.currency),
+    amount: decimal(row.amount),
+    balance: decimal(row.balance),
+    sourceAction: row.source_action as LedgerEntry['sourceAction'],
+    sourceObjectType: row.source_object_type as LedgerEntry['sourceObjectType'],
+    sourceObjectId: row.source_object_id === null ? null : Number(row.source_object_id),
     createdAt: Number(row.created_at),
   };
 }

@@ -1,7 +1,13 @@
-import type { Fill, Order } from '../state/exchange-state.js';
-import type { HistoryReads, OrderFilter, OwnFill, StoredHistory } from '../state/history.js';
+import type { Fill, LedgerEntry, Order } from '../state/exchange-state.js';
+import type {
+  EntryFilter,
+  HistoryReads,
+  OrderFilter,
+  OwnFill,
+  StoredHistory,
+} from '../state/history.js';
 import type { Database } from './database.js';
-import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
+import { entryOf, fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
 import { selectFrom } from './sandbox-rows.js';
 
@@ -29,6 +35,22 @@ function ordersWhere(userId: number, filter: OrderFilter): { where: string; para
   add('status', filter.status);
   add('trading_type', filter.tradingType);
   add('funding_currency', filter.fundingCurrency);
+  return { where: clauses.join(' AND '), params };
+}
+
+/** The WHERE of a user's entries that `filter` picks, and its parameters after `$1`. */
+function entriesWhere(userId: number, filter: EntryFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const clauses = ['user_id = $1'];
+  const add = (clause: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    clauses.push(`${clause} $${params.length}`);
+  };
+  add('currency =', filter.currency);
+  add('source_action =', filter.sourceAction);
+  add('created_at >=', filter.fromMs);
+  add('created_at <=', filter.toMs);
   return { where: clauses.join(' AND '), params };
 }
 
@@ -124,6 +146,26 @@ export function storedHistory(db: Database): StoredHistory {
         const decimal = sharedDecimals();
         return rows.map((row) => ownFillOf(row, decimal));
       }),
+    entries: async (userId, filter, offset, limit) => {
+      if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
+      return db.read(async (tx) => {
+        const { where, params } = entriesWhere(userId, filter);
+        const n = params.length;
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
+           LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, limit, offset],
+        );
+        const total = await countOf(
+          tx,
+          `SELECT count(*) FROM ledger_entries WHERE ${where}`,
+          params,
+        );
+        const decimal = sharedDecimals();
+        return { rows: rows.map((row): LedgerEntry => entryOf(row, decimal)), total };
+      });
+    },
   };
   return {
     reads,

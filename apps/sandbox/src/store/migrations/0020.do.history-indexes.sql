@@ -10,3 +10,5 @@ CREATE INDEX orders_by_user_product ON orders (user_id, product_id, id);
 CREATE INDEX fills_by_taker_order ON fills (taker_order_id);
 
 CREATE INDEX fills_by_maker_order ON fills (maker_order_id);
+
+CREATE INDEX ledger_entries_by_user_currency ON ledger_entries (user_id, currency, id);
