@@ -4,7 +4,6 @@ import {
   D,
   type Deposit,
   ExchangeState,
-  type LedgerEntry,
   type Order,
   type Position,
   type Withdrawal,
