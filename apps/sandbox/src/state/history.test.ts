@@ -50,6 +50,10 @@ async function historyAnswers(sandbox: MemorySandbox) {
     ['GET', `/balance_history?timestamp_gte=${T0 / 1000}&timestamp_lte=${T0 / 1000}`, second],
     ['GET', '/transactions?currency=JPY&limit=2&page=2', demo],
     ['GET', '/transactions?transaction_type=trade_fee', demo],
+    ['GET', '/balance_history?timestamp_gte=1.0005&timestamp_lte=100000000000000000000', demo],
+    ['GET', '/transactions?limit=1000&page=9007199254740991', demo],
+    ['GET', '/orders?page=1000000000000000000', demo],
+    ['GET', '/executions/me?product_id=1&page=1000000000000000000', demo],
     ['POST', '/orders', demo],
   ];
   const answers: Record<string, ParsedResponse> = {};
@@ -103,8 +107,16 @@ describe('history read from the store answers as history read from memory', () =
       body: { id: ids.gone, status: 'cancelled' },
     });
     expect(answers[`second GET /orders/${ids.live}`]?.status).toBe(404);
-    // A client order id no row can hold names none, rather than failing the read.
+    // A client order id no row can hold names none, a bound past any row's is one at its
+    // edge, rather than failing the read.
     expect(answers['demo GET /orders/client:h%00gone']?.status).toBe(404);
+    expect(
+      answers['demo GET /balance_history?timestamp_gte=1.0005&timestamp_lte=100000000000000000000']
+        ?.status,
+    ).toBe(200);
+    expect(answers['demo GET /transactions?limit=1000&page=9007199254740991']?.body).toMatchObject({
+      models: [],
+    });
     expect(answers['demo GET /executions/me?product_id=1&with_details=1']?.body).toMatchObject({
       models: [
         { order_id: ids.made, my_side: 'sell', client_order_id: 'h-made' },

@@ -16,6 +16,13 @@ type Row = Record<string, unknown>;
 /** Text the store cannot hold (PostgreSQL's text takes no NUL): it names no row. */
 const unstorable = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
 
+/**
+ * A whole number the store's bigint takes, for a bound a caller sent: every stored time and
+ * row count lies well within it, so what lies beyond picks what the bound at its edge picks.
+ */
+const bigint = (value: number) =>
+  Math.max(Math.min(value, Number.MAX_SAFE_INTEGER), Number.MIN_SAFE_INTEGER);
+
 const rowsOf = async (tx: Queryable, sql: string, params: unknown[]) =>
   (await tx.query<Row>(sql, params)).rows;
 
@@ -49,8 +56,9 @@ function entriesWhere(userId: number, filter: EntryFilter): { where: string; par
   };
   add('currency =', filter.currency);
   add('source_action =', filter.sourceAction);
-  add('created_at >=', filter.fromMs);
-  add('created_at <=', filter.toMs);
+  // Times are whole milliseconds: a fractional bound picks what its whole neighbour inside does.
+  add('created_at >=', filter.fromMs === undefined ? undefined : bigint(Math.ceil(filter.fromMs)));
+  add('created_at <=', filter.toMs === undefined ? undefined : bigint(Math.floor(filter.toMs)));
   return { where: clauses.join(' AND '), params };
 }
 
@@ -86,7 +94,7 @@ export function storedHistory(db: Database): StoredHistory {
           tx,
           `${selectFrom('orders')} WHERE ${where} ORDER BY created_at DESC, id DESC
            LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, limit, offset],
+          [...params, limit, bigint(offset)],
         );
         const total = await countOf(tx, `SELECT count(*) FROM orders WHERE ${where}`, params);
         const decimal = sharedDecimals();
@@ -126,7 +134,7 @@ export function storedHistory(db: Database): StoredHistory {
         const rows = await rowsOf(
           tx,
           `SELECT ${ownFillColumns} ${ownFillsFrom} ${where} ${ownFillsOrder} LIMIT $3 OFFSET $4`,
-          [userId, productId, limit, offset],
+          [userId, productId, limit, bigint(offset)],
         );
         const total = await countOf(tx, `SELECT count(*) ${ownFillsFrom} ${where}`, [
           userId,
@@ -155,7 +163,7 @@ export function storedHistory(db: Database): StoredHistory {
           tx,
           `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
            LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, limit, offset],
+          [...params, limit, bigint(offset)],
         );
         const total = await countOf(
           tx,
