@@ -46,8 +46,8 @@ const listBalanceHistory: ExchangeHandlerOf<'listBalanceHistory'> = ({ caller, q
     toMs: ms(query.timestamp_lte),
   };
   return later(async (history) => {
-    const { rows } = await history.entries(userId, filter, 0, query.limit);
-    return { status: 200, body: rows.map(entryView) };
+    const entries = await history.entries(userId, filter, 0, query.limit);
+    return { status: 200, body: entries.map(entryView) };
   });
 };
 
@@ -57,8 +57,9 @@ const listTransactions: ExchangeHandlerOf<'listTransactions'> = ({ caller, query
   const { limit, page } = query;
   const filter = { currency: query.currency, sourceAction: query.transaction_type };
   return later(async (history) => {
-    const { rows, total } = await history.entries(userId, filter, (page - 1) * limit, limit);
-    return { status: 200, body: pageFrom(total, rows.map(transactionView), limit, page) };
+    const entries = await history.entries(userId, filter, (page - 1) * limit, limit);
+    const total = await history.countEntries(userId, filter);
+    return { status: 200, body: pageFrom(total, entries.map(transactionView), limit, page) };
   });
 };
 

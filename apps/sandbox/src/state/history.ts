@@ -64,7 +64,9 @@ export interface HistoryReads {
     filter: EntryFilter,
     offset: number,
     limit: number,
-  ): Promise<Page<LedgerEntry>>;
+  ): Promise<LedgerEntry[]>;
+  /** How many of `userId`'s ledger entries `filter` picks: a count only a paged list pays. */
+  countEntries(userId: number, filter: EntryFilter): Promise<number>;
 }
 
 /**

@@ -21,6 +21,17 @@ const matches = (entry: LedgerEntry, filter: EntryFilter) =>
   (filter.fromMs === undefined || entry.createdAt >= filter.fromMs) &&
   (filter.toMs === undefined || entry.createdAt <= filter.toMs);
 
+/** `userId`'s entries that `filter` picks, newest first, from memory. */
+function entriesOf(state: ExchangeState, userId: number, filter: EntryFilter): LedgerEntry[] {
+  const entries = state.entriesByUser.get(userId) ?? [];
+  const picked: LedgerEntry[] = [];
+  for (let at = entries.length - 1; at >= 0; at--) {
+    const entry = entries[at] as LedgerEntry;
+    if (matches(entry, filter)) picked.push(entry);
+  }
+  return picked;
+}
+
 const fillsOf = (state: ExchangeState, productId: number): readonly Fill[] =>
   state.fillsByProduct.get(productId) ?? [];
 
@@ -65,14 +76,8 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
         ownFillsOf(state, userId, productId).filter(({ fill }) => fill.createdAt >= fromMs),
       );
     },
-    entries: async (userId, filter, offset, limit) => {
-      const entries = current().entriesByUser.get(userId) ?? [];
-      const picked: LedgerEntry[] = [];
-      for (let at = entries.length - 1; at >= 0; at--) {
-        const entry = entries[at] as LedgerEntry;
-        if (matches(entry, filter)) picked.push(entry);
-      }
-      return { rows: picked.slice(offset, offset + limit), total: picked.length };
-    },
+    entries: async (userId, filter, offset, limit) =>
+      entriesOf(current(), userId, filter).slice(offset, offset + limit),
+    countEntries: async (userId, filter) => entriesOf(current(), userId, filter).length,
   };
 }

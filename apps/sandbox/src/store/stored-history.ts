@@ -155,24 +155,26 @@ export function storedHistory(db: Database): StoredHistory {
         return rows.map((row) => ownFillOf(row, decimal));
       }),
     entries: async (userId, filter, offset, limit) => {
-      if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
-      return db.read(async (tx) => {
-        const { where, params } = entriesWhere(userId, filter);
-        const n = params.length;
-        const rows = await rowsOf(
+      if (Object.values(filter).some(unstorable)) return [];
+      const { where, params } = entriesWhere(userId, filter);
+      const n = params.length;
+      const rows = await db.read((tx) =>
+        rowsOf(
           tx,
           `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
            LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, limit, bigint(offset)],
-        );
-        const total = await countOf(
-          tx,
-          `SELECT count(*) FROM ledger_entries WHERE ${where}`,
-          params,
-        );
-        const decimal = sharedDecimals();
-        return { rows: rows.map((row): LedgerEntry => entryOf(row, decimal)), total };
-      });
+        ),
+      );
+      const decimal = sharedDecimals();
+      return rows.map((row): LedgerEntry => entryOf(row, decimal));
+    },
+    countEntries: async (userId, filter) => {
+      if (Object.values(filter).some(unstorable)) return 0;
+      const { where, params } = entriesWhere(userId, filter);
+      return db.read((tx) =>
+        countOf(tx, `SELECT count(*) FROM ledger_entries WHERE ${where}`, params),
+      );
     },
   };
   return {
