@@ -375,7 +375,7 @@ async function pageP99(
  * the most the process held resident on the way (Linux's VmHWM), the memory a start on that
  * history needs, and the p99 of pages of that ledger read from the store.
  */
-export async function historyStartup(dataDir: string): Promise<HistoryStartup> {
+async function historyStartup(dataDir: string): Promise<HistoryStartup> {
   await addDemoOrderHistory({ dataDir }, historyOrders);
   await addDemoLedgerHistory({ dataDir }, historyEntries);
   const starts: { ms: number; peakMb: number }[] = [];
