@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { channelAddress, eventsPath } from '@exchange-kit/contract/events';
 import { serviceAuthJwt } from '@exchange-kit/core/auth';
 import {
+  addDemoLedgerHistory,
   addDemoOrderHistory,
   addDemoToken,
   freshPostgresDatabase,
@@ -337,15 +338,48 @@ async function startupMs(dataDir: string): Promise<number> {
 
 /** Orders a store holds for the start-up row on a long history. */
 const historyOrders = 1_000_000;
+/** Ledger entries of the demo user (in XRP) the same store holds, paged by the history row. */
+const historyEntries = 100_000;
+const pageReads = 200;
+
+interface HistoryStartup {
+  ms: number;
+  peakMb: number;
+  /** p99 of `pageReads` signed reads of a page of the demo user's entries, one at a time. */
+  balanceHistoryP99Ms: number;
+  transactionsP99Ms: number;
+}
+
+/** p99 of `pageReads` signed GETs of `path(n)` made one after the other. */
+async function pageP99(
+  sandbox: { exchangeUrl: string } & Token,
+  path: (n: number) => string,
+): Promise<number> {
+  const times: number[] = [];
+  for (let n = 0; n < pageReads; n++) {
+    const url = path(n);
+    const started = performance.now();
+    const response = await fetch(`${sandbox.exchangeUrl}${url}`, {
+      headers: { 'x-service-auth': sign(sandbox, url) },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.ceil(times.length * 0.99) - 1] as number;
+}
 
 /**
  * A start of the built `exchange-sandbox` on a data folder that also holds `historyOrders`
- * orders (median of three): how long until \`ready\`, and the most the process held resident
- * on the way (Linux's VmHWM), the memory a start on that history needs.
+ * orders and `historyEntries` ledger entries (median of three): how long until \`ready\`,
+ * the most the process held resident on the way (Linux's VmHWM), the memory a start on that
+ * history needs, and the p99 of pages of that ledger read from the store.
  */
-async function historyStartup(dataDir: string): Promise<{ ms: number; peakMb: number }> {
+async function historyStartup(dataDir: string): Promise<HistoryStartup> {
   await addDemoOrderHistory({ dataDir }, historyOrders);
+  await addDemoLedgerHistory({ dataDir }, historyEntries);
   const starts: { ms: number; peakMb: number }[] = [];
+  const pages = { balanceHistoryP99Ms: Number.NaN, transactionsP99Ms: Number.NaN };
   for (let n = 0; n < 3; n++) {
     const started = performance.now();
     const sandbox = await spawnSandbox({ dataDir }, 180_000);
@@ -353,9 +387,19 @@ async function historyStartup(dataDir: string): Promise<{ ms: number; peakMb: nu
     const status = await readFile(`/proc/${sandbox.pid}/status`, 'utf8').catch(() => '');
     const peakKb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN);
     starts.push({ ms, peakMb: peakKb / 1024 });
+    if (n === 0) {
+      pages.balanceHistoryP99Ms = await pageP99(
+        sandbox,
+        (page) => `/balance_history?currency=XRP&limit=20&timestamp_lte=${2_000_000_000 - page}`,
+      );
+      pages.transactionsP99Ms = await pageP99(
+        sandbox,
+        (page) => `/transactions?currency=XRP&limit=20&page=${1 + ((page * 37) % 5000)}`,
+      );
+    }
     await sandbox.stop();
   }
-  return starts.sort((a, b) => a.ms - b.ms)[1] as { ms: number; peakMb: number };
+  return { ...(starts.sort((a, b) => a.ms - b.ms)[1] as { ms: number; peakMb: number }), ...pages };
 }
 
 /**
@@ -530,7 +574,7 @@ export async function sandboxBench(): Promise<string> {
           ]
         : []),
       '',
-      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the orders of the write mix, which it reads). On ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk; median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most.`,
+      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the orders of the write mix, which it reads). On ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk) and ${historyEntries.toLocaleString('en')} ledger entries of one user, which a start leaves in the store (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 of those entries read from the store, p99 of ${pageReads} reads one at a time: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\` (which counts them for its pages).`,
       '',
       'Targets: with PGlite at least 1,000 writes/s and 60% of the ceiling with p99 at most 20 ms, and within 5% of that with 1,000 subscribers connected elsewhere; with PostgreSQL at least 3,000 writes/s; at least 10,000 reads/s; start-up at most 1.5 s.',
     ].join('\n');

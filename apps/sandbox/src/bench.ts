@@ -7,6 +7,7 @@ import { orderHandlers } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
 import { openDatabase, type StoreOptions } from './store/database.js';
+import { addLedgerHistory } from './store/ledger-history.js';
 import { addOrderHistory } from './store/order-history.js';
 import { addToken, demoUserId } from './store/seed.js';
 
@@ -25,6 +26,26 @@ export async function addDemoOrderHistory(store: StoreOptions, orders: number): 
   try {
     await database.transaction((tx) =>
       addOrderHistory(tx, { orders, userId: demoUserId, productId: 1, since: Date.now() - orders }),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `entries` ledger entries of the demo user in XRP added straight to a store a sandbox has set
+ * up and no longer runs on: the ledger a long run leaves, to measure a start and pages on it.
+ */
+export async function addDemoLedgerHistory(store: StoreOptions, entries: number): Promise<void> {
+  const database = await openDatabase(store);
+  try {
+    await database.transaction((tx) =>
+      addLedgerHistory(tx, {
+        entries,
+        userId: demoUserId,
+        currency: 'XRP',
+        since: Date.now() - entries,
+      }),
     );
   } finally {
     await database.close();

@@ -6,14 +6,14 @@ import { loanBidHandlers } from './exchange/loan-bids.js';
 import { loanHandlers } from './exchange/loans.js';
 import { marketHandlers } from './exchange/market.js';
 import { oauthHandlers } from './exchange/oauth.js';
-import { orderHandlers } from './exchange/orders.js';
+import { orderHandlers, orderStoredReads } from './exchange/orders.js';
 import { tradeHandlers } from './exchange/trades.js';
 import { tradingAccountHandlers } from './exchange/trading-accounts.js';
 import { userHandlers } from './exchange/users.js';
 import { withdrawalHandlers } from './exchange/withdrawals.js';
-import type { Handlers } from './handling/operation.js';
+import type { Handlers, StoredReadsOf } from './handling/operation.js';
 import { completingSettlements } from './partner/completion.js';
-import { partnerHandlers } from './partner/handlers.js';
+import { partnerHandlers, partnerStoredReads } from './partner/handlers.js';
 import { requiringSessionAuth } from './partner/session-required.js';
 
 /** The handlers of both interfaces; `exchangeUrl` is what OAuth hrefs name. */
@@ -42,6 +42,9 @@ export function sandboxHandlers(
     partner,
   ]);
 }
+
+/** The stored rows calls of both interfaces read in before they are decided. */
+export const sandboxStoredReads: StoredReadsOf = { ...partnerStoredReads, ...orderStoredReads };
 
 /**
  * The groups' handlers as one table. A second handler for an operation would silently replace

@@ -16,8 +16,8 @@ import type { AnonymousRateLimits, RateLimit } from './http/rate-limit.js';
 import { buildRoutes } from './http/router.js';
 import { createLogger, type LogDestination } from './log.js';
 import { sandboxPages } from './pages/pages.js';
-import { findSessionSecret, partnerStoredReads } from './partner/handlers.js';
-import { sandboxHandlers } from './sandbox-handlers.js';
+import { findSessionSecret } from './partner/handlers.js';
+import { sandboxHandlers, sandboxStoredReads } from './sandbox-handlers.js';
 import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
@@ -140,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     sequencer,
     routes: buildRoutes(),
     handlers,
-    storedReads: partnerStoredReads,
+    storedReads: sandboxStoredReads,
     findSessionSecret,
     now,
     rateLimit: options.rateLimit,

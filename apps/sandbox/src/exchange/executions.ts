@@ -1,16 +1,17 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
-import type { Fill, Order } from '../state/exchange-state.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
+import type { Fill } from '../state/exchange-state.js';
+import type { OwnFill } from '../state/history.js';
 import { actingUser } from './caller.js';
-import { fillsSince, newestFills, ownFills } from './fill-history.js';
+import { fillsSince, newestFills } from './fill-history.js';
 import { executionView } from './order-view.js';
 import { loadProduct } from './orders.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 
 type OwnExecution = components['schemas']['OwnExecution'];
 
 /** A fill as the owner of `order` sees it; with details, the order it filled. */
-export function ownView(fill: Fill, order: Order, withDetails: boolean): OwnExecution {
+export function ownView(fill: Fill, order: OwnFill['order'], withDetails: boolean): OwnExecution {
   const view: OwnExecution = {
     ...executionView(fill),
     my_side: order.side,
@@ -44,14 +45,14 @@ const listExecutions: ExchangeHandlerOf<'listExecutions'> = ({ journal, query })
 
 const listOwnExecutions: ExchangeHandlerOf<'listOwnExecutions'> = ({ journal, caller, query }) => {
   const { id } = loadProduct(journal, query.product_id);
-  const own = ownFills(journal.exchange, actingUser(caller), id);
+  const userId = actingUser(caller);
+  const { limit, page } = query;
   const withDetails = query.with_details === 1;
-  return {
-    status: 200,
-    body: pageOf(own, query.limit, query.page, ({ fill, order }) =>
-      ownView(fill, order, withDetails),
-    ),
-  };
+  return later(async (history) => {
+    const own = await history.ownFills(userId, id, (page - 1) * limit, limit);
+    const models = own.rows.map(({ fill, order }) => ownView(fill, order, withDetails));
+    return { status: 200, body: pageFrom(own.total, models, limit, page) };
+  });
 };
 
 export const executionHandlers = { listExecutions, listOwnExecutions } satisfies Handlers;

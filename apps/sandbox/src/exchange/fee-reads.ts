@@ -1,9 +1,8 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 import { type FeeRole, feeRate, feeTier, fillFee, withdrawalFee } from './fee-rules.js';
-import { ownFills } from './fill-history.js';
 import { checkAmount, fundingCurrencyFor, loadProduct, tradingTypeFor } from './orders.js';
 
 type FeeRule = components['schemas']['FeeRule'];
@@ -52,36 +51,34 @@ const volumeDays = 30;
  * The value of the caller's fills of the last 30 days in the caller's currency, at each
  * currency's exchange rate (its value in JPY), on perpetual products and on the others.
  */
-const getFeeTier: ExchangeHandlerOf<'getFeeTier'> = ({ journal: { exchange }, caller, now }) => {
+const getFeeTier: ExchangeHandlerOf<'getFeeTier'> = ({ caller, now }) => {
   const userId = actingUser(caller);
-  const inCurrency = exchange.users.get(userId)?.currency ?? 'JPY';
-  const rate = (code: string) => exchange.currencies.get(code)?.exchangeRate ?? new D(0);
   const from = now - volumeDays * 24 * 60 * 60 * 1000;
-  const volume = { pair: new D(0), perpetual: new D(0) };
-  for (const product of exchange.products.values()) {
-    const inJpy = ownFills(exchange, userId, product.id)
-      .filter(({ fill }) => fill.createdAt >= from)
-      .reduce(
-        (sum, { fill }) =>
-          sum.plus(fill.quantity.times(fill.price).times(rate(product.quotedCurrency))),
-        new D(0),
-      );
-    if (product.perpetual) volume.perpetual = volume.perpetual.plus(inJpy);
-    else volume.pair = volume.pair.plus(inJpy);
-  }
-  const own = rate(inCurrency);
-  const inOwn = (jpy: D) => (own.isZero() ? jpy : jpy.div(own).toDecimalPlaces(16, D.ROUND_DOWN));
-  return {
-    status: 200,
-    body: {
-      fee_tier: feeTier,
-      from_time: new Date(from).toISOString(),
-      to_time: new Date(now).toISOString(),
-      in_currency: inCurrency,
-      currency_pair_volume: inOwn(volume.pair).toFixed(),
-      perpetual_volume: inOwn(volume.perpetual).toFixed(),
-    },
-  };
+  return later(async (history, exchange) => {
+    const inCurrency = exchange.users.get(userId)?.currency ?? 'JPY';
+    const rate = (code: string) => exchange.currencies.get(code)?.exchangeRate ?? new D(0);
+    const volume = { pair: new D(0), perpetual: new D(0) };
+    for (const { fill } of await history.ownFillsSince(userId, from)) {
+      const product = exchange.products.get(fill.productId);
+      if (!product) continue;
+      const inJpy = fill.quantity.times(fill.price).times(rate(product.quotedCurrency));
+      if (product.perpetual) volume.perpetual = volume.perpetual.plus(inJpy);
+      else volume.pair = volume.pair.plus(inJpy);
+    }
+    const own = rate(inCurrency);
+    const inOwn = (jpy: D) => (own.isZero() ? jpy : jpy.div(own).toDecimalPlaces(16, D.ROUND_DOWN));
+    return {
+      status: 200,
+      body: {
+        fee_tier: feeTier,
+        from_time: new Date(from).toISOString(),
+        to_time: new Date(now).toISOString(),
+        in_currency: inCurrency,
+        currency_pair_volume: inOwn(volume.pair).toFixed(),
+        perpetual_volume: inOwn(volume.perpetual).toFixed(),
+      },
+    };
+  });
 };
 
 type EstimateInput = components['schemas']['FeeEstimateRequest'];

@@ -1,4 +1,4 @@
-import type { ExchangeState, Fill, Order } from '../state/exchange-state.js';
+import type { ExchangeState, Fill } from '../state/exchange-state.js';
 
 /**
  * Every read of fill history goes through here. Fills are in memory today
@@ -41,32 +41,4 @@ export function fillsSince(
   const last = fills[end - 1] as Fill;
   while (end < fills.length && second(fills[end] as Fill) === second(last)) end++;
   return fills.slice(first, end);
-}
-
-/**
- * The fills of `userId`'s orders on a product, newest first, each with the order of the
- * user's it filled: a fill between two orders of the user's is there once for each.
- */
-export function ownFills(
-  state: ExchangeState,
-  userId: number,
-  productId: number,
-): { fill: Fill; order: Order }[] {
-  const own: { fill: Fill; order: Order }[] = [];
-  const fills = fillsOf(state, productId);
-  for (let at = fills.length - 1; at >= 0; at--) {
-    const fill = fills[at] as Fill;
-    for (const id of [fill.takerOrderId, fill.makerOrderId]) {
-      const order = state.orders.get(id);
-      if (order?.userId === userId) own.push({ fill, order });
-    }
-  }
-  return own;
-}
-
-/** The fills of one order, oldest first. */
-export function fillsOfOrder(state: ExchangeState, order: Order): Fill[] {
-  return fillsOf(state, order.productId).filter(
-    (fill) => fill.takerOrderId === order.id || fill.makerOrderId === order.id,
-  );
 }

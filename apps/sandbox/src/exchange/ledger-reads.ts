@@ -1,11 +1,10 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotFound } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, type LedgerEntry } from '../state/exchange-state.js';
-import { newestEntries } from './balance-history.js';
 import { actingUser } from './caller.js';
 import { fractionalSeconds } from './market.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 import { reservedHolders } from './reserved-details.js';
 import { accountsOf } from './users.js';
 
@@ -38,32 +37,30 @@ function transactionView(entry: LedgerEntry): components['schemas']['Transaction
 const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
 
 /** The caller's entries, newest first, filtered by currency, kind and time. */
-const listBalanceHistory: ExchangeHandlerOf<'listBalanceHistory'> = ({
-  journal,
-  caller,
-  query,
-}) => {
-  const entries = newestEntries(
-    journal.exchange,
-    actingUser(caller),
-    {
-      currency: query.currency,
-      sourceAction: query.source_action,
-      fromMs: ms(query.timestamp_gte),
-      toMs: ms(query.timestamp_lte),
-    },
-    query.limit,
-  );
-  return { status: 200, body: entries.map(entryView) };
+const listBalanceHistory: ExchangeHandlerOf<'listBalanceHistory'> = ({ caller, query }) => {
+  const userId = actingUser(caller);
+  const filter = {
+    currency: query.currency,
+    sourceAction: query.source_action,
+    fromMs: ms(query.timestamp_gte),
+    toMs: ms(query.timestamp_lte),
+  };
+  return later(async (history) => {
+    const entries = await history.entries(userId, filter, 0, query.limit);
+    return { status: 200, body: entries.map(entryView) };
+  });
 };
 
 /** The same entries, paged as the older transactions list pages them. */
-const listTransactions: ExchangeHandlerOf<'listTransactions'> = ({ journal, caller, query }) => {
-  const entries = newestEntries(journal.exchange, actingUser(caller), {
-    currency: query.currency,
-    sourceAction: query.transaction_type,
+const listTransactions: ExchangeHandlerOf<'listTransactions'> = ({ caller, query }) => {
+  const userId = actingUser(caller);
+  const { limit, page } = query;
+  const filter = { currency: query.currency, sourceAction: query.transaction_type };
+  return later(async (history) => {
+    const entries = await history.entries(userId, filter, (page - 1) * limit, limit);
+    const total = await history.countEntries(userId, filter);
+    return { status: 200, body: pageFrom(total, entries.map(transactionView), limit, page) };
   });
-  return { status: 200, body: pageOf(entries, query.limit, query.page, transactionView) };
 };
 
 const ownAccounts = (state: Parameters<typeof accountsOf>[0], userId: number) =>

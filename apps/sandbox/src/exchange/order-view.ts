@@ -1,6 +1,9 @@
 import type { components } from '@exchange-kit/contract/exchange';
+import { NotFound } from '../handling/errors.js';
+import { isLater, type LaterReply, later, type Reply } from '../handling/operation.js';
 import { D, type ExchangeState, type Fill, type Order } from '../state/exchange-state.js';
-import { fillsOfOrder } from './fill-history.js';
+import type { HistoryReads, OrderKey } from '../state/history.js';
+import { orderByKey } from '../state/memory-history.js';
 import { fractionalSeconds } from './market.js';
 
 type OrderBody = components['schemas']['Order'];
@@ -9,15 +12,32 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 const decimal = (value: D) => value.toFixed();
 const nullable = (value: D | null) => (value === null ? null : value.toFixed());
 
-/** Where an order is named: `/orders/{order_id}` or `/orders/client:{client_order_id}`. */
-export type OrderKey = { id: string } | { clientOrderId: string };
+export type { OrderKey };
 
-/** One of `userId`'s orders, in any state. */
-export function findOrder(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
-  if ('clientOrderId' in key) return state.orderByClientId(userId, key.clientOrderId);
-  if (!/^[0-9]{1,15}$/.test(key.id)) return undefined;
-  const order = state.orders.get(Number(key.id));
-  return order?.userId === userId ? order : undefined;
+/**
+ * One of `userId`'s orders that memory holds: every open one, and a closed one until it is
+ * stored; the store keeps the rest (`answerForOrder`).
+ */
+export const findOrder = orderByKey;
+
+/**
+ * The answer about one of `userId`'s orders, in any state: at once when memory holds it and
+ * `answer` needs no history, else once read from history. An order nowhere is a 404.
+ */
+export function answerForOrder<Answer extends Reply>(
+  state: ExchangeState,
+  userId: number,
+  key: OrderKey,
+  answer: (order: Order, state: ExchangeState) => Answer | LaterReply<Answer>,
+): Answer | LaterReply<Answer> {
+  const held = findOrder(state, userId, key);
+  if (held) return answer(held, state);
+  return later(async (history, now) => {
+    const order = await history.order(userId, key);
+    if (!order) throw new NotFound('Order not found');
+    const reply = answer(order, now);
+    return isLater(reply) ? reply.later(history, now) : reply;
+  });
 }
 
 // The average is cut, not rounded, to 8 places so a buyer's average never shows above what
@@ -88,10 +108,15 @@ export const executionView = (fill: Fill): components['schemas']['Execution'] =>
 });
 
 /** The Order of the spec with its fills, as `with_details=1` asks for it. */
-export function orderWithExecutions(state: ExchangeState, order: Order): OrderBody {
+export async function orderWithExecutions(
+  state: ExchangeState,
+  history: HistoryReads,
+  order: Order,
+): Promise<OrderBody> {
+  const fills = await history.fillsOfOrder(order);
   return {
     ...orderView(state, order),
-    executions: fillsOfOrder(state, order).map((fill) => ({
+    executions: fills.map((fill) => ({
       ...executionView(fill),
       my_side: order.side,
       timestamp: fractionalSeconds(fill.createdAt),

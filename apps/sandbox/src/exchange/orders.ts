@@ -7,11 +7,13 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../handling/errors.js';
-import type {
-  CallInput,
-  ExchangeHandlerOf,
-  Handlers,
-  RequestContext,
+import {
+  type CallInput,
+  type ExchangeHandlerOf,
+  type Handlers,
+  later,
+  type RequestContext,
+  type StoredReadsOf,
 } from '../handling/operation.js';
 import {
   D,
@@ -22,12 +24,19 @@ import {
   type TrailingStop,
   takesOnly,
 } from '../state/exchange-state.js';
+import type { HistoryReads } from '../state/history.js';
 import type { Journal, Writable } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { syncReserve } from './ledger.js';
 import { bestOpposite, cancel, matchOrder, trailingTrigger } from './matching.js';
-import { findOrder, type OrderKey, orderView, orderWithExecutions } from './order-view.js';
-import { pageOf } from './paging.js';
+import {
+  answerForOrder,
+  findOrder,
+  type OrderKey,
+  orderView,
+  orderWithExecutions,
+} from './order-view.js';
+import { pageFrom } from './paging.js';
 import { afterTrading } from './position-exits.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { defaultLeverageLevel } from './trading-accounts.js';
@@ -277,35 +286,67 @@ const createOrder: ExchangeHandlerOf<'createOrder'> = (context) => {
 };
 
 /** An order as a read answers it: with its fills when the caller asked for its details. */
-const viewOf = (state: ExchangeState, order: Order, query: { with_details?: 0 | 1 }) =>
-  query.with_details === 1 ? orderWithExecutions(state, order) : orderView(state, order);
+const viewOf = (
+  state: ExchangeState,
+  history: HistoryReads,
+  order: Order,
+  query: { with_details?: 0 | 1 },
+) =>
+  query.with_details === 1
+    ? orderWithExecutions(state, history, order)
+    : Promise.resolve(orderView(state, order));
 
+/** Every order is history once closed: the list is read from it, paged there. */
 const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query }) => {
   const { limit, page } = query;
   // A filter naming no product is a mistake of the caller's, not an empty list.
   if (query.product_id !== undefined) loadProduct(journal, query.product_id);
-  const wanted = (value: string | number | undefined, actual: string | number) =>
-    value === undefined || String(value) === String(actual);
-  const matching = (journal.exchange.ordersByUser.get(actingUser(caller)) ?? [])
-    .filter(
-      (order) =>
-        wanted(query.product_id, order.productId) &&
-        wanted(query.status, order.status) &&
-        wanted(query.trading_type, order.tradingType) &&
-        wanted(query.funding_currency, order.fundingCurrency),
-    )
-    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  return {
-    status: 200,
-    body: pageOf(matching, limit, page, (order) => viewOf(journal.exchange, order, query)),
+  const userId = actingUser(caller);
+  const filter = {
+    productId: query.product_id === undefined ? undefined : Number(query.product_id),
+    status: query.status,
+    tradingType: query.trading_type,
+    fundingCurrency: query.funding_currency,
   };
+  return later(async (history, state) => {
+    const found = await history.orders(userId, filter, (page - 1) * limit, limit);
+    const models = await Promise.all(
+      found.rows.map((order) => viewOf(state, history, order, query)),
+    );
+    return { status: 200, body: pageFrom(found.total, models, limit, page) };
+  });
 };
 
 const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
-  const { exchange: state } = context.journal;
-  const order = findOrder(state, actingUser(context.caller), orderKey(context));
-  if (!order) throw notFound();
-  return { status: 200, body: viewOf(state, order, context.query) };
+  const { query } = context;
+  return answerForOrder(
+    context.journal.exchange,
+    actingUser(context.caller),
+    orderKey(context),
+    (order, state) =>
+      query.with_details === 1
+        ? later(async (history, now) => ({
+            status: 200,
+            body: await orderWithExecutions(now, history, order),
+          }))
+        : { status: 200, body: orderView(state, order) },
+  );
+};
+
+/** The client order id a create carries, as sent: what may name an order already placed. */
+export function clientOrderIdIn(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const order = 'order' in body ? (body as { order: unknown }).order : body;
+  return (order as { client_order_id?: unknown } | null)?.client_order_id;
+}
+
+/** A create names a client order id, which a closed order held in the store alone may have. */
+export const orderStoredReads: StoredReadsOf = {
+  createOrder: (body, caller) => {
+    const clientOrderId = clientOrderIdIn(body);
+    if (typeof clientOrderId !== 'string' || !('userId' in caller)) return {};
+    return { clientOrders: { userId: caller.userId, clientOrderIds: [clientOrderId] } };
+  },
 };
 
 /** Edits price and/or quantity; a new price or a larger size loses the time priority. */

@@ -5,9 +5,10 @@ export function pageOf<Row, Model>(
   page: number,
   view: (row: Row) => Model,
 ) {
-  return {
-    models: rows.slice((page - 1) * limit, page * limit).map(view),
-    current_page: page,
-    total_pages: Math.ceil(rows.length / limit),
-  };
+  return pageFrom(rows.length, rows.slice((page - 1) * limit, page * limit).map(view), limit, page);
+}
+
+/** The same shape for a page read already: its `models`, of `total` rows in all. */
+export function pageFrom<Model>(total: number, models: Model[], limit: number, page: number) {
+  return { models, current_page: page, total_pages: Math.ceil(total / limit) };
 }

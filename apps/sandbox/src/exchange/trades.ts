@@ -13,7 +13,7 @@ import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { closesPosition } from './ledger.js';
 import { bestOpposite, exitOrder, matchOrder } from './matching.js';
-import { findOrder } from './order-view.js';
+import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct } from './orders.js';
 import { pageOf } from './paging.js';
 import { afterTrading, fitExitOrders } from './position-exits.js';
@@ -107,17 +107,20 @@ const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query })
   };
 };
 
-const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) => {
-  const { exchange: state } = journal;
-  const order = findOrder(state, actingUser(caller), { id: String(path.order_id) });
-  if (!order) throw new NotFound('Order not found');
-  const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
-  const trades = [...ids].flatMap((id) => {
-    const position = id === null ? undefined : state.positions.get(id);
-    return position ? [tradeView(state, position)] : [];
-  });
-  return { status: 200, body: trades };
-};
+const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) =>
+  answerForOrder(
+    journal.exchange,
+    actingUser(caller),
+    { id: String(path.order_id) },
+    (order, state) => {
+      const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
+      const trades = [...ids].flatMap((id) => {
+        const position = id === null ? undefined : state.positions.get(id);
+        return position ? [tradeView(state, position)] : [];
+      });
+      return { status: 200, body: trades };
+    },
+  );
 
 const closeTrade: ExchangeHandlerOf<'closeTrade'> = (context) => {
   const body = (context.body ?? {}) as z.infer<typeof zCloseTradeBody>;

@@ -11,6 +11,8 @@ import type { operations as PartnerOperations } from '@exchange-kit/contract/par
 import type * as PartnerSchemas from '@exchange-kit/contract/partner/schemas';
 import type * as z from 'zod/mini';
 
+import type { ExchangeState } from '../state/exchange-state.js';
+import type { HistoryReads } from '../state/history.js';
 import type { Journal } from '../state/journal.js';
 import type { StoredReads } from '../state/storage.js';
 
@@ -98,12 +100,29 @@ export interface Reply {
 }
 
 /**
+ * A reply that reads history (`HistoryReads`): made once every call decided before it is
+ * stored, outside the calls decided one at a time, since the store answers it. It may throw a
+ * domain error as a handler does; there is nothing of the call's to undo by then.
+ */
+export interface LaterReply<Answer extends Reply = Reply> {
+  readonly later: (history: HistoryReads, state: ExchangeState) => Promise<Answer>;
+}
+
+export const later = <Answer extends Reply>(
+  read: LaterReply<Answer>['later'],
+): LaterReply<Answer> => ({ later: read });
+
+export const isLater = <Answer extends Reply>(
+  reply: Answer | LaterReply<Answer>,
+): reply is LaterReply<Answer> => 'later' in reply;
+
+/**
  * Any operation's handler, as the edge holds them side by side. It runs without waiting on
  * anything: one call at a time decides on the sandbox state. Declared as a method so its
  * parameter is compared both ways: a handler typed for one operation's input fits.
  */
 export type Handler = {
-  handle(context: RequestContext<CallInput>): Reply;
+  handle(context: RequestContext<CallInput>): Reply | LaterReply;
 }['handle'];
 
 /** Handlers keyed by the operationId of the spec. */
@@ -113,7 +132,7 @@ export type Handlers = Record<string, Handler>;
  * The stored rows a call of an operation may read that memory holds only once read (intents),
  * named from its body as sent, before it is validated: a value that is no id names nothing.
  */
-export type StoredReadsOf = Record<string, (body: unknown) => StoredReads>;
+export type StoredReadsOf = Record<string, (body: unknown, caller: Caller) => StoredReads>;
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } }
   ? Body
@@ -135,7 +154,7 @@ export type DocumentedReply<Operation> = Operation extends { responses: infer Re
 /** The handler of an exchange operation. */
 export type ExchangeHandlerOf<Id extends keyof ExchangeOperations & string> = (
   context: RequestContext<ExchangeInput<Id>>,
-) => DocumentedReply<ExchangeOperations[Id]>;
+) => DocumentedReply<ExchangeOperations[Id]> | LaterReply<DocumentedReply<ExchangeOperations[Id]>>;
 
 /** The handler of a partner operation. */
 export type PartnerHandlerOf<Id extends keyof PartnerOperations & string> = (

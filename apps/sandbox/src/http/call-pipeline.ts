@@ -1,4 +1,13 @@
-import type { Caller, Handler, Handlers, Reply, StoredReadsOf } from '../handling/operation.js';
+import { clientOrderIdIn } from '../exchange/orders.js';
+import {
+  type Caller,
+  type Handler,
+  type Handlers,
+  isLater,
+  type LaterReply,
+  type Reply,
+  type StoredReadsOf,
+} from '../handling/operation.js';
 import type { Journal } from '../state/journal.js';
 import type { Sequencer } from '../state/sequencer.js';
 import {
@@ -66,11 +75,7 @@ export function isPublicRead(route: Route): boolean {
 
 /** A POST /orders carrying a client_order_id may be signed without a nonce. */
 function carriesClientOrderId(route: Route, body: unknown): boolean {
-  if (route.operation.operationId !== 'createOrder' || typeof body !== 'object' || body === null) {
-    return false;
-  }
-  const order = 'order' in body ? (body as { order: unknown }).order : body;
-  return typeof (order as { client_order_id?: unknown } | null)?.client_order_id === 'string';
+  return route.operation.operationId === 'createOrder' && typeof clientOrderIdIn(body) === 'string';
 }
 
 /** An authentication refusal as the conventions answer it: 401 with a plain-text reason. */
@@ -92,7 +97,7 @@ export function decideAs(
   call: Pick<ParsedCall, 'route' | 'path' | 'query' | 'body' | 'now'>,
   caller: Caller,
   journal: Journal,
-): Reply {
+): Reply | LaterReply {
   const { route, now } = call;
   try {
     const input = validateRequest(route, { path: call.path, query: call.query, body: call.body });
@@ -102,6 +107,22 @@ export function decideAs(
     if (!refused) throw error;
     journal.undo();
     return errorReply(refused, route.api);
+  }
+}
+
+/** The reply of a decided call; one that reads history is made now, refusals answered. */
+export async function replyOf(
+  sequencer: Sequencer,
+  reply: Reply | LaterReply,
+  api: Route['api'],
+): Promise<Reply> {
+  if (!isLater(reply)) return reply;
+  try {
+    return await sequencer.read((history, state) => reply.later(history, state.exchange));
+  } catch (error) {
+    const refused = asHttpError(error);
+    if (!refused) throw error;
+    return errorReply(refused, api);
   }
 }
 
@@ -138,8 +159,8 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
         );
     const limited = overLimit(caller, now, { api: route.api, body, address: call.address });
     if (limited) return limited;
-    const reads = options.storedReads?.[operationId]?.(body);
-    return sequencer.run(
+    const reads = options.storedReads?.[operationId]?.(body, caller);
+    const reply = await sequencer.run(
       (journal) => {
         // Decided again after the store refused an earlier call, it spent its nonce (or its
         // one-use token) the first time.
@@ -157,6 +178,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
       reads,
       nonce?.scope ?? oneUse?.scope,
     );
+    return replyOf(sequencer, reply, route.api);
   }
 
   return async (call) => {

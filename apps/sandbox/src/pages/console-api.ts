@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { signAuthPayload } from '@exchange-kit/core/auth';
 import type { DemoCredentials } from '../config.js';
 import type { Caller, Handlers } from '../handling/operation.js';
-import { decideAs, parseQuery } from '../http/call-pipeline.js';
+import { decideAs, parseQuery, replyOf } from '../http/call-pipeline.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import { buildRoutes, findRoute, type Route } from '../http/router.js';
 import type { Sequencer } from '../state/sequencer.js';
@@ -60,7 +60,11 @@ export function consoleApi(options: ConsoleApiOptions) {
     const handler = options.handlers[route.operation.operationId];
     if (!handler) return uncachedJson(404, { message: `No read at ${pathname}` });
     const call = { route, path, query: parseQuery(search), body: undefined, now: options.now() };
-    const reply = await sequencer.run((journal) => decideAs(handler, call, caller, journal));
+    const reply = await replyOf(
+      sequencer,
+      await sequencer.run((journal) => decideAs(handler, call, caller, journal)),
+      api,
+    );
     return uncachedJson(reply.status, reply.body);
   }
 

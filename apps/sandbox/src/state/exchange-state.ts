@@ -333,7 +333,10 @@ export class ExchangeState {
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
   positions = new Map<number, Position>();
-  /** Each user's ledger entries, oldest first; read through `exchange/balance-history.ts`. */
+  /**
+   * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps
+   * nothing); read through `HistoryReads`.
+   */
   entriesByUser = new Map<number, LedgerEntry[]>();
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
@@ -441,10 +444,20 @@ export class ExchangeState {
     this.unrest(order);
     this.orders.delete(order.id);
     const own = this.ordersByUser.get(order.userId);
-    own?.splice(own.indexOf(order), 1);
+    const at = own?.indexOf(order) ?? -1;
+    if (at !== -1) own?.splice(at, 1);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
     }
+  }
+
+  /**
+   * Lets go of an order stored closed: the store answers for it from then on. Only the very
+   * object memory holds is let go, so an order read again since stays.
+   */
+  forgetOrder(order: Order): void {
+    if (this.orders.get(order.id) !== order) return;
+    this.dropOrder(order);
   }
 
   orderByClientId(userId: number, clientOrderId: string): Order | undefined {
@@ -528,7 +541,8 @@ export class ExchangeState {
 
   dropEntry(ledgerEntry: LedgerEntry): void {
     const entries = this.entriesByUser.get(ledgerEntry.userId);
-    entries?.splice(entries.indexOf(ledgerEntry), 1);
+    const at = entries?.indexOf(ledgerEntry) ?? -1;
+    if (at !== -1) entries?.splice(at, 1);
   }
 }
 

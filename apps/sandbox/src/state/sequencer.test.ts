@@ -3,6 +3,7 @@ import {
   zCreateOAuthRequestResponse,
   zCreateOrderResponse,
   zGetOrderByClientIdResponse,
+  zGetOrderResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import {
   zCreateSessionResponse,
@@ -218,7 +219,9 @@ describe('the sandbox state and its store', () => {
       }),
     );
     expect(Number(next.id)).toBeGreaterThan(direct);
-    expect(sandbox.sequencer.state.exchange.orders.get(direct)?.status).toBe('cancelled');
+    // Closed, it is the store's to answer for.
+    const read = valid(zGetOrderResponse, await user.call('GET', `/orders/${direct}`));
+    expect(read.status).toBe('cancelled');
   });
 });
 

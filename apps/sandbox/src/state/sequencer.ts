@@ -1,5 +1,7 @@
-import type { Sequences } from './exchange-state.js';
+import { isOpen, type LedgerEntry, type Sequences } from './exchange-state.js';
+import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
+import { memoryHistory } from './memory-history.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';
 
@@ -109,6 +111,8 @@ export class Sequencer {
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
   #intentIdsRead: Promise<void>;
+  /** Where history is read: the store, or memory when the store keeps nothing. */
+  readonly #history: HistoryReads;
   /** Told of every call's changes; see Publisher. */
   publisher: Publisher | undefined;
   /** Read-backs of the whole state queued and not over yet (see #exclusively). */
@@ -127,6 +131,7 @@ export class Sequencer {
   ) {
     this.#state = state;
     this.#intentIdsRead = this.#readIntentIds(state);
+    this.#history = storage.history?.reads ?? memoryHistory(() => this.#state.exchange);
   }
 
   static async open(
@@ -183,10 +188,17 @@ export class Sequencer {
       this.#reloadsQueued > 0
         ? named
         : named.filter((id) => partner.mayHoldIntent(id) && !partner.intents.has(id));
+    const clientOrders = this.storage.history ? reads?.clientOrders : undefined;
+    const clientKeys = clientOrders?.clientOrderIds ?? [];
+    const unreadClientKeys =
+      this.#reloadsQueued > 0
+        ? clientKeys
+        : clientKeys.filter((id) => !this.#holdsClientOrder(clientOrders, id));
     const keys = [...named.map((id) => `intent ${id}`)];
+    for (const id of clientKeys) keys.push(`client order ${clientOrders?.userId} ${id}`);
     if (nonceScope !== undefined) keys.push(`nonce ${nonceScope}`);
     const ahead = keys.flatMap((key) => this.#held.get(key) ?? []);
-    if (unread.length === 0 && ahead.length === 0) {
+    if (unread.length === 0 && unreadClientKeys.length === 0 && ahead.length === 0) {
       await this.#ready;
       return this.#decide(decide);
     }
@@ -207,11 +219,60 @@ export class Sequencer {
           if (!this.#state.partner.intents.has(intent.id)) this.#state.partner.addIntent(intent);
         }
       }
+      await this.#readClientOrders(clientOrders, unreadClientKeys);
       return this.#decide(decide);
     } finally {
       for (const key of keys) if (this.#held.get(key) === mine) this.#held.delete(key);
       this.#holding.delete(mine);
       release();
+    }
+  }
+
+  #holdsClientOrder(named: StoredReads['clientOrders'], clientOrderId: string): boolean {
+    return (
+      named !== undefined &&
+      this.#state.exchange.orderByClientId(named.userId, clientOrderId) !== undefined
+    );
+  }
+
+  /** Reads in the stored orders named by client id that memory let go of once closed. */
+  async #readClientOrders(named: StoredReads['clientOrders'], ids: readonly string[]) {
+    const history = this.storage.history;
+    const missing = ids.filter((id) => !this.#holdsClientOrder(named, id));
+    if (!history || !named || missing.length === 0) return;
+    const exchange = this.#state.exchange;
+    const stored = await history.ordersByClientId(named.userId, missing);
+    exchange.addStoredOrders(
+      stored.filter(
+        (order) =>
+          !exchange.orders.has(order.id) &&
+          !this.#holdsClientOrder(named, order.clientOrderId ?? ''),
+      ),
+    );
+  }
+
+  /**
+   * Runs `read` on history once every call decided so far is stored, so it sees them all: how
+   * a read of what only grows is answered, outside the calls decided one at a time.
+   */
+  async read<T>(read: (history: HistoryReads, state: SandboxState) => Promise<T>): Promise<T> {
+    await this.#ready;
+    await this.settled();
+    return read(this.#history, this.#state);
+  }
+
+  /**
+   * Lets memory go of the history a batch stored (the orders it closed, its ledger entries),
+   * when the store keeps history.
+   */
+  #forgetClosed(changes: Changes): void {
+    if (!this.storage.history) return;
+    const { exchange } = this.#state;
+    for (const order of changes.orders.values()) {
+      if (!isOpen(order)) exchange.forgetOrder(order);
+    }
+    for (const { kind, row } of changes.records.values()) {
+      if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
     }
   }
 
@@ -288,6 +349,7 @@ export class Sequencer {
         try {
           await this.storage.write(changes);
           publish(calls);
+          this.#forgetClosed(changes);
           this.#rowsSinceReclaim += changes.size;
           if (this.storage.reclaim && this.#rowsSinceReclaim >= this.rowsPerReclaim) {
             this.#rowsSinceReclaim = 0;

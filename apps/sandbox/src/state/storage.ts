@@ -1,3 +1,4 @@
+import type { StoredHistory } from './history.js';
 import type { Changes } from './journal.js';
 import type { Intent } from './partner-state.js';
 import type { SandboxState } from './sandbox-state.js';
@@ -17,6 +18,11 @@ export interface SandboxStorage {
   write(changes: Changes): Promise<void>;
   /** Reclaims the room of rows that writes replaced, on a store that does not do it alone. */
   reclaim?(): Promise<void>;
+  /**
+   * Where history is read when the store keeps it: memory then forgets each order once it is
+   * stored closed. Without it, memory holds all history and answers its reads.
+   */
+  history?: StoredHistory;
 }
 
 /**
@@ -24,5 +30,7 @@ export interface SandboxStorage {
  * in before the call is decided. Ids are lower-case UUIDs.
  */
 export interface StoredReads {
-  intents: readonly string[];
+  intents?: readonly string[];
+  /** Orders named by their owner's client order id (a closed one may be in the store alone). */
+  clientOrders?: { userId: number; clientOrderIds: readonly string[] };
 }

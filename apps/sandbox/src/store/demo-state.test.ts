@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
 import { demoAssets, demoPrices } from '../demo-market.js';
 import type { SandboxState } from '../state/sandbox-state.js';
+import type { Sequencer } from '../state/sequencer.js';
 import { startTestSandbox } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 
@@ -16,7 +17,6 @@ function holdings({ exchange, partner }: SandboxState) {
     users: exchange.users,
     tokens,
     accounts: exchange.accounts,
-    entries: exchange.entriesByUser,
     orders: exchange.orders,
     loanBook: exchange.loanBook,
     next: exchange.next,
@@ -27,6 +27,12 @@ function holdings({ exchange, partner }: SandboxState) {
     ),
   };
 }
+
+/** Every entry of each of `users`, as history answers them. */
+const ledgers = (sequencer: Sequencer, users: number[]) =>
+  sequencer.read((history) =>
+    Promise.all(users.map((userId) => history.entries(userId, {}, 0, 1000))),
+  );
 
 // Tests of the rules start from the demo state built in memory; the sandbox starts from the
 // store its seed and migrations wrote. The two must be one state, or the rules are tested
@@ -42,6 +48,9 @@ describe('the demo state', () => {
   it('built in memory is the one the seed writes and the store reads back', async () => {
     const memory = await memorySandbox({ now, credentials: defaultCredentials });
     expect(holdings(memory.sequencer.state)).toEqual(holdings(stored.sequencer.state));
+    // The ledger is history, which the store answers for.
+    const users = [...memory.sequencer.state.exchange.users.keys()];
+    expect(await ledgers(stored.sequencer, users)).toEqual(await ledgers(memory.sequencer, users));
   });
 
   it("has Quick Exchange's assets and prices as the migrations write them", () => {

@@ -1,19 +1,19 @@
+import { statesWith } from '@exchange-kit/contract/state-tables';
 import {
   type Currency,
   D,
   type Deposit,
   ExchangeState,
-  type Fill,
-  type LedgerEntry,
   type LoanBid,
   type Order,
-  type OrderStatus,
   type Position,
-  type TrailingStop,
   type Withdrawal,
 } from '../state/exchange-state.js';
+import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
 import { eachRow, readRows } from './sandbox-rows.js';
+
+const openStatuses: readonly string[] = statesWith('order', 'open');
 
 /**
  * The exchange as the store holds it: every table the exchange decides on, read into a new
@@ -104,34 +104,12 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     });
   }
   const decimal = sharedDecimals();
-  const orders: Order[] = [];
-  for await (const row of eachRow(db, 'orders')) orders.push(orderOf(row, decimal));
+  // Closed orders stay in the store, which answers for them (`store/stored-history.ts`).
+  const orders = (
+    await readRows(db, 'orders', 'id', { where: 'status = ANY($1)', params: [openStatuses] })
+  ).map((row) => orderOf(row, decimal));
   state.addStoredOrders(orders);
-  for await (const row of eachRow(db, 'fills')) {
-    state.addFill({
-      id: Number(row.id),
-      productId: Number(row.product_id),
-      takerOrderId: Number(row.taker_order_id),
-      makerOrderId: Number(row.maker_order_id),
-      takerSide: row.taker_side as Fill['takerSide'],
-      price: decimal(row.price),
-      quantity: decimal(row.quantity),
-      createdAt: Number(row.created_at),
-    });
-  }
-  for await (const row of eachRow(db, 'ledgerEntry')) {
-    state.addEntry({
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      currency: String(row.currency),
-      amount: decimal(row.amount),
-      balance: decimal(row.balance),
-      sourceAction: row.source_action as LedgerEntry['sourceAction'],
-      sourceObjectType: row.source_object_type as LedgerEntry['sourceObjectType'],
-      sourceObjectId: orNull(row.source_object_id),
-      createdAt: Number(row.created_at),
-    });
-  }
+  for await (const row of eachRow(db, 'fills')) state.addFill(fillOf(row, decimal));
   for (const row of await readRows(db, 'positions')) {
     state.positions.set(Number(row.id), {
       id: Number(row.id),
@@ -175,12 +153,14 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     state.loanBook.set(row.currency, levels);
   }
   const [sequences] = await query<Record<string, string | number>>(
-    `SELECT (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_id_seq) AS order,
+    `SELECT (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
+         (SELECT coalesce(max(id), 0) + 1 FROM orders)) FROM orders_id_seq) AS order,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_sequence_seq)
          AS order_sequence,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account,
-       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM ledger_entries_id_seq)
+       (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
+         (SELECT coalesce(max(id), 0) + 1 FROM ledger_entries)) FROM ledger_entries_id_seq)
          AS entry`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
@@ -191,6 +171,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   };
   state.next = {
     order: after(sequences?.order, state.orders.keys()),
+    // Time priority orders only the open ones, which are all here.
     orderSequence: after(
       sequences?.order_sequence,
       orders.map((order) => order.sequence),
@@ -205,10 +186,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
         [...byCurrency.values()].map((account) => account.id),
       ),
     ),
-    entry: after(
-      sequences?.entry,
-      [...state.entriesByUser.values()].flat().map((entry) => entry.id),
-    ),
+    // Ledger entries stay in the store, which answers for them: its greatest id is in `entry`.
+    entry: Number(sequences?.entry),
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
     position: after(1, state.positions.keys()),
@@ -218,61 +197,6 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
 }
 
 type Row = Record<string, unknown>;
-
-function orderOf(row: Row, decimal: (value: unknown) => D): Order {
-  const nullable = (value: unknown) => (value === null ? null : decimal(value));
-  return {
-    id: Number(row.id),
-    userId: Number(row.user_id),
-    productId: Number(row.product_id),
-    clientOrderId: row.client_order_id === null ? null : String(row.client_order_id),
-    orderType: row.order_type as Order['orderType'],
-    side: row.side as Order['side'],
-    tradingType: row.trading_type as Order['tradingType'],
-    quantity: decimal(row.quantity),
-    filledQuantity: decimal(row.filled_quantity),
-    price: decimal(row.price),
-    filledValue: decimal(row.filled_value),
-    status: row.status as OrderStatus,
-    leverageLevel: Number(row.leverage_level),
-    fundingCurrency: String(row.funding_currency),
-    takeProfit: nullable(row.take_profit),
-    stopLoss: nullable(row.stop_loss),
-    conditional: Boolean(row.conditional),
-    tradeId: row.trade_id === null ? null : Number(row.trade_id),
-    unwoundTradeId: row.unwound_trade_id === null ? null : Number(row.unwound_trade_id),
-    trailingStop:
-      row.trailing_stop_type === null
-        ? null
-        : {
-            type: row.trailing_stop_type as TrailingStop['type'],
-            value: decimal(row.trailing_stop_value),
-          },
-    reservedAmount: decimal(row.reserved_amount),
-    reservedCurrency: String(row.reserved_currency),
-    sequence: Number(row.sequence),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-/**
- * Reads decimals so that equal values share one object: a D is never changed in place, and
- * a store of a million orders repeats a few thousand prices and quantities (and zeros) far
- * more often than it holds new ones. Past `most` distinct values a new one is read alone.
- */
-function sharedDecimals(most = 100_000): (value: unknown) => D {
-  const seen = new Map<string, D>();
-  return (value) => {
-    const text = String(value);
-    let decimal = seen.get(text);
-    if (decimal === undefined) {
-      decimal = new D(text);
-      if (seen.size < most) seen.set(text, decimal);
-    }
-    return decimal;
-  };
-}
 
 /** The withdrawals and deposits rows, into the state. */
 function loadFunding(state: ExchangeState, withdrawals: Row[], deposits: Row[]): void {

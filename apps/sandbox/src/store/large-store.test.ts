@@ -1,19 +1,23 @@
 import {
   zCreateOrderResponse,
   zGetOrderResponse,
+  zListBalanceHistoryResponse,
   zListOrdersResponse,
+  zListTransactionsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../server.js';
 import { demoClient, lastingStore, send, valid } from '../test-support.js';
+import { addLedgerHistory } from './ledger-history.js';
 import { addOrderHistory } from './order-history.js';
 import { demoUserId } from './seed.js';
 
 // Past the 130,000 orders at which a start once overflowed the stack spreading their ids.
 const historySize = 150_000;
+const ledgerSize = 200_000;
 
 describe('a start on a store that holds a long history', () => {
-  it(`starts on ${historySize.toLocaleString('en')} orders and serves them`, async () => {
+  it(`starts on ${historySize.toLocaleString('en')} orders and ${ledgerSize.toLocaleString('en')} ledger entries, holds none, and serves them`, async () => {
     const store = await lastingStore();
     const first = await startSandbox({ port: 0, ...store });
     let liveId: number;
@@ -28,21 +32,49 @@ describe('a start on a store that holds a long history', () => {
         },
       });
       liveId = Number(valid(zCreateOrderResponse, placed).id);
-      await first.database.transaction((tx) =>
-        addOrderHistory(tx, {
+      await first.database.transaction(async (tx) => {
+        await addOrderHistory(tx, {
           orders: historySize,
           userId: demoUserId,
           productId: 1,
           since: Date.now() - historySize,
-        }),
-      );
+        });
+        await addLedgerHistory(tx, {
+          entries: ledgerSize,
+          userId: demoUserId,
+          currency: 'XRP',
+          since: Date.now() - ledgerSize,
+        });
+      });
     } finally {
       await first.close();
     }
 
     const second = await startSandbox({ port: 0, ...store });
     try {
+      // The history stays in the store: memory holds the open orders alone, and no entry.
+      const { exchange } = second.sequencer.state;
+      const held = [...exchange.orders.values()];
+      expect(held.filter((order) => order.userId === demoUserId).map((order) => order.id)).toEqual([
+        liveId,
+      ]);
+      expect([...exchange.entriesByUser.values()].flat()).toEqual([]);
       const call = demoClient(second);
+      const latest = valid(
+        zListBalanceHistoryResponse,
+        await call('GET', '/balance_history?currency=XRP&limit=10'),
+      );
+      expect(latest.slice(0, 2).map((entry) => entry.amount)).toEqual(['-1', '1']);
+      const newestEntry = latest[0]?.id ?? 0;
+      expect(newestEntry - (latest[1]?.id ?? 0)).toBe(1);
+      const paged = valid(
+        zListTransactionsResponse,
+        await call('GET', `/transactions?currency=XRP&limit=1000&page=${ledgerSize / 1000}`),
+      );
+      // The seed's funding entry of XRP is the one past the history's pages.
+      expect(paged.total_pages).toBe(ledgerSize / 1000 + 1);
+      expect(paged.models).toHaveLength(1000);
+      expect(paged.models[0]?.id).toBe(newestEntry - (ledgerSize - 1000));
       const list = valid(
         zListOrdersResponse,
         await call('GET', '/orders?limit=1&status=cancelled'),
@@ -52,6 +84,23 @@ describe('a start on a store that holds a long history', () => {
       expect(newest).toMatchObject({
         status: 'cancelled',
         client_order_id: `history-${newest?.id}`,
+      });
+
+      const byClientId = await call('GET', `/orders/client:history-${newest?.id}`);
+      expect(valid(zGetOrderResponse, byClientId).status).toBe('cancelled');
+      const reused = await call('POST', '/orders', {
+        body: {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.01',
+          price: '9000000',
+          client_order_id: `history-${newest?.id}`,
+        },
+      });
+      expect(reused).toMatchObject({
+        status: 422,
+        body: { errors: { client_order_id: ['already_used'] } },
       });
 
       const live = valid(zGetOrderResponse, await call('GET', `/orders/${liveId}`));

@@ -17,6 +17,7 @@ const allMigrations = [
   '0010.do.position-ids.sql',
   '0011.do.trading-accounts.sql',
   '0012.do.loan-bids.sql',
+  '0013.do.history-indexes.sql',
 ];
 
 const opened: Database[] = [];
@@ -83,6 +84,7 @@ describe('migrate', () => {
       '10:position-ids',
       '11:trading-accounts',
       '12:loan-bids',
+      '13:history-indexes',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -123,6 +125,7 @@ describe('migrate', () => {
       '0010.do.position-ids.sql',
       '0011.do.trading-accounts.sql',
       '0012.do.loan-bids.sql',
+      '0013.do.history-indexes.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

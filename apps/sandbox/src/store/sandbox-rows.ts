@@ -391,7 +391,7 @@ export async function* eachRow(
   }
 }
 
-function selectFrom(table: keyof typeof tables): string {
+export function selectFrom(table: keyof typeof tables): string {
   const { name, columns } = tables[table] as Table<never>;
   return `SELECT ${columns
     .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))

@@ -7,6 +7,7 @@ import { readIntentIds, readIntents } from './partner-load.js';
 import type { Queryable } from './queryable.js';
 import { loadSandboxState } from './sandbox-load.js';
 import { changesSql, preparedWrites } from './sandbox-rows.js';
+import { storedHistory } from './stored-history.js';
 
 /**
  * The sandbox's state kept in `db`: read at start (intents when a call names them), written one
@@ -19,6 +20,7 @@ export function sandboxStorage(db: Database): SandboxStorage {
     loadIntentIds: () => db.read(readIntentIds),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
     reclaim: db.reclaim?.bind(db),
+    history: storedHistory(db),
   };
 }
 

@@ -6,8 +6,8 @@
 import pino from 'pino';
 import { createApp } from '../http/app.js';
 import { buildRoutes } from '../http/router.js';
-import { findSessionSecret, partnerStoredReads } from '../partner/handlers.js';
-import { sandboxHandlers } from '../sandbox-handlers.js';
+import { findSessionSecret } from '../partner/handlers.js';
+import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
 import { type MemorySandbox, memorySandbox } from './memory-sandbox.js';
 
 export interface MemoryApp {
@@ -21,7 +21,7 @@ export async function memoryApp(): Promise<MemoryApp> {
     sequencer: sandbox.sequencer,
     routes: buildRoutes(),
     handlers: sandboxHandlers('http://sandbox.invalid'),
-    storedReads: partnerStoredReads,
+    storedReads: sandboxStoredReads,
     findSessionSecret,
     now: sandbox.now,
     log: pino({ level: 'silent' }),

@@ -28,11 +28,14 @@ import type { Reply } from '../handling/operation.js';
 import { type CallPipelineOptions, callPipeline, parseQuery } from '../http/call-pipeline.js';
 import { buildRoutes, findRoute } from '../http/router.js';
 import { parseBody } from '../http/validate.js';
-import { findSessionSecret, partnerStoredReads } from '../partner/handlers.js';
-import { sandboxHandlers } from '../sandbox-handlers.js';
+import { findSessionSecret } from '../partner/handlers.js';
+import { freshDatabase } from '../postgres.test-support.js';
+import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
 import { SandboxState } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
-import type { NewUser } from '../store/seed.js';
+import { type Database, openDatabase } from '../store/database.js';
+import { migrate } from '../store/migrations.js';
+import { type NewUser, seed } from '../store/seed.js';
 import type { Client, ParsedResponse, RequestOptions } from '../test-support.js';
 import { memoryStorage } from './memory-storage.js';
 
@@ -48,6 +51,12 @@ export interface MemorySandboxOptions
   now?: () => number;
   settleAfterMs?: number;
   requireSessionAuth?: boolean;
+  /**
+   * Keeps the demo sandbox in a store seeded as a start seeds it (in-memory PGlite, or a new
+   * database on SANDBOX_TEST_DATABASE_URL's PostgreSQL), where history is read from the
+   * store: the same calls, to hold both answering alike. Only the demo users call then.
+   */
+  stored?: boolean;
 }
 
 export interface PartnerApplicationOwner {
@@ -79,6 +88,8 @@ export interface MemorySandbox {
   addProduct(product: NewProduct): number;
   /** A new user owning one partner application, with an API token. */
   addPartner(): PartnerApplicationOwner;
+  /** Waits for what was decided to be stored, and closes the store of a `stored` sandbox. */
+  close(): Promise<void>;
 }
 
 function header(answer: Reply, name: string): string | undefined {
@@ -167,13 +178,23 @@ function demoState(credentials: DemoCredentials, now: number): SandboxState {
 export async function memorySandbox(options: MemorySandboxOptions = {}): Promise<MemorySandbox> {
   const credentials = options.credentials ?? defaultCredentials;
   const now = options.now ?? Date.now;
-  const state = demoState(credentials, now());
-  const sequencer = await Sequencer.open(memoryStorage(state));
-  await placeDemoBook(sequencer, now());
+  let database: Database | undefined;
+  let sequencer: Sequencer;
+  if (options.stored) {
+    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+    database = await openDatabase(
+      serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true },
+    );
+    await migrate(database);
+    sequencer = await seed(database, credentials, now());
+  } else {
+    sequencer = await Sequencer.open(memoryStorage(demoState(credentials, now())));
+    await placeDemoBook(sequencer, now());
+  }
   const answer = callPipeline({
     sequencer,
     handlers: sandboxHandlers(origin, options.settleAfterMs, options.requireSessionAuth),
-    storedReads: partnerStoredReads,
+    storedReads: sandboxStoredReads,
     findSessionSecret,
     rateLimit: options.rateLimit,
     anonymousRateLimits: options.anonymousRateLimits,
@@ -256,6 +277,10 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
       const publicApiKey = `pk_test_${userId}`;
       partner.addApplication({ id: partnerId, userId, publicApiKey, name: 'Test' });
       return { userId, partnerId, publicApiKey, token };
+    },
+    async close() {
+      await sequencer.settled();
+      await database?.close();
     },
   };
 }

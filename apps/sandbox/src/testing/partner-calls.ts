@@ -10,13 +10,9 @@ import type { Caller, Reply } from '../handling/operation.js';
 import { callPipeline, type ParsedCall, parseQuery } from '../http/call-pipeline.js';
 import { HttpError } from '../http/refusals.js';
 import { buildRoutes, type Route } from '../http/router.js';
-import {
-  findSessionSecret,
-  type partnerHandlers,
-  partnerStoredReads,
-} from '../partner/handlers.js';
+import { findSessionSecret, type partnerHandlers } from '../partner/handlers.js';
 import { freshDatabase } from '../postgres.test-support.js';
-import { sandboxHandlers } from '../sandbox-handlers.js';
+import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
 import type { RecordKind } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
@@ -56,7 +52,7 @@ function pipelineOf(sequencer: Sequencer): TestStore['answer'] {
   return callPipeline({
     sequencer,
     handlers: sandboxHandlers('http://sandbox.invalid'),
-    storedReads: partnerStoredReads,
+    storedReads: sandboxStoredReads,
     findSessionSecret,
   });
 }

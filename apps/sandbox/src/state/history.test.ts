@@ -1,0 +1,147 @@
+import { zCancelOrderResponse } from '@exchange-kit/contract/exchange/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCredentials } from '../config.js';
+import { demoUserId } from '../demo-market.js';
+import { type Client, type ParsedResponse, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { place } from '../testing/trading.js';
+
+const T0 = 1_716_000_000_000;
+
+/**
+ * A live order, a cancelled one and two filled ones of the demo user (one taking the demo
+ * book, one made against the second demo user), then every read of that history.
+ */
+async function historyAnswers(sandbox: MemorySandbox) {
+  const demo = sandbox.clientFor(defaultCredentials);
+  const second = sandbox.clientFor({
+    tokenId: defaultCredentials.secondTokenId,
+    tokenSecret: defaultCredentials.secondTokenSecret,
+  });
+  const live = await place(demo, { product_id: 1, price: '9000000', client_order_id: 'h-live' });
+  const gone = await place(demo, { product_id: 1, price: '9000000', client_order_id: 'h-gone' });
+  valid(zCancelOrderResponse, await demo('PUT', `/orders/${gone.id}/cancel`));
+  const taken = await place(demo, { product_id: 1, order_type: 'market', price: undefined });
+  const made = await place(demo, {
+    product_id: 1,
+    side: 'sell',
+    price: '9500000',
+    client_order_id: 'h-made',
+  });
+  await place(second, { product_id: 1, price: '9500000' });
+  const reads: [string, string, Client][] = [
+    ['GET', '/orders?limit=2&page=1', demo],
+    ['GET', '/orders?limit=2&page=3', demo],
+    ['GET', '/orders?status=cancelled', demo],
+    ['GET', '/orders?status=filled&with_details=1', demo],
+    ['GET', '/orders?product_id=1&status=live&funding_currency=JPY&trading_type=spot', demo],
+    ['GET', '/orders/client:h-gone', demo],
+    ['GET', '/orders/client:h%00gone', demo],
+    ['GET', `/orders/${gone.id}?with_details=1`, demo],
+    ['GET', `/orders/${made.id}?with_details=1`, demo],
+    ['GET', `/orders/${taken.id}/trades`, demo],
+    ['GET', `/orders/${live.id}`, second],
+    ['GET', '/executions/me?product_id=1&with_details=1', demo],
+    ['GET', '/executions/me?product_id=1&limit=1&page=2', demo],
+    ['GET', '/executions/me?product_id=1', second],
+    ['GET', '/user/fee_tier', demo],
+    ['GET', '/balance_history?limit=3', demo],
+    ['GET', '/balance_history?currency=BTC&source_action=trade&limit=50', demo],
+    ['GET', `/balance_history?timestamp_gte=${T0 / 1000}&timestamp_lte=${T0 / 1000}`, second],
+    ['GET', '/transactions?currency=JPY&limit=2&page=2', demo],
+    ['GET', '/transactions?transaction_type=trade_fee', demo],
+    ['GET', '/balance_history?timestamp_gte=1.0005&timestamp_lte=100000000000000000000', demo],
+    ['GET', '/transactions?limit=1000&page=9007199254740991', demo],
+    ['GET', '/orders?page=1000000000000000000', demo],
+    ['GET', '/executions/me?product_id=1&page=1000000000000000000', demo],
+    ['POST', '/orders', demo],
+  ];
+  const answers: Record<string, ParsedResponse> = {};
+  for (const [method, path, call] of reads) {
+    const body =
+      method === 'POST'
+        ? { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price: '9000000' }
+        : undefined;
+    const who = call === demo ? 'demo' : 'second';
+    answers[`${who} ${method} ${path}`] = await call(method, path, {
+      body: body && { ...body, client_order_id: 'h-gone' },
+    });
+  }
+  const ids = {
+    live: Number(live.id),
+    gone: Number(gone.id),
+    taken: Number(taken.id),
+    made: Number(made.id),
+  };
+  return { answers, ids };
+}
+
+describe('history read from the store answers as history read from memory', () => {
+  let inMemory: MemorySandbox;
+  let stored: MemorySandbox;
+  beforeAll(async () => {
+    inMemory = await memorySandbox({ now: () => T0 });
+    stored = await memorySandbox({ now: () => T0, stored: true });
+  });
+  afterAll(async () => {
+    await inMemory?.close();
+    await stored?.close();
+  });
+
+  it('lists, pages and shows closed orders and fills alike, a closed order held by the store alone', async () => {
+    const fromMemory = await historyAnswers(inMemory);
+    const fromStore = await historyAnswers(stored);
+    expect(fromStore).toEqual(fromMemory);
+
+    const { answers, ids } = fromStore;
+    expect(answers['demo GET /orders?limit=2&page=1']?.body).toMatchObject({
+      current_page: 1,
+      total_pages: 2,
+    });
+    expect(answers['demo GET /orders?status=cancelled']?.body).toMatchObject({
+      models: [{ id: ids.gone, client_order_id: 'h-gone', status: 'cancelled' }],
+      total_pages: 1,
+    });
+    expect(answers['demo GET /orders/client:h-gone']).toMatchObject({
+      status: 200,
+      body: { id: ids.gone, status: 'cancelled' },
+    });
+    expect(answers[`second GET /orders/${ids.live}`]?.status).toBe(404);
+    // A client order id no row can hold names none, a bound past any row's is one at its
+    // edge, rather than failing the read.
+    expect(answers['demo GET /orders/client:h%00gone']?.status).toBe(404);
+    expect(
+      answers['demo GET /balance_history?timestamp_gte=1.0005&timestamp_lte=100000000000000000000']
+        ?.status,
+    ).toBe(200);
+    expect(answers['demo GET /transactions?limit=1000&page=9007199254740991']?.body).toMatchObject({
+      models: [],
+    });
+    expect(answers['demo GET /executions/me?product_id=1&with_details=1']?.body).toMatchObject({
+      models: [
+        { order_id: ids.made, my_side: 'sell', client_order_id: 'h-made' },
+        { order_id: ids.taken, my_side: 'buy', client_order_id: null },
+      ],
+      total_pages: 1,
+    });
+    const btcTrades =
+      answers['demo GET /balance_history?currency=BTC&source_action=trade&limit=50'];
+    expect(btcTrades?.body).toHaveLength(2);
+    expect(answers['demo GET /transactions?currency=JPY&limit=2&page=2']?.body).toMatchObject({
+      current_page: 2,
+    });
+    expect(answers['demo POST /orders']).toMatchObject({
+      status: 422,
+      body: { errors: { client_order_id: ['already_used'] } },
+    });
+
+    // The store answers for what closed: memory keeps the open orders, and the cancelled one
+    // the last create read back to find its client order id taken.
+    await stored.sequencer.settled();
+    const orders = stored.sequencer.state.exchange.orders;
+    expect(orders.has(ids.live)).toBe(true);
+    expect(orders.get(ids.gone)?.status).toBe('cancelled');
+    expect([ids.taken, ids.made].filter((id) => orders.has(id))).toEqual([]);
+    expect(stored.sequencer.state.exchange.entriesByUser.get(demoUserId) ?? []).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+import type { Fill, LedgerEntry, Order } from './exchange-state.js';
+
+/** Which of a user's orders a list shows: each filter given must match. */
+export interface OrderFilter {
+  productId?: number;
+  status?: Order['status'];
+  tradingType?: Order['tradingType'];
+  fundingCurrency?: string;
+}
+
+/** Which of a user's ledger entries a read shows: each filter given must match. */
+export interface EntryFilter {
+  currency?: string;
+  sourceAction?: LedgerEntry['sourceAction'];
+  /** Made at or after, in ms. */
+  fromMs?: number;
+  /** Made at or before, in ms. */
+  toMs?: number;
+}
+
+/** Where an order is named: `/orders/{order_id}` or `/orders/client:{client_order_id}`. */
+export type OrderKey = { id: string } | { clientOrderId: string };
+
+/** A fill of one of a user's orders, with what of that order its owner is shown. */
+export interface OwnFill {
+  fill: Fill;
+  order: Pick<Order, 'id' | 'side' | 'tradingType' | 'clientOrderId'>;
+}
+
+/** A page of rows, and how many rows the whole list has. */
+export interface Page<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/**
+ * The reads of what only grows (closed orders, fills, ledger entries): answered by the store, paged and
+ * indexed, so that memory holds what the rules decide on and no history. A store that keeps
+ * nothing answers them from memory instead (`memoryHistory`). Each sees every call decided
+ * before it was asked.
+ */
+export interface HistoryReads {
+  /** `userId`'s orders that `filter` picks, newest first: `limit` of them after `offset`. */
+  orders(userId: number, filter: OrderFilter, offset: number, limit: number): Promise<Page<Order>>;
+  /** One of `userId`'s orders, in any state. */
+  order(userId: number, key: OrderKey): Promise<Order | undefined>;
+  /** The fills of one order, oldest first. */
+  fillsOfOrder(order: Pick<Order, 'id' | 'productId'>): Promise<Fill[]>;
+  /**
+   * The fills of `userId`'s orders on a product, newest first, `limit` after `offset`: a fill
+   * between two orders of the user's is there once for each, the taker's first.
+   */
+  ownFills(
+    userId: number,
+    productId: number,
+    offset: number,
+    limit: number,
+  ): Promise<Page<OwnFill>>;
+  /** Every fill of `userId`'s orders made at or after `fromMs`, on any product. */
+  ownFillsSince(userId: number, fromMs: number): Promise<OwnFill[]>;
+  /** `userId`'s ledger entries that `filter` picks, newest first: `limit` after `offset`. */
+  entries(
+    userId: number,
+    filter: EntryFilter,
+    offset: number,
+    limit: number,
+  ): Promise<LedgerEntry[]>;
+  /** How many of `userId`'s ledger entries `filter` picks: a count only a paged list pays. */
+  countEntries(userId: number, filter: EntryFilter): Promise<number>;
+}
+
+/**
+ * What a store that keeps history gives: its reads, and the orders memory may forget once
+ * they are stored closed, read back by key when a call needs them to decide.
+ */
+export interface StoredHistory {
+  reads: HistoryReads;
+  /** The orders of `userId` that carry these client order ids, if the store holds them. */
+  ordersByClientId(userId: number, clientOrderIds: readonly string[]): Promise<Order[]>;
+}

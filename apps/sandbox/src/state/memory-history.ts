@@ -1,0 +1,83 @@
+import type { ExchangeState, Fill, LedgerEntry, Order } from './exchange-state.js';
+import type { EntryFilter, HistoryReads, OrderFilter, OrderKey, OwnFill } from './history.js';
+
+/** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
+export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
+  if ('clientOrderId' in key) return state.orderByClientId(userId, key.clientOrderId);
+  if (!/^[0-9]{1,15}$/.test(key.id)) return undefined;
+  const order = state.orders.get(Number(key.id));
+  return order?.userId === userId ? order : undefined;
+}
+
+const picks = (filter: OrderFilter, order: Order) =>
+  (filter.productId === undefined || order.productId === filter.productId) &&
+  (filter.status === undefined || order.status === filter.status) &&
+  (filter.tradingType === undefined || order.tradingType === filter.tradingType) &&
+  (filter.fundingCurrency === undefined || order.fundingCurrency === filter.fundingCurrency);
+
+const matches = (entry: LedgerEntry, filter: EntryFilter) =>
+  (filter.currency === undefined || entry.currency === filter.currency) &&
+  (filter.sourceAction === undefined || entry.sourceAction === filter.sourceAction) &&
+  (filter.fromMs === undefined || entry.createdAt >= filter.fromMs) &&
+  (filter.toMs === undefined || entry.createdAt <= filter.toMs);
+
+/** `userId`'s entries that `filter` picks, newest first, from memory. */
+function entriesOf(state: ExchangeState, userId: number, filter: EntryFilter): LedgerEntry[] {
+  const entries = state.entriesByUser.get(userId) ?? [];
+  const picked: LedgerEntry[] = [];
+  for (let at = entries.length - 1; at >= 0; at--) {
+    const entry = entries[at] as LedgerEntry;
+    if (matches(entry, filter)) picked.push(entry);
+  }
+  return picked;
+}
+
+const fillsOf = (state: ExchangeState, productId: number): readonly Fill[] =>
+  state.fillsByProduct.get(productId) ?? [];
+
+/** A user's own fills on a product, newest first, from memory. */
+function ownFillsOf(state: ExchangeState, userId: number, productId: number): OwnFill[] {
+  const own: OwnFill[] = [];
+  const fills = fillsOf(state, productId);
+  for (let at = fills.length - 1; at >= 0; at--) {
+    const fill = fills[at] as Fill;
+    for (const id of [fill.takerOrderId, fill.makerOrderId]) {
+      const order = state.orders.get(id);
+      if (order?.userId === userId) own.push({ fill, order });
+    }
+  }
+  return own;
+}
+
+/**
+ * History read from memory, for a store that keeps nothing: there memory holds every order
+ * and fill. `current` is the state as it stands when a read is made.
+ */
+export function memoryHistory(current: () => ExchangeState): HistoryReads {
+  return {
+    orders: async (userId, filter, offset, limit) => {
+      const picked = (current().ordersByUser.get(userId) ?? [])
+        .filter((order) => picks(filter, order))
+        .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+    },
+    order: async (userId, key) => orderByKey(current(), userId, key),
+    fillsOfOrder: async (order) =>
+      fillsOf(current(), order.productId).filter(
+        (fill) => fill.takerOrderId === order.id || fill.makerOrderId === order.id,
+      ),
+    ownFills: async (userId, productId, offset, limit) => {
+      const own = ownFillsOf(current(), userId, productId);
+      return { rows: own.slice(offset, offset + limit), total: own.length };
+    },
+    ownFillsSince: async (userId, fromMs) => {
+      const state = current();
+      return [...state.products.keys()].flatMap((productId) =>
+        ownFillsOf(state, userId, productId).filter(({ fill }) => fill.createdAt >= fromMs),
+      );
+    },
+    entries: async (userId, filter, offset, limit) =>
+      entriesOf(current(), userId, filter).slice(offset, offset + limit),
+    countEntries: async (userId, filter) => entriesOf(current(), userId, filter).length,
+  };
+}

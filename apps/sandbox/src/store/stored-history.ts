@@ -1,0 +1,193 @@
+import type { Fill, LedgerEntry, Order } from '../state/exchange-state.js';
+import type {
+  EntryFilter,
+  HistoryReads,
+  OrderFilter,
+  OwnFill,
+  StoredHistory,
+} from '../state/history.js';
+import type { Database } from './database.js';
+import { entryOf, fillOf, orderOf, sharedDecimals } from './history-rows.js';
+import type { Queryable } from './queryable.js';
+import { selectFrom } from './sandbox-rows.js';
+
+type Row = Record<string, unknown>;
+
+/** Text the store cannot hold (PostgreSQL's text takes no NUL): it names no row. */
+const unstorable = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
+
+/**
+ * A whole number the store's bigint takes, for a bound a caller sent: every stored time and
+ * row count lies well within it, so what lies beyond picks what the bound at its edge picks.
+ */
+const bigint = (value: number) =>
+  Math.max(Math.min(value, Number.MAX_SAFE_INTEGER), Number.MIN_SAFE_INTEGER);
+
+const rowsOf = async (tx: Queryable, sql: string, params: unknown[]) =>
+  (await tx.query<Row>(sql, params)).rows;
+
+const countOf = async (tx: Queryable, sql: string, params: unknown[]) =>
+  Number((await rowsOf(tx, sql, params))[0]?.count ?? 0);
+
+/** The WHERE of a user's orders that `filter` picks, and its parameters after `$1`, the user. */
+function ordersWhere(userId: number, filter: OrderFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const clauses = ['user_id = $1'];
+  const add = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    clauses.push(`${column} = $${params.length}`);
+  };
+  add('product_id', filter.productId);
+  add('status', filter.status);
+  add('trading_type', filter.tradingType);
+  add('funding_currency', filter.fundingCurrency);
+  return { where: clauses.join(' AND '), params };
+}
+
+/** The WHERE of a user's entries that `filter` picks, and its parameters after `$1`. */
+function entriesWhere(userId: number, filter: EntryFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const clauses = ['user_id = $1'];
+  const add = (clause: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    clauses.push(`${clause} $${params.length}`);
+  };
+  add('currency =', filter.currency);
+  add('source_action =', filter.sourceAction);
+  // Times are whole milliseconds: a fractional bound picks what its whole neighbour inside does.
+  add('created_at >=', filter.fromMs === undefined ? undefined : bigint(Math.ceil(filter.fromMs)));
+  add('created_at <=', filter.toMs === undefined ? undefined : bigint(Math.floor(filter.toMs)));
+  return { where: clauses.join(' AND '), params };
+}
+
+// A fill of one of the user's orders, once for each of them, the taker's first.
+const ownFillsFrom = `FROM orders o JOIN fills f ON f.taker_order_id = o.id OR f.maker_order_id = o.id`;
+const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
+  f.price::text AS price, f.quantity::text AS quantity, f.created_at, o.id AS order_id,
+  o.side AS order_side, o.trading_type AS order_trading_type,
+  o.client_order_id AS order_client_order_id`;
+const ownFillsOrder = 'ORDER BY f.id DESC, (f.taker_order_id = o.id) DESC';
+
+function ownFillOf(row: Row, decimal: (value: unknown) => Fill['price']): OwnFill {
+  return {
+    fill: fillOf(row, decimal),
+    order: {
+      id: Number(row.order_id),
+      side: row.order_side as Order['side'],
+      tradingType: row.order_trading_type as Order['tradingType'],
+      clientOrderId: row.order_client_order_id === null ? null : String(row.order_client_order_id),
+    },
+  };
+}
+
+/** History read from the store, each read in one transaction of its own. */
+export function storedHistory(db: Database): StoredHistory {
+  const reads: HistoryReads = {
+    orders: async (userId, filter, offset, limit) => {
+      if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
+      return db.read(async (tx) => {
+        const { where, params } = ordersWhere(userId, filter);
+        const n = params.length;
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('orders')} WHERE ${where} ORDER BY created_at DESC, id DESC
+           LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, limit, bigint(offset)],
+        );
+        const total = await countOf(tx, `SELECT count(*) FROM orders WHERE ${where}`, params);
+        const decimal = sharedDecimals();
+        return { rows: rows.map((row) => orderOf(row, decimal)), total };
+      });
+    },
+    order: (userId, key) =>
+      db.read(async (tx) => {
+        if ('id' in key && !/^[0-9]{1,15}$/.test(key.id)) return undefined;
+        if ('clientOrderId' in key && unstorable(key.clientOrderId)) return undefined;
+        const [row] =
+          'id' in key
+            ? await rowsOf(tx, `${selectFrom('orders')} WHERE id = $1 AND user_id = $2`, [
+                Number(key.id),
+                userId,
+              ])
+            : await rowsOf(
+                tx,
+                `${selectFrom('orders')} WHERE user_id = $1 AND client_order_id = $2`,
+                [userId, key.clientOrderId],
+              );
+        return row && orderOf(row, sharedDecimals());
+      }),
+    fillsOfOrder: (order) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('fills')} WHERE taker_order_id = $1 OR maker_order_id = $1 ORDER BY id`,
+          [order.id],
+        );
+        const decimal = sharedDecimals();
+        return rows.map((row) => fillOf(row, decimal));
+      }),
+    ownFills: (userId, productId, offset, limit) =>
+      db.read(async (tx) => {
+        const where = 'WHERE o.user_id = $1 AND o.product_id = $2';
+        const rows = await rowsOf(
+          tx,
+          `SELECT ${ownFillColumns} ${ownFillsFrom} ${where} ${ownFillsOrder} LIMIT $3 OFFSET $4`,
+          [userId, productId, limit, bigint(offset)],
+        );
+        const total = await countOf(tx, `SELECT count(*) ${ownFillsFrom} ${where}`, [
+          userId,
+          productId,
+        ]);
+        const decimal = sharedDecimals();
+        return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
+      }),
+    ownFillsSince: (userId, fromMs) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `SELECT ${ownFillColumns} ${ownFillsFrom} WHERE o.user_id = $1 AND f.created_at >= $2
+           ${ownFillsOrder}`,
+          [userId, fromMs],
+        );
+        const decimal = sharedDecimals();
+        return rows.map((row) => ownFillOf(row, decimal));
+      }),
+    entries: async (userId, filter, offset, limit) => {
+      if (Object.values(filter).some(unstorable)) return [];
+      const { where, params } = entriesWhere(userId, filter);
+      const n = params.length;
+      const rows = await db.read((tx) =>
+        rowsOf(
+          tx,
+          `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
+           LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, limit, bigint(offset)],
+        ),
+      );
+      const decimal = sharedDecimals();
+      return rows.map((row): LedgerEntry => entryOf(row, decimal));
+    },
+    countEntries: async (userId, filter) => {
+      if (Object.values(filter).some(unstorable)) return 0;
+      const { where, params } = entriesWhere(userId, filter);
+      return db.read((tx) =>
+        countOf(tx, `SELECT count(*) FROM ledger_entries WHERE ${where}`, params),
+      );
+    },
+  };
+  return {
+    reads,
+    ordersByClientId: (userId, clientOrderIds) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('orders')} WHERE user_id = $1 AND client_order_id = ANY($2)`,
+          [userId, clientOrderIds.filter((id) => !unstorable(id))],
+        );
+        const decimal = sharedDecimals();
+        return rows.map((row) => orderOf(row, decimal));
+      }),
+  };
+}
