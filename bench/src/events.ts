@@ -102,7 +102,7 @@ async function sandboxTarget(): Promise<Target> {
   return {
     url: `ws://127.0.0.1:${port}${eventsPath}?protocol=7`,
     channels: [channel],
-    publish: (data) => sandbox.events.publish(channel, channel, 'created', data),
+    publish: (data) => sandbox.events.publish([{ key: channel, channel, event: 'created', data }]),
     close: () => sandbox.close(),
   };
 }

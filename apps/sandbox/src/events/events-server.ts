@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import { acceptNonce, authenticateRealtime } from '../http/auth.js';
 import type { Publisher, Sequencer } from '../state/sequencer.js';
 import { EventHub } from './hub.js';
-import { latestStates, type Publication, publicationsOf } from './publications.js';
+import { type Publication, publicationsOf } from './publications.js';
 import {
   type ConnectionTimes,
   maxClientFrameBytes,
@@ -33,35 +33,50 @@ export interface EventsServer {
 }
 
 /**
- * The publisher that hands each stored call's changes to the hub. The sequencer runs the
- * publications of a stored batch's calls one after the other, in one go: they gather here and
- * leave together once it is done, so a side of the book that a burst of calls changed reaches
- * each subscriber once per batch, not once per call (see latestStates).
+ * The publisher that hands each stored call's changes to the hub. A channel's whole state is
+ * rendered once per batch of calls stored together, when the batch is sealed, and only for
+ * the last call of the batch that changed it: the earlier ones' are superseded and never
+ * rendered or sent. The publications of a stored batch's calls, which the sequencer runs one
+ * after the other, gather here and leave together once it is done.
  */
 export function hubPublisher(hub: EventHub, now: () => number): Publisher {
-  let batch: Publication[] = [];
+  let outgoing: Publication[] = [];
+  /** The latest unrendered state of each key, from the calls decided since the last seal. */
+  const latest = new Map<string, Publication>();
   const send = () => {
-    const publications = latestStates(batch);
-    batch = [];
-    for (const { key, channel, event, data } of publications) {
-      try {
-        hub.publish(key, channel, event, data);
-      } catch {
-        // A subscriber's failure is the subscriber's: the others still hear of the batch.
-      }
-    }
+    const publications = outgoing;
+    outgoing = [];
+    hub.publish(publications.filter(isRendered));
   };
-  return (journal) => {
-    // Every call of the exchange passes here: with no subscriber, it costs one check.
-    if (hub.idle) return undefined;
-    const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
-    if (publications.length === 0) return undefined;
-    return () => {
-      if (batch.length === 0) queueMicrotask(send);
-      batch.push(...publications);
-    };
+  return {
+    decided(journal) {
+      // Every call of the exchange passes here: with no subscriber, it costs one check.
+      if (hub.idle) return undefined;
+      const publications = publicationsOf(journal, now(), (address) => hub.listening(address));
+      if (publications.length === 0) return undefined;
+      for (const publication of publications) {
+        if (publication.data === undefined) latest.set(publication.key, publication);
+      }
+      return () => {
+        if (outgoing.length === 0) queueMicrotask(send);
+        outgoing.push(...publications);
+      };
+    },
+    sealed() {
+      for (const publication of latest.values()) {
+        try {
+          publication.data = publication.render();
+        } catch {
+          // Left unrendered, it is not sent: the channel's next state will be.
+        }
+      }
+      latest.clear();
+    },
   };
 }
+
+const isRendered = (publication: Publication): publication is Publication & { data: string } =>
+  publication.data !== undefined;
 
 export function serveEvents(
   server: Server,
@@ -86,7 +101,7 @@ export function serveEvents(
       return;
     }
     sockets.handleUpgrade(request, socket, head, (websocket) =>
-      servePusherConnection(websocket, hub, times, authenticate),
+      servePusherConnection(websocket, hub, times, authenticate, socket),
     );
   });
   return {

@@ -9,9 +9,10 @@ import { EventHub, subscriptionKey } from './hub.js';
 
 /** A subscriber that keeps what it is sent, read back as Pusher frames. */
 function listener(hub: EventHub, key: string) {
-  const frames: string[] = [];
+  const frames: Buffer[] = [];
   hub.subscribe(key, { bufferedAmount: 0, send: (frame) => frames.push(frame), drop() {} });
-  return () => frames.map((frame) => JSON.parse(frame) as { event: string; data: string });
+  return () =>
+    frames.map((frame) => JSON.parse(frame.toString()) as { event: string; data: string });
 }
 
 async function watchedProduct() {

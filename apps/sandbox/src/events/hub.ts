@@ -1,16 +1,30 @@
 /**
- * Who listens to which channel, and the fan-out of one event to them. A frame is serialised
- * once per event, whatever the number of subscribers; a subscriber that cannot keep up is
- * dropped rather than buffered without end, so it never delays the exchange or the others.
+ * Who listens to which channel, and the fan-out of events to them. A frame is serialised and
+ * encoded once per event, whatever the number of subscribers, and the frames of one go leave
+ * each connection in one write; a subscriber that cannot keep up is dropped rather than
+ * buffered without end, so it never delays the exchange or the others.
  */
 
 /** One connection as the hub sees it. */
 export interface Subscriber {
   /** Bytes handed to the socket and not yet written to the network. */
   readonly bufferedAmount: number;
-  send(frame: string): void;
+  /** Sends one text frame, given encoded in UTF-8. */
+  send(frame: Buffer): void;
+  /** Holds what is sent until `uncork`, which writes it all at once. */
+  cork?(): void;
+  uncork?(): void;
   /** Closes the connection with a code of the protocol's; called once it falls behind. */
   drop(code: number, reason: string): void;
+}
+
+/** One event on a channel, `data` a JSON string as Pusher carries it. */
+export interface HubEvent {
+  /** Where its subscribers are filed (see subscriptionKey). */
+  key: string;
+  channel: string;
+  event: string;
+  data: string;
 }
 
 /**
@@ -59,19 +73,34 @@ export class EventHub {
   }
 
   /**
-   * Sends `event` with `data` (a JSON string, as Pusher carries it) on `channel` to every
-   * subscriber at `key` (see subscriptionKey).
+   * Sends each event to every subscriber at its key, in order; what one subscriber is sent in
+   * this go leaves in one write.
    */
-  publish(key: string, channel: string, event: string, data: string): void {
-    const subscribers = this.#channels.get(key);
-    if (!subscribers) return;
-    const frame = JSON.stringify({ event, channel, data });
-    for (const subscriber of subscribers) {
-      if (subscriber.bufferedAmount > this.maxBufferedBytes) {
-        subscriber.drop(fellBehindCode, 'Fell behind: reconnect, then read what was missed');
-        continue;
+  publish(events: Iterable<HubEvent>): void {
+    const corked = new Set<Subscriber>();
+    try {
+      for (const { key, channel, event, data } of events) {
+        const subscribers = this.#channels.get(key);
+        if (!subscribers) continue;
+        const frame = Buffer.from(JSON.stringify({ event, channel, data }));
+        for (const subscriber of subscribers) {
+          if (subscriber.bufferedAmount > this.maxBufferedBytes) {
+            subscriber.drop(fellBehindCode, 'Fell behind: reconnect, then read what was missed');
+            continue;
+          }
+          try {
+            if (!corked.has(subscriber)) {
+              corked.add(subscriber);
+              subscriber.cork?.();
+            }
+            subscriber.send(frame);
+          } catch {
+            // A subscriber's failure is the subscriber's: the others still hear of the event.
+          }
+        }
       }
-      subscriber.send(frame);
+    } finally {
+      for (const subscriber of corked) subscriber.uncork?.();
     }
   }
 }

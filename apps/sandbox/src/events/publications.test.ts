@@ -3,19 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { shownLevels } from '../exchange/market.js';
 import { moveMarkPrice } from '../exchange/position-exits.js';
 import { D } from '../state/exchange-state.js';
+import type { Publisher } from '../state/sequencer.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';
 import { type Publication, publicationsOf } from './publications.js';
+
+/** Keeps every publication of each call, a channel's state rendered as the call left it. */
+const capture = (sent: Publication[]): Publisher => ({
+  decided(journal) {
+    const publications = publicationsOf(journal, Date.now(), () => true);
+    for (const publication of publications) publication.data ??= publication.render();
+    return () => sent.push(...publications);
+  },
+});
 
 describe('the price ladder channels', () => {
   it('carry the best levels the book shows, not every level of a deep book', async () => {
     const sandbox = await memorySandbox();
     const product_id = await trading.freshProduct(sandbox);
     const sent: Publication[] = [];
-    sandbox.sequencer.publisher = (journal) => {
-      const publications = publicationsOf(journal, Date.now(), () => true);
-      return () => sent.push(...publications);
-    };
+    sandbox.sequencer.publisher = capture(sent);
     const buyer = sandbox.addUser();
     for (let n = 0; n < shownLevels + 5; n++) {
       await trading.place(buyer.call, { product_id, price: String(1000 + n) });
@@ -38,16 +45,13 @@ describe('a liquidation', () => {
       stopLoss: '10',
     });
     const sent: Publication[] = [];
-    sandbox.sequencer.publisher = (journal) => {
-      const publications = publicationsOf(journal, Date.now(), () => true);
-      return () => sent.push(...publications);
-    };
+    sandbox.sequencer.publisher = capture(sent);
     await sandbox.sequencer.run((journal) =>
       moveMarkPrice(journal, product_id, new D('70'), sandbox.now()),
     );
     const orders = sent
       .filter((p) => p.channel === 'user_account_jpy_orders')
-      .map((p) => channelPayloadSchemas.userOrders.parse(JSON.parse(p.data)));
+      .map((p) => channelPayloadSchemas.userOrders.parse(JSON.parse(p.data ?? 'null')));
     expect(orders.map(({ id, status }) => ({ id, status }))).toEqual([
       { id: takeProfit.id, status: 'cancelled' },
       { id: stopLoss.id, status: 'cancelled' },

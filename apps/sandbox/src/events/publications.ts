@@ -1,7 +1,9 @@
 /**
- * What one call's changes publish, rendered while the state is as the call left it: each
- * channel carries the REST interface's own view of what changed. Private channels are filed
- * under their user (subscriptionKey): each user hears of their own orders and fills alone.
+ * What one call's changes publish: each channel carries the REST interface's own view of what
+ * changed. A change is rendered while the state is as the call left it; a channel's whole
+ * state is rendered once the batch of calls it was changed in is sealed (see hubPublisher).
+ * Private channels are filed under their user (subscriptionKey): each user hears of their own
+ * orders and fills alone.
  */
 import {
   type ChannelName,
@@ -23,8 +25,14 @@ export interface Publication {
   key: string;
   channel: string;
   event: string;
-  /** The payload as a JSON string, the way Pusher carries an event's data. */
-  data: string;
+  /**
+   * The payload as a JSON string, the way Pusher carries an event's data: rendered at once for
+   * a change, left unrendered for a channel's whole state until the publisher renders it. An
+   * event still unrendered when it is sent was superseded and is not sent.
+   */
+  data: string | undefined;
+  /** Renders `data` on the state as it then stands. */
+  render: () => string;
   /** Whether the payload is the channel's whole state, superseding any event before it. */
   carriesState: boolean;
 }
@@ -55,7 +63,9 @@ export function publicationsOf(
     const key = subscriptionKey(channel, userId);
     if (!listening(key)) return;
     const { carriesState } = channels[name];
-    publications.push({ key, channel, event, data: JSON.stringify(payload()), carriesState });
+    const render = () => JSON.stringify(payload());
+    const data = carriesState ? undefined : render();
+    publications.push({ key, channel, event, data, render, carriesState });
   };
   for (const order of journal.orders()) {
     const currency = order.fundingCurrency;
@@ -104,24 +114,10 @@ export function publicationsOf(
   for (const productId of new Set([...sides.keys(), ...traded])) {
     const product = state.products.get(productId);
     if (!product) continue;
+    // Rendered once the batch is sealed: the product as it then stands.
     add('productCash', { pair: pairOf(product), productId: product.id }, undefined, 'updated', () =>
-      productView(state, product, now),
+      productView(state, state.products.get(productId) ?? product, now),
     );
   }
   return publications;
-}
-
-/**
- * What a batch of stored changes sends: every publication in order, except that on a channel
- * whose events carry its whole state only the last of the batch goes out, where it stood; it
- * holds every change before it.
- */
-export function latestStates(publications: readonly Publication[]): Publication[] {
-  const last = new Map<string, number>();
-  publications.forEach((publication, index) => {
-    if (publication.carriesState) last.set(publication.key, index);
-  });
-  return publications.filter(
-    (publication, index) => !publication.carriesState || last.get(publication.key) === index,
-  );
 }

@@ -5,6 +5,7 @@
  * with the contract's schemas of the protocol's events.
  */
 import { randomInt } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { channelOf, channels, protocolEvents } from '@exchange-kit/contract/events';
 import { protocolPayloadSchemas } from '@exchange-kit/contract/events/schemas';
 import type { WebSocket } from 'ws';
@@ -65,6 +66,8 @@ export function servePusherConnection(
   hub: EventHub,
   times: ConnectionTimes,
   authenticate: RealtimeAuthenticator,
+  /** The stream the websocket writes to, held while the hub sends it several frames. */
+  wire?: Pick<Writable, 'cork' | 'uncork'>,
 ) {
   // The times the greeting announces are the connection's for its whole life.
   const { activityTimeoutSeconds, pongTimeoutMs } = times;
@@ -79,7 +82,9 @@ export function servePusherConnection(
     get bufferedAmount() {
       return socket.bufferedAmount;
     },
-    send: (data) => socket.send(data),
+    send: (frame) => socket.send(frame, { binary: false }),
+    cork: () => wire?.cork(),
+    uncork: () => wire?.uncork(),
     // Out of every channel at once: nothing more piles up while the close frame waits.
     drop: (code, reason) => {
       leaveAll();

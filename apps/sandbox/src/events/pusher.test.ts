@@ -143,7 +143,7 @@ describe('the Pusher protocol', () => {
     const data = JSON.stringify({ filler: 'x'.repeat(256 * 1024) });
     let sent = 0;
     while (sandbox.events.subscribers(channel) === 2 && sent < 200) {
-      sandbox.events.publish(channel, channel, 'created', data);
+      sandbox.events.publish([{ key: channel, channel, event: 'created', data }]);
       sent++;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -151,7 +151,7 @@ describe('the Pusher protocol', () => {
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     expect(await slow.closed).toBe(4100);
     // The steady subscriber received every event, the ones after the drop too.
-    sandbox.events.publish(channel, channel, 'created', '{"last":true}');
+    sandbox.events.publish([{ key: channel, channel, event: 'created', data: '{"last":true}' }]);
     for (let at = 0; at < sent; at++) await steady.next('created');
     expect((await steady.next('created')).data).toBe('{"last":true}');
     steady.socket.close();

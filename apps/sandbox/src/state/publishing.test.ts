@@ -25,10 +25,13 @@ describe('what a call publishes', () => {
     const { storage, writes } = heldStorage();
     const sequencer = await Sequencer.open(storage);
     const log: string[] = [];
-    sequencer.publisher = (journal) => {
-      const nonce = [...journal.rowKeys(), String(journal.state.nonces.size)].join();
-      log.push(`decided ${nonce}`);
-      return () => log.push(`sent ${nonce}`);
+    sequencer.publisher = {
+      decided(journal) {
+        const nonce = [...journal.rowKeys(), String(journal.state.nonces.size)].join();
+        log.push(`decided ${nonce}`);
+        return () => log.push(`sent ${nonce}`);
+      },
+      sealed: () => log.push('sealed'),
     };
     const calls = [1n, 2n].map((value) =>
       sequencer.run((journal) => {
@@ -37,17 +40,18 @@ describe('what a call publishes', () => {
       }),
     );
     await nextWrite(writes);
-    expect(log).toEqual(['decided 1', 'decided 2']);
+    // Decided in one turn, the two calls leave together: sealed once, after both.
+    expect(log).toEqual(['decided 1', 'decided 2', 'sealed']);
     writes.shift()?.resolve();
     await Promise.all(calls);
-    expect(log).toEqual(['decided 1', 'decided 2', 'sent 1', 'sent 2']);
+    expect(log).toEqual(['decided 1', 'decided 2', 'sealed', 'sent 1', 'sent 2']);
   });
 
   it('is never sent for a call whose changes the store refuses', async () => {
     const { storage, writes } = heldStorage();
     const sequencer = await Sequencer.open(storage);
     const sent: string[] = [];
-    sequencer.publisher = () => () => sent.push('sent');
+    sequencer.publisher = { decided: () => () => sent.push('sent') };
     const call = sequencer.run((journal) => journal.openAccount(1, 'BTC', 'sandbox-btc-1'));
     let settled = false;
     const outcome = call.then(
@@ -69,8 +73,13 @@ describe('what a call publishes', () => {
   it('failing in a subscriber fails no call', async () => {
     const { storage, writes } = heldStorage();
     const sequencer = await Sequencer.open(storage);
-    sequencer.publisher = () => () => {
-      throw new Error('a subscriber failed');
+    sequencer.publisher = {
+      decided: () => () => {
+        throw new Error('a subscriber failed');
+      },
+      sealed: () => {
+        throw new Error('a subscriber failed');
+      },
     };
     const call = sequencer.run((journal) => {
       journal.nonce('token:1', 1n);

@@ -32,10 +32,18 @@ interface Call {
 
 /**
  * Told of each call's changes as it is decided, while the state is as the call left it; what
- * it returns is run once those changes are stored, in the order the calls were decided. A call
- * the store refuses publishes nothing.
+ * `decided` returns is run once those changes are stored, in the order the calls were decided.
+ * A call the store refuses publishes nothing.
  */
-export type Publisher = (journal: Journal) => (() => void) | undefined;
+export interface Publisher {
+  decided(journal: Journal): (() => void) | undefined;
+  /**
+   * Told when the calls decided since the last seal leave to be stored together, while the
+   * state is as the last of them left it: what is worth rendering once per batch, not once per
+   * call, is rendered here.
+   */
+  sealed?(): void;
+}
 
 function decideCall(
   decide: (journal: Journal) => unknown,
@@ -44,7 +52,7 @@ function decideCall(
 ): Call {
   try {
     const value = decide(journal);
-    return { decide, journal, outcome: { value }, publish: publisher?.(journal) };
+    return { decide, journal, outcome: { value }, publish: publisher?.decided(journal) };
   } catch (error) {
     journal.undo();
     return { decide, journal, outcome: { error } };
@@ -346,6 +354,7 @@ export class Sequencer {
       // hand joins this batch.
       const stored = this.#lastBatch.then(nextTurn).then(async () => {
         if (this.#batch?.changes === changes) this.#batch = undefined;
+        this.#seal();
         try {
           await this.storage.write(changes);
           publish(calls);
@@ -373,6 +382,14 @@ export class Sequencer {
     journal.mergeInto(this.#batch.changes);
     this.#batch.calls.push(call);
     return this.#batch.stored;
+  }
+
+  #seal(): void {
+    try {
+      this.publisher?.sealed?.();
+    } catch {
+      // A subscriber's failure is the subscriber's: the batch is stored whatever it does.
+    }
   }
 
   /**
@@ -432,6 +449,8 @@ export class Sequencer {
       for (const call of [...calls].reverse()) call.journal.undo();
       for (const call of calls) {
         const again = decideCall(call.decide, new Journal(this.#state, true), this.publisher);
+        // Stored alone, it is a batch of its own.
+        this.#seal();
         const rows = new Changes();
         again.journal.mergeInto(rows);
         rows.nonces.clear();
