@@ -28,6 +28,8 @@ interface Call {
   outcome: { value: unknown } | { error: unknown };
   /** What the publisher made of the call's changes, to be sent once they are stored. */
   publish?: (() => void) | undefined;
+  /** The stored orders to read in before the call is decided again (see StoredReads). */
+  clientOrders?: StoredReads['clientOrders'];
 }
 
 /**
@@ -177,8 +179,9 @@ export class Sequencer {
 
   /**
    * Runs `decide`, which must not wait on anything, on the current state, then stores what it
-   * changed. A throw undoes its changes but its nonce, which stays spent. The stored rows
-   * `reads` names that memory does not hold yet are read in first; meanwhile only the later
+   * changed. A throw undoes its changes but its nonce, which stays spent. The stored intents
+   * `reads` names that memory does not hold yet are read in first (client orders are read
+   * only when the store refuses the call, see StoredReads); meanwhile only the later
    * calls that name the same rows or the same `nonceScope` are held back, so those are still
    * decided in the order they came and every other call goes on. An id no row has is not
    * read: the call is decided at once and finds nothing. A failed read fails this call only.
@@ -197,18 +200,12 @@ export class Sequencer {
         ? named
         : named.filter((id) => partner.mayHoldIntent(id) && !partner.intents.has(id));
     const clientOrders = this.storage.history ? reads?.clientOrders : undefined;
-    const clientKeys = clientOrders?.clientOrderIds ?? [];
-    const unreadClientKeys =
-      this.#reloadsQueued > 0
-        ? clientKeys
-        : clientKeys.filter((id) => !this.#holdsClientOrder(clientOrders, id));
     const keys = [...named.map((id) => `intent ${id}`)];
-    for (const id of clientKeys) keys.push(`client order ${clientOrders?.userId} ${id}`);
     if (nonceScope !== undefined) keys.push(`nonce ${nonceScope}`);
     const ahead = keys.flatMap((key) => this.#held.get(key) ?? []);
-    if (unread.length === 0 && unreadClientKeys.length === 0 && ahead.length === 0) {
+    if (unread.length === 0 && ahead.length === 0) {
       await this.#ready;
-      return this.#decide(decide);
+      return this.#decide(decide, clientOrders);
     }
     const barrier = this.#ready;
     let release = () => {};
@@ -227,8 +224,7 @@ export class Sequencer {
           if (!this.#state.partner.intents.has(intent.id)) this.#state.partner.addIntent(intent);
         }
       }
-      await this.#readClientOrders(clientOrders, unreadClientKeys);
-      return this.#decide(decide);
+      return this.#decide(decide, clientOrders);
     } finally {
       for (const key of keys) if (this.#held.get(key) === mine) this.#held.delete(key);
       this.#holding.delete(mine);
@@ -288,9 +284,13 @@ export class Sequencer {
    * Decides at once, in the turn it is called (or once a refused batch is decided again);
    * answers once the changes are stored, with what the call was last decided to answer.
    */
-  async #decide<T>(decide: (journal: Journal) => T): Promise<T> {
+  async #decide<T>(
+    decide: (journal: Journal) => T,
+    clientOrders?: StoredReads['clientOrders'],
+  ): Promise<T> {
     while (this.#decidingAgain) await this.#decidingAgain;
     const call = decideCall(decide, new Journal(this.#state), this.publisher);
+    call.clientOrders = clientOrders;
     await this.#store(call);
     if (call.journal.refusal) throw call.journal.refusal;
     if ('error' in call.outcome) throw call.outcome.error;
@@ -448,6 +448,11 @@ export class Sequencer {
       // Latest first, so that each undo finds its rows as its call left them.
       for (const call of [...calls].reverse()) call.journal.undo();
       for (const call of calls) {
+        // The store's unique key refuses a client order id that an order memory let go of
+        // holds: read in, it is found taken.
+        if (call.clientOrders) {
+          await this.#readClientOrders(call.clientOrders, call.clientOrders.clientOrderIds);
+        }
         const again = decideCall(call.decide, new Journal(this.#state, true), this.publisher);
         // Stored alone, it is a batch of its own.
         this.#seal();

@@ -31,6 +31,10 @@ export interface SandboxStorage {
  */
 export interface StoredReads {
   intents?: readonly string[];
-  /** Orders named by their owner's client order id (a closed one may be in the store alone). */
+  /**
+   * Orders named by their owner's client order id (a closed one may be in the store alone).
+   * Not read ahead: a new id is the common case, and the store's unique key refuses a taken
+   * one, so they are read in only before a call the store refused is decided again.
+   */
   clientOrders?: { userId: number; clientOrderIds: readonly string[] };
 }
