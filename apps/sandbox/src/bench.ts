@@ -9,7 +9,7 @@ import { type RunningSandbox, type SandboxOptions, startSandbox } from './server
 import { openDatabase, type StoreOptions } from './store/database.js';
 import { addLedgerHistory } from './store/ledger-history.js';
 import { addOrderHistory } from './store/order-history.js';
-import { addToken, demoUserId } from './store/seed.js';
+import { addToken, demoUserId, secondDemoUserId } from './store/seed.js';
 
 export type { RunningSandbox, SandboxOptions };
 export { startSandbox };
@@ -93,4 +93,11 @@ export async function storeCeiling(sandbox: RunningSandbox, seconds: number): Pr
     done++;
   }
   return done / seconds;
+}
+
+/** A new API token of the second demo user, who makes the book the matching rows take from. */
+export function addSecondDemoToken(
+  sandbox: RunningSandbox,
+): Promise<{ tokenId: string; tokenSecret: string }> {
+  return sandbox.database.transaction((tx) => addToken(tx, secondDemoUserId));
 }

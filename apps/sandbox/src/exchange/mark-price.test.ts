@@ -96,6 +96,28 @@ describe('the mark price of positions', () => {
     }
   });
 
+  it('fires an exit moved within reach of the mark it was last checked at', async () => {
+    const { product_id, trader, tradeId, stopLoss } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '200',
+      stopLoss: '10',
+    });
+    await moveMark(product_id, '90');
+    // Moved above the mark by a call that trades nothing, the stop loss waits for the mark.
+    const moved = await trader.call('PUT', `/orders/${stopLoss.id}`, { body: { price: '95' } });
+    expect(moved.status).toBe(200);
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
+
+    // The mark stays where every position was last checked: the changed exit is checked again.
+    await moveMark(product_id, '90');
+    expect(await tradeOf(trader.call, tradeId)).toMatchObject({
+      status: 'closed',
+      close_price: '90',
+      close_pnl: '-10',
+    });
+  });
+
   it('fires a take profit it reaches on a short, paying the profit into the ledger', async () => {
     const { product_id, trader, tradeId } = await openPosition(sandbox, {
       side: 'sell',

@@ -27,6 +27,33 @@ export function fitExitOrders(journal: Journal, position: Position, now: number)
 }
 
 /**
+ * The open positions of `productId` that `mark` may now reach. Once every open position has
+ * been checked at a mark, one that was not reached can only come within reach of the same
+ * mark by changing itself or its exits, which the journal notes: while the mark stays where it
+ * was checked, only those are checked, so a burst of fills at one price costs each call the
+ * positions it changed, not every position of the product.
+ */
+function reachable(journal: Journal, productId: number, mark: D): Position[] {
+  const { exchange: state } = journal;
+  const { checkedMarks, uncheckedPositions: unchecked } = state;
+  const everyOne = !checkedMarks.get(productId)?.eq(mark);
+  checkedMarks.set(productId, mark);
+  const candidates: Position[] = [];
+  if (everyOne) {
+    for (const position of state.positions.values()) {
+      if (position.productId === productId) candidates.push(position);
+    }
+  }
+  for (const id of unchecked) {
+    const position = state.positions.get(id);
+    if (position && position.productId !== productId) continue;
+    unchecked.delete(id);
+    if (position && !everyOne) candidates.push(position);
+  }
+  return candidates.filter((position) => position.status === 'open').sort((a, b) => a.id - b.id);
+}
+
+/**
  * Closes at `productId`'s mark price what it now reaches, position by position: first the
  * quantity of a waiting take profit or stop loss it reaches (which cancels the trade's other
  * one, as a trade reaching it does), then whatever is left of a position whose margin plus
@@ -38,10 +65,7 @@ export function closeAtMark(journal: Journal, productId: number, now: number): v
   const mark = state.markPrice(productId);
   const product = state.products.get(productId);
   if (!mark || !product) return;
-  const open = [...state.positions.values()]
-    .filter((position) => position.productId === productId && position.status === 'open')
-    .sort((a, b) => a.id - b.id);
-  for (const position of open) {
+  for (const position of reachable(journal, productId, mark)) {
     const exits = exitOrdersOf(state, position).filter((order) => order.conditional);
     const reached = exits.find((order) => reachedBy(order, mark));
     if (reached) {

@@ -17,10 +17,7 @@ const funds = (value: D) => value.toDecimalPlaces(16, D.ROUND_FLOOR);
 
 /** The open orders that close `position`: its take profit (a limit) and stop loss (a stop). */
 export function exitOrdersOf(state: ExchangeState, position: Position): Order[] {
-  return (state.ordersByUser.get(position.userId) ?? []).filter(
-    (order) =>
-      isOpen(order) && order.unwoundTradeId === position.id && order.tradingType !== 'spot',
-  );
+  return state.exitsOf(position.id).filter(isOpen);
 }
 
 /**

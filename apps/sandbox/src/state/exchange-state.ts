@@ -333,6 +333,15 @@ export class ExchangeState {
   clientOrderIds = new Map<string, Order>();
   fillsByProduct = new Map<number, Fill[]>();
   positions = new Map<number, Position>();
+  /** The orders that close each margin position, by its id: its take profit and stop loss. */
+  readonly #exitsByPosition = new Map<number, Order[]>();
+  /**
+   * The mark price of each product at which every open position was last checked for what it
+   * reaches, and the ids of the positions changed since, themselves or their exits (see
+   * closeAtMark): memory alone, so a start checks them all again.
+   */
+  readonly checkedMarks = new Map<number, D>();
+  readonly uncheckedPositions = new Set<number>();
   /**
    * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps
    * nothing); read through `HistoryReads`.
@@ -437,6 +446,14 @@ export class ExchangeState {
     if (order.clientOrderId !== null) {
       this.clientOrderIds.set(clientKey(order.userId, order.clientOrderId), order);
     }
+    if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
+      entry(this.#exitsByPosition, order.unwoundTradeId, (): Order[] => []).push(order);
+    }
+  }
+
+  /** The orders, open or not, that memory holds to close the margin position `positionId`. */
+  exitsOf(positionId: number): readonly Order[] {
+    return this.#exitsByPosition.get(positionId) ?? [];
   }
 
   /** Forgets an order placed by a call that was then refused. */
@@ -448,6 +465,12 @@ export class ExchangeState {
     if (at !== -1) own?.splice(at, 1);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
+    }
+    if (order.unwoundTradeId !== null) {
+      const exits = this.#exitsByPosition.get(order.unwoundTradeId);
+      const at = exits?.indexOf(order) ?? -1;
+      if (at !== -1) exits?.splice(at, 1);
+      if (exits?.length === 0) this.#exitsByPosition.delete(order.unwoundTradeId);
     }
   }
 

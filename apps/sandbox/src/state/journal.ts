@@ -101,7 +101,15 @@ export class Journal {
   /** The writable handle of `order`: its values now are what an undo brings back. */
   touchOrder(order: Order): Writable<Order> {
     if (!this.#orders.has(order)) this.#orders.set(order, { ...order });
+    this.#uncheck(order);
     return order;
+  }
+
+  /** An order that closes a margin position changes what its position's mark may reach. */
+  #uncheck(order: Order): void {
+    if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
+      this.state.exchange.uncheckedPositions.add(order.unwoundTradeId);
+    }
   }
 
   /** Call once a touched order's price, age or status changed: the book moves it or drops it. */
@@ -117,11 +125,13 @@ export class Journal {
 
   touchPosition(position: Position): Writable<Position> {
     if (!this.#positions.has(position)) this.#positions.set(position, { ...position });
+    this.state.exchange.uncheckedPositions.add(position.id);
     return position;
   }
 
   addPosition(position: Position): Writable<Position> {
     this.state.exchange.addPosition(position);
+    this.state.exchange.uncheckedPositions.add(position.id);
     this.#newPositions.push(position);
     this.#positions.set(position, { ...position });
     return position;
@@ -129,6 +139,7 @@ export class Journal {
 
   addOrder(order: Order): Writable<Order> {
     this.state.exchange.addOrder(order);
+    this.#uncheck(order);
     this.#newOrders.push(order);
     this.#orders.set(order, { ...order });
     return order;
