@@ -98,4 +98,48 @@ describe('publishing to the hub', () => {
     ]);
     expect(others()).toEqual([]);
   });
+
+  it("sends the user's trading account as each change leaves it, to its owner alone", async () => {
+    const sandbox = await memorySandbox();
+    const hub = new EventHub();
+    sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
+    const product_id = await trading.freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    const counterpart = sandbox.addUser();
+    const listed = await trader.call('GET', '/trading_accounts');
+    const account = (
+      listed.body as { id: number; product_id: number; pusher_channel: string }[]
+    ).find((shown) => shown.product_id === product_id);
+    const address = channelAddress('tradingAccount', { tradingAccountId: account?.id ?? 0 });
+    expect(account?.pusher_channel).toBe(address);
+    const own = listener(hub, subscriptionKey(address, trader.userId));
+    // The same name filed under another user is another user's stream: it hears nothing.
+    const other = listener(hub, subscriptionKey(address, counterpart.userId));
+    const shown = () =>
+      own().map((frame) => channelPayloadSchemas.tradingAccount.parse(JSON.parse(frame.data)));
+
+    const levels = await trader.call('PUT', `/trading_accounts/${account?.id}`, {
+      body: { trading_account: { leverage_level: 2 } },
+    });
+    expect(levels.status).toBe(200);
+    expect(shown().map(({ leverage_level }) => leverage_level)).toEqual([2]);
+
+    await trading.place(trader.call, {
+      product_id,
+      side: 'buy',
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    await trading.place(counterpart.call, {
+      product_id,
+      side: 'sell',
+      price: '100',
+      quantity: '1',
+    });
+    const opened = shown().at(-1);
+    expect(opened).toMatchObject({ id: account?.id, position: '1', margin: '50' });
+    expect(other()).toEqual([]);
+  });
 });

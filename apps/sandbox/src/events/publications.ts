@@ -15,6 +15,7 @@ import { ownView } from '../exchange/executions.js';
 import { priceLevels, productView } from '../exchange/market.js';
 import { executionView, orderView } from '../exchange/order-view.js';
 import { tradeView } from '../exchange/trade-view.js';
+import { accountId, hasTradingAccount, tradingAccountView } from '../exchange/trading-accounts.js';
 import { accountsOf } from '../exchange/users.js';
 import type { Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
@@ -93,6 +94,15 @@ export function publicationsOf(
       return [...crypto_accounts, ...fiat_accounts].find((shown) => shown.id === account.id);
     });
   }
+  for (const [userId, products] of tradingAccountsChanged(journal)) {
+    for (const product of products) {
+      const tradingAccountId = accountId(userId, product.id);
+      // Rendered once the batch is sealed: the account as its last call left it.
+      add('tradingAccount', { tradingAccountId }, userId, 'updated', () =>
+        tradingAccountView(state, userId, state.products.get(product.id) ?? product),
+      );
+    }
+  }
   const sides = new Map<number, Set<'buy' | 'sell'>>();
   for (const order of journal.orders()) {
     // A conditional order waits outside the book: the book changes once it is triggered.
@@ -120,4 +130,34 @@ export function publicationsOf(
     );
   }
   return publications;
+}
+
+/**
+ * The trading accounts whose figures the call changed, by user: those of the products of the
+ * positions it changed, of the balances that fund them, and of the leverage levels it set.
+ */
+function tradingAccountsChanged(journal: Journal): Map<number, Set<Product>> {
+  const state = journal.exchange;
+  const changed = new Map<number, Set<Product>>();
+  const note = (userId: number, product: Product | undefined) => {
+    if (!product || !hasTradingAccount(product)) return;
+    const products = changed.get(userId) ?? new Set<Product>();
+    products.add(product);
+    changed.set(userId, products);
+  };
+  for (const position of journal.positions()) {
+    note(position.userId, state.products.get(position.productId));
+  }
+  for (const setting of journal.records('leverageSetting')) {
+    note(setting.userId, state.products.get(setting.productId));
+  }
+  const funded = journal.accounts();
+  if (funded.length > 0) {
+    for (const product of state.products.values()) {
+      for (const account of funded) {
+        if (account.currency === product.quotedCurrency) note(account.userId, product);
+      }
+    }
+  }
+  return changed;
 }

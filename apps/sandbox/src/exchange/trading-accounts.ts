@@ -19,7 +19,8 @@ type Summary = components['schemas']['TradingAccountSummary'];
  * while product ids stay under a million. Only the leverage setting a PUT changes is stored.
  */
 const perUser = 1_000_000;
-const accountId = (userId: number, productId: number) => userId * perUser + productId;
+/** The id of `userId`'s trading account on `productId`. */
+export const accountId = (userId: number, productId: number) => userId * perUser + productId;
 
 // The bound of the update body is the one place the sandbox's highest level is written.
 const updateSchema = bundledDocuments.exchange.components?.schemas?.TradingAccountUpdate as {
@@ -30,7 +31,7 @@ const maxLeverageLevel = updateSchema.properties.trading_account.properties.leve
 const notFound = () => new NotFound('Trading account not found');
 
 /** Whether `product` has a trading account: it is traded on margin, funded in its quote. */
-const hasTradingAccount = (product: Product) =>
+export const hasTradingAccount = (product: Product) =>
   !product.disabled && (product.marginEnabled || product.cfdEnabled || product.perpetualEnabled);
 
 /** The ids of `userId`'s trading accounts, one per margin product, in id order. */

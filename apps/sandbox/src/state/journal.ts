@@ -181,6 +181,13 @@ export class Journal {
     return [...this.#positions.keys()];
   }
 
+  /** The records of `kind` this call added or changed, as it left them. */
+  records<Kind extends RecordKind>(kind: Kind): Records[Kind][] {
+    return [...this.#records.values()]
+      .filter((record) => record.kind === kind)
+      .map((record) => record.row as Records[Kind]);
+  }
+
   /** The accounts this call opened or changed, as it left them. */
   accounts(): Account[] {
     return [...this.#accounts.keys()];
