@@ -5,8 +5,8 @@
  */
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addProduct } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
-import { addProduct } from '../store/seed.js';
 import {
   type Client,
   newUser,
@@ -128,8 +128,8 @@ describe('a call the store refuses', () => {
   });
 
   it('refuses too a call decided on its rows, and leaves memory as the store', async () => {
-    const product = await sandbox.database.transaction((tx) =>
-      addProduct(tx, { base: 'BTC', quote: 'JPY' }),
+    const product = await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { base: 'BTC', quote: 'JPY' }),
     );
     const victim = await newUser(sandbox);
     const seller = await newUser(sandbox);
