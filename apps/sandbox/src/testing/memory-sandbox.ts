@@ -35,7 +35,7 @@ import {
   type NewPartner,
   type NewUser,
 } from '../seeding.js';
-import { Journal } from '../state/journal.js';
+import { type Changes, Journal } from '../state/journal.js';
 import { SandboxState } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
@@ -62,6 +62,8 @@ export interface MemorySandboxOptions
    * store: the same calls, to hold both answering alike. Only the demo users call then.
    */
   stored?: boolean;
+  /** Plays a store that refuses the batches it names (see `memoryStorage`). */
+  refuses?: (changes: Changes) => boolean;
 }
 
 /** The answers of the call pipeline, on the demo state in memory. */
@@ -178,7 +180,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     await migrate(database);
     sequencer = await seed(database, credentials, now());
   } else {
-    sequencer = await Sequencer.open(memoryStorage(demoState(credentials, now())));
+    sequencer = await Sequencer.open(memoryStorage(demoState(credentials, now()), options.refuses));
     await placeDemoBook(sequencer, now());
   }
   const answer = callPipeline({
