@@ -5,11 +5,12 @@
  */
 import { orderHandlers } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
+import { addToken } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
 import { openDatabase, type StoreOptions } from './store/database.js';
 import { addLedgerHistory } from './store/ledger-history.js';
 import { addOrderHistory } from './store/order-history.js';
-import { addToken, demoUserId, secondDemoUserId } from './store/seed.js';
+import { demoUserId, secondDemoUserId } from './store/seed.js';
 
 export type { RunningSandbox, SandboxOptions };
 export { startSandbox };
@@ -56,7 +57,7 @@ export async function addDemoLedgerHistory(store: StoreOptions, entries: number)
 export function addDemoToken(
   sandbox: RunningSandbox,
 ): Promise<{ tokenId: string; tokenSecret: string }> {
-  return sandbox.database.transaction((tx) => addToken(tx, demoUserId));
+  return sandbox.sequencer.run((journal) => addToken(journal, demoUserId));
 }
 
 /**
@@ -99,5 +100,5 @@ export async function storeCeiling(sandbox: RunningSandbox, seconds: number): Pr
 export function addSecondDemoToken(
   sandbox: RunningSandbox,
 ): Promise<{ tokenId: string; tokenSecret: string }> {
-  return sandbox.database.transaction((tx) => addToken(tx, secondDemoUserId));
+  return sandbox.sequencer.run((journal) => addToken(journal, secondDemoUserId));
 }

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { houseUserId } from './exchange/ledger.js';
 import { placeOrder } from './exchange/orders.js';
 import {
-  type Account,
   type Currency,
   D,
   type LedgerEntry,
@@ -192,43 +191,6 @@ export const houseRecord = (): User => userRecord(houseUserId, 'House');
 
 /** What the ledger names the starting balances. */
 export const startingFunding: LedgerEntry['sourceAction'] = 'funding';
-
-/**
- * A new user's accounts, funded with the starting balances, and the funding entry that
- * explains each balance; `next` numbers both.
- */
-export function startingAccounts(
-  userId: number,
-  address: (userId: number, currency: string) => string,
-  next: { account: () => number; entry: () => number },
-  now: number,
-): { accounts: Account[]; entries: LedgerEntry[] } {
-  const accounts: Account[] = [];
-  const entries: LedgerEntry[] = [];
-  for (const [currency, balance] of Object.entries(startingBalances)) {
-    const amount = new D(balance);
-    accounts.push({
-      id: next.account(),
-      userId,
-      currency,
-      balance: amount,
-      reserved: new D(0),
-      address: address(userId, currency),
-    });
-    entries.push({
-      id: next.entry(),
-      userId,
-      currency,
-      amount,
-      balance: amount,
-      sourceAction: startingFunding,
-      sourceObjectType: null,
-      sourceObjectId: null,
-      createdAt: now,
-    });
-  }
-  return { accounts, entries };
-}
 
 /**
  * Quick Exchange's assets and prices, as migration 0002 writes them into every store

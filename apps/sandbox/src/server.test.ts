@@ -10,8 +10,8 @@ import {
 } from '@exchange-kit/contract/exchange/schemas';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser, type NewUser } from './seeding.js';
 import type { RunningSandbox } from './server.js';
-import { addUser, type NewUser } from './store/seed.js';
 import {
   type Client,
   demoClient,
@@ -308,7 +308,7 @@ describe('authentication', () => {
   // demo token's nonce sequence to the client.
   let user: NewUser;
   beforeAll(async () => {
-    user = await sandbox.database.transaction((tx) => addUser(tx));
+    user = await sandbox.sequencer.run((journal) => addUser(journal, { now: Date.now() }));
   });
   const secretKey = () => new TextEncoder().encode(user.tokenSecret);
   const payload = (path: string, nonce = Date.now() * 1000) => ({

@@ -11,9 +11,9 @@ import { type ApiToken, signServiceAuth } from '@exchange-kit/core/auth';
 import { expect, onTestFinished } from 'vitest';
 import * as z from 'zod/mini';
 import { freshDatabase } from './postgres.test-support.js';
+import { addUser, type NewUser } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
 import type { StoreOptions } from './store/database.js';
-import { addUser, type NewUser } from './store/seed.js';
 
 /**
  * A sandbox on an ephemeral port: in-memory PGlite, or a database of its own on the
@@ -110,7 +110,7 @@ export function demoClient(sandbox: RunningSandbox): Client {
 
 /** A new funded user of the sandbox with a client signing as that user. */
 export async function newUser(sandbox: RunningSandbox): Promise<NewUser & { call: Client }> {
-  const user = await sandbox.database.transaction((tx) => addUser(tx));
+  const user = await sandbox.sequencer.run((journal) => addUser(journal, { now: Date.now() }));
   return { ...user, call: clientFor(sandbox, user) };
 }
 

@@ -1,3 +1,9 @@
+/**
+ * The OAuth rules, in memory through the call pipeline: what a request grants, and its
+ * request, approve, deny, expire and read flow. The edge's part (the server's own origin in
+ * the hrefs, the approval page) is tested over HTTP in `pages/pages.test.ts`, and a denial
+ * kept across a restart in `store/durability.test.ts`.
+ */
 import {
   zApproveOAuthRequestResponse,
   zCreateOAuthRequestResponse,
@@ -5,28 +11,22 @@ import {
   zGetOAuthRequestResponse,
   zGetUserContextResponse,
 } from '@exchange-kit/contract/exchange/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../server.js';
-import {
-  type Client,
-  demoClient,
-  lastingStore,
-  newUser,
-  send,
-  startTestSandbox,
-  valid,
-} from '../test-support.js';
-import { oauthRequestLifetimeMs } from './oauth.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { denyRequest, oauthRequestLifetimeMs } from './oauth.js';
 
-let sandbox: RunningSandbox;
+let sandbox: MemorySandbox;
 let clock = Date.now();
 let app: Client;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ now: () => clock, testControl: true });
-  app = demoClient(sandbox);
+  sandbox = await memorySandbox({ now: () => clock });
+  app = sandbox.clientFor({
+    tokenId: sandbox.credentials.tokenId,
+    tokenSecret: sandbox.credentials.tokenSecret,
+  });
 });
-afterAll(() => sandbox.close());
 
 async function createRequest(client = app) {
   return valid(
@@ -51,30 +51,28 @@ const refusedAs = (code: string) => ({
   body: { errors: { oauth_request_public_id: [code] } },
 });
 
-/** Denies a request as its user would at the approval page, through the test control. */
-async function deny(target: RunningSandbox, publicId: string) {
-  const answer = await send(
-    target.exchangeUrl,
-    'POST',
-    `/test/oauth_requests/${publicId}/deny`,
-    { 'content-type': 'application/json' },
-    '{}',
-  );
-  expect(answer).toMatchObject({ status: 200, body: { status: 'denied' } });
+/** Denies a request as its user would at the approval page, as test control does. */
+async function deny(publicId: string) {
+  const status = await sandbox.sequencer.run((journal) => denyRequest(journal, publicId, clock));
+  expect(status).toBe('denied');
 }
 
+const newUser = () => sandbox.addUser();
+
 describe('OAuth requests', () => {
-  it('creates a request whose api_challenge_href approves it on this server', async () => {
+  it('creates a request whose hrefs approve it and show its page', async () => {
     const request = await createRequest();
-    expect(request.api_challenge_href).toBe(
-      `${sandbox.exchangeUrl}/oauth/${request.oauth_request_private_id}/approve`,
+    expect(new URL(request.api_challenge_href).pathname).toBe(
+      `/oauth/${request.oauth_request_private_id}/approve`,
     );
-    expect(request.app_challenge_href.startsWith(sandbox.exchangeUrl)).toBe(true);
+    expect(new URL(request.app_challenge_href).pathname).toBe(
+      `/oauth/${request.oauth_request_public_id}`,
+    );
     expect(request.expires).toBe(Math.floor((clock + oauthRequestLifetimeMs) / 1000));
   });
 
   it('lets the application read user context and accounts once the user approved', async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const request = await createRequest();
     const oauth = ids(request);
     expect(await app('GET', '/user/context', { oauth })).toMatchObject(refusedAs('pending'));
@@ -104,7 +102,7 @@ describe('OAuth requests', () => {
   });
 
   it('refuses ids that do not belong together or to another application', async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const first = await createRequest();
     const second = await createRequest();
     for (const request of [first, second]) {
@@ -117,7 +115,7 @@ describe('OAuth requests', () => {
     // Ids that do not name one of the signing token's requests learn nothing of any request.
     const failed = { status: 401, body: 'API Authentication failed' };
     expect(await app('GET', '/accounts', { oauth: mixed })).toMatchObject(failed);
-    const stranger = await newUser(sandbox);
+    const stranger = newUser();
     expect(await stranger.call('GET', '/accounts', { oauth: ids(first) })).toMatchObject(failed);
     const pending = await createRequest();
     expect(await stranger.call('GET', '/accounts', { oauth: ids(pending) })).toMatchObject(failed);
@@ -125,7 +123,7 @@ describe('OAuth requests', () => {
 
   it("reads a request's state for the token that created it alone", async () => {
     const request = await createRequest();
-    const stranger = await newUser(sandbox);
+    const stranger = newUser();
     const path = `/system/oauth_requests/${request.oauth_request_public_id}`;
     expect(await stranger.call('GET', path)).toMatchObject({
       status: 404,
@@ -141,49 +139,29 @@ describe('OAuth requests', () => {
     expect(malformed.status).toBeLessThan(500);
   });
 
-  it('denies: the ids are refused as denied, never as pending, and so after a restart', async () => {
-    const store = await lastingStore();
-    const first = await startSandbox({ port: 0, ...store, testControl: true });
-    let request: Awaited<ReturnType<typeof createRequest>>;
-    try {
-      const application = demoClient(first);
-      request = await createRequest(application);
-      await deny(first, request.oauth_request_public_id);
-      const oauth = ids(request);
-      expect(await application('GET', '/user/context', { oauth })).toMatchObject(
-        refusedAs('denied'),
-      );
-      const denied = await stateOf(oauth.publicId, application);
-      expect(denied).toMatchObject({ status: 'denied', decided_at: expect.any(Number) });
-      const user = await newUser(first);
-      const approving = await user.call('POST', `/oauth/${oauth.privateId}/approve`);
-      expect(approving.status).toBe(404);
-    } finally {
-      await first.close();
-    }
-    const second = await startSandbox({ port: 0, ...store });
-    try {
-      const application = demoClient(second);
-      expect(await stateOf(request.oauth_request_public_id, application)).toMatchObject({
-        status: 'denied',
-      });
-      expect(await application('GET', '/accounts', { oauth: ids(request) })).toMatchObject(
-        refusedAs('denied'),
-      );
-    } finally {
-      await second.close();
-    }
+  it('denies: the ids are refused as denied, never as pending, and cannot be approved', async () => {
+    const request = await createRequest();
+    await deny(request.oauth_request_public_id);
+    const oauth = ids(request);
+    expect(await app('GET', '/user/context', { oauth })).toMatchObject(refusedAs('denied'));
+    expect(await app('GET', '/accounts', { oauth })).toMatchObject(refusedAs('denied'));
+    expect(await stateOf(oauth.publicId)).toMatchObject({
+      status: 'denied',
+      decided_at: Math.floor(clock / 1000),
+    });
+    const user = newUser();
+    expect((await user.call('POST', `/oauth/${oauth.privateId}/approve`)).status).toBe(404);
   });
 
   it('answers 404 to approving an unknown request', async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const answer = await user.call('POST', '/oauth/00000000-0000-4000-8000-000000000000/approve');
     expect(answer.status).toBe(404);
     expect((await user.call('POST', '/oauth/not-a-uuid/approve')).status).toBe(404);
   });
 
   it('expires: an expired request can be neither approved nor used', async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const used = await createRequest();
     await user.call('POST', new URL(used.api_challenge_href).pathname);
     const late = await createRequest();
@@ -207,14 +185,14 @@ describe('OAuth requests', () => {
   });
 
   it("answers the user's own context and accounts when called with the user's own token", async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const context = valid(zGetUserContextResponse, await user.call('GET', '/user/context'));
     expect(context).toMatchObject({ user_id: user.userId, token_id: user.tokenId });
     valid(zGetAccountsResponse, await user.call('GET', '/accounts'));
   });
 
   it('does only what the grant says: it reads, and trading for the user is refused with 403', async () => {
-    const user = await newUser(sandbox);
+    const user = newUser();
     const request = await createRequest();
     await user.call('POST', new URL(request.api_challenge_href).pathname);
     const oauth = ids(request);

@@ -1,5 +1,5 @@
 import { hasFlag, requirements } from '@exchange-kit/contract/state-tables';
-import { Refusal } from '../handling/errors.js';
+import { NotFound, Refusal } from '../handling/errors.js';
 import type { D, Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { adjustReserved, postEntry } from './ledger.js';
@@ -26,17 +26,26 @@ export function holdFor(journal: Journal, withdrawal: Withdrawal): void {
   adjustReserved(journal, withdrawal.userId, withdrawal.currency, heldBy(withdrawal));
 }
 
+/** Who moves a withdrawal: its owner, who sees only their own of one kind, or the exchange. */
+export type Mover = { userId: number; kind: Withdrawal['kind'] } | 'exchange';
+
 /**
- * Moves `withdrawal` to `to` where a row of the table allows it, else refuses naming its
- * state. Reaching a terminal state releases what it held; reaching `processed` also takes
- * amount and fee from the balance.
+ * Moves the withdrawal `id` to `to` where a row of the table allows it, else refuses naming
+ * its state: how its owner cancels it (REST) and how the exchange moves it on (test control).
+ * One of another user's, or of another kind, is not found by its owner. Reaching a terminal
+ * state releases what it held; reaching `processed` also takes amount and fee from the balance.
  */
 export function moveWithdrawal(
   journal: Journal,
-  withdrawal: Withdrawal,
+  mover: Mover,
+  id: number,
   to: WithdrawalState,
   now: number,
 ): Withdrawal {
+  const withdrawal = journal.exchange.withdrawals.get(id);
+  const hidden =
+    mover !== 'exchange' && (withdrawal?.userId !== mover.userId || withdrawal.kind !== mover.kind);
+  if (!withdrawal || hidden) throw new NotFound('Withdrawal not found');
   if (!canMove(withdrawal.state, to)) throw new Refusal('state', withdrawal.state);
   const moved = journal.touch('withdrawal', withdrawal);
   moved.state = to;

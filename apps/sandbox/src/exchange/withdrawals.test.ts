@@ -11,6 +11,7 @@ import {
   zListFundInfosResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NotFound } from '../handling/errors.js';
 import type { Withdrawal } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
@@ -32,11 +33,7 @@ const withdrawBtc = (call: Client, fields: Record<string, unknown> = {}) =>
 
 /** What test control does: the exchange moves a withdrawal on. */
 const move = (id: number, to: Withdrawal['state']) =>
-  sandbox.sequencer.run((journal) => {
-    const found = journal.exchange.withdrawals.get(id);
-    if (!found) throw new Error(`no withdrawal ${id}`);
-    return moveWithdrawal(journal, found, to, sandbox.now());
-  });
+  sandbox.sequencer.run((journal) => moveWithdrawal(journal, 'exchange', id, to, sandbox.now()));
 
 describe('crypto withdrawals', () => {
   it('hold amount plus the currency fee until processed, then take both', async () => {
@@ -194,6 +191,9 @@ describe('crypto withdrawals', () => {
       await other.call('GET', '/crypto_withdrawals'),
     );
     expect(listed.models).toEqual([]);
+    // The exchange moves any user's, by the same move: an id no withdrawal has is not found.
+    await expect(move(999_999, 'declined')).rejects.toBeInstanceOf(NotFound);
+    expect((await move(withdrawal.id, 'declined')).state).toBe('declined');
   });
 });
 

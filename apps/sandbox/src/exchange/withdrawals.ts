@@ -1,5 +1,4 @@
-import { hasFlag } from '@exchange-kit/contract/state-tables';
-import { NotFound, Refusal } from '../handling/errors.js';
+import { Refusal } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
@@ -126,24 +125,6 @@ function ownWithdrawals(
     .sort((a, b) => b.id - a.id);
 }
 
-/** Cancels a pending withdrawal of the caller's; another state is refused naming it. */
-function cancelOwn(
-  journal: Journal,
-  userId: number,
-  kind: Withdrawal['kind'],
-  id: number,
-  now: number,
-) {
-  const withdrawal = journal.exchange.withdrawals.get(id);
-  if (!withdrawal || withdrawal.userId !== userId || withdrawal.kind !== kind) {
-    throw new NotFound('Withdrawal not found');
-  }
-  if (!hasFlag('withdrawal', withdrawal.state, 'open')) {
-    throw new Refusal('state', withdrawal.state);
-  }
-  return moveWithdrawal(journal, withdrawal, 'cancelled', now);
-}
-
 const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
   journal,
   caller,
@@ -231,7 +212,15 @@ const cancelCryptoWithdrawal: ExchangeHandlerOf<'cancelCryptoWithdrawal'> = ({
   now,
 }) => ({
   status: 200,
-  body: cryptoView(cancelOwn(journal, actingUser(caller), 'crypto', path.withdrawal_id, now)),
+  body: cryptoView(
+    moveWithdrawal(
+      journal,
+      { userId: actingUser(caller), kind: 'crypto' },
+      path.withdrawal_id,
+      'cancelled',
+      now,
+    ),
+  ),
 });
 
 const cancelFiatWithdrawal: ExchangeHandlerOf<'cancelFiatWithdrawal'> = ({
@@ -241,7 +230,15 @@ const cancelFiatWithdrawal: ExchangeHandlerOf<'cancelFiatWithdrawal'> = ({
   now,
 }) => ({
   status: 200,
-  body: fiatView(cancelOwn(journal, actingUser(caller), 'fiat', path.withdrawal_id, now)),
+  body: fiatView(
+    moveWithdrawal(
+      journal,
+      { userId: actingUser(caller), kind: 'fiat' },
+      path.withdrawal_id,
+      'cancelled',
+      now,
+    ),
+  ),
 });
 
 const listCryptoNetworks: ExchangeHandlerOf<'listCryptoNetworks'> = ({ journal, query }) => {

@@ -2,8 +2,8 @@ import { zErrorMessage, zListOrdersResponse } from '@exchange-kit/contract/excha
 import { signServiceAuth } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'zod/mini';
+import { addToken } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
-import { addToken } from '../store/seed.js';
 import { clientFor, newUser, runCommandLine, send, startTestSandbox } from '../test-support.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -66,7 +66,7 @@ describe('the rate limit per token', () => {
     expect((await call('GET', '/accounts')).status).toBe(429);
     const other = clientFor(
       sandbox,
-      await sandbox.database.transaction((tx) => addToken(tx, userId)),
+      await sandbox.sequencer.run((journal) => addToken(journal, userId)),
     );
     expect((await other('GET', '/accounts')).status).toBe(200);
     for (let n = 0; n < 5; n++) {

@@ -3,8 +3,8 @@ import {
   zListProductsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addProduct } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
-import { addProduct } from '../store/seed.js';
 import { type Client, demoClient, startTestSandbox, valid } from '../test-support.js';
 import { ReplyCache } from './reply-cache.js';
 
@@ -26,8 +26,8 @@ const levels = async (productId: number) =>
 
 describe('public reads kept between changes', () => {
   it('shows an order in the book as soon as its placement is answered', async () => {
-    const product = await sandbox.database.transaction((tx) =>
-      addProduct(tx, { base: 'BTC', quote: 'JPY' }),
+    const product = await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { base: 'BTC', quote: 'JPY' }),
     );
     expect((await levels(product)).buy_price_levels).toEqual([]);
     // Asked twice with nothing in between: the second answer is the kept one.
@@ -45,13 +45,13 @@ describe('public reads kept between changes', () => {
     expect((await levels(product)).buy_price_levels).toEqual([['100', '0.5']]);
   });
 
-  it('lists a product added to the store directly at the next read', async () => {
+  it('lists a product added by a seeding command at the next read', async () => {
     const before = valid(
       zListProductsResponse,
       await call('GET', '/products', { anonymous: true }),
     );
-    const added = await sandbox.database.transaction((tx) =>
-      addProduct(tx, { base: 'ETH', quote: 'JPY' }),
+    const added = await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { base: 'ETH', quote: 'JPY' }),
     );
     const after = valid(zListProductsResponse, await call('GET', '/products', { anonymous: true }));
     expect(after.map((product) => product.id)).toEqual([
@@ -71,8 +71,8 @@ describe('public reads kept between changes', () => {
   it('answers a product added after a 404 for it', async () => {
     const missing = await call('GET', '/products/999999/price_levels', { anonymous: true });
     expect(missing.status).toBe(404);
-    await sandbox.database.transaction((tx) =>
-      addProduct(tx, { id: 999999, base: 'XRP', quote: 'JPY' }),
+    await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { id: 999999, base: 'XRP', quote: 'JPY' }),
     );
     expect((await levels(999999)).sell_price_levels).toEqual([]);
   });

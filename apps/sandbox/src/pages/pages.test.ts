@@ -92,6 +92,22 @@ describe('pages for people', () => {
     expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
   });
 
+  it("names the server's own origin in an OAuth request's hrefs", async () => {
+    const answer = await demoClient(sandbox)('POST', '/system/oauth_requests', { body: {} });
+    const request = answer.body as {
+      api_challenge_href: string;
+      app_challenge_href: string;
+      oauth_request_public_id: string;
+      oauth_request_private_id: string;
+    };
+    expect(request.api_challenge_href).toBe(
+      `${sandbox.exchangeUrl}/oauth/${request.oauth_request_private_id}/approve`,
+    );
+    expect(request.app_challenge_href).toBe(
+      `${sandbox.exchangeUrl}/oauth/${request.oauth_request_public_id}`,
+    );
+  });
+
   it('serves the approval page without CORS, so no other origin reads its form token', async () => {
     const { href } = await openRequest();
     const page = await fetch(href, { headers: { origin: 'https://elsewhere.example' } });

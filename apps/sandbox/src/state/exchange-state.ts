@@ -23,6 +23,13 @@ export interface User {
   readonly emailConfirmedAtS: number;
 }
 
+/** An API token of a user, as a record a call adds; memory keys it by `id`. */
+export interface ApiTokenRecord {
+  readonly id: string;
+  readonly userId: number;
+  readonly secret: string;
+}
+
 /** An application's request to act for a user, and the user's answer. */
 export interface OAuthRequest {
   readonly publicId: string;

@@ -207,9 +207,11 @@ export class Journal {
     this.#nonces.set(scope, value);
   }
 
-  /** Whether the call changed orders, accounts or fills, which public reads show. */
+  /** Whether the call changed orders, accounts, fills or products, which public reads show. */
   get changedMarket(): boolean {
-    return this.#orders.size > 0 || this.#accounts.size > 0;
+    if (this.#orders.size > 0 || this.#accounts.size > 0) return true;
+    for (const { kind } of this.#records.values()) if (kind === 'product') return true;
+    return false;
   }
 
   #undoRecords(): void {

@@ -151,6 +151,11 @@ export class PartnerState {
     this.applicationsByKey.set(application.publicApiKey, application);
   }
 
+  dropApplication(application: PartnerApplication): void {
+    this.applications.delete(application.id);
+    this.applicationsByKey.delete(application.publicApiKey);
+  }
+
   /** The applications of `userId`, oldest first. */
   applicationsOf(userId: number): PartnerApplication[] {
     return [...this.applications.values()]

@@ -5,10 +5,11 @@ import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
 import { freshDatabase } from '../postgres.test-support.js';
+import { addToken, addUser } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase, writeLockKey } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
-import { addToken, addUser, seed } from '../store/seed.js';
+import { seed } from '../store/seed.js';
 import { clientFor, newUser, startTestSandbox, valid } from '../test-support.js';
 import {
   btcPurchase,
@@ -63,11 +64,9 @@ describe('a write the store refuses fails only its own call', () => {
   it("leaves the user's other orders, decided on the same account, placed", async () => {
     const user = await newUser(sandbox);
     // A token a call, so that calls sent side by side never race for one token's nonces.
-    const tokens = await sandbox.database.transaction(async (tx) => {
-      const made = [];
-      for (let n = 0; n < 30; n++) made.push(await addToken(tx, user.userId));
-      return made;
-    });
+    const tokens = await sandbox.sequencer.run((journal) =>
+      Array.from({ length: 30 }, () => addToken(journal, user.userId)),
+    );
     await sandbox.database.transaction((tx) => tx.query(poisonOrders));
     const { released } = await holdWrites(sandbox.database, 1000);
     const answers = await Promise.all(
@@ -168,8 +167,7 @@ describe('calls decided on a batch the store then refuses', () => {
         publicApiKey: 'pk_a',
       };
       const sequencer = await seed(db, credentials, Date.now());
-      const user = await db.transaction((tx) => addUser(tx));
-      await sequencer.reload();
+      const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
       await db.transaction((tx) => tx.query(poisonOrders));
       const place = (clientOrderId: string, price: string) =>
         sequencer.run((journal) =>

@@ -1,16 +1,20 @@
 import {
+  type ApiTokenRecord,
   type Deposit,
   ExchangeState,
   type LedgerEntry,
   type LeverageSetting,
   type LoanBid,
   type OAuthRequest,
+  type Product,
+  type User,
   type Withdrawal,
 } from './exchange-state.js';
 import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
   type Intent,
+  type PartnerApplication,
   type PartnerClock,
   PartnerState,
   type Session,
@@ -57,6 +61,11 @@ export interface Records {
   deposit: Deposit;
   loanBid: LoanBid;
   leverageSetting: LeverageSetting;
+  // What a sandbox is given rather than asks for (`seeding.ts`): added, never changed.
+  user: User;
+  apiToken: ApiTokenRecord;
+  product: Product;
+  partnerApplication: PartnerApplication;
 }
 
 export type RecordKind = keyof Records;
@@ -123,7 +132,37 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
     drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
   },
+  user: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.users.set(row.id, row),
+    drop: (state, row) => state.exchange.users.delete(row.id),
+  },
+  apiToken: {
+    key: (row) => row.id,
+    add: (state, { id, userId, secret }) => state.exchange.tokens.set(id, { userId, secret }),
+    drop: (state, row) => state.exchange.tokens.delete(row.id),
+  },
+  product: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.products.set(row.id, row),
+    drop: (state, row) => state.exchange.products.delete(row.id),
+  },
+  partnerApplication: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.partner.addApplication(row),
+    drop: (state, row) => state.partner.dropApplication(row),
+  },
 };
+
+/**
+ * The kinds orders, accounts and the other records name: stored before them, parents first.
+ */
+export const ownerKindOrder: readonly RecordKind[] = [
+  'user',
+  'apiToken',
+  'product',
+  'partnerApplication',
+];
 
 /** The order records of different kinds are stored in: a record after the records it names. */
 export const recordKindOrder: readonly RecordKind[] = [

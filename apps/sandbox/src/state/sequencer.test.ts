@@ -13,13 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
 import { placeOrder } from '../exchange/orders.js';
+import { addPartner, addProduct, addToken, addUser } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { readIntents } from '../store/partner-load.js';
 import { loadSandboxState } from '../store/sandbox-load.js';
 import { sandboxStorage } from '../store/sandbox-storage.js';
-import { addProduct, addToken, addUser, seed } from '../store/seed.js';
+import { seed } from '../store/seed.js';
 import {
   type Client,
   clientFor,
@@ -58,13 +59,13 @@ describe('the sandbox state and its store', () => {
   afterAll(() => sandbox.close());
 
   it('stores every change of a burst of concurrent calls: the store reads back as memory', async () => {
-    const product = await sandbox.database.transaction((tx) =>
-      addProduct(tx, { base: 'BTC', quote: 'JPY', margin: true }),
+    const product = await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { base: 'BTC', quote: 'JPY', margin: true }),
     );
     const traders = await Promise.all([newUser(sandbox), newUser(sandbox), newUser(sandbox)]);
     // A token's nonces must rise in the order calls arrive: one token per concurrent call.
     const as = async (user: { userId: number }) =>
-      clientFor(sandbox, await sandbox.database.transaction((tx) => addToken(tx, user.userId)));
+      clientFor(sandbox, await sandbox.sequencer.run((journal) => addToken(journal, user.userId)));
     const order = (side: string, price: number, extra: Record<string, unknown> = {}) => ({
       order_type: 'limit',
       product_id: product,
@@ -111,6 +112,28 @@ describe('the sandbox state and its store', () => {
     expect(memory.fills.length).toBeGreaterThanOrEqual(2);
     expect(memory.orders.some((row: { conditional: boolean }) => row.conditional)).toBe(true);
     expect(snapshot(stored)).toEqual(memory);
+  });
+
+  it('stores what a seeding command adds, the owners before the rows that name them', async () => {
+    // One call, one batch: the user, its token and accounts, a partner, a product.
+    const added = await sandbox.sequencer.run((journal) => {
+      const user = addUser(journal, { now: Date.now() });
+      addToken(journal, user.userId);
+      return {
+        user,
+        partner: addPartner(journal),
+        product: addProduct(journal, { base: 'ETH', quote: 'JPY' }),
+      };
+    });
+    const stored = await storedState(sandbox.database, sandbox.sequencer.state);
+    expect(stored.exchange.users.get(added.user.userId)?.id).toBe(added.user.userId);
+    expect(stored.partner.applications.get(added.partner.partnerId)?.publicApiKey).toBe(
+      added.partner.publicApiKey,
+    );
+    expect(stored.exchange.products.get(added.product)?.baseCurrency).toBe('ETH');
+    expect(snapshot(stored)).toEqual(snapshot(sandbox.sequencer.state));
+    const balance = await clientFor(sandbox, added.user)('GET', '/accounts/balance');
+    expect(balance.status).toBe(200);
   });
 
   it('stores the partner and OAuth calls of a burst with the rest: the store reads back as memory', async () => {
@@ -264,8 +287,7 @@ describe('a batch the store refuses', () => {
       publicApiKey: 'pk_b',
     };
     const sequencer = await seed(db, credentials, Date.now());
-    const user = await db.transaction((tx) => addUser(tx));
-    await sequencer.reload();
+    const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
     const before = snapshot(sequencer.state);
     const place = (price: string) => buyAt(sequencer, user.userId, price);
     // The store now refuses any new fill, so the batch carrying this crossing order fails.
@@ -336,8 +358,8 @@ describe('a store without autovacuum', () => {
         publicApiKey: 'pk_v',
       };
       await seed(db, credentials, Date.now());
-      const user = await db.transaction((tx) => addUser(tx));
       const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim: 30 });
+      const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
       const lastVacuum = async () =>
         (
           await db.read((tx) =>

@@ -35,5 +35,9 @@ export function snapshot(sandbox: SandboxState) {
         book.sell.orders.map((order) => order.id),
       ]),
     next: { ...state.next },
+    users: plain([...state.users.values()].sort((a, b) => a.id - b.id)),
+    tokens: plain([...state.tokens].sort(([a], [b]) => a.localeCompare(b))),
+    products: plain([...state.products.values()].sort((a, b) => a.id - b.id)),
+    applications: plain([...sandbox.partner.applications.values()].sort((a, b) => a.id - b.id)),
   };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  zCreateOAuthRequestResponse,
   zCreateOrderResponse,
   zGetAccountsResponse,
   zGetOrderByClientIdResponse,
@@ -45,10 +46,26 @@ const order = (clientOrderId: string, price = '9000000') => ({
 });
 
 describe('durability', () => {
-  it('keeps orders, balances and spent nonces across a restart', async () => {
+  it('keeps orders, balances, spent nonces and an OAuth denial across a restart', async () => {
     const dir = await dataDir();
-    const first = await startSandbox({ port: 0, dataDir: dir });
+    const first = await startSandbox({ port: 0, dataDir: dir, testControl: true });
     const call = demoClient(first);
+    const request = valid(
+      zCreateOAuthRequestResponse,
+      await call('POST', '/system/oauth_requests', { body: {} }),
+    );
+    const oauth = {
+      publicId: request.oauth_request_public_id,
+      privateId: request.oauth_request_private_id,
+    };
+    const denied = await send(
+      first.exchangeUrl,
+      'POST',
+      `/test/oauth_requests/${oauth.publicId}/deny`,
+      { 'content-type': 'application/json' },
+      '{}',
+    );
+    expect(denied).toMatchObject({ status: 200, body: { status: 'denied' } });
     for (const id of ['keep-1', 'keep-2', 'gone-1']) {
       valid(zCreateOrderResponse, await call('POST', '/orders', { body: order(id) }));
     }
@@ -75,6 +92,10 @@ describe('durability', () => {
       expect((products.body as unknown[]).length).toBe((productsBefore.body as unknown[]).length);
       const replay = await send(second.exchangeUrl, 'GET', '/accounts', headers);
       expect(replay).toMatchObject({ status: 401, body: 'Nonce is too small' });
+      expect(await again('GET', '/accounts', { oauth })).toMatchObject({
+        status: 401,
+        body: { errors: { oauth_request_public_id: ['denied'] } },
+      });
     } finally {
       await second.close();
     }

@@ -1,6 +1,11 @@
 import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
-import { type RecordKind, type Records, recordKindOrder } from '../state/sandbox-state.js';
+import {
+  ownerKindOrder,
+  type RecordKind,
+  type Records,
+  recordKindOrder,
+} from '../state/sandbox-state.js';
 import type { Queryable } from './queryable.js';
 
 type Value = string | number | boolean | D | null;
@@ -306,6 +311,61 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  user: {
+    name: 'users',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['email', 'text', (r) => r.email],
+      ['first_name', 'text', (r) => r.firstName],
+      ['last_name', 'text', (r) => r.lastName],
+      ['country', 'text', (r) => r.country],
+      ['currency', 'text', (r) => r.currency],
+      ['language', 'text', (r) => r.language],
+      ['kyc_status', 'text', (r) => r.kycStatus],
+      ['app_vendor_id', 'bigint', (r) => r.appVendorId],
+      ['affiliate_code', 'text', (r) => r.affiliateCode],
+      ['email_confirmed_at_s', 'bigint', (r) => r.emailConfirmedAtS],
+    ],
+    onConflict: '',
+  },
+  apiToken: {
+    name: 'api_tokens',
+    columns: [
+      ['id', 'text', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['secret', 'text', (r) => r.secret],
+    ],
+    onConflict: '',
+  },
+  product: {
+    name: 'products',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['product_type', 'text', (r) => r.productType],
+      ['code', 'text', (r) => r.code],
+      ['base_currency', 'text', (r) => r.baseCurrency],
+      ['quoted_currency', 'text', (r) => r.quotedCurrency],
+      ['taker_fee', 'numeric', (r) => r.takerFee],
+      ['maker_fee', 'numeric', (r) => r.makerFee],
+      ['tick_size', 'numeric', (r) => r.tickSize],
+      ['disabled', 'boolean', (r) => r.disabled],
+      ['margin_enabled', 'boolean', (r) => r.marginEnabled],
+      ['cfd_enabled', 'boolean', (r) => r.cfdEnabled],
+      ['perpetual_enabled', 'boolean', (r) => r.perpetualEnabled],
+      ['perpetual', 'boolean', (r) => r.perpetual],
+    ],
+    onConflict: '',
+  },
+  partnerApplication: {
+    name: 'partner_applications',
+    columns: [
+      ['id', 'bigint', (r) => r.id],
+      ['user_id', 'bigint', (r) => r.userId],
+      ['public_api_key', 'text', (r) => r.publicApiKey],
+      ['name', 'text', (r) => r.name],
+    ],
+    onConflict: '',
+  },
 };
 for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);
@@ -467,6 +527,16 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
  */
 export function changesSql(changes: Changes): string {
   const statements: string[] = [];
+  const writeRecords = (kinds: readonly RecordKind[]) => {
+    for (const kind of kinds) {
+      const rows = [...changes.records.values()]
+        .filter((record) => record.kind === kind)
+        .map((record) => record.row);
+      if (rows.length > 0)
+        statements.push(write(recordTables[kind] as Table<never>, rows as never[]));
+    }
+  };
+  writeRecords(ownerKindOrder);
   if (changes.orders.size > 0) statements.push(write(orders, [...changes.orders.values()]));
   if (changes.accounts.size > 0) statements.push(write(accounts, [...changes.accounts.values()]));
   if (changes.fills.length > 0) statements.push(write(fills, changes.fills));
@@ -474,13 +544,7 @@ export function changesSql(changes: Changes): string {
   if (changes.positions.size > 0) {
     statements.push(write(positions, [...changes.positions.values()]));
   }
-  for (const kind of recordKindOrder) {
-    const rows = [...changes.records.values()]
-      .filter((record) => record.kind === kind)
-      .map((record) => record.row);
-    if (rows.length > 0)
-      statements.push(write(recordTables[kind] as Table<never>, rows as never[]));
-  }
+  writeRecords(recordKindOrder);
   if (changes.nonces.size > 0) {
     statements.push(
       write(

@@ -16,6 +16,7 @@ import {
   userRecord,
 } from '../demo-market.js';
 import { depositAddress } from '../exchange/ledger.js';
+import type { NewUser } from '../seeding.js';
 import type { User } from '../state/exchange-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import type { Database, Queryable } from './database.js';
@@ -23,14 +24,8 @@ import { sandboxStorage } from './sandbox-storage.js';
 
 export { demoUserId, marketMakerId, type NewProduct, secondDemoUserId } from '../demo-market.js';
 
-export interface NewUser {
-  userId: number;
-  tokenId: string;
-  tokenSecret: string;
-}
-
-/** Another API token of a user; each token has a nonce sequence of its own. */
-export async function addToken(
+/** An API token of a user, in the seed's transaction. */
+async function addToken(
   db: Queryable,
   userId: number,
   options: { tokenId?: string; tokenSecret?: string } = {},
@@ -68,8 +63,11 @@ async function insertUser(db: Queryable, user: User): Promise<void> {
   );
 }
 
-/** A user with an API token and funded accounts in every currency. */
-export async function addUser(
+/**
+ * A user of the seed with an API token and funded accounts in every currency (a running
+ * sandbox is given users through `seeding.ts`).
+ */
+async function addUser(
   db: Queryable,
   options: {
     userId?: number;
@@ -104,8 +102,8 @@ export async function addUser(
   return { userId, tokenId, tokenSecret };
 }
 
-/** A product with no orders yet; numbered after the existing ones unless an id is given. */
-export async function addProduct(db: Queryable, product: NewProduct): Promise<number> {
+/** A product of the seed, with no orders yet. */
+async function addProduct(db: Queryable, product: NewProduct): Promise<number> {
   const record = productRecord(0, product);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO products (id, product_type, code, base_currency, quoted_currency, taker_fee,

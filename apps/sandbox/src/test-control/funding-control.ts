@@ -28,11 +28,15 @@ export async function fundingControl(
     if (withdrawalId !== undefined) {
       const { state } = body;
       if (typeof state !== 'string') return refused('state', 'required');
-      const moved = await sequencer.run((journal) => {
-        const found = journal.exchange.withdrawals.get(Number(withdrawalId));
-        if (!found) throw new NotFound('Withdrawal not found');
-        return moveWithdrawal(journal, found, state as Withdrawal['state'], now());
-      });
+      const moved = await sequencer.run((journal) =>
+        moveWithdrawal(
+          journal,
+          'exchange',
+          Number(withdrawalId),
+          state as Withdrawal['state'],
+          now(),
+        ),
+      );
       return uncachedJson(200, { withdrawal_id: moved.id, state: moved.state });
     }
     const { user_id: userId, currency, amount } = body;

@@ -16,14 +16,10 @@ import {
   houseRecord,
   marketMakerId,
   type NewProduct,
-  newApiToken,
   placeDemoBook,
   productRecord,
   secondDemoUserId,
-  startingAccounts,
-  userRecord,
 } from '../demo-market.js';
-import { depositAddress, houseUserId } from '../exchange/ledger.js';
 import type { Reply } from '../handling/operation.js';
 import { type CallPipelineOptions, callPipeline, parseQuery } from '../http/call-pipeline.js';
 import { buildRoutes, findRoute } from '../http/router.js';
@@ -31,11 +27,20 @@ import { parseBody } from '../http/validate.js';
 import { findSessionSecret } from '../partner/handlers.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
+import {
+  addPartner,
+  addProduct,
+  addToken,
+  addUser,
+  type NewPartner,
+  type NewUser,
+} from '../seeding.js';
+import { type Changes, Journal } from '../state/journal.js';
 import { SandboxState } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
-import { type NewUser, seed } from '../store/seed.js';
+import { seed } from '../store/seed.js';
 import type { Client, ParsedResponse, RequestOptions } from '../test-support.js';
 import { memoryStorage } from './memory-storage.js';
 
@@ -57,13 +62,8 @@ export interface MemorySandboxOptions
    * store: the same calls, to hold both answering alike. Only the demo users call then.
    */
   stored?: boolean;
-}
-
-export interface PartnerApplicationOwner {
-  userId: number;
-  partnerId: number;
-  publicApiKey: string;
-  token: ApiToken;
+  /** Plays a store that refuses the batches it names (see `memoryStorage`). */
+  refuses?: (changes: Changes) => boolean;
 }
 
 /** The answers of the call pipeline, on the demo state in memory. */
@@ -80,14 +80,14 @@ export interface MemorySandbox {
   ): Promise<ParsedResponse>;
   /** A client signing every call with `token`, as `clientFor` is over HTTP. */
   clientFor(token: ApiToken): Client;
-  /** A new user, funded as the store's `addUser` funds one, with a client signing as that user. */
+  /** A new user, funded with the starting balances, with a client signing as that user. */
   addUser(): NewUser & { call: Client };
   /** Another API token of a user: each token has a nonce sequence of its own. */
   addToken(userId: number): ApiToken;
   /** A product with an empty book; its id. */
   addProduct(product: NewProduct): number;
   /** A new user owning one partner application, with an API token. */
-  addPartner(): PartnerApplicationOwner;
+  addPartner(): NewPartner;
   /** Waits for what was decided to be stored, and closes the store of a `stored` sandbox. */
   close(): Promise<void>;
 }
@@ -117,26 +117,12 @@ export function signedNow(token: ApiToken, request: ServiceAuthRequest): string 
   return jwt;
 }
 
-/** A user, an API token of theirs and their accounts, funded with the starting balances. */
-function addUserTo(
-  state: SandboxState,
-  now: number,
-  userId: number,
-  firstName?: string,
-  token = newApiToken(userId),
-) {
-  const { exchange } = state;
-  exchange.users.set(userId, userRecord(userId, firstName));
-  exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
-  const { accounts, entries } = startingAccounts(
-    userId,
-    depositAddress,
-    { account: () => exchange.next.account++, entry: () => exchange.next.entry++ },
-    now,
-  );
-  for (const account of accounts) exchange.addAccount(account);
-  for (const entry of entries) exchange.addEntry(entry);
-  return token;
+/**
+ * Runs a seeding command on `state` at once, outside the Sequencer: in memory there is nothing
+ * to store, and tests add what they need synchronously.
+ */
+function seeded<T>(state: SandboxState, command: (journal: Journal) => T): T {
+  return command(new Journal(state));
 }
 
 /** The demo state `store/seed.ts` writes to a new store, as records. */
@@ -155,21 +141,27 @@ function demoState(credentials: DemoCredentials, now: number): SandboxState {
   }
   for (const asset of demoAssets()) partner.assets.set(asset.code, asset);
   partner.prices.push(...demoPrices());
-  addUserTo(state, now, marketMakerId, 'Market maker');
-  exchange.users.set(houseUserId, houseRecord());
-  addUserTo(state, now, demoUserId, 'Demo', {
-    tokenId: credentials.tokenId,
-    tokenSecret: credentials.tokenSecret,
-  });
-  addUserTo(state, now, secondDemoUserId, 'Second demo', {
-    tokenId: credentials.secondTokenId,
-    tokenSecret: credentials.secondTokenSecret,
-  });
-  partner.addApplication({
-    id: 1,
-    userId: demoUserId,
-    publicApiKey: credentials.publicApiKey,
-    name: 'Demo partner',
+  seeded(state, (journal) => {
+    addUser(journal, { userId: marketMakerId, firstName: 'Market maker', now });
+    journal.add('user', houseRecord());
+    addUser(journal, {
+      userId: demoUserId,
+      firstName: 'Demo',
+      token: { tokenId: credentials.tokenId, tokenSecret: credentials.tokenSecret },
+      now,
+    });
+    addUser(journal, {
+      userId: secondDemoUserId,
+      firstName: 'Second demo',
+      token: { tokenId: credentials.secondTokenId, tokenSecret: credentials.secondTokenSecret },
+      now,
+    });
+    journal.add('partnerApplication', {
+      id: 1,
+      userId: demoUserId,
+      publicApiKey: credentials.publicApiKey,
+      name: 'Demo partner',
+    });
   });
   return state;
 }
@@ -188,7 +180,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     await migrate(database);
     sequencer = await seed(database, credentials, now());
   } else {
-    sequencer = await Sequencer.open(memoryStorage(demoState(credentials, now())));
+    sequencer = await Sequencer.open(memoryStorage(demoState(credentials, now()), options.refuses));
     await placeDemoBook(sequencer, now());
   }
   const answer = callPipeline({
@@ -199,9 +191,6 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     rateLimit: options.rateLimit,
     anonymousRateLimits: options.anonymousRateLimits,
   });
-  // Numbered as the store numbers users added after the seed: from 2001.
-  let lastUserId = 2000;
-
   const request: MemorySandbox['request'] = async (method, url, requestOptions = {}) => {
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -250,33 +239,17 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     request,
     clientFor,
     addUser() {
-      lastUserId += 1;
-      const userId = lastUserId;
-      const token = addUserTo(sequencer.state, now(), userId);
-      return { userId, ...token, call: clientFor(token) };
+      const user = seeded(sequencer.state, (journal) => addUser(journal, { now: now() }));
+      return { ...user, call: clientFor(user) };
     },
     addToken(userId) {
-      const token = newApiToken(userId);
-      sequencer.state.exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
-      return token;
+      return seeded(sequencer.state, (journal) => addToken(journal, userId));
     },
     addProduct(product) {
-      const { products } = sequencer.state.exchange;
-      const id = product.id ?? Math.max(0, ...products.keys()) + 1;
-      products.set(id, productRecord(id, product));
-      return id;
+      return seeded(sequencer.state, (journal) => addProduct(journal, product));
     },
     addPartner() {
-      lastUserId += 1;
-      const userId = lastUserId;
-      const { exchange, partner } = sequencer.state;
-      exchange.users.set(userId, userRecord(userId, 'Partner'));
-      const token = newApiToken(userId);
-      exchange.tokens.set(token.tokenId, { userId, secret: token.tokenSecret });
-      const partnerId = Math.max(0, ...partner.applications.keys()) + 1;
-      const publicApiKey = `pk_test_${userId}`;
-      partner.addApplication({ id: partnerId, userId, publicApiKey, name: 'Test' });
-      return { userId, partnerId, publicApiKey, token };
+      return seeded(sequencer.state, addPartner);
     },
     async close() {
       await sequencer.settled();

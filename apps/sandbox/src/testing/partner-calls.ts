@@ -13,12 +13,12 @@ import { buildRoutes, type Route } from '../http/router.js';
 import { findSessionSecret, type partnerHandlers } from '../partner/handlers.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
+import { addPartner } from '../seeding.js';
 import type { RecordKind } from '../state/sandbox-state.js';
 import { Sequencer } from '../state/sequencer.js';
 import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { sandboxStorage, writeDirectly } from '../store/sandbox-storage.js';
-import { addToken } from '../store/seed.js';
 import { memorySandbox, signedNow } from './memory-sandbox.js';
 
 export const T0 = 1_716_000_000_000;
@@ -60,8 +60,6 @@ function pipelineOf(sequencer: Sequencer): TestStore['answer'] {
 /** Partner calls on a store: its rows can be read and written directly. */
 export type StoredTestStore = TestStore & Database;
 
-let nextUser = 900_000;
-
 /**
  * A fresh, migrated store, for tests of what the store does: in-memory PGlite, or a new
  * database on the PostgreSQL server named by SANDBOX_TEST_DATABASE_URL. What a test writes
@@ -74,31 +72,11 @@ export async function migratedStore(): Promise<StoredTestStore> {
     : await openDatabase({ memory: true });
   await migrate(db);
   const sequencer = await Sequencer.open(sandboxStorage(db));
-  const transaction: Database['transaction'] = (work) => writeDirectly(db, sequencer, work);
   return {
     sequencer,
     answer: pipelineOf(sequencer),
-    addPartner: () => {
-      nextUser += 1;
-      const userId = nextUser;
-      const publicApiKey = `pk_test_${userId}`;
-      return transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO users (id, email, first_name, last_name, country, currency, language,
-             kyc_status, app_vendor_id, affiliate_code, email_confirmed_at_s)
-           VALUES ($1, $2, 'Test', 'Partner', 'SG', 'USD', 'en', 'approved', 1, 'AFF', 0)`,
-          [userId, `partner${userId}@example.test`],
-        );
-        await addToken(tx, userId);
-        const { rows } = await tx.query<{ id: number }>(
-          `INSERT INTO partner_applications (user_id, public_api_key, name)
-           VALUES ($1, $2, 'Test') RETURNING id`,
-          [userId, publicApiKey],
-        );
-        return { partnerId: Number(rows[0]?.id), publicApiKey };
-      });
-    },
-    transaction,
+    addPartner: () => sequencer.run(addPartner),
+    transaction: (work) => writeDirectly(db, sequencer, work),
     read: async (work) => {
       await sequencer.settled();
       return db.read(work);

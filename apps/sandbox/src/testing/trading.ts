@@ -12,8 +12,8 @@ import {
 import { expect } from 'vitest';
 import type * as z from 'zod/mini';
 import type { NewProduct } from '../demo-market.js';
+import { addProduct } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
-import { addProduct } from '../store/seed.js';
 import { type Client, newUser, valid } from '../test-support.js';
 
 /** What the trading tests need of a sandbox, in memory or serving HTTP on a store. */
@@ -26,7 +26,7 @@ export interface TradingSandbox {
 export function storedTrading(sandbox: RunningSandbox): TradingSandbox {
   return {
     addUser: () => newUser(sandbox),
-    addProduct: (product) => sandbox.database.transaction((tx) => addProduct(tx, product)),
+    addProduct: (product) => sandbox.sequencer.run((journal) => addProduct(journal, product)),
   };
 }
 
