@@ -3,6 +3,7 @@ import {
   ExchangeState,
   type LedgerEntry,
   type LeverageSetting,
+  type Loan,
   type LoanBid,
   type OAuthRequest,
   type Withdrawal,
@@ -56,6 +57,7 @@ export interface Records {
   withdrawal: Withdrawal;
   deposit: Deposit;
   loanBid: LoanBid;
+  loan: Loan;
   leverageSetting: LeverageSetting;
 }
 
@@ -118,6 +120,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.loanBids.set(row.id, row),
     drop: (state, row) => state.exchange.loanBids.delete(row.id),
   },
+  loan: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.loans.set(row.id, row),
+    drop: (state, row) => state.exchange.loans.delete(row.id),
+  },
   leverageSetting: {
     key: (row) => String(row.tradingAccountId),
     add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
@@ -138,4 +145,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'deposit',
   'loanBid',
   'leverageSetting',
+  'loan',
 ];
