@@ -12,9 +12,7 @@ export const houseLoanRate = new D('0.0005');
 export const outstanding = (loan: Loan) => loan.quantity.minus(loan.repaid);
 
 /** Every loan `position` took, open or repaid, oldest first. */
-export function loansOf(state: ExchangeState, position: Position): Loan[] {
-  return [...state.loans.values()].filter((loan) => loan.positionId === position.id);
-}
+export const loansOf = (state: ExchangeState, position: Position) => state.loansOf(position.id);
 
 const openLoansOf = (state: ExchangeState, position: Position) =>
   loansOf(state, position).filter((loan) => loan.status === 'open');
@@ -191,16 +189,14 @@ function chargeInterest(journal: Journal, loan: Loan, now: number): void {
 }
 
 /**
- * Charges what the open loans `chosen` picks owe by `now`. Interest is settled lazily, by the
- * sandbox's clock: when a call changes or reads the position or the loan, and when test
- * control moves the clock.
+ * Charges what the open ones of `loans` (every loan, unless named) owe by `now`. Interest is
+ * settled lazily, by the sandbox's clock: when a call changes or reads the position or the
+ * loan, and when test control moves the clock.
  */
 export function chargeDueInterest(
   journal: Journal,
   now: number,
-  chosen: (loan: Loan) => boolean = () => true,
+  loans: Iterable<Loan> = journal.exchange.loans.values(),
 ): void {
-  for (const loan of journal.exchange.loans.values()) {
-    if (loan.status === 'open' && chosen(loan)) chargeInterest(journal, loan, now);
-  }
+  for (const loan of [...loans]) chargeInterest(journal, loan, now);
 }

@@ -27,9 +27,9 @@ const listLoans: ExchangeHandlerOf<'listLoans'> = ({ journal, caller, query, now
   const userId = actingUser(caller);
   const own = (loan: Loan) =>
     (loan.lenderId === userId || loan.borrowerId === userId) && loan.currency === query.currency;
-  chargeDueInterest(journal, now, own);
   const { loans, loanBids } = journal.exchange;
   const rows = [...loans.values()].filter(own).sort((a, b) => b.id - a.id);
+  chargeDueInterest(journal, now, rows);
   const view = (loan: Loan) =>
     loanView(loan, loan.bidId !== null && loanBids.get(loan.bidId)?.status === 'live');
   return { status: 200, body: pageOf(rows, query.limit, query.page, view) };

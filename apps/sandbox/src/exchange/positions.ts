@@ -41,7 +41,7 @@ export function bookMarginFill(
   let position: Writable<Position>;
   const added = open ? addedMargin(open, product) : new D(0);
   if (open) {
-    chargeDueInterest(journal, now, (loan) => loan.positionId === open.id);
+    chargeDueInterest(journal, now, journal.exchange.loansOf(open.id));
     position = journal.touchPosition(open);
   } else {
     const id = journal.exchange.next.position++;
@@ -88,7 +88,7 @@ export function closePosition(
   price: D,
   now: number,
 ): void {
-  chargeDueInterest(journal, now, (loan) => loan.positionId === position.id);
+  chargeDueInterest(journal, now, journal.exchange.loansOf(position.id));
   const closing = journal.touchPosition(position);
   const openBefore = openQuantity(position);
   const closed = D.min(quantity, openBefore);

@@ -87,7 +87,13 @@ const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, n
   // A filter naming no product is a mistake of the caller's, not an empty list.
   if (query.product_id !== undefined) loadProduct(journal, query.product_id);
   const userId = actingUser(caller);
-  chargeDueInterest(journal, now, (loan) => loan.borrowerId === userId);
+  const { positions } = journal.exchange;
+  const own = [...positions.values()].filter((position) => position.userId === userId);
+  chargeDueInterest(
+    journal,
+    now,
+    own.flatMap((position) => journal.exchange.loansOf(position.id)),
+  );
   const wanted = (value: string | number | undefined, actual: string | number) =>
     value === undefined || String(value) === String(actual);
   const matching = [...journal.exchange.positions.values()]

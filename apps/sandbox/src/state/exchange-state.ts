@@ -367,6 +367,8 @@ export class ExchangeState {
   deposits = new Map<number, Deposit>();
   loanBids = new Map<number, LoanBid>();
   loans = new Map<number, Loan>();
+  /** Each position's loans, oldest first: what a fill or a close of it settles. */
+  readonly #loansByPosition = new Map<number, Loan[]>();
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
@@ -520,6 +522,21 @@ export class ExchangeState {
   /** The open conditional orders of `productId`, oldest first. */
   waiting(productId: number): Order[] {
     return [...(this.#waiting.get(productId) ?? [])].sort((a, b) => a.id - b.id);
+  }
+
+  addLoan(loan: Loan): void {
+    this.loans.set(loan.id, loan);
+    entry(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
+  }
+
+  dropLoan(loan: Loan): void {
+    this.loans.delete(loan.id);
+    const own = this.#loansByPosition.get(loan.positionId);
+    own?.splice(own.indexOf(loan), 1);
+  }
+
+  loansOf(positionId: number): readonly Loan[] {
+    return this.#loansByPosition.get(positionId) ?? [];
   }
 
   addPosition(position: Position): void {

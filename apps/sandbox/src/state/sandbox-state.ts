@@ -122,8 +122,8 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
   },
   loan: {
     key: (row) => String(row.id),
-    add: (state, row) => state.exchange.loans.set(row.id, row),
-    drop: (state, row) => state.exchange.loans.delete(row.id),
+    add: (state, row) => state.exchange.addLoan(row),
+    drop: (state, row) => state.exchange.dropLoan(row),
   },
   leverageSetting: {
     key: (row) => String(row.tradingAccountId),

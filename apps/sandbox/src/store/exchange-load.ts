@@ -258,7 +258,7 @@ function loadLoanBids(state: ExchangeState, rows: Row[]): void {
 /** The loans rows, into the state. */
 function loadLoans(state: ExchangeState, rows: Row[]): void {
   for (const row of rows) {
-    state.loans.set(Number(row.id), {
+    state.addLoan({
       id: Number(row.id),
       positionId: Number(row.position_id),
       bidId: row.bid_id === null ? null : Number(row.bid_id),
