@@ -742,8 +742,7 @@ export const requirements = [
       "listLoans",
       "listTrades",
       "listOrderTrades",
-      "closeTrade",
-      "getUserContext"
+      "closeTrade"
     ],
     "trigger": "GET /loans?currency of the funding currency before and after a margin order of the caller's filled, then after the trade it opened is closed",
     "condition": "the order opened a position with a leverage level above 1",
