@@ -4,6 +4,7 @@ import { D, type ExchangeState } from '../state/exchange-state.js';
 import type { Client } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct } from '../testing/trading.js';
+import { chargeDueInterest } from './borrowing.js';
 import { moveMarkPrice } from './position-exits.js';
 import { reservedHolders } from './reserved-details.js';
 
@@ -62,15 +63,24 @@ type Command =
       steps: number;
       lots: number;
       margin: boolean;
+      inBase: boolean;
     }
-  | { kind: 'market'; who: number; side: 'buy' | 'sell'; lots: number; margin: boolean }
+  | {
+      kind: 'market';
+      who: number;
+      side: 'buy' | 'sell';
+      lots: number;
+      margin: boolean;
+      inBase: boolean;
+    }
   | { kind: 'edit'; who: number; pick: number; steps: number; lots: number }
   | { kind: 'tpsl'; who: number; steps: number }
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'withdraw'; who: number; lots: number; currency: 'BTC' | 'JPY' }
   | { kind: 'cancelWithdrawal'; who: number; pick: number }
   | { kind: 'mark'; who: number; steps: number }
-  | { kind: 'lend'; who: number; lots: number };
+  | { kind: 'lend'; who: number; lots: number }
+  | { kind: 'clock'; who: number; hours: number };
 
 const who = fc.integer({ min: 0, max: 2 });
 const side = fc.constantFrom('buy' as const, 'sell' as const);
@@ -88,6 +98,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       steps,
       lots,
       margin: fc.boolean(),
+      inBase: fc.boolean(),
     }),
   },
   {
@@ -98,6 +109,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       side,
       lots,
       margin: fc.boolean(),
+      inBase: fc.boolean(),
     }),
   },
   fc.record({ kind: fc.constant('edit' as const), who, pick, steps, lots }),
@@ -111,7 +123,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('mark' as const), who, steps }) },
-  fc.record({ kind: fc.constant('lend' as const), who, lots }),
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('lend' as const), who, lots }) },
+  fc.record({ kind: fc.constant('clock' as const), who, hours: fc.integer({ min: 1, max: 72 }) }),
 );
 
 // Prices a few ticks around 1000, so that orders cross, rest on each other and reach the
@@ -122,7 +135,9 @@ const price = (at: number) => String(1000 + at);
 const markPrice = (at: number) => new D(1000 + at * 40);
 const quantity = (count: number) => (count * 0.00037).toFixed(5);
 const marginBody = { trading_type: 'margin', leverage_level: 3 };
-const margin = (command: { margin: boolean }) => (command.margin ? marginBody : {});
+// Funded in BTC, a position borrows from the loan bids of the users; in JPY, from the house.
+const margin = (command: { margin: boolean; inBase: boolean }) =>
+  command.margin ? { ...marginBody, funding_currency: command.inBase ? 'BTC' : 'JPY' } : {};
 // A withdrawal of a currency traded: a crypto one of the pair's base currency, a fiat one of
 // its quote currency to the user's one bank account.
 const withdrawal = (command: { lots: number; currency: 'BTC' | 'JPY' }, bankAccountId: number) =>
@@ -221,10 +236,11 @@ async function perform(
 }
 
 describe('the ledger, whatever is traded', () => {
-  it('explains every balance and every hold (withdrawals waiting and loan bids too), and moves no currency in or out, whatever the mark price closes', async () => {
+  it('explains every balance and every hold (withdrawals waiting and loan bids too), and moves no currency in or out, whatever the mark price closes and whatever positions borrow and pay in interest', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
-        const sandbox = await memorySandbox({ now: () => 1_716_000_000_000 });
+        let clock = 1_716_000_000_000;
+        const sandbox = await memorySandbox({ now: () => clock });
         const product_id = await freshProduct(sandbox, {
           margin: true,
           takerFee: '0.0013',
@@ -235,7 +251,11 @@ describe('the ledger, whatever is traded', () => {
         const withdrawals: string[][] = [[], [], []];
         for (const step of commands) {
           const own = [orders[step.who] ?? [], withdrawals[step.who] ?? []] as const;
-          if (step.kind === 'mark') {
+          if (step.kind === 'clock') {
+            // As test control moves the clock: the loans' interest of the days passed is owed.
+            clock += step.hours * 3_600_000;
+            await sandbox.sequencer.run((journal) => chargeDueInterest(journal, clock));
+          } else if (step.kind === 'mark') {
             const { now } = sandbox;
             await sandbox.sequencer.run((journal) =>
               moveMarkPrice(journal, product_id, markPrice(step.steps), now()),

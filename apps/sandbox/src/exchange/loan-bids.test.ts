@@ -116,7 +116,7 @@ describe('loan bids', () => {
 });
 
 describe('loans', () => {
-  it('are an empty page: no margin position borrows in the sandbox', async () => {
+  it('are an empty page until a margin position borrows, and need a currency', async () => {
     const { call } = sandbox.addUser();
     await bid(call);
     const loans = valid(zListLoansResponse, await call('GET', '/loans?currency=BTC'));

@@ -13,13 +13,15 @@ export function loanBidView(bid: LoanBid) {
     quantity: bid.quantity.toFixed(),
     currency: bid.currency,
     side: 'bid' as const,
-    // Nothing borrows from a bid in the sandbox (no margin position takes a loan), so none fills.
-    filled_quantity: '0',
+    filled_quantity: bid.lent.toFixed(),
     status: bid.status,
     rate: bid.rate.toFixed(),
     user_id: bid.userId,
   };
 }
+
+/** What `bid` offers and holds: its quantity but what is lent from it now. */
+export const availableOf = (bid: LoanBid) => bid.quantity.minus(bid.lent);
 
 /** Live bids of `currency`, every user's: what its loan book adds to the demo ladder. */
 export function liveLoanBids(state: ExchangeState, currency: string): LoanBid[] {
@@ -50,6 +52,7 @@ const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, bo
     currency: currency.code,
     rate,
     quantity,
+    lent: new D(0),
     status: 'live',
     createdAt: now,
     updatedAt: now,
@@ -66,7 +69,8 @@ function closeOwn(journal: Journal, userId: number, id: number, now: number): Lo
   const closed = journal.touch('loanBid', bid);
   closed.status = 'closed';
   closed.updatedAt = now;
-  adjustReserved(journal, bid.userId, bid.currency, bid.quantity.neg());
+  // What is lent comes back free when it is repaid.
+  adjustReserved(journal, bid.userId, bid.currency, availableOf(bid).neg());
   return closed;
 }
 

@@ -8,7 +8,7 @@ import {
   type LoanLevel,
   type Product,
 } from '../state/exchange-state.js';
-import { liveLoanBids } from './loan-bids.js';
+import { availableOf, liveLoanBids } from './loan-bids.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
 export function fractionalSeconds(ms: number): string {
@@ -167,7 +167,7 @@ function withLiveBids(levels: readonly LoanLevel[], bids: readonly LoanBid[]): [
     byRate.set(key, { rate, amount: level ? level.amount.plus(amount) : amount });
   };
   for (const level of levels) add(new D(level.rate), new D(level.amount));
-  for (const bid of bids) add(bid.rate, bid.quantity);
+  for (const bid of bids) if (availableOf(bid).gt(0)) add(bid.rate, availableOf(bid));
   return [...byRate.values()]
     .sort((a, b) => a.rate.comparedTo(b.rate))
     .map((level) => [

@@ -1,5 +1,6 @@
 import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
+import { borrowForFill, chargeDueInterest, repayForClose } from './borrowing.js';
 import { adjustReserved, closesPosition, houseUserId, marginOf, postEntry } from './ledger.js';
 
 /**
@@ -40,6 +41,7 @@ export function bookMarginFill(
   let position: Writable<Position>;
   const added = open ? addedMargin(open, product) : new D(0);
   if (open) {
+    chargeDueInterest(journal, now, journal.exchange.loansOf(open.id));
     position = journal.touchPosition(open);
   } else {
     const id = journal.exchange.next.position++;
@@ -67,6 +69,8 @@ export function bookMarginFill(
   position.openValue = position.openValue.plus(quantity.times(price));
   position.updatedAt = now;
   holdMargin(journal, position, product, added);
+  const inBase = position.fundingCurrency === product.baseCurrency;
+  borrowForFill(journal, position, { quantity, price, inBase, now });
 }
 
 /**
@@ -84,8 +88,10 @@ export function closePosition(
   price: D,
   now: number,
 ): void {
+  chargeDueInterest(journal, now, journal.exchange.loansOf(position.id));
   const closing = journal.touchPosition(position);
-  const closed = D.min(quantity, openQuantity(position));
+  const openBefore = openQuantity(position);
+  const closed = D.min(quantity, openBefore);
   const added = addedMargin(position, product);
   const cost = position.openValue.times(closed).div(position.quantity);
   const value = closed.times(price);
@@ -109,6 +115,7 @@ export function closePosition(
   };
   postEntry(journal, { ...settlement, userId: position.userId, amount: realized });
   postEntry(journal, { ...settlement, userId: houseUserId, amount: realized.neg() });
+  repayForClose(journal, position, { closed, openBefore, now });
 }
 
 /** The average price of the opening fills of `position`. */

@@ -1,7 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import type { D, ExchangeState } from '../state/exchange-state.js';
-import { liveLoanBids } from './loan-bids.js';
+import { availableOf, liveLoanBids } from './loan-bids.js';
 import { heldBy } from './withdrawal-moves.js';
 
 /** One holder of part of a reserved balance. */
@@ -41,11 +41,11 @@ const withdrawals: HolderSource = (state, userId, currency) =>
     )
     .map((withdrawal) => ({ type: 'withdrawal', id: withdrawal.id, amount: heldBy(withdrawal) }));
 
-/** Each live loan bid: its quantity. */
+/** Each live loan bid: its quantity but what is lent from it. */
 const loanBids: HolderSource = (state, userId, currency) =>
   liveLoanBids(state, currency)
-    .filter((bid) => bid.userId === userId)
-    .map((bid) => ({ type: 'loan_bid', id: bid.id, amount: bid.quantity }));
+    .filter((bid) => bid.userId === userId && !availableOf(bid).isZero())
+    .map((bid) => ({ type: 'loan_bid', id: bid.id, amount: availableOf(bid) }));
 
 /**
  * Everything that can hold a reserved balance: another kind of hold is one more source here,

@@ -7,6 +7,7 @@ import {
   type Position,
   type Product,
 } from '../state/exchange-state.js';
+import { dailyInterest, totalInterest } from './borrowing.js';
 import { maintenanceMargin, openPnl, openPrice, openQuantity } from './positions.js';
 
 type TradeBody = components['schemas']['Trade'];
@@ -46,7 +47,7 @@ function liquidationPrice(position: Position, product: Product, floor: D): D | n
 
 /**
  * The Trade of the spec. The mark price is the product's (`markPrice`); the sandbox
- * charges no fee on a close and lends nothing, so fees and interest are zero.
+ * charges no fee on a close; interest is its loans' (`borrowing.ts`).
  */
 export function tradeView(state: ExchangeState, position: Position): TradeBody {
   const product = state.products.get(position.productId);
@@ -83,8 +84,8 @@ export function tradeView(state: ExchangeState, position: Position): TradeBody {
     liquidation_price: liquidationPrice(position, product, maintenance)?.toFixed() ?? null,
     maintenance_margin: maintenance.toFixed(),
     close_fee: '0',
-    total_interest: '0',
-    daily_interest: '0',
+    total_interest: totalInterest(state, position).toFixed(),
+    daily_interest: dailyInterest(state, position).toFixed(),
     trading_type: position.tradingType,
     created_at: seconds(position.createdAt),
     updated_at: seconds(position.updatedAt),

@@ -10,6 +10,7 @@ import { NotFound, Refusal } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
 import { closesPosition } from './ledger.js';
 import { bestOpposite, exitOrder, matchOrder } from './matching.js';
@@ -82,10 +83,17 @@ function closeAtMarket(
   return order;
 }
 
-const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query }) => {
+const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, now }) => {
   // A filter naming no product is a mistake of the caller's, not an empty list.
   if (query.product_id !== undefined) loadProduct(journal, query.product_id);
   const userId = actingUser(caller);
+  const { positions } = journal.exchange;
+  const own = [...positions.values()].filter((position) => position.userId === userId);
+  chargeDueInterest(
+    journal,
+    now,
+    own.flatMap((position) => journal.exchange.loansOf(position.id)),
+  );
   const wanted = (value: string | number | undefined, actual: string | number) =>
     value === undefined || String(value) === String(actual);
   const matching = [...journal.exchange.positions.values()]

@@ -225,7 +225,31 @@ export interface LoanBid {
   readonly currency: string;
   readonly rate: D;
   readonly quantity: D;
+  /** What is lent from it now: the rest of its quantity is what it holds and offers. */
+  readonly lent: D;
   readonly status: components['schemas']['LoanBidStatus'];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/**
+ * What a margin position borrowed of its funding currency, from a loan bid or from the house
+ * (`bidId` null). Interest is charged on what is not yet repaid, once per whole day of the
+ * sandbox's clock from `createdAt`; `chargedUntil` is where the days charged end.
+ */
+export interface Loan {
+  readonly id: number;
+  readonly positionId: number;
+  readonly bidId: number | null;
+  readonly lenderId: number;
+  readonly borrowerId: number;
+  readonly currency: string;
+  readonly rate: D;
+  readonly quantity: D;
+  readonly repaid: D;
+  readonly interest: D;
+  readonly chargedUntil: number;
+  readonly status: components['schemas']['LoanStatus'];
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -321,6 +345,7 @@ export interface Sequences {
   deposit: number;
   position: number;
   loanBid: number;
+  loan: number;
 }
 
 /**
@@ -357,6 +382,9 @@ export class ExchangeState {
   withdrawals = new Map<number, Withdrawal>();
   deposits = new Map<number, Deposit>();
   loanBids = new Map<number, LoanBid>();
+  loans = new Map<number, Loan>();
+  /** Each position's loans, oldest first: what a fill or a close of it settles. */
+  readonly #loansByPosition = new Map<number, Loan[]>();
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
@@ -375,6 +403,7 @@ export class ExchangeState {
     deposit: 1,
     position: 1,
     loanBid: 1,
+    loan: 1,
   };
 
   addOAuthRequest(request: OAuthRequest): void {
@@ -523,6 +552,21 @@ export class ExchangeState {
   /** The open conditional orders of `productId`, oldest first. */
   waiting(productId: number): Order[] {
     return [...(this.#waiting.get(productId) ?? [])].sort((a, b) => a.id - b.id);
+  }
+
+  addLoan(loan: Loan): void {
+    this.loans.set(loan.id, loan);
+    entry(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
+  }
+
+  dropLoan(loan: Loan): void {
+    this.loans.delete(loan.id);
+    const own = this.#loansByPosition.get(loan.positionId);
+    own?.splice(own.indexOf(loan), 1);
+  }
+
+  loansOf(positionId: number): readonly Loan[] {
+    return this.#loansByPosition.get(positionId) ?? [];
   }
 
   addPosition(position: Position): void {

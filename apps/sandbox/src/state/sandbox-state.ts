@@ -4,6 +4,7 @@ import {
   ExchangeState,
   type LedgerEntry,
   type LeverageSetting,
+  type Loan,
   type LoanBid,
   type OAuthRequest,
   type Product,
@@ -60,6 +61,7 @@ export interface Records {
   withdrawal: Withdrawal;
   deposit: Deposit;
   loanBid: LoanBid;
+  loan: Loan;
   leverageSetting: LeverageSetting;
   // What a sandbox is given rather than asks for (`seeding.ts`): added, never changed.
   user: User;
@@ -127,6 +129,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.loanBids.set(row.id, row),
     drop: (state, row) => state.exchange.loanBids.delete(row.id),
   },
+  loan: {
+    key: (row) => String(row.id),
+    add: (state, row) => state.exchange.addLoan(row),
+    drop: (state, row) => state.exchange.dropLoan(row),
+  },
   leverageSetting: {
     key: (row) => String(row.tradingAccountId),
     add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
@@ -177,4 +184,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'deposit',
   'loanBid',
   'leverageSetting',
+  'loan',
 ];

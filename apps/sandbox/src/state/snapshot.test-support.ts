@@ -23,6 +23,7 @@ export function snapshot(sandbox: SandboxState) {
     entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),
     withdrawals: plain([...state.withdrawals.values()].sort((a, b) => a.id - b.id)),
     loanBids: plain([...state.loanBids.values()].sort((a, b) => a.id - b.id)),
+    loans: plain([...state.loans.values()].sort((a, b) => a.id - b.id)),
     deposits: plain([...state.deposits.values()].sort((a, b) => a.id - b.id)),
     leverageSettings: plain(
       [...state.leverageSettings.values()].sort((a, b) => a.tradingAccountId - b.tradingAccountId),

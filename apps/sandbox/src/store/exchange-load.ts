@@ -4,6 +4,7 @@ import {
   D,
   type Deposit,
   ExchangeState,
+  type Loan,
   type LoanBid,
   type Order,
   type Position,
@@ -132,6 +133,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   }
   loadFunding(state, await readRows(db, 'withdrawal'), await readRows(db, 'deposit'));
   loadLoanBids(state, await readRows(db, 'loanBid'));
+  loadLoans(state, await readRows(db, 'loan'));
   for (const row of await readRows(db, 'leverageSetting')) {
     state.leverageSettings.set(Number(row.id), {
       tradingAccountId: Number(row.id),
@@ -192,6 +194,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     deposit: after(1, state.deposits.keys()),
     position: after(1, state.positions.keys()),
     loanBid: after(1, state.loanBids.keys()),
+    loan: after(1, state.loans.keys()),
   };
   return state;
 }
@@ -244,7 +247,30 @@ function loadLoanBids(state: ExchangeState, rows: Row[]): void {
       currency: String(row.currency),
       rate: new D(String(row.rate)),
       quantity: new D(String(row.quantity)),
+      lent: new D(String(row.lent)),
       status: row.status as LoanBid['status'],
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
+  }
+}
+
+/** The loans rows, into the state. */
+function loadLoans(state: ExchangeState, rows: Row[]): void {
+  for (const row of rows) {
+    state.addLoan({
+      id: Number(row.id),
+      positionId: Number(row.position_id),
+      bidId: row.bid_id === null ? null : Number(row.bid_id),
+      lenderId: Number(row.lender_id),
+      borrowerId: Number(row.borrower_id),
+      currency: String(row.currency),
+      rate: new D(String(row.rate)),
+      quantity: new D(String(row.quantity)),
+      repaid: new D(String(row.repaid)),
+      interest: new D(String(row.interest)),
+      chargedUntil: Number(row.charged_until),
+      status: row.status as Loan['status'],
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),
     });

@@ -1,5 +1,8 @@
 import {
   zGetTradingAccountResponse,
+  zListBalanceHistoryResponse,
+  zListLoansResponse,
+  zListTradesResponse,
   zListTradingAccountsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +23,8 @@ let sandbox: RunningSandbox;
 let trading: TradingSandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  // Test control, for the clock loans charge interest by.
+  sandbox = await startTestSandbox({ testControl: true });
   trading = storedTrading(sandbox);
 });
 afterAll(() => sandbox.close());
@@ -66,5 +70,58 @@ describe('a trading account in the store', () => {
     });
     const order = await place(trader.call, { product_id, price: '100', trading_type: 'margin' });
     expect(order.leverage_level).toBe(4);
+  });
+});
+
+describe('a loan in the store', () => {
+  it('is read back lent from its bid, charges interest by the clock, and is repaid', async () => {
+    const product_id = await freshProduct(trading, { margin: true });
+    const [lender, trader, other] = [
+      await trading.addUser(),
+      await trading.addUser(),
+      await trading.addUser(),
+    ];
+    const bid = { loan_bid: { currency: 'BTC', rate: '0.0002', quantity: '2' } };
+    expect((await lender.call('POST', '/loan_bids', { body: bid })).status).toBe(200);
+    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
+    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    await place(other.call, { product_id, price: '100', quantity: '1' });
+    const lent = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
+    expect(lent.models).toMatchObject([{ quantity: '0.5', status: 'open' }]);
+
+    await sandbox.sequencer.reload();
+    expect(valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'))).toEqual(
+      lent,
+    );
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.5', reserved: '1.5' });
+    const moved = await fetch(`${sandbox.exchangeUrl}/test/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
+    expect(moved.status).toBe(200);
+    // Charged as the clock moved: the ledger is read without charging anything.
+    const interest = valid(
+      zListBalanceHistoryResponse,
+      await lender.call('GET', '/balance_history?currency=BTC&source_action=interest'),
+    );
+    expect(interest.map((entry) => entry.amount)).toEqual(['0.0001']);
+
+    await sandbox.sequencer.reload();
+    const [trade] = valid(zListTradesResponse, await trader.call('GET', '/trades')).models;
+    expect(trade).toMatchObject({ total_interest: '0.0001', daily_interest: '0.0001' });
+    const closed = await trader.call(
+      'PUT',
+      `/trades/${(await getOrder(trader.call, order.id)).trade_id}/close`,
+      {
+        body: {},
+      },
+    );
+    expect(closed.status).toBe(200);
+    await sandbox.sequencer.reload();
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10.0001', reserved: '2' });
+    const repaid = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
+    expect(repaid.models).toMatchObject([{ status: 'closed', fund_reloaned: true }]);
   });
 });

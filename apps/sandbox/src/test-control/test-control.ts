@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { statesWith } from '@exchange-kit/contract/state-tables';
+import { chargeDueInterest } from '../exchange/borrowing.js';
 import { denyRequest } from '../exchange/oauth.js';
 import { canonicalUuid } from '../handling/ids.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
@@ -15,7 +16,7 @@ import { markPriceControl } from './mark-price-control.js';
  * - `POST /test/transactions/{transaction_id}/status` with `{"status": "FILLED"}` (or any
  *   terminal state of the transaction table) ends a transaction as its settlements would.
  * - `POST /test/clock` with `{"advance_seconds": 30}` moves the sandbox's clock forward: OAuth
- *   requests, quotes and `--settle-after` all follow it.
+ *   requests, quotes, `--settle-after` and the interest of loans all follow it.
  * - `POST /test/oauth_requests/{oauth_request_public_id}/deny` with `{}` denies a pending OAuth
  *   request as its user would at the approval page.
  * - Withdrawals and deposits: see `funding-control.ts`.
@@ -125,6 +126,8 @@ export function testControl(options: TestControlOptions) {
       return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
     }
     options.clock.advance(seconds * 1000);
+    // Interest is charged by the sandbox's clock: the days it just skipped are owed now.
+    await options.sequencer.run((journal) => chargeDueInterest(journal, options.clock.now()));
     return uncachedJson(200, { now: Math.floor(options.clock.now() / 1000) });
   };
 }

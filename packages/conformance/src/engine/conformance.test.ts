@@ -520,6 +520,16 @@ describe('trades at the mark price', () => {
   });
 });
 
+describe('loans', () => {
+  it('moves the clock through the sandbox test control: a margin trade borrows and pays a day of interest', async () => {
+    const ids = ['LOAN-MARGIN-BORROWS', 'LOAN-INTEREST-ACCRUES'];
+    const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
+      ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
+    );
+  });
+});
+
 describe('the transaction model', () => {
   it('ends transactions through the sandbox test control and holds every read to the table', async () => {
     const report = await runConformance(target, {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authScenarios } from '../scenarios/auth.js';
+import { borrowingScenarios } from '../scenarios/borrowing.js';
 import { eventScenarios } from '../scenarios/events.js';
 import { executionScenarios } from '../scenarios/executions.js';
 import { feeScenarios } from '../scenarios/fees.js';
@@ -74,6 +75,7 @@ const scenarios: Scenario[] = [
   ...feeScenarios,
   ...tradesAtMarkScenarios,
   ...loanBidScenarios,
+  ...borrowingScenarios,
   ...tradingAccountScenarios,
 ];
 

@@ -854,6 +854,28 @@ const loanBidFaults: Fault[] = [
   },
 ];
 
+const borrowingFaults: Fault[] = [
+  {
+    name: 'a margin trade borrows nothing: the loans list stays empty',
+    covers: 'LOAN-MARGIN-BORROWS',
+    response: (request, response) =>
+      is(request, 'listLoans') && response.status === 200
+        ? withJson(response, (body) => ({ ...(body as Row), models: [], total_pages: 0 }))
+        : response,
+  },
+  {
+    name: "a loan's interest never reaches its trade's total_interest",
+    covers: 'LOAN-INTEREST-ACCRUES',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (body) =>
+            (body as Row[]).map((trade) => ({ ...trade, total_interest: '0' })),
+          )
+        : response,
+  },
+];
+
 /** A trading account read with its figures rewritten from what the server would answer. */
 const tradingAccountRead =
   (rewrite: (account: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) =>
@@ -964,6 +986,7 @@ export const faults: Fault[] = [
   ...generatedFaults,
   ...withdrawalFaults,
   ...loanBidFaults,
+  ...borrowingFaults,
   ...tradingAccountFaults,
   clientRefShared(),
   {

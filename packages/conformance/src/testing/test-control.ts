@@ -16,7 +16,8 @@ async function control(base: string, path: string, body: unknown): Promise<void>
 /**
  * Adapter steps through the sandbox's documented test control, for what the interfaces leave
  * to the exchange itself: ending a transaction in FILLED or CANCELLED, denying an OAuth request
- * as its user would, processing or declining a withdrawal, moving a product's mark price.
+ * as its user would, processing or declining a withdrawal, moving a product's mark price,
+ * moving the clock.
  */
 export function testControlAdapter(target: Target): ConformanceAdapter {
   return {
@@ -34,6 +35,9 @@ export function testControlAdapter(target: Target): ConformanceAdapter {
     async moveMarkPrice(_context, productId, price) {
       const id = encodeURIComponent(productId);
       await control(target.exchangeUrl, `/test/products/${id}/mark_price`, { price });
+    },
+    async advanceClock(_context, seconds) {
+      await control(target.exchangeUrl, '/test/clock', { advance_seconds: seconds });
     },
   };
 }

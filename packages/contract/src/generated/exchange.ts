@@ -1343,7 +1343,7 @@ export interface paths {
         };
         /**
          * List loans
-         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is.
+         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is. A margin trade borrows its notional beyond its margin in its funding currency from the live loan bids of that currency, lowest rate first, and from the exchange for what they do not cover; closing the trade repays its loans in proportion.
          */
         get: operations["listLoans"];
         put?: never;
@@ -1550,7 +1550,7 @@ export interface components {
          */
         LedgerSourceAction: LedgerSourceAction;
         /**
-         * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
+         * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), a deposit (`FundInfo`), or a loan (`Loan`: what was lent, repaid, and the interest on it).
          * @enum {string}
          */
         LedgerSourceObjectType: LedgerSourceObjectType;
@@ -1619,7 +1619,7 @@ export interface components {
          * @enum {string}
          */
         TradeSide: TradeSide;
-        /** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
+        /** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0"). A trade borrows its notional beyond its margin in `funding_currency` (loans, `GET /loans`): `daily_interest` is what its open loans charge per day at their rates, `total_interest` what they charged so far, once per whole day of the sandbox's clock a loan is open; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
         Trade: Trade;
         /** @description One page of trades. Some servers send the page numbers as numeric strings. */
         TradeList: TradeList;
@@ -1666,7 +1666,7 @@ export interface components {
          * @enum {string}
          */
         LoanStatus: LoanStatus;
-        /** @description Funds lent from a loan bid to a margin position. */
+        /** @description Funds lent from a loan bid (or by the exchange) to a margin position. `quantity` is what was lent, `rate` the daily interest it charges on what is not yet repaid. */
         Loan: Loan;
         /** @description One page of loans. */
         LoanList: LoanList;
@@ -5901,12 +5901,12 @@ export type Currency = {
  * @description What changed a balance.
  * @enum {string}
  */
-export type LedgerSourceAction = "funding" | "funding_fee" | "withdrawal" | "withdrawal_fee" | "trade" | "trade_fee" | "rebate_trade_fee" | "loan" | "repay" | "cfd_pnl" | "quick_exchange";
+export type LedgerSourceAction = "funding" | "funding_fee" | "withdrawal" | "withdrawal_fee" | "trade" | "trade_fee" | "rebate_trade_fee" | "loan" | "repay" | "cfd_pnl" | "quick_exchange" | "interest";
 /**
- * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
+ * @description The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), a deposit (`FundInfo`), or a loan (`Loan`: what was lent, repaid, and the interest on it).
  * @enum {string}
  */
-export type LedgerSourceObjectType = "Execution" | "Trade" | "Withdrawal" | "FundInfo";
+export type LedgerSourceObjectType = "Execution" | "Trade" | "Withdrawal" | "FundInfo" | "Loan";
 /** @description One change of one balance. */
 export type LedgerEntry = {
     /** @description Entry id. */
@@ -6100,7 +6100,7 @@ export type TradeStatus = "open" | "closed";
  * @enum {string}
  */
 export type TradeSide = "long" | "short";
-/** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
+/** @description A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0"). A trade borrows its notional beyond its margin in `funding_currency` (loans, `GET /loans`): `daily_interest` is what its open loans charge per day at their rates, `total_interest` what they charged so far, once per whole day of the sandbox's clock a loan is open; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it. */
 export type Trade = {
     id: number;
     /** @description Concatenated pair code, for example BTCJPY. */
@@ -6257,6 +6257,7 @@ export type LoanBid = {
      * @enum {string}
      */
     side: "bid";
+    /** @description What is lent from the bid now; repaid, it goes back to the bid while the bid is live. The rest of `quantity` is what the bid offers in the loan book. */
     filled_quantity: DecimalLike;
     status: LoanBidStatus;
     rate: DecimalLike;
@@ -6273,7 +6274,7 @@ export type LoanBidList = {
  * @enum {string}
  */
 export type LoanStatus = "open" | "closed";
-/** @description Funds lent from a loan bid to a margin position. */
+/** @description Funds lent from a loan bid (or by the exchange) to a margin position. `quantity` is what was lent, `rate` the daily interest it charges on what is not yet repaid. */
 export type Loan = {
     id: number;
     quantity: DecimalLike;
@@ -6283,7 +6284,7 @@ export type Loan = {
     borrower_id: number;
     status: LoanStatus;
     currency: string;
-    /** @description Whether the lender lends the funds again once they are repaid. */
+    /** @description Whether the lender lends the funds again once they are repaid: true while the bid it was lent from is live, whose quantity they go back to. */
     fund_reloaned: boolean;
 };
 /** @description One page of loans. */

@@ -125,17 +125,19 @@ export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
     'loan',
     'repay',
     'cfd_pnl',
-    'quick_exchange'
+    'quick_exchange',
+    'interest'
 ]);
 
 /**
- * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), or a deposit (`FundInfo`).
+ * The kind of record that caused a ledger entry: a fill (`Execution`) or a margin position (`Trade`, by its trade id), a withdrawal, crypto or fiat (`Withdrawal`), a deposit (`FundInfo`), or a loan (`Loan`: what was lent, repaid, and the interest on it).
  */
 export const zLedgerSourceObjectType = /* @__PURE__ */ z.enum([
     'Execution',
     'Trade',
     'Withdrawal',
-    'FundInfo'
+    'FundInfo',
+    'Loan'
 ]);
 
 /**
@@ -949,7 +951,7 @@ export const zFundInfoList = /* @__PURE__ */ z.object({
 });
 
 /**
- * A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0") and lends nothing yet, so `total_interest` and `daily_interest` are "0"; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it.
+ * A trade: the position margin (cfd, perpetual) orders of one side open on a product, added to by the fills of the order that opened it, closed by its take profit, stop loss, a close or a liquidation. Decimals are in the product's quote currency except `margin_used`, `maintenance_margin`, the P&L fields, fees and interest, which are in `funding_currency`. The mark price the sandbox values an open trade at is the product's last traded price, or the one its test control set since. The sandbox takes no fee on a close (`close_fee` "0"). A trade borrows its notional beyond its margin in `funding_currency` (loans, `GET /loans`): `daily_interest` is what its open loans charge per day at their rates, `total_interest` what they charged so far, once per whole day of the sandbox's clock a loan is open; `maintenance_margin` is half the margin the open quantity takes at the average open price, and `liquidation_price` the mark price at which the margin held plus `open_pnl` falls to it (null once nothing is open). A mark price that reaches the trade's take profit or stop loss closes that quantity at the mark, and one at or beyond `liquidation_price` closes what is open at the mark: the trade is then `closed` like any other, its P&L paid as a close pays it.
  */
 export const zTrade = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.int(),
@@ -1066,7 +1068,7 @@ export const zLoanBidList = /* @__PURE__ */ z.object({
 });
 
 /**
- * Funds lent from a loan bid to a margin position.
+ * Funds lent from a loan bid (or by the exchange) to a margin position. `quantity` is what was lent, `rate` the daily interest it charges on what is not yet repaid.
  */
 export const zLoan = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.int(),

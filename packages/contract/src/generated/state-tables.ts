@@ -733,6 +733,43 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-MARGIN-BORROWS",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 5,
+    "source": "convention",
+    "operations": [
+      "listLoans",
+      "listTrades",
+      "listOrderTrades",
+      "closeTrade"
+    ],
+    "trigger": "GET /loans?currency of the funding currency before and after a margin order of the caller's filled, then after the trade it opened is closed",
+    "condition": "the order opened a position with a leverage level above 1",
+    "expect": {
+      "status": 200,
+      "also": "the trade borrowed its notional beyond its margin_used: the new loans are open, of its funding currency, borrowed by the caller, their quantities sum to the notional less margin_used, and the trade's daily_interest is the sum of quantity times rate; once the trade is closed they are closed"
+    }
+  },
+  {
+    "id": "LOAN-INTEREST-ACCRUES",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 6,
+    "source": "convention",
+    "operations": [
+      "listLoans",
+      "listOrderTrades",
+      "listBalanceHistory"
+    ],
+    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing",
+    "condition": "the trade's loans are open for that whole day",
+    "expect": {
+      "status": 200,
+      "also": "the ledger has interest entries naming each loan (source_object_type Loan), each its quantity times its rate taken from the caller, and the trade's total_interest is up by its daily_interest"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",

@@ -1,0 +1,211 @@
+import {
+  zCloseTradeResponse,
+  zCreateLoanBidResponse,
+  zGetLoanBookResponse,
+  zListBalanceHistoryResponse,
+  zListLoanBidsResponse,
+  zListLoansResponse,
+  zListTradesResponse,
+} from '@exchange-kit/contract/exchange/schemas';
+import { describe, expect, it } from 'vitest';
+import { type Client, valid } from '../test-support.js';
+import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
+import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
+import { chargeDueInterest, dayMs } from './borrowing.js';
+import { houseUserId } from './ledger.js';
+
+/** A memory sandbox on a clock the test moves, as `POST /test/clock` moves the sandbox's. */
+async function clockedSandbox() {
+  let clock = 1_716_000_000_000;
+  const sandbox = await memorySandbox({ now: () => clock });
+  const advance = (ms: number) => {
+    clock += ms;
+    return sandbox.sequencer.run((journal) => chargeDueInterest(journal, clock));
+  };
+  return { sandbox, advance };
+}
+
+const lend = async (call: Client, rate: string, quantity: string) =>
+  valid(
+    zCreateLoanBidResponse,
+    await call('POST', '/loan_bids', { body: { loan_bid: { currency: 'BTC', rate, quantity } } }),
+  );
+
+const loans = async (call: Client, currency: string) =>
+  valid(zListLoansResponse, await call('GET', `/loans?currency=${currency}`)).models;
+
+const tradeOf = async (call: Client) =>
+  valid(zListTradesResponse, await call('GET', '/trades')).models[0];
+
+const entries = async (call: Client, currency: string, action: string) =>
+  valid(
+    zListBalanceHistoryResponse,
+    await call('GET', `/balance_history?currency=${currency}&source_action=${action}`),
+  ).map((entry) => ({ amount: entry.amount, type: entry.source_object_type }));
+
+/**
+ * A long of 1 BTC at 100, leverage 2, funded in `funding` and filled by a spot sell; a spot
+ * buy of 1 at 100 rests behind it, for the trade to be closed against.
+ */
+async function openLong(sandbox: MemorySandbox, funding: 'BTC' | 'JPY') {
+  const product_id = await freshProduct(sandbox, { margin: true });
+  const trader = sandbox.addUser();
+  const other = sandbox.addUser();
+  const order = await place(trader.call, {
+    product_id,
+    price: '100',
+    quantity: '1',
+    trading_type: 'margin',
+    leverage_level: 2,
+    funding_currency: funding,
+  });
+  await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+  await place(other.call, { product_id, price: '100', quantity: '1' });
+  const tradeId = (await getOrder(trader.call, order.id)).trade_id;
+  return { trader, tradeId, close: (body: object) => closeTrade(trader.call, tradeId, body) };
+}
+
+const closeTrade = async (call: Client, tradeId: unknown, body: object) =>
+  valid(zCloseTradeResponse, await call('PUT', `/trades/${tradeId}/close`, { body }));
+
+describe('a margin position borrows', () => {
+  it('its notional beyond its margin from the live bids of its funding currency, lowest rate first', async () => {
+    const { sandbox } = await clockedSandbox();
+    const dear = sandbox.addUser();
+    const cheap = sandbox.addUser();
+    const dearBid = await lend(dear.call, '0.0004', '0.3');
+    const cheapBid = await lend(cheap.call, '0.0002', '0.25');
+    const { trader } = await openLong(sandbox, 'BTC');
+
+    // 1 BTC of notional, 0.5 of margin: 0.25 from the cheaper bid, then 0.25 of the dearer.
+    expect(await loans(trader.call, 'BTC')).toEqual([
+      expect.objectContaining({ quantity: '0.25', rate: '0.0004', lender_id: dear.userId }),
+      expect.objectContaining({ quantity: '0.25', rate: '0.0002', lender_id: cheap.userId }),
+    ]);
+    expect((await loans(cheap.call, 'BTC'))[0]).toMatchObject({
+      borrower_id: trader.userId,
+      status: 'open',
+      currency: 'BTC',
+      fund_reloaned: true,
+    });
+    const bids = valid(zListLoanBidsResponse, await dear.call('GET', '/loan_bids?currency=BTC'));
+    expect(bids.models[0]).toMatchObject({ id: dearBid.id, filled_quantity: '0.25' });
+    // What a bid lent leaves its owner's balance to the house; what is left it still holds.
+    expect(await balances(dear.call, 'BTC')).toEqual({ balance: '9.75', reserved: '0.05' });
+    expect(await balances(cheap.call, 'BTC')).toEqual({ balance: '9.75', reserved: '0' });
+    expect(await entries(cheap.call, 'BTC', 'loan')).toEqual([{ amount: '-0.25', type: 'Loan' }]);
+    const book = valid(zGetLoanBookResponse, await trader.call('GET', '/ir_ladders/BTC')).bids;
+    // Added to the demo ladder's levels at those rates: the cheap bid, lent in whole, adds none.
+    expect(book.find(([rate]) => rate === '0.00040')).toEqual(['0.00040', '50.69']);
+    expect(book.find(([rate]) => rate === '0.00020')).toEqual(['0.00020', '23.617']);
+    expect(await tradeOf(trader.call)).toMatchObject({
+      daily_interest: '0.00015',
+      total_interest: '0',
+    });
+    expect(cheapBid.status).toBe('live');
+  });
+
+  it('from the house when no live bid lends its funding currency', async () => {
+    const { sandbox } = await clockedSandbox();
+    const { trader } = await openLong(sandbox, 'JPY');
+    expect(await loans(trader.call, 'JPY')).toEqual([
+      expect.objectContaining({
+        quantity: '50',
+        rate: '0.0005',
+        lender_id: houseUserId,
+        borrower_id: trader.userId,
+        status: 'open',
+        fund_reloaned: false,
+      }),
+    ]);
+    expect(await entries(trader.call, 'JPY', 'loan')).toEqual([]);
+    expect((await tradeOf(trader.call))?.daily_interest).toBe('0.025');
+  });
+
+  it('and repays in proportion as it closes, all of it once closed, the bid lending it again', async () => {
+    const { sandbox } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    const bid = await lend(lender.call, '0.0002', '2');
+    const { trader, close } = await openLong(sandbox, 'BTC');
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.5', reserved: '1.5' });
+
+    await close({ closed_quantity: '0.2' });
+    expect(await loans(trader.call, 'BTC')).toEqual([
+      expect.objectContaining({ quantity: '0.5', status: 'open' }),
+    ]);
+    expect(await entries(lender.call, 'BTC', 'repay')).toEqual([{ amount: '0.1', type: 'Loan' }]);
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.6', reserved: '1.6' });
+    expect((await tradeOf(trader.call))?.daily_interest).toBe('0.00008');
+
+    await close({});
+    expect((await loans(trader.call, 'BTC'))[0]?.status).toBe('closed');
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10', reserved: '2' });
+    const bids = valid(zListLoanBidsResponse, await lender.call('GET', '/loan_bids?currency=BTC'));
+    expect(bids.models[0]).toMatchObject({ id: bid.id, filled_quantity: '0', status: 'live' });
+    expect((await tradeOf(trader.call))?.daily_interest).toBe('0');
+  });
+
+  it('and what a closed bid lent comes back free', async () => {
+    const { sandbox } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    const bid = await lend(lender.call, '0.0002', '2');
+    const { close } = await openLong(sandbox, 'BTC');
+    await lender.call('PUT', `/loan_bids/${bid.id}/close`);
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.5', reserved: '0' });
+    await close({});
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+});
+
+describe('a loan accrues interest', () => {
+  it('once per whole day of the sandbox clock, paid by the borrower to the lender', async () => {
+    const { sandbox, advance } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    await lend(lender.call, '0.0002', '0.5');
+    const { trader } = await openLong(sandbox, 'BTC');
+    await advance(dayMs - 1);
+    expect(await entries(trader.call, 'BTC', 'interest')).toEqual([]);
+
+    await advance(dayMs + 1);
+    // Two days of 0.5 at 0.0002.
+    expect(await entries(trader.call, 'BTC', 'interest')).toEqual([
+      { amount: '-0.0002', type: 'Loan' },
+    ]);
+    expect(await entries(lender.call, 'BTC', 'interest')).toEqual([
+      { amount: '0.0002', type: 'Loan' },
+    ]);
+    expect(await tradeOf(trader.call)).toMatchObject({
+      daily_interest: '0.0001',
+      total_interest: '0.0002',
+    });
+  });
+
+  it('charged lazily when the trade or its loans are read after the clock moved', async () => {
+    let clock = 1_716_000_000_000;
+    const sandbox = await memorySandbox({ now: () => clock });
+    const { trader } = await openLong(sandbox, 'JPY');
+    clock += 3 * dayMs;
+    expect(await tradeOf(trader.call)).toMatchObject({ total_interest: '0.075' });
+    // 3 days of 50 JPY at the house's 0.0005, to the house.
+    expect(await entries(trader.call, 'JPY', 'interest')).toEqual([
+      { amount: '-0.075', type: 'Loan' },
+    ]);
+    const house = sandbox.sequencer.state.exchange.entriesByUser.get(houseUserId) ?? [];
+    expect(house.at(-1)).toMatchObject({ sourceAction: 'interest' });
+    expect(house.at(-1)?.amount.toFixed()).toBe('0.075');
+  });
+
+  it('the house paying the lender what the borrower cannot', async () => {
+    const { sandbox, advance } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    await lend(lender.call, '0.5', '0.5');
+    const { trader } = await openLong(sandbox, 'BTC');
+    // 9.5 BTC free: 40 days of 0.25 owed, 10 BTC, is more than the borrower has.
+    await advance(40 * dayMs);
+    expect(await entries(trader.call, 'BTC', 'interest')).toEqual([
+      { amount: '-9.5', type: 'Loan' },
+    ]);
+    expect(await balances(trader.call, 'BTC')).toEqual({ balance: '0.5', reserved: '0.5' });
+    expect(await entries(lender.call, 'BTC', 'interest')).toEqual([{ amount: '10', type: 'Loan' }]);
+  });
+});

@@ -1,0 +1,202 @@
+import { D, type ExchangeState, type Loan, type Position } from '../state/exchange-state.js';
+import type { Journal } from '../state/journal.js';
+import { adjustReserved, houseUserId, marginOf, postEntry } from './ledger.js';
+import { availableOf, liveLoanBids } from './loan-bids.js';
+
+/** Interest is charged once per whole day of the sandbox's clock a loan is open. */
+export const dayMs = 86_400_000;
+
+/** The daily rate the house lends at, for what the live bids of a currency do not cover. */
+export const houseLoanRate = new D('0.0005');
+
+export const outstanding = (loan: Loan) => loan.quantity.minus(loan.repaid);
+
+/** Every loan `position` took, open or repaid, oldest first. */
+export const loansOf = (state: ExchangeState, position: Position) => state.loansOf(position.id);
+
+const openLoansOf = (state: ExchangeState, position: Position) =>
+  loansOf(state, position).filter((loan) => loan.status === 'open');
+
+/** What the open loans of `position` charge per day now, in its funding currency. */
+export const dailyInterest = (state: ExchangeState, position: Position) =>
+  openLoansOf(state, position).reduce(
+    (sum, loan) => sum.plus(outstanding(loan).times(loan.rate)),
+    new D(0),
+  );
+
+/** What the loans of `position` have charged so far. */
+export const totalInterest = (state: ExchangeState, position: Position) =>
+  loansOf(state, position).reduce((sum, loan) => sum.plus(loan.interest), new D(0));
+
+const loanSource = (loan: Loan) => ({ type: 'Loan' as const, id: loan.id });
+
+/**
+ * Moves `amount` of a loan's principal from `from` to `to`. The funds lent go to the house,
+ * the other side of every margin position, and come back from it when repaid; what the house
+ * lends itself moves nowhere.
+ */
+function movePrincipal(
+  journal: Journal,
+  loan: Loan,
+  move: { from: number; to: number; amount: D; action: 'loan' | 'repay'; now: number },
+): void {
+  if (loan.lenderId === houseUserId || move.amount.isZero()) return;
+  const posting = {
+    currency: loan.currency,
+    sourceAction: move.action,
+    source: loanSource(loan),
+    now: move.now,
+  };
+  postEntry(journal, { ...posting, userId: move.from, amount: move.amount.neg() });
+  postEntry(journal, { ...posting, userId: move.to, amount: move.amount });
+}
+
+/**
+ * The fill of `quantity` at `price` that opened or added to `position` borrows its notional
+ * beyond its margin, in the position's funding currency: from other users' live loan bids of
+ * that currency, lowest rate first (then oldest), and from the house for the rest. A bid lends
+ * out of what it holds reserved.
+ */
+export function borrowForFill(
+  journal: Journal,
+  position: Position,
+  fill: { quantity: D; price: D; inBase: boolean; now: number },
+): void {
+  const notional = fill.inBase ? fill.quantity : fill.quantity.times(fill.price);
+  const margin = marginOf(fill.quantity, fill.price, position.leverageLevel, fill.inBase);
+  let left = notional.minus(margin);
+  const bids = liveLoanBids(journal.exchange, position.fundingCurrency)
+    .filter((bid) => bid.userId !== position.userId && availableOf(bid).gt(0))
+    .sort((a, b) => a.rate.comparedTo(b.rate) || a.id - b.id);
+  for (const bid of bids) {
+    if (left.lte(0)) return;
+    const quantity = D.min(left, availableOf(bid));
+    const lending = journal.touch('loanBid', bid);
+    lending.lent = bid.lent.plus(quantity);
+    lending.updatedAt = fill.now;
+    adjustReserved(journal, bid.userId, bid.currency, quantity.neg());
+    const lender = { lenderId: bid.userId, bidId: bid.id, rate: bid.rate };
+    const loan = openLoan(journal, position, lender, quantity, fill.now);
+    movePrincipal(journal, loan, {
+      from: bid.userId,
+      to: houseUserId,
+      amount: quantity,
+      action: 'loan',
+      now: fill.now,
+    });
+    left = left.minus(quantity);
+  }
+  if (left.gt(0)) {
+    const house = { lenderId: houseUserId, bidId: null, rate: houseLoanRate };
+    openLoan(journal, position, house, left, fill.now);
+  }
+}
+
+function openLoan(
+  journal: Journal,
+  position: Position,
+  lender: { lenderId: number; bidId: number | null; rate: D },
+  quantity: D,
+  now: number,
+): Loan {
+  return journal.add('loan', {
+    id: journal.exchange.next.loan++,
+    positionId: position.id,
+    ...lender,
+    borrowerId: position.userId,
+    currency: position.fundingCurrency,
+    quantity,
+    repaid: new D(0),
+    interest: new D(0),
+    chargedUntil: now,
+    status: 'open',
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/**
+ * Repays the open loans of `position` in proportion to `closed` of the `openBefore` quantity
+ * that was open, all of what is owed once nothing is. A loan repaid in whole is closed; what
+ * goes back to a live bid is held and offered again.
+ */
+export function repayForClose(
+  journal: Journal,
+  position: Position,
+  share: { closed: D; openBefore: D; now: number },
+): void {
+  const whole = share.closed.gte(share.openBefore);
+  for (const loan of openLoansOf(journal.exchange, position)) {
+    const owed = outstanding(loan);
+    const paid = whole
+      ? owed
+      : owed.times(share.closed).div(share.openBefore).toDecimalPlaces(16, D.ROUND_DOWN);
+    const repaying = journal.touch('loan', loan);
+    repaying.repaid = loan.repaid.plus(paid);
+    if (outstanding(loan).isZero()) repaying.status = 'closed';
+    repaying.updatedAt = share.now;
+    const action = 'repay' as const;
+    movePrincipal(journal, loan, {
+      from: houseUserId,
+      to: loan.lenderId,
+      amount: paid,
+      action,
+      now: share.now,
+    });
+    const bid = loan.bidId === null ? undefined : journal.exchange.loanBids.get(loan.bidId);
+    if (!bid) continue;
+    journal.touch('loanBid', bid).lent = bid.lent.minus(paid);
+    if (bid.status === 'live') adjustReserved(journal, bid.userId, bid.currency, paid);
+  }
+}
+
+/**
+ * Charges the whole days of interest `loan` owes by `now`, at its rate on what is not yet
+ * repaid: the borrower pays out of the free balance, the lender is paid in full, and the house
+ * stands for what the borrower's free balance does not cover, as it does for a loss beyond a
+ * position's margin.
+ */
+function chargeInterest(journal: Journal, loan: Loan, now: number): void {
+  const days = Math.floor((now - loan.chargedUntil) / dayMs);
+  if (loan.status !== 'open' || days <= 0) return;
+  const due = outstanding(loan).times(loan.rate).times(days);
+  const charging = journal.touch('loan', loan);
+  charging.chargedUntil = loan.chargedUntil + days * dayMs;
+  charging.interest = loan.interest.plus(due);
+  charging.updatedAt = now;
+  const account = journal.exchange.account(loan.borrowerId, loan.currency);
+  const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
+  const paid = D.min(due, free);
+  const source = loanSource(loan);
+  const post = (userId: number, amount: D) => {
+    if (amount.isZero()) return;
+    postEntry(journal, {
+      userId,
+      currency: loan.currency,
+      amount,
+      sourceAction: 'interest',
+      source,
+      now,
+    });
+  };
+  post(loan.borrowerId, paid.neg());
+  if (loan.lenderId === houseUserId) {
+    post(houseUserId, paid);
+    return;
+  }
+  post(loan.lenderId, due);
+  post(houseUserId, paid.minus(due));
+}
+
+/**
+ * Charges what the open ones of `loans` (every loan, unless named) owe by `now`. Interest is
+ * settled lazily, by the sandbox's clock: when a call changes or reads the position or the
+ * loan, and when test control moves the clock.
+ */
+export function chargeDueInterest(
+  journal: Journal,
+  now: number,
+  loans: Iterable<Loan> = journal.exchange.loans.values(),
+): void {
+  for (const loan of [...loans]) chargeInterest(journal, loan, now);
+}

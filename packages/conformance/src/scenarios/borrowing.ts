@@ -1,0 +1,190 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+import { fail, filledMarginOrderOrSkip, listOf, type Row } from './trades.js';
+
+const borrows = 'LOAN-MARGIN-BORROWS';
+const accrues = 'LOAN-INTEREST-ACCRUES';
+const covered = [borrows, accrues];
+const daySeconds = 86_400;
+
+const decimal = (value: unknown) => new Decimal(String(value));
+const sum = (rows: Row[], of: (row: Row) => Decimal) =>
+  rows.reduce((total, row) => total.plus(of(row)), new Decimal(0));
+
+async function loansOf(context: ScenarioContext, currency: string) {
+  const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
+  return { call, loans: listOf(call) };
+}
+
+/** The trade `order` opened, read through the order. */
+async function tradeOf(context: ScenarioContext, order: OrderRef) {
+  const call = await context.caller.call('listOrderTrades', {
+    path: { order_id: String(order.id) },
+  });
+  const [trade] = listOf(call);
+  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
+  return { trade, call };
+}
+
+/** The ids of the caller's loans in the product's two currencies, before the trade opens. */
+async function loanIdsBefore(context: ScenarioContext, productId: string): Promise<Set<string>> {
+  const read = await context.caller.call('getProduct', { path: { product_id: productId } });
+  expectStatus(read, 200);
+  const product = bodyOf(read);
+  const ids = new Set<string>();
+  for (const currency of [product.base_currency, product.quoted_currency]) {
+    for (const loan of (await loansOf(context, String(currency))).loans) ids.add(String(loan.id));
+  }
+  return ids;
+}
+
+/** The loans `trade` took: new since `before`, borrowed by the caller, open, of its currency. */
+async function checkBorrowed(
+  context: ScenarioContext,
+  trade: Row,
+  before: Set<string>,
+  baseCurrency: string,
+): Promise<Row[]> {
+  const user = await context.caller.call('getUserContext', {});
+  expectStatus(user, 200);
+  const me = String(bodyOf(user).user_id);
+  const currency = String(trade.funding_currency);
+  const { call, loans } = await loansOf(context, currency);
+  const taken = loans.filter((loan) => !before.has(String(loan.id)));
+  const id = String(trade.id);
+  const wrong = taken.find(
+    (loan) =>
+      String(loan.borrower_id) !== me || loan.status !== 'open' || loan.currency !== currency,
+  );
+  if (wrong) {
+    fail(
+      `loan ${String(wrong.id)} made with trade ${id} is ${String(wrong.status)}, ${String(wrong.currency)}, borrowed by ${String(wrong.borrower_id)}`,
+      call,
+      `open, ${currency}, borrowed by user ${me}`,
+    );
+  }
+  const open = decimal(trade.open_quantity);
+  const notional = currency === baseCurrency ? open : open.times(String(trade.open_price));
+  const owed = notional.minus(String(trade.margin_used));
+  const lent = sum(taken, (loan) => decimal(loan.quantity));
+  // The shown open price is cut to 8 places: a notional rebuilt from it may be a hair off.
+  if (owed.lte(0) || lent.minus(owed).abs().gt(notional.times('1e-8'))) {
+    fail(
+      `trade ${id} borrowed ${lent.toFixed()} ${currency} in ${taken.length} new loan(s)`,
+      call,
+      `its notional ${notional.toFixed()} less margin_used ${String(trade.margin_used)}`,
+    );
+  }
+  const daily = sum(taken, (loan) => decimal(loan.quantity).times(String(loan.rate)));
+  if (!decimal(trade.daily_interest).eq(daily)) {
+    const read = await context.caller.call('listTrades', { query: { status: 'open' } });
+    fail(
+      `trade ${id} shows daily_interest ${String(trade.daily_interest)}`,
+      read,
+      `the sum of its loans' quantity times rate, ${daily.toFixed()}`,
+    );
+  }
+  return taken;
+}
+
+/** A day on, each loan's interest in the ledger and the trade's total_interest up by a day's. */
+async function checkAccrues(
+  context: ScenarioContext,
+  order: OrderRef,
+  trade: Row,
+  loans: Row[],
+): Promise<string> {
+  await context.adapter.advanceClock(context.adapterContext, daySeconds);
+  const currency = String(trade.funding_currency);
+  const ledger = await context.caller.call('listBalanceHistory', {
+    query: { currency, source_action: 'interest', limit: '1000' },
+  });
+  expectStatus(ledger, 200);
+  const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
+  for (const loan of loans) {
+    const charged = sum(
+      entries.filter(
+        (entry) =>
+          entry.source_object_type === 'Loan' && String(entry.source_object_id) === String(loan.id),
+      ),
+      (entry) => decimal(entry.amount),
+    );
+    const due = decimal(loan.quantity).times(String(loan.rate));
+    if (!charged.eq(due.neg())) {
+      fail(
+        `a day on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
+        ledger,
+        `a day of its quantity times its rate, ${due.neg().toFixed()}`,
+      );
+    }
+  }
+  const { trade: later, call } = await tradeOf(context, order);
+  const gained = decimal(later.total_interest).minus(String(trade.total_interest));
+  if (!gained.eq(String(trade.daily_interest))) {
+    fail(
+      `a day on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
+      call,
+      `up by its daily_interest ${String(trade.daily_interest)}`,
+    );
+  }
+  return `a day on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s)`;
+}
+
+async function checkRepaid(context: ScenarioContext, trade: Row, loans: Row[]): Promise<string> {
+  const { call, loans: after } = await loansOf(context, String(trade.funding_currency));
+  for (const loan of loans) {
+    const now = after.find((each) => String(each.id) === String(loan.id));
+    if (now?.status !== 'closed') {
+      fail(
+        `loan ${String(loan.id)} is ${String(now?.status)} with trade ${String(trade.id)} closed`,
+        call,
+        'closed once the trade is',
+      );
+    }
+  }
+  return `trade ${String(trade.id)} borrowed ${loans.length} loan(s), closed with it`;
+}
+
+const borrowing: Scenario = {
+  name: 'a margin trade borrowing its notional beyond its margin, and paying interest',
+  profile: 'loans',
+  // It opens a margin trade, with the operations of the orders profile.
+  requires: ['orders'],
+  covers: covered,
+  // It tells its loans by those that were not there before, and moves the clock.
+  exclusive: true,
+  async run(context) {
+    const market = await context.market();
+    const before = market.primary.marginEnabled
+      ? await loanIdsBefore(context, market.primary.id)
+      : new Set<string>();
+    const order = await filledMarginOrderOrSkip(context, covered);
+    if (!order) return;
+    const { trade } = await tradeOf(context, order);
+    let loans: Row[] = [];
+    try {
+      await context.evidence.check(borrows, async () => {
+        loans = await checkBorrowed(context, trade, before, market.primary.baseCurrency);
+        return `trade ${String(trade.id)} borrowed in ${loans.length} loan(s)`;
+      });
+      if (loans.length > 0) {
+        await context.evidence.check(accrues, () => checkAccrues(context, order, trade, loans));
+      } else {
+        const message = 'the trade borrowed nothing to charge interest on';
+        context.evidence.record({ requirementId: accrues, outcome: 'skip', message });
+      }
+    } finally {
+      const closed = await context.caller.call('closeTrade', {
+        path: { trade_id: String(trade.id) },
+        body: {},
+      });
+      expectStatus(closed, 200);
+    }
+    if (loans.length > 0)
+      await context.evidence.check(borrows, () => checkRepaid(context, trade, loans));
+  },
+};
+
+export const borrowingScenarios: Scenario[] = [borrowing];
