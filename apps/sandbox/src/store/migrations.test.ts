@@ -86,7 +86,7 @@ describe('migrate', () => {
       '11:trading-accounts',
       '12:loan-bids',
       '13:history-indexes',
-      '23:loans',
+      '14:loans',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
