@@ -36,14 +36,26 @@ describe('the hub', () => {
     const log: string[] = [];
     hub.subscribe('a', logged(log, 'broken', true));
     hub.subscribe('a', logged(log, 'steady'));
-    hub.publish([{ key: 'a', channel: 'a', event: 'updated', data: '1' }]);
+    hub.publish([
+      { key: 'a', channel: 'a', event: 'updated', data: '1' },
+      { key: 'a', channel: 'a', event: 'updated', data: '2' },
+    ]);
     expect(log).toEqual([
       'broken cork',
       'steady cork',
       'steady 1',
+      'steady 2',
       'broken uncork',
       'steady uncork',
     ]);
+  });
+
+  it('sends a lone event at once, holding nothing back', () => {
+    const hub = new EventHub();
+    const log: string[] = [];
+    hub.subscribe('a', logged(log, 'one'));
+    hub.publish([{ key: 'a', channel: 'a', event: 'updated', data: '1' }]);
+    expect(log).toEqual(['one 1']);
   });
 
   it('drops a subscriber that has fallen behind, and sends it nothing more', () => {

@@ -76,7 +76,9 @@ export class EventHub {
    * Sends each event to every subscriber at its key, in order; what one subscriber is sent in
    * this go leaves in one write.
    */
-  publish(events: Iterable<HubEvent>): void {
+  publish(events: readonly HubEvent[]): void {
+    // One event leaves in one write anyway: holding it back would only cost the calls.
+    const hold = events.length > 1;
     const corked = new Set<Subscriber>();
     try {
       for (const { key, channel, event, data } of events) {
@@ -89,7 +91,7 @@ export class EventHub {
             continue;
           }
           try {
-            if (!corked.has(subscriber)) {
+            if (hold && !corked.has(subscriber)) {
               corked.add(subscriber);
               subscriber.cork?.();
             }

@@ -26,6 +26,9 @@ export const maxClientFrameBytes = 16 * 1024;
 const frame = (event: string, data: unknown, channel?: string) =>
   JSON.stringify({ event, ...(channel === undefined ? {} : { channel }), data });
 
+/** How a frame the hub encoded is sent: as text, which Pusher's events are. */
+const textFrame = { binary: false } as const;
+
 /** A socket id as Pusher writes one: two integers and a dot. */
 const socketId = () => `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
 
@@ -82,7 +85,7 @@ export function servePusherConnection(
     get bufferedAmount() {
       return socket.bufferedAmount;
     },
-    send: (frame) => socket.send(frame, { binary: false }),
+    send: (frame) => socket.send(frame, textFrame),
     cork: () => wire?.cork(),
     uncork: () => wire?.uncork(),
     // Out of every channel at once: nothing more piles up while the close frame waits.
