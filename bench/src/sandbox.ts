@@ -205,6 +205,28 @@ async function writeMix(exchangeUrl: string, lanes: Connection[]): Promise<Load>
   });
 }
 
+/** The same POST again and again, each signed by the next of `tokens` in turn. */
+function roundRobinPosts(
+  tokens: Token[],
+  path: string,
+  body: string,
+  signed: (token: Token) => string,
+): autocannon.Request {
+  let lane = 0;
+  return {
+    setupRequest: (request) => ({
+      ...request,
+      method: 'POST',
+      path,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-service-auth': signed(tokens[lane++ % tokens.length] as Token),
+      },
+    }),
+  };
+}
+
 /**
  * Quick Exchange intents of the demo partner: each call decided on the state in memory and
  * its rows (the token's nonce, the intent) stored with group commit, as every call of the
@@ -214,7 +236,6 @@ async function intentWrites(
   server: { partnerUrl: string; publicApiKey: string },
   tokens: Token[],
 ): Promise<Load> {
-  let lane = 0;
   const path = `/api/v1/partner/${server.publicApiKey}/intent`;
   const body = JSON.stringify({
     payout_settlement: { method: 'SERVICE_PARTNER_WALLET', currency: 'USDC', quantity: '49.90' },
@@ -223,21 +244,9 @@ async function intentWrites(
   return load('Quick Exchange intents, batched (writes)', {
     url: server.partnerUrl,
     requests: [
-      {
-        setupRequest: (request) => {
-          const token = tokens[lane++ % tokens.length] as Token;
-          return {
-            ...request,
-            method: 'POST',
-            path,
-            body,
-            headers: {
-              'content-type': 'application/json',
-              'x-service-auth': signedNow(serviceAuthJwt(token, { path, delegate: true })),
-            },
-          };
-        },
-      },
+      roundRobinPosts(tokens, path, body, (token) =>
+        signedNow(serviceAuthJwt(token, { path, delegate: true })),
+      ),
     ],
   });
 }
@@ -275,7 +284,6 @@ async function offerToTakers(sandbox: RunningSandbox): Promise<void> {
  * execution for both sides), its ledger entries and fees, and moves the taker's position.
  */
 async function matchingWrites(exchangeUrl: string, tokens: Token[]): Promise<Load> {
-  let lane = 0;
   const path = '/orders';
   const body = JSON.stringify({
     order_type: 'limit',
@@ -290,16 +298,7 @@ async function matchingWrites(exchangeUrl: string, tokens: Token[]): Promise<Loa
     url: exchangeUrl,
     requests: [
       {
-        setupRequest: (request) => {
-          const token = tokens[lane++ % tokens.length] as Token;
-          return {
-            ...request,
-            method: 'POST',
-            path,
-            body,
-            headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, path) },
-          };
-        },
+        ...roundRobinPosts(tokens, path, body, (token) => sign(token, path)),
         onResponse: (status, response) => {
           // A buy left resting measured no fill: the offers ran out, or matching did not happen.
           if (status === 200 && !/"status":"filled"/.test(response)) {

@@ -39,6 +39,15 @@ async function watchedProduct() {
   return { sandbox, book, orders, bid };
 }
 
+/** Two users of a fresh margin product, the hub told of every stored call. */
+async function marginTraders() {
+  const sandbox = await memorySandbox();
+  const hub = new EventHub();
+  sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
+  const product_id = await trading.freshProduct(sandbox, { margin: true });
+  return { hub, product_id, trader: sandbox.addUser(), counterpart: sandbox.addUser() };
+}
+
 const levels = (frame: { data: string } | undefined) =>
   channelPayloadSchemas.priceLadders.parse(JSON.parse(frame?.data ?? 'null'));
 
@@ -64,12 +73,7 @@ describe('publishing to the hub', () => {
   });
 
   it("sends the user's position on every change, each to its owner alone", async () => {
-    const sandbox = await memorySandbox();
-    const hub = new EventHub();
-    sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
-    const product_id = await trading.freshProduct(sandbox, { margin: true });
-    const trader = sandbox.addUser();
-    const counterpart = sandbox.addUser();
+    const { hub, product_id, trader, counterpart } = await marginTraders();
     const address = channelAddress('userTrades', { currency: 'jpy' });
     const trades = listener(hub, subscriptionKey(address, trader.userId));
     const others = listener(hub, subscriptionKey(address, counterpart.userId));
@@ -100,12 +104,7 @@ describe('publishing to the hub', () => {
   });
 
   it("sends the user's trading account as each change leaves it, to its owner alone", async () => {
-    const sandbox = await memorySandbox();
-    const hub = new EventHub();
-    sandbox.sequencer.publisher = hubPublisher(hub, sandbox.now);
-    const product_id = await trading.freshProduct(sandbox, { margin: true });
-    const trader = sandbox.addUser();
-    const counterpart = sandbox.addUser();
+    const { hub, product_id, trader, counterpart } = await marginTraders();
     const listed = await trader.call('GET', '/trading_accounts');
     const account = (
       listed.body as { id: number; product_id: number; pusher_channel: string }[]

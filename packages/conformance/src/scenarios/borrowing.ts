@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { fail, filledMarginOrderOrSkip, listOf, type Row } from './trades.js';
+import { fail, filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
 
 const borrows = 'LOAN-MARGIN-BORROWS';
 const accrues = 'LOAN-INTEREST-ACCRUES';
@@ -16,16 +16,6 @@ const sum = (rows: Row[], of: (row: Row) => Decimal) =>
 async function loansOf(context: ScenarioContext, currency: string) {
   const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
   return { call, loans: listOf(call) };
-}
-
-/** The trade `order` opened, read through the order. */
-async function tradeOf(context: ScenarioContext, order: OrderRef) {
-  const call = await context.caller.call('listOrderTrades', {
-    path: { order_id: String(order.id) },
-  });
-  const [trade] = listOf(call);
-  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
-  return { trade, call };
 }
 
 /** The ids of the caller's loans in the product's two currencies, before the trade opens. */
@@ -120,7 +110,7 @@ async function checkAccrues(
       );
     }
   }
-  const { trade: later, call } = await tradeOf(context, order);
+  const { trade: later, call } = await tradeOpenedBy(context, order);
   const gained = decimal(later.total_interest).minus(String(trade.total_interest));
   if (!gained.eq(String(trade.daily_interest))) {
     fail(
@@ -162,7 +152,7 @@ const borrowing: Scenario = {
       : new Set<string>();
     const order = await filledMarginOrderOrSkip(context, covered);
     if (!order) return;
-    const { trade } = await tradeOf(context, order);
+    const { trade } = await tradeOpenedBy(context, order);
     let loans: Row[] = [];
     try {
       await context.evidence.check(borrows, async () => {

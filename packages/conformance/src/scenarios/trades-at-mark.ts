@@ -3,7 +3,7 @@ import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { fail, filledMarginOrderOrSkip, listOf, type Row } from './trades.js';
+import { fail, filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
 
 const stopLoss = 'TRADE-STOP-LOSS-AT-MARK';
 const liquidated = 'TRADE-LIQUIDATED-AT-MARK';
@@ -21,18 +21,8 @@ async function productOf(context: ScenarioContext, productId: string): Promise<R
 const moveMark = (context: ScenarioContext, productId: string, price: Decimal) =>
   context.adapter.moveMarkPrice(context.adapterContext, productId, price.toFixed());
 
-/** The trade `order` opened, read again through the order. */
-async function tradeOf(context: ScenarioContext, order: OrderRef) {
-  const call = await context.caller.call('listOrderTrades', {
-    path: { order_id: String(order.id) },
-  });
-  const [trade] = listOf(call);
-  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
-  return { trade, call };
-}
-
 async function expectOpen(context: ScenarioContext, order: OrderRef, mark: Decimal) {
-  const { trade, call } = await tradeOf(context, order);
+  const { trade, call } = await tradeOpenedBy(context, order);
   if (trade.status !== 'open') {
     fail(
       `trade ${String(trade.id)} is ${String(trade.status)} at the mark ${mark.toFixed()}, before reaching what closes it`,
@@ -48,7 +38,7 @@ async function expectClosedAt(
   order: OrderRef,
   mark: Decimal,
 ): Promise<string> {
-  const { trade, call } = await tradeOf(context, order);
+  const { trade, call } = await tradeOpenedBy(context, order);
   const id = String(trade.id);
   if (
     trade.status !== 'closed' ||
@@ -109,7 +99,7 @@ async function onOpenLong(
   if (!order) return;
   try {
     await context.evidence.check(requirementId, async () => {
-      const { trade } = await tradeOf(context, order);
+      const { trade } = await tradeOpenedBy(context, order);
       return check(order, trade, await productOf(context, productId));
     });
   } finally {
@@ -160,7 +150,7 @@ const liquidatedAtMark: Scenario = {
   exclusive: true,
   run: (context) =>
     onOpenLong(context, liquidated, async (order, trade) => {
-      const call = (await tradeOf(context, order)).call;
+      const call = (await tradeOpenedBy(context, order)).call;
       if (trade.liquidation_price === null) {
         fail(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
       }

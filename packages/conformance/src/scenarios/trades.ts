@@ -180,3 +180,13 @@ const trades: Scenario = {
 };
 
 export const tradeScenarios: Scenario[] = [trades];
+
+/** The trade `order` opened, read through the order. */
+export async function tradeOpenedBy(context: ScenarioContext, order: OrderRef) {
+  const call = await context.caller.call('listOrderTrades', {
+    path: { order_id: String(order.id) },
+  });
+  const [trade] = listOf(call);
+  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
+  return { trade, call };
+}
