@@ -18,6 +18,7 @@ const allMigrations = [
   '0011.do.trading-accounts.sql',
   '0012.do.loan-bids.sql',
   '0013.do.history-indexes.sql',
+  '0023.do.history-reads.sql',
 ];
 
 const opened: Database[] = [];
@@ -85,6 +86,7 @@ describe('migrate', () => {
       '11:trading-accounts',
       '12:loan-bids',
       '13:history-indexes',
+      '23:history-reads',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -126,6 +128,7 @@ describe('migrate', () => {
       '0011.do.trading-accounts.sql',
       '0012.do.loan-bids.sql',
       '0013.do.history-indexes.sql',
+      '0023.do.history-reads.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

@@ -82,6 +82,28 @@ function ownFillOf(row: Row, decimal: (value: unknown) => Fill['price']): OwnFil
   };
 }
 
+/** A product's fills from `first` on, by id: `limit` of them and the rest of the last one's second. */
+async function fillsFrom(tx: Queryable, productId: number, first: number, limit: number) {
+  const page = await rowsOf(
+    tx,
+    `${selectFrom('fills')} WHERE product_id = $1 AND id >= $2 ORDER BY id LIMIT $3`,
+    [productId, first, limit],
+  );
+  const last = page.at(-1);
+  if (!last) return page;
+  const second = Math.floor(Number(last.created_at) / 1000);
+  // The fills after it up to the first of another second, as the memory twin walks them.
+  const rest = await rowsOf(
+    tx,
+    `${selectFrom('fills')} WHERE product_id = $1 AND id > $2 AND id < coalesce(
+       (SELECT min(id) FROM fills WHERE product_id = $1 AND id > $2
+          AND (created_at < $3 OR created_at >= $4)), 9223372036854775807)
+     ORDER BY id`,
+    [productId, Number(last.id), second * 1000, (second + 1) * 1000],
+  );
+  return [...page, ...rest];
+}
+
 /** History read from the store, each read in one transaction of its own. */
 export function storedHistory(db: Database): StoredHistory {
   const reads: HistoryReads = {
@@ -117,6 +139,30 @@ export function storedHistory(db: Database): StoredHistory {
                 [userId, key.clientOrderId],
               );
         return row && orderOf(row, sharedDecimals());
+      }),
+    productFills: (productId, offset, limit) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('fills')} WHERE product_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+          [productId, limit, bigint(offset)],
+        );
+        const decimal = sharedDecimals();
+        return rows.map((row) => fillOf(row, decimal));
+      }),
+    productFillsSince: (productId, fromSecond, limit) =>
+      db.read(async (tx) => {
+        // Times only grow with ids, so the first made from that second on is the first by id.
+        const [first] = await rowsOf(
+          tx,
+          `SELECT id FROM fills WHERE product_id = $1 AND created_at >= $2
+           ORDER BY created_at, id LIMIT 1`,
+          [productId, bigint(fromSecond * 1000)],
+        );
+        if (!first) return [];
+        const decimal = sharedDecimals();
+        const rows = await fillsFrom(tx, productId, Number(first.id), limit);
+        return rows.map((row) => fillOf(row, decimal));
       }),
     fillsOfOrder: (order) =>
       db.read(async (tx) => {
