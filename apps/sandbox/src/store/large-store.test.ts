@@ -5,6 +5,7 @@ import {
   zListBalanceHistoryResponse,
   zListExecutionsResponse,
   zListOrdersResponse,
+  zListOwnExecutionsResponse,
   zListTransactionsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,32 @@ const minute = 60_000;
 const day = 24 * 60 * minute;
 
 type Running = Awaited<ReturnType<typeof startSandbox>>;
+
+/**
+ * How many rows of `table` the store has read since it started, by any scan, as its
+ * statistics count them: once they count at least `atLeast`, or after a few seconds. PGlite's
+ * one connection reports at once; PostgreSQL's pooled ones when idle, within seconds.
+ */
+async function rowsRead(sandbox: Running, table: string, atLeast = 0): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await sandbox.database.read((tx) => tx.query('SELECT pg_stat_force_next_flush()'));
+    const [row] = await sandbox.database.read(
+      async (tx) =>
+        (
+          await tx.query<{ read: string }>(
+            `SELECT t.seq_tup_read + coalesce((SELECT sum(idx_tup_read)
+               FROM pg_stat_user_indexes i WHERE i.relid = t.relid), 0) AS read
+             FROM pg_stat_user_tables t WHERE t.relname = $1`,
+            [table],
+          )
+        ).rows,
+    );
+    const read = Number(row?.read ?? 0);
+    if (read >= atLeast || Date.now() > deadline) return read;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Product 1's public fills and market figures, each as the store's fills give them. */
 async function expectFillsServed(sandbox: Running) {
@@ -56,6 +83,13 @@ async function expectFillsServed(sandbox: Running) {
   expect((fromWeekAgo.body as { id: number }[]).map((fill) => fill.id)).toEqual(
     since.map((row) => Number(row.id)),
   );
+
+  // The caller's own fills, every one a fill of theirs twice over, counted by the store.
+  const own = valid(
+    zListOwnExecutionsResponse,
+    await demoClient(sandbox)('GET', '/executions/me?product_id=1&limit=20'),
+  );
+  expect(own.total_pages).toBe(Math.ceil((2 * Number(newest?.fills)) / 20));
 
   const product = valid(
     zGetProductResponse,
@@ -145,10 +179,15 @@ describe('a start on a store that holds a long history', () => {
       expect(latest.slice(0, 2).map((entry) => entry.amount)).toEqual(['-1', '1']);
       const newestEntry = latest[0]?.id ?? 0;
       expect(newestEntry - (latest[1]?.id ?? 0)).toBe(1);
+      const entriesRead = await rowsRead(second, 'ledger_entries');
       const paged = valid(
         zListTransactionsResponse,
         await call('GET', `/transactions?currency=XRP&limit=1000&page=${ledgerSize / 1000}`),
       );
+      // The last page of all, counted for its pages, reads its own rows and not the others.
+      const readForPage =
+        (await rowsRead(second, 'ledger_entries', entriesRead + 1000)) - entriesRead;
+      expect(readForPage).toBeLessThan(5_000);
       // The seed's funding entry of XRP is the one past the history's pages.
       expect(paged.total_pages).toBe(ledgerSize / 1000 + 1);
       expect(paged.models).toHaveLength(1000);

@@ -62,6 +62,31 @@ function entriesWhere(userId: number, filter: EntryFilter): { where: string; par
   return { where: clauses.join(' AND '), params };
 }
 
+/** Whether `filter` picks one currency's entries and nothing else. */
+const onlyCurrency = (filter: EntryFilter): filter is EntryFilter & { currency: string } =>
+  filter.currency !== undefined &&
+  filter.sourceAction === undefined &&
+  filter.fromMs === undefined &&
+  filter.toMs === undefined;
+
+/** `limit` of a user's entries that `filter` picks, newest first, after `offset`. */
+function entriesPage(
+  tx: Queryable,
+  userId: number,
+  filter: EntryFilter,
+  offset: number,
+  limit: number,
+): Promise<Row[]> {
+  const { where, params } = entriesWhere(userId, filter);
+  const n = params.length;
+  return rowsOf(
+    tx,
+    `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
+     LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, limit, bigint(offset)],
+  );
+}
+
 // A fill of one of the user's orders, once for each of them, the taker's first.
 const ownFillsFrom = `FROM orders o JOIN fills f ON f.taker_order_id = o.id OR f.maker_order_id = o.id`;
 const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
@@ -182,10 +207,11 @@ export function storedHistory(db: Database): StoredHistory {
           `SELECT ${ownFillColumns} ${ownFillsFrom} ${where} ${ownFillsOrder} LIMIT $3 OFFSET $4`,
           [userId, productId, limit, bigint(offset)],
         );
-        const total = await countOf(tx, `SELECT count(*) ${ownFillsFrom} ${where}`, [
-          userId,
-          productId,
-        ]);
+        const total = await countOf(
+          tx,
+          'SELECT coalesce(sum(fills), 0) AS count FROM own_fill_counts WHERE user_id = $1 AND product_id = $2',
+          [userId, productId],
+        );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
       }),
@@ -202,24 +228,31 @@ export function storedHistory(db: Database): StoredHistory {
       }),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
-      const { where, params } = entriesWhere(userId, filter);
-      const n = params.length;
       const rows = await db.read((tx) =>
-        rowsOf(
-          tx,
-          `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
-           LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, limit, bigint(offset)],
-        ),
+        onlyCurrency(filter)
+          ? rowsOf(
+              tx,
+              // A page of one currency's entries is a range of their places (migration 0023).
+              `${selectFrom('ledgerEntry')} WHERE user_id = $1 AND currency = $2
+               AND currency_place <= (SELECT coalesce(sum(entries), 0) FROM ledger_entry_counts
+                 WHERE user_id = $1 AND currency = $2) - $3
+               ORDER BY currency_place DESC LIMIT $4`,
+              [userId, filter.currency, bigint(offset), limit],
+            )
+          : entriesPage(tx, userId, filter, offset, limit),
       );
       const decimal = sharedDecimals();
       return rows.map((row): LedgerEntry => entryOf(row, decimal));
     },
     countEntries: async (userId, filter) => {
       if (Object.values(filter).some(unstorable)) return 0;
+      const timed = filter.fromMs !== undefined || filter.toMs !== undefined;
       const { where, params } = entriesWhere(userId, filter);
+      // Without a time the store's counts per currency and kind answer (migration 0023).
+      const table = timed ? 'ledger_entries' : 'ledger_entry_counts';
+      const count = timed ? 'count(*)' : 'coalesce(sum(entries), 0)';
       return db.read((tx) =>
-        countOf(tx, `SELECT count(*) FROM ledger_entries WHERE ${where}`, params),
+        countOf(tx, `SELECT ${count} AS count FROM ${table} WHERE ${where}`, params),
       );
     },
   };
