@@ -141,7 +141,7 @@ describe('history read from the store answers as history read from memory', () =
     const fromT0 = answers[`demo GET /executions?product_id=1&timestamp=${T0 / 1000}&limit=1`];
     expect(fromT0?.body).toHaveLength(2);
     expect(answers['demo GET /executions?product_id=1&limit=1&page=2']?.body).toMatchObject({
-      models: [{ id: (fromT0?.body as { id: number }[])[0]?.id }],
+      models: [{ id: (fromT0?.body as { id: number }[] | undefined)?.[0]?.id }],
       total_pages: 2,
     });
     expect(answers['demo GET /products/1']?.body).toMatchObject({
