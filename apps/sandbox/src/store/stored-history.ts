@@ -232,10 +232,11 @@ export function storedHistory(db: Database): StoredHistory {
         onlyCurrency(filter)
           ? rowsOf(
               tx,
-              // A page of one currency's entries is a range of their places (migration 0023).
+              // A page of one currency's entries is a range of their places (migration 0023),
+              // bounded in bigint as the index is: a numeric bound would filter every row.
               `${selectFrom('ledgerEntry')} WHERE user_id = $1 AND currency = $2
-               AND currency_place <= (SELECT coalesce(sum(entries), 0) FROM ledger_entry_counts
-                 WHERE user_id = $1 AND currency = $2) - $3
+               AND currency_place <= (SELECT coalesce(sum(entries), 0)::bigint
+                 FROM ledger_entry_counts WHERE user_id = $1 AND currency = $2) - $3::bigint
                ORDER BY currency_place DESC LIMIT $4`,
               [userId, filter.currency, bigint(offset), limit],
             )
