@@ -97,7 +97,7 @@ async function expectFillsServed(sandbox: Running) {
   );
   const now = Math.round(Number(product.timestamp) * 1000);
   const [lastDay] = await stored(
-    `SELECT sum(quantity)::text AS volume, min(price)::text AS low, max(price)::text AS high
+    `SELECT trim_scale(sum(quantity))::text AS volume, min(price)::text AS low, max(price)::text AS high
      FROM fills WHERE product_id = 1 AND created_at > $1`,
     [now - day],
   );
