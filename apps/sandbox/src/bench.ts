@@ -8,6 +8,7 @@ import { freshDatabase } from './postgres.test-support.js';
 import { addToken } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
 import { openDatabase, type StoreOptions } from './store/database.js';
+import { addFillHistory } from './store/fill-history.js';
 import { addLedgerHistory } from './store/ledger-history.js';
 import { addOrderHistory } from './store/order-history.js';
 import { demoUserId, secondDemoUserId } from './store/seed.js';
@@ -46,6 +47,29 @@ export async function addDemoLedgerHistory(store: StoreOptions, entries: number)
         userId: demoUserId,
         currency: 'XRP',
         since: Date.now() - entries,
+      }),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `fills` fills on product 1 between the demo user's orders there (`addDemoOrderHistory`
+ * first), one a minute up to now, added straight to a store a sandbox has set up and no
+ * longer runs on: the trades a long run leaves, of which a start reads the last day.
+ */
+export async function addDemoFillHistory(store: StoreOptions, fills: number): Promise<void> {
+  const database = await openDatabase(store);
+  try {
+    const every = 60_000;
+    await database.transaction((tx) =>
+      addFillHistory(tx, {
+        fills,
+        userId: demoUserId,
+        productId: 1,
+        since: Date.now() - fills * every,
+        every,
       }),
     );
   } finally {

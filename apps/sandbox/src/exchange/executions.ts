@@ -3,7 +3,6 @@ import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operat
 import type { Fill } from '../state/exchange-state.js';
 import type { OwnFill } from '../state/history.js';
 import { actingUser } from './caller.js';
-import { fillsSince, newestFills } from './fill-history.js';
 import { executionView } from './order-view.js';
 import { loadProduct } from './orders.js';
 import { pageFrom } from './paging.js';
@@ -27,20 +26,19 @@ export function ownView(fill: Fill, order: OwnFill['order'], withDetails: boolea
 /** Paged and newest first; with `timestamp`, every fill from that second on, oldest first. */
 const listExecutions: ExchangeHandlerOf<'listExecutions'> = ({ journal, query }) => {
   const { id } = loadProduct(journal, query.product_id);
-  const { limit, page } = query;
-  if (query.timestamp !== undefined) {
-    const fills = fillsSince(journal.exchange, id, query.timestamp, limit);
-    return { status: 200, body: fills.map(executionView) };
+  const { limit, page, timestamp } = query;
+  if (timestamp !== undefined) {
+    return later(async (history) => {
+      const fills = await history.productFillsSince(id, timestamp, limit);
+      return { status: 200, body: fills.map(executionView) };
+    });
   }
-  const { fills, total } = newestFills(journal.exchange, id, (page - 1) * limit, limit);
-  return {
-    status: 200,
-    body: {
-      models: fills.map(executionView),
-      current_page: page,
-      total_pages: Math.ceil(total / limit),
-    },
-  };
+  return later(async (history, state) => {
+    // Counted as they are made, not in the store: a count there reads every fill.
+    const total = state.traded.get(id)?.count ?? 0;
+    const fills = await history.productFills(id, (page - 1) * limit, limit);
+    return { status: 200, body: pageFrom(total, fills.map(executionView), limit, page) };
+  });
 };
 
 const listOwnExecutions: ExchangeHandlerOf<'listOwnExecutions'> = ({ journal, caller, query }) => {

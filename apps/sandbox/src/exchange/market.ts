@@ -21,7 +21,8 @@ const nullable = (value: D | undefined) => (value === undefined ? null : value.t
 /** Market data from the live book and the fills of the last 24 hours. */
 export function productView(state: ExchangeState, product: Product, now: number) {
   const book = state.book(product.id);
-  const fills = state.fillsByProduct.get(product.id) ?? [];
+  // The last day of fills and the newest before it: every fill these figures look at.
+  const fills = state.traded.get(product.id)?.recent ?? [];
   const recent = fills.filter((fill) => fill.createdAt > now - day);
   const prices = recent.map((fill) => fill.price);
   const last = fills.reduce<(typeof fills)[number] | undefined>(

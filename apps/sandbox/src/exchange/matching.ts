@@ -294,12 +294,9 @@ export function cancel(journal: Journal, order: Order, now: number): void {
 
 /** The id of the last fill of `order`, which has filled in part. */
 function lastFillOf(journal: Journal, order: Order): number {
-  const fills = journal.exchange.fillsByProduct.get(order.productId) ?? [];
-  for (let at = fills.length - 1; at >= 0; at--) {
-    const fill = fills[at] as (typeof fills)[number];
-    if (fill.takerOrderId === order.id || fill.makerOrderId === order.id) return fill.id;
-  }
-  throw new Error(`Order ${order.id} has filled in part but has no fill`);
+  const id = journal.exchange.lastFillOf(order);
+  if (id === undefined) throw new Error(`Order ${order.id} has filled in part but has no fill`);
+  return id;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
+import { TradedProduct } from './traded-product.js';
 
 /**
  * Exact decimal arithmetic for amounts: enough significant digits that no product or sum of
@@ -363,7 +364,18 @@ export class ExchangeState {
   orders = new Map<number, Order>();
   ordersByUser = new Map<number, Order[]>();
   clientOrderIds = new Map<string, Order>();
+  /**
+   * Each product's fills not yet stored, in the order they were made (all of them on a store
+   * that keeps nothing); read through `HistoryReads`. What the rules decide on is `traded`.
+   */
   fillsByProduct = new Map<number, Fill[]>();
+  /** What each product's fills leave for the rules: their count, and the last day of them. */
+  traded = new Map<number, TradedProduct<Fill>>();
+  /**
+   * The last stored fill of each order memory holds that has one: what a partly filled order
+   * cancelled later names, its fills gone from memory.
+   */
+  lastStoredFill = new Map<number, number>();
   positions = new Map<number, Position>();
   /** The orders that close each margin position, by its id: its take profit and stop loss. */
   readonly #exitsByPosition = new Map<number, Order[]>();
@@ -496,6 +508,7 @@ export class ExchangeState {
   dropOrder(order: Order): void {
     this.unrest(order);
     this.orders.delete(order.id);
+    this.lastStoredFill.delete(order.id);
     const own = this.ordersByUser.get(order.userId);
     const at = own?.indexOf(order) ?? -1;
     if (at !== -1) own?.splice(at, 1);
@@ -580,7 +593,12 @@ export class ExchangeState {
 
   /** The price of the product's last fill: what stops and trailing stops are measured by. */
   lastPrice(productId: number): D | undefined {
-    return this.fillsByProduct.get(productId)?.at(-1)?.price;
+    return this.traded.get(productId)?.last?.price;
+  }
+
+  /** The product's fills made and kept track of: see TradedProduct. */
+  tradedProduct(productId: number): TradedProduct<Fill> {
+    return entry(this.traded, productId, () => new TradedProduct<Fill>());
   }
 
   /**
@@ -590,23 +608,52 @@ export class ExchangeState {
    */
   markPrice(productId: number): D | undefined {
     const mark = this.#marks.get(productId);
-    const fills = this.fillsByProduct.get(productId)?.length ?? 0;
+    const fills = this.traded.get(productId)?.count ?? 0;
     return mark && mark.fills === fills ? mark.price : this.lastPrice(productId);
   }
 
   setMarkPrice(productId: number, price: D): void {
-    this.#marks.set(productId, { price, fills: this.fillsByProduct.get(productId)?.length ?? 0 });
+    this.#marks.set(productId, { price, fills: this.traded.get(productId)?.count ?? 0 });
   }
 
   readonly #marks = new Map<number, { price: D; fills: number }>();
 
   addFill(fill: Fill): void {
     entry(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
+    this.tradedProduct(fill.productId).add(fill);
   }
 
+  /** Takes back a fill made by a call that was then refused. */
   dropFill(fill: Fill): void {
+    this.#unhold(fill);
+    this.traded.get(fill.productId)?.drop(fill);
+  }
+
+  /**
+   * Lets go of a stored fill: the store answers for it from then on, and the orders it filled
+   * that memory still holds keep its id as their last fill's.
+   */
+  forgetFill(fill: Fill): void {
+    this.#unhold(fill);
+    for (const id of [fill.takerOrderId, fill.makerOrderId]) {
+      if (this.orders.has(id)) this.lastStoredFill.set(id, fill.id);
+    }
+  }
+
+  #unhold(fill: Fill): void {
     const fills = this.fillsByProduct.get(fill.productId);
-    fills?.splice(fills.indexOf(fill), 1);
+    const at = fills?.lastIndexOf(fill) ?? -1;
+    if (at !== -1) fills?.splice(at, 1);
+  }
+
+  /** The id of the last fill of `order`, if it has one. */
+  lastFillOf(order: Pick<Order, 'id' | 'productId'>): number | undefined {
+    const fills = this.fillsByProduct.get(order.productId) ?? [];
+    for (let at = fills.length - 1; at >= 0; at--) {
+      const fill = fills[at] as Fill;
+      if (fill.takerOrderId === order.id || fill.makerOrderId === order.id) return fill.id;
+    }
+    return this.lastStoredFill.get(order.id);
   }
 
   addEntry(ledgerEntry: LedgerEntry): void {

@@ -54,6 +54,13 @@ async function historyAnswers(sandbox: MemorySandbox) {
     ['GET', '/transactions?limit=1000&page=9007199254740991', demo],
     ['GET', '/orders?page=1000000000000000000', demo],
     ['GET', '/executions/me?product_id=1&page=1000000000000000000', demo],
+    ['GET', '/executions?product_id=1', demo],
+    ['GET', '/executions?product_id=1&limit=1&page=2', demo],
+    ['GET', '/executions?product_id=1&page=1000000000000000000', demo],
+    ['GET', `/executions?product_id=1&timestamp=${T0 / 1000}&limit=1`, demo],
+    ['GET', `/executions?product_id=1&timestamp=${T0 / 1000 + 1}`, demo],
+    ['GET', '/executions?product_id=1&timestamp=100000000000000000000', demo],
+    ['GET', '/products/1', demo],
     ['POST', '/orders', demo],
   ];
   const answers: Record<string, ParsedResponse> = {};
@@ -130,6 +137,17 @@ describe('history read from the store answers as history read from memory', () =
     expect(answers['demo GET /transactions?currency=JPY&limit=2&page=2']?.body).toMatchObject({
       current_page: 2,
     });
+    // A read from a second on gives every fill of that second, however small its limit.
+    const fromT0 = answers[`demo GET /executions?product_id=1&timestamp=${T0 / 1000}&limit=1`];
+    expect(fromT0?.body).toHaveLength(2);
+    expect(answers['demo GET /executions?product_id=1&limit=1&page=2']?.body).toMatchObject({
+      models: [{ id: (fromT0?.body as { id: number }[] | undefined)?.[0]?.id }],
+      total_pages: 2,
+    });
+    expect(answers['demo GET /products/1']?.body).toMatchObject({
+      last_traded_price: '9500000',
+      volume_24h: expect.not.stringMatching(/^0$/),
+    });
     expect(answers['demo POST /orders']).toMatchObject({
       status: 422,
       body: { errors: { client_order_id: ['already_used'] } },
@@ -143,5 +161,6 @@ describe('history read from the store answers as history read from memory', () =
     expect(orders.get(ids.gone)?.status).toBe('cancelled');
     expect([ids.taken, ids.made].filter((id) => orders.has(id))).toEqual([]);
     expect(stored.sequencer.state.exchange.entriesByUser.get(demoUserId) ?? []).toEqual([]);
+    expect([...stored.sequencer.state.exchange.fillsByProduct.values()].flat()).toEqual([]);
   });
 });

@@ -44,6 +44,14 @@ export interface HistoryReads {
   orders(userId: number, filter: OrderFilter, offset: number, limit: number): Promise<Page<Order>>;
   /** One of `userId`'s orders, in any state. */
   order(userId: number, key: OrderKey): Promise<Order | undefined>;
+  /** `limit` of a product's fills, newest first, after skipping `offset`. */
+  productFills(productId: number, offset: number, limit: number): Promise<Fill[]>;
+  /**
+   * A product's fills made at or after `fromSecond` (Unix seconds), oldest first: `limit` of
+   * them, and then the rest of the last one's second, so that a caller who asks again from
+   * the next second misses none.
+   */
+  productFillsSince(productId: number, fromSecond: number, limit: number): Promise<Fill[]>;
   /** The fills of one order, oldest first. */
   fillsOfOrder(order: Pick<Order, 'id' | 'productId'>): Promise<Fill[]>;
   /**

@@ -35,6 +35,18 @@ function entriesOf(state: ExchangeState, userId: number, filter: EntryFilter): L
 const fillsOf = (state: ExchangeState, productId: number): readonly Fill[] =>
   state.fillsByProduct.get(productId) ?? [];
 
+const second = (fill: Fill) => Math.floor(fill.createdAt / 1000);
+
+/** See `HistoryReads.productFillsSince`. */
+function fillsSince(fills: readonly Fill[], fromSecond: number, limit: number): Fill[] {
+  const first = fills.findIndex((fill) => second(fill) >= fromSecond);
+  if (first < 0) return [];
+  let end = Math.min(first + limit, fills.length);
+  const last = fills[end - 1] as Fill;
+  while (end < fills.length && second(fills[end] as Fill) === second(last)) end++;
+  return fills.slice(first, end);
+}
+
 /** A user's own fills on a product, newest first, from memory. */
 function ownFillsOf(state: ExchangeState, userId: number, productId: number): OwnFill[] {
   const own: OwnFill[] = [];
@@ -62,6 +74,13 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       return { rows: picked.slice(offset, offset + limit), total: picked.length };
     },
     order: async (userId, key) => orderByKey(current(), userId, key),
+    productFills: async (productId, offset, limit) => {
+      const fills = fillsOf(current(), productId);
+      const end = Math.max(fills.length - offset, 0);
+      return fills.slice(Math.max(end - limit, 0), end).reverse();
+    },
+    productFillsSince: async (productId, fromSecond, limit) =>
+      fillsSince(fillsOf(current(), productId), fromSecond, limit),
     fillsOfOrder: async (order) =>
       fillsOf(current(), order.productId).filter(
         (fill) => fill.takerOrderId === order.id || fill.makerOrderId === order.id,

@@ -266,8 +266,8 @@ export class Sequencer {
   }
 
   /**
-   * Lets memory go of the history a batch stored (the orders it closed, its ledger entries),
-   * when the store keeps history.
+   * Lets memory go of the history a batch stored (the orders it closed, its fills and ledger
+   * entries), when the store keeps history.
    */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
@@ -275,6 +275,7 @@ export class Sequencer {
     for (const order of changes.orders.values()) {
       if (!isOpen(order)) exchange.forgetOrder(order);
     }
+    for (const fill of changes.fills) exchange.forgetFill(fill);
     for (const { kind, row } of changes.records.values()) {
       if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
     }

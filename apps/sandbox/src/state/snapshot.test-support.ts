@@ -17,7 +17,21 @@ export function snapshot(sandbox: SandboxState) {
     accounts: plain(
       [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
     ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
-    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
+    // The fills memory holds: those not stored yet, and the last day of each product's.
+    fills: plain(
+      [
+        ...new Set([
+          ...[...state.fillsByProduct.values()].flat(),
+          ...[...state.traded.values()].flatMap((traded) => traded.recent),
+        ]),
+      ].sort((a, b) => a.id - b.id),
+    ),
+    // A product whose only fills were taken back has none, as one that never traded.
+    fillCounts: [...state.traded]
+      .filter(([, traded]) => traded.count > 0)
+      .sort(([a], [b]) => a - b)
+      .map(([product, traded]) => [product, traded.count]),
+    lastStoredFill: Object.fromEntries(state.lastStoredFill),
     nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
     entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),

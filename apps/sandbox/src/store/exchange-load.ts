@@ -12,7 +12,7 @@ import {
 } from '../state/exchange-state.js';
 import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
-import { eachRow, readRows } from './sandbox-rows.js';
+import { readRows, selectFrom } from './sandbox-rows.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
 
@@ -110,7 +110,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     await readRows(db, 'orders', 'id', { where: 'status = ANY($1)', params: [openStatuses] })
   ).map((row) => orderOf(row, decimal));
   state.addStoredOrders(orders);
-  for await (const row of eachRow(db, 'fills')) state.addFill(fillOf(row, decimal));
+  await loadTraded(db, state, orders);
   for (const row of await readRows(db, 'positions')) {
     state.positions.set(Number(row.id), {
       id: Number(row.id),
@@ -159,7 +159,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
          (SELECT coalesce(max(id), 0) + 1 FROM orders)) FROM orders_id_seq) AS order,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM orders_sequence_seq)
          AS order_sequence,
-       (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM fills_id_seq) AS fill,
+       (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
+         (SELECT coalesce(max(id), 0) + 1 FROM fills)) FROM fills_id_seq) AS fill,
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account,
        (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
          (SELECT coalesce(max(id), 0) + 1 FROM ledger_entries)) FROM ledger_entries_id_seq)
@@ -178,10 +179,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       sequences?.order_sequence,
       orders.map((order) => order.sequence),
     ),
-    fill: after(
-      sequences?.fill,
-      [...state.fillsByProduct.values()].flat().map((fill) => fill.id),
-    ),
+    // Fills stay in the store too: its greatest id is in `fill`.
+    fill: Number(sequences?.fill),
     account: after(
       sequences?.account,
       [...state.accounts.values()].flatMap((byCurrency) =>
@@ -200,6 +199,48 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
 }
 
 type Row = Record<string, unknown>;
+
+const day = 24 * 60 * 60 * 1000;
+
+/**
+ * What the rules need of the stored fills, which stay in the store: each product's count (kept
+ * by the store as fills are written: counting them would read them all) and last day of fills
+ * (see TradedProduct), and the last fill of each open order that has one.
+ */
+async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): Promise<void> {
+  const decimal = sharedDecimals();
+  const { rows: products } = await db.query<{ product_id: number; fills: string; newest: string }>(
+    `SELECT c.product_id, c.fills, newest.created_at AS newest FROM product_fill_counts c
+     CROSS JOIN LATERAL (SELECT created_at FROM fills WHERE product_id = c.product_id
+       ORDER BY created_at DESC, id DESC LIMIT 1) AS newest`,
+  );
+  for (const product of products) {
+    const traded = state.tradedProduct(Number(product.product_id));
+    const since = Number(product.newest) - day;
+    const { rows: before } = await db.query<Record<string, unknown>>(
+      `${selectFrom('fills')} WHERE product_id = $1 AND created_at <= $2
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [product.product_id, since],
+    );
+    const recent = await readRows(db, 'fills', 'id', {
+      where: 'product_id = $1 AND created_at > $2',
+      params: [product.product_id, since],
+    });
+    for (const row of [...before, ...recent]) traded.add(fillOf(row, decimal));
+    traded.count = Number(product.fills);
+  }
+  const filled = open.filter((order) => !order.filledQuantity.isZero()).map((order) => order.id);
+  if (filled.length === 0) return;
+  const { rows } = await db.query<{ id: string; fill: string | null }>(
+    `SELECT o.id, greatest((SELECT max(id) FROM fills WHERE taker_order_id = o.id),
+       (SELECT max(id) FROM fills WHERE maker_order_id = o.id)) AS fill
+     FROM unnest($1::bigint[]) AS o (id)`,
+    [filled],
+  );
+  for (const row of rows) {
+    if (row.fill !== null) state.lastStoredFill.set(Number(row.id), Number(row.fill));
+  }
+}
 
 /** The withdrawals and deposits rows, into the state. */
 function loadFunding(state: ExchangeState, withdrawals: Row[], deposits: Row[]): void {

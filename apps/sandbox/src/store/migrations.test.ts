@@ -19,6 +19,7 @@ const allMigrations = [
   '0012.do.loan-bids.sql',
   '0013.do.history-indexes.sql',
   '0014.do.loans.sql',
+  '0015.do.history-reads.sql',
 ];
 
 const opened: Database[] = [];
@@ -87,6 +88,7 @@ describe('migrate', () => {
       '12:loan-bids',
       '13:history-indexes',
       '14:loans',
+      '15:history-reads',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -129,6 +131,7 @@ describe('migrate', () => {
       '0012.do.loan-bids.sql',
       '0013.do.history-indexes.sql',
       '0014.do.loans.sql',
+      '0015.do.history-reads.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);

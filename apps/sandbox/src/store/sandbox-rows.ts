@@ -448,30 +448,6 @@ export async function readRows(
   return readSelect(db, table, select);
 }
 
-/**
- * Every row of a table that grows with every call, in id order, a batch at a time: the rows
- * of one read are held twice while they are parsed (as COPY text and as objects), and a table
- * of millions would not fit in one string.
- */
-export async function* eachRow(
-  db: Queryable,
-  table: 'orders' | 'fills' | 'ledgerEntry',
-  batch = 50_000,
-): AsyncGenerator<Record<string, Read>> {
-  let after = 0;
-  for (;;) {
-    // `after` is a number read back from the store: nothing of a caller's goes in the SQL.
-    const rows = await readSelect(
-      db,
-      table,
-      `${selectFrom(table)} WHERE id > ${after} ORDER BY id LIMIT ${batch}`,
-    );
-    for (const row of rows) yield row;
-    if (rows.length < batch) return;
-    after = Number(rows.at(-1)?.id);
-  }
-}
-
 export function selectFrom(table: keyof typeof tables): string {
   const { name, columns } = tables[table] as Table<never>;
   return `SELECT ${columns

@@ -62,6 +62,31 @@ function entriesWhere(userId: number, filter: EntryFilter): { where: string; par
   return { where: clauses.join(' AND '), params };
 }
 
+/** Whether `filter` picks one currency's entries and nothing else. */
+const onlyCurrency = (filter: EntryFilter): filter is EntryFilter & { currency: string } =>
+  filter.currency !== undefined &&
+  filter.sourceAction === undefined &&
+  filter.fromMs === undefined &&
+  filter.toMs === undefined;
+
+/** `limit` of a user's entries that `filter` picks, newest first, after `offset`. */
+function entriesPage(
+  tx: Queryable,
+  userId: number,
+  filter: EntryFilter,
+  offset: number,
+  limit: number,
+): Promise<Row[]> {
+  const { where, params } = entriesWhere(userId, filter);
+  const n = params.length;
+  return rowsOf(
+    tx,
+    `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
+     LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, limit, bigint(offset)],
+  );
+}
+
 // A fill of one of the user's orders, once for each of them, the taker's first.
 const ownFillsFrom = `FROM orders o JOIN fills f ON f.taker_order_id = o.id OR f.maker_order_id = o.id`;
 const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
@@ -80,6 +105,28 @@ function ownFillOf(row: Row, decimal: (value: unknown) => Fill['price']): OwnFil
       clientOrderId: row.order_client_order_id === null ? null : String(row.order_client_order_id),
     },
   };
+}
+
+/** A product's fills from `first` on, by id: `limit` of them and the rest of the last one's second. */
+async function fillsFrom(tx: Queryable, productId: number, first: number, limit: number) {
+  const page = await rowsOf(
+    tx,
+    `${selectFrom('fills')} WHERE product_id = $1 AND id >= $2 ORDER BY id LIMIT $3`,
+    [productId, first, limit],
+  );
+  const last = page.at(-1);
+  if (!last) return page;
+  const second = Math.floor(Number(last.created_at) / 1000);
+  // The fills after it up to the first of another second, as the memory twin walks them.
+  const rest = await rowsOf(
+    tx,
+    `${selectFrom('fills')} WHERE product_id = $1 AND id > $2 AND id < coalesce(
+       (SELECT min(id) FROM fills WHERE product_id = $1 AND id > $2
+          AND (created_at < $3 OR created_at >= $4)), 9223372036854775807)
+     ORDER BY id`,
+    [productId, Number(last.id), second * 1000, (second + 1) * 1000],
+  );
+  return [...page, ...rest];
 }
 
 /** History read from the store, each read in one transaction of its own. */
@@ -118,6 +165,30 @@ export function storedHistory(db: Database): StoredHistory {
               );
         return row && orderOf(row, sharedDecimals());
       }),
+    productFills: (productId, offset, limit) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('fills')} WHERE product_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+          [productId, limit, bigint(offset)],
+        );
+        const decimal = sharedDecimals();
+        return rows.map((row) => fillOf(row, decimal));
+      }),
+    productFillsSince: (productId, fromSecond, limit) =>
+      db.read(async (tx) => {
+        // Times only grow with ids, so the first made from that second on is the first by id.
+        const [first] = await rowsOf(
+          tx,
+          `SELECT id FROM fills WHERE product_id = $1 AND created_at >= $2
+           ORDER BY created_at, id LIMIT 1`,
+          [productId, bigint(fromSecond * 1000)],
+        );
+        if (!first) return [];
+        const decimal = sharedDecimals();
+        const rows = await fillsFrom(tx, productId, Number(first.id), limit);
+        return rows.map((row) => fillOf(row, decimal));
+      }),
     fillsOfOrder: (order) =>
       db.read(async (tx) => {
         const rows = await rowsOf(
@@ -136,10 +207,11 @@ export function storedHistory(db: Database): StoredHistory {
           `SELECT ${ownFillColumns} ${ownFillsFrom} ${where} ${ownFillsOrder} LIMIT $3 OFFSET $4`,
           [userId, productId, limit, bigint(offset)],
         );
-        const total = await countOf(tx, `SELECT count(*) ${ownFillsFrom} ${where}`, [
-          userId,
-          productId,
-        ]);
+        const total = await countOf(
+          tx,
+          'SELECT coalesce(sum(fills), 0) AS count FROM own_fill_counts WHERE user_id = $1 AND product_id = $2',
+          [userId, productId],
+        );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
       }),
@@ -156,24 +228,32 @@ export function storedHistory(db: Database): StoredHistory {
       }),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
-      const { where, params } = entriesWhere(userId, filter);
-      const n = params.length;
       const rows = await db.read((tx) =>
-        rowsOf(
-          tx,
-          `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
-           LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, limit, bigint(offset)],
-        ),
+        onlyCurrency(filter)
+          ? rowsOf(
+              tx,
+              // A page of one currency's entries is a range of their places (migration 0015),
+              // bounded in bigint as the index is: a numeric bound would filter every row.
+              `${selectFrom('ledgerEntry')} WHERE user_id = $1 AND currency = $2
+               AND currency_place <= (SELECT coalesce(sum(entries), 0)::bigint
+                 FROM ledger_entry_counts WHERE user_id = $1 AND currency = $2) - $3::bigint
+               ORDER BY currency_place DESC LIMIT $4`,
+              [userId, filter.currency, bigint(offset), limit],
+            )
+          : entriesPage(tx, userId, filter, offset, limit),
       );
       const decimal = sharedDecimals();
       return rows.map((row): LedgerEntry => entryOf(row, decimal));
     },
     countEntries: async (userId, filter) => {
       if (Object.values(filter).some(unstorable)) return 0;
+      const timed = filter.fromMs !== undefined || filter.toMs !== undefined;
       const { where, params } = entriesWhere(userId, filter);
+      // Without a time the store's counts per currency and kind answer (migration 0015).
+      const table = timed ? 'ledger_entries' : 'ledger_entry_counts';
+      const count = timed ? 'count(*)' : 'coalesce(sum(entries), 0)';
       return db.read((tx) =>
-        countOf(tx, `SELECT count(*) FROM ledger_entries WHERE ${where}`, params),
+        countOf(tx, `SELECT ${count} AS count FROM ${table} WHERE ${where}`, params),
       );
     },
   };
