@@ -96,10 +96,9 @@ const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, n
   );
   const wanted = (value: string | number | undefined, actual: string | number) =>
     value === undefined || String(value) === String(actual);
-  const matching = [...journal.exchange.positions.values()]
+  const matching = own
     .filter(
       (position) =>
-        position.userId === userId &&
         wanted(query.status, position.status) &&
         wanted(query.side && sideOf[query.side], position.side) &&
         wanted(query.product_id, position.productId) &&
