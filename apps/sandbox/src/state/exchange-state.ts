@@ -325,8 +325,7 @@ export class BookSide {
   }
 
   remove(order: Order): void {
-    const at = this.orders.indexOf(order);
-    if (at !== -1) this.orders.splice(at, 1);
+    removeFrom(this.orders, order);
   }
 }
 
@@ -509,16 +508,13 @@ export class ExchangeState {
     this.unrest(order);
     this.orders.delete(order.id);
     this.lastStoredFill.delete(order.id);
-    const own = this.ordersByUser.get(order.userId);
-    const at = own?.indexOf(order) ?? -1;
-    if (at !== -1) own?.splice(at, 1);
+    removeFrom(this.ordersByUser.get(order.userId), order);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
     }
     if (order.unwoundTradeId !== null) {
       const exits = this.#exitsByPosition.get(order.unwoundTradeId);
-      const at = exits?.indexOf(order) ?? -1;
-      if (at !== -1) exits?.splice(at, 1);
+      removeFrom(exits, order);
       if (exits?.length === 0) this.#exitsByPosition.delete(order.unwoundTradeId);
     }
   }
@@ -574,8 +570,7 @@ export class ExchangeState {
 
   dropLoan(loan: Loan): void {
     this.loans.delete(loan.id);
-    const own = this.#loansByPosition.get(loan.positionId);
-    own?.splice(own.indexOf(loan), 1);
+    removeFrom(this.#loansByPosition.get(loan.positionId), loan);
   }
 
   loansOf(positionId: number): readonly Loan[] {
@@ -661,10 +656,14 @@ export class ExchangeState {
   }
 
   dropEntry(ledgerEntry: LedgerEntry): void {
-    const entries = this.entriesByUser.get(ledgerEntry.userId);
-    const at = entries?.indexOf(ledgerEntry) ?? -1;
-    if (at !== -1) entries?.splice(at, 1);
+    removeFrom(this.entriesByUser.get(ledgerEntry.userId), ledgerEntry);
   }
+}
+
+/** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
+function removeFrom<T>(list: T[] | undefined, item: T): void {
+  const at = list?.indexOf(item) ?? -1;
+  if (at !== -1) list?.splice(at, 1);
 }
 
 /** The value under `key`, put there by `create` when there is none yet. */
