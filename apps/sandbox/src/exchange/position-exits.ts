@@ -35,20 +35,19 @@ export function fitExitOrders(journal: Journal, position: Position, now: number)
  */
 function reachable(journal: Journal, productId: number, mark: D): Position[] {
   const { exchange: state } = journal;
-  const { checkedMarks, uncheckedPositions: unchecked } = state;
-  const everyOne = !checkedMarks.get(productId)?.eq(mark);
-  checkedMarks.set(productId, mark);
+  const everyOne = !state.checkedMarks.get(productId)?.eq(mark);
+  state.checkedMarks.set(productId, mark);
+  const unchecked = state.takeUnchecked(productId);
   const candidates: Position[] = [];
   if (everyOne) {
     for (const position of state.positions.values()) {
       if (position.productId === productId) candidates.push(position);
     }
-  }
-  for (const id of unchecked) {
-    const position = state.positions.get(id);
-    if (position && position.productId !== productId) continue;
-    unchecked.delete(id);
-    if (position && !everyOne) candidates.push(position);
+  } else {
+    for (const id of unchecked) {
+      const position = state.positions.get(id);
+      if (position) candidates.push(position);
+    }
   }
   return candidates.filter((position) => position.status === 'open').sort((a, b) => a.id - b.id);
 }

@@ -384,7 +384,7 @@ export class ExchangeState {
    * closeAtMark): memory alone, so a start checks them all again.
    */
   readonly checkedMarks = new Map<number, D>();
-  readonly uncheckedPositions = new Set<number>();
+  readonly #uncheckedPositions = new Map<number, Set<number>>();
   /**
    * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps
    * nothing); read through `HistoryReads`.
@@ -496,6 +496,18 @@ export class ExchangeState {
     if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
       entry(this.#exitsByPosition, order.unwoundTradeId, (): Order[] => []).push(order);
     }
+  }
+
+  /** Notes that position `positionId` of `productId`, or one of its exits, changed. */
+  uncheck(productId: number, positionId: number): void {
+    entry(this.#uncheckedPositions, productId, () => new Set<number>()).add(positionId);
+  }
+
+  /** The ids of `productId`'s positions noted since this was last asked, and forgets them. */
+  takeUnchecked(productId: number): Iterable<number> {
+    const ids = this.#uncheckedPositions.get(productId) ?? [];
+    this.#uncheckedPositions.delete(productId);
+    return ids;
   }
 
   /** The orders, open or not, that memory holds to close the margin position `positionId`. */

@@ -108,7 +108,7 @@ export class Journal {
   /** An order that closes a margin position changes what its position's mark may reach. */
   #uncheck(order: Order): void {
     if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
-      this.state.exchange.uncheckedPositions.add(order.unwoundTradeId);
+      this.state.exchange.uncheck(order.productId, order.unwoundTradeId);
     }
   }
 
@@ -125,13 +125,13 @@ export class Journal {
 
   touchPosition(position: Position): Writable<Position> {
     if (!this.#positions.has(position)) this.#positions.set(position, { ...position });
-    this.state.exchange.uncheckedPositions.add(position.id);
+    this.state.exchange.uncheck(position.productId, position.id);
     return position;
   }
 
   addPosition(position: Position): Writable<Position> {
     this.state.exchange.addPosition(position);
-    this.state.exchange.uncheckedPositions.add(position.id);
+    this.state.exchange.uncheck(position.productId, position.id);
     this.#newPositions.push(position);
     this.#positions.set(position, { ...position });
     return position;
