@@ -5,9 +5,9 @@ import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
 const { dependencies } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-// Fastify is some hundred small CommonJS files: bundled, a start does not resolve and read
-// each one of them.
-const bundled = ['fastify', '@fastify/cors'];
+// Fastify is some hundred small CommonJS files, zod and jose as many ES modules: bundled, a
+// start does not resolve and read each one of them.
+const bundled = ['fastify', '@fastify/cors', 'zod', 'jose'];
 rmSync(new URL('dist/', root), { recursive: true, force: true });
 await build({
   entryPoints: [new URL('src/main.ts', root).pathname],
