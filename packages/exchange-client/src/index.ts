@@ -114,6 +114,7 @@ export type {
   LoanBidStatus,
   LoanList,
   LoanStatus,
+  LoanUpdate,
 } from './loans.js';
 export {
   createPublicClient,

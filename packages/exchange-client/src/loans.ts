@@ -1,8 +1,10 @@
 import type {
+  Loan,
   LoanBid,
   LoanBidCreate,
   LoanBidList,
   LoanList,
+  LoanUpdate,
   operations as Operations,
   operationTable,
   paths,
@@ -17,6 +19,7 @@ export type {
   LoanBidStatus,
   LoanList,
   LoanStatus,
+  LoanUpdate,
 } from '@exchange-kit/contract/exchange';
 
 type Table = typeof operationTable;
@@ -63,6 +66,17 @@ export function loanCalls(call: Call) {
     /** One page of the caller's loans in a currency, newest first. */
     list(query: ListLoansQuery, options?: PerCallOptions): Promise<LoanList> {
       return call('listLoans', { query }, options);
+    },
+    /** Every loan of the caller's in a currency, page after page as the loop asks. */
+    iterate(query: Omit<ListLoansQuery, 'page'>, options?: PerCallOptions) {
+      return everyRow((page) => call('listLoans', { query: { ...query, page } }, options));
+    },
+    /**
+     * The lender's choice of whether what is repaid of loan `id` is lent again; a loan the
+     * caller borrowed is a ValidationError naming `loan.fund_reloaned`.
+     */
+    update(id: number, loan: LoanUpdate['loan'], options?: PerCallOptions): Promise<Loan> {
+      return call('updateLoan', { path: { loan_id: id }, body: { loan } }, options);
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   createExchangeClient,
   type ExchangeClient,
   isValidationErrorOf,
+  type Loan,
   NotFoundError,
   OAuthRequestDeniedError,
   OAuthRequestExpiredError,
@@ -494,6 +495,17 @@ describe('trades against the sandbox', () => {
     });
     const [trade] = await client.trades.ofOrder(opening.id);
     if (!trade) throw new Error('the margin order opened no trade');
+    const borrowed: Loan[] = [];
+    for await (const loan of client.loans.iterate({ currency: 'JPY', limit: 1 })) {
+      if (loan.status === 'open') borrowed.push(loan);
+    }
+    expect(borrowed.length).toBeGreaterThan(0);
+    // Only a loan's lender chooses whether it is lent again: this one the caller borrowed.
+    const choice = await client.loans
+      .update(Number(borrowed[0]?.id), { fund_reloaned: false })
+      .catch((error: unknown) => error);
+    if (!isValidationErrorOf(choice, 'updateLoan')) throw choice;
+    expect(choice.fields['loan.fund_reloaned']).toEqual(['lender_only']);
     expect(trade).toMatchObject({ id: opening.trade_id, status: 'open', side: 'long' });
     expect(trade.open_quantity).toBe('0.002');
     const listed: number[] = [];

@@ -157,6 +157,76 @@ describe('a margin position borrows', () => {
   });
 });
 
+describe("a loan's lender chooses whether it is lent again", () => {
+  const choose = (call: Client, loanId: number, fundReloaned: unknown) =>
+    call('PUT', `/loans/${loanId}`, { body: { loan: { fund_reloaned: fundReloaned } } });
+
+  it('what is repaid of a loan not lent again leaves the bid, free in the balance', async () => {
+    const { sandbox } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    const bid = await lend(lender.call, '0.0002', '2');
+    const { trader, close } = await openLong(sandbox, 'BTC');
+    const [loan] = await loans(lender.call, 'BTC');
+    if (!loan) throw new Error('the trade borrowed nothing from the bid');
+
+    const chosen = await choose(lender.call, loan.id, false);
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ id: loan.id, status: 'open', fund_reloaned: false });
+    expect((await loans(trader.call, 'BTC'))[0]?.fund_reloaned).toBe(false);
+
+    await close({ closed_quantity: '0.2' });
+    // 0.1 repaid: the bid offers 1.5 as before, its quantity down by what came back.
+    const after = valid(zListLoanBidsResponse, await lender.call('GET', '/loan_bids?currency=BTC'));
+    expect(after.models[0]).toMatchObject({ id: bid.id, quantity: '1.9', filled_quantity: '0.4' });
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.6', reserved: '1.5' });
+
+    await close({});
+    const closed = valid(
+      zListLoanBidsResponse,
+      await lender.call('GET', '/loan_bids?currency=BTC'),
+    );
+    expect(closed.models[0]).toMatchObject({
+      quantity: '1.5',
+      filled_quantity: '0',
+      status: 'live',
+    });
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10', reserved: '1.5' });
+  });
+
+  it('a bid whose every loan came back to the lender closes', async () => {
+    const { sandbox } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    const bid = await lend(lender.call, '0.0002', '0.5');
+    const { close } = await openLong(sandbox, 'BTC');
+    const [loan] = await loans(lender.call, 'BTC');
+    await choose(lender.call, Number(loan?.id), false);
+    await close({});
+    const bids = valid(zListLoanBidsResponse, await lender.call('GET', '/loan_bids?currency=BTC'));
+    expect(bids.models[0]).toMatchObject({ id: bid.id, quantity: '0', status: 'closed' });
+    expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+
+  it('the borrower, another user and a bad body are refused, the loan unchanged', async () => {
+    const { sandbox } = await clockedSandbox();
+    const lender = sandbox.addUser();
+    await lend(lender.call, '0.0002', '2');
+    const { trader } = await openLong(sandbox, 'BTC');
+    const stranger = sandbox.addUser();
+    const [loan] = await loans(lender.call, 'BTC');
+    const id = Number(loan?.id);
+
+    const borrower = await choose(trader.call, id, false);
+    expect(borrower.status).toBe(422);
+    expect(JSON.stringify(borrower.body)).toContain('loan.fund_reloaned');
+    expect((await choose(stranger.call, id, false)).status).toBe(404);
+    expect((await choose(lender.call, 999_999, false)).status).toBe(404);
+    const bad = await choose(lender.call, id, 'no');
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('fund_reloaned');
+    expect((await loans(lender.call, 'BTC'))[0]).toMatchObject({ id, fund_reloaned: true });
+  });
+});
+
 describe('a loan accrues interest', () => {
   it('once per whole day of the sandbox clock, paid by the borrower to the lender', async () => {
     const { sandbox, advance } = await clockedSandbox();

@@ -1,4 +1,10 @@
-import { D, type ExchangeState, type Loan, type Position } from '../state/exchange-state.js';
+import {
+  D,
+  type ExchangeState,
+  type Loan,
+  type LoanBid,
+  type Position,
+} from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { adjustReserved, houseUserId, marginOf, postEntry } from './ledger.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
@@ -54,8 +60,7 @@ function movePrincipal(
 /**
  * The fill of `quantity` at `price` that opened or added to `position` borrows its notional
  * beyond its margin, in the position's funding currency: from other users' live loan bids of
- * that currency, lowest rate first (then oldest), and from the house for the rest. A bid lends
- * out of what it holds reserved.
+ * that currency, lowest rate first (then oldest), and from the house for the rest.
  */
 export function borrowForFill(
   journal: Journal,
@@ -68,47 +73,65 @@ export function borrowForFill(
   const bids = liveLoanBids(journal.exchange, position.fundingCurrency)
     .filter((bid) => bid.userId !== position.userId && availableOf(bid).gt(0))
     .sort((a, b) => a.rate.comparedTo(b.rate) || a.id - b.id);
+  const borrower = { positionId: position.id, userId: position.userId };
   for (const bid of bids) {
     if (left.lte(0)) return;
     const quantity = D.min(left, availableOf(bid));
-    const lending = journal.touch('loanBid', bid);
-    lending.lent = bid.lent.plus(quantity);
-    lending.updatedAt = fill.now;
-    adjustReserved(journal, bid.userId, bid.currency, quantity.neg());
-    const lender = { lenderId: bid.userId, bidId: bid.id, rate: bid.rate };
-    const loan = openLoan(journal, position, lender, quantity, fill.now);
-    movePrincipal(journal, loan, {
-      from: bid.userId,
-      to: houseUserId,
-      amount: quantity,
-      action: 'loan',
-      now: fill.now,
-    });
+    lendFromBid(journal, bid, borrower, quantity, fill.now);
     left = left.minus(quantity);
   }
   if (left.gt(0)) {
     const house = { lenderId: houseUserId, bidId: null, rate: houseLoanRate };
-    openLoan(journal, position, house, left, fill.now);
+    openLoan(journal, borrower, house, position.fundingCurrency, left, fill.now);
   }
+}
+
+/**
+ * `bid` lends `quantity` out of what it holds reserved to `borrower`: a position, or (with
+ * `positionId` null) the traders who are not sandbox users, whom the house stands for.
+ */
+export function lendFromBid(
+  journal: Journal,
+  bid: LoanBid,
+  borrower: { positionId: number | null; userId: number },
+  quantity: D,
+  now: number,
+): Loan {
+  const lending = journal.touch('loanBid', bid);
+  lending.lent = bid.lent.plus(quantity);
+  lending.updatedAt = now;
+  adjustReserved(journal, bid.userId, bid.currency, quantity.neg());
+  const lender = { lenderId: bid.userId, bidId: bid.id, rate: bid.rate };
+  const loan = openLoan(journal, borrower, lender, bid.currency, quantity, now);
+  movePrincipal(journal, loan, {
+    from: bid.userId,
+    to: houseUserId,
+    amount: quantity,
+    action: 'loan',
+    now,
+  });
+  return loan;
 }
 
 function openLoan(
   journal: Journal,
-  position: Position,
+  borrower: { positionId: number | null; userId: number },
   lender: { lenderId: number; bidId: number | null; rate: D },
+  currency: string,
   quantity: D,
   now: number,
 ): Loan {
   return journal.add('loan', {
     id: journal.exchange.next.loan++,
-    positionId: position.id,
+    positionId: borrower.positionId,
     ...lender,
-    borrowerId: position.userId,
-    currency: position.fundingCurrency,
+    borrowerId: borrower.userId,
+    currency,
     quantity,
     repaid: new D(0),
     interest: new D(0),
     chargedUntil: now,
+    fundReloaned: true,
     status: 'open',
     createdAt: now,
     updatedAt: now,
@@ -117,8 +140,7 @@ function openLoan(
 
 /**
  * Repays the open loans of `position` in proportion to `closed` of the `openBefore` quantity
- * that was open, all of what is owed once nothing is. A loan repaid in whole is closed; what
- * goes back to a live bid is held and offered again.
+ * that was open, all of what is owed once nothing is.
  */
 export function repayForClose(
   journal: Journal,
@@ -131,23 +153,46 @@ export function repayForClose(
     const paid = whole
       ? owed
       : owed.times(share.closed).div(share.openBefore).toDecimalPlaces(16, D.ROUND_DOWN);
-    const repaying = journal.touch('loan', loan);
-    repaying.repaid = loan.repaid.plus(paid);
-    if (outstanding(loan).isZero()) repaying.status = 'closed';
-    repaying.updatedAt = share.now;
-    const action = 'repay' as const;
-    movePrincipal(journal, loan, {
-      from: houseUserId,
-      to: loan.lenderId,
-      amount: paid,
-      action,
-      now: share.now,
-    });
-    const bid = loan.bidId === null ? undefined : journal.exchange.loanBids.get(loan.bidId);
-    if (!bid) continue;
-    journal.touch('loanBid', bid).lent = bid.lent.minus(paid);
-    if (bid.status === 'live') adjustReserved(journal, bid.userId, bid.currency, paid);
+    repayLoan(journal, loan, paid, share.now);
   }
+}
+
+/**
+ * Repays `paid` of `loan`, which is closed once nothing is owed. What goes back to a live bid
+ * is held and offered again, unless its lender chose otherwise.
+ */
+export function repayLoan(journal: Journal, loan: Loan, paid: D, now: number): void {
+  const repaying = journal.touch('loan', loan);
+  repaying.repaid = loan.repaid.plus(paid);
+  if (outstanding(repaying).isZero()) repaying.status = 'closed';
+  repaying.updatedAt = now;
+  movePrincipal(journal, loan, {
+    from: houseUserId,
+    to: loan.lenderId,
+    amount: paid,
+    action: 'repay',
+    now,
+  });
+  const bid = loan.bidId === null ? undefined : journal.exchange.loanBids.get(loan.bidId);
+  if (bid) returnToBid(journal, loan, bid, paid, now);
+}
+
+/**
+ * `paid` of `loan` comes back to the `bid` it was lent from: held and offered again while the
+ * bid is live and the lender lends it again (`fund_reloaned`), taken off the bid's quantity
+ * otherwise, free in the lender's balance. A bid left with nothing to offer or lend is closed.
+ */
+function returnToBid(journal: Journal, loan: Loan, bid: LoanBid, paid: D, now: number): void {
+  const returning = journal.touch('loanBid', bid);
+  returning.lent = bid.lent.minus(paid);
+  if (bid.status !== 'live') return;
+  if (loan.fundReloaned) {
+    adjustReserved(journal, bid.userId, bid.currency, paid);
+    return;
+  }
+  returning.quantity = bid.quantity.minus(paid);
+  returning.updatedAt = now;
+  if (returning.quantity.isZero()) returning.status = 'closed';
 }
 
 /**

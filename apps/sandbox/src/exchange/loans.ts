@@ -1,10 +1,13 @@
+import { NotFound, Refusal } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
-import type { Loan } from '../state/exchange-state.js';
+import type { ExchangeState, Loan } from '../state/exchange-state.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
 import { pageOf } from './paging.js';
 
-function loanView(loan: Loan, bidLive: boolean) {
+/** A loan as `GET /loans` lists it: lent again only from a bid that is live. */
+function loanView(state: ExchangeState, loan: Loan) {
+  const bidLive = loan.bidId !== null && state.loanBids.get(loan.bidId)?.status === 'live';
   return {
     id: loan.id,
     quantity: loan.quantity.toFixed(),
@@ -14,25 +17,39 @@ function loanView(loan: Loan, bidLive: boolean) {
     borrower_id: loan.borrowerId,
     status: loan.status,
     currency: loan.currency,
-    fund_reloaned: bidLive,
+    fund_reloaned: loan.fundReloaned && bidLive,
   };
 }
 
 /**
  * The caller's loans of one currency, lent or borrowed (`borrowing.ts` makes them), newest
- * first; the interest they owe by now is charged first. `PUT /loans/{id}` is not served: a
- * repaid loan goes back to its bid while the bid is live, which `fund_reloaned` shows.
+ * first; the interest they owe by now is charged first.
  */
 const listLoans: ExchangeHandlerOf<'listLoans'> = ({ journal, caller, query, now }) => {
   const userId = actingUser(caller);
   const own = (loan: Loan) =>
     (loan.lenderId === userId || loan.borrowerId === userId) && loan.currency === query.currency;
-  const { loans, loanBids } = journal.exchange;
-  const rows = [...loans.values()].filter(own).sort((a, b) => b.id - a.id);
+  const rows = [...journal.exchange.loans.values()].filter(own).sort((a, b) => b.id - a.id);
   chargeDueInterest(journal, now, rows);
-  const view = (loan: Loan) =>
-    loanView(loan, loan.bidId !== null && loanBids.get(loan.bidId)?.status === 'live');
+  const view = (loan: Loan) => loanView(journal.exchange, loan);
   return { status: 200, body: pageOf(rows, query.limit, query.page, view) };
 };
 
-export const loanHandlers = { listLoans } satisfies Handlers;
+/**
+ * The lender's choice of whether what is repaid of a loan is lent again (`repayForClose`
+ * honours it). The borrower sees the loan but has no say in it.
+ */
+const updateLoan: ExchangeHandlerOf<'updateLoan'> = ({ journal, caller, path, body, now }) => {
+  const userId = actingUser(caller);
+  const loan = journal.exchange.loans.get(path.loan_id);
+  if (!loan || (loan.lenderId !== userId && loan.borrowerId !== userId)) {
+    throw new NotFound('Loan not found');
+  }
+  if (loan.lenderId !== userId) throw new Refusal('loan.fund_reloaned', 'lender_only');
+  const choosing = journal.touch('loan', loan);
+  choosing.fundReloaned = body.loan.fund_reloaned;
+  choosing.updatedAt = now;
+  return { status: 200, body: loanView(journal.exchange, choosing) };
+};
+
+export const loanHandlers = { listLoans, updateLoan } satisfies Handlers;

@@ -235,12 +235,13 @@ export interface LoanBid {
 
 /**
  * What a margin position borrowed of its funding currency, from a loan bid or from the house
- * (`bidId` null). Interest is charged on what is not yet repaid, once per whole day of the
+ * (`bidId` null); with `positionId` null, what traders who are not sandbox users borrowed from
+ * a bid, the house standing for them (test control lends it). Interest is charged on what is not yet repaid, once per whole day of the
  * sandbox's clock from `createdAt`; `chargedUntil` is where the days charged end.
  */
 export interface Loan {
   readonly id: number;
-  readonly positionId: number;
+  readonly positionId: number | null;
   readonly bidId: number | null;
   readonly lenderId: number;
   readonly borrowerId: number;
@@ -250,6 +251,8 @@ export interface Loan {
   readonly repaid: D;
   readonly interest: D;
   readonly chargedUntil: number;
+  /** The lender's choice: what is repaid goes back to the bid (true) or to the lender. */
+  readonly fundReloaned: boolean;
   readonly status: components['schemas']['LoanStatus'];
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -577,12 +580,13 @@ export class ExchangeState {
 
   addLoan(loan: Loan): void {
     this.loans.set(loan.id, loan);
+    if (loan.positionId === null) return;
     entry(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
   }
 
   dropLoan(loan: Loan): void {
     this.loans.delete(loan.id);
-    removeFrom(this.#loansByPosition.get(loan.positionId), loan);
+    if (loan.positionId !== null) removeFrom(this.#loansByPosition.get(loan.positionId), loan);
   }
 
   loansOf(positionId: number): readonly Loan[] {

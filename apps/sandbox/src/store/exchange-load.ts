@@ -301,7 +301,7 @@ function loadLoans(state: ExchangeState, rows: Row[]): void {
   for (const row of rows) {
     state.addLoan({
       id: Number(row.id),
-      positionId: Number(row.position_id),
+      positionId: row.position_id === null ? null : Number(row.position_id),
       bidId: row.bid_id === null ? null : Number(row.bid_id),
       lenderId: Number(row.lender_id),
       borrowerId: Number(row.borrower_id),
@@ -311,6 +311,7 @@ function loadLoans(state: ExchangeState, rows: Row[]): void {
       repaid: new D(String(row.repaid)),
       interest: new D(String(row.interest)),
       chargedUntil: Number(row.charged_until),
+      fundReloaned: row.fund_reloaned === true,
       status: row.status as Loan['status'],
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),

@@ -95,6 +95,14 @@ describe('a loan in the store', () => {
       lent,
     );
     expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.5', reserved: '1.5' });
+    // The lender's choice is kept too, then taken back for the repayment below.
+    const relend = (fund_reloaned: boolean) =>
+      lender.call('PUT', `/loans/${lent.models[0]?.id}`, { body: { loan: { fund_reloaned } } });
+    expect((await relend(false)).status).toBe(200);
+    await sandbox.sequencer.reload();
+    const chosen = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
+    expect(chosen.models).toMatchObject([{ fund_reloaned: false }]);
+    expect((await relend(true)).status).toBe(200);
     const moved = await fetch(`${sandbox.exchangeUrl}/test/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

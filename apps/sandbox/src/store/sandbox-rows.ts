@@ -381,6 +381,7 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
       ['repaid', 'numeric', (r) => r.repaid],
       ['interest', 'numeric', (r) => r.interest],
       ['charged_until', 'bigint', (r) => r.chargedUntil],
+      ['fund_reloaned', 'boolean', (r) => r.fundReloaned],
       ['status', 'text', (r) => r.status],
       ['created_at', 'bigint', (r) => r.createdAt],
       ['updated_at', 'bigint', (r) => r.updatedAt],

@@ -4,6 +4,7 @@ import { DomainError, NotFound } from '../handling/errors.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Withdrawal } from '../state/exchange-state.js';
 import type { Sequencer } from '../state/sequencer.js';
+import { refused } from './control-answers.js';
 
 /**
  * The moves of withdrawals and deposits that the exchange makes and the interfaces do not:
@@ -55,5 +56,3 @@ export async function fundingControl(
     throw error;
   }
 }
-
-const refused = (field: string, code: string) => uncachedJson(422, { errors: { [field]: [code] } });

@@ -1,10 +1,7 @@
 import { moveMarkPrice } from '../exchange/position-exits.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import { D } from '../state/exchange-state.js';
 import type { Sequencer } from '../state/sequencer.js';
-
-/** A price as the interfaces write one: digits, at most one point, no sign or exponent. */
-const decimalText = /^(0|[1-9][0-9]{0,20})(\.[0-9]{1,18})?$/;
+import { positiveDecimal, refused } from './control-answers.js';
 
 /**
  * `POST /test/products/{product_id}/mark_price` with `{"price": "6100000"}`: sets the mark
@@ -21,18 +18,14 @@ export async function markPriceControl(
   const productId = /^\/test\/products\/([^/]+)\/mark_price$/.exec(pathname)?.[1];
   if (productId === undefined) return undefined;
   if (!/^[1-9][0-9]{0,14}$/.test(productId)) return refused('product_id', 'must_be_an_integer');
-  const { price } = body;
-  if (typeof price !== 'string' || !decimalText.test(price) || new D(price).isZero()) {
-    return refused('price', 'must_be_a_positive_decimal_string');
-  }
+  const price = positiveDecimal(body.price);
+  if (!price) return refused('price', 'must_be_a_positive_decimal_string');
   const set = await sequencer.run((journal) => {
     const id = Number(productId);
     if (!journal.exchange.products.has(id)) return false;
-    moveMarkPrice(journal, id, new D(price), now());
+    moveMarkPrice(journal, id, price, now());
     return true;
   });
   if (!set) return uncachedJson(404, { message: 'Product not found' });
-  return uncachedJson(200, { product_id: Number(productId), mark_price: price });
+  return uncachedJson(200, { product_id: Number(productId), mark_price: String(body.price) });
 }
-
-const refused = (field: string, code: string) => uncachedJson(422, { errors: { [field]: [code] } });

@@ -6,7 +6,9 @@ import { canonicalUuid } from '../handling/ids.js';
 import { notAllowed, type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Transaction } from '../state/partner-state.js';
 import type { Sequencer } from '../state/sequencer.js';
+import { refused } from './control-answers.js';
 import { fundingControl } from './funding-control.js';
+import { loanControl } from './loan-control.js';
 import { markPriceControl } from './mark-price-control.js';
 
 /**
@@ -21,6 +23,7 @@ import { markPriceControl } from './mark-price-control.js';
  *   request as its user would at the approval page.
  * - Withdrawals and deposits: see `funding-control.ts`.
  * - A product's mark price: see `mark-price-control.ts`.
+ * - Loans of traders who are not sandbox users: see `loan-control.ts`.
  */
 export interface TestControlOptions {
   sequencer: Sequencer;
@@ -39,8 +42,6 @@ export class TestClock {
 
 const terminal: readonly string[] = statesWith('transaction', 'terminal');
 const maxAdvanceSeconds = 10 * 365 * 24 * 3600;
-
-const refused = (field: string, code: string) => uncachedJson(422, { errors: { [field]: [code] } });
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
   let text = '';
@@ -66,11 +67,13 @@ export function testControl(options: TestControlOptions) {
     const denied = /^\/test\/oauth_requests\/([^/]+)\/deny$/.exec(pathname)?.[1];
     const funding = /^\/test\/(withdrawals\/[^/]+\/state|deposits)$/.test(pathname);
     const mark = /^\/test\/products\/[^/]+\/mark_price$/.test(pathname);
+    const loan = /^\/test\/(loan_bids\/[^/]+\/borrow|loans\/[^/]+\/repay)$/.test(pathname);
     if (
       transaction === undefined &&
       denied === undefined &&
       !funding &&
       !mark &&
+      !loan &&
       pathname !== '/test/clock'
     ) {
       return uncachedJson(404, { message: `No test control at ${pathname}` });
@@ -86,6 +89,11 @@ export function testControl(options: TestControlOptions) {
     if (mark) {
       const answer = await markPriceControl(options.sequencer, options.clock.now, pathname, body);
       return answer ?? refused('product_id', 'must_be_an_integer');
+    }
+
+    if (loan) {
+      const answer = await loanControl(options.sequencer, options.clock.now, pathname, body);
+      return answer ?? refused('loan_id', 'must_be_an_integer');
     }
 
     if (transaction !== undefined) {

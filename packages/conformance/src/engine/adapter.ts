@@ -118,6 +118,19 @@ export interface ConformanceAdapter {
    * for it. Without it the requirement on the interest a loan accrues is SKIPped.
    */
   advanceClock?: ((context: AdapterContext, seconds: number) => Promise<void>) | null;
+  /**
+   * Has another trader borrow `quantity` from a live loan bid of the token's user, as a margin
+   * trade would; one user's credentials cannot make another user trade. Without it the
+   * requirement on a lender's choice is SKIPped.
+   */
+  borrowFromLoanBid?:
+    | ((context: AdapterContext, loanBidId: string, quantity: string) => Promise<void>)
+    | null;
+  /**
+   * Has the borrower of a loan that `borrowFromLoanBid` made repay all of it. Without it the
+   * requirement on a lender's choice is SKIPped.
+   */
+  repayLoan?: ((context: AdapterContext, loanId: string) => Promise<void>) | null;
 }
 
 const missing = [404, 405, 501];
@@ -346,6 +359,18 @@ async function advanceClock(): Promise<void> {
   );
 }
 
+async function borrowFromLoanBid(): Promise<void> {
+  throw new Skip(
+    "one user's credentials cannot make another user borrow from a loan bid: give the adapter a borrowFromLoanBid step (the sandbox has one in its test control)",
+  );
+}
+
+async function repayLoan(): Promise<void> {
+  throw new Skip(
+    "one user's credentials cannot make another user repay a loan: give the adapter a repayLoan step (the sandbox has one in its test control)",
+  );
+}
+
 export const defaultAdapter: Required<{
   [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
 }> = {
@@ -359,6 +384,8 @@ export const defaultAdapter: Required<{
   moveWithdrawal,
   moveMarkPrice,
   advanceClock,
+  borrowFromLoanBid,
+  repayLoan,
 };
 
 export type ResolvedAdapter = {

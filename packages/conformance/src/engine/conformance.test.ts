@@ -521,8 +521,14 @@ describe('trades at the mark price', () => {
 });
 
 describe('loans', () => {
-  it('moves the clock through the sandbox test control: a margin trade borrows and pays a day of interest', async () => {
-    const ids = ['LOAN-MARGIN-BORROWS', 'LOAN-INTEREST-ACCRUES'];
+  it('moves the clock and lends through the sandbox test control: a trade borrows and pays a day of interest, and only a lender chooses', async () => {
+    const ids = [
+      'LOAN-MARGIN-BORROWS',
+      'LOAN-INTEREST-ACCRUES',
+      'LOAN-BORROWER-CANNOT-CHOOSE',
+      'LOAN-LENDER-CHOOSES',
+      'RESPONSE-UPDATE-LOAN',
+    ];
     const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),

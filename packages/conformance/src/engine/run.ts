@@ -7,6 +7,7 @@ import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
+import { lendingScenarios } from '../scenarios/lending.js';
 import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
@@ -76,6 +77,7 @@ const scenarios: Scenario[] = [
   ...tradesAtMarkScenarios,
   ...loanBidScenarios,
   ...borrowingScenarios,
+  ...lendingScenarios,
   ...tradingAccountScenarios,
 ];
 

@@ -6,7 +6,8 @@ import { fail, filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from '
 
 const borrows = 'LOAN-MARGIN-BORROWS';
 const accrues = 'LOAN-INTEREST-ACCRUES';
-const covered = [borrows, accrues];
+const borrowerRefused = 'LOAN-BORROWER-CANNOT-CHOOSE';
+const covered = [borrows, accrues, borrowerRefused];
 const daySeconds = 86_400;
 
 const decimal = (value: unknown) => new Decimal(String(value));
@@ -122,6 +123,40 @@ async function checkAccrues(
   return `a day on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s)`;
 }
 
+/** The borrower's choice for `loan` is refused naming `loan.fund_reloaned`, the loan unchanged. */
+async function checkBorrowerRefused(
+  context: ScenarioContext,
+  trade: Row,
+  loan: Row,
+): Promise<string> {
+  const id = String(loan.id);
+  const refused = await context.caller.call('updateLoan', {
+    path: { loan_id: id },
+    body: { loan: { fund_reloaned: !loan.fund_reloaned } },
+  });
+  const documented = '422 {"errors": {"loan.fund_reloaned": ["lender_only"]}}';
+  expectStatus(refused, 422, documented);
+  const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
+  const named = errors?.['loan.fund_reloaned'];
+  if (!Array.isArray(named) || named[0] !== 'lender_only') {
+    fail(
+      `the borrower's choice for loan ${id} is refused without naming the field`,
+      refused,
+      documented,
+    );
+  }
+  const { call, loans } = await loansOf(context, String(trade.funding_currency));
+  const now = loans.find((each) => String(each.id) === id);
+  if (now?.fund_reloaned !== loan.fund_reloaned) {
+    fail(
+      `loan ${id} shows fund_reloaned ${String(now?.fund_reloaned)} after its borrower's refused choice`,
+      call,
+      `fund_reloaned ${String(loan.fund_reloaned)}, as before`,
+    );
+  }
+  return `the borrower's choice for loan ${id} was refused naming loan.fund_reloaned`;
+}
+
 async function checkRepaid(context: ScenarioContext, trade: Row, loans: Row[]): Promise<string> {
   const { call, loans: after } = await loansOf(context, String(trade.funding_currency));
   for (const loan of loans) {
@@ -159,11 +194,17 @@ const borrowing: Scenario = {
         loans = await checkBorrowed(context, trade, before, market.primary.baseCurrency);
         return `trade ${String(trade.id)} borrowed in ${loans.length} loan(s)`;
       });
-      if (loans.length > 0) {
+      const [first] = loans;
+      if (first) {
+        await context.evidence.check(borrowerRefused, () =>
+          checkBorrowerRefused(context, trade, first),
+        );
         await context.evidence.check(accrues, () => checkAccrues(context, order, trade, loans));
       } else {
-        const message = 'the trade borrowed nothing to charge interest on';
-        context.evidence.record({ requirementId: accrues, outcome: 'skip', message });
+        const message = 'the trade borrowed nothing to charge interest on or choose for';
+        for (const requirementId of [accrues, borrowerRefused]) {
+          context.evidence.record({ requirementId, outcome: 'skip', message });
+        }
       }
     } finally {
       const closed = await context.caller.call('closeTrade', {

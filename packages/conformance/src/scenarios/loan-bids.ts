@@ -14,7 +14,7 @@ function fail(message: string, call: RecordedCall, documented: string): never {
 }
 
 /** A crypto currency whose free balance covers the bid, or a Skip when the caller has none. */
-async function fundedCurrency(context: ScenarioContext): Promise<string> {
+export async function fundedCurrency(context: ScenarioContext): Promise<string> {
   const read = await context.caller.call('listCryptoAccounts', {});
   expectStatus(read, 200);
   const accounts = Array.isArray(read.json) ? (read.json as Row[]) : [];
@@ -27,7 +27,7 @@ async function fundedCurrency(context: ScenarioContext): Promise<string> {
   return String(funded.currency);
 }
 
-async function reservedOf(context: ScenarioContext, currency: string) {
+export async function reservedOf(context: ScenarioContext, currency: string) {
   const read = await context.caller.call('getReservedBalanceDetails', { path: { currency } });
   expectStatus(read, 200);
   const body = bodyOf(read);

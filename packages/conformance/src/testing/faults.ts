@@ -751,6 +751,12 @@ function firstRequired(api: 'exchange' | 'partner', schema: unknown): string | u
   return ((branch as Row | undefined)?.required as string[] | undefined)?.[0];
 }
 
+/**
+ * Operations a 2xx of which needs an adapter step: a loan is the caller's to choose for only
+ * when another trader borrowed it from the caller's bid.
+ */
+const answeredOnlyThroughTestControl = new Set(['updateLoan']);
+
 /** For every operation: its 2xx response loses its first required field (or, for an array, gets a mistyped item). */
 const fieldFaults: Fault[] = catalog
   .filter((requirement) => requirement.kind === 'response')
@@ -760,6 +766,7 @@ const fieldFaults: Fault[] = catalog
     return {
       name: `${operationId} drops a required field`,
       covers: responseRequirementId(operationId),
+      testControl: answeredOnlyThroughTestControl.has(operationId),
       response: (request, response) => {
         if (!is(request, operationId) || response.status >= 300) return response;
         const schema = Object.values(op.responses[String(response.status)]?.content ?? {})[0]
@@ -861,6 +868,20 @@ const borrowingFaults: Fault[] = [
     response: (request, response) =>
       is(request, 'listLoans') && response.status === 200
         ? withJson(response, (body) => ({ ...(body as Row), models: [], total_pages: 0 }))
+        : response,
+  },
+  {
+    name: "a loan's borrower chooses for its lender: the refusal answers 200",
+    covers: 'LOAN-BORROWER-CANNOT-CHOOSE',
+    response: status(422, 200, 'updateLoan'),
+  },
+  {
+    name: "a lender's choice not to lend a loan again is answered as lent again",
+    covers: 'LOAN-LENDER-CHOOSES',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'updateLoan') && response.status === 200
+        ? withJson(response, (body) => ({ ...(body as Row), fund_reloaned: true }))
         : response,
   },
   {

@@ -17,7 +17,7 @@ async function control(base: string, path: string, body: unknown): Promise<void>
  * Adapter steps through the sandbox's documented test control, for what the interfaces leave
  * to the exchange itself: ending a transaction in FILLED or CANCELLED, denying an OAuth request
  * as its user would, processing or declining a withdrawal, moving a product's mark price,
- * moving the clock.
+ * moving the clock, and another trader borrowing from a loan bid and repaying it.
  */
 export function testControlAdapter(target: Target): ConformanceAdapter {
   return {
@@ -38,6 +38,14 @@ export function testControlAdapter(target: Target): ConformanceAdapter {
     },
     async advanceClock(_context, seconds) {
       await control(target.exchangeUrl, '/test/clock', { advance_seconds: seconds });
+    },
+    async borrowFromLoanBid(_context, loanBidId, quantity) {
+      const id = encodeURIComponent(loanBidId);
+      await control(target.exchangeUrl, `/test/loan_bids/${id}/borrow`, { quantity });
+    },
+    async repayLoan(_context, loanId) {
+      const id = encodeURIComponent(loanId);
+      await control(target.exchangeUrl, `/test/loans/${id}/repay`, {});
     },
   };
 }

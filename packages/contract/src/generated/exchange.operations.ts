@@ -48,8 +48,9 @@ const plan37 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":tru
 const plan38 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
 const plan39 = {"loan_bid":{"rate":true,"quantity":true}} as const;
 const plan40 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
-const plan41 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
-const plan42 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
+const plan41 = {"quantity":true,"rate":true} as const;
+const plan42 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
+const plan43 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -847,6 +848,21 @@ export const operationTable = {
     requestDecimals: null,
     query: ["currency","limit","page"],
   },
+  updateLoan: {
+    method: 'PUT',
+    path: '/loans/{loan_id}',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 404, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"loan.fund_reloaned":["lender_only"]},
+    response: 'zUpdateLoanResponse',
+    decimals: plan41,
+    requestDecimals: null,
+    query: [],
+  },
   listTradingAccounts: {
     method: 'GET',
     path: '/trading_accounts',
@@ -858,7 +874,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListTradingAccountsResponse',
-    decimals: plan41,
+    decimals: plan42,
     requestDecimals: null,
     query: [],
   },
@@ -873,7 +889,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zGetTradingAccountResponse',
-    decimals: plan42,
+    decimals: plan43,
     requestDecimals: null,
     query: [],
   },
@@ -888,7 +904,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zUpdateTradingAccountResponse',
-    decimals: plan42,
+    decimals: plan43,
     requestDecimals: null,
     query: [],
   },

@@ -53,6 +53,7 @@ export {
   zListTradingAccountsResponse,
   zListTransactionsResponse,
   zListUserFeesResponse,
+  zUpdateLoanResponse,
   zUpdateOrderTpslByClientIdResponse,
   zUpdateOrderTpslResponse,
   zUpdateTradeResponse,

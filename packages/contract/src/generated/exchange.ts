@@ -1354,6 +1354,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/loans/{loan_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The loan's id.
+                 * @example 7
+                 */
+                loan_id: components["parameters"]["LoanId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose whether a loan is lent again
+         * @description The lender of a loan chooses whether what is repaid of it is lent again: with `fund_reloaned` true it goes back to the loan bid it was lent from, offered again while the bid is live; with false the bid's quantity shrinks by it and it returns to the lender's free balance. A loan of the caller's that the caller borrowed is refused with 422 naming `loan.fund_reloaned`: only its lender chooses.
+         */
+        put: operations["updateLoan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trading_accounts": {
         parameters: {
             query?: never;
@@ -1668,6 +1700,8 @@ export interface components {
         LoanStatus: LoanStatus;
         /** @description Funds lent from a loan bid (or by the exchange) to a margin position. `quantity` is what was lent, `rate` the daily interest it charges on what is not yet repaid. */
         Loan: Loan;
+        /** @description The body of a lender's choice for a loan. */
+        LoanUpdate: LoanUpdate;
         /** @description One page of loans. */
         LoanList: LoanList;
         /** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
@@ -2045,6 +2079,11 @@ export interface components {
          * @example 1
          */
         LoanBidId: number;
+        /**
+         * @description The loan's id.
+         * @example 7
+         */
+        LoanId: number;
         /**
          * @description Rows per page.
          * @example 20
@@ -5230,6 +5269,70 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    updateLoan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path: {
+                /**
+                 * @description The loan's id.
+                 * @example 7
+                 */
+                loan_id: components["parameters"]["LoanId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "loan": {
+                 *         "fund_reloaned": false
+                 *       }
+                 *     }
+                 */
+                "application/json": LoanUpdate;
+            };
+        };
+        responses: {
+            /** @description The loan, as `GET /loans` lists it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "quantity": "0.5",
+                     *       "rate": "0.0002",
+                     *       "created_at": 1716000000,
+                     *       "lender_id": 1001,
+                     *       "borrower_id": 1002,
+                     *       "status": "open",
+                     *       "currency": "BTC",
+                     *       "fund_reloaned": false
+                     *     }
+                     */
+                    "application/json": Loan;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No loan the caller lent or borrowed has this id. */
+            404: components["responses"]["NotFound"];
+            /** @description A field is not acceptable, or the caller borrowed the loan: the field `loan.fund_reloaned` names it. */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listTradingAccounts: {
         parameters: {
             query?: never;
@@ -6284,8 +6387,15 @@ export type Loan = {
     borrower_id: number;
     status: LoanStatus;
     currency: string;
-    /** @description Whether the lender lends the funds again once they are repaid: true while the bid it was lent from is live, whose quantity they go back to. */
+    /** @description Whether what is repaid is lent again: true when the lender has not said otherwise (`PUT /loans/{loan_id}`) and the bid it was lent from is live, whose quantity it goes back to; false for the exchange's own loans. */
     fund_reloaned: boolean;
+};
+/** @description The body of a lender's choice for a loan. */
+export type LoanUpdate = {
+    loan: {
+        /** @description Whether what is repaid of the loan is lent again. */
+        fund_reloaned: boolean;
+    };
 };
 /** @description One page of loans. */
 export type LoanList = {

@@ -215,6 +215,15 @@ export const zLoanBidStatus = /* @__PURE__ */ z.enum(['live', 'closed']);
 export const zLoanStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
 
 /**
+ * The body of a lender's choice for a loan.
+ */
+export const zLoanUpdate = /* @__PURE__ */ z.strictObject({
+    loan: /* @__PURE__ */ z.object({
+        fund_reloaned: /* @__PURE__ */ z.boolean()
+    })
+});
+
+/**
  * A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision).
  */
 export const zTradingAccountUpdate = /* @__PURE__ */ z.strictObject({
@@ -1204,6 +1213,11 @@ export const zWithdrawalId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte
 export const zLoanBidId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991));
 
 /**
+ * The loan's id.
+ */
+export const zLoanId = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991));
+
+/**
  * Rows per page.
  */
 export const zFundingLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000)), 20);
@@ -1994,6 +2008,21 @@ export const zListLoansQuery = /* @__PURE__ */ z.object({
  * One page of loans.
  */
 export const zListLoansResponse = zLoanList;
+
+export const zUpdateLoanBody = zLoanUpdate;
+
+export const zUpdateLoanHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+export const zUpdateLoanPath = /* @__PURE__ */ z.object({
+    loan_id: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(9007199254740991))
+});
+
+/**
+ * The loan, as `GET /loans` lists it.
+ */
+export const zUpdateLoanResponse = zLoan;
 
 export const zListTradingAccountsHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))

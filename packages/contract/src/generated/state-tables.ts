@@ -770,6 +770,42 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-BORROWER-CANNOT-CHOOSE",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 7,
+    "source": "convention",
+    "operations": [
+      "updateLoan",
+      "listLoans"
+    ],
+    "trigger": "PUT /loans/{loan_id} with { loan: { fund_reloaned } } by the borrower of an open loan (one a margin trade of the caller's took)",
+    "condition": "the caller borrowed the loan and did not lend it",
+    "expect": {
+      "status": 422,
+      "also": "the refusal names loan.fund_reloaned (lender_only): only a loan's lender chooses whether what is repaid is lent again, and GET /loans lists the loan as before"
+    }
+  },
+  {
+    "id": "LOAN-LENDER-CHOOSES",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 8,
+    "source": "convention",
+    "operations": [
+      "updateLoan",
+      "listLoans",
+      "listLoanBids",
+      "getReservedBalanceDetails"
+    ],
+    "trigger": "PUT /loans/{loan_id} with { loan: { fund_reloaned: false } } by the lender of an open loan another trader took from the caller's live loan bid (the adapter's borrowFromLoanBid step), then the loan repaid (its repayLoan step)",
+    "condition": "the caller lent the loan from a bid that is still live",
+    "expect": {
+      "status": 200,
+      "also": "the answer and GET /loans show the loan with fund_reloaned false; once it is repaid the bid's quantity is down by the loan with nothing lent from it, and the reserved balance of the currency is not up by what came back"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",

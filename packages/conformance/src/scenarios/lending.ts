@@ -1,0 +1,122 @@
+import { Decimal } from 'decimal.js';
+import { bodyOf, expectStatus } from '../engine/context.js';
+import { fundedCurrency, reservedOf } from './loan-bids.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+import { fail, listOf } from './trades.js';
+
+const chooses = 'LOAN-LENDER-CHOOSES';
+// Small enough for any funded account, in whole units of every crypto currency's precision.
+const offered = new Decimal('0.01');
+const borrowed = new Decimal('0.004');
+
+async function loansOf(context: ScenarioContext, currency: string) {
+  const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
+  return { call, loans: listOf(call) };
+}
+
+/** The loan another trader took from the caller's bid: new since `before`, lent by the caller. */
+async function loanTaken(context: ScenarioContext, currency: string, before: Set<string>) {
+  const user = await context.caller.call('getUserContext', {});
+  expectStatus(user, 200);
+  const me = String(bodyOf(user).user_id);
+  const { call, loans } = await loansOf(context, currency);
+  const taken = loans.find((loan) => !before.has(String(loan.id)));
+  if (
+    !taken ||
+    String(taken.lender_id) !== me ||
+    taken.status !== 'open' ||
+    !new Decimal(String(taken.quantity)).eq(borrowed) ||
+    taken.fund_reloaned !== true
+  ) {
+    fail(
+      `after another trader borrowed ${borrowed.toFixed()} ${currency} from the caller's bid, GET /loans lists ${JSON.stringify(taken ?? null)}`,
+      call,
+      `a new open loan of ${borrowed.toFixed()}, lent by user ${me}, fund_reloaned true`,
+    );
+  }
+  return taken;
+}
+
+/**
+ * The lender says a loan is not to be lent again; once it is repaid, the bid's quantity is down
+ * by it and the caller's reserved balance is not up by it.
+ */
+async function checkLenderChooses(context: ScenarioContext): Promise<string> {
+  const currency = await fundedCurrency(context);
+  const before = new Set((await loansOf(context, currency)).loans.map((loan) => String(loan.id)));
+  const created = await context.caller.call('createLoanBid', {
+    body: { loan_bid: { currency, rate: '0.0001', quantity: offered.toFixed() } },
+  });
+  expectStatus(created, 200, '200 with the loan bid, live');
+  const bidId = String(bodyOf(created).id);
+  try {
+    await context.adapter.borrowFromLoanBid(context.adapterContext, bidId, borrowed.toFixed());
+    const loan = await loanTaken(context, currency, before);
+    const id = String(loan.id);
+    const chosen = await context.caller.call('updateLoan', {
+      path: { loan_id: id },
+      body: { loan: { fund_reloaned: false } },
+    });
+    expectStatus(chosen, 200, '200 with the loan, fund_reloaned false');
+    if (bodyOf(chosen).fund_reloaned !== false || String(bodyOf(chosen).id) !== id) {
+      fail(
+        `the lender's choice for loan ${id} answers otherwise`,
+        chosen,
+        `loan ${id}, fund_reloaned false`,
+      );
+    }
+    const listed = await loansOf(context, currency);
+    const now = listed.loans.find((each) => String(each.id) === id);
+    if (now?.fund_reloaned !== false) {
+      fail(
+        `loan ${id} is listed with fund_reloaned ${String(now?.fund_reloaned)}`,
+        listed.call,
+        'false, as the lender chose',
+      );
+    }
+    const held = await reservedOf(context, currency);
+    await context.adapter.repayLoan(context.adapterContext, id);
+    const bids = await context.caller.call('listLoanBids', { query: { currency, limit: '1000' } });
+    expectStatus(bids, 200);
+    const bid = listOf(bids).find((each) => String(each.id) === bidId);
+    const left = offered.minus(borrowed);
+    if (
+      !bid ||
+      !new Decimal(String(bid.quantity)).eq(left) ||
+      !new Decimal(String(bid.filled_quantity)).isZero()
+    ) {
+      fail(
+        `once loan ${id} was repaid, bid ${bidId} reads ${JSON.stringify(bid ?? null)}`,
+        bids,
+        `quantity ${left.toFixed()} (down by the loan, not lent again), filled_quantity 0`,
+      );
+    }
+    const after = await reservedOf(context, currency);
+    if (!after.reserved.eq(held.reserved)) {
+      fail(
+        `${currency} reserved ${after.reserved.toFixed()} once loan ${id} was repaid, ${held.reserved.toFixed()} before`,
+        after.read,
+        'as before: what was repaid is free, not held for the bid',
+      );
+    }
+    return `loan ${id} not lent again: repaid, it left bid ${bidId} and came back free`;
+  } finally {
+    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
+    expectStatus(closed, 200, '200 with the loan bid, closed');
+  }
+}
+
+const lending: Scenario = {
+  name: "a loan's lender choosing that what is repaid is not lent again",
+  profile: 'loans',
+  // It reads the accounts and their reserved balance details, operations of the orders profile.
+  requires: ['orders'],
+  covers: [chooses],
+  // It reads the whole reserved balance of a currency, which orders beside it would move.
+  exclusive: true,
+  async run(context) {
+    await context.evidence.check(chooses, () => checkLenderChooses(context));
+  },
+};
+
+export const lendingScenarios: Scenario[] = [lending];
