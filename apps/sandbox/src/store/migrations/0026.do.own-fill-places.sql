@@ -45,7 +45,7 @@ BEGIN
     SELECT o.user_id, o.product_id, f.id, o.id, false, f.created_at
     FROM written_fills f JOIN orders o ON o.id = f.maker_order_id
   ),
-  kept AS (
+  kept AS MATERIALIZED (
     SELECT pairs.user_id, pairs.product_id,
       coalesce((SELECT max(place) FROM own_fills k
                 WHERE k.user_id = pairs.user_id AND k.product_id = pairs.product_id), 0) AS last
