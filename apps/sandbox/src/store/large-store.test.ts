@@ -115,6 +115,44 @@ async function expectFillsServed(sandbox: Running) {
   });
 }
 
+/** The tables a page of a user's own fills reads: their places, the fills and the orders. */
+const ownFillTables = ['own_fills', 'fills', 'orders'];
+
+/** A page of the caller's own fills deep in their history: its rows, and only them, read. */
+async function expectDeepOwnFillsPage(sandbox: Running) {
+  const page = 9_000;
+  const before = await Promise.all(ownFillTables.map((table) => rowsRead(sandbox, table)));
+  const deep = valid(
+    zListOwnExecutionsResponse,
+    await demoClient(sandbox)(
+      'GET',
+      `/executions/me?product_id=1&limit=20&page=${page}&with_details=1`,
+    ),
+  );
+  const after = await Promise.all(
+    ownFillTables.map((table, n) => rowsRead(sandbox, table, (before[n] ?? 0) + 20)),
+  );
+  const read = after.reduce((sum, rows, n) => sum + rows - (before[n] ?? 0), 0);
+  expect(read).toBeLessThan(5_000);
+  // Every fill is the caller's twice over, the taker's order first: the page holds ten.
+  const fills = await sandbox.database.read(
+    async (tx) =>
+      (
+        await tx.query<{ id: string; taker_order_id: string; maker_order_id: string }>(
+          `SELECT id, taker_order_id, maker_order_id FROM fills WHERE product_id = 1
+           ORDER BY id DESC LIMIT 10 OFFSET $1`,
+          [((page - 1) * 20) / 2],
+        )
+      ).rows,
+  );
+  expect(deep.models.map((fill) => [fill.id, fill.order_id])).toEqual(
+    fills.flatMap((fill) => [
+      [Number(fill.id), Number(fill.taker_order_id)],
+      [Number(fill.id), Number(fill.maker_order_id)],
+    ]),
+  );
+}
+
 describe('a start on a store that holds a long history', () => {
   it(`starts on ${historySize.toLocaleString('en')} orders, ${fillsSize.toLocaleString('en')} fills and ${ledgerSize.toLocaleString('en')} ledger entries, holds none, and serves them`, async () => {
     const store = await lastingStore();
@@ -171,6 +209,7 @@ describe('a start on a store that holds a long history', () => {
       const heldFills = [...exchange.traded.values()].flatMap((traded) => traded.recent);
       expect(heldFills.length).toBeLessThanOrEqual(day / minute + 2);
       await expectFillsServed(second);
+      await expectDeepOwnFillsPage(second);
       const call = demoClient(second);
       const latest = valid(
         zListBalanceHistoryResponse,

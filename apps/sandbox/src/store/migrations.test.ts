@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultCredentials } from '../config.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { type Database, openDatabase } from './database.js';
+import { addFillHistory } from './fill-history.js';
 import { migrateAsFormerRunner } from './legacy-store.test-support.js';
 import { migrate } from './migrations.js';
+import { addOrderHistory } from './order-history.js';
+import { demoUserId, marketMakerId, seed } from './seed.js';
+import { storedHistory } from './stored-history.js';
 
 const allMigrations = [
   '0001.do.exchange.sql',
@@ -21,6 +26,7 @@ const allMigrations = [
   '0014.do.loans.sql',
   '0015.do.history-reads.sql',
   '0016.do.loan-relending.sql',
+  '0017.do.own-fill-places.sql',
 ];
 
 const opened: Database[] = [];
@@ -68,6 +74,36 @@ const valueLists = (db: Database) =>
     return rows.filter((row) => /ARRAY\[|\bIN \(/i.test(row.definition)).map((row) => row.name);
   });
 
+const T0 = 1_716_000_000_000;
+
+/**
+ * The demo market, then fills between the demo user's own orders on two products and one
+ * where the market maker's order takes one of theirs: fills seen by one side or by both.
+ */
+async function seedWithFills(db: Database): Promise<void> {
+  const sequencer = await seed(db, defaultCredentials, T0);
+  await sequencer.settled();
+  await db.transaction(async (tx) => {
+    for (const productId of [1, 2]) {
+      await addOrderHistory(tx, { orders: 5, userId: demoUserId, productId, since: T0 });
+      await addFillHistory(tx, { fills: 30, userId: demoUserId, productId, since: T0, every: 1 });
+    }
+    await tx.query(
+      `INSERT INTO fills (product_id, taker_order_id, maker_order_id, taker_side, price,
+         quantity, created_at)
+       SELECT 1, (SELECT min(id) FROM orders WHERE user_id = $1 AND product_id = 1),
+         (SELECT max(id) FROM orders WHERE user_id = $2 AND product_id = 1), 'sell', 1000, 0.01, $3`,
+      [marketMakerId, demoUserId, T0 + 100],
+    );
+  });
+}
+
+const ownFillRows = (db: Database) =>
+  db.read(
+    async (tx) =>
+      (await tx.query('SELECT * FROM own_fills ORDER BY user_id, product_id, place')).rows,
+  );
+
 describe('migrate', () => {
   it('applies every migration once, in order, each recorded with its checksum', async () => {
     const db = await emptyStore();
@@ -91,6 +127,7 @@ describe('migrate', () => {
       '14:loans',
       '15:history-reads',
       '16:loan-relending',
+      '17:own-fill-places',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -135,6 +172,7 @@ describe('migrate', () => {
       '0014.do.loans.sql',
       '0015.do.history-reads.sql',
       '0016.do.loan-relending.sql',
+      '0017.do.own-fill-places.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -225,5 +263,38 @@ describe('migrate', () => {
         source_action: 'funding',
       },
     ]);
+  });
+
+  it('places the fills of a store made before own fills had places as it places new ones', async () => {
+    const older = await emptyStore();
+    await migrateAsFormerRunner(older, allMigrations.indexOf('0015.do.history-reads.sql') + 1);
+    await seedWithFills(older);
+    expect(await migrate(older)).toEqual([
+      '0016.do.loan-relending.sql',
+      '0017.do.own-fill-places.sql',
+    ]);
+    const fresh = await emptyStore();
+    await migrate(fresh);
+    await seedWithFills(fresh);
+
+    expect(await ownFillRows(older)).toEqual(await ownFillRows(fresh));
+    const page = (db: Database, userId: number, offset: number) =>
+      storedHistory(db).reads.ownFills(userId, 1, offset, 7);
+    for (const offset of [0, 7, 56, 61]) {
+      expect(await page(older, demoUserId, offset)).toEqual(await page(fresh, demoUserId, offset));
+    }
+    // Newest first: the market maker's fill, then each of the others twice, the taker's first.
+    const first = await page(older, demoUserId, 0);
+    expect(first.total).toBe(61);
+    const [taken, mine, theirs] = first.rows;
+    expect(taken?.order.id).toBe(taken?.fill.makerOrderId);
+    expect(mine?.fill.id).toBe(theirs?.fill.id);
+    expect(mine?.order.id).toBe(mine?.fill.takerOrderId);
+    expect(theirs?.order.id).toBe(theirs?.fill.makerOrderId);
+    expect((await page(older, demoUserId, 56)).rows).toHaveLength(5);
+    expect(await page(older, marketMakerId, 0)).toMatchObject({
+      total: 1,
+      rows: [{ fill: { id: taken?.fill.id }, order: { id: taken?.fill.takerOrderId } }],
+    });
   });
 });

@@ -87,13 +87,12 @@ function entriesPage(
   );
 }
 
-// A fill of one of the user's orders, once for each of them, the taker's first.
-const ownFillsFrom = `FROM orders o JOIN fills f ON f.taker_order_id = o.id OR f.maker_order_id = o.id`;
+// A fill of one of the user's orders, once for each of them (migration 0017), with its order.
+const ownFillsFrom = `FROM own_fills w JOIN fills f ON f.id = w.fill_id JOIN orders o ON o.id = w.order_id`;
 const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
   f.price::text AS price, f.quantity::text AS quantity, f.created_at, o.id AS order_id,
   o.side AS order_side, o.trading_type AS order_trading_type,
   o.client_order_id AS order_client_order_id`;
-const ownFillsOrder = 'ORDER BY f.id DESC, (f.taker_order_id = o.id) DESC';
 
 function ownFillOf(row: Row, decimal: (value: unknown) => Fill['price']): OwnFill {
   return {
@@ -201,16 +200,17 @@ export function storedHistory(db: Database): StoredHistory {
       }),
     ownFills: (userId, productId, offset, limit) =>
       db.read(async (tx) => {
-        const where = 'WHERE o.user_id = $1 AND o.product_id = $2';
-        const rows = await rowsOf(
-          tx,
-          `SELECT ${ownFillColumns} ${ownFillsFrom} ${where} ${ownFillsOrder} LIMIT $3 OFFSET $4`,
-          [userId, productId, limit, bigint(offset)],
-        );
+        // The greatest place is the count, and a page, newest first, a range of places.
         const total = await countOf(
           tx,
-          'SELECT coalesce(sum(fills), 0) AS count FROM own_fill_counts WHERE user_id = $1 AND product_id = $2',
+          'SELECT coalesce(max(place), 0) AS count FROM own_fills WHERE user_id = $1 AND product_id = $2',
           [userId, productId],
+        );
+        const rows = await rowsOf(
+          tx,
+          `SELECT ${ownFillColumns} ${ownFillsFrom} WHERE w.user_id = $1 AND w.product_id = $2
+           AND w.place <= $3::bigint ORDER BY w.place DESC LIMIT $4`,
+          [userId, productId, total - bigint(offset), limit],
         );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
@@ -219,8 +219,8 @@ export function storedHistory(db: Database): StoredHistory {
       db.read(async (tx) => {
         const rows = await rowsOf(
           tx,
-          `SELECT ${ownFillColumns} ${ownFillsFrom} WHERE o.user_id = $1 AND f.created_at >= $2
-           ${ownFillsOrder}`,
+          `SELECT ${ownFillColumns} ${ownFillsFrom} WHERE w.user_id = $1 AND w.created_at >= $2
+           ORDER BY w.fill_id DESC, w.taker DESC`,
           [userId, fromMs],
         );
         const decimal = sharedDecimals();
