@@ -235,8 +235,9 @@ export interface LoanBid {
 
 /**
  * What a margin position borrowed of its funding currency, from a loan bid or from the house
- * (`bidId` null). Interest is charged on what is not yet repaid, once per whole day of the
- * sandbox's clock from `createdAt`; `chargedUntil` is where the days charged end.
+ * (`bidId` null; one open loan per position, which its fills add to). Interest is charged on
+ * what is not yet repaid, once per whole day of the sandbox's clock from `createdAt`;
+ * `chargedUntil` is where the days charged end.
  */
 export interface Loan {
   readonly id: number;
