@@ -20,6 +20,7 @@ const allMigrations = [
   '0013.do.history-indexes.sql',
   '0014.do.loans.sql',
   '0015.do.history-reads.sql',
+  '0027.do.entries-placed-by-the-sandbox.sql',
 ];
 
 const opened: Database[] = [];
@@ -89,6 +90,7 @@ describe('migrate', () => {
       '13:history-indexes',
       '14:loans',
       '15:history-reads',
+      '27:entries-placed-by-the-sandbox',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -132,6 +134,7 @@ describe('migrate', () => {
       '0013.do.history-indexes.sql',
       '0014.do.loans.sql',
       '0015.do.history-reads.sql',
+      '0027.do.entries-placed-by-the-sandbox.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
