@@ -325,6 +325,16 @@ export class Changes {
     );
   }
 
+  /**
+   * How many of the batch's rows may replace a stored one, leaving its room to reclaim: ledger
+   * entries, like fills, are only ever added, and a margin fill writes eight of them.
+   */
+  get rewrites(): number {
+    let entries = 0;
+    for (const { kind } of this.records.values()) if (kind === 'ledgerEntry') entries++;
+    return this.size - entries;
+  }
+
   /** Forgets every row but the nonces, which only ever grow. */
   clearRows(): void {
     this.records.clear();
