@@ -227,6 +227,44 @@ describe("a loan's lender chooses whether it is lent again", () => {
   });
 });
 
+describe('a position that fills again and again', () => {
+  it('holds one house loan, grown by each fill, each day charged on what it owed at its end', async () => {
+    const { sandbox, advance } = await clockedSandbox();
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    const other = sandbox.addUser();
+    const body = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    await place(trader.call, { ...body, leverage_level: 2, funding_currency: 'JPY' });
+    const sells = async (fills: number) => {
+      for (let n = 0; n < fills; n++) {
+        await place(other.call, { product_id, side: 'sell', price: '100', quantity: '0.05' });
+      }
+    };
+    // Each fill of 0.05 at 100, leverage 2, borrows 2.5 JPY of the house.
+    await sells(10);
+    await advance(dayMs / 2);
+    await sells(6);
+    expect(await loans(trader.call, 'JPY')).toEqual([
+      expect.objectContaining({ quantity: '40', lender_id: houseUserId, status: 'open' }),
+    ]);
+
+    // The first day is charged on the 40 owed at its end, half of it borrowed during it.
+    await advance(dayMs * 0.6);
+    expect(await entries(trader.call, 'JPY', 'interest')).toEqual([
+      { amount: '-0.02', type: 'Loan' },
+    ]);
+    await sells(4);
+    await advance(dayMs);
+    expect(await loans(trader.call, 'JPY')).toEqual([
+      expect.objectContaining({ quantity: '50', status: 'open' }),
+    ]);
+    expect(await tradeOf(trader.call)).toMatchObject({
+      daily_interest: '0.025',
+      total_interest: '0.045',
+    });
+  });
+});
+
 describe('a loan accrues interest', () => {
   it('once per whole day of the sandbox clock, paid by the borrower to the lender', async () => {
     const { sandbox, advance } = await clockedSandbox();

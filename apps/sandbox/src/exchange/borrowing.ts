@@ -80,10 +80,29 @@ export function borrowForFill(
     lendFromBid(journal, bid, borrower, quantity, fill.now);
     left = left.minus(quantity);
   }
-  if (left.gt(0)) {
+  if (left.gt(0)) borrowFromHouse(journal, position, left, fill.now);
+}
+
+/**
+ * Adds `quantity` to the open house loan of `position`, or opens it: a position borrows from
+ * the house in one loan, however many fills it takes, so what it holds, charges and writes
+ * does not grow with its fills. The fill charged what was due first, and the days go on from
+ * the loan's first: principal added during a day is charged that whole day, as principal
+ * repaid during one is charged none of it (see `chargeInterest`).
+ */
+function borrowFromHouse(journal: Journal, position: Position, quantity: D, now: number): void {
+  const open = openLoansOf(journal.exchange, position).find(
+    (loan) => loan.lenderId === houseUserId,
+  );
+  if (!open) {
     const house = { lenderId: houseUserId, bidId: null, rate: houseLoanRate };
-    openLoan(journal, borrower, house, position.fundingCurrency, left, fill.now);
+    const borrower = { positionId: position.id, userId: position.userId };
+    openLoan(journal, borrower, house, position.fundingCurrency, quantity, now);
+    return;
   }
+  const growing = journal.touch('loan', open);
+  growing.quantity = open.quantity.plus(quantity);
+  growing.updatedAt = now;
 }
 
 /**
@@ -199,7 +218,9 @@ function returnToBid(journal: Journal, loan: Loan, bid: LoanBid, paid: D, now: n
  * Charges the whole days of interest `loan` owes by `now`, at its rate on what is not yet
  * repaid: the borrower pays out of the free balance, the lender is paid in full, and the house
  * stands for what the borrower's free balance does not cover, as it does for a loss beyond a
- * position's margin.
+ * position's margin. Every change of what a loan owes charges the days due before it, so a day
+ * is charged on what is owed at its end: a day's interest is known only once it is over, and
+ * the sandbox keeps no record of what was owed within one.
  */
 function chargeInterest(journal: Journal, loan: Loan, now: number): void {
   const days = Math.floor((now - loan.chargedUntil) / dayMs);

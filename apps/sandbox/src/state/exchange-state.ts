@@ -81,6 +81,11 @@ export interface Account {
   readonly balance: D;
   readonly reserved: D;
   readonly address: string;
+  /**
+   * How many ledger entries the account has: the place of its last among its user's entries
+   * of its currency, so the next one's place is known without asking the store.
+   */
+  readonly entries: number;
 }
 
 export type OrderStatus = components['schemas']['OrderStatus'];
@@ -189,6 +194,8 @@ export interface LedgerEntry {
   readonly sourceObjectType: components['schemas']['LedgerSourceObjectType'] | null;
   readonly sourceObjectId: number | null;
   readonly createdAt: number;
+  /** Its place among its user's entries of its currency, from 1, oldest first. */
+  readonly currencyPlace: number;
 }
 
 /**
@@ -235,8 +242,9 @@ export interface LoanBid {
 
 /**
  * What a margin position borrowed of its funding currency, from a loan bid or from the house
- * (`bidId` null); with `positionId` null, what traders who are not sandbox users borrowed from
- * a bid, the house standing for them (test control lends it). Interest is charged on what is not yet repaid, once per whole day of the
+ * (`bidId` null; one open loan per position, which its fills add to); with `positionId` null,
+ * what traders who are not sandbox users borrowed from a bid, the house standing for them (test
+ * control lends it). Interest is charged on what is not yet repaid, once per whole day of the
  * sandbox's clock from `createdAt`; `chargedUntil` is where the days charged end.
  */
 export interface Loan {
@@ -456,6 +464,7 @@ export class ExchangeState {
       balance: new D(0),
       reserved: new D(0),
       address,
+      entries: 0,
     };
     this.addAccount(account);
     return account;

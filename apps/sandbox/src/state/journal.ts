@@ -21,10 +21,13 @@ export type Writable<T> = { -readonly [Field in keyof T]: T[Field] };
  * only as an entry is posted to the ledger (`appendEntry`, through `exchange/ledger.ts`), so
  * that every balance is the sum of its entries.
  */
-export type WritableAccount = Writable<Omit<Account, 'balance'>> & Pick<Account, 'balance'>;
+export type WritableAccount = Writable<Omit<Account, 'balance' | 'entries'>> &
+  Pick<Account, 'balance' | 'entries'>;
 
-/** A ledger entry as it is posted: its id and the balance after it are the journal's. */
-export type NewEntry = Omit<LedgerEntry, 'id' | 'balance'>;
+/**
+ * A ledger entry as it is posted: its id, the balance after it and its place are the journal's.
+ */
+export type NewEntry = Omit<LedgerEntry, 'id' | 'balance' | 'currencyPlace'>;
 
 /** A record as a call changed it, with its values before for an undo. */
 interface TouchedRecord {
@@ -162,8 +165,13 @@ export class Journal {
     const account = this.state.exchange.account(entry.userId, entry.currency);
     if (!account) throw new Error(`User ${entry.userId} has no ${entry.currency} account`);
     const balance = account.balance.plus(entry.amount);
-    (this.touchAccount(account) as Writable<Account>).balance = balance;
-    return this.add('ledgerEntry', { ...entry, id: this.state.exchange.next.entry++, balance });
+    const currencyPlace = account.entries + 1;
+    const posting = this.touchAccount(account) as Writable<Account>;
+    posting.balance = balance;
+    // Placed here, where the count is at hand: the store's trigger would look it up per row.
+    posting.entries = currencyPlace;
+    const id = this.state.exchange.next.entry++;
+    return this.add('ledgerEntry', { ...entry, id, balance, currencyPlace });
   }
 
   addFill(fill: Fill): void {
@@ -315,6 +323,16 @@ export class Changes {
       this.nonces.size +
       this.records.size
     );
+  }
+
+  /**
+   * How many of the batch's rows may replace a stored one, leaving its room to reclaim: ledger
+   * entries, like fills, are only ever added, and a margin fill writes eight of them.
+   */
+  get rewrites(): number {
+    let entries = 0;
+    for (const { kind } of this.records.values()) if (kind === 'ledgerEntry') entries++;
+    return this.size - entries;
   }
 
   /** Forgets every row but the nonces, which only ever grow. */

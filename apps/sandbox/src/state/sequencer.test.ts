@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defaultCredentials } from '../config.js';
+import { postEntry } from '../exchange/ledger.js';
 import { placeOrder } from '../exchange/orders.js';
 import { addPartner, addProduct, addToken, addUser } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
@@ -29,6 +30,7 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
+import { D } from './exchange-state.js';
 import type { Intent } from './partner-state.js';
 import type { SandboxState } from './sandbox-state.js';
 import { Sequencer } from './sequencer.js';
@@ -346,28 +348,34 @@ describe('closing with a call in flight', () => {
   });
 });
 
+/** A seeded store in memory, with a Sequencer on it that reclaims after `rowsPerReclaim`. */
+async function reclaimingStore(rowsPerReclaim: number) {
+  const db = await openDatabase({ memory: true });
+  await migrate(db);
+  const credentials = {
+    ...defaultCredentials,
+    tokenId: 'vacuum-token',
+    tokenSecret: 'vacuum-secret',
+    publicApiKey: 'pk_v',
+  };
+  await seed(db, credentials, Date.now());
+  const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim });
+  const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
+  const lastVacuum = async () =>
+    (
+      await db.read((tx) =>
+        tx.query<{ at: Date | null }>(
+          "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'orders'",
+        ),
+      )
+    ).rows[0]?.at ?? null;
+  return { db, sequencer, user, lastVacuum };
+}
+
 describe('a store without autovacuum', () => {
   it('has the room of replaced rows reclaimed as writes go on', async () => {
-    const db = await openDatabase({ memory: true });
+    const { db, sequencer, user, lastVacuum } = await reclaimingStore(30);
     try {
-      await migrate(db);
-      const credentials = {
-        ...defaultCredentials,
-        tokenId: 'vacuum-token',
-        tokenSecret: 'vacuum-secret',
-        publicApiKey: 'pk_v',
-      };
-      await seed(db, credentials, Date.now());
-      const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim: 30 });
-      const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
-      const lastVacuum = async () =>
-        (
-          await db.read((tx) =>
-            tx.query<{ at: Date | null }>(
-              "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'orders'",
-            ),
-          )
-        ).rows[0]?.at ?? null;
       const order = (price: string) => buyAt(sequencer, user.userId, price);
       await order('1');
       await sequencer.settled();
@@ -375,6 +383,32 @@ describe('a store without autovacuum', () => {
       for (let n = 2; n < 20; n++) await order(String(n));
       await sequencer.settled();
       expect(await lastVacuum()).not.toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('counts no ledger entry towards a pass: entries are only added, and replace no row', async () => {
+    const { db, sequencer, user, lastVacuum } = await reclaimingStore(30);
+    try {
+      const deposits = (count: number) =>
+        sequencer.run((journal) => {
+          for (let n = 0; n < count; n++) {
+            const source = null;
+            postEntry(journal, {
+              userId: user.userId,
+              currency: 'JPY',
+              amount: new D(1),
+              sourceAction: 'funding',
+              source,
+              now: Date.now(),
+            });
+          }
+        });
+      // 40 entries, and one account row they rewrite.
+      await deposits(40);
+      await sequencer.settled();
+      expect(await lastVacuum()).toBeNull();
     } finally {
       await db.close();
     }

@@ -360,7 +360,7 @@ export class Sequencer {
           await this.storage.write(changes);
           publish(calls);
           this.#forgetClosed(changes);
-          this.#rowsSinceReclaim += changes.size;
+          this.#rowsSinceReclaim += changes.rewrites;
           if (this.storage.reclaim && this.#rowsSinceReclaim >= this.rowsPerReclaim) {
             this.#rowsSinceReclaim = 0;
             // Queued before the next batch, after this one's calls are answered; a failure

@@ -94,6 +94,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       deniedAt: orNull(row.denied_at),
     });
   }
+  const entries = await entriesByAccount(db);
   for (const row of await readRows(db, 'accounts')) {
     state.addAccount({
       id: Number(row.id),
@@ -102,6 +103,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       balance: new D(String(row.balance)),
       reserved: new D(String(row.reserved_balance)),
       address: String(row.address),
+      entries: entries.get(accountKey(row.user_id, row.currency)) ?? 0,
     });
   }
   const decimal = sharedDecimals();
@@ -317,4 +319,18 @@ function loadLoans(state: ExchangeState, rows: Row[]): void {
       updatedAt: Number(row.updated_at),
     });
   }
+}
+
+const accountKey = (userId: unknown, currency: unknown) => `${userId}:${currency}`;
+
+/**
+ * How many ledger entries each account has, from the counts the store keeps as entries are
+ * written by anyone: an entry's place is one past them, as the store's pages read it.
+ */
+async function entriesByAccount(db: Queryable): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ user_id: string; currency: string; entries: string }>(
+    `SELECT user_id, currency, sum(entries)::text AS entries FROM ledger_entry_counts
+     GROUP BY user_id, currency`,
+  );
+  return new Map(rows.map((row) => [accountKey(row.user_id, row.currency), Number(row.entries)]));
 }

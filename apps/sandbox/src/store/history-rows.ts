@@ -91,5 +91,6 @@ export function entryOf(row: Row, decimal: (value: unknown) => D): LedgerEntry {
     sourceObjectType: row.source_object_type as LedgerEntry['sourceObjectType'],
     sourceObjectId: row.source_object_id === null ? null : Number(row.source_object_id),
     createdAt: Number(row.created_at),
+    currencyPlace: Number(row.currency_place),
   };
 }

@@ -27,6 +27,7 @@ const allMigrations = [
   '0015.do.history-reads.sql',
   '0016.do.loan-relending.sql',
   '0017.do.own-fill-places.sql',
+  '0018.do.entries-placed-by-the-sandbox.sql',
 ];
 
 const opened: Database[] = [];
@@ -128,6 +129,7 @@ describe('migrate', () => {
       '15:history-reads',
       '16:loan-relending',
       '17:own-fill-places',
+      '18:entries-placed-by-the-sandbox',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -173,6 +175,7 @@ describe('migrate', () => {
       '0015.do.history-reads.sql',
       '0016.do.loan-relending.sql',
       '0017.do.own-fill-places.sql',
+      '0018.do.entries-placed-by-the-sandbox.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -269,7 +272,10 @@ describe('migrate', () => {
     const older = await emptyStore();
     await migrateAsFormerRunner(older, allMigrations.indexOf('0016.do.loan-relending.sql') + 1);
     await seedWithFills(older);
-    expect(await migrate(older)).toEqual(['0017.do.own-fill-places.sql']);
+    expect(await migrate(older)).toEqual([
+      '0017.do.own-fill-places.sql',
+      '0018.do.entries-placed-by-the-sandbox.sql',
+    ]);
     const fresh = await emptyStore();
     await migrate(fresh);
     await seedWithFills(fresh);

@@ -248,6 +248,7 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
       ['source_object_type', 'text', (r) => r.sourceObjectType],
       ['source_object_id', 'bigint', (r) => r.sourceObjectId],
       ['created_at', 'bigint', (r) => r.createdAt],
+      ['currency_place', 'bigint', (r) => r.currencyPlace],
     ],
     onConflict: '',
   },
