@@ -776,8 +776,7 @@ export const requirements = [
     "row": 7,
     "source": "convention",
     "operations": [
-      "updateLoan",
-      "listLoans"
+      "updateLoan"
     ],
     "trigger": "PUT /loans/{loan_id} with { loan: { fund_reloaned } } by the borrower of an open loan (one a margin trade of the caller's took)",
     "condition": "the caller borrowed the loan and did not lend it",
