@@ -14,9 +14,17 @@ const decimal = (value: unknown) => new Decimal(String(value));
 const sum = (rows: Row[], of: (row: Row) => Decimal) =>
   rows.reduce((total, row) => total.plus(of(row)), new Decimal(0));
 
-async function loansOf(context: ScenarioContext, currency: string) {
+/** The caller's loans of `currency`, lent or borrowed, and the call that listed them. */
+export async function loansOf(context: ScenarioContext, currency: string) {
   const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
   return { call, loans: listOf(call) };
+}
+
+/** The id of the user the caller's token acts for, as the loans name their lender and borrower. */
+export async function callerUserId(context: ScenarioContext): Promise<string> {
+  const user = await context.caller.call('getUserContext', {});
+  expectStatus(user, 200);
+  return String(bodyOf(user).user_id);
 }
 
 /** The ids of the caller's loans in the product's two currencies, before the trade opens. */
@@ -38,9 +46,7 @@ async function checkBorrowed(
   before: Set<string>,
   baseCurrency: string,
 ): Promise<Row[]> {
-  const user = await context.caller.call('getUserContext', {});
-  expectStatus(user, 200);
-  const me = String(bodyOf(user).user_id);
+  const me = await callerUserId(context);
   const currency = String(trade.funding_currency);
   const { call, loans } = await loansOf(context, currency);
   const taken = loans.filter((loan) => !before.has(String(loan.id)));

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { bodyOf, expectStatus } from '../engine/context.js';
+import { callerUserId, loansOf } from './borrowing.js';
 import { fundedCurrency, reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { fail, listOf } from './trades.js';
@@ -9,16 +10,9 @@ const chooses = 'LOAN-LENDER-CHOOSES';
 const offered = new Decimal('0.01');
 const borrowed = new Decimal('0.004');
 
-async function loansOf(context: ScenarioContext, currency: string) {
-  const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
-  return { call, loans: listOf(call) };
-}
-
 /** The loan another trader took from the caller's bid: new since `before`, lent by the caller. */
 async function loanTaken(context: ScenarioContext, currency: string, before: Set<string>) {
-  const user = await context.caller.call('getUserContext', {});
-  expectStatus(user, 200);
-  const me = String(bodyOf(user).user_id);
+  const me = await callerUserId(context);
   const { call, loans } = await loansOf(context, currency);
   const taken = loans.find((loan) => !before.has(String(loan.id)));
   if (
