@@ -14,6 +14,7 @@ import { demoClient, lastingStore, send, valid } from '../test-support.js';
 import { addFillHistory } from './fill-history.js';
 import { addLedgerHistory } from './ledger-history.js';
 import { addOrderHistory } from './order-history.js';
+import { rowsRead } from './rows-read.test-support.js';
 import { demoUserId } from './seed.js';
 
 // Past the 130,000 orders at which a start once overflowed the stack spreading their ids.
@@ -25,32 +26,6 @@ const minute = 60_000;
 const day = 24 * 60 * minute;
 
 type Running = Awaited<ReturnType<typeof startSandbox>>;
-
-/**
- * How many rows of `table` the store has read since it started, by any scan, as its
- * statistics count them: once they count at least `atLeast`, or after a few seconds. PGlite's
- * one connection reports at once; PostgreSQL's pooled ones when idle, within seconds.
- */
-async function rowsRead(sandbox: Running, table: string, atLeast = 0): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    await sandbox.database.read((tx) => tx.query('SELECT pg_stat_force_next_flush()'));
-    const [row] = await sandbox.database.read(
-      async (tx) =>
-        (
-          await tx.query<{ read: string }>(
-            `SELECT t.seq_tup_read + coalesce(t.idx_tup_fetch, 0) + coalesce((SELECT
-               sum(idx_tup_read) FROM pg_stat_user_indexes i WHERE i.relid = t.relid), 0) AS read
-             FROM pg_stat_user_tables t WHERE t.relname = $1`,
-            [table],
-          )
-        ).rows,
-    );
-    const read = Number(row?.read ?? 0);
-    if (read >= atLeast || Date.now() > deadline) return read;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Product 1's public fills and market figures, each as the store's fills give them. */
 async function expectFillsServed(sandbox: Running) {
@@ -121,7 +96,7 @@ const ownFillTables = ['own_fills', 'fills', 'orders'];
 /** A page of the caller's own fills deep in their history: its rows, and only them, read. */
 async function expectDeepOwnFillsPage(sandbox: Running) {
   const page = 9_000;
-  const before = await Promise.all(ownFillTables.map((table) => rowsRead(sandbox, table)));
+  const before = await Promise.all(ownFillTables.map((table) => rowsRead(sandbox.database, table)));
   const deep = valid(
     zListOwnExecutionsResponse,
     await demoClient(sandbox)(
@@ -130,7 +105,7 @@ async function expectDeepOwnFillsPage(sandbox: Running) {
     ),
   );
   const after = await Promise.all(
-    ownFillTables.map((table, n) => rowsRead(sandbox, table, (before[n] ?? 0) + 20)),
+    ownFillTables.map((table, n) => rowsRead(sandbox.database, table, (before[n] ?? 0) + 20)),
   );
   const read = after.reduce((sum, rows, n) => sum + rows - (before[n] ?? 0), 0);
   expect(read).toBeLessThan(5_000);
@@ -218,14 +193,14 @@ describe('a start on a store that holds a long history', () => {
       expect(latest.slice(0, 2).map((entry) => entry.amount)).toEqual(['-1', '1']);
       const newestEntry = latest[0]?.id ?? 0;
       expect(newestEntry - (latest[1]?.id ?? 0)).toBe(1);
-      const entriesRead = await rowsRead(second, 'ledger_entries');
+      const entriesRead = await rowsRead(second.database, 'ledger_entries');
       const paged = valid(
         zListTransactionsResponse,
         await call('GET', `/transactions?currency=XRP&limit=1000&page=${ledgerSize / 1000}`),
       );
       // The last page of all, counted for its pages, reads its own rows and not the others.
       const readForPage =
-        (await rowsRead(second, 'ledger_entries', entriesRead + 1000)) - entriesRead;
+        (await rowsRead(second.database, 'ledger_entries', entriesRead + 1000)) - entriesRead;
       expect(readForPage).toBeLessThan(5_000);
       // The seed's funding entry of XRP is the one past the history's pages.
       expect(paged.total_pages).toBe(ledgerSize / 1000 + 1);
