@@ -95,6 +95,7 @@ function fixtureDatabase(database: Database, sequencer: Sequencer): Database {
     read: (work) => database.read(work),
     apply: (statements, prepared) => database.apply(statements, prepared),
     reclaim: database.reclaim?.bind(database),
+    analyze: database.analyze?.bind(database),
     close: () => database.close(),
   };
 }
@@ -189,6 +190,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     handlers,
     sandboxHandlers(origin, options.settleAfterMs, options.requireSessionAuth),
   );
+  // A turn later, once the caller has heard the sandbox is ready: on a store written in bulk,
+  // and never analysed, the planner's statistics take a while to gather.
+  setImmediate(() => void sequencer.analyze().catch(() => undefined));
 
   return {
     server,

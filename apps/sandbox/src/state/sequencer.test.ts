@@ -17,6 +17,7 @@ import { placeOrder } from '../exchange/orders.js';
 import { addPartner, addProduct, addToken, addUser } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
 import { type Database, openDatabase } from '../store/database.js';
+import { addLedgerHistory } from '../store/ledger-history.js';
 import { migrate } from '../store/migrations.js';
 import { readIntents } from '../store/partner-load.js';
 import { loadSandboxState } from '../store/sandbox-load.js';
@@ -348,8 +349,11 @@ describe('closing with a call in flight', () => {
   });
 });
 
-/** A seeded store in memory, with a Sequencer on it that reclaims after `rowsPerReclaim`. */
-async function reclaimingStore(rowsPerReclaim: number) {
+/**
+ * A seeded store in memory, with a Sequencer on it that reclaims after `rowsPerReclaim` rows
+ * and looks at the planner's statistics after `rowsPerAnalysis`.
+ */
+async function reclaimingStore(rowsPerReclaim: number, rowsPerAnalysis = 1_000_000) {
   const db = await openDatabase({ memory: true });
   await migrate(db);
   const credentials = {
@@ -359,7 +363,7 @@ async function reclaimingStore(rowsPerReclaim: number) {
     publicApiKey: 'pk_v',
   };
   await seed(db, credentials, Date.now());
-  const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim });
+  const sequencer = await Sequencer.open(sandboxStorage(db), { rowsPerReclaim, rowsPerAnalysis });
   const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
   const lastVacuum = async () =>
     (
@@ -409,6 +413,85 @@ describe('a store without autovacuum', () => {
       await deposits(40);
       await sequencer.settled();
       expect(await lastVacuum()).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/** How many times the store analysed `table`, once it did at least `atLeast` times or after a while. */
+async function analyses(db: Database, table: string, atLeast = 0): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const [row] = (
+      await db.read((tx) =>
+        tx.query<{ count: string }>(
+          'SELECT analyze_count AS count FROM pg_stat_user_tables WHERE relname = $1',
+          [table],
+        ),
+      )
+    ).rows;
+    const count = Number(row?.count ?? 0);
+    if (count >= atLeast || Date.now() > deadline) return count;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `count` deposits of 1 JPY to `userId`, each a ledger entry, in one call. */
+const deposits = (sequencer: Sequencer, userId: number, count: number) =>
+  sequencer.run((journal) => {
+    for (let n = 0; n < count; n++) {
+      postEntry(journal, {
+        userId,
+        currency: 'JPY',
+        amount: new D(1),
+        sourceAction: 'funding',
+        source: null,
+        now: Date.now(),
+      });
+    }
+  });
+
+describe('a store without autoanalyze', () => {
+  it('has the statistics of the tables that grew gathered again as writes go on', async () => {
+    const { db, sequencer, user } = await reclaimingStore(1_000_000, 30);
+    try {
+      expect(await analyses(db, 'ledger_entries')).toBe(0);
+      // Entries with none analysed yet: the first look analyses them.
+      await deposits(sequencer, user.userId, 40);
+      await sequencer.settled();
+      expect(await analyses(db, 'ledger_entries', 1)).toBe(1);
+      // Fewer new rows than autovacuum's threshold: the next look leaves them.
+      await deposits(sequencer, user.userId, 40);
+      await sequencer.settled();
+      await sequencer.analyze();
+      expect(await analyses(db, 'ledger_entries')).toBe(1);
+      await deposits(sequencer, user.userId, 40);
+      await sequencer.settled();
+      expect(await analyses(db, 'ledger_entries', 2)).toBe(2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('has a store written in bulk analysed once asked, and only the tables that need it', async () => {
+    const { db, sequencer, user } = await reclaimingStore(1_000_000);
+    try {
+      await db.transaction((tx) =>
+        addLedgerHistory(tx, { entries: 2_000, userId: user.userId, currency: 'JPY', since: 0 }),
+      );
+      await sequencer.analyze();
+      expect(await analyses(db, 'ledger_entries')).toBe(1);
+      const [stats] = (
+        await db.read((tx) =>
+          tx.query<{ rows: number }>(
+            "SELECT reltuples AS rows FROM pg_class WHERE relname = 'ledger_entries'",
+          ),
+        )
+      ).rows;
+      expect(Number(stats?.rows)).toBeGreaterThanOrEqual(2_000);
+      await sequencer.analyze();
+      expect(await analyses(db, 'ledger_entries')).toBe(1);
     } finally {
       await db.close();
     }

@@ -8,6 +8,9 @@ import type { SandboxStorage, StoredReads } from './storage.js';
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
 // a megabyte of orders, and tens of milliseconds of PGlite's time per pass.
 const defaultRowsPerReclaim = 20_000;
+// Rows written between two looks at which tables need their statistics again: the look is one
+// query of the store's own counts, and analyses only the tables autovacuum's rule picks.
+const defaultRowsPerAnalysis = 5_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -120,6 +123,7 @@ export class Sequencer {
   #batch: Batch | undefined;
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
+  #rowsSinceAnalysis = 0;
   #intentIdsRead: Promise<void>;
   /** Where history is read: the store, or memory when the store keeps nothing. */
   readonly #history: HistoryReads;
@@ -138,6 +142,7 @@ export class Sequencer {
     private readonly storage: SandboxStorage,
     state: SandboxState,
     private readonly rowsPerReclaim: number,
+    private readonly rowsPerAnalysis: number,
   ) {
     this.#state = state;
     this.#intentIdsRead = this.#readIntentIds(state);
@@ -146,9 +151,20 @@ export class Sequencer {
 
   static async open(
     storage: SandboxStorage,
-    { rowsPerReclaim = defaultRowsPerReclaim }: { rowsPerReclaim?: number } = {},
+    {
+      rowsPerReclaim = defaultRowsPerReclaim,
+      rowsPerAnalysis = defaultRowsPerAnalysis,
+    }: { rowsPerReclaim?: number; rowsPerAnalysis?: number } = {},
   ): Promise<Sequencer> {
-    return new Sequencer(storage, await storage.load(), rowsPerReclaim);
+    return new Sequencer(storage, await storage.load(), rowsPerReclaim, rowsPerAnalysis);
+  }
+
+  /**
+   * Has the store analyse the tables that need it (see SandboxStorage.analyze), after what is
+   * decided by now. The sandbox asks once it listens, for a store written in bulk or before.
+   */
+  analyze(): Promise<void> {
+    return this.settled().then(() => this.storage.analyze?.());
   }
 
   /**
@@ -366,6 +382,11 @@ export class Sequencer {
             // Queued before the next batch, after this one's calls are answered; a failure
             // only leaves the room to the next pass.
             void this.storage.reclaim().catch(() => undefined);
+          }
+          this.#rowsSinceAnalysis += changes.size;
+          if (this.storage.analyze && this.#rowsSinceAnalysis >= this.rowsPerAnalysis) {
+            this.#rowsSinceAnalysis = 0;
+            void this.storage.analyze().catch(() => undefined);
           }
         } catch (error) {
           try {

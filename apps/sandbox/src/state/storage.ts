@@ -18,6 +18,8 @@ export interface SandboxStorage {
   write(changes: Changes): Promise<void>;
   /** Reclaims the room of rows that writes replaced, on a store that does not do it alone. */
   reclaim?(): Promise<void>;
+  /** Keeps the planner's statistics, on a store that does not do it alone. */
+  analyze?(): Promise<void>;
   /**
    * Where history is read when the store keeps it: memory then forgets each order once it is
    * stored closed. Without it, memory holds all history and answers its reads.

@@ -20,6 +20,7 @@ export function sandboxStorage(db: Database): SandboxStorage {
     loadIntentIds: () => db.read(readIntentIds),
     write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
     reclaim: db.reclaim?.bind(db),
+    analyze: db.analyze?.bind(db),
     history: storedHistory(db),
   };
 }
