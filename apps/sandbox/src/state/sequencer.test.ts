@@ -461,12 +461,12 @@ describe('a store without autoanalyze', () => {
       await deposits(sequencer, user.userId, 40);
       await sequencer.settled();
       expect(await analyses(db, 'ledger_entries', 1)).toBe(1);
-      // Fewer new rows than autovacuum's threshold: the next look leaves them.
+      // Fewer new rows than the table held when analysed, and 50 more: the next look leaves it.
       await deposits(sequencer, user.userId, 40);
       await sequencer.settled();
       await sequencer.analyze();
       expect(await analyses(db, 'ledger_entries')).toBe(1);
-      await deposits(sequencer, user.userId, 40);
+      await deposits(sequencer, user.userId, 100);
       await sequencer.settled();
       expect(await analyses(db, 'ledger_entries', 2)).toBe(2);
     } finally {

@@ -29,22 +29,25 @@ export interface Database {
    */
   reclaim?(): Promise<void>;
   /**
-   * Analyses the tables whose planner statistics are missing or stale, by autovacuum's rule (a
-   * tenth of the rows changed since). PostgreSQL's autovacuum does it on its own; PGlite runs
-   * none, and a plan made without statistics may read a whole history for one page of it.
+   * Analyses the tables whose planner statistics are missing or stale (see tablesToAnalyze).
+   * PostgreSQL's autovacuum does it on its own; PGlite runs none, and a plan made without
+   * statistics may read a whole history for one page of it.
    */
   analyze?(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The tables `Database.analyze` analyses: changed by more than autovacuum's threshold since
- * their last analysis, or holding rows and no statistics at all (a store written before the
- * sandbox analysed, or in bulk). The counts of changes are this process's; the statistics stay.
+ * The tables `Database.analyze` analyses: holding rows and no statistics at all (a store
+ * written in bulk, or before the sandbox analysed), or with as many rows changed since their
+ * last analysis as they held then. That is ten times autovacuum's share: the planner scales
+ * the rows it expects by a table's size as it is, so statistics go stale only as the rows
+ * change in kind, and PGlite's analysis stops every call while it runs. The counts of
+ * changes are this process's; the statistics stay in the store.
  */
 const tablesToAnalyze = `SELECT format('%I', s.relname) AS name FROM pg_stat_user_tables s
   JOIN pg_class c ON c.oid = s.relid
-  WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
+  WHERE s.n_mod_since_analyze > 50 + greatest(c.reltuples, 0)
      OR (pg_relation_size(c.oid) > 0
          AND NOT EXISTS (SELECT 1 FROM pg_statistic st WHERE st.starelid = c.oid))`;
 
@@ -111,7 +114,13 @@ class PgliteDatabase implements Database {
       return this.db.query<{ name: string }>(tablesToAnalyze);
     });
     // A table at a time: PGlite runs on the thread that serves calls, which get a turn between.
-    await Promise.all(rows.map(({ name }) => this.#enqueue(() => this.db.exec(`ANALYZE ${name}`))));
+    // A sample a tenth of PostgreSQL's default: enough to tell whose rows a table holds, and
+    // a tenth of the pages read.
+    const analyze = (name: string) =>
+      this.db.exec(
+        `SET default_statistics_target = 10; ANALYZE ${name}; RESET default_statistics_target`,
+      );
+    await Promise.all(rows.map(({ name }) => this.#enqueue(() => analyze(name))));
   }
 
   close(): Promise<void> {
