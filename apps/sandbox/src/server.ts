@@ -23,7 +23,8 @@ import { type Database, openDatabase, type StoreOptions } from './store/database
 import { migrate } from './store/migrations.js';
 import { writeDirectly } from './store/sandbox-storage.js';
 import { seed } from './store/seed.js';
-import { TestClock, testControl } from './test-control/test-control.js';
+import { TestClock } from './test-control/test-clock.js';
+import { testControl } from './test-control/test-control.js';
 
 export interface SandboxOptions {
   port?: number;

@@ -26,10 +26,10 @@ function loanView(state: ExchangeState, loan: Loan) {
  * first; the interest they owe by now is charged first.
  */
 const listLoans: ExchangeHandlerOf<'listLoans'> = ({ journal, caller, query, now }) => {
-  const userId = actingUser(caller);
-  const own = (loan: Loan) =>
-    (loan.lenderId === userId || loan.borrowerId === userId) && loan.currency === query.currency;
-  const rows = [...journal.exchange.loans.values()].filter(own).sort((a, b) => b.id - a.id);
+  const rows = journal.exchange
+    .loansOfUser(actingUser(caller))
+    .filter((loan) => loan.currency === query.currency)
+    .sort((a, b) => b.id - a.id);
   chargeDueInterest(journal, now, rows);
   const view = (loan: Loan) => loanView(journal.exchange, loan);
   return { status: 200, body: pageOf(rows, query.limit, query.page, view) };

@@ -407,6 +407,8 @@ export class ExchangeState {
   loans = new Map<number, Loan>();
   /** Each position's loans, oldest first: what a fill or a close of it settles. */
   readonly #loansByPosition = new Map<number, Loan[]>();
+  /** Each user's loans, lent or borrowed: what `GET /loans` reads, not every loan there is. */
+  readonly #loansByUser = new Map<number, Loan[]>();
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
@@ -589,17 +591,26 @@ export class ExchangeState {
 
   addLoan(loan: Loan): void {
     this.loans.set(loan.id, loan);
+    for (const userId of partiesOf(loan)) {
+      entry(this.#loansByUser, userId, (): Loan[] => []).push(loan);
+    }
     if (loan.positionId === null) return;
     entry(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
   }
 
   dropLoan(loan: Loan): void {
     this.loans.delete(loan.id);
+    for (const userId of partiesOf(loan)) removeFrom(this.#loansByUser.get(userId), loan);
     if (loan.positionId !== null) removeFrom(this.#loansByPosition.get(loan.positionId), loan);
   }
 
   loansOf(positionId: number): readonly Loan[] {
     return this.#loansByPosition.get(positionId) ?? [];
+  }
+
+  /** The loans `userId` lent or borrowed, in the order they were added. */
+  loansOfUser(userId: number): readonly Loan[] {
+    return this.#loansByUser.get(userId) ?? [];
   }
 
   addPosition(position: Position): void {
@@ -686,6 +697,9 @@ export class ExchangeState {
 }
 
 /** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
+/** The users a loan is listed for: its lender and its borrower, once when they are one. */
+const partiesOf = (loan: Loan) => new Set([loan.lenderId, loan.borrowerId]);
+
 function removeFrom<T>(list: T[] | undefined, item: T): void {
   const at = list?.indexOf(item) ?? -1;
   if (at !== -1) list?.splice(at, 1);

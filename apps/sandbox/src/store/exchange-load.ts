@@ -1,18 +1,8 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import {
-  type Currency,
-  D,
-  type Deposit,
-  ExchangeState,
-  type Loan,
-  type LoanBid,
-  type Order,
-  type Position,
-  type Withdrawal,
-} from '../state/exchange-state.js';
+import { type Currency, D, ExchangeState, type Order } from '../state/exchange-state.js';
 import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
-import { readRows, selectFrom } from './sandbox-rows.js';
+import { readRecords, readRows, selectFrom } from './sandbox-rows.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
 
@@ -41,58 +31,15 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
       exchangeRate: new D(String(row.exchange_rate)),
     });
   }
-  for (const row of await query<Record<string, string | number | boolean>>(
-    'SELECT * FROM products',
-  )) {
-    state.products.set(Number(row.id), {
-      id: Number(row.id),
-      productType: String(row.product_type),
-      code: String(row.code),
-      baseCurrency: String(row.base_currency),
-      quotedCurrency: String(row.quoted_currency),
-      takerFee: new D(String(row.taker_fee)),
-      makerFee: new D(String(row.maker_fee)),
-      tickSize: new D(String(row.tick_size)),
-      disabled: Boolean(row.disabled),
-      marginEnabled: Boolean(row.margin_enabled),
-      cfdEnabled: Boolean(row.cfd_enabled),
-      perpetualEnabled: Boolean(row.perpetual_enabled),
-      perpetual: Boolean(row.perpetual),
-    });
+  for (const product of await readRecords(db, 'product', null)) {
+    state.products.set(product.id, product);
   }
-  for (const row of await query<{ id: string; user_id: number; secret: string }>(
-    'SELECT id, user_id, secret FROM api_tokens',
-  )) {
-    state.tokens.set(row.id, { userId: Number(row.user_id), secret: row.secret });
+  for (const { id, userId, secret } of await readRecords(db, 'apiToken', null)) {
+    state.tokens.set(id, { userId, secret });
   }
-  for (const row of await query<Record<string, string | number>>('SELECT * FROM users')) {
-    state.users.set(Number(row.id), {
-      id: Number(row.id),
-      email: String(row.email),
-      firstName: String(row.first_name),
-      lastName: String(row.last_name),
-      country: String(row.country),
-      currency: String(row.currency),
-      language: String(row.language),
-      kycStatus: String(row.kyc_status),
-      appVendorId: Number(row.app_vendor_id),
-      affiliateCode: String(row.affiliate_code),
-      emailConfirmedAtS: Number(row.email_confirmed_at_s),
-    });
-  }
-  const orNull = (value: unknown) => (value === null ? null : Number(value));
-  for (const row of await readRows(db, 'oauthRequest', null)) {
-    state.addOAuthRequest({
-      publicId: String(row.public_id),
-      privateId: String(row.private_id),
-      appTokenId: String(row.app_token_id),
-      externalRef: row.external_ref === null ? null : String(row.external_ref),
-      createdAt: Number(row.created_at),
-      expiresAt: Number(row.expires_at),
-      approvedByUserId: orNull(row.approved_by_user_id),
-      approvedAt: orNull(row.approved_at),
-      deniedAt: orNull(row.denied_at),
-    });
+  for (const user of await readRecords(db, 'user', null)) state.users.set(user.id, user);
+  for (const request of await readRecords(db, 'oauthRequest', null)) {
+    state.addOAuthRequest(request);
   }
   const entries = await entriesByAccount(db);
   for (const row of await readRows(db, 'accounts')) {
@@ -113,36 +60,17 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   ).map((row) => orderOf(row, decimal));
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
-  for (const row of await readRows(db, 'positions')) {
-    state.positions.set(Number(row.id), {
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      productId: Number(row.product_id),
-      tradingType: row.trading_type as Order['tradingType'],
-      side: row.side as Position['side'],
-      leverageLevel: Number(row.leverage_level),
-      fundingCurrency: String(row.funding_currency),
-      quantity: new D(String(row.quantity)),
-      openValue: new D(String(row.open_value)),
-      closedQuantity: new D(String(row.closed_quantity)),
-      closedValue: new D(String(row.closed_value)),
-      margin: new D(String(row.margin)),
-      realizedPnl: new D(String(row.realized_pnl)),
-      status: row.status as Position['status'],
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
+  for (const position of await readRecords(db, 'positions')) {
+    state.positions.set(position.id, position);
   }
-  loadFunding(state, await readRows(db, 'withdrawal'), await readRows(db, 'deposit'));
-  loadLoanBids(state, await readRows(db, 'loanBid'));
-  loadLoans(state, await readRows(db, 'loan'));
-  for (const row of await readRows(db, 'leverageSetting')) {
-    state.leverageSettings.set(Number(row.id), {
-      tradingAccountId: Number(row.id),
-      userId: Number(row.user_id),
-      productId: Number(row.product_id),
-      leverageLevel: Number(row.leverage_level),
-    });
+  for (const withdrawal of await readRecords(db, 'withdrawal')) {
+    state.withdrawals.set(withdrawal.id, withdrawal);
+  }
+  for (const deposit of await readRecords(db, 'deposit')) state.deposits.set(deposit.id, deposit);
+  for (const bid of await readRecords(db, 'loanBid')) state.loanBids.set(bid.id, bid);
+  for (const loan of await readRecords(db, 'loan')) state.addLoan(loan);
+  for (const setting of await readRecords(db, 'leverageSetting')) {
+    state.leverageSettings.set(setting.tradingAccountId, setting);
   }
   for (const row of await query<{
     currency: string;
@@ -200,8 +128,6 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   return state;
 }
 
-type Row = Record<string, unknown>;
-
 const day = 24 * 60 * 60 * 1000;
 
 /**
@@ -241,83 +167,6 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
   );
   for (const row of rows) {
     if (row.fill !== null) state.lastStoredFill.set(Number(row.id), Number(row.fill));
-  }
-}
-
-/** The withdrawals and deposits rows, into the state. */
-function loadFunding(state: ExchangeState, withdrawals: Row[], deposits: Row[]): void {
-  const text = (value: unknown) => (value === null ? null : String(value));
-  for (const row of withdrawals) {
-    state.withdrawals.set(Number(row.id), {
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      kind: row.kind as Withdrawal['kind'],
-      currency: String(row.currency),
-      amount: new D(String(row.amount)),
-      fee: new D(String(row.fee)),
-      state: row.state as Withdrawal['state'],
-      address: text(row.address),
-      network: text(row.network),
-      paymentId: text(row.payment_id),
-      memoType: text(row.memo_type),
-      memoValue: text(row.memo_value),
-      transactionHash: text(row.transaction_hash),
-      bankAccountId: row.bank_account_id === null ? null : Number(row.bank_account_id),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
-  }
-  for (const row of deposits) {
-    state.deposits.set(Number(row.id), {
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      currency: String(row.currency),
-      amount: new D(String(row.amount)),
-      state: row.state as Deposit['state'],
-      transactionHash: text(row.transaction_hash),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
-  }
-}
-
-/** The loan bids rows, into the state. */
-function loadLoanBids(state: ExchangeState, rows: Row[]): void {
-  for (const row of rows) {
-    state.loanBids.set(Number(row.id), {
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      currency: String(row.currency),
-      rate: new D(String(row.rate)),
-      quantity: new D(String(row.quantity)),
-      lent: new D(String(row.lent)),
-      status: row.status as LoanBid['status'],
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
-  }
-}
-
-/** The loans rows, into the state. */
-function loadLoans(state: ExchangeState, rows: Row[]): void {
-  for (const row of rows) {
-    state.addLoan({
-      id: Number(row.id),
-      positionId: row.position_id === null ? null : Number(row.position_id),
-      bidId: row.bid_id === null ? null : Number(row.bid_id),
-      lenderId: Number(row.lender_id),
-      borrowerId: Number(row.borrower_id),
-      currency: String(row.currency),
-      rate: new D(String(row.rate)),
-      quantity: new D(String(row.quantity)),
-      repaid: new D(String(row.repaid)),
-      interest: new D(String(row.interest)),
-      chargedUntil: Number(row.charged_until),
-      fundReloaned: row.fund_reloaned === true,
-      status: row.status as Loan['status'],
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
   }
 }
 

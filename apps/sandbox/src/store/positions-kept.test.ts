@@ -94,6 +94,11 @@ describe('a loan in the store', () => {
     expect(valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'))).toEqual(
       lent,
     );
+    // Read back for its borrower too, and for no one else.
+    const listed = async (call: typeof lender.call) =>
+      valid(zListLoansResponse, await call('GET', '/loans?currency=BTC'));
+    expect(await listed(trader.call)).toEqual(lent);
+    expect((await listed(other.call)).models).toEqual([]);
     expect(await balances(lender.call, 'BTC')).toEqual({ balance: '9.5', reserved: '1.5' });
     // The lender's choice is kept too, then taken back for the repayment below.
     const relend = (fund_reloaned: boolean) =>
@@ -131,5 +136,6 @@ describe('a loan in the store', () => {
     expect(await balances(lender.call, 'BTC')).toEqual({ balance: '10.0001', reserved: '2' });
     const repaid = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
     expect(repaid.models).toMatchObject([{ status: 'closed', fund_reloaned: true }]);
+    expect(await listed(trader.call)).toEqual(repaid);
   });
 });

@@ -1,4 +1,4 @@
-import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
+import { type Account, D, type Fill, type Order, type Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import {
   ownerKindOrder,
@@ -20,13 +20,22 @@ export interface NonceRow {
 const nonceConflict =
   'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)';
 
+/**
+ * Where a column's value comes from: a field of the record, written as it is and read back
+ * into it by the column's type (`readRecords`), or a function of the record, written alone.
+ */
+type Source<Row> = (keyof Row & string) | ((row: Row) => Value);
+
 /** How one table's rows are written: each column's SQL type and where its value comes from. */
 interface Table<Row> {
   name: string;
-  columns: [column: string, type: string, value: (row: Row) => Value][];
+  columns: [column: string, type: string, source: Source<Row>][];
   /** What happens to a row that is already there. */
   onConflict: string;
 }
+
+const columnValue = <Row>(source: Source<Row>, row: Row): Value =>
+  typeof source === 'function' ? source(row) : (row[source] as Value);
 
 const orders: Table<Order> = {
   name: 'orders',
@@ -100,22 +109,22 @@ const fills: Table<Fill> = {
 const positions: Table<Position> = {
   name: 'positions',
   columns: [
-    ['id', 'bigint', (p) => p.id],
-    ['user_id', 'bigint', (p) => p.userId],
-    ['product_id', 'bigint', (p) => p.productId],
-    ['trading_type', 'text', (p) => p.tradingType],
-    ['side', 'text', (p) => p.side],
-    ['leverage_level', 'integer', (p) => p.leverageLevel],
-    ['funding_currency', 'text', (p) => p.fundingCurrency],
-    ['quantity', 'numeric', (p) => p.quantity],
-    ['open_value', 'numeric', (p) => p.openValue],
-    ['closed_quantity', 'numeric', (p) => p.closedQuantity],
-    ['closed_value', 'numeric', (p) => p.closedValue],
-    ['margin', 'numeric', (p) => p.margin],
-    ['realized_pnl', 'numeric', (p) => p.realizedPnl],
-    ['status', 'text', (p) => p.status],
-    ['created_at', 'bigint', (p) => p.createdAt],
-    ['updated_at', 'bigint', (p) => p.updatedAt],
+    ['id', 'bigint', 'id'],
+    ['user_id', 'bigint', 'userId'],
+    ['product_id', 'bigint', 'productId'],
+    ['trading_type', 'text', 'tradingType'],
+    ['side', 'text', 'side'],
+    ['leverage_level', 'integer', 'leverageLevel'],
+    ['funding_currency', 'text', 'fundingCurrency'],
+    ['quantity', 'numeric', 'quantity'],
+    ['open_value', 'numeric', 'openValue'],
+    ['closed_quantity', 'numeric', 'closedQuantity'],
+    ['closed_value', 'numeric', 'closedValue'],
+    ['margin', 'numeric', 'margin'],
+    ['realized_pnl', 'numeric', 'realizedPnl'],
+    ['status', 'text', 'status'],
+    ['created_at', 'bigint', 'createdAt'],
+    ['updated_at', 'bigint', 'updatedAt'],
   ],
   onConflict: '',
 };
@@ -137,15 +146,15 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   oauthRequest: {
     name: 'oauth_requests',
     columns: [
-      ['public_id', 'uuid', (r) => r.publicId],
-      ['private_id', 'uuid', (r) => r.privateId],
-      ['app_token_id', 'text', (r) => r.appTokenId],
-      ['external_ref', 'text', (r) => r.externalRef],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['expires_at', 'bigint', (r) => r.expiresAt],
-      ['approved_by_user_id', 'bigint', (r) => r.approvedByUserId],
-      ['approved_at', 'bigint', (r) => r.approvedAt],
-      ['denied_at', 'bigint', (r) => r.deniedAt],
+      ['public_id', 'uuid', 'publicId'],
+      ['private_id', 'uuid', 'privateId'],
+      ['app_token_id', 'text', 'appTokenId'],
+      ['external_ref', 'text', 'externalRef'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['expires_at', 'bigint', 'expiresAt'],
+      ['approved_by_user_id', 'bigint', 'approvedByUserId'],
+      ['approved_at', 'bigint', 'approvedAt'],
+      ['denied_at', 'bigint', 'deniedAt'],
     ],
     onConflict: '',
   },
@@ -255,106 +264,106 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   withdrawal: {
     name: 'withdrawals',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['kind', 'text', (r) => r.kind],
-      ['currency', 'text', (r) => r.currency],
-      ['amount', 'numeric', (r) => r.amount],
-      ['fee', 'numeric', (r) => r.fee],
-      ['state', 'text', (r) => r.state],
-      ['address', 'text', (r) => r.address],
-      ['network', 'text', (r) => r.network],
-      ['payment_id', 'text', (r) => r.paymentId],
-      ['memo_type', 'text', (r) => r.memoType],
-      ['memo_value', 'text', (r) => r.memoValue],
-      ['transaction_hash', 'text', (r) => r.transactionHash],
-      ['bank_account_id', 'bigint', (r) => r.bankAccountId],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['updated_at', 'bigint', (r) => r.updatedAt],
+      ['id', 'bigint', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['kind', 'text', 'kind'],
+      ['currency', 'text', 'currency'],
+      ['amount', 'numeric', 'amount'],
+      ['fee', 'numeric', 'fee'],
+      ['state', 'text', 'state'],
+      ['address', 'text', 'address'],
+      ['network', 'text', 'network'],
+      ['payment_id', 'text', 'paymentId'],
+      ['memo_type', 'text', 'memoType'],
+      ['memo_value', 'text', 'memoValue'],
+      ['transaction_hash', 'text', 'transactionHash'],
+      ['bank_account_id', 'bigint', 'bankAccountId'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['updated_at', 'bigint', 'updatedAt'],
     ],
     onConflict: '',
   },
   deposit: {
     name: 'deposits',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['currency', 'text', (r) => r.currency],
-      ['amount', 'numeric', (r) => r.amount],
-      ['state', 'text', (r) => r.state],
-      ['transaction_hash', 'text', (r) => r.transactionHash],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['updated_at', 'bigint', (r) => r.updatedAt],
+      ['id', 'bigint', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['currency', 'text', 'currency'],
+      ['amount', 'numeric', 'amount'],
+      ['state', 'text', 'state'],
+      ['transaction_hash', 'text', 'transactionHash'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['updated_at', 'bigint', 'updatedAt'],
     ],
     onConflict: '',
   },
   loanBid: {
     name: 'loan_bids',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['currency', 'text', (r) => r.currency],
-      ['rate', 'numeric', (r) => r.rate],
-      ['quantity', 'numeric', (r) => r.quantity],
-      ['lent', 'numeric', (r) => r.lent],
-      ['status', 'text', (r) => r.status],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['updated_at', 'bigint', (r) => r.updatedAt],
+      ['id', 'bigint', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['currency', 'text', 'currency'],
+      ['rate', 'numeric', 'rate'],
+      ['quantity', 'numeric', 'quantity'],
+      ['lent', 'numeric', 'lent'],
+      ['status', 'text', 'status'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['updated_at', 'bigint', 'updatedAt'],
     ],
     onConflict: '',
   },
   leverageSetting: {
     name: 'trading_accounts',
     columns: [
-      ['id', 'bigint', (r) => r.tradingAccountId],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['product_id', 'bigint', (r) => r.productId],
-      ['leverage_level', 'integer', (r) => r.leverageLevel],
+      ['id', 'bigint', 'tradingAccountId'],
+      ['user_id', 'bigint', 'userId'],
+      ['product_id', 'bigint', 'productId'],
+      ['leverage_level', 'integer', 'leverageLevel'],
     ],
     onConflict: '',
   },
   user: {
     name: 'users',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['email', 'text', (r) => r.email],
-      ['first_name', 'text', (r) => r.firstName],
-      ['last_name', 'text', (r) => r.lastName],
-      ['country', 'text', (r) => r.country],
-      ['currency', 'text', (r) => r.currency],
-      ['language', 'text', (r) => r.language],
-      ['kyc_status', 'text', (r) => r.kycStatus],
-      ['app_vendor_id', 'bigint', (r) => r.appVendorId],
-      ['affiliate_code', 'text', (r) => r.affiliateCode],
-      ['email_confirmed_at_s', 'bigint', (r) => r.emailConfirmedAtS],
+      ['id', 'bigint', 'id'],
+      ['email', 'text', 'email'],
+      ['first_name', 'text', 'firstName'],
+      ['last_name', 'text', 'lastName'],
+      ['country', 'text', 'country'],
+      ['currency', 'text', 'currency'],
+      ['language', 'text', 'language'],
+      ['kyc_status', 'text', 'kycStatus'],
+      ['app_vendor_id', 'bigint', 'appVendorId'],
+      ['affiliate_code', 'text', 'affiliateCode'],
+      ['email_confirmed_at_s', 'bigint', 'emailConfirmedAtS'],
     ],
     onConflict: '',
   },
   apiToken: {
     name: 'api_tokens',
     columns: [
-      ['id', 'text', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['secret', 'text', (r) => r.secret],
+      ['id', 'text', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['secret', 'text', 'secret'],
     ],
     onConflict: '',
   },
   product: {
     name: 'products',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['product_type', 'text', (r) => r.productType],
-      ['code', 'text', (r) => r.code],
-      ['base_currency', 'text', (r) => r.baseCurrency],
-      ['quoted_currency', 'text', (r) => r.quotedCurrency],
-      ['taker_fee', 'numeric', (r) => r.takerFee],
-      ['maker_fee', 'numeric', (r) => r.makerFee],
-      ['tick_size', 'numeric', (r) => r.tickSize],
-      ['disabled', 'boolean', (r) => r.disabled],
-      ['margin_enabled', 'boolean', (r) => r.marginEnabled],
-      ['cfd_enabled', 'boolean', (r) => r.cfdEnabled],
-      ['perpetual_enabled', 'boolean', (r) => r.perpetualEnabled],
-      ['perpetual', 'boolean', (r) => r.perpetual],
+      ['id', 'bigint', 'id'],
+      ['product_type', 'text', 'productType'],
+      ['code', 'text', 'code'],
+      ['base_currency', 'text', 'baseCurrency'],
+      ['quoted_currency', 'text', 'quotedCurrency'],
+      ['taker_fee', 'numeric', 'takerFee'],
+      ['maker_fee', 'numeric', 'makerFee'],
+      ['tick_size', 'numeric', 'tickSize'],
+      ['disabled', 'boolean', 'disabled'],
+      ['margin_enabled', 'boolean', 'marginEnabled'],
+      ['cfd_enabled', 'boolean', 'cfdEnabled'],
+      ['perpetual_enabled', 'boolean', 'perpetualEnabled'],
+      ['perpetual', 'boolean', 'perpetual'],
     ],
     onConflict: '',
   },
@@ -371,21 +380,21 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   loan: {
     name: 'loans',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['position_id', 'bigint', (r) => r.positionId],
-      ['bid_id', 'bigint', (r) => r.bidId],
-      ['lender_id', 'bigint', (r) => r.lenderId],
-      ['borrower_id', 'bigint', (r) => r.borrowerId],
-      ['currency', 'text', (r) => r.currency],
-      ['rate', 'numeric', (r) => r.rate],
-      ['quantity', 'numeric', (r) => r.quantity],
-      ['repaid', 'numeric', (r) => r.repaid],
-      ['interest', 'numeric', (r) => r.interest],
-      ['charged_until', 'bigint', (r) => r.chargedUntil],
-      ['fund_reloaned', 'boolean', (r) => r.fundReloaned],
-      ['status', 'text', (r) => r.status],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['updated_at', 'bigint', (r) => r.updatedAt],
+      ['id', 'bigint', 'id'],
+      ['position_id', 'bigint', 'positionId'],
+      ['bid_id', 'bigint', 'bidId'],
+      ['lender_id', 'bigint', 'lenderId'],
+      ['borrower_id', 'bigint', 'borrowerId'],
+      ['currency', 'text', 'currency'],
+      ['rate', 'numeric', 'rate'],
+      ['quantity', 'numeric', 'quantity'],
+      ['repaid', 'numeric', 'repaid'],
+      ['interest', 'numeric', 'interest'],
+      ['charged_until', 'bigint', 'chargedUntil'],
+      ['fund_reloaned', 'boolean', 'fundReloaned'],
+      ['status', 'text', 'status'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['updated_at', 'bigint', 'updatedAt'],
     ],
     onConflict: '',
   },
@@ -457,6 +466,41 @@ export function selectFrom(table: keyof typeof tables): string {
     .join(', ')} FROM ${name}`;
 }
 
+/** The record each table read back whole holds. */
+type TableRecords = Records & { positions: Position };
+
+/** A stored value as its record's field holds it, by the column's SQL type. */
+function fieldValue(type: string, stored: Read): unknown {
+  if (stored === null) return null;
+  if (type === 'bigint' || type === 'integer') return Number(stored);
+  if (type === 'numeric') return new D(String(stored));
+  return stored;
+}
+
+/**
+ * Every row of `table` as memory holds the record, in `orderBy` order: each column read back
+ * into the field it is written from, by its type. A column written from a function names no
+ * field to go back to, so its table is read by hand.
+ */
+export async function readRecords<Name extends keyof TableRecords>(
+  db: Queryable,
+  table: Name,
+  orderBy: string | null = 'id',
+): Promise<TableRecords[Name][]> {
+  const { name, columns } = tables[table] as Table<never>;
+  const fields = columns.map(([column, type, source]) => {
+    if (typeof source !== 'string') throw new Error(`${name}.${column} is read back by hand`);
+    return { column, type, field: source as string };
+  });
+  return (await readRows(db, table, orderBy)).map((row) => {
+    const record: Record<string, unknown> = {};
+    for (const { column, type, field } of fields) {
+      record[field] = fieldValue(type, row[column] ?? null);
+    }
+    return record as unknown as TableRecords[Name];
+  });
+}
+
 async function readSelect(
   db: Queryable,
   table: keyof typeof tables,
@@ -513,8 +557,8 @@ function element(value: Value): string {
 }
 
 function write<Row>(table: Table<Row>, rows: Row[]): string {
-  const arrays = table.columns.map(([, , value]) => {
-    const literal = `{${rows.map((row) => element(value(row))).join(',')}}`;
+  const arrays = table.columns.map(([, , source]) => {
+    const literal = `{${rows.map((row) => element(columnValue(source, row))).join(',')}}`;
     return `'${literal.replaceAll("'", "''")}'`;
   });
   return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;

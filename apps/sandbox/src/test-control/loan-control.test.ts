@@ -6,13 +6,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { houseUserId } from '../exchange/ledger.js';
 import { valid } from '../test-support.js';
-import { memorySandbox } from '../testing/memory-sandbox.js';
+import { memoryApp } from '../testing/memory-app.js';
 import { balances } from '../testing/trading.js';
-import { loanControl } from './loan-control.js';
 
-/** A user with a live bid of 1 BTC, and the test control of loans over the sandbox. */
+/** A user with a live bid of 1 BTC, and the test control of loans over the sandbox's edge. */
 async function lending() {
-  const sandbox = await memorySandbox();
+  const { sandbox, app } = await memoryApp({ testControl: true });
   const lender = sandbox.addUser();
   const bid = valid(
     zCreateLoanBidResponse,
@@ -21,9 +20,8 @@ async function lending() {
     }),
   );
   const control = async (path: string, body: Record<string, unknown>) => {
-    const answer = await loanControl(sandbox.sequencer, sandbox.now, path, body);
-    if (!answer) throw new Error(`${path} is not a loan control`);
-    return { status: answer.status, body: JSON.parse(answer.bytes.toString()) as unknown };
+    const answer = await app.inject({ method: 'POST', url: path, payload: body });
+    return { status: answer.statusCode, body: answer.json() as unknown };
   };
   const loans = async () =>
     valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC')).models;

@@ -1,58 +1,56 @@
 import { lendFromBid, outstanding, repayLoan } from '../exchange/borrowing.js';
 import { houseUserId } from '../exchange/ledger.js';
 import { availableOf } from '../exchange/loan-bids.js';
-import { DomainError, NotFound, Refusal } from '../handling/errors.js';
+import { NotFound, Refusal } from '../handling/errors.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import type { Sequencer } from '../state/sequencer.js';
 import { positiveDecimal, refused } from './control-answers.js';
+import type { ControlCall } from './control-route.js';
 
-/**
+/*
  * What traders who are not sandbox users do with a user's loan bid, which one user's
  * credentials cannot make happen (the house stands for those traders, as the demo ladder of the
- * loan book stands for lenders who are not sandbox users):
- *
- * - `POST /test/loan_bids/{loan_bid_id}/borrow` with `{"quantity": "0.1"}` borrows that much
- *   of a live bid, as a margin trade would: a loan of the bid's user's, lent to the house.
- * - `POST /test/loans/{loan_id}/repay` with `{}` repays what is owed of such a loan, which
- *   goes back to the bid or to the lender as the lender chose (`PUT /loans/{loan_id}`).
- *
- * Undefined for any other path.
+ * loan book stands for lenders who are not sandbox users).
  */
-export async function loanControl(
-  sequencer: Sequencer,
-  now: () => number,
-  pathname: string,
-  body: Record<string, unknown>,
-): Promise<Serialized | undefined> {
-  const bidId = /^\/test\/loan_bids\/([0-9]{1,15})\/borrow$/.exec(pathname)?.[1];
-  const loanId = /^\/test\/loans\/([0-9]{1,15})\/repay$/.exec(pathname)?.[1];
-  if (bidId === undefined && loanId === undefined) return undefined;
-  try {
-    if (bidId !== undefined) {
-      const asked = positiveDecimal(body.quantity);
-      if (!asked) return refused('quantity', 'must_be_a_positive_decimal_string');
-      const loan = await sequencer.run((journal) => {
-        const bid = journal.exchange.loanBids.get(Number(bidId));
-        if (!bid) throw new NotFound('Loan bid not found');
-        if (bid.status !== 'live') throw new Refusal('loan_bid_id', `not_live:${bid.status}`);
-        if (asked.gt(availableOf(bid))) throw new Refusal('quantity', 'more_than_the_bid_offers');
-        const borrower = { positionId: null, userId: houseUserId };
-        return lendFromBid(journal, bid, borrower, asked, now());
-      });
-      const quantity = asked.toFixed();
-      return uncachedJson(200, { loan_id: loan.id, loan_bid_id: loan.bidId, quantity });
-    }
-    const repaid = await sequencer.run((journal) => {
-      const loan = journal.exchange.loans.get(Number(loanId));
-      if (!loan || loan.positionId !== null) throw new NotFound('Loan not found');
-      if (loan.status !== 'open') throw new Refusal('loan_id', `not_open:${loan.status}`);
-      repayLoan(journal, loan, outstanding(loan), now());
-      return loan.id;
-    });
-    return uncachedJson(200, { loan_id: repaid, status: 'closed' });
-  } catch (error) {
-    if (error instanceof NotFound) return uncachedJson(404, { message: error.message });
-    if (error instanceof DomainError) return uncachedJson(422, { errors: error.errors ?? {} });
-    throw error;
-  }
+
+/**
+ * `POST /test/loan_bids/{loan_bid_id}/borrow` with `{"quantity": "0.1"}` borrows that much of
+ * a live bid, as a margin trade would: a loan of the bid's user's, lent to the house.
+ */
+export async function borrowFromBid({
+  sequencer,
+  clock,
+  params,
+  body,
+}: ControlCall<{ loan_bid_id: number }>): Promise<Serialized> {
+  const asked = positiveDecimal(body.quantity);
+  if (!asked) return refused('quantity', 'must_be_a_positive_decimal_string');
+  const loan = await sequencer.run((journal) => {
+    const bid = journal.exchange.loanBids.get(params.loan_bid_id);
+    if (!bid) throw new NotFound('Loan bid not found');
+    if (bid.status !== 'live') throw new Refusal('loan_bid_id', `not_live:${bid.status}`);
+    if (asked.gt(availableOf(bid))) throw new Refusal('quantity', 'more_than_the_bid_offers');
+    const borrower = { positionId: null, userId: houseUserId };
+    return lendFromBid(journal, bid, borrower, asked, clock.now());
+  });
+  const quantity = asked.toFixed();
+  return uncachedJson(200, { loan_id: loan.id, loan_bid_id: loan.bidId, quantity });
+}
+
+/**
+ * `POST /test/loans/{loan_id}/repay` with `{}` repays what is owed of such a loan, which goes
+ * back to the bid or to the lender as the lender chose (`PUT /loans/{loan_id}`).
+ */
+export async function repayHouseLoan({
+  sequencer,
+  clock,
+  params,
+}: ControlCall<{ loan_id: number }>): Promise<Serialized> {
+  const repaid = await sequencer.run((journal) => {
+    const loan = journal.exchange.loans.get(params.loan_id);
+    if (!loan || loan.positionId !== null) throw new NotFound('Loan not found');
+    if (loan.status !== 'open') throw new Refusal('loan_id', `not_open:${loan.status}`);
+    repayLoan(journal, loan, outstanding(loan), clock.now());
+    return loan.id;
+  });
+  return uncachedJson(200, { loan_id: repaid, status: 'closed' });
 }

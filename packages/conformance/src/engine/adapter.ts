@@ -329,47 +329,45 @@ async function approveOAuthRequest(
   if (approved.status !== 200) throw setupFailed('approving the OAuth request', approved);
 }
 
-async function denyOAuthRequest(): Promise<void> {
-  throw new Skip(
-    'the interfaces have no call that denies an OAuth request (a person denies at app_challenge_href): give the adapter a denyOAuthRequest step (the sandbox has one in its test control)',
-  );
+/** The steps whose default always SKIPs: the interfaces have no call that does what they do. */
+const skippingSteps = new Set<unknown>();
+
+/** A default step that SKIPs whatever needs it, saying `why`. */
+function withoutDefault(why: string): () => Promise<never> {
+  const step = async (): Promise<never> => {
+    throw new Skip(why);
+  };
+  skippingSteps.add(step);
+  return step;
 }
 
-async function endTransaction(): Promise<void> {
-  throw new Skip(
-    'the interfaces have no call that ends a transaction: give the adapter an endTransaction step (the sandbox has one in its test control)',
-  );
-}
+const denyOAuthRequest = withoutDefault(
+  'the interfaces have no call that denies an OAuth request (a person denies at app_challenge_href): give the adapter a denyOAuthRequest step (the sandbox has one in its test control)',
+);
 
-async function moveWithdrawal(): Promise<void> {
-  throw new Skip(
-    'the interfaces have no call that processes or declines a withdrawal: give the adapter a moveWithdrawal step (the sandbox has one in its test control)',
-  );
-}
+const endTransaction = withoutDefault(
+  'the interfaces have no call that ends a transaction: give the adapter an endTransaction step (the sandbox has one in its test control)',
+);
 
-async function moveMarkPrice(): Promise<void> {
-  throw new Skip(
-    'the interfaces have no call that moves a mark price: give the adapter a moveMarkPrice step (the sandbox has one in its test control)',
-  );
-}
+const moveWithdrawal = withoutDefault(
+  'the interfaces have no call that processes or declines a withdrawal: give the adapter a moveWithdrawal step (the sandbox has one in its test control)',
+);
 
-async function advanceClock(): Promise<void> {
-  throw new Skip(
-    'the interfaces have no call that moves the clock: give the adapter an advanceClock step (the sandbox has one in its test control)',
-  );
-}
+const moveMarkPrice = withoutDefault(
+  'the interfaces have no call that moves a mark price: give the adapter a moveMarkPrice step (the sandbox has one in its test control)',
+);
 
-async function borrowFromLoanBid(): Promise<void> {
-  throw new Skip(
-    "one user's credentials cannot make another user borrow from a loan bid: give the adapter a borrowFromLoanBid step (the sandbox has one in its test control)",
-  );
-}
+const advanceClock = withoutDefault(
+  'the interfaces have no call that moves the clock: give the adapter an advanceClock step (the sandbox has one in its test control)',
+);
 
-async function repayLoan(): Promise<void> {
-  throw new Skip(
-    "one user's credentials cannot make another user repay a loan: give the adapter a repayLoan step (the sandbox has one in its test control)",
-  );
-}
+const borrowFromLoanBid = withoutDefault(
+  "one user's credentials cannot make another user borrow from a loan bid: give the adapter a borrowFromLoanBid step (the sandbox has one in its test control)",
+);
+
+const repayLoan = withoutDefault(
+  "one user's credentials cannot make another user repay a loan: give the adapter a repayLoan step (the sandbox has one in its test control)",
+);
 
 export const defaultAdapter: Required<{
   [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
@@ -387,6 +385,12 @@ export const defaultAdapter: Required<{
   borrowFromLoanBid,
   repayLoan,
 };
+
+/** An adapter step, by its name in `ConformanceAdapter`. */
+export type AdapterStep = keyof ConformanceAdapter;
+
+/** Whether the default adapter lacks `step`: without an adapter that gives it, it SKIPs. */
+export const defaultLacks = (step: AdapterStep): boolean => skippingSteps.has(defaultAdapter[step]);
 
 export type ResolvedAdapter = {
   [K in keyof ConformanceAdapter]-?: NonNullable<ConformanceAdapter[K]>;

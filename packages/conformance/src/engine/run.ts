@@ -58,7 +58,7 @@ export interface RunOptions extends RequirementSelection {
   now?: () => Date;
 }
 
-const scenarios: Scenario[] = [
+export const scenarios: Scenario[] = [
   ...readScenarios,
   ...oauthStateScenarios,
   ...orderScenarios,

@@ -184,6 +184,7 @@ const borrowing: Scenario = {
   // It opens a margin trade, with the operations of the orders profile.
   requires: ['orders'],
   covers: covered,
+  needs: [{ step: 'advanceClock' }],
   // It tells its loans by those that were not there before, and moves the clock.
   exclusive: true,
   async run(context) {

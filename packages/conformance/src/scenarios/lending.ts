@@ -106,6 +106,11 @@ const lending: Scenario = {
   // It reads the accounts and their reserved balance details, operations of the orders profile.
   requires: ['orders'],
   covers: [chooses],
+  needs: [
+    // A loan is the caller's to choose for only once another trader borrowed from its bid.
+    { step: 'borrowFromLoanBid', answers: ['updateLoan'] },
+    { step: 'repayLoan' },
+  ],
   // It reads the whole reserved balance of a currency, which orders beside it would move.
   exclusive: true,
   async run(context) {

@@ -59,6 +59,7 @@ const oauthStates: Scenario = {
   name: 'OAuth requests pending, approved and denied, as calls and state reads see them',
   profile: 'oauth',
   covers: ['OAUTH-PENDING-REFUSED', 'OAUTH-DENIED-REFUSED', 'OAUTH-STATE-READ'],
+  needs: [{ step: 'denyOAuthRequest' }],
   async run(context) {
     const pending = await pendingRequest(context, 'pending');
     const early = await context.caller.call('getUserContext', {

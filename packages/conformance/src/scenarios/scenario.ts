@@ -1,5 +1,6 @@
 import type {
   AdapterContext,
+  AdapterStep,
   Market,
   OrderFixture,
   OrderRef,
@@ -61,6 +62,12 @@ export interface Scenario {
    * never beside another scenario.
    */
   exclusive?: boolean;
+  /**
+   * The adapter steps its checks cannot do without; what needs a step the default adapter
+   * lacks is SKIPped unless the adapter gives it. `answers` names the operations whose 2xx no
+   * scenario reaches but after that step, so a run with the default adapter never sees one.
+   */
+  needs?: readonly { step: AdapterStep; answers?: readonly string[] }[];
   run(context: ScenarioContext): Promise<void>;
 }
 

@@ -111,6 +111,7 @@ const stopLossAtMark: Scenario = {
   name: 'a stop loss the mark price reaches closes its trade at the mark',
   profile: 'orders',
   covers: [stopLoss],
+  needs: [{ step: 'moveMarkPrice' }],
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
   run: (context) =>
@@ -147,6 +148,7 @@ const liquidatedAtMark: Scenario = {
   name: 'a trade the mark price takes past its liquidation price is closed at the mark',
   profile: 'orders',
   covers: [liquidated],
+  needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
   run: (context) =>
     onOpenLong(context, liquidated, async (order, trade) => {

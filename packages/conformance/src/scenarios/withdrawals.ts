@@ -197,6 +197,7 @@ const withdrawals: Scenario = {
     'WITHDRAWAL-PROCESSED',
     'WITHDRAWAL-DECLINED',
   ],
+  needs: [{ step: 'moveWithdrawal' }],
   // Its checks read the whole balance of a currency, which orders beside it would move.
   exclusive: true,
   async run(context) {

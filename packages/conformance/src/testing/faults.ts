@@ -6,6 +6,7 @@ import {
   catalog,
   responseRequirementId,
 } from '../engine/catalog.js';
+import { scenarios } from '../engine/run.js';
 import {
   deref,
   findOperation,
@@ -13,6 +14,7 @@ import {
   requestExamples,
   requestSchemaPointer,
 } from '../engine/spec.js';
+import { answeredOnlyAfterMissingSteps } from '../engine/step-gated-answers.js';
 import { validatorAt } from '../engine/validate.js';
 import { forgeJwt, jwtHeader, jwtPayload } from '../signing/forge.js';
 import { eventFaults } from './event-faults.js';
@@ -751,11 +753,8 @@ function firstRequired(api: 'exchange' | 'partner', schema: unknown): string | u
   return ((branch as Row | undefined)?.required as string[] | undefined)?.[0];
 }
 
-/**
- * Operations a 2xx of which needs an adapter step: a loan is the caller's to choose for only
- * when another trader borrowed it from the caller's bid.
- */
-const answeredOnlyThroughTestControl = new Set(['updateLoan']);
+/** Operations a 2xx of which needs an adapter step the sandbox gives through its test control. */
+const answeredOnlyThroughTestControl = answeredOnlyAfterMissingSteps(scenarios);
 
 /** For every operation: its 2xx response loses its first required field (or, for an array, gets a mistyped item). */
 const fieldFaults: Fault[] = catalog

@@ -1,0 +1,26 @@
+import { chargeDueInterest } from '../exchange/borrowing.js';
+import { type Serialized, uncachedJson } from '../http/reply-cache.js';
+import { refused } from './control-answers.js';
+import type { ControlCall } from './control-route.js';
+
+const maxAdvanceSeconds = 10 * 365 * 24 * 3600;
+
+/**
+ * `POST /test/clock` with `{"advance_seconds": 30}` moves the sandbox's clock forward: OAuth
+ * requests, quotes, `--settle-after` and the interest of loans all follow it.
+ */
+export async function advanceClock({ sequencer, clock, body }: ControlCall): Promise<Serialized> {
+  const seconds = body.advance_seconds;
+  if (
+    typeof seconds !== 'number' ||
+    !Number.isInteger(seconds) ||
+    seconds < 0 ||
+    seconds > maxAdvanceSeconds
+  ) {
+    return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
+  }
+  clock.advance(seconds * 1000);
+  // Interest is charged by the sandbox's clock: the days it just skipped are owed now.
+  await sequencer.run((journal) => chargeDueInterest(journal, clock.now()));
+  return uncachedJson(200, { now: Math.floor(clock.now() / 1000) });
+}

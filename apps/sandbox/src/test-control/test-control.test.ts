@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MemoryApp, memoryApp } from '../testing/memory-app.js';
+
+let started: MemoryApp;
+
+beforeAll(async () => {
+  started = await memoryApp({ testControl: true });
+});
+afterAll(() => started?.app.close());
+
+const post = async (url: string, payload: Record<string, unknown>) => {
+  const answer = await started.app.inject({ method: 'POST', url, payload });
+  return { status: answer.statusCode, body: answer.json() as unknown };
+};
+
+/** Each path with a parameter, the parameter's name and kind, and a body it would take. */
+const parameterised = [
+  ['/test/loan_bids/{}/borrow', 'loan_bid_id', 'must_be_an_integer', { quantity: '0.1' }],
+  ['/test/loans/{}/repay', 'loan_id', 'must_be_an_integer', {}],
+  ['/test/withdrawals/{}/state', 'withdrawal_id', 'must_be_an_integer', { state: 'processing' }],
+  ['/test/products/{}/mark_price', 'product_id', 'must_be_an_integer', { price: '1' }],
+  ['/test/transactions/{}/status', 'transaction_id', 'must_be_a_uuid', { status: 'FILLED' }],
+  ['/test/oauth_requests/{}/deny', 'oauth_request_public_id', 'must_be_a_uuid', {}],
+] as const;
+
+describe('the test-control paths', () => {
+  it('refuse each path parameter that is not of its kind, naming it', async () => {
+    const answered: unknown[] = [];
+    const expected: unknown[] = [];
+    for (const [template, name, code, body] of parameterised) {
+      const cases: [string, string][] = [
+        ['abc', code],
+        ['1.5', code],
+        ['-1', code],
+        ['1e3', code],
+        ['%20', code],
+        ['%E0%A4%A', 'must_be_valid_percent_encoding'],
+      ];
+      for (const [bad, why] of cases) {
+        const url = template.replace('{}', bad);
+        answered.push([url, await post(url, body)]);
+        expected.push([url, { status: 422, body: { errors: { [name]: [why] } } }]);
+      }
+    }
+    expect(answered).toEqual(expected);
+  });
+
+  it('answer a parameter of its kind that names nothing with 404', async () => {
+    const unknown = { uuid: '00000000-0000-4000-8000-000000000000', integer: '999999' };
+    for (const [template, , code, body] of parameterised) {
+      const id = code === 'must_be_a_uuid' ? unknown.uuid : unknown.integer;
+      const url = template.replace('{}', id);
+      expect([url, (await post(url, body)).status]).toEqual([url, 404]);
+    }
+  });
+});
