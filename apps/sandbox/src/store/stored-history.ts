@@ -142,7 +142,13 @@ export function storedHistory(db: Database): StoredHistory {
            LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, limit, bigint(offset)],
         );
-        const total = await countOf(tx, `SELECT count(*) FROM orders WHERE ${where}`, params);
+        // Counted from the store's counts of each kind (migration 0019), whose columns are the
+        // filter's: not by reading every order of the user.
+        const total = await countOf(
+          tx,
+          `SELECT coalesce(sum(orders), 0) AS count FROM order_counts WHERE ${where}`,
+          params,
+        );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => orderOf(row, decimal)), total };
       });
