@@ -28,6 +28,7 @@ const allMigrations = [
   '0016.do.loan-relending.sql',
   '0017.do.own-fill-places.sql',
   '0018.do.entries-placed-by-the-sandbox.sql',
+  '0019.do.order-counts.sql',
 ];
 
 const opened: Database[] = [];
@@ -130,6 +131,7 @@ describe('migrate', () => {
       '16:loan-relending',
       '17:own-fill-places',
       '18:entries-placed-by-the-sandbox',
+      '19:order-counts',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -176,6 +178,7 @@ describe('migrate', () => {
       '0016.do.loan-relending.sql',
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
+      '0019.do.order-counts.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -275,6 +278,7 @@ describe('migrate', () => {
     expect(await migrate(older)).toEqual([
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
+      '0019.do.order-counts.sql',
     ]);
     const fresh = await emptyStore();
     await migrate(fresh);
@@ -299,5 +303,40 @@ describe('migrate', () => {
       total: 1,
       rows: [{ fill: { id: taken?.fill.id }, order: { id: taken?.fill.takerOrderId } }],
     });
+  });
+
+  it('counts the orders of a store made before the counts as it counts new ones', async () => {
+    const older = await emptyStore();
+    await migrateAsFormerRunner(
+      older,
+      allMigrations.indexOf('0018.do.entries-placed-by-the-sandbox.sql') + 1,
+    );
+    await seedWithFills(older);
+    expect(await migrate(older)).toEqual(['0019.do.order-counts.sql']);
+    const fresh = await emptyStore();
+    await migrate(fresh);
+    await seedWithFills(fresh);
+    const counts = (db: Database) =>
+      db.read(
+        async (tx) =>
+          (
+            await tx.query(
+              `SELECT user_id, status, product_id, trading_type, funding_currency, orders
+               FROM order_counts WHERE orders <> 0 ORDER BY 1, 2, 3, 4, 5`,
+            )
+          ).rows,
+      );
+    const counted = await older.read(
+      async (tx) =>
+        (
+          await tx.query(
+            `SELECT user_id, status, product_id, trading_type, funding_currency,
+               count(*) AS orders FROM orders GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+          )
+        ).rows,
+    );
+    expect(counted.length).toBeGreaterThan(1);
+    expect(await counts(older)).toEqual(counted);
+    expect(await counts(fresh)).toEqual(counted);
   });
 });

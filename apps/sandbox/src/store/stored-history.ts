@@ -87,33 +87,6 @@ function entriesPage(
   );
 }
 
-/**
- * `limit` of a user's entries in one currency, newest first, after `offset`: a range of their
- * places (migration 0015), both ends given, so that no plan reads more than the page.
- */
-async function currencyPage(
-  tx: Queryable,
-  userId: number,
-  currency: string,
-  offset: number,
-  limit: number,
-): Promise<Row[]> {
-  const total = await countOf(
-    tx,
-    `SELECT coalesce(sum(entries), 0) AS count FROM ledger_entry_counts
-     WHERE user_id = $1 AND currency = $2`,
-    [userId, currency],
-  );
-  const top = total - bigint(offset);
-  // Bounded in bigint as the index is: a numeric bound would filter every row.
-  return rowsOf(
-    tx,
-    `${selectFrom('ledgerEntry')} WHERE user_id = $1 AND currency = $2
-     AND currency_place BETWEEN $3::bigint AND $4::bigint ORDER BY currency_place DESC`,
-    [userId, currency, top - limit + 1, top],
-  );
-}
-
 // A fill of one of the user's orders, once for each of them (migration 0017), with its order.
 const ownFillsFrom = `FROM own_fills w JOIN fills f ON f.id = w.fill_id JOIN orders o ON o.id = w.order_id`;
 const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
@@ -169,7 +142,13 @@ export function storedHistory(db: Database): StoredHistory {
            LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, limit, bigint(offset)],
         );
-        const total = await countOf(tx, `SELECT count(*) FROM orders WHERE ${where}`, params);
+        // Counted from the store's counts of each kind (migration 0019), whose columns are the
+        // filter's: not by reading every order of the user.
+        const total = await countOf(
+          tx,
+          `SELECT coalesce(sum(orders), 0) AS count FROM order_counts WHERE ${where}`,
+          params,
+        );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => orderOf(row, decimal)), total };
       });
@@ -233,12 +212,11 @@ export function storedHistory(db: Database): StoredHistory {
           'SELECT coalesce(max(place), 0) AS count FROM own_fills WHERE user_id = $1 AND product_id = $2',
           [userId, productId],
         );
-        const top = total - bigint(offset);
         const rows = await rowsOf(
           tx,
           `SELECT ${ownFillColumns} ${ownFillsFrom} WHERE w.user_id = $1 AND w.product_id = $2
-           AND w.place BETWEEN $3::bigint AND $4::bigint ORDER BY w.place DESC`,
-          [userId, productId, top - limit + 1, top],
+           AND w.place <= $3::bigint ORDER BY w.place DESC LIMIT $4`,
+          [userId, productId, total - bigint(offset), limit],
         );
         const decimal = sharedDecimals();
         return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
@@ -258,7 +236,16 @@ export function storedHistory(db: Database): StoredHistory {
       if (Object.values(filter).some(unstorable)) return [];
       const rows = await db.read((tx) =>
         onlyCurrency(filter)
-          ? currencyPage(tx, userId, filter.currency, offset, limit)
+          ? rowsOf(
+              tx,
+              // A page of one currency's entries is a range of their places (migration 0015),
+              // bounded in bigint as the index is: a numeric bound would filter every row.
+              `${selectFrom('ledgerEntry')} WHERE user_id = $1 AND currency = $2
+               AND currency_place <= (SELECT coalesce(sum(entries), 0)::bigint
+                 FROM ledger_entry_counts WHERE user_id = $1 AND currency = $2) - $3::bigint
+               ORDER BY currency_place DESC LIMIT $4`,
+              [userId, filter.currency, bigint(offset), limit],
+            )
           : entriesPage(tx, userId, filter, offset, limit),
       );
       const decimal = sharedDecimals();

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { demoClient, startTestSandbox } from '../test-support.js';
+import type { Database, Queryable } from './database.js';
+import { addOrderHistory } from './order-history.js';
+import { demoUserId } from './seed.js';
+import { storedHistory } from './stored-history.js';
+
+const historySize = 3_000;
+const limit = 20;
+
+/**
+ * The same store, its reads counting the rows of `table` each one read, from the statistics
+ * of its own transaction: what other connections read, and report late, is not among them.
+ */
+function counting(database: Database, table: string) {
+  let read = 0;
+  // Rows scanned or fetched from the table, and entries read from its indexes. PGlite's one
+  // backend may hold counts of earlier transactions not yet reported: the difference over the
+  // read is its own.
+  const readSoFar = async (tx: Queryable) => {
+    const [row] = (
+      await tx.query<{ read: string }>(
+        `SELECT pg_stat_get_xact_tuples_returned($1::regclass)
+           + pg_stat_get_xact_tuples_fetched($1::regclass)
+           + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0)
+              FROM pg_index WHERE indrelid = $1::regclass) AS read`,
+        [table],
+      )
+    ).rows;
+    return Number(row?.read ?? 0);
+  };
+  const reads: Database = {
+    transaction: (work) => database.transaction(work),
+    read: (work) =>
+      database.read(async (tx) => {
+        const before = await readSoFar(tx);
+        const answer = await work(tx);
+        read += (await readSoFar(tx)) - before;
+        return answer;
+      }),
+    apply: (statements, prepared) => database.apply(statements, prepared),
+    close: () => database.close(),
+  };
+  return { history: storedHistory(reads).reads, rowsRead: () => read };
+}
+
+describe('a list of orders read from the store', () => {
+  it('counts its pages from the counts the store keeps, however the orders were written', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const { database } = sandbox;
+      const call = demoClient(sandbox);
+      const placed: number[] = [];
+      for (const price of ['9000000', '9000001', '9000002']) {
+        const answer = await call('POST', '/orders', {
+          body: { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.01', price },
+        });
+        placed.push(Number((answer.body as { id: number }).id));
+      }
+      await call('PUT', `/orders/${placed[0]}/cancel`, {});
+      // Another writer: orders added in bulk, some then filled or removed behind the sandbox.
+      await database.transaction(async (tx) => {
+        await addOrderHistory(tx, {
+          orders: historySize,
+          userId: demoUserId,
+          productId: 1,
+          since: Date.now() - historySize,
+        });
+        await tx.query(
+          "UPDATE orders SET status = 'filled' WHERE user_id = $1 AND id % 7 = 0 AND status = 'cancelled'",
+          [demoUserId],
+        );
+        await tx.query('DELETE FROM orders WHERE user_id = $1 AND id % 11 = 0 AND status = $2', [
+          demoUserId,
+          'filled',
+        ]);
+        await tx.query('ANALYZE orders');
+      });
+      const history = storedHistory(database).reads;
+      const orders = counting(database, 'orders');
+      const { rows } = await orders.history.orders(demoUserId, {}, 0, limit);
+      expect(rows).toHaveLength(limit);
+      expect(orders.rowsRead()).toBeLessThan(10 * limit);
+      const filters = [
+        {},
+        { status: 'live' },
+        { status: 'cancelled' },
+        { status: 'filled' },
+        { productId: 1, status: 'cancelled' },
+        { productId: 2 },
+        { tradingType: 'spot', fundingCurrency: 'JPY' },
+      ] as const;
+      for (const filter of filters) {
+        const { where, params } = sqlOf(filter);
+        const [counted] = (
+          await database.read((tx) =>
+            tx.query<{ count: string }>(`SELECT count(*) FROM orders WHERE ${where}`, params),
+          )
+        ).rows;
+        const { total } = await history.orders(demoUserId, filter, 0, limit);
+        expect({ filter, total }).toEqual({ filter, total: Number(counted?.count) });
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** The WHERE a filter of a list of orders stands for, to count by reading every order. */
+function sqlOf(filter: {
+  status?: string;
+  productId?: number;
+  tradingType?: string;
+  fundingCurrency?: string;
+}) {
+  const params: unknown[] = [demoUserId];
+  const clauses = ['user_id = $1'];
+  for (const [column, value] of [
+    ['status', filter.status],
+    ['product_id', filter.productId],
+    ['trading_type', filter.tradingType],
+    ['funding_currency', filter.fundingCurrency],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    clauses.push(`${column} = $${params.length}`);
+  }
+  return { where: clauses.join(' AND '), params };
+}
