@@ -28,6 +28,7 @@ const allMigrations = [
   '0016.do.loan-relending.sql',
   '0017.do.own-fill-places.sql',
   '0018.do.entries-placed-by-the-sandbox.sql',
+  '0028.do.history-written-unchecked.sql',
 ];
 
 const opened: Database[] = [];
@@ -130,6 +131,7 @@ describe('migrate', () => {
       '16:loan-relending',
       '17:own-fill-places',
       '18:entries-placed-by-the-sandbox',
+      '28:history-written-unchecked',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -176,6 +178,7 @@ describe('migrate', () => {
       '0016.do.loan-relending.sql',
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
+      '0028.do.history-written-unchecked.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -275,6 +278,7 @@ describe('migrate', () => {
     expect(await migrate(older)).toEqual([
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
+      '0028.do.history-written-unchecked.sql',
     ]);
     const fresh = await emptyStore();
     await migrate(fresh);
@@ -299,5 +303,27 @@ describe('migrate', () => {
       total: 1,
       rows: [{ fill: { id: taken?.fill.id }, order: { id: taken?.fill.takerOrderId } }],
     });
+  });
+
+  it('appends fills and ledger entries without a foreign key to check per row', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    const foreignKeys = (table: string) =>
+      db.read(async (tx) => {
+        const { rows } = await tx.query<{ name: string }>(
+          `SELECT conname AS name FROM pg_constraint WHERE contype = 'f' AND conrelid = $1::regclass
+           ORDER BY conname`,
+          [table],
+        );
+        return rows.map((row) => row.name);
+      });
+    expect(await foreignKeys('ledger_entries')).toEqual([]);
+    expect(await foreignKeys('fills')).toEqual([]);
+    // The rows they are made from keep theirs.
+    expect(await foreignKeys('accounts')).toEqual([
+      'accounts_currency_fkey',
+      'accounts_user_id_fkey',
+    ]);
+    expect(await foreignKeys('orders')).toEqual(['orders_product_id_fkey', 'orders_user_id_fkey']);
   });
 });
