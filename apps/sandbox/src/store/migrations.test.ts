@@ -29,6 +29,7 @@ const allMigrations = [
   '0017.do.own-fill-places.sql',
   '0018.do.entries-placed-by-the-sandbox.sql',
   '0028.do.history-written-unchecked.sql',
+  '0029.do.counts-kept-by-the-sandbox.sql',
 ];
 
 const opened: Database[] = [];
@@ -132,6 +133,7 @@ describe('migrate', () => {
       '17:own-fill-places',
       '18:entries-placed-by-the-sandbox',
       '28:history-written-unchecked',
+      '29:counts-kept-by-the-sandbox',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -179,6 +181,7 @@ describe('migrate', () => {
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0028.do.history-written-unchecked.sql',
+      '0029.do.counts-kept-by-the-sandbox.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -279,6 +282,7 @@ describe('migrate', () => {
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0028.do.history-written-unchecked.sql',
+      '0029.do.counts-kept-by-the-sandbox.sql',
     ]);
     const fresh = await emptyStore();
     await migrate(fresh);
