@@ -30,6 +30,7 @@ const allMigrations = [
   '0018.do.entries-placed-by-the-sandbox.sql',
   '0028.do.history-written-unchecked.sql',
   '0029.do.counts-kept-by-the-sandbox.sql',
+  '0030.do.own-fills-placed-by-the-sandbox.sql',
 ];
 
 const opened: Database[] = [];
@@ -134,6 +135,7 @@ describe('migrate', () => {
       '18:entries-placed-by-the-sandbox',
       '28:history-written-unchecked',
       '29:counts-kept-by-the-sandbox',
+      '30:own-fills-placed-by-the-sandbox',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -182,6 +184,7 @@ describe('migrate', () => {
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0028.do.history-written-unchecked.sql',
       '0029.do.counts-kept-by-the-sandbox.sql',
+      '0030.do.own-fills-placed-by-the-sandbox.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -283,6 +286,7 @@ describe('migrate', () => {
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0028.do.history-written-unchecked.sql',
       '0029.do.counts-kept-by-the-sandbox.sql',
+      '0030.do.own-fills-placed-by-the-sandbox.sql',
     ]);
     const fresh = await emptyStore();
     await migrate(fresh);

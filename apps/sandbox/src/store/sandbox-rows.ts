@@ -1,4 +1,4 @@
-import type { Account, D, Fill, Order, Position } from '../state/exchange-state.js';
+import type { Account, D, Fill, Order, OwnFill, Position } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import {
   ownerKindOrder,
@@ -93,6 +93,21 @@ const fills: Table<Fill> = {
     ['price', 'numeric', (f) => f.price],
     ['quantity', 'numeric', (f) => f.quantity],
     ['created_at', 'bigint', (f) => f.createdAt],
+  ],
+  onConflict: '',
+};
+
+/** Each fill's sides as their users see them, placed by the sandbox (migration 0030). */
+const ownFills: Table<OwnFill> = {
+  name: 'own_fills',
+  columns: [
+    ['user_id', 'bigint', (w) => w.userId],
+    ['product_id', 'bigint', (w) => w.productId],
+    ['place', 'bigint', (w) => w.place],
+    ['fill_id', 'bigint', (w) => w.fillId],
+    ['order_id', 'bigint', (w) => w.orderId],
+    ['taker', 'boolean', (w) => w.taker],
+    ['created_at', 'bigint', (w) => w.createdAt],
   ],
   onConflict: '',
 };
@@ -578,6 +593,7 @@ export const preparedWrites: Record<string, string> = Object.fromEntries(
     orders,
     accounts,
     fills,
+    ownFills,
     positions,
     nonces,
     ...Object.values(recordTables),
@@ -618,9 +634,10 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
 
 /**
  * The rows of one batch as one statement per table, children after the rows they name, for
- * one transaction that runs `preparedWrites`.
+ * one transaction, and the statements of `preparedWrites` they run: only those, so a store
+ * seeded before a table was added (as tests of its migration do) takes the writes it has.
  */
-export function changesSql(changes: Changes): string {
+export function changesSql(changes: Changes): { sql: string; prepared: Record<string, string> } {
   const statements: string[] = [...writerSql(changes)];
   const writeRecords = (kinds: readonly RecordKind[]) => {
     for (const kind of kinds) {
@@ -635,6 +652,7 @@ export function changesSql(changes: Changes): string {
   if (changes.orders.size > 0) statements.push(write(orders, [...changes.orders.values()]));
   if (changes.accounts.size > 0) statements.push(write(accounts, [...changes.accounts.values()]));
   if (changes.fills.length > 0) statements.push(write(fills, changes.fills));
+  if (changes.ownFills.length > 0) statements.push(write(ownFills, changes.ownFills));
   // After the fills: a position's id is the fill that opened it.
   if (changes.positions.size > 0) {
     statements.push(write(positions, [...changes.positions.values()]));
@@ -649,5 +667,10 @@ export function changesSql(changes: Changes): string {
       ),
     );
   }
-  return statements.join(';\n');
+  const prepared: Record<string, string> = {};
+  for (const statement of statements) {
+    const name = /^EXECUTE (\w+)\(/.exec(statement)?.[1];
+    if (name !== undefined) prepared[name] = preparedWrites[name] as string;
+  }
+  return { sql: statements.join(';\n'), prepared };
 }
