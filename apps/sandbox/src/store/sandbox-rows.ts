@@ -496,9 +496,10 @@ async function readSelect(
 
 // The counts of history the store keeps per product and per user, currency and kind
 // (migration 0015), moved by the batch that writes the rows: its triggers, which counted each
-// statement's rows again from a transition table, count only another writer's (0029).
+// statement's rows again from a transition table, count only another writer's (0029), as the
+// trigger that places own fills places only another writer's (0030).
 
-/** Who writes a transaction's rows: the store's triggers keep the counts of another's alone. */
+/** Who writes a transaction's rows: the store's triggers count and place another's alone. */
 const writerSetting = 'exchange_sandbox.writer';
 
 interface FillCount {
@@ -558,7 +559,7 @@ function* batchEntries(changes: Changes): Generator<Records['ledgerEntry']> {
   }
 }
 
-/** Says the transaction's fills and entries come counted, when the batch writes any. */
+/** Says the transaction's fills and entries come counted and placed, when it writes any. */
 function writerSql(changes: Changes): string[] {
   const counted = changes.fills.length > 0 || !batchEntries(changes).next().done;
   return counted ? [`SELECT set_config('${writerSetting}', 'sandbox', true)`] : [];
