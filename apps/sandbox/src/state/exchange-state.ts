@@ -181,6 +181,20 @@ export interface Fill {
 }
 
 /**
+ * A fill as one of its orders' users sees it, placed among that user's own fills of the
+ * product, from 1, oldest first: a fill between two of the user's orders is there twice.
+ */
+export interface OwnFill {
+  readonly userId: number;
+  readonly productId: number;
+  readonly place: number;
+  readonly fillId: number;
+  readonly orderId: number;
+  readonly taker: boolean;
+  readonly createdAt: number;
+}
+
+/**
  * One change of one balance, with the balance after it: an account's balance is the sum of
  * its entries, and changes only as one is posted (`exchange/ledger.ts`).
  */
@@ -654,6 +668,25 @@ export class ExchangeState {
     this.tradedProduct(fill.productId).add(fill);
   }
 
+  /**
+   * How many own fills each user has of each product, by user and product: the place of the
+   * last, so the next one's is known without asking the store.
+   */
+  readonly ownFillCounts = new Map<string, number>();
+
+  /** Takes the place of `userId`'s next own fill of `productId`. */
+  placeOwnFill(userId: number, productId: number): number {
+    const key = ownFillKey(userId, productId);
+    const place = (this.ownFillCounts.get(key) ?? 0) + 1;
+    this.ownFillCounts.set(key, place);
+    return place;
+  }
+
+  /** Gives back the place of an own fill made by a call that was then refused, latest first. */
+  unplaceOwnFill(ownFill: OwnFill): void {
+    this.ownFillCounts.set(ownFillKey(ownFill.userId, ownFill.productId), ownFill.place - 1);
+  }
+
   /** Takes back a fill made by a call that was then refused. */
   dropFill(fill: Fill): void {
     this.#unhold(fill);
@@ -695,6 +728,9 @@ export class ExchangeState {
     removeFrom(this.entriesByUser.get(ledgerEntry.userId), ledgerEntry);
   }
 }
+
+/** The key of a user's own fills of a product in `ownFillCounts`. */
+export const ownFillKey = (userId: number, productId: number) => `${userId}:${productId}`;
 
 /** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
 /** The users a loan is listed for: its lender and its borrower, once when they are one. */

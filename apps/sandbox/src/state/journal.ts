@@ -4,6 +4,7 @@ import type {
   Fill,
   LedgerEntry,
   Order,
+  OwnFill,
   Position,
 } from './exchange-state.js';
 import type { PartnerState } from './partner-state.js';
@@ -50,6 +51,7 @@ export class Journal {
   readonly #newAccounts: Account[] = [];
   readonly #newPositions: Position[] = [];
   readonly #fills: Fill[] = [];
+  readonly #ownFills: OwnFill[] = [];
   readonly #nonces = new Map<string, bigint>();
   readonly #records = new Map<object, TouchedRecord>();
   /** Why the store did not keep this call's changes, once it is known they were withdrawn. */
@@ -177,6 +179,20 @@ export class Journal {
   addFill(fill: Fill): void {
     this.state.exchange.addFill(fill);
     this.#fills.push(fill);
+    // Placed here, where the counts are at hand; the maker's side first, as the store's
+    // trigger places another writer's (migration 0017).
+    const sides = [
+      [fill.makerOrderId, false],
+      [fill.takerOrderId, true],
+    ] as const;
+    for (const [orderId, taker] of sides) {
+      const order = this.state.exchange.orders.get(orderId);
+      if (!order) throw new Error(`Fill ${fill.id} names order ${orderId}, which is not held`);
+      const { userId, productId } = order;
+      const place = this.state.exchange.placeOwnFill(userId, productId);
+      const { id: fillId, createdAt } = fill;
+      this.#ownFills.push({ userId, productId, place, fillId, orderId, taker, createdAt });
+    }
   }
 
   /** The orders this call placed or changed, as it left them. */
@@ -240,6 +256,9 @@ export class Journal {
   undo(): void {
     this.#undoRecords();
     for (const fill of this.#fills) this.state.exchange.dropFill(fill);
+    for (const ownFill of [...this.#ownFills].reverse()) {
+      this.state.exchange.unplaceOwnFill(ownFill);
+    }
     for (const order of this.#newOrders) this.state.exchange.dropOrder(order);
     for (const account of this.#newAccounts) this.state.exchange.dropAccount(account);
     for (const position of this.#newPositions) this.state.exchange.dropPosition(position);
@@ -267,6 +286,7 @@ export class Journal {
     this.#newAccounts.length = 0;
     this.#newPositions.length = 0;
     this.#fills.length = 0;
+    this.#ownFills.length = 0;
   }
 
   /** Adds this call's rows to `changes`, the batch it is stored with. */
@@ -275,6 +295,7 @@ export class Journal {
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
     for (const position of this.#positions.keys()) changes.positions.set(position.id, position);
     changes.fills.push(...this.#fills);
+    changes.ownFills.push(...this.#ownFills);
     for (const record of this.#records.values()) changes.records.set(recordKey(record), record);
     for (const [scope, value] of this.#nonces) {
       const known = changes.nonces.get(scope);
@@ -310,6 +331,8 @@ export class Changes {
   readonly accounts = new Map<number, Account>();
   readonly positions = new Map<number, Position>();
   readonly fills: Fill[] = [];
+  /** Each fill's sides, placed: only ever added, as fills are. */
+  readonly ownFills: OwnFill[] = [];
   readonly nonces = new Map<string, bigint>();
   /** Records, by kind and key. */
   readonly records = new Map<string, StoredRecord>();
@@ -342,5 +365,6 @@ export class Changes {
     this.accounts.clear();
     this.positions.clear();
     this.fills.length = 0;
+    this.ownFills.length = 0;
   }
 }

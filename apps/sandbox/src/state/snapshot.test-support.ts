@@ -31,6 +31,12 @@ export function snapshot(sandbox: SandboxState) {
       .filter(([, traded]) => traded.count > 0)
       .sort(([a], [b]) => a - b)
       .map(([product, traded]) => [product, traded.count]),
+    // A place taken back by a refused call leaves a count of none, as no fill did.
+    ownFillCounts: Object.fromEntries(
+      [...state.ownFillCounts]
+        .filter(([, count]) => count > 0)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    ),
     lastStoredFill: Object.fromEntries(state.lastStoredFill),
     nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),

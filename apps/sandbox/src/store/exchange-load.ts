@@ -1,5 +1,11 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import { type Currency, D, ExchangeState, type Order } from '../state/exchange-state.js';
+import {
+  type Currency,
+  D,
+  ExchangeState,
+  type Order,
+  ownFillKey,
+} from '../state/exchange-state.js';
 import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
 import { readRecords, readRows, selectFrom } from './sandbox-rows.js';
@@ -60,6 +66,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   ).map((row) => orderOf(row, decimal));
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
+  await loadOwnFillCounts(db, state);
   for (const position of await readRecords(db, 'positions')) {
     state.positions.set(position.id, position);
   }
@@ -182,4 +189,34 @@ async function entriesByAccount(db: Queryable): Promise<Map<string, number>> {
      GROUP BY user_id, currency`,
   );
   return new Map(rows.map((row) => [accountKey(row.user_id, row.currency), Number(row.entries)]));
+}
+
+/**
+ * The greatest place of each user's own fills of each product, which the next one follows:
+ * one step down the places' key per user and product, where a grouped max would read every row.
+ */
+async function loadOwnFillCounts(db: Queryable, state: ExchangeState): Promise<void> {
+  // A store seeded before migration 0017, to be migrated after (as its tests do), has none.
+  const { rows: kept } = await db.query<{ found: boolean }>(
+    "SELECT to_regclass('own_fills') IS NOT NULL AS found",
+  );
+  if (!kept[0]?.found) return;
+  const { rows } = await db.query<{ user_id: number; product_id: number; place: string }>(
+    `WITH RECURSIVE lasts AS (
+       (SELECT user_id, product_id, place FROM own_fills
+        ORDER BY user_id DESC, product_id DESC, place DESC LIMIT 1)
+       UNION ALL
+       SELECT below.* FROM lasts CROSS JOIN LATERAL (
+         SELECT user_id, product_id, place FROM own_fills
+         WHERE (user_id, product_id) < (lasts.user_id, lasts.product_id)
+         ORDER BY user_id DESC, product_id DESC, place DESC LIMIT 1) AS below
+     )
+     SELECT user_id, product_id, place::text AS place FROM lasts`,
+  );
+  for (const row of rows) {
+    state.ownFillCounts.set(
+      ownFillKey(Number(row.user_id), Number(row.product_id)),
+      Number(row.place),
+    );
+  }
 }

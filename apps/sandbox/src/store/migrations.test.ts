@@ -29,6 +29,9 @@ const allMigrations = [
   '0017.do.own-fill-places.sql',
   '0018.do.entries-placed-by-the-sandbox.sql',
   '0019.do.order-counts.sql',
+  '0020.do.history-written-unchecked.sql',
+  '0021.do.counts-kept-by-the-sandbox.sql',
+  '0022.do.own-fills-placed-by-the-sandbox.sql',
 ];
 
 const opened: Database[] = [];
@@ -132,6 +135,9 @@ describe('migrate', () => {
       '17:own-fill-places',
       '18:entries-placed-by-the-sandbox',
       '19:order-counts',
+      '20:history-written-unchecked',
+      '21:counts-kept-by-the-sandbox',
+      '22:own-fills-placed-by-the-sandbox',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -179,6 +185,9 @@ describe('migrate', () => {
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0019.do.order-counts.sql',
+      '0020.do.history-written-unchecked.sql',
+      '0021.do.counts-kept-by-the-sandbox.sql',
+      '0022.do.own-fills-placed-by-the-sandbox.sql',
     ]);
     expect(await hasTable(db, 'schema_migrations')).toBe(false);
     expect(await valueLists(db)).toEqual([]);
@@ -279,6 +288,9 @@ describe('migrate', () => {
       '0017.do.own-fill-places.sql',
       '0018.do.entries-placed-by-the-sandbox.sql',
       '0019.do.order-counts.sql',
+      '0020.do.history-written-unchecked.sql',
+      '0021.do.counts-kept-by-the-sandbox.sql',
+      '0022.do.own-fills-placed-by-the-sandbox.sql',
     ]);
     const fresh = await emptyStore();
     await migrate(fresh);
@@ -312,7 +324,7 @@ describe('migrate', () => {
       allMigrations.indexOf('0018.do.entries-placed-by-the-sandbox.sql') + 1,
     );
     await seedWithFills(older);
-    expect(await migrate(older)).toEqual(['0019.do.order-counts.sql']);
+    expect((await migrate(older))[0]).toBe('0019.do.order-counts.sql');
     const fresh = await emptyStore();
     await migrate(fresh);
     await seedWithFills(fresh);
@@ -338,5 +350,27 @@ describe('migrate', () => {
     expect(counted.length).toBeGreaterThan(1);
     expect(await counts(older)).toEqual(counted);
     expect(await counts(fresh)).toEqual(counted);
+  });
+
+  it('appends fills and ledger entries without a foreign key to check per row', async () => {
+    const db = await emptyStore();
+    await migrate(db);
+    const foreignKeys = (table: string) =>
+      db.read(async (tx) => {
+        const { rows } = await tx.query<{ name: string }>(
+          `SELECT conname AS name FROM pg_constraint WHERE contype = 'f' AND conrelid = $1::regclass
+           ORDER BY conname`,
+          [table],
+        );
+        return rows.map((row) => row.name);
+      });
+    expect(await foreignKeys('ledger_entries')).toEqual([]);
+    expect(await foreignKeys('fills')).toEqual([]);
+    // The rows they are made from keep theirs.
+    expect(await foreignKeys('accounts')).toEqual([
+      'accounts_currency_fkey',
+      'accounts_user_id_fkey',
+    ]);
+    expect(await foreignKeys('orders')).toEqual(['orders_product_id_fkey', 'orders_user_id_fkey']);
   });
 });

@@ -1,4 +1,11 @@
-import { type Account, D, type Fill, type Order, type Position } from '../state/exchange-state.js';
+import {
+  type Account,
+  D,
+  type Fill,
+  type Order,
+  type OwnFill,
+  type Position,
+} from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import {
   ownerKindOrder,
@@ -102,6 +109,21 @@ const fills: Table<Fill> = {
     ['price', 'numeric', (f) => f.price],
     ['quantity', 'numeric', (f) => f.quantity],
     ['created_at', 'bigint', (f) => f.createdAt],
+  ],
+  onConflict: '',
+};
+
+/** Each fill's sides as their users see them, placed by the sandbox (migration 0022). */
+const ownFills: Table<OwnFill> = {
+  name: 'own_fills',
+  columns: [
+    ['user_id', 'bigint', (w) => w.userId],
+    ['product_id', 'bigint', (w) => w.productId],
+    ['place', 'bigint', (w) => w.place],
+    ['fill_id', 'bigint', (w) => w.fillId],
+    ['order_id', 'bigint', (w) => w.orderId],
+    ['taker', 'boolean', (w) => w.taker],
+    ['created_at', 'bigint', (w) => w.createdAt],
   ],
   onConflict: '',
 };
@@ -523,6 +545,95 @@ async function readSelect(
   return rows;
 }
 
+// The counts of history the store keeps per product and per user, currency and kind
+// (migration 0015), moved by the batch that writes the rows: its triggers, which counted each
+// statement's rows again from a transition table, count only another writer's (0021), as the
+// trigger that places own fills places only another writer's (0022).
+
+/** Who writes a transaction's rows: the store's triggers count and place another's alone. */
+const writerSetting = 'exchange_sandbox.writer';
+
+interface FillCount {
+  productId: number;
+  fills: number;
+}
+
+interface EntryCount {
+  userId: number;
+  currency: string;
+  sourceAction: string;
+  entries: number;
+}
+
+const fillCounts: Table<FillCount> = {
+  name: 'product_fill_counts',
+  columns: [
+    ['product_id', 'bigint', (c) => c.productId],
+    ['fills', 'bigint', (c) => c.fills],
+  ],
+  onConflict:
+    'ON CONFLICT (product_id) DO UPDATE SET fills = product_fill_counts.fills + EXCLUDED.fills',
+};
+
+const entryCounts: Table<EntryCount> = {
+  name: 'ledger_entry_counts',
+  columns: [
+    ['user_id', 'bigint', (c) => c.userId],
+    ['currency', 'text', (c) => c.currency],
+    ['source_action', 'text', (c) => c.sourceAction],
+    ['entries', 'bigint', (c) => c.entries],
+  ],
+  onConflict: `ON CONFLICT (user_id, currency, source_action)
+    DO UPDATE SET entries = ledger_entry_counts.entries + EXCLUDED.entries`,
+};
+
+const historyCountTables = [fillCounts, entryCounts];
+
+/** How many of `rows` share each key, one row per key (a statement may move a count once). */
+function countBy<Row, Count>(
+  rows: Iterable<Row>,
+  key: (row: Row) => string,
+  count: (row: Row, counted: number) => Count,
+): Count[] {
+  const counted = new Map<string, { row: Row; counted: number }>();
+  for (const row of rows) {
+    const known = counted.get(key(row));
+    if (known) known.counted++;
+    else counted.set(key(row), { row, counted: 1 });
+  }
+  return [...counted.values()].map((kept) => count(kept.row, kept.counted));
+}
+
+function* batchEntries(changes: Changes): Generator<Records['ledgerEntry']> {
+  for (const record of changes.records.values()) {
+    if (record.kind === 'ledgerEntry') yield record.row as Records['ledgerEntry'];
+  }
+}
+
+/** Says the transaction's fills and entries come counted and placed, when it writes any. */
+function writerSql(changes: Changes): string[] {
+  const counted = changes.fills.length > 0 || !batchEntries(changes).next().done;
+  return counted ? [`SELECT set_config('${writerSetting}', 'sandbox', true)`] : [];
+}
+
+/** The batch's fills and ledger entries added to the store's counts of them. */
+function historyCountsSql(changes: Changes): string[] {
+  const statements: string[] = [];
+  const products = countBy(
+    changes.fills,
+    (fill) => String(fill.productId),
+    (fill, fills) => ({ productId: fill.productId, fills }),
+  );
+  if (products.length > 0) statements.push(write(fillCounts, products));
+  const kinds = countBy(
+    batchEntries(changes),
+    (entry) => `${entry.userId}:${entry.currency}:${entry.sourceAction}`,
+    ({ userId, currency, sourceAction }, entries) => ({ userId, currency, sourceAction, entries }),
+  );
+  if (kinds.length > 0) statements.push(write(entryCounts, kinds));
+  return statements;
+}
+
 const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
 
 /**
@@ -530,7 +641,16 @@ const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
  * planned once per connection, where a statement of literals costs that at every batch.
  */
 export const preparedWrites: Record<string, string> = Object.fromEntries(
-  [orders, accounts, fills, positions, nonces, ...Object.values(recordTables)].map((table) => {
+  [
+    orders,
+    accounts,
+    fills,
+    ownFills,
+    positions,
+    nonces,
+    ...Object.values(recordTables),
+    ...historyCountTables,
+  ].map((table) => {
     const t = table as Table<never>;
     const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
     const columns = t.columns.map(([column]) => column).join(', ');
@@ -566,10 +686,11 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
 
 /**
  * The rows of one batch as one statement per table, children after the rows they name, for
- * one transaction that runs `preparedWrites`.
+ * one transaction, and the statements of `preparedWrites` they run: only those, so a store
+ * seeded before a table was added (as tests of its migration do) takes the writes it has.
  */
-export function changesSql(changes: Changes): string {
-  const statements: string[] = [];
+export function changesSql(changes: Changes): { sql: string; prepared: Record<string, string> } {
+  const statements: string[] = [...writerSql(changes)];
   const writeRecords = (kinds: readonly RecordKind[]) => {
     for (const kind of kinds) {
       const rows = [...changes.records.values()]
@@ -583,11 +704,13 @@ export function changesSql(changes: Changes): string {
   if (changes.orders.size > 0) statements.push(write(orders, [...changes.orders.values()]));
   if (changes.accounts.size > 0) statements.push(write(accounts, [...changes.accounts.values()]));
   if (changes.fills.length > 0) statements.push(write(fills, changes.fills));
+  if (changes.ownFills.length > 0) statements.push(write(ownFills, changes.ownFills));
   // After the fills: a position's id is the fill that opened it.
   if (changes.positions.size > 0) {
     statements.push(write(positions, [...changes.positions.values()]));
   }
   writeRecords(recordKindOrder);
+  statements.push(...historyCountsSql(changes));
   if (changes.nonces.size > 0) {
     statements.push(
       write(
@@ -596,5 +719,10 @@ export function changesSql(changes: Changes): string {
       ),
     );
   }
-  return statements.join(';\n');
+  const prepared: Record<string, string> = {};
+  for (const statement of statements) {
+    const name = /^EXECUTE (\w+)\(/.exec(statement)?.[1];
+    if (name !== undefined) prepared[name] = preparedWrites[name] as string;
+  }
+  return { sql: statements.join(';\n'), prepared };
 }

@@ -6,7 +6,7 @@ import type { Database } from './database.js';
 import { readIntentIds, readIntents } from './partner-load.js';
 import type { Queryable } from './queryable.js';
 import { loadSandboxState } from './sandbox-load.js';
-import { changesSql, preparedWrites } from './sandbox-rows.js';
+import { changesSql } from './sandbox-rows.js';
 import { storedHistory } from './stored-history.js';
 
 /**
@@ -18,7 +18,10 @@ export function sandboxStorage(db: Database): SandboxStorage {
     load: () => db.read(loadSandboxState),
     loadIntents: (ids) => db.read((tx) => readIntents(tx, ids)),
     loadIntentIds: () => db.read(readIntentIds),
-    write: (changes: Changes) => db.apply(changesSql(changes), preparedWrites),
+    write: (changes: Changes) => {
+      const { sql, prepared } = changesSql(changes);
+      return db.apply(sql, prepared);
+    },
     reclaim: db.reclaim?.bind(db),
     analyze: db.analyze?.bind(db),
     history: storedHistory(db),
