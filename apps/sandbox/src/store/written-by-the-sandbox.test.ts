@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../server.js';
+import { startTestSandbox } from '../test-support.js';
+import { freshProduct, place, storedTrading, type TradingSandbox } from '../testing/trading.js';
+
+let sandbox: RunningSandbox;
+let trading: TradingSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  trading = storedTrading(sandbox);
+});
+afterAll(() => sandbox.close());
+
+/**
+ * What the sandbox writes itself that the store's triggers would otherwise work out per row:
+ * ledger entries' places, the counts of fills and entries, own fills and their places. Each
+ * must come out as the triggers make them, and the triggers still serve another writer.
+ */
+
+/** The places of `userId`'s stored entries of `currency`, in the order they were written. */
+const places = (userId: number, currency: string) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ currency_place: string | number }>(
+      'SELECT currency_place FROM ledger_entries WHERE user_id = $1 AND currency = $2 ORDER BY id',
+      [userId, currency],
+    );
+    return rows.map((row) => Number(row.currency_place));
+  });
+
+const oneTo = (count: number) => Array.from({ length: count }, (_, n) => n + 1);
+
+/** A spot trade of `quantity` BTC between two new users: entries in both currencies of each. */
+async function trade(quantity: string) {
+  const product_id = await freshProduct(trading);
+  const [buyer, seller] = [await trading.addUser(), await trading.addUser()];
+  await place(seller.call, { product_id, side: 'sell', price: '100', quantity });
+  await place(buyer.call, { product_id, price: '100', quantity });
+  await sandbox.sequencer.settled();
+  return { product_id, buyer, seller };
+}
+
+describe('a ledger entry in the store', () => {
+  it('is written with its place by the sandbox, the store placing none of them', async () => {
+    const trigger = (action: 'DISABLE' | 'ENABLE') =>
+      sandbox.database.transaction((tx) =>
+        tx.query(`ALTER TABLE ledger_entries ${action} TRIGGER ledger_entries_placed`),
+      );
+    await trigger('DISABLE');
+    try {
+      const { buyer, seller } = await trade('1');
+      // Funding, the trade and its fee on the side each receives.
+      expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(2));
+      expect(await places(buyer.userId, 'BTC')).toEqual(oneTo(3));
+      expect(await places(seller.userId, 'JPY')).toEqual(oneTo(3));
+    } finally {
+      await trigger('ENABLE');
+    }
+  });
+
+  it('takes the place after those another writer left, once the sandbox read them', async () => {
+    const { product_id, buyer } = await trade('0.5');
+    // Written beside the sandbox, without a place: the store's trigger places it.
+    await sandbox.database.transaction((tx) =>
+      tx.query(
+        `INSERT INTO ledger_entries (user_id, currency, amount, balance, source_action, created_at)
+         SELECT user_id, currency, 0, balance, 'funding', 0 FROM accounts
+         WHERE user_id = $1 AND currency = 'JPY'`,
+        [buyer.userId],
+      ),
+    );
+    await place(buyer.call, { product_id, side: 'sell', price: '100', quantity: '0.1' });
+    const seller = await trading.addUser();
+    await place(seller.call, { product_id, price: '100', quantity: '0.1' });
+    await sandbox.sequencer.settled();
+    expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(5));
+  });
+});
+
+/** The counts the store keeps of a product's fills and of a user's entries, beside the rows. */
+const counts = (productId: number, userId: number) =>
+  sandbox.database.read(async (tx) => {
+    const number = (rows: { n: string | number }[]) => Number(rows[0]?.n ?? 0);
+    const kept = {
+      fills: number(
+        (
+          await tx.query<{ n: number }>(
+            'SELECT fills AS n FROM product_fill_counts WHERE product_id = $1',
+            [productId],
+          )
+        ).rows,
+      ),
+      entries: (
+        await tx.query<{ kind: string; n: string }>(
+          `SELECT currency || ' ' || source_action AS kind, entries::text AS n
+           FROM ledger_entry_counts WHERE user_id = $1 ORDER BY kind`,
+          [userId],
+        )
+      ).rows,
+    };
+    const counted = {
+      fills: number(
+        (
+          await tx.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM fills WHERE product_id = $1',
+            [productId],
+          )
+        ).rows,
+      ),
+      entries: (
+        await tx.query<{ kind: string; n: string }>(
+          `SELECT currency || ' ' || source_action AS kind, count(*)::text AS n
+           FROM ledger_entries WHERE user_id = $1 GROUP BY currency, source_action ORDER BY kind`,
+          [userId],
+        )
+      ).rows,
+    };
+    return { kept, counted };
+  });
+
+/** Two spot trades of 0.5 BTC between two new users on a product of their own. */
+async function twoTrades() {
+  const product_id = await freshProduct(trading);
+  const [buyer, seller] = [await trading.addUser(), await trading.addUser()];
+  await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
+  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
+  await sandbox.sequencer.settled();
+  return { product_id, buyer, seller };
+}
+
+const triggers = (action: 'DISABLE' | 'ENABLE') =>
+  sandbox.database.transaction(async (tx) => {
+    await tx.query(`ALTER TABLE fills ${action} TRIGGER fills_counted`);
+    await tx.query(`ALTER TABLE ledger_entries ${action} TRIGGER ledger_entries_counted`);
+  });
+
+describe('the counts of fills and ledger entries in the store', () => {
+  it('are moved by the sandbox as it writes the rows, the store counting none of them', async () => {
+    await triggers('DISABLE');
+    try {
+      const { product_id, buyer } = await twoTrades();
+      const { kept, counted } = await counts(product_id, buyer.userId);
+      expect(kept.fills).toBe(2);
+      // The trades and their fees on the side each receives, beside each currency's funding.
+      expect(kept.entries).toEqual(
+        expect.arrayContaining([
+          { kind: 'BTC trade', n: '2' },
+          { kind: 'BTC trade_fee', n: '2' },
+          { kind: 'JPY funding', n: '1' },
+          { kind: 'JPY trade', n: '2' },
+        ]),
+      );
+      expect(kept).toEqual(counted);
+    } finally {
+      await triggers('ENABLE');
+    }
+  });
+
+  it('count what another writer adds beside the sandbox once, and the sandbox goes on', async () => {
+    const { product_id, buyer, seller } = await twoTrades();
+    await sandbox.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO ledger_entries (user_id, currency, amount, balance, source_action, created_at)
+         SELECT user_id, currency, 0, balance, 'funding', 0 FROM accounts
+         WHERE user_id = $1 AND currency = 'BTC'`,
+        [buyer.userId],
+      );
+      await tx.query(
+        `INSERT INTO fills (product_id, taker_order_id, maker_order_id, taker_side, price,
+           quantity, created_at)
+         SELECT product_id, taker_order_id, maker_order_id, taker_side, price, quantity, created_at
+         FROM fills WHERE product_id = $1 ORDER BY id LIMIT 1`,
+        [product_id],
+      );
+    });
+    await place(buyer.call, { product_id, side: 'sell', price: '100', quantity: '0.1' });
+    await place(seller.call, { product_id, price: '100', quantity: '0.1' });
+    await sandbox.sequencer.settled();
+    const { kept, counted } = await counts(product_id, buyer.userId);
+    expect(kept.fills).toBe(4);
+    expect(kept.entries).toContainEqual({ kind: 'BTC funding', n: '2' });
+    expect(kept).toEqual(counted);
+  });
+});
+
+/** `userId`'s own fills of `productId` in the store: place, fill, order, side. */
+const ownFills = (userId: number, productId: number) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ place: number; fill_id: number; taker: boolean }>(
+      `SELECT place, fill_id, taker FROM own_fills WHERE user_id = $1 AND product_id = $2
+       ORDER BY place`,
+      [userId, productId],
+    );
+    return rows.map((row) => `${row.place}: fill ${row.fill_id} ${row.taker ? 'taker' : 'maker'}`);
+  });
+
+const fillIds = (productId: number) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ id: number }>(
+      'SELECT id FROM fills WHERE product_id = $1 ORDER BY id',
+      [productId],
+    );
+    return rows.map((row) => Number(row.id));
+  });
+
+/**
+ * A seller's offer taken by a buyer twice, then the buyer's own offer taken by the buyer: a
+ * fill between two of its orders, which it sees twice.
+ */
+async function tradesWithOwnOffer() {
+  const product_id = await freshProduct(trading);
+  const [buyer, seller] = [await trading.addUser(), await trading.addUser()];
+  await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
+  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
+  await place(buyer.call, { product_id, side: 'sell', price: '100', quantity: '0.2' });
+  await place(buyer.call, { product_id, price: '100', quantity: '0.2' });
+  await sandbox.sequencer.settled();
+  return { product_id, buyer, seller };
+}
+
+describe("a user's own fills in the store", () => {
+  it('are written with their places by the sandbox, the store placing none of them', async () => {
+    const trigger = (action: 'DISABLE' | 'ENABLE') =>
+      sandbox.database.transaction((tx) =>
+        tx.query(`ALTER TABLE fills ${action} TRIGGER own_fills_placed`),
+      );
+    await trigger('DISABLE');
+    try {
+      const { product_id, buyer, seller } = await tradesWithOwnOffer();
+      const [first, second, own] = await fillIds(product_id);
+      expect(await ownFills(buyer.userId, product_id)).toEqual([
+        `1: fill ${first} taker`,
+        `2: fill ${second} taker`,
+        // The maker's side first: newest first, as pages list them, the taker's comes first.
+        `3: fill ${own} maker`,
+        `4: fill ${own} taker`,
+      ]);
+      expect(await ownFills(seller.userId, product_id)).toEqual([
+        `1: fill ${first} maker`,
+        `2: fill ${second} maker`,
+      ]);
+    } finally {
+      await trigger('ENABLE');
+    }
+  });
+
+  it('take the places after those another writer left, and the sandbox goes on from there', async () => {
+    const { product_id, buyer, seller } = await tradesWithOwnOffer();
+    // Written beside the sandbox: the store's trigger places it.
+    await sandbox.database.transaction((tx) =>
+      tx.query(
+        `INSERT INTO fills (product_id, taker_order_id, maker_order_id, taker_side, price,
+           quantity, created_at)
+         SELECT product_id, taker_order_id, maker_order_id, taker_side, price, quantity, created_at
+         FROM fills WHERE product_id = $1 ORDER BY id LIMIT 1`,
+        [product_id],
+      ),
+    );
+    await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '0.1' });
+    await place(buyer.call, { product_id, price: '100', quantity: '0.1' });
+    await sandbox.sequencer.settled();
+    const [first, second, own, beside, last] = await fillIds(product_id);
+    expect(await ownFills(buyer.userId, product_id)).toEqual([
+      `1: fill ${first} taker`,
+      `2: fill ${second} taker`,
+      `3: fill ${own} maker`,
+      `4: fill ${own} taker`,
+      `5: fill ${beside} taker`,
+      `6: fill ${last} taker`,
+    ]);
+    expect(await ownFills(seller.userId, product_id)).toEqual([
+      `1: fill ${first} maker`,
+      `2: fill ${second} maker`,
+      `3: fill ${beside} maker`,
+      `4: fill ${last} maker`,
+    ]);
+  });
+});
