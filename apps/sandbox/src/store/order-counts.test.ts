@@ -1,48 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { demoClient, startTestSandbox } from '../test-support.js';
-import type { Database, Queryable } from './database.js';
 import { addOrderHistory } from './order-history.js';
+import { countingReads } from './rows-read.test-support.js';
 import { demoUserId } from './seed.js';
 import { storedHistory } from './stored-history.js';
 
 const historySize = 3_000;
 const limit = 20;
-
-/**
- * The same store, its reads counting the rows of `table` each one read, from the statistics
- * of its own transaction: what other connections read, and report late, is not among them.
- */
-function counting(database: Database, table: string) {
-  let read = 0;
-  // Rows scanned or fetched from the table, and entries read from its indexes. PGlite's one
-  // backend may hold counts of earlier transactions not yet reported: the difference over the
-  // read is its own.
-  const readSoFar = async (tx: Queryable) => {
-    const [row] = (
-      await tx.query<{ read: string }>(
-        `SELECT pg_stat_get_xact_tuples_returned($1::regclass)
-           + pg_stat_get_xact_tuples_fetched($1::regclass)
-           + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0)
-              FROM pg_index WHERE indrelid = $1::regclass) AS read`,
-        [table],
-      )
-    ).rows;
-    return Number(row?.read ?? 0);
-  };
-  const reads: Database = {
-    transaction: (work) => database.transaction(work),
-    read: (work) =>
-      database.read(async (tx) => {
-        const before = await readSoFar(tx);
-        const answer = await work(tx);
-        read += (await readSoFar(tx)) - before;
-        return answer;
-      }),
-    apply: (statements, prepared) => database.apply(statements, prepared),
-    close: () => database.close(),
-  };
-  return { history: storedHistory(reads).reads, rowsRead: () => read };
-}
 
 describe('a list of orders read from the store', () => {
   it('counts its pages from the counts the store keeps, however the orders were written', async () => {
@@ -77,7 +41,7 @@ describe('a list of orders read from the store', () => {
         await tx.query('ANALYZE orders');
       });
       const history = storedHistory(database).reads;
-      const orders = counting(database, 'orders');
+      const orders = countingReads(database, ['orders']);
       const { rows } = await orders.history.orders(demoUserId, {}, 0, limit);
       expect(rows).toHaveLength(limit);
       expect(orders.rowsRead()).toBeLessThan(10 * limit);

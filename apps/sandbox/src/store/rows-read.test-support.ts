@@ -1,27 +1,43 @@
-import type { Database } from './database.js';
+import type { HistoryReads } from '../state/history.js';
+import type { Database, Queryable } from './database.js';
+import { storedHistory } from './stored-history.js';
 
 /**
- * How many rows of `table` the store has read since it started, by any scan, as its
- * statistics count them: once they count at least `atLeast`, or after a few seconds. PGlite's
- * one connection reports at once; PostgreSQL's pooled ones when idle, within seconds.
+ * The history reads of `database`, counting the rows of `tables` each read goes through: rows
+ * scanned or fetched from the tables, and entries read from their indexes, from the statistics
+ * of the read's own transaction. Table totals would also hold what other connections read and
+ * report late; PGlite's one backend may hold counts of earlier transactions not yet reported,
+ * so the difference over the read is taken.
  */
-export async function rowsRead(database: Database, table: string, atLeast = 0): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    await database.read((tx) => tx.query('SELECT pg_stat_force_next_flush()'));
-    const [row] = await database.read(
-      async (tx) =>
-        (
-          await tx.query<{ read: string }>(
-            `SELECT t.seq_tup_read + coalesce(t.idx_tup_fetch, 0) + coalesce((SELECT
-               sum(idx_tup_read) FROM pg_stat_user_indexes i WHERE i.relid = t.relid), 0) AS read
-             FROM pg_stat_user_tables t WHERE t.relname = $1`,
-            [table],
-          )
-        ).rows,
-    );
-    const read = Number(row?.read ?? 0);
-    if (read >= atLeast || Date.now() > deadline) return read;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+export function countingReads(
+  database: Database,
+  tables: readonly string[],
+): { history: HistoryReads; rowsRead: () => number } {
+  let read = 0;
+  const readSoFar = async (tx: Queryable) => {
+    const [row] = (
+      await tx.query<{ read: string }>(
+        `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)
+           + CASE WHEN c.relkind = 'i' THEN 0 ELSE pg_stat_get_xact_tuples_fetched(c.oid) END), 0)
+           AS read
+         FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid
+         WHERE c.oid = ANY($1::regclass[]) OR i.indrelid = ANY($1::regclass[])`,
+        [tables],
+      )
+    ).rows;
+    return Number(row?.read ?? 0);
+  };
+  const reads: Database = {
+    transaction: (work) => database.transaction(work),
+    read: (work) =>
+      database.read(async (tx) => {
+        const before = await readSoFar(tx);
+        const answer = await work(tx);
+        read += (await readSoFar(tx)) - before;
+        return answer;
+      }),
+    apply: (statements, prepared) => database.apply(statements, prepared),
+    close: () => database.close(),
+  };
+  return { history: storedHistory(reads).reads, rowsRead: () => read };
 }
