@@ -18,6 +18,26 @@ afterAll(() => sandbox.close());
  * must come out as the triggers make them, and the triggers still serve another writer.
  */
 
+/**
+ * Runs `work` with the store's triggers named (`table.trigger`) disabled, as if the store did
+ * none of their work: what the sandbox writes must stand on its own.
+ */
+async function withoutTriggers<T>(named: readonly string[], work: () => Promise<T>): Promise<T> {
+  const set = (action: 'DISABLE' | 'ENABLE') =>
+    sandbox.database.transaction(async (tx) => {
+      for (const name of named) {
+        const [table, trigger] = name.split('.');
+        await tx.query(`ALTER TABLE ${table} ${action} TRIGGER ${trigger}`);
+      }
+    });
+  await set('DISABLE');
+  try {
+    return await work();
+  } finally {
+    await set('ENABLE');
+  }
+}
+
 /** The places of `userId`'s stored entries of `currency`, in the order they were written. */
 const places = (userId: number, currency: string) =>
   sandbox.database.read(async (tx) => {
@@ -42,20 +62,13 @@ async function trade(quantity: string) {
 
 describe('a ledger entry in the store', () => {
   it('is written with its place by the sandbox, the store placing none of them', async () => {
-    const trigger = (action: 'DISABLE' | 'ENABLE') =>
-      sandbox.database.transaction((tx) =>
-        tx.query(`ALTER TABLE ledger_entries ${action} TRIGGER ledger_entries_placed`),
-      );
-    await trigger('DISABLE');
-    try {
+    await withoutTriggers(['ledger_entries.ledger_entries_placed'], async () => {
       const { buyer, seller } = await trade('1');
       // Funding, the trade and its fee on the side each receives.
       expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(2));
       expect(await places(buyer.userId, 'BTC')).toEqual(oneTo(3));
       expect(await places(seller.userId, 'JPY')).toEqual(oneTo(3));
-    } finally {
-      await trigger('ENABLE');
-    }
+    });
   });
 
   it('takes the place after those another writer left, once the sandbox read them', async () => {
@@ -129,32 +142,26 @@ async function twoTrades() {
   return { product_id, buyer, seller };
 }
 
-const triggers = (action: 'DISABLE' | 'ENABLE') =>
-  sandbox.database.transaction(async (tx) => {
-    await tx.query(`ALTER TABLE fills ${action} TRIGGER fills_counted`);
-    await tx.query(`ALTER TABLE ledger_entries ${action} TRIGGER ledger_entries_counted`);
-  });
-
 describe('the counts of fills and ledger entries in the store', () => {
   it('are moved by the sandbox as it writes the rows, the store counting none of them', async () => {
-    await triggers('DISABLE');
-    try {
-      const { product_id, buyer } = await twoTrades();
-      const { kept, counted } = await counts(product_id, buyer.userId);
-      expect(kept.fills).toBe(2);
-      // The trades and their fees on the side each receives, beside each currency's funding.
-      expect(kept.entries).toEqual(
-        expect.arrayContaining([
-          { kind: 'BTC trade', n: '2' },
-          { kind: 'BTC trade_fee', n: '2' },
-          { kind: 'JPY funding', n: '1' },
-          { kind: 'JPY trade', n: '2' },
-        ]),
-      );
-      expect(kept).toEqual(counted);
-    } finally {
-      await triggers('ENABLE');
-    }
+    await withoutTriggers(
+      ['fills.fills_counted', 'ledger_entries.ledger_entries_counted'],
+      async () => {
+        const { product_id, buyer } = await twoTrades();
+        const { kept, counted } = await counts(product_id, buyer.userId);
+        expect(kept.fills).toBe(2);
+        // The trades and their fees on the side each receives, beside each currency's funding.
+        expect(kept.entries).toEqual(
+          expect.arrayContaining([
+            { kind: 'BTC trade', n: '2' },
+            { kind: 'BTC trade_fee', n: '2' },
+            { kind: 'JPY funding', n: '1' },
+            { kind: 'JPY trade', n: '2' },
+          ]),
+        );
+        expect(kept).toEqual(counted);
+      },
+    );
   });
 
   it('count what another writer adds beside the sandbox once, and the sandbox goes on', async () => {
@@ -209,25 +216,17 @@ const fillIds = (productId: number) =>
  * fill between two of its orders, which it sees twice.
  */
 async function tradesWithOwnOffer() {
-  const product_id = await freshProduct(trading);
-  const [buyer, seller] = [await trading.addUser(), await trading.addUser()];
-  await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '1' });
-  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
-  await place(buyer.call, { product_id, price: '100', quantity: '0.5' });
-  await place(buyer.call, { product_id, side: 'sell', price: '100', quantity: '0.2' });
-  await place(buyer.call, { product_id, price: '100', quantity: '0.2' });
+  const traded = await twoTrades();
+  const { product_id } = traded;
+  await place(traded.buyer.call, { product_id, side: 'sell', price: '100', quantity: '0.2' });
+  await place(traded.buyer.call, { product_id, price: '100', quantity: '0.2' });
   await sandbox.sequencer.settled();
-  return { product_id, buyer, seller };
+  return traded;
 }
 
 describe("a user's own fills in the store", () => {
   it('are written with their places by the sandbox, the store placing none of them', async () => {
-    const trigger = (action: 'DISABLE' | 'ENABLE') =>
-      sandbox.database.transaction((tx) =>
-        tx.query(`ALTER TABLE fills ${action} TRIGGER own_fills_placed`),
-      );
-    await trigger('DISABLE');
-    try {
+    await withoutTriggers(['fills.own_fills_placed'], async () => {
       const { product_id, buyer, seller } = await tradesWithOwnOffer();
       const [first, second, own] = await fillIds(product_id);
       expect(await ownFills(buyer.userId, product_id)).toEqual([
@@ -241,9 +240,7 @@ describe("a user's own fills in the store", () => {
         `1: fill ${first} maker`,
         `2: fill ${second} maker`,
       ]);
-    } finally {
-      await trigger('ENABLE');
-    }
+    });
   });
 
   it('take the places after those another writer left, and the sandbox goes on from there', async () => {
