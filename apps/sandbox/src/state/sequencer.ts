@@ -9,7 +9,8 @@ import type { SandboxStorage, StoredReads } from './storage.js';
 // a megabyte of orders, and tens of milliseconds of PGlite's time per pass.
 const defaultRowsPerReclaim = 20_000;
 // Rows written between two looks at which tables need their statistics again: the look is one
-// query of the store's own counts, and analyses only the tables autovacuum's rule picks.
+// query of the store's own counts, and analyses only the tables it picks (see
+// SandboxStorage.analyze).
 const defaultRowsPerAnalysis = 5_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
