@@ -3,7 +3,7 @@ import { demoClient, startTestSandbox } from '../test-support.js';
 import { addOrderHistory } from './order-history.js';
 import { countingReads } from './rows-read.test-support.js';
 import { demoUserId } from './seed.js';
-import { storedHistory } from './stored-history.js';
+import { ordersWhere, storedHistory } from './stored-history.js';
 
 const historySize = 3_000;
 const limit = 20;
@@ -55,7 +55,7 @@ describe('a list of orders read from the store', () => {
         { tradingType: 'spot', fundingCurrency: 'JPY' },
       ] as const;
       for (const filter of filters) {
-        const { where, params } = sqlOf(filter);
+        const { where, params } = ordersWhere(demoUserId, filter);
         const [counted] = (
           await database.read((tx) =>
             tx.query<{ count: string }>(`SELECT count(*) FROM orders WHERE ${where}`, params),
@@ -69,25 +69,3 @@ describe('a list of orders read from the store', () => {
     }
   });
 });
-
-/** The WHERE a filter of a list of orders stands for, to count by reading every order. */
-function sqlOf(filter: {
-  status?: string;
-  productId?: number;
-  tradingType?: string;
-  fundingCurrency?: string;
-}) {
-  const params: unknown[] = [demoUserId];
-  const clauses = ['user_id = $1'];
-  for (const [column, value] of [
-    ['status', filter.status],
-    ['product_id', filter.productId],
-    ['trading_type', filter.tradingType],
-    ['funding_currency', filter.fundingCurrency],
-  ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    clauses.push(`${column} = $${params.length}`);
-  }
-  return { where: clauses.join(' AND '), params };
-}

@@ -30,7 +30,10 @@ const countOf = async (tx: Queryable, sql: string, params: unknown[]) =>
   Number((await rowsOf(tx, sql, params))[0]?.count ?? 0);
 
 /** The WHERE of a user's orders that `filter` picks, and its parameters after `$1`, the user. */
-function ordersWhere(userId: number, filter: OrderFilter): { where: string; params: unknown[] } {
+export function ordersWhere(
+  userId: number,
+  filter: OrderFilter,
+): { where: string; params: unknown[] } {
   const params: unknown[] = [userId];
   const clauses = ['user_id = $1'];
   const add = (column: string, value: unknown) => {
