@@ -1,14 +1,8 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import {
-  type Currency,
-  D,
-  ExchangeState,
-  type Order,
-  ownFillKey,
-} from '../state/exchange-state.js';
-import { fillOf, orderOf, sharedDecimals } from './history-rows.js';
+import { ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
-import { readRecords, readRows, selectFrom } from './sandbox-rows.js';
+import { readRecords, recordReader, selectFrom } from './sandbox-rows.js';
+import { sharedDecimals } from './shared-decimals.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
 
@@ -20,22 +14,8 @@ const openStatuses: readonly string[] = statesWith('order', 'open');
 export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   const state = new ExchangeState();
   const query = async <Row>(sql: string) => (await db.query<Row>(sql)).rows;
-  for (const row of await query<Record<string, string | number | boolean>>(
-    'SELECT * FROM currencies',
-  )) {
-    state.currencies.set(String(row.code), {
-      code: String(row.code),
-      name: String(row.name),
-      currencyType: row.currency_type as Currency['currencyType'],
-      symbol: String(row.symbol),
-      depositable: Boolean(row.depositable),
-      withdrawable: Boolean(row.withdrawable),
-      assetsPrecision: Number(row.assets_precision),
-      minimumWithdrawal: new D(String(row.minimum_withdrawal)),
-      withdrawalFee: new D(String(row.withdrawal_fee)),
-      minimumOrderQuantity: new D(String(row.minimum_order_quantity)),
-      exchangeRate: new D(String(row.exchange_rate)),
-    });
+  for (const currency of await readRecords(db, 'currencies', null)) {
+    state.currencies.set(currency.code, currency);
   }
   for (const product of await readRecords(db, 'product', null)) {
     state.products.set(product.id, product);
@@ -48,22 +28,17 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     state.addOAuthRequest(request);
   }
   const entries = await entriesByAccount(db);
-  for (const row of await readRows(db, 'accounts')) {
+  for (const account of await readRecords(db, 'accounts')) {
     state.addAccount({
-      id: Number(row.id),
-      userId: Number(row.user_id),
-      currency: String(row.currency),
-      balance: new D(String(row.balance)),
-      reserved: new D(String(row.reserved_balance)),
-      address: String(row.address),
-      entries: entries.get(accountKey(row.user_id, row.currency)) ?? 0,
+      ...account,
+      entries: entries.get(accountKey(account.userId, account.currency)) ?? 0,
     });
   }
-  const decimal = sharedDecimals();
   // Closed orders stay in the store, which answers for them (`store/stored-history.ts`).
-  const orders = (
-    await readRows(db, 'orders', 'id', { where: 'status = ANY($1)', params: [openStatuses] })
-  ).map((row) => orderOf(row, decimal));
+  const orders = await readRecords(db, 'orders', 'id', {
+    filter: { where: 'status = ANY($1)', params: [openStatuses] },
+    decimal: sharedDecimals(),
+  });
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
   await loadOwnFillCounts(db, state);
@@ -143,7 +118,7 @@ const day = 24 * 60 * 60 * 1000;
  * (see TradedProduct), and the last fill of each open order that has one.
  */
 async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): Promise<void> {
-  const decimal = sharedDecimals();
+  const fillOf = recordReader('fills', sharedDecimals());
   const { rows: products } = await db.query<{ product_id: number; fills: string; newest: string }>(
     `SELECT c.product_id, c.fills, newest.created_at AS newest FROM product_fill_counts c
      CROSS JOIN LATERAL (SELECT created_at FROM fills WHERE product_id = c.product_id
@@ -157,11 +132,11 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
        ORDER BY created_at DESC, id DESC LIMIT 1`,
       [product.product_id, since],
     );
-    const recent = await readRows(db, 'fills', 'id', {
-      where: 'product_id = $1 AND created_at > $2',
-      params: [product.product_id, since],
-    });
-    for (const row of [...before, ...recent]) traded.add(fillOf(row, decimal));
+    const { rows: recent } = await db.query<Record<string, unknown>>(
+      `${selectFrom('fills')} WHERE product_id = $1 AND created_at > $2 ORDER BY id`,
+      [product.product_id, since],
+    );
+    for (const row of [...before, ...recent]) traded.add(fillOf(row));
     traded.count = Number(product.fills);
   }
   const filled = open.filter((order) => !order.filledQuantity.isZero()).map((order) => order.id);

@@ -1,12 +1,15 @@
 import {
   type Account,
+  type Currency,
   D,
   type Fill,
   type Order,
   type OwnFill,
   type Position,
+  type TrailingStop,
 } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
+import type { Asset, Price } from '../state/partner-state.js';
 import {
   ownerKindOrder,
   type RecordKind,
@@ -28,53 +31,86 @@ const nonceConflict =
   'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)';
 
 /**
+ * A column's SQL type and how memory holds its value: integers as numbers, `numeric` as a D,
+ * `digits` as the decimal string it was given (Quick Exchange echoes quantities as sent), and
+ * `jsonb` as the value JSON holds.
+ */
+type ColumnType =
+  | 'bigint'
+  | 'integer'
+  | 'numeric'
+  | 'digits'
+  | 'text'
+  | 'uuid'
+  | 'boolean'
+  | 'jsonb';
+
+const sqlType = (type: ColumnType) => (type === 'digits' ? 'numeric' : type);
+
+/**
  * Where a column's value comes from: a field of the record, written as it is and read back
- * into it by the column's type (`readRecords`), or a function of the record, written alone.
+ * into it by the column's type, or a function of the record, written alone and read back by
+ * its table's `readBack`.
  */
 type Source<Row> = (keyof Row & string) | ((row: Row) => Value);
 
-/** How one table's rows are written: each column's SQL type and where its value comes from. */
+/** How one table's rows are written and read: each column's type and where its value comes from. */
 interface Table<Row> {
   name: string;
-  columns: [column: string, type: string, source: Source<Row>][];
+  columns: [column: string, type: ColumnType, source: Source<Row>][];
   /** What happens to a row that is already there. */
   onConflict: string;
+  /** The fields of a record that columns written from a function hold, read back from them. */
+  readBack?: (column: (name: string) => unknown) => Partial<Row>;
 }
 
-const columnValue = <Row>(source: Source<Row>, row: Row): Value =>
-  typeof source === 'function' ? source(row) : (row[source] as Value);
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+function columnValue<Row>(type: ColumnType, source: Source<Row>, row: Row): Value {
+  if (typeof source === 'function') return source(row);
+  return type === 'jsonb' ? json(row[source]) : (row[source] as Value);
+}
 
 const orders: Table<Order> = {
   name: 'orders',
   columns: [
-    ['id', 'bigint', (o) => o.id],
-    ['user_id', 'bigint', (o) => o.userId],
-    ['product_id', 'bigint', (o) => o.productId],
-    ['client_order_id', 'text', (o) => o.clientOrderId],
-    ['order_type', 'text', (o) => o.orderType],
-    ['side', 'text', (o) => o.side],
-    ['trading_type', 'text', (o) => o.tradingType],
-    ['quantity', 'numeric', (o) => o.quantity],
-    ['filled_quantity', 'numeric', (o) => o.filledQuantity],
-    ['price', 'numeric', (o) => o.price],
-    ['filled_value', 'numeric', (o) => o.filledValue],
-    ['status', 'text', (o) => o.status],
-    ['leverage_level', 'integer', (o) => o.leverageLevel],
-    ['funding_currency', 'text', (o) => o.fundingCurrency],
-    ['take_profit', 'numeric', (o) => o.takeProfit],
-    ['stop_loss', 'numeric', (o) => o.stopLoss],
-    ['conditional', 'boolean', (o) => o.conditional],
-    ['trade_id', 'bigint', (o) => o.tradeId],
-    ['unwound_trade_id', 'bigint', (o) => o.unwoundTradeId],
+    ['id', 'bigint', 'id'],
+    ['user_id', 'bigint', 'userId'],
+    ['product_id', 'bigint', 'productId'],
+    ['client_order_id', 'text', 'clientOrderId'],
+    ['order_type', 'text', 'orderType'],
+    ['side', 'text', 'side'],
+    ['trading_type', 'text', 'tradingType'],
+    ['quantity', 'numeric', 'quantity'],
+    ['filled_quantity', 'numeric', 'filledQuantity'],
+    ['price', 'numeric', 'price'],
+    ['filled_value', 'numeric', 'filledValue'],
+    ['status', 'text', 'status'],
+    ['leverage_level', 'integer', 'leverageLevel'],
+    ['funding_currency', 'text', 'fundingCurrency'],
+    ['take_profit', 'numeric', 'takeProfit'],
+    ['stop_loss', 'numeric', 'stopLoss'],
+    ['conditional', 'boolean', 'conditional'],
+    ['trade_id', 'bigint', 'tradeId'],
+    ['unwound_trade_id', 'bigint', 'unwoundTradeId'],
     ['trailing_stop_type', 'text', (o) => o.trailingStop?.type ?? null],
     ['trailing_stop_value', 'numeric', (o) => o.trailingStop?.value ?? null],
-    ['reserved_amount', 'numeric', (o) => o.reservedAmount],
-    ['reserved_currency', 'text', (o) => o.reservedCurrency],
-    ['sequence', 'bigint', (o) => o.sequence],
-    ['created_at', 'bigint', (o) => o.createdAt],
-    ['updated_at', 'bigint', (o) => o.updatedAt],
+    ['reserved_amount', 'numeric', 'reservedAmount'],
+    ['reserved_currency', 'text', 'reservedCurrency'],
+    ['sequence', 'bigint', 'sequence'],
+    ['created_at', 'bigint', 'createdAt'],
+    ['updated_at', 'bigint', 'updatedAt'],
   ],
   onConflict: '',
+  readBack: (column) => ({
+    trailingStop:
+      column('trailing_stop_type') === null
+        ? null
+        : {
+            type: column('trailing_stop_type') as TrailingStop['type'],
+            value: column('trailing_stop_value') as D,
+          },
+  }),
 };
 /** A row already there takes every new value but its key, the first column. */
 function updateAllButId(table: Table<never>): string {
@@ -87,12 +123,12 @@ orders.onConflict = updateAllButId(orders as Table<never>);
 const accounts: Table<Account> = {
   name: 'accounts',
   columns: [
-    ['id', 'bigint', (a) => a.id],
-    ['user_id', 'bigint', (a) => a.userId],
-    ['currency', 'text', (a) => a.currency],
-    ['balance', 'numeric', (a) => a.balance],
-    ['reserved_balance', 'numeric', (a) => a.reserved],
-    ['address', 'text', (a) => a.address],
+    ['id', 'bigint', 'id'],
+    ['user_id', 'bigint', 'userId'],
+    ['currency', 'text', 'currency'],
+    ['balance', 'numeric', 'balance'],
+    ['reserved_balance', 'numeric', 'reserved'],
+    ['address', 'text', 'address'],
   ],
   onConflict:
     'ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance, reserved_balance = EXCLUDED.reserved_balance',
@@ -101,14 +137,14 @@ const accounts: Table<Account> = {
 const fills: Table<Fill> = {
   name: 'fills',
   columns: [
-    ['id', 'bigint', (f) => f.id],
-    ['product_id', 'bigint', (f) => f.productId],
-    ['taker_order_id', 'bigint', (f) => f.takerOrderId],
-    ['maker_order_id', 'bigint', (f) => f.makerOrderId],
-    ['taker_side', 'text', (f) => f.takerSide],
-    ['price', 'numeric', (f) => f.price],
-    ['quantity', 'numeric', (f) => f.quantity],
-    ['created_at', 'bigint', (f) => f.createdAt],
+    ['id', 'bigint', 'id'],
+    ['product_id', 'bigint', 'productId'],
+    ['taker_order_id', 'bigint', 'takerOrderId'],
+    ['maker_order_id', 'bigint', 'makerOrderId'],
+    ['taker_side', 'text', 'takerSide'],
+    ['price', 'numeric', 'price'],
+    ['quantity', 'numeric', 'quantity'],
+    ['created_at', 'bigint', 'createdAt'],
   ],
   onConflict: '',
 };
@@ -117,13 +153,13 @@ const fills: Table<Fill> = {
 const ownFills: Table<OwnFill> = {
   name: 'own_fills',
   columns: [
-    ['user_id', 'bigint', (w) => w.userId],
-    ['product_id', 'bigint', (w) => w.productId],
-    ['place', 'bigint', (w) => w.place],
-    ['fill_id', 'bigint', (w) => w.fillId],
-    ['order_id', 'bigint', (w) => w.orderId],
-    ['taker', 'boolean', (w) => w.taker],
-    ['created_at', 'bigint', (w) => w.createdAt],
+    ['user_id', 'bigint', 'userId'],
+    ['product_id', 'bigint', 'productId'],
+    ['place', 'bigint', 'place'],
+    ['fill_id', 'bigint', 'fillId'],
+    ['order_id', 'bigint', 'orderId'],
+    ['taker', 'boolean', 'taker'],
+    ['created_at', 'bigint', 'createdAt'],
   ],
   onConflict: '',
 };
@@ -155,13 +191,11 @@ positions.onConflict = updateAllButId(positions as Table<never>);
 const nonces: Table<NonceRow> = {
   name: 'nonces',
   columns: [
-    ['scope', 'text', (n) => n.scope],
+    ['scope', 'text', 'scope'],
     ['last_nonce', 'numeric', (n) => String(n.value)],
   ],
   onConflict: nonceConflict,
 };
-
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 /** The table of each kind of record, written whole, a row as memory holds the record. */
 const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
@@ -183,103 +217,103 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   session: {
     name: 'qe_sessions',
     columns: [
-      ['id', 'uuid', (r) => r.id],
-      ['partner_id', 'bigint', (r) => r.partnerId],
-      ['secret', 'text', (r) => r.secret],
-      ['suggested_country', 'text', (r) => r.suggestedCountry],
-      ['default_transaction', 'jsonb', (r) => json(r.defaultTransaction)],
-      ['widget_configuration', 'jsonb', (r) => json(r.widgetConfiguration)],
-      ['user_locale', 'text', (r) => r.userLocale],
-      ['ancestor_origins', 'text', (r) => r.ancestorOrigins],
-      ['created_at', 'bigint', (r) => r.createdAt],
+      ['id', 'uuid', 'id'],
+      ['partner_id', 'bigint', 'partnerId'],
+      ['secret', 'text', 'secret'],
+      ['suggested_country', 'text', 'suggestedCountry'],
+      ['default_transaction', 'jsonb', 'defaultTransaction'],
+      ['widget_configuration', 'jsonb', 'widgetConfiguration'],
+      ['user_locale', 'text', 'userLocale'],
+      ['ancestor_origins', 'text', 'ancestorOrigins'],
+      ['created_at', 'bigint', 'createdAt'],
     ],
     onConflict: '',
   },
   intent: {
     name: 'qe_intents',
     columns: [
-      ['id', 'uuid', (r) => r.id],
-      ['partner_id', 'bigint', (r) => r.partnerId],
-      ['strategy', 'text', (r) => r.strategy],
-      ['payout_method', 'text', (r) => r.payoutMethod],
-      ['payout_currency', 'text', (r) => r.payoutCurrency],
-      ['payout_quantity', 'numeric', (r) => r.payoutQuantity],
-      ['funding_method', 'text', (r) => r.fundingMethod],
-      ['funding_currency', 'text', (r) => r.fundingCurrency],
-      ['funding_quantity', 'numeric', (r) => r.fundingQuantity],
-      ['partner_order_id', 'text', (r) => r.partnerOrderId],
-      ['partner_ref', 'text', (r) => r.partnerRef],
-      ['partner_tags', 'jsonb', (r) => json(r.partnerTags)],
-      ['expires_at', 'bigint', (r) => r.expiresAt],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['consumed_at', 'bigint', (r) => r.consumedAt],
+      ['id', 'uuid', 'id'],
+      ['partner_id', 'bigint', 'partnerId'],
+      ['strategy', 'text', 'strategy'],
+      ['payout_method', 'text', 'payoutMethod'],
+      ['payout_currency', 'text', 'payoutCurrency'],
+      ['payout_quantity', 'digits', 'payoutQuantity'],
+      ['funding_method', 'text', 'fundingMethod'],
+      ['funding_currency', 'text', 'fundingCurrency'],
+      ['funding_quantity', 'digits', 'fundingQuantity'],
+      ['partner_order_id', 'text', 'partnerOrderId'],
+      ['partner_ref', 'text', 'partnerRef'],
+      ['partner_tags', 'jsonb', 'partnerTags'],
+      ['expires_at', 'bigint', 'expiresAt'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['consumed_at', 'bigint', 'consumedAt'],
     ],
     onConflict: '',
   },
   partnerClock: {
     name: 'qe_partner_clocks',
     columns: [
-      ['partner_id', 'bigint', (r) => r.partnerId],
-      ['last_created_at', 'bigint', (r) => r.lastCreatedAt],
+      ['partner_id', 'bigint', 'partnerId'],
+      ['last_created_at', 'bigint', 'lastCreatedAt'],
     ],
     onConflict: '',
   },
   transaction: {
     name: 'qe_transactions',
     columns: [
-      ['id', 'uuid', (r) => r.id],
-      ['partner_id', 'bigint', (r) => r.partnerId],
-      ['session_id', 'uuid', (r) => r.sessionId],
-      ['intent_id', 'uuid', (r) => r.intentId],
-      ['client_ref', 'text', (r) => r.clientRef],
-      ['api_key', 'text', (r) => r.apiKey],
-      ['symbol', 'text', (r) => r.symbol],
-      ['side', 'text', (r) => r.side],
-      ['funding_currency', 'text', (r) => r.fundingCurrency],
-      ['funding_quantity', 'numeric', (r) => r.fundingQuantity],
-      ['payout_currency', 'text', (r) => r.payoutCurrency],
-      ['payout_quantity', 'numeric', (r) => r.payoutQuantity],
-      ['quote_id', 'text', (r) => r.quoteId],
-      ['quoted_at', 'bigint', (r) => r.quotedAt],
-      ['status', 'text', (r) => r.status],
-      ['partner_order_id', 'text', (r) => r.partnerOrderId],
-      ['partner_ref', 'text', (r) => r.partnerRef],
-      ['partner_tags', 'jsonb', (r) => json(r.partnerTags)],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['pending_since', 'bigint', (r) => r.pendingSince],
+      ['id', 'uuid', 'id'],
+      ['partner_id', 'bigint', 'partnerId'],
+      ['session_id', 'uuid', 'sessionId'],
+      ['intent_id', 'uuid', 'intentId'],
+      ['client_ref', 'text', 'clientRef'],
+      ['api_key', 'text', 'apiKey'],
+      ['symbol', 'text', 'symbol'],
+      ['side', 'text', 'side'],
+      ['funding_currency', 'text', 'fundingCurrency'],
+      ['funding_quantity', 'digits', 'fundingQuantity'],
+      ['payout_currency', 'text', 'payoutCurrency'],
+      ['payout_quantity', 'digits', 'payoutQuantity'],
+      ['quote_id', 'text', 'quoteId'],
+      ['quoted_at', 'bigint', 'quotedAt'],
+      ['status', 'text', 'status'],
+      ['partner_order_id', 'text', 'partnerOrderId'],
+      ['partner_ref', 'text', 'partnerRef'],
+      ['partner_tags', 'jsonb', 'partnerTags'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['pending_since', 'bigint', 'pendingSince'],
     ],
     onConflict: '',
   },
   instruction: {
     name: 'qe_settlement_instructions',
     columns: [
-      ['id', 'uuid', (r) => r.id],
-      ['transaction_id', 'uuid', (r) => r.transactionId],
-      ['direction', 'text', (r) => r.direction],
-      ['method', 'text', (r) => r.method],
-      ['currency', 'text', (r) => r.currency],
-      ['quantity', 'numeric', (r) => r.quantity],
-      ['status', 'text', (r) => r.status],
-      ['expires_at', 'bigint', (r) => r.expiresAt],
-      ['setup_parameters', 'jsonb', (r) => json(r.setupParameters)],
-      ['required_input_parameters', 'jsonb', (r) => json(r.requiredInputParameters)],
-      ['received_input', 'jsonb', (r) => json(r.receivedInput)],
+      ['id', 'uuid', 'id'],
+      ['transaction_id', 'uuid', 'transactionId'],
+      ['direction', 'text', 'direction'],
+      ['method', 'text', 'method'],
+      ['currency', 'text', 'currency'],
+      ['quantity', 'digits', 'quantity'],
+      ['status', 'text', 'status'],
+      ['expires_at', 'bigint', 'expiresAt'],
+      ['setup_parameters', 'jsonb', 'setupParameters'],
+      ['required_input_parameters', 'jsonb', 'requiredInputParameters'],
+      ['received_input', 'jsonb', 'receivedInput'],
     ],
     onConflict: '',
   },
   ledgerEntry: {
     name: 'ledger_entries',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['currency', 'text', (r) => r.currency],
-      ['amount', 'numeric', (r) => r.amount],
-      ['balance', 'numeric', (r) => r.balance],
-      ['source_action', 'text', (r) => r.sourceAction],
-      ['source_object_type', 'text', (r) => r.sourceObjectType],
-      ['source_object_id', 'bigint', (r) => r.sourceObjectId],
-      ['created_at', 'bigint', (r) => r.createdAt],
-      ['currency_place', 'bigint', (r) => r.currencyPlace],
+      ['id', 'bigint', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['currency', 'text', 'currency'],
+      ['amount', 'numeric', 'amount'],
+      ['balance', 'numeric', 'balance'],
+      ['source_action', 'text', 'sourceAction'],
+      ['source_object_type', 'text', 'sourceObjectType'],
+      ['source_object_id', 'bigint', 'sourceObjectId'],
+      ['created_at', 'bigint', 'createdAt'],
+      ['currency_place', 'bigint', 'currencyPlace'],
     ],
     onConflict: '',
   },
@@ -392,10 +426,10 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   partnerApplication: {
     name: 'partner_applications',
     columns: [
-      ['id', 'bigint', (r) => r.id],
-      ['user_id', 'bigint', (r) => r.userId],
-      ['public_api_key', 'text', (r) => r.publicApiKey],
-      ['name', 'text', (r) => r.name],
+      ['id', 'bigint', 'id'],
+      ['user_id', 'bigint', 'userId'],
+      ['public_api_key', 'text', 'publicApiKey'],
+      ['name', 'text', 'name'],
     ],
     onConflict: '',
   },
@@ -425,19 +459,69 @@ for (const table of Object.values(recordTables)) {
   table.onConflict = updateAllButId(table as Table<never>);
 }
 
-const tables = { orders, accounts, fills, positions, ...recordTables } as Record<
-  'orders' | 'accounts' | 'fills' | 'positions' | RecordKind,
+// What the seed and the migrations write and a start reads, which no call changes.
+
+const currencies: Table<Currency> = {
+  name: 'currencies',
+  columns: [
+    ['code', 'text', 'code'],
+    ['name', 'text', 'name'],
+    ['currency_type', 'text', 'currencyType'],
+    ['symbol', 'text', 'symbol'],
+    ['depositable', 'boolean', 'depositable'],
+    ['withdrawable', 'boolean', 'withdrawable'],
+    ['assets_precision', 'integer', 'assetsPrecision'],
+    ['minimum_withdrawal', 'numeric', 'minimumWithdrawal'],
+    ['withdrawal_fee', 'numeric', 'withdrawalFee'],
+    ['minimum_order_quantity', 'numeric', 'minimumOrderQuantity'],
+    ['exchange_rate', 'numeric', 'exchangeRate'],
+  ],
+  onConflict: '',
+};
+
+const assets: Table<Asset> = {
+  name: 'qe_assets',
+  columns: [
+    ['code', 'text', 'code'],
+    ['kind', 'text', 'kind'],
+    ['precision', 'integer', 'precision'],
+    ['deposit_address', 'text', 'depositAddress'],
+  ],
+  onConflict: '',
+};
+
+const prices: Table<Price> = {
+  name: 'qe_prices',
+  columns: [
+    ['base', 'text', 'base'],
+    ['quote', 'text', 'quote'],
+    ['price', 'numeric', 'price'],
+  ],
+  onConflict: '',
+};
+
+const tables = {
+  orders,
+  accounts,
+  fills,
+  positions,
+  ...recordTables,
+  currencies,
+  assets,
+  prices,
+} as Record<
+  'orders' | 'accounts' | 'fills' | 'positions' | RecordKind | 'currencies' | 'assets' | 'prices',
   Table<never>
 >;
 
 type Stored = string | number | boolean | null;
 
 /** A value of COPY's text format as the row readers expect it: numeric stays a string. */
-function fromCopy(field: string, type: string): Stored | object {
+function fromCopy(field: string, type: ColumnType): Stored | object {
   if (field === '\\N') return null;
   if (type === 'bigint' || type === 'integer') return Number(field);
   if (type === 'boolean') return field === 't';
-  if (type === 'numeric') return field;
+  if (type === 'numeric' || type === 'digits') return field;
   const text = field.includes('\\')
     ? field.replace(/\\(.)/g, (_, char: string) => copyEscapes[char] ?? char)
     : ownCopy(field);
@@ -481,46 +565,87 @@ export async function readRows(
   return readSelect(db, table, select);
 }
 
-export function selectFrom(table: keyof typeof tables): string {
-  const { name, columns } = tables[table] as Table<never>;
-  return `SELECT ${columns
-    .map(([column, type]) => (type === 'numeric' ? `${column}::text AS ${column}` : column))
-    .join(', ')} FROM ${name}`;
+/**
+ * The columns of `table` as a select lists them, numeric ones as text to keep every digit;
+ * with `alias`, of that alias of the table in a query that names it so.
+ */
+export function columnsOf(table: keyof typeof tables, alias?: string): string {
+  const of = alias === undefined ? '' : `${alias}.`;
+  return (tables[table] as Table<never>).columns
+    .map(([column, type]) =>
+      sqlType(type) === 'numeric' ? `${of}${column}::text AS ${column}` : `${of}${column}`,
+    )
+    .join(', ');
 }
 
-/** The record each table read back whole holds. */
-type TableRecords = Records & { positions: Position };
+export const selectFrom = (table: keyof typeof tables): string =>
+  `SELECT ${columnsOf(table)} FROM ${(tables[table] as Table<never>).name}`;
 
-/** A stored value as its record's field holds it, by the column's SQL type. */
-function fieldValue(type: string, stored: Read): unknown {
-  if (stored === null) return null;
+/** The record each table is read back into: an account's count of entries is kept elsewhere. */
+type TableRecords = Records & {
+  currencies: Currency;
+  assets: Asset;
+  prices: Price;
+  orders: Order;
+  fills: Fill;
+  positions: Position;
+  accounts: Omit<Account, 'entries'>;
+};
+
+/** Reads a stored decimal: `sharedDecimals` of `history-rows.ts` shares equal ones. */
+type DecimalReader = (stored: unknown) => D;
+
+const newDecimal: DecimalReader = (stored) => new D(String(stored));
+
+/** A stored value as its record's field holds it, by the column's type. */
+function fieldValue(type: ColumnType, stored: unknown, decimal: DecimalReader): unknown {
+  if (stored === null || stored === undefined) return null;
   if (type === 'bigint' || type === 'integer') return Number(stored);
-  if (type === 'numeric') return new D(String(stored));
+  if (type === 'numeric') return decimal(stored);
+  if (type === 'digits') return String(stored);
   return stored;
 }
 
 /**
- * Every row of `table` as memory holds the record, in `orderBy` order: each column read back
- * into the field it is written from, by its type. A column written from a function names no
- * field to go back to, so its table is read by hand.
+ * Reads a row of `table` (as `selectFrom` selects it) back into the record it was written
+ * from: each column into its field by its type, and what columns written from a function
+ * hold by the table's `readBack`.
  */
+export function recordReader<Name extends keyof TableRecords>(
+  table: Name,
+  decimal: DecimalReader = newDecimal,
+): (row: Record<string, unknown>) => TableRecords[Name] {
+  const { name, columns, readBack } = tables[table] as Table<never>;
+  const fields: { column: string; type: ColumnType; field: string }[] = [];
+  for (const [column, type, source] of columns) {
+    if (typeof source === 'string') fields.push({ column, type, field: source });
+    else if (!readBack) throw new Error(`${name}.${column} has no way back to its record`);
+  }
+  const typeOf = new Map(columns.map(([column, type]) => [column, type]));
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const { column, type, field } of fields) {
+      record[field] = fieldValue(type, row[column], decimal);
+    }
+    if (readBack) {
+      const column = (named: string) =>
+        fieldValue(typeOf.get(named) ?? 'text', row[named], decimal);
+      Object.assign(record, readBack(column));
+    }
+    return record as unknown as TableRecords[Name];
+  };
+}
+
+/** Every row of `table` as memory holds the record, in `orderBy` order. */
 export async function readRecords<Name extends keyof TableRecords>(
   db: Queryable,
   table: Name,
   orderBy: string | null = 'id',
+  options: { filter?: { where: string; params: unknown[] }; decimal?: DecimalReader } = {},
 ): Promise<TableRecords[Name][]> {
-  const { name, columns } = tables[table] as Table<never>;
-  const fields = columns.map(([column, type, source]) => {
-    if (typeof source !== 'string') throw new Error(`${name}.${column} is read back by hand`);
-    return { column, type, field: source as string };
-  });
-  return (await readRows(db, table, orderBy)).map((row) => {
-    const record: Record<string, unknown> = {};
-    for (const { column, type, field } of fields) {
-      record[field] = fieldValue(type, row[column] ?? null);
-    }
-    return record as unknown as TableRecords[Name];
-  });
+  return (await readRows(db, table, orderBy, options.filter)).map(
+    recordReader(table, options.decimal),
+  );
 }
 
 async function readSelect(
@@ -568,8 +693,8 @@ interface EntryCount {
 const fillCounts: Table<FillCount> = {
   name: 'product_fill_counts',
   columns: [
-    ['product_id', 'bigint', (c) => c.productId],
-    ['fills', 'bigint', (c) => c.fills],
+    ['product_id', 'bigint', 'productId'],
+    ['fills', 'bigint', 'fills'],
   ],
   onConflict:
     'ON CONFLICT (product_id) DO UPDATE SET fills = product_fill_counts.fills + EXCLUDED.fills',
@@ -578,10 +703,10 @@ const fillCounts: Table<FillCount> = {
 const entryCounts: Table<EntryCount> = {
   name: 'ledger_entry_counts',
   columns: [
-    ['user_id', 'bigint', (c) => c.userId],
-    ['currency', 'text', (c) => c.currency],
-    ['source_action', 'text', (c) => c.sourceAction],
-    ['entries', 'bigint', (c) => c.entries],
+    ['user_id', 'bigint', 'userId'],
+    ['currency', 'text', 'currency'],
+    ['source_action', 'text', 'sourceAction'],
+    ['entries', 'bigint', 'entries'],
   ],
   onConflict: `ON CONFLICT (user_id, currency, source_action)
     DO UPDATE SET entries = ledger_entry_counts.entries + EXCLUDED.entries`,
@@ -652,7 +777,7 @@ export const preparedWrites: Record<string, string> = Object.fromEntries(
     ...historyCountTables,
   ].map((table) => {
     const t = table as Table<never>;
-    const parameters = t.columns.map(([, type]) => `${type}[]`).join(', ');
+    const parameters = t.columns.map(([, type]) => `${sqlType(type)}[]`).join(', ');
     const columns = t.columns.map(([column]) => column).join(', ');
     const arrays = t.columns.map((_, n) => `$${n + 1}`).join(', ');
     return [
@@ -677,8 +802,8 @@ function element(value: Value): string {
 }
 
 function write<Row>(table: Table<Row>, rows: Row[]): string {
-  const arrays = table.columns.map(([, , source]) => {
-    const literal = `{${rows.map((row) => element(columnValue(source, row))).join(',')}}`;
+  const arrays = table.columns.map(([, type, source]) => {
+    const literal = `{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`;
     return `'${literal.replaceAll("'", "''")}'`;
   });
   return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;

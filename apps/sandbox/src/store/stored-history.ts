@@ -1,4 +1,4 @@
-import type { Fill, LedgerEntry, Order } from '../state/exchange-state.js';
+import type { Order } from '../state/exchange-state.js';
 import type {
   EntryFilter,
   HistoryReads,
@@ -7,9 +7,8 @@ import type {
   StoredHistory,
 } from '../state/history.js';
 import type { Database } from './database.js';
-import { entryOf, fillOf, orderOf, sharedDecimals } from './history-rows.js';
 import type { Queryable } from './queryable.js';
-import { selectFrom } from './sandbox-rows.js';
+import { columnsOf, recordReader, selectFrom } from './sandbox-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -92,14 +91,17 @@ function entriesPage(
 
 // A fill of one of the user's orders, once for each of them (migration 0017), with its order.
 const ownFillsFrom = `FROM own_fills w JOIN fills f ON f.id = w.fill_id JOIN orders o ON o.id = w.order_id`;
-const ownFillColumns = `f.id, f.product_id, f.taker_order_id, f.maker_order_id, f.taker_side,
-  f.price::text AS price, f.quantity::text AS quantity, f.created_at, o.id AS order_id,
-  o.side AS order_side, o.trading_type AS order_trading_type,
-  o.client_order_id AS order_client_order_id`;
+const ownFillColumns = `${columnsOf('fills', 'f')}, o.id AS order_id, o.side AS order_side,
+  o.trading_type AS order_trading_type, o.client_order_id AS order_client_order_id`;
 
-function ownFillOf(row: Row, decimal: (value: unknown) => Fill['price']): OwnFill {
+// A page holds a few rows: each decimal read alone, where a start shares equal ones.
+const orderOf = recordReader('orders');
+const fillOf = recordReader('fills');
+const entryOf = recordReader('ledgerEntry');
+
+function ownFillOf(row: Row): OwnFill {
   return {
-    fill: fillOf(row, decimal),
+    fill: fillOf(row),
     order: {
       id: Number(row.order_id),
       side: row.order_side as Order['side'],
@@ -152,8 +154,7 @@ export function storedHistory(db: Database): StoredHistory {
           `SELECT coalesce(sum(orders), 0) AS count FROM order_counts WHERE ${where}`,
           params,
         );
-        const decimal = sharedDecimals();
-        return { rows: rows.map((row) => orderOf(row, decimal)), total };
+        return { rows: rows.map(orderOf), total };
       });
     },
     order: (userId, key) =>
@@ -171,7 +172,7 @@ export function storedHistory(db: Database): StoredHistory {
                 `${selectFrom('orders')} WHERE user_id = $1 AND client_order_id = $2`,
                 [userId, key.clientOrderId],
               );
-        return row && orderOf(row, sharedDecimals());
+        return row && orderOf(row);
       }),
     productFills: (productId, offset, limit) =>
       db.read(async (tx) => {
@@ -180,8 +181,7 @@ export function storedHistory(db: Database): StoredHistory {
           `${selectFrom('fills')} WHERE product_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
           [productId, limit, bigint(offset)],
         );
-        const decimal = sharedDecimals();
-        return rows.map((row) => fillOf(row, decimal));
+        return rows.map(fillOf);
       }),
     productFillsSince: (productId, fromSecond, limit) =>
       db.read(async (tx) => {
@@ -193,9 +193,8 @@ export function storedHistory(db: Database): StoredHistory {
           [productId, bigint(fromSecond * 1000)],
         );
         if (!first) return [];
-        const decimal = sharedDecimals();
         const rows = await fillsFrom(tx, productId, Number(first.id), limit);
-        return rows.map((row) => fillOf(row, decimal));
+        return rows.map(fillOf);
       }),
     fillsOfOrder: (order) =>
       db.read(async (tx) => {
@@ -204,8 +203,7 @@ export function storedHistory(db: Database): StoredHistory {
           `${selectFrom('fills')} WHERE taker_order_id = $1 OR maker_order_id = $1 ORDER BY id`,
           [order.id],
         );
-        const decimal = sharedDecimals();
-        return rows.map((row) => fillOf(row, decimal));
+        return rows.map(fillOf);
       }),
     ownFills: (userId, productId, offset, limit) =>
       db.read(async (tx) => {
@@ -221,8 +219,7 @@ export function storedHistory(db: Database): StoredHistory {
            AND w.place <= $3::bigint ORDER BY w.place DESC LIMIT $4`,
           [userId, productId, total - bigint(offset), limit],
         );
-        const decimal = sharedDecimals();
-        return { rows: rows.map((row) => ownFillOf(row, decimal)), total };
+        return { rows: rows.map(ownFillOf), total };
       }),
     ownFillsSince: (userId, fromMs) =>
       db.read(async (tx) => {
@@ -232,8 +229,7 @@ export function storedHistory(db: Database): StoredHistory {
            ORDER BY w.fill_id DESC, w.taker DESC`,
           [userId, fromMs],
         );
-        const decimal = sharedDecimals();
-        return rows.map((row) => ownFillOf(row, decimal));
+        return rows.map(ownFillOf);
       }),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
@@ -251,8 +247,7 @@ export function storedHistory(db: Database): StoredHistory {
             )
           : entriesPage(tx, userId, filter, offset, limit),
       );
-      const decimal = sharedDecimals();
-      return rows.map((row): LedgerEntry => entryOf(row, decimal));
+      return rows.map(entryOf);
     },
     countEntries: async (userId, filter) => {
       if (Object.values(filter).some(unstorable)) return 0;
@@ -275,8 +270,7 @@ export function storedHistory(db: Database): StoredHistory {
           `${selectFrom('orders')} WHERE user_id = $1 AND client_order_id = ANY($2)`,
           [userId, clientOrderIds.filter((id) => !unstorable(id))],
         );
-        const decimal = sharedDecimals();
-        return rows.map((row) => orderOf(row, decimal));
+        return rows.map(orderOf);
       }),
   };
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { isOpen } from '../state/exchange-state.js';
+import { demoClient, startTestSandbox } from '../test-support.js';
+import { pendingTransaction } from '../testing/pending-transaction.js';
+import { readRecords } from './sandbox-rows.js';
+
+/** Rows in one order, whichever order they came in. */
+const byKey = <Row>(rows: Iterable<Row>, key: (row: Row) => string | number) =>
+  [...rows].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+
+/** The same rows, whichever order each came in. */
+function sameRows<Row>(
+  stored: Iterable<Row>,
+  memory: Iterable<Row>,
+  key: (row: Row) => string | number,
+) {
+  expect(byKey(stored, key)).toEqual(byKey(memory, key));
+}
+
+describe("a table's one column list", () => {
+  it('reads back every record a call stored as memory holds it, field by field', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const call = demoClient(sandbox);
+      const placed = [
+        // A fill first: a trailing stop follows the last price.
+        { order_type: 'market', product_id: 1, side: 'buy', quantity: '0.001' },
+        // Columns written from a function, read back by the table: a trailing stop.
+        {
+          order_type: 'trailing_stop',
+          product_id: 1,
+          side: 'sell',
+          quantity: '0.01',
+          trailing_stop_type: 'percentage',
+          trailing_stop_value: '2.5',
+        },
+        { order_type: 'limit', product_id: 1, side: 'buy', quantity: '0.0123', price: '9000001' },
+        {
+          order_type: 'limit',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.02',
+          price: '8000000',
+          trading_type: 'margin',
+          leverage_level: 2,
+          client_order_id: 'round-trip',
+        },
+      ];
+      for (const body of placed) {
+        const answer = await call('POST', '/orders', { body });
+        expect([body, answer.body, answer.status]).toEqual([body, expect.anything(), 200]);
+      }
+      // Decimal strings, JSON values and absent ones of Quick Exchange.
+      await pendingTransaction(sandbox.partnerUrl, sandbox.credentials.publicApiKey);
+
+      const { exchange, partner } = sandbox.sequencer.state;
+      const stored = async <Name extends Parameters<typeof readRecords>[1]>(table: Name) =>
+        sandbox.database.read((tx) => readRecords(tx, table, null));
+
+      const orders = await stored('orders');
+      const trailing = orders.find((order) => order.orderType === 'trailing_stop');
+      expect(trailing?.trailingStop?.type).toBe('percentage');
+      expect(trailing?.trailingStop?.value.toFixed()).toBe('2.5');
+      sameRows(orders.filter(isOpen), exchange.orders.values(), (o) => o.id);
+      sameRows(
+        await stored('accounts'),
+        [...exchange.accounts.values()]
+          .flatMap((byCurrency) => [...byCurrency.values()])
+          .map(({ entries: _, ...account }) => account),
+        (a) => a.id,
+      );
+      sameRows(await stored('currencies'), exchange.currencies.values(), (c) => c.code);
+      sameRows(await stored('assets'), partner.assets.values(), (a) => a.code);
+      sameRows(await stored('prices'), partner.prices, (p) => `${p.base} ${p.quote}`);
+      sameRows(await stored('session'), partner.sessions.values(), (s) => s.id);
+      sameRows(await stored('intent'), partner.intents.values(), (i) => i.id);
+      const transactions = await stored('transaction');
+      sameRows(transactions, partner.transactions.values(), (t) => t.id);
+      const instructions = await stored('instruction');
+      sameRows(instructions, partner.instructions.values(), (i) => i.id);
+      sameRows(await stored('partnerApplication'), partner.applications.values(), (a) => a.id);
+      expect(transactions).toHaveLength(1);
+      expect(instructions.length).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
