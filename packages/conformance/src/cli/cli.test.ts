@@ -8,26 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { catalog } from '../engine/catalog.js';
 import { forgeJwt, jwtHeader, jwtPayload } from '../signing/forge.js';
 import { signFor } from '../signing/sign.js';
+import { exchangeConformance } from './run-cli.test-support.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
-async function conformance(...args: string[]) {
-  return conformanceWith({}, ...args);
-}
-
-async function conformanceWith(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(tsx, ['--conditions=@exchange-kit/source', cli, ...args], {
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const conformance = (...args: string[]) => exchangeConformance(args);
+const conformanceWith = (env: Record<string, string>, ...args: string[]) =>
+  exchangeConformance(args, env);
 
 /** `run` with every argument it needs, against a port where nothing listens. */
 const runAgainstNothing = [
@@ -210,6 +199,28 @@ describe('exchange-conformance CLI', () => {
     expect(noSecret.stderr).toContain(
       'sign needs --token-id, the environment variable EXCHANGE_CONFORMANCE_TOKEN_SECRET',
     );
+  });
+
+  it("runs as a command: its exit status and its streams are the process's", async () => {
+    const spawned = async (...args: string[]) => {
+      try {
+        const { stdout, stderr } = await run(tsx, [
+          '--conditions=@exchange-kit/source',
+          cli,
+          ...args,
+        ]);
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+      }
+    };
+    const help = await spawned('--help');
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout.split('\n')[0]).toBe('Usage: exchange-conformance <command> [options]');
+    const refused = await spawned('sign');
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('exchange-conformance: sign needs --token-id');
   });
 
   it('prints the usage of the command asked about on --help or -h, and exits 0', async () => {

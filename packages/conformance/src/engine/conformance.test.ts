@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { requirement, requirements } from '@exchange-kit/contract/state-tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchangeConformance } from '../cli/run-cli.test-support.js';
 import { consoleSummary } from '../reports/console.js';
 import { curlOf } from '../reports/curl.js';
 import { example } from '../scenarios/partner.js';
@@ -587,14 +588,13 @@ describeConformance('the vitest helper', () => target, {
 });
 
 describe('the CLI against the sandbox', () => {
+  // The lines a failure prints are pasted into bash, which runs the command from source.
   const execute = promisify(execFile);
   const cli = fileURLToPath(new URL('../cli/cli.ts', import.meta.url));
   const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-  const exchangeConformance = async (
-    runTarget: Target,
-    ...args: string[]
-  ): Promise<{ code: number; stdout: string; stderr?: string }> => {
-    const credentials = [
+  const exchangeConformanceRun = async (runTarget: Target, ...args: string[]) =>
+    exchangeConformance([
+      'run',
       '--exchange-url',
       runTarget.exchangeUrl,
       '--partner-url',
@@ -605,21 +605,8 @@ describe('the CLI against the sandbox', () => {
       runTarget.tokenSecret,
       '--public-api-key',
       runTarget.publicApiKey,
-    ];
-    try {
-      const { stdout } = await execute(tsx, [
-        '--conditions=@exchange-kit/source',
-        cli,
-        'run',
-        ...credentials,
-        ...args,
-      ]);
-      return { code: 0, stdout };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+      ...args,
+    ]);
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'conformance-'));
@@ -634,7 +621,7 @@ describe('the CLI against the sandbox', () => {
       json: join(folder, 'report.json'),
       html: join(folder, 'report.html'),
     };
-    const { code, stdout } = await exchangeConformance(
+    const { code, stdout } = await exchangeConformanceRun(
       target,
       '--profile',
       'loan-book',
@@ -656,7 +643,7 @@ describe('the CLI against the sandbox', () => {
   });
 
   it('exits 2 with one line naming the refused credential when the token secret is wrong', async () => {
-    const { code, stdout, stderr } = await exchangeConformance({
+    const { code, stdout, stderr } = await exchangeConformanceRun({
       ...target,
       tokenSecret: `${target.tokenSecret}-not`,
     });
@@ -671,7 +658,7 @@ describe('the CLI against the sandbox', () => {
     proxy.fault = faults.find((fault) => fault.covers === 'ORDER-CANCEL-LIVE');
     let printed: string;
     try {
-      const { code, stdout } = await exchangeConformance(
+      const { code, stdout } = await exchangeConformanceRun(
         proxy.target,
         '--only',
         'ORDER-CANCEL-LIVE',
@@ -791,7 +778,7 @@ describe('the CLI against the sandbox', () => {
   it('loads an adapter module given with --adapter', async () => {
     const module = join(folder, 'adapter.mjs');
     await writeFile(module, 'export default { placeConditionalOrders: null };\n');
-    const { code, stdout } = await exchangeConformance(
+    const { code, stdout } = await exchangeConformanceRun(
       target,
       '--only',
       'ORDER-CANCEL-ALL-SKIPS-CONDITIONAL',
@@ -807,7 +794,7 @@ describe('the CLI against the sandbox', () => {
   it('exits 1 on a failed MUST, showing what was received, what is documented and a curl without secrets', async () => {
     proxy.fault = faults.find((fault) => fault.covers === 'STATUS-200-SUCCESS');
     try {
-      const { code, stdout } = await exchangeConformance(proxy.target, '--profile', 'loan-book');
+      const { code, stdout } = await exchangeConformanceRun(proxy.target, '--profile', 'loan-book');
       expect(code).toBe(1);
       expect(stdout).toMatch(
         /^FAIL {3}STATUS-200-SUCCESS {2}getLoanBook answered 203 instead of 200/m,
@@ -830,7 +817,7 @@ describe('the CLI against the sandbox', () => {
           })),
         ),
       );
-      const known = await exchangeConformance(
+      const known = await exchangeConformanceRun(
         proxy.target,
         '--profile',
         'loan-book',

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchangeConformance } from '../cli/run-cli.test-support.js';
 import { signFor } from '../signing/sign.js';
 import { startSandboxTarget } from '../testing/sandbox.js';
 import { CredentialsRefusedError, RunAbortedError } from './aborted.js';
@@ -11,25 +9,8 @@ import { credentialsNeeded } from './preflight.js';
 import { runConformance } from './run.js';
 import type { Target } from './target.js';
 
-const execute = promisify(execFile);
-const cli = fileURLToPath(new URL('../cli/cli.ts', import.meta.url));
-const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
 /** `exchange-conformance run` with these arguments: its exit status and what it printed. */
-async function conformanceRun(...args: string[]) {
-  try {
-    const { stdout, stderr } = await execute(tsx, [
-      '--conditions=@exchange-kit/source',
-      cli,
-      'run',
-      ...args,
-    ]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const conformanceRun = (...args: string[]) => exchangeConformance(['run', ...args]);
 
 const credentialsOf = (target: Target) => [
   '--token-id',
