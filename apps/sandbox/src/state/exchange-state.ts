@@ -297,6 +297,12 @@ export interface LoanLevel {
   readonly amount: string;
 }
 
+/** A level of a currency's loan book, as it is stored. */
+export interface LoanBookLevel extends LoanLevel {
+  readonly currency: string;
+  readonly side: 'bid' | 'ask';
+}
+
 /**
  * Orders that take what the book offers and never rest: a market order, a market order
  * bounded by a price range, and a stop (a stop loss, a stop or a trailing stop) once
@@ -426,6 +432,22 @@ export class ExchangeState {
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
+
+  /** Puts a level in its side of the book, which is kept in the order of rates. */
+  addLoanLevel(level: LoanBookLevel): void {
+    const levels = this.loanBook.get(level.currency) ?? { bid: [], ask: [] };
+    const side = levels[level.side].filter((kept) => kept.rate !== level.rate);
+    side.push({ rate: level.rate, amount: level.amount });
+    side.sort((a, b) => new D(a.rate).comparedTo(b.rate));
+    levels[level.side] = side;
+    this.loanBook.set(level.currency, levels);
+  }
+
+  dropLoanLevel(level: LoanBookLevel): void {
+    const levels = this.loanBook.get(level.currency);
+    if (!levels) return;
+    levels[level.side] = levels[level.side].filter((kept) => kept.rate !== level.rate);
+  }
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
   readonly resting = new WeakSet<Order>();

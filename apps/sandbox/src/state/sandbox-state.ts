@@ -1,11 +1,13 @@
 import {
   type ApiTokenRecord,
+  type Currency,
   type Deposit,
   ExchangeState,
   type LedgerEntry,
   type LeverageSetting,
   type Loan,
   type LoanBid,
+  type LoanBookLevel,
   type OAuthRequest,
   type Product,
   type User,
@@ -63,7 +65,10 @@ export interface Records {
   loanBid: LoanBid;
   loan: Loan;
   leverageSetting: LeverageSetting;
-  // What a sandbox is given rather than asks for (`seeding.ts`): added, never changed.
+  // What a sandbox is given rather than asks for (`seeding.ts`, `demo-seed.ts`): added,
+  // never changed.
+  currency: Currency;
+  loanBookLevel: LoanBookLevel;
   user: User;
   apiToken: ApiTokenRecord;
   product: Product;
@@ -139,6 +144,16 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
     drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
   },
+  currency: {
+    key: (row) => row.code,
+    add: (state, row) => state.exchange.currencies.set(row.code, row),
+    drop: (state, row) => state.exchange.currencies.delete(row.code),
+  },
+  loanBookLevel: {
+    key: (row) => `${row.currency}:${row.side}:${row.rate}`,
+    add: (state, row) => state.exchange.addLoanLevel(row),
+    drop: (state, row) => state.exchange.dropLoanLevel(row),
+  },
   user: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.users.set(row.id, row),
@@ -165,6 +180,8 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
  * The kinds orders, accounts and the other records name: stored before them, parents first.
  */
 export const ownerKindOrder: readonly RecordKind[] = [
+  'currency',
+  'loanBookLevel',
   'user',
   'apiToken',
   'product',

@@ -14,7 +14,7 @@ const openStatuses: readonly string[] = statesWith('order', 'open');
 export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   const state = new ExchangeState();
   const query = async <Row>(sql: string) => (await db.query<Row>(sql)).rows;
-  for (const currency of await readRecords(db, 'currencies', null)) {
+  for (const currency of await readRecords(db, 'currency', null)) {
     state.currencies.set(currency.code, currency);
   }
   for (const product of await readRecords(db, 'product', null)) {
@@ -54,18 +54,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   for (const setting of await readRecords(db, 'leverageSetting')) {
     state.leverageSettings.set(setting.tradingAccountId, setting);
   }
-  for (const row of await query<{
-    currency: string;
-    side: 'bid' | 'ask';
-    rate: string;
-    amount: string;
-  }>(
-    'SELECT currency, side, rate::text AS rate, amount::text AS amount FROM loan_book_levels ORDER BY rate',
-  )) {
-    const levels = state.loanBook.get(row.currency) ?? { bid: [], ask: [] };
-    levels[row.side].push({ rate: row.rate, amount: row.amount });
-    state.loanBook.set(row.currency, levels);
-  }
+  for (const level of await readRecords(db, 'loanBookLevel', null)) state.addLoanLevel(level);
   const [sequences] = await query<Record<string, string | number>>(
     `SELECT (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
          (SELECT coalesce(max(id), 0) + 1 FROM orders)) FROM orders_id_seq) AS order,

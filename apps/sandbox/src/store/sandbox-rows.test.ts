@@ -72,7 +72,16 @@ describe("a table's one column list", () => {
           .map(({ entries: _, ...account }) => account),
         (a) => a.id,
       );
-      sameRows(await stored('currencies'), exchange.currencies.values(), (c) => c.code);
+      sameRows(await stored('currency'), exchange.currencies.values(), (c) => c.code);
+      sameRows(
+        await stored('loanBookLevel'),
+        [...exchange.loanBook].flatMap(([currency, sides]) =>
+          (['bid', 'ask'] as const).flatMap((side) =>
+            sides[side].map((level) => ({ currency, side, ...level })),
+          ),
+        ),
+        (l) => `${l.currency} ${l.side} ${l.rate}`,
+      );
       sameRows(await stored('assets'), partner.assets.values(), (a) => a.code);
       sameRows(await stored('prices'), partner.prices, (p) => `${p.base} ${p.quote}`);
       sameRows(await stored('session'), partner.sessions.values(), (s) => s.id);

@@ -1,6 +1,5 @@
 import {
   type Account,
-  type Currency,
   D,
   type Fill,
   type Order,
@@ -199,6 +198,33 @@ const nonces: Table<NonceRow> = {
 
 /** The table of each kind of record, written whole, a row as memory holds the record. */
 const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
+  currency: {
+    name: 'currencies',
+    columns: [
+      ['code', 'text', 'code'],
+      ['name', 'text', 'name'],
+      ['currency_type', 'text', 'currencyType'],
+      ['symbol', 'text', 'symbol'],
+      ['depositable', 'boolean', 'depositable'],
+      ['withdrawable', 'boolean', 'withdrawable'],
+      ['assets_precision', 'integer', 'assetsPrecision'],
+      ['minimum_withdrawal', 'numeric', 'minimumWithdrawal'],
+      ['withdrawal_fee', 'numeric', 'withdrawalFee'],
+      ['minimum_order_quantity', 'numeric', 'minimumOrderQuantity'],
+      ['exchange_rate', 'numeric', 'exchangeRate'],
+    ],
+    onConflict: '',
+  },
+  loanBookLevel: {
+    name: 'loan_book_levels',
+    columns: [
+      ['currency', 'text', 'currency'],
+      ['side', 'text', 'side'],
+      ['rate', 'digits', 'rate'],
+      ['amount', 'digits', 'amount'],
+    ],
+    onConflict: 'ON CONFLICT (currency, side, rate) DO UPDATE SET amount = EXCLUDED.amount',
+  },
   oauthRequest: {
     name: 'oauth_requests',
     columns: [
@@ -456,28 +482,10 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
   },
 };
 for (const table of Object.values(recordTables)) {
-  table.onConflict = updateAllButId(table as Table<never>);
+  if (table.onConflict === '') table.onConflict = updateAllButId(table as Table<never>);
 }
 
-// What the seed and the migrations write and a start reads, which no call changes.
-
-const currencies: Table<Currency> = {
-  name: 'currencies',
-  columns: [
-    ['code', 'text', 'code'],
-    ['name', 'text', 'name'],
-    ['currency_type', 'text', 'currencyType'],
-    ['symbol', 'text', 'symbol'],
-    ['depositable', 'boolean', 'depositable'],
-    ['withdrawable', 'boolean', 'withdrawable'],
-    ['assets_precision', 'integer', 'assetsPrecision'],
-    ['minimum_withdrawal', 'numeric', 'minimumWithdrawal'],
-    ['withdrawal_fee', 'numeric', 'withdrawalFee'],
-    ['minimum_order_quantity', 'numeric', 'minimumOrderQuantity'],
-    ['exchange_rate', 'numeric', 'exchangeRate'],
-  ],
-  onConflict: '',
-};
+// Quick Exchange's reference data: the migrations write it, a start reads it, no call changes it.
 
 const assets: Table<Asset> = {
   name: 'qe_assets',
@@ -506,11 +514,10 @@ const tables = {
   fills,
   positions,
   ...recordTables,
-  currencies,
   assets,
   prices,
 } as Record<
-  'orders' | 'accounts' | 'fills' | 'positions' | RecordKind | 'currencies' | 'assets' | 'prices',
+  'orders' | 'accounts' | 'fills' | 'positions' | RecordKind | 'assets' | 'prices',
   Table<never>
 >;
 
@@ -583,7 +590,6 @@ export const selectFrom = (table: keyof typeof tables): string =>
 
 /** The record each table is read back into: an account's count of entries is kept elsewhere. */
 type TableRecords = Records & {
-  currencies: Currency;
   assets: Asset;
   prices: Price;
   orders: Order;

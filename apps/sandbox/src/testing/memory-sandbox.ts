@@ -7,19 +7,12 @@ import { type ApiToken, type ServiceAuthRequest, serviceAuthJwt } from '@exchang
 import { type DemoCredentials, defaultCredentials } from '../config.js';
 import {
   demoAssets,
-  demoCurrencies,
-  demoLoanBook,
   demoPrices,
-  demoProducts,
-  demoUserId,
   firstOrderId,
-  houseRecord,
-  marketMakerId,
   type NewProduct,
   placeDemoBook,
-  productRecord,
-  secondDemoUserId,
 } from '../demo-market.js';
+import { seedDemo } from '../demo-seed.js';
 import type { Reply } from '../handling/operation.js';
 import { type CallPipelineOptions, callPipeline, parseQuery } from '../http/call-pipeline.js';
 import { buildRoutes, findRoute } from '../http/router.js';
@@ -125,44 +118,16 @@ function seeded<T>(state: SandboxState, command: (journal: Journal) => T): T {
   return command(new Journal(state));
 }
 
-/** The demo state `store/seed.ts` writes to a new store, as records. */
+/**
+ * The demo state `store/seed.ts` writes to a new store, seeded in memory by the same commands;
+ * Quick Exchange's assets and prices as migration 0002 writes them.
+ */
 function demoState(credentials: DemoCredentials, now: number): SandboxState {
   const state = new SandboxState();
-  const { exchange, partner } = state;
-  exchange.next.order = firstOrderId;
-  for (const currency of demoCurrencies()) exchange.currencies.set(currency.code, currency);
-  for (const product of demoProducts) {
-    exchange.products.set(product.id, productRecord(product.id, product));
-  }
-  for (const [currency, side, rate, amount] of demoLoanBook) {
-    const levels = exchange.loanBook.get(currency) ?? { bid: [], ask: [] };
-    levels[side].push({ rate, amount });
-    exchange.loanBook.set(currency, levels);
-  }
-  for (const asset of demoAssets()) partner.assets.set(asset.code, asset);
-  partner.prices.push(...demoPrices());
-  seeded(state, (journal) => {
-    addUser(journal, { userId: marketMakerId, firstName: 'Market maker', now });
-    journal.add('user', houseRecord());
-    addUser(journal, {
-      userId: demoUserId,
-      firstName: 'Demo',
-      token: { tokenId: credentials.tokenId, tokenSecret: credentials.tokenSecret },
-      now,
-    });
-    addUser(journal, {
-      userId: secondDemoUserId,
-      firstName: 'Second demo',
-      token: { tokenId: credentials.secondTokenId, tokenSecret: credentials.secondTokenSecret },
-      now,
-    });
-    journal.add('partnerApplication', {
-      id: 1,
-      userId: demoUserId,
-      publicApiKey: credentials.publicApiKey,
-      name: 'Demo partner',
-    });
-  });
+  state.exchange.next.order = firstOrderId;
+  for (const asset of demoAssets()) state.partner.assets.set(asset.code, asset);
+  state.partner.prices.push(...demoPrices());
+  seeded(state, (journal) => seedDemo(journal, credentials, now));
   return state;
 }
 
