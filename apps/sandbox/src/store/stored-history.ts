@@ -133,18 +133,31 @@ async function fillsFrom(tx: Queryable, productId: number, first: number, limit:
   return [...page, ...rest];
 }
 
+/**
+ * From how many orders into a list a page reads the ids of its orders first (by default). On a million
+ * orders of one user, `GET /orders` took 21 ms at 10,000 in, 28 at 20,000 and 75 at 100,000
+ * reading the page whole, and 7, 9 and 29 reading ids first; near the top the page whole is
+ * the quicker.
+ */
+const deepOffset = 10_000;
+
 /** History read from the store, each read in one transaction of its own. */
-export function storedHistory(db: Database): StoredHistory {
+export function storedHistory(db: Database, options = { deepOffset }): StoredHistory {
   const reads: HistoryReads = {
     orders: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
       return db.read(async (tx) => {
         const { where, params } = ordersWhere(userId, filter);
         const n = params.length;
+        const page = `ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+        // A deep page skips its offset on the orders' index alone, and reads the whole rows of
+        // the page only: walking the skipped orders' rows took several times as long.
         const rows = await rowsOf(
           tx,
-          `${selectFrom('orders')} WHERE ${where} ORDER BY created_at DESC, id DESC
-           LIMIT $${n + 1} OFFSET $${n + 2}`,
+          offset < options.deepOffset
+            ? `${selectFrom('orders')} WHERE ${where} ${page}`
+            : `${selectFrom('orders')} WHERE id IN (SELECT id FROM orders WHERE ${where} ${page})
+               ORDER BY created_at DESC, id DESC`,
           [...params, limit, bigint(offset)],
         );
         // Counted from the store's counts of each kind (migration 0019), whose columns are the

@@ -5,10 +5,60 @@ import { countingReads } from './rows-read.test-support.js';
 import { demoUserId } from './seed.js';
 import { ordersWhere, storedHistory } from './stored-history.js';
 
+/** Where the pages below start to read ids first: a test's store holds a few thousand. */
+const deepOffset = 1_000;
+
 const historySize = 3_000;
 const limit = 20;
 
 describe('a list of orders read from the store', () => {
+  it('reads the same pages past its deep offset as a page read whole would', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const { database } = sandbox;
+      await database.transaction((tx) =>
+        addOrderHistory(tx, {
+          orders: historySize,
+          userId: demoUserId,
+          productId: 1,
+          since: Date.now() - historySize,
+        }),
+      );
+      const history = storedHistory(database, { deepOffset }).reads;
+      // Ties of created_at too: the order of a page is its time, then its id.
+      await database.transaction((tx) =>
+        tx.query('UPDATE orders SET created_at = created_at - created_at % 5 WHERE user_id = $1', [
+          demoUserId,
+        ]),
+      );
+      const whole = await database.read((tx) =>
+        tx.query<{ id: string }>(
+          'SELECT id FROM orders WHERE user_id = $1 ORDER BY created_at DESC, id DESC',
+          [demoUserId],
+        ),
+      );
+      const ids = whole.rows.map((row) => Number(row.id));
+      expect(ids.length).toBeGreaterThan(deepOffset + 2 * limit);
+      for (const offset of [0, deepOffset - 1, deepOffset, deepOffset + 7, ids.length - 5]) {
+        const { rows, total } = await history.orders(demoUserId, {}, offset, limit);
+        expect({ offset, ids: rows.map((order) => order.id), total }).toEqual({
+          offset,
+          ids: ids.slice(offset, offset + limit),
+          total: ids.length,
+        });
+      }
+      const cancelled = await history.orders(
+        demoUserId,
+        { status: 'cancelled' },
+        deepOffset,
+        limit,
+      );
+      expect(cancelled.rows.map((order) => order.status)).toEqual(Array(limit).fill('cancelled'));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('counts its pages from the counts the store keeps, however the orders were written', async () => {
     const sandbox = await startTestSandbox();
     try {
