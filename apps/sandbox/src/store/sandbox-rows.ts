@@ -603,15 +603,6 @@ type DecimalReader = (stored: unknown) => D;
 
 const newDecimal: DecimalReader = (stored) => new D(String(stored));
 
-/** A stored value as its record's field holds it, by the column's type. */
-function fieldValue(type: ColumnType, stored: unknown, decimal: DecimalReader): unknown {
-  if (stored === null || stored === undefined) return null;
-  if (type === 'bigint' || type === 'integer') return Number(stored);
-  if (type === 'numeric') return decimal(stored);
-  if (type === 'digits') return String(stored);
-  return stored;
-}
-
 /** The expression that reads stored `value` into its field, by the column's type. */
 const readExpression: Record<ColumnType, (value: string) => string> = {
   bigint: (value) => `${value} == null ? null : Number(${value})`,
@@ -636,9 +627,18 @@ export function recordReader<Name extends keyof TableRecords>(
   decimal: DecimalReader = newDecimal,
 ): (row: Record<string, unknown>) => TableRecords[Name] {
   const { name, columns, readBack } = tables[table] as Table<never>;
-  const typeOf = new Map(columns.map(([column, type]) => [column, type]));
+  // What `readBack` asks for, a column at a time, by the same expressions.
+  const readColumn = new Map(
+    columns.map(([column, type]) => [
+      column,
+      new Function('decimal', 'value', `return ${readExpression[type]('value')};`) as (
+        decimal: DecimalReader,
+        value: unknown,
+      ) => unknown,
+    ]),
+  );
   const read = (row: Record<string, unknown>, column: string) =>
-    fieldValue(typeOf.get(column) ?? 'text', row[column], decimal);
+    readColumn.get(column)?.(decimal, row[column]) ?? null;
   // Every name here is one of the column list's own, never a caller's. The fields come in the
   // order of the columns, those read back where their first column stands, so a record read
   // has the shape of one the rules made.
