@@ -4,8 +4,6 @@
  * every call, `with_details=true` in fetchMyTrades. A trailing slash it never sends by itself is
  * sent through its own signer (`request('orders/', ...)`), so the path it signs has the slash.
  *
- * Calls of the class the sandbox does not serve yet, which answer 404 today and are left out
- * until it does: withdraw (POST /crypto_withdrawals), fetchWithdrawals (GET /crypto_withdrawals).
  * The class has no fetchOHLCV and no fetchDeposits.
  *
  * ccxt's own bugs, worked around here:
@@ -13,6 +11,9 @@
  *   `options.swap`, and fails on the first perpetual product: the option is given where it is
  *   read. It also pushes one market object per settlement currency, all the same object, so only
  *   USD, the perpetual's own, is given.
+ * - withdraw sends the amount it is given as it is, and its docs give it a float, which JSON
+ *   carries as a number: the interface takes a decimal string, which keeps every digit, and
+ *   refuses a number naming `crypto_withdrawal.amount`. The amount is given as a string.
  * - Its nonce is the time in milliseconds, so two private calls in the same millisecond carry
  *   the same nonce and the second is refused: the nonce given here rises by one at least.
  */
@@ -102,6 +103,20 @@ describe("ccxt's liquid class", () => {
     const balance = await liquid.fetchBalance();
     expect(balance.BTC?.total).toBeGreaterThan(0);
     expect(balance.JPY?.total).toBeGreaterThan(0);
+  });
+
+  it('withdraws and lists its withdrawals', async () => {
+    const address = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    // Given as the decimal string the interface takes (see above).
+    const withdrawn = await liquid.withdraw('BTC', '0.01' as unknown as number, address);
+    // ccxt gives the amount that arrives: what was asked less the currency's fee.
+    const asWithdrawn = { amount: 0.0095, fee: { currency: 'BTC', cost: 0.0005 }, address };
+    expect(withdrawn).toMatchObject({ ...asWithdrawn, currency: 'BTC', status: 'pending' });
+    const listed = await liquid.fetchWithdrawals('BTC');
+    expect(listed.find((each) => each.id === withdrawn.id)).toMatchObject({
+      ...asWithdrawn,
+      type: 'withdrawal',
+    });
   });
 
   it('signs a path with a trailing slash as it sends it', async () => {
