@@ -432,22 +432,6 @@ export class ExchangeState {
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
-
-  /** Puts a level in its side of the book, which is kept in the order of rates. */
-  addLoanLevel(level: LoanBookLevel): void {
-    const levels = this.loanBook.get(level.currency) ?? { bid: [], ask: [] };
-    const side = levels[level.side].filter((kept) => kept.rate !== level.rate);
-    side.push({ rate: level.rate, amount: level.amount });
-    side.sort((a, b) => new D(a.rate).comparedTo(b.rate));
-    levels[level.side] = side;
-    this.loanBook.set(level.currency, levels);
-  }
-
-  dropLoanLevel(level: LoanBookLevel): void {
-    const levels = this.loanBook.get(level.currency);
-    if (!levels) return;
-    levels[level.side] = levels[level.side].filter((kept) => kept.rate !== level.rate);
-  }
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */
   readonly resting = new WeakSet<Order>();
@@ -649,6 +633,22 @@ export class ExchangeState {
     return this.#loansByUser.get(userId) ?? [];
   }
 
+  /** Puts a level in its side of the book, which is kept in the order of rates. */
+  addLoanLevel(level: LoanBookLevel): void {
+    const levels = this.loanBook.get(level.currency) ?? { bid: [], ask: [] };
+    const side = levels[level.side].filter((kept) => kept.rate !== level.rate);
+    side.push({ rate: level.rate, amount: level.amount });
+    side.sort((a, b) => new D(a.rate).comparedTo(b.rate));
+    levels[level.side] = side;
+    this.loanBook.set(level.currency, levels);
+  }
+
+  dropLoanLevel(level: LoanBookLevel): void {
+    const levels = this.loanBook.get(level.currency);
+    if (!levels) return;
+    levels[level.side] = levels[level.side].filter((kept) => kept.rate !== level.rate);
+  }
+
   addPosition(position: Position): void {
     this.positions.set(position.id, position);
   }
@@ -754,10 +754,10 @@ export class ExchangeState {
 /** The key of a user's own fills of a product in `ownFillCounts`. */
 export const ownFillKey = (userId: number, productId: number) => `${userId}:${productId}`;
 
-/** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
 /** The users a loan is listed for: its lender and its borrower, once when they are one. */
 const partiesOf = (loan: Loan) => new Set([loan.lenderId, loan.borrowerId]);
 
+/** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
 function removeFrom<T>(list: T[] | undefined, item: T): void {
   const at = list?.indexOf(item) ?? -1;
   if (at !== -1) list?.splice(at, 1);

@@ -598,7 +598,7 @@ type TableRecords = Records & {
   accounts: Omit<Account, 'entries'>;
 };
 
-/** Reads a stored decimal: `sharedDecimals` of `history-rows.ts` shares equal ones. */
+/** Reads a stored decimal: `sharedDecimals` (`shared-decimals.ts`) shares equal ones. */
 type DecimalReader = (stored: unknown) => D;
 
 const newDecimal: DecimalReader = (stored) => new D(String(stored));
@@ -627,9 +627,10 @@ export function recordReader<Name extends keyof TableRecords>(
   decimal: DecimalReader = newDecimal,
 ): (row: Record<string, unknown>) => TableRecords[Name] {
   const { name, columns, readBack } = tables[table] as Table<never>;
-  // What `readBack` asks for, a column at a time, by the same expressions.
+  // What `readBack` asks for, a column at a time, by the same expressions: compiled only for
+  // a table that has one.
   const readColumn = new Map(
-    columns.map(([column, type]) => [
+    (readBack ? columns : []).map(([column, type]) => [
       column,
       new Function('decimal', 'value', `return ${readExpression[type]('value')};`) as (
         decimal: DecimalReader,
