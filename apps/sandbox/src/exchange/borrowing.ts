@@ -23,16 +23,15 @@ export const loansOf = (state: ExchangeState, position: Position) => state.loans
 const openLoansOf = (state: ExchangeState, position: Position) =>
   loansOf(state, position).filter((loan) => loan.status === 'open');
 
-/** What the open loans of `position` charge per day now, in its funding currency. */
-export const dailyInterest = (state: ExchangeState, position: Position) =>
-  openLoansOf(state, position).reduce(
-    (sum, loan) => sum.plus(outstanding(loan).times(loan.rate)),
-    new D(0),
-  );
+/** What the open ones of a position's `loans` charge per day now, in its funding currency. */
+export const dailyInterest = (loans: readonly Loan[]) =>
+  loans
+    .filter((loan) => loan.status === 'open')
+    .reduce((sum, loan) => sum.plus(outstanding(loan).times(loan.rate)), new D(0));
 
-/** What the loans of `position` have charged so far. */
-export const totalInterest = (state: ExchangeState, position: Position) =>
-  loansOf(state, position).reduce((sum, loan) => sum.plus(loan.interest), new D(0));
+/** What a position's `loans` have charged so far. */
+export const totalInterest = (loans: readonly Loan[]) =>
+  loans.reduce((sum, loan) => sum.plus(loan.interest), new D(0));
 
 const loanSource = (loan: Loan) => ({ type: 'Loan' as const, id: loan.id });
 

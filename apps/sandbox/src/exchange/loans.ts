@@ -1,9 +1,9 @@
 import { NotFound, Refusal } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import type { ExchangeState, Loan } from '../state/exchange-state.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 
 /** A loan as `GET /loans` lists it: lent again only from a bid that is live. */
 function loanView(state: ExchangeState, loan: Loan) {
@@ -23,29 +23,50 @@ function loanView(state: ExchangeState, loan: Loan) {
 
 /**
  * The caller's loans of one currency, lent or borrowed (`borrowing.ts` makes them), newest
- * first; the interest they owe by now is charged first.
+ * first, read from history once the interest the open ones owe by now is charged.
  */
 const listLoans: ExchangeHandlerOf<'listLoans'> = ({ journal, caller, query, now }) => {
-  const rows = journal.exchange
-    .loansOfUser(actingUser(caller))
-    .filter((loan) => loan.currency === query.currency)
-    .sort((a, b) => b.id - a.id);
-  chargeDueInterest(journal, now, rows);
-  const view = (loan: Loan) => loanView(journal.exchange, loan);
-  return { status: 200, body: pageOf(rows, query.limit, query.page, view) };
+  const userId = actingUser(caller);
+  const { limit, page, currency } = query;
+  chargeDueInterest(
+    journal,
+    now,
+    journal.exchange.loansOfUser(userId).filter((loan) => loan.currency === currency),
+  );
+  return later(async (history, state) => {
+    const found = await history.loans(userId, currency, (page - 1) * limit, limit);
+    const models = found.rows.map((loan) => loanView(state, loan));
+    return { status: 200, body: pageFrom(found.total, models, limit, page) };
+  });
 };
+
+const notFound = () => new NotFound('Loan not found');
+
+/** Why `userId` may not choose for `loan`, a loan they lent or borrowed, if they may not. */
+function refusalFor(loan: Loan, userId: number): Refusal | undefined {
+  if (loan.lenderId !== userId) return new Refusal('loan.fund_reloaned', 'lender_only');
+  // Nothing is left of it to repay, so nothing to lend again.
+  if (loan.status !== 'open') return new Refusal('loan_id', 'not_open');
+  return undefined;
+}
 
 /**
  * The lender's choice of whether what is repaid of a loan is lent again (`repayForClose`
- * honours it). The borrower sees the loan but has no say in it.
+ * honours it). The borrower sees the loan but has no say in it. A repaid loan whose position
+ * is closed lives in the store alone, which answers for it.
  */
 const updateLoan: ExchangeHandlerOf<'updateLoan'> = ({ journal, caller, path, body, now }) => {
   const userId = actingUser(caller);
   const loan = journal.exchange.loans.get(path.loan_id);
-  if (!loan || (loan.lenderId !== userId && loan.borrowerId !== userId)) {
-    throw new NotFound('Loan not found');
+  if (!loan) {
+    return later(async (history) => {
+      const stored = await history.loan(userId, path.loan_id);
+      throw (stored && stored.status !== 'open' && refusalFor(stored, userId)) || notFound();
+    });
   }
-  if (loan.lenderId !== userId) throw new Refusal('loan.fund_reloaned', 'lender_only');
+  if (loan.lenderId !== userId && loan.borrowerId !== userId) throw notFound();
+  const refusal = refusalFor(loan, userId);
+  if (refusal) throw refusal;
   const choosing = journal.touch('loan', loan);
   choosing.fundReloaned = body.loan.fund_reloaned;
   choosing.updatedAt = now;

@@ -88,12 +88,13 @@ export function orderView(state: ExchangeState, order: Order, withMargin = false
     trade_id: order.tradeId,
   };
   if (withMargin) {
+    // A position memory no longer holds is closed, and holds no margin.
     const opened = order.tradeId === null ? undefined : state.positions.get(order.tradeId);
-    const unwound =
-      spot || order.unwoundTradeId === null ? undefined : state.positions.get(order.unwoundTradeId);
     view.margin_used = spot ? '0' : decimal(order.reservedAmount.plus(opened?.margin ?? 0));
     view.margin_interest = '0';
-    view.unwound_trade_leverage_level = unwound?.leverageLevel ?? null;
+    // An order that closes a trade is placed at the trade's leverage (`exitOrder`).
+    view.unwound_trade_leverage_level =
+      spot || order.unwoundTradeId === null ? null : order.leverageLevel;
   }
   return view;
 }

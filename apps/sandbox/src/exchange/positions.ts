@@ -37,7 +37,9 @@ export function bookMarginFill(
     }
     return;
   }
-  const open = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
+  // A position closed while its order still rests takes no more: the order opens another.
+  const held = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
+  const open = held?.status === 'open' ? held : undefined;
   let position: Writable<Position>;
   const added = open ? addedMargin(open, product) : new D(0);
   if (open) {

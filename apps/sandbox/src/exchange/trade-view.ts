@@ -3,6 +3,7 @@ import {
   D,
   type ExchangeState,
   isOpen,
+  type Loan,
   type Order,
   type Position,
   type Product,
@@ -49,7 +50,11 @@ function liquidationPrice(position: Position, product: Product, floor: D): D | n
  * The Trade of the spec. The mark price is the product's (`markPrice`); the sandbox
  * charges no fee on a close; interest is its loans' (`borrowing.ts`).
  */
-export function tradeView(state: ExchangeState, position: Position): TradeBody {
+export function tradeView(
+  state: ExchangeState,
+  position: Position,
+  loans: readonly Loan[] = state.loansOf(position.id),
+): TradeBody {
   const product = state.products.get(position.productId);
   if (!product) throw new Error(`Position ${position.id} names no product`);
   const mark = state.markPrice(position.productId) ?? openPrice(position);
@@ -84,8 +89,8 @@ export function tradeView(state: ExchangeState, position: Position): TradeBody {
     liquidation_price: liquidationPrice(position, product, maintenance)?.toFixed() ?? null,
     maintenance_margin: maintenance.toFixed(),
     close_fee: '0',
-    total_interest: totalInterest(state, position).toFixed(),
-    daily_interest: dailyInterest(state, position).toFixed(),
+    total_interest: totalInterest(loans).toFixed(),
+    daily_interest: dailyInterest(loans).toFixed(),
     trading_type: position.tradingType,
     created_at: seconds(position.createdAt),
     updated_at: seconds(position.updatedAt),

@@ -7,7 +7,7 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { chargeDueInterest } from './borrowing.js';
@@ -16,7 +16,7 @@ import { closesPosition } from './ledger.js';
 import { bestOpposite, exitOrder, matchOrder } from './matching.js';
 import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct } from './orders.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 import { afterTrading, fitExitOrders } from './position-exits.js';
 import { addedMargin, adjustMargin, openQuantity } from './positions.js';
 import { exitOrdersOf, tradeView } from './trade-view.js';
@@ -40,21 +40,32 @@ const sideOf = { long: 'buy', short: 'sell' } as const;
 // Long enough for any real quantity; beyond it a value is a mistake, not a close.
 const maxDecimalLength = 32;
 
-/** One of `userId`'s trades, named by the path; someone else's is not found, as an order is. */
-function ownTrade(journal: Journal, userId: number, tradeId: string | number): Position {
+/**
+ * One of `userId`'s open trades, named by the path; someone else's is not found, as an order
+ * is. Undefined when memory holds no position by that id: a closed one lives in the store
+ * alone, and `refusedAsStored` answers for it.
+ */
+function openTrade(
+  journal: Journal,
+  userId: number,
+  tradeId: string | number,
+): Position | undefined {
   const id = String(tradeId);
-  const position = /^[0-9]{1,15}$/.test(id)
-    ? journal.exchange.positions.get(Number(id))
-    : undefined;
-  if (position?.userId !== userId) throw notFound();
-  return position;
-}
-
-function openTrade(journal: Journal, userId: number, tradeId: string | number): Position {
-  const position = ownTrade(journal, userId, tradeId);
+  if (!/^[0-9]{1,15}$/.test(id)) throw notFound();
+  const position = journal.exchange.positions.get(Number(id));
+  if (!position) return undefined;
+  if (position.userId !== userId) throw notFound();
   if (position.status !== 'open') throw refuseClose('trade_id', 'not_open');
   return position;
 }
+
+/** The refusal of a call on a trade memory does not hold: closed if the store holds it. */
+const refusedAsStored = (userId: number, tradeId: string | number) =>
+  later(async (history) => {
+    const stored = await history.trade(userId, Number(tradeId));
+    // One opened since this call was decided was not there for it.
+    throw stored?.position.status === 'closed' ? refuseClose('trade_id', 'not_open') : notFound();
+  });
 
 /**
  * Closes `quantity` of open `position` at the market: an order on the other side takes the
@@ -83,56 +94,57 @@ function closeAtMarket(
   return order;
 }
 
+/** Closed trades are history: the list is read from it, paged there. */
 const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, now }) => {
   // A filter naming no product is a mistake of the caller's, not an empty list.
   if (query.product_id !== undefined) loadProduct(journal, query.product_id);
   const userId = actingUser(caller);
-  const { positions } = journal.exchange;
-  const own = [...positions.values()].filter((position) => position.userId === userId);
+  // What the open ones owe by now is charged first, so the page shows it.
+  const open = [...journal.exchange.positions.values()].filter(
+    (position) => position.userId === userId,
+  );
   chargeDueInterest(
     journal,
     now,
-    own.flatMap((position) => journal.exchange.loansOf(position.id)),
+    open.flatMap((position) => journal.exchange.loansOf(position.id)),
   );
-  const wanted = (value: string | number | undefined, actual: string | number) =>
-    value === undefined || String(value) === String(actual);
-  const matching = own
-    .filter(
-      (position) =>
-        wanted(query.status, position.status) &&
-        wanted(query.side && sideOf[query.side], position.side) &&
-        wanted(query.product_id, position.productId) &&
-        wanted(query.funding_currency, position.fundingCurrency) &&
-        wanted(query.trading_type, position.tradingType),
-    )
-    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  return {
-    status: 200,
-    body: pageOf(matching, query.limit, query.page, (position) =>
-      tradeView(journal.exchange, position),
-    ),
+  const { limit, page } = query;
+  const filter = {
+    status: query.status,
+    side: query.side && sideOf[query.side],
+    productId: query.product_id === undefined ? undefined : Number(query.product_id),
+    fundingCurrency: query.funding_currency,
+    tradingType: query.trading_type,
   };
+  return later(async (history, state) => {
+    const found = await history.trades(userId, filter, (page - 1) * limit, limit);
+    const models = found.rows.map(({ position, loans }) => tradeView(state, position, loans));
+    return { status: 200, body: pageFrom(found.total, models, limit, page) };
+  });
 };
 
-const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) =>
-  answerForOrder(
-    journal.exchange,
-    actingUser(caller),
-    { id: String(path.order_id) },
-    (order, state) => {
-      const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
-      const trades = [...ids].flatMap((id) => {
-        const position = id === null ? undefined : state.positions.get(id);
-        return position ? [tradeView(state, position)] : [];
-      });
-      return { status: 200, body: trades };
-    },
-  );
+const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) => {
+  const userId = actingUser(caller);
+  return answerForOrder(journal.exchange, userId, { id: String(path.order_id) }, (order) => {
+    const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
+    return later(async (history, state) => {
+      const trades = await Promise.all(
+        [...ids].map((id) => (id === null ? undefined : history.trade(userId, id))),
+      );
+      const body = trades.flatMap((trade) =>
+        trade ? [tradeView(state, trade.position, trade.loans)] : [],
+      );
+      return { status: 200, body };
+    });
+  });
+};
 
 const closeTrade: ExchangeHandlerOf<'closeTrade'> = (context) => {
   const body = (context.body ?? {}) as z.infer<typeof zCloseTradeBody>;
   const { journal } = context;
-  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  const userId = actingUser(context.caller);
+  const position = openTrade(journal, userId, context.path.trade_id);
+  if (!position) return refusedAsStored(userId, context.path.trade_id);
   const open = openQuantity(position);
   const asked = body.closed_quantity;
   if (asked !== undefined) {
@@ -199,7 +211,9 @@ function setExit(
 const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
   const { trade: exits } = context.body as z.infer<typeof zUpdateTradeBody>;
   const { journal } = context;
-  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  const userId = actingUser(context.caller);
+  const position = openTrade(journal, userId, context.path.trade_id);
+  if (!position) return refusedAsStored(userId, context.path.trade_id);
   // Bounded as an order's take profit and stop loss are: an exit off the tick could never trade.
   const product = loadProduct(journal, position.productId);
   checkAmount('take_profit', exits.take_profit);
@@ -219,7 +233,9 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
 const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
   const { delta: sent } = context.body as z.infer<typeof zAdjustTradeMarginBody>;
   const { journal } = context;
-  const position = openTrade(journal, actingUser(context.caller), context.path.trade_id);
+  const userId = actingUser(context.caller);
+  const position = openTrade(journal, userId, context.path.trade_id);
+  if (!position) return refusedAsStored(userId, context.path.trade_id);
   if (sent.length > maxDecimalLength) throw refuseMargin('delta', 'too_long');
   const delta = new D(sent);
   if (delta.isZero()) throw refuseMargin('delta', 'must_not_be_zero');

@@ -658,6 +658,19 @@ export class ExchangeState {
     this.positions.delete(position.id);
   }
 
+  /**
+   * Lets go of a position stored closed, and of its loans, all repaid by then: the store
+   * answers for them from then on. As `forgetOrder`, only the very object memory holds.
+   */
+  forgetPosition(position: Position): void {
+    if (this.positions.get(position.id) !== position || position.status !== 'closed') return;
+    const loans = this.loansOf(position.id);
+    if (loans.some((loan) => loan.status === 'open')) return;
+    for (const loan of [...loans]) this.dropLoan(loan);
+    this.#loansByPosition.delete(position.id);
+    this.dropPosition(position);
+  }
+
   /** The price of the product's last fill: what stops and trailing stops are measured by. */
   lastPrice(productId: number): D | undefined {
     return this.traded.get(productId)?.last?.price;

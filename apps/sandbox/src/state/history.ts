@@ -1,4 +1,4 @@
-import type { Fill, LedgerEntry, Order } from './exchange-state.js';
+import type { Fill, LedgerEntry, Loan, Order, Position } from './exchange-state.js';
 
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {
@@ -18,6 +18,21 @@ export interface EntryFilter {
   toMs?: number;
 }
 
+/** Which of a user's trades (margin positions) a list shows: each filter given must match. */
+export interface TradeFilter {
+  status?: Position['status'];
+  side?: Position['side'];
+  productId?: number;
+  fundingCurrency?: string;
+  tradingType?: Position['tradingType'];
+}
+
+/** A position with the loans it took, oldest first: what a trade shows. */
+export interface HeldTrade {
+  position: Position;
+  loans: Loan[];
+}
+
 /** Where an order is named: `/orders/{order_id}` or `/orders/client:{client_order_id}`. */
 export type OrderKey = { id: string } | { clientOrderId: string };
 
@@ -34,10 +49,10 @@ export interface Page<Row> {
 }
 
 /**
- * The reads of what only grows (closed orders, fills, ledger entries): answered by the store, paged and
- * indexed, so that memory holds what the rules decide on and no history. A store that keeps
- * nothing answers them from memory instead (`memoryHistory`). Each sees every call decided
- * before it was asked.
+ * The reads of what only grows (closed orders and positions, repaid loans, fills, ledger
+ * entries): answered by the store, paged and indexed, so that memory holds what the rules
+ * decide on and no history. A store that keeps nothing answers them from memory instead
+ * (`memoryHistory`). Each sees every call decided before it was asked.
  */
 export interface HistoryReads {
   /** `userId`'s orders that `filter` picks, newest first: `limit` of them after `offset`. */
@@ -75,6 +90,19 @@ export interface HistoryReads {
   ): Promise<LedgerEntry[]>;
   /** How many of `userId`'s ledger entries `filter` picks: a count only a paged list pays. */
   countEntries(userId: number, filter: EntryFilter): Promise<number>;
+  /** `userId`'s trades that `filter` picks, newest first: `limit` of them after `offset`. */
+  trades(
+    userId: number,
+    filter: TradeFilter,
+    offset: number,
+    limit: number,
+  ): Promise<Page<HeldTrade>>;
+  /** One of `userId`'s trades, open or closed. */
+  trade(userId: number, id: number): Promise<HeldTrade | undefined>;
+  /** The loans `userId` lent or borrowed in `currency`, newest first: `limit` after `offset`. */
+  loans(userId: number, currency: string, offset: number, limit: number): Promise<Page<Loan>>;
+  /** One of the loans `userId` lent or borrowed, open or repaid. */
+  loan(userId: number, id: number): Promise<Loan | undefined>;
 }
 
 /**

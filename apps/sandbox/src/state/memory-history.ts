@@ -1,5 +1,13 @@
-import type { ExchangeState, Fill, LedgerEntry, Order } from './exchange-state.js';
-import type { EntryFilter, HistoryReads, OrderFilter, OrderKey, OwnFill } from './history.js';
+import type { ExchangeState, Fill, LedgerEntry, Loan, Order, Position } from './exchange-state.js';
+import type {
+  EntryFilter,
+  HeldTrade,
+  HistoryReads,
+  OrderFilter,
+  OrderKey,
+  OwnFill,
+  TradeFilter,
+} from './history.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
 export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
@@ -14,6 +22,18 @@ const picks = (filter: OrderFilter, order: Order) =>
   (filter.status === undefined || order.status === filter.status) &&
   (filter.tradingType === undefined || order.tradingType === filter.tradingType) &&
   (filter.fundingCurrency === undefined || order.fundingCurrency === filter.fundingCurrency);
+
+const picksTrade = (filter: TradeFilter, position: Position) =>
+  (filter.status === undefined || position.status === filter.status) &&
+  (filter.side === undefined || position.side === filter.side) &&
+  (filter.productId === undefined || position.productId === filter.productId) &&
+  (filter.fundingCurrency === undefined || position.fundingCurrency === filter.fundingCurrency) &&
+  (filter.tradingType === undefined || position.tradingType === filter.tradingType);
+
+const held = (state: ExchangeState, position: Position): HeldTrade => ({
+  position,
+  loans: [...state.loansOf(position.id)],
+});
 
 const matches = (entry: LedgerEntry, filter: EntryFilter) =>
   (filter.currency === undefined || entry.currency === filter.currency) &&
@@ -98,5 +118,31 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
     entries: async (userId, filter, offset, limit) =>
       entriesOf(current(), userId, filter).slice(offset, offset + limit),
     countEntries: async (userId, filter) => entriesOf(current(), userId, filter).length,
+    trades: async (userId, filter, offset, limit) => {
+      const state = current();
+      const picked = [...state.positions.values()]
+        .filter((position) => position.userId === userId && picksTrade(filter, position))
+        .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      return {
+        rows: picked.slice(offset, offset + limit).map((position) => held(state, position)),
+        total: picked.length,
+      };
+    },
+    trade: async (userId, id) => {
+      const state = current();
+      const position = state.positions.get(id);
+      return position?.userId === userId ? held(state, position) : undefined;
+    },
+    loans: async (userId, currency, offset, limit) => {
+      const picked = current()
+        .loansOfUser(userId)
+        .filter((loan) => loan.currency === currency)
+        .sort((a, b) => b.id - a.id);
+      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+    },
+    loan: async (userId, id) => {
+      const loan: Loan | undefined = current().loans.get(id);
+      return loan && (loan.lenderId === userId || loan.borrowerId === userId) ? loan : undefined;
+    },
   };
 }

@@ -283,8 +283,8 @@ export class Sequencer {
   }
 
   /**
-   * Lets memory go of the history a batch stored (the orders it closed, its fills and ledger
-   * entries), when the store keeps history.
+   * Lets memory go of the history a batch stored (the orders and positions it closed, its
+   * fills and ledger entries), when the store keeps history.
    */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
@@ -293,6 +293,7 @@ export class Sequencer {
       if (!isOpen(order)) exchange.forgetOrder(order);
     }
     for (const fill of changes.fills) exchange.forgetFill(fill);
+    for (const position of changes.positions.values()) exchange.forgetPosition(position);
     for (const { kind, row } of changes.records.values()) {
       if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
     }

@@ -42,7 +42,10 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
   await loadOwnFillCounts(db, state);
-  for (const position of await readRecords(db, 'positions')) {
+  // Closed positions and their loans stay in the store too, which answers for them.
+  for (const position of await readRecords(db, 'positions', 'id', {
+    filter: { where: "status = 'open'", params: [] },
+  })) {
     state.positions.set(position.id, position);
   }
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
@@ -50,7 +53,14 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   }
   for (const deposit of await readRecords(db, 'deposit')) state.deposits.set(deposit.id, deposit);
   for (const bid of await readRecords(db, 'loanBid')) state.loanBids.set(bid.id, bid);
-  for (const loan of await readRecords(db, 'loan')) state.addLoan(loan);
+  for (const loan of await readRecords(db, 'loan', 'id', {
+    filter: {
+      where: "position_id IN (SELECT id FROM positions WHERE status = 'open')",
+      params: [],
+    },
+  })) {
+    state.addLoan(loan);
+  }
   for (const setting of await readRecords(db, 'leverageSetting')) {
     state.leverageSettings.set(setting.tradingAccountId, setting);
   }
@@ -65,7 +75,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM accounts_id_seq) AS account,
        (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
          (SELECT coalesce(max(id), 0) + 1 FROM ledger_entries)) FROM ledger_entries_id_seq)
-         AS entry`,
+         AS entry,
+       (SELECT coalesce(max(id), 0) + 1 FROM positions) AS position,
+       (SELECT coalesce(max(id), 0) + 1 FROM loans) AS loan`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
   const after = (stored: unknown, used: Iterable<number>) => {
@@ -92,9 +104,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     entry: Number(sequences?.entry),
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
-    position: after(1, state.positions.keys()),
+    position: Number(sequences?.position),
     loanBid: after(1, state.loanBids.keys()),
-    loan: after(1, state.loans.keys()),
+    loan: Number(sequences?.loan),
   };
   return state;
 }

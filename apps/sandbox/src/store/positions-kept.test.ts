@@ -1,4 +1,5 @@
 import {
+  zCloseTradeResponse,
   zGetTradingAccountResponse,
   zListBalanceHistoryResponse,
   zListLoansResponse,
@@ -137,5 +138,74 @@ describe('a loan in the store', () => {
     const repaid = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
     expect(repaid.models).toMatchObject([{ status: 'closed', fund_reloaned: true }]);
     expect(await listed(trader.call)).toEqual(repaid);
+  });
+});
+
+describe('a closed position', () => {
+  it('leaves memory with its loans, and the store answers for both', async () => {
+    const product_id = await freshProduct(trading, { margin: true });
+    const [lender, trader, other] = [
+      await trading.addUser(),
+      await trading.addUser(),
+      await trading.addUser(),
+    ];
+    const bid = { loan_bid: { currency: 'BTC', rate: '0.0001', quantity: '2' } };
+    // Cheaper than the bid above, which is live still: this loan is lent from it.
+    expect((await lender.call('POST', '/loan_bids', { body: bid })).status).toBe(200);
+    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
+    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    await place(other.call, { product_id, price: '100', quantity: '1' });
+    const tradeId = (await getOrder(trader.call, order.id)).trade_id as number;
+    const [loan] = valid(
+      zListLoansResponse,
+      await lender.call('GET', '/loans?currency=BTC'),
+    ).models;
+    const closed = await trader.call('PUT', `/trades/${tradeId}/close`, { body: {} });
+    expect(closed.status).toBe(200);
+    await sandbox.sequencer.settled();
+
+    const held = () => sandbox.sequencer.state.exchange;
+    const inMemory = () => ({
+      position: held().positions.has(tradeId),
+      loan: held().loans.has(loan?.id as number),
+    });
+    expect(inMemory()).toEqual({ position: false, loan: false });
+    const trades = valid(zListTradesResponse, await trader.call('GET', '/trades?status=closed'));
+    expect(trades.models).toEqual([valid(zCloseTradeResponse, closed)]);
+    expect(trades.models[0]).toMatchObject({ id: tradeId, status: 'closed' });
+    const ofOrder = await trader.call('GET', `/orders/${order.id}/trades`);
+    expect(ofOrder.body).toEqual(trades.models);
+    const loans = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
+    expect(loans.models).toMatchObject([{ id: loan?.id, status: 'closed' }]);
+
+    // Refused as a closed trade and a repaid loan are, not as unknown ones.
+    const refusal = async (reply: Promise<{ status: number; body: unknown }>) => {
+      const { status, body } = await reply;
+      return { status, body: JSON.stringify(body) };
+    };
+    const closeAgain = await refusal(trader.call('PUT', `/trades/${tradeId}/close`, { body: {} }));
+    expect(closeAgain).toMatchObject({ status: 422, body: expect.stringContaining('not_open') });
+    const move = { body: { trade: { stop_loss: '90' } } };
+    expect((await trader.call('PUT', `/trades/${tradeId}`, move)).status).toBe(422);
+    expect((await other.call('PUT', `/trades/${tradeId}/close`, { body: {} })).status).toBe(404);
+    const relend = (call: typeof lender.call) =>
+      refusal(call('PUT', `/loans/${loan?.id}`, { body: { loan: { fund_reloaned: false } } }));
+    expect(await relend(lender.call)).toMatchObject({
+      status: 422,
+      body: expect.stringContaining('loan_id'),
+    });
+    expect(await relend(trader.call)).toMatchObject({
+      status: 422,
+      body: expect.stringContaining('lender_only'),
+    });
+    expect((await relend(other.call)).status).toBe(404);
+
+    // A start reads only what is open, and numbers what comes next past what is stored.
+    await sandbox.sequencer.reload();
+    expect(inMemory()).toEqual({ position: false, loan: false });
+    expect(held().next.position).toBeGreaterThan(tradeId);
+    expect(held().next.loan).toBeGreaterThan(loan?.id as number);
+    expect(valid(zListTradesResponse, await trader.call('GET', '/trades'))).toEqual(trades);
   });
 });

@@ -7,26 +7,10 @@ import type {
   StoredHistory,
 } from '../state/history.js';
 import type { Database } from './database.js';
+import { bigint, countOf, type Row, rowsOf, unstorable } from './history-queries.js';
 import type { Queryable } from './queryable.js';
 import { columnsOf, recordReader, selectFrom } from './sandbox-rows.js';
-
-type Row = Record<string, unknown>;
-
-/** Text the store cannot hold (PostgreSQL's text takes no NUL): it names no row. */
-const unstorable = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
-
-/**
- * A whole number the store's bigint takes, for a bound a caller sent: every stored time and
- * row count lies well within it, so what lies beyond picks what the bound at its edge picks.
- */
-const bigint = (value: number) =>
-  Math.max(Math.min(value, Number.MAX_SAFE_INTEGER), Number.MIN_SAFE_INTEGER);
-
-const rowsOf = async (tx: Queryable, sql: string, params: unknown[]) =>
-  (await tx.query<Row>(sql, params)).rows;
-
-const countOf = async (tx: Queryable, sql: string, params: unknown[]) =>
-  Number((await rowsOf(tx, sql, params))[0]?.count ?? 0);
+import { tradeHistory } from './trade-history.js';
 
 /** The WHERE of a user's orders that `filter` picks, and its parameters after `$1`, the user. */
 export function ordersWhere(
@@ -245,6 +229,7 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
         );
         return rows.map(ownFillOf);
       }),
+    ...tradeHistory(db),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
       const rows = await db.read((tx) =>

@@ -857,7 +857,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"loan.fund_reloaned":["lender_only"]},
+    errorCodes: {"loan_id":["not_open"],"loan.fund_reloaned":["lender_only"]},
     response: 'zUpdateLoanResponse',
     decimals: plan41,
     requestDecimals: null,

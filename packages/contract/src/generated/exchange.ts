@@ -1376,7 +1376,7 @@ export interface paths {
         get?: never;
         /**
          * Choose whether a loan is lent again
-         * @description The lender of a loan chooses whether what is repaid of it is lent again: with `fund_reloaned` true it goes back to the loan bid it was lent from, offered again while the bid is live; with false the bid's quantity shrinks by it and it returns to the lender's free balance. A loan of the caller's that the caller borrowed is refused with 422 naming `loan.fund_reloaned`: only its lender chooses.
+         * @description The lender of a loan chooses whether what is repaid of it is lent again: with `fund_reloaned` true it goes back to the loan bid it was lent from, offered again while the bid is live; with false the bid's quantity shrinks by it and it returns to the lender's free balance. A loan of the caller's that the caller borrowed is refused with 422 naming `loan.fund_reloaned`: only its lender chooses. A loan already repaid (`closed`) has nothing left to lend again and is refused with 422 naming `loan_id`.
          */
         put: operations["updateLoan"];
         post?: never;
@@ -5328,7 +5328,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No loan the caller lent or borrowed has this id. */
             404: components["responses"]["NotFound"];
-            /** @description A field is not acceptable, or the caller borrowed the loan: the field `loan.fund_reloaned` names it. */
+            /** @description A field is not acceptable, or the caller borrowed the loan (the field `loan.fund_reloaned` names it), or the loan is repaid (`loan_id` names it). */
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
         };

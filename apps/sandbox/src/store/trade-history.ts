@@ -1,0 +1,105 @@
+import type { Position } from '../state/exchange-state.js';
+import type { HeldTrade, HistoryReads, TradeFilter } from '../state/history.js';
+import type { Database } from './database.js';
+import { bigint, countOf, rowsOf, unstorable } from './history-queries.js';
+import type { Queryable } from './queryable.js';
+import { recordReader, selectFrom } from './sandbox-rows.js';
+
+const positionOf = recordReader('positions');
+const loanOf = recordReader('loan');
+
+/** The WHERE of a user's positions that `filter` picks, and its parameters after `$1`. */
+function tradesWhere(userId: number, filter: TradeFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const clauses = ['user_id = $1'];
+  const add = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    clauses.push(`${column} = $${params.length}`);
+  };
+  add('status', filter.status);
+  add('side', filter.side);
+  add('product_id', filter.productId);
+  add('funding_currency', filter.fundingCurrency);
+  add('trading_type', filter.tradingType);
+  return { where: clauses.join(' AND '), params };
+}
+
+/** `positions` with the loans each took, oldest first, read by the positions' ids. */
+async function withLoans(tx: Queryable, positions: Position[]): Promise<HeldTrade[]> {
+  if (positions.length === 0) return [];
+  const loans = (
+    await rowsOf(tx, `${selectFrom('loan')} WHERE position_id = ANY($1) ORDER BY id`, [
+      positions.map((position) => position.id),
+    ])
+  ).map(loanOf);
+  return positions.map((position) => ({
+    position,
+    loans: loans.filter((loan) => loan.positionId === position.id),
+  }));
+}
+
+const partyTo = '(lender_id = $1 OR borrower_id = $1)';
+
+/**
+ * The reads of trades and loans from the store, which holds every position and loan, open or
+ * not; memory holds only the open positions and their loans (`loadExchangeState`).
+ */
+export function tradeHistory(
+  db: Database,
+): Pick<HistoryReads, 'trades' | 'trade' | 'loans' | 'loan'> {
+  return {
+    trades: async (userId, filter, offset, limit) => {
+      if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
+      return db.read(async (tx) => {
+        const { where, params } = tradesWhere(userId, filter);
+        const n = params.length;
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('positions')} WHERE ${where}
+           ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, limit, bigint(offset)],
+        );
+        const total = await countOf(
+          tx,
+          `SELECT count(*) AS count FROM positions WHERE ${where}`,
+          params,
+        );
+        return { rows: await withLoans(tx, rows.map(positionOf)), total };
+      });
+    },
+    trade: (userId, id) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(tx, `${selectFrom('positions')} WHERE id = $1 AND user_id = $2`, [
+          bigint(id),
+          userId,
+        ]);
+        const [found] = await withLoans(tx, rows.map(positionOf));
+        return found;
+      }),
+    loans: async (userId, currency, offset, limit) => {
+      if (unstorable(currency)) return { rows: [], total: 0 };
+      return db.read(async (tx) => {
+        const where = `${partyTo} AND currency = $2`;
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('loan')} WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+          [userId, currency, limit, bigint(offset)],
+        );
+        const total = await countOf(tx, `SELECT count(*) AS count FROM loans WHERE ${where}`, [
+          userId,
+          currency,
+        ]);
+        return { rows: rows.map(loanOf), total };
+      });
+    },
+    loan: (userId, id) =>
+      db.read(async (tx) => {
+        const [row] = await rowsOf(tx, `${selectFrom('loan')} WHERE id = $2 AND ${partyTo}`, [
+          userId,
+          bigint(id),
+        ]);
+        return row && loanOf(row);
+      }),
+  };
+}
