@@ -528,6 +528,7 @@ describe('loans', () => {
       'LOAN-INTEREST-ACCRUES',
       'LOAN-BORROWER-CANNOT-CHOOSE',
       'LOAN-LENDER-CHOOSES',
+      'LOAN-REPAID-CANNOT-CHOOSE',
       'RESPONSE-UPDATE-LOAN',
     ];
     const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });

@@ -6,6 +6,7 @@ import type { Scenario, ScenarioContext } from './scenario.js';
 import { fail, listOf } from './trades.js';
 
 const chooses = 'LOAN-LENDER-CHOOSES';
+const repaidRefused = 'LOAN-REPAID-CANNOT-CHOOSE';
 // Small enough for any funded account, in whole units of every crypto currency's precision.
 const offered = new Decimal('0.01');
 const borrowed = new Decimal('0.004');
@@ -93,6 +94,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
         'as before: what was repaid is free, not held for the bid',
       );
     }
+    await context.evidence.check(repaidRefused, () => checkRepaidRefused(context, currency, id));
     return `loan ${id} not lent again: repaid, it left bid ${bidId} and came back free`;
   } finally {
     const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
@@ -100,12 +102,43 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
   }
 }
 
+/** The lender's choice for a repaid loan is refused naming `loan_id`, the loan unchanged. */
+async function checkRepaidRefused(
+  context: ScenarioContext,
+  currency: string,
+  id: string,
+): Promise<string> {
+  const { loans: before } = await loansOf(context, currency);
+  const refused = await context.caller.call('updateLoan', {
+    path: { loan_id: id },
+    body: { loan: { fund_reloaned: true } },
+  });
+  const documented = '422 {"errors": {"loan_id": ["not_open"]}}';
+  expectStatus(refused, 422, documented);
+  const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
+  const named = errors?.loan_id;
+  if (!Array.isArray(named) || named[0] !== 'not_open') {
+    fail(
+      `the lender's choice for repaid loan ${id} is refused without naming loan_id`,
+      refused,
+      documented,
+    );
+  }
+  const listed = await loansOf(context, currency);
+  const was = JSON.stringify(before.find((each) => String(each.id) === id) ?? null);
+  const now = JSON.stringify(listed.loans.find((each) => String(each.id) === id) ?? null);
+  if (now !== was) {
+    fail(`repaid loan ${id} reads ${now} after a refused choice`, listed.call, `as before, ${was}`);
+  }
+  return `the lender's choice for repaid loan ${id} was refused naming loan_id`;
+}
+
 const lending: Scenario = {
   name: "a loan's lender choosing that what is repaid is not lent again",
   profile: 'loans',
   // It reads the accounts and their reserved balance details, operations of the orders profile.
   requires: ['orders'],
-  covers: [chooses],
+  covers: [chooses, repaidRefused],
   needs: [
     // A loan is the caller's to choose for only once another trader borrowed from its bid.
     { step: 'borrowFromLoanBid', answers: ['updateLoan'] },

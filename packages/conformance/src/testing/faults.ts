@@ -884,6 +884,15 @@ const borrowingFaults: Fault[] = [
         : response,
   },
   {
+    name: "a repaid loan takes its lender's choice: the refusal naming loan_id answers 200",
+    covers: 'LOAN-REPAID-CANNOT-CHOOSE',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'updateLoan') && response.status === 422 && response.body.includes('loan_id')
+        ? { ...response, status: 200 }
+        : response,
+  },
+  {
     name: "a loan's interest never reaches its trade's total_interest",
     covers: 'LOAN-INTEREST-ACCRUES',
     testControl: true,

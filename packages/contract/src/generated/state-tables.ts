@@ -805,6 +805,23 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-REPAID-CANNOT-CHOOSE",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 9,
+    "source": "convention",
+    "operations": [
+      "updateLoan",
+      "listLoans"
+    ],
+    "trigger": "PUT /loans/{loan_id} with { loan: { fund_reloaned } } by the lender of a loan that is repaid (closed)",
+    "condition": "the loan is closed",
+    "expect": {
+      "status": 422,
+      "also": "the refusal names loan_id (not_open): nothing is left of a repaid loan to lend again, and GET /loans lists the loan as before"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",
