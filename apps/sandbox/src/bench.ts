@@ -3,6 +3,7 @@
  * the sandbox in the bench's own process, tokens written straight to its store, and the
  * store's ceiling measured without HTTP. Tests use `./testing`; users, the command.
  */
+import { houseUserId } from './exchange/ledger.js';
 import { orderHandlers } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { addToken } from './seeding.js';
@@ -11,6 +12,7 @@ import { openDatabase, type StoreOptions } from './store/database.js';
 import { addFillHistory } from './store/fill-history.js';
 import { addLedgerHistory } from './store/ledger-history.js';
 import { addOrderHistory } from './store/order-history.js';
+import { addPositionHistory } from './store/position-history.js';
 import { demoUserId, secondDemoUserId } from './store/seed.js';
 
 export type { RunningSandbox, SandboxOptions };
@@ -70,6 +72,29 @@ export async function addDemoFillHistory(store: StoreOptions, fills: number): Pr
         productId: 1,
         since: Date.now() - fills * every,
         every,
+      }),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `positions` closed margin positions of the demo user on product 1, each with the loan from
+ * the house it repaid, added straight to a store a sandbox has set up and no longer runs on:
+ * the trades a long run of margin fills leaves, which a start leaves in the store.
+ */
+export async function addDemoPositionHistory(store: StoreOptions, positions: number): Promise<void> {
+  const database = await openDatabase(store);
+  try {
+    await database.transaction((tx) =>
+      addPositionHistory(tx, {
+        positions,
+        userId: demoUserId,
+        lenderId: houseUserId,
+        productId: 1,
+        currency: 'JPY',
+        since: Date.now() - positions,
       }),
     );
   } finally {

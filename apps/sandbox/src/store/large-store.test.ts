@@ -4,16 +4,20 @@ import {
   zGetProductResponse,
   zListBalanceHistoryResponse,
   zListExecutionsResponse,
+  zListLoansResponse,
   zListOrdersResponse,
   zListOwnExecutionsResponse,
+  zListTradesResponse,
   zListTransactionsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it } from 'vitest';
+import { houseUserId } from '../exchange/ledger.js';
 import { startSandbox } from '../server.js';
 import { demoClient, lastingStore, send, valid } from '../test-support.js';
 import { addFillHistory } from './fill-history.js';
 import { addLedgerHistory } from './ledger-history.js';
 import { addOrderHistory } from './order-history.js';
+import { addPositionHistory } from './position-history.js';
 import { countingReads } from './rows-read.test-support.js';
 import { demoUserId } from './seed.js';
 
@@ -22,6 +26,8 @@ const historySize = 150_000;
 const ledgerSize = 200_000;
 // A fill a minute: about 70 days of them, the last of which the market figures look at.
 const fillsSize = 100_000;
+// Closed margin positions, each with the loan it repaid.
+const positionsSize = 50_000;
 const minute = 60_000;
 const day = 24 * 60 * minute;
 
@@ -127,8 +133,45 @@ async function expectDeepOwnFillsPage(sandbox: Running) {
   );
 }
 
+/** The caller's closed trades and repaid loans, none held in memory, as the store holds them. */
+async function expectClosedTradesServed(sandbox: Running) {
+  const { exchange } = sandbox.sequencer.state;
+  const held = [...exchange.positions.values()].filter(
+    (position) => position.userId === demoUserId,
+  );
+  expect(held).toEqual([]);
+  const lent = [...exchange.loans.values()].filter((loan) => loan.borrowerId === demoUserId);
+  expect(lent).toEqual([]);
+  const call = demoClient(sandbox);
+  const [newest] = await sandbox.database.read(
+    async (tx) =>
+      (
+        await tx.query<{ id: string; loan: string }>(
+          `SELECT p.id, l.id AS loan FROM positions p JOIN loans l ON l.position_id = p.id
+           WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.id DESC LIMIT 1`,
+          [demoUserId],
+        )
+      ).rows,
+  );
+  const trades = valid(zListTradesResponse, await call('GET', '/trades?status=closed&limit=20'));
+  expect(trades.total_pages).toBe(positionsSize / 20);
+  expect(trades.models[0]).toMatchObject({
+    id: Number(newest?.id),
+    status: 'closed',
+    open_quantity: '0',
+    close_pnl: '0.01',
+    total_interest: '0',
+  });
+  const loans = valid(zListLoansResponse, await call('GET', '/loans?currency=JPY&limit=20'));
+  expect(loans.total_pages).toBe(positionsSize / 20);
+  expect(loans.models[0]).toMatchObject({ id: Number(newest?.loan), status: 'closed' });
+  // The ids handed out next follow the history's.
+  expect(exchange.next.position).toBeGreaterThan(Number(newest?.id));
+  expect(exchange.next.loan).toBeGreaterThan(Number(newest?.loan));
+}
+
 describe('a start on a store that holds a long history', () => {
-  it(`starts on ${historySize.toLocaleString('en')} orders, ${fillsSize.toLocaleString('en')} fills and ${ledgerSize.toLocaleString('en')} ledger entries, holds none, and serves them`, async () => {
+  it(`starts on ${historySize.toLocaleString('en')} orders, ${fillsSize.toLocaleString('en')} fills, ${ledgerSize.toLocaleString('en')} ledger entries and ${positionsSize.toLocaleString('en')} closed positions, holds none, and serves them`, async () => {
     const store = await lastingStore();
     const first = await startSandbox({ port: 0, ...store });
     let liveId: number;
@@ -155,6 +198,14 @@ describe('a start on a store that holds a long history', () => {
           userId: demoUserId,
           currency: 'XRP',
           since: Date.now() - ledgerSize,
+        });
+        await addPositionHistory(tx, {
+          positions: positionsSize,
+          userId: demoUserId,
+          lenderId: houseUserId,
+          productId: 1,
+          currency: 'JPY',
+          since: Date.now() - positionsSize,
         });
         // Half a minute off the minutes before now, so no fill sits where a day ago falls.
         await addFillHistory(tx, {
@@ -183,6 +234,7 @@ describe('a start on a store that holds a long history', () => {
       const heldFills = [...exchange.traded.values()].flatMap((traded) => traded.recent);
       expect(heldFills.length).toBeLessThanOrEqual(day / minute + 2);
       await expectFillsServed(second);
+      await expectClosedTradesServed(second);
       await expectDeepOwnFillsPage(second);
       const call = demoClient(second);
       const latest = valid(

@@ -1,0 +1,49 @@
+import type { Queryable } from './queryable.js';
+
+export interface PositionHistory {
+  /** How many closed positions to add, each with the one loan it repaid. */
+  positions: number;
+  /** Whose positions they are, and who lent to them; both users must exist. */
+  userId: number;
+  lenderId: number;
+  /** Of which product, funded in `currency`; both must exist. */
+  productId: number;
+  currency: string;
+  /** When the first was opened; each next one a millisecond later. */
+  since: number;
+}
+
+/**
+ * Adds `positions` margin longs of 0.01 at 1000 + n % 1000, each closed a millisecond after it
+ * opened at 1 more, with the loan of half its notional it repaid: the trades a long run of
+ * margin fills leaves behind, in one statement. Ids follow those in use.
+ */
+export async function addPositionHistory(db: Queryable, history: PositionHistory): Promise<void> {
+  await db.query(
+    `WITH last AS (SELECT coalesce(max(id), 0) AS id FROM positions),
+       last_loan AS (SELECT coalesce(max(id), 0) AS id FROM loans),
+       added AS (
+         INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
+           funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
+           realized_pnl, status, created_at, updated_at)
+         SELECT last.id + n, $1, $2, 'margin', 'buy', 2, $3, 0.01, 0.01 * (1000 + n % 1000),
+           0.01, 0.01 * (1001 + n % 1000), 0, 0.01, 'closed', $4::bigint + n,
+           $4::bigint + n + 1
+         FROM generate_series(1, $5::int) AS n, last
+         RETURNING id, open_value, created_at, updated_at)
+     INSERT INTO loans (id, position_id, bid_id, lender_id, borrower_id, currency, rate,
+       quantity, repaid, interest, charged_until, fund_reloaned, status, created_at, updated_at)
+     SELECT last_loan.id + added.id - last.id, added.id, NULL, $6, $1, $3, 0.0005,
+       added.open_value / 2, added.open_value / 2, 0, added.updated_at, true, 'closed',
+       added.created_at, added.updated_at
+     FROM added, last, last_loan`,
+    [
+      history.userId,
+      history.productId,
+      history.currency,
+      history.since,
+      history.positions,
+      history.lenderId,
+    ],
+  );
+}
