@@ -15,9 +15,9 @@ import { channelAddress, eventsPath } from '@exchange-kit/contract/events';
 import { serviceAuthJwt } from '@exchange-kit/core/auth';
 import {
   addDemoFillHistory,
-  addDemoPositionHistory,
   addDemoLedgerHistory,
   addDemoOrderHistory,
+  addDemoPositionHistory,
   addDemoToken,
   addSecondDemoToken,
   freshPostgresDatabase,

@@ -84,7 +84,10 @@ export async function addDemoFillHistory(store: StoreOptions, fills: number): Pr
  * the house it repaid, added straight to a store a sandbox has set up and no longer runs on:
  * the trades a long run of margin fills leaves, which a start leaves in the store.
  */
-export async function addDemoPositionHistory(store: StoreOptions, positions: number): Promise<void> {
+export async function addDemoPositionHistory(
+  store: StoreOptions,
+  positions: number,
+): Promise<void> {
   const database = await openDatabase(store);
   try {
     await database.transaction((tx) =>

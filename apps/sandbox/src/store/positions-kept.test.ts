@@ -161,9 +161,13 @@ describe('a closed position', () => {
       zListLoansResponse,
       await lender.call('GET', '/loans?currency=BTC'),
     ).models;
+    const pages = async (status: string) =>
+      valid(zListTradesResponse, await trader.call('GET', `/trades?status=${status}`)).total_pages;
+    expect([await pages('open'), await pages('closed')]).toEqual([1, 0]);
     const closed = await trader.call('PUT', `/trades/${tradeId}/close`, { body: {} });
     expect(closed.status).toBe(200);
     await sandbox.sequencer.settled();
+    expect([await pages('open'), await pages('closed')]).toEqual([0, 1]);
 
     const held = () => sandbox.sequencer.state.exchange;
     const inMemory = () => ({
@@ -207,5 +211,30 @@ describe('a closed position', () => {
     expect(held().next.position).toBeGreaterThan(tradeId);
     expect(held().next.loan).toBeGreaterThan(loan?.id as number);
     expect(valid(zListTradesResponse, await trader.call('GET', '/trades'))).toEqual(trades);
+  });
+});
+
+describe("the store's counts of trades and loans", () => {
+  it('are what counting the rows gives, after every call above', async () => {
+    const rows = (sql: string) =>
+      sandbox.database.read(async (tx) => (await tx.query<Record<string, unknown>>(sql)).rows);
+    const kind = 'user_id, status, side, product_id, funding_currency, trading_type';
+    expect(
+      await rows(`SELECT ${kind}, trades FROM trade_counts WHERE trades <> 0 ORDER BY ${kind}`),
+    ).toEqual(
+      await rows(
+        `SELECT ${kind}, count(*) AS trades FROM positions GROUP BY ${kind} ORDER BY ${kind}`,
+      ),
+    );
+    const parties = `SELECT lender_id AS user_id, currency, id FROM loans
+      UNION SELECT borrower_id, currency, id FROM loans`;
+    const counted = await rows(
+      `SELECT user_id, currency, count(*) AS loans FROM (${parties}) AS p
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    expect(counted.length).toBeGreaterThan(0);
+    expect(await rows('SELECT user_id, currency, loans FROM loan_counts ORDER BY 1, 2')).toEqual(
+      counted,
+    );
   });
 });

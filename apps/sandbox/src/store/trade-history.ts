@@ -60,9 +60,11 @@ export function tradeHistory(
            ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, limit, bigint(offset)],
         );
+        // Counted from the store's counts of each kind (migration 0023), whose columns are the
+        // filter's: not by reading every position of the user.
         const total = await countOf(
           tx,
-          `SELECT count(*) AS count FROM positions WHERE ${where}`,
+          `SELECT coalesce(sum(trades), 0) AS count FROM trade_counts WHERE ${where}`,
           params,
         );
         return { rows: await withLoans(tx, rows.map(positionOf)), total };
@@ -80,16 +82,23 @@ export function tradeHistory(
     loans: async (userId, currency, offset, limit) => {
       if (unstorable(currency)) return { rows: [], total: 0 };
       return db.read(async (tx) => {
-        const where = `${partyTo} AND currency = $2`;
+        // The page's ids from each party's index, newest first, as far as the page reaches:
+        // one condition on either party would read every loan of both to sort them.
+        const reach = `ORDER BY id DESC LIMIT $3::bigint + $4::bigint`;
         const rows = await rowsOf(
           tx,
-          `${selectFrom('loan')} WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+          `${selectFrom('loan')} WHERE id IN (
+             (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
+             UNION
+             (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2 ${reach}))
+           ORDER BY id DESC LIMIT $3 OFFSET $4`,
           [userId, currency, limit, bigint(offset)],
         );
-        const total = await countOf(tx, `SELECT count(*) AS count FROM loans WHERE ${where}`, [
-          userId,
-          currency,
-        ]);
+        const total = await countOf(
+          tx,
+          'SELECT coalesce(sum(loans), 0) AS count FROM loan_counts WHERE user_id = $1 AND currency = $2',
+          [userId, currency],
+        );
         return { rows: rows.map(loanOf), total };
       });
     },
