@@ -425,6 +425,9 @@ interface HistoryStartup {
   transactionsP99Ms: number;
   /** The same of the demo user's own fills, a page from among their newest 100,000. */
   ownExecutionsP99Ms: number;
+  /** The same of their trades and of their loans, pages from among the newest 100,000. */
+  tradesP99Ms: number;
+  loansP99Ms: number;
   /** The floor: the same of a signed read answered from memory (the caller's balances). */
   memoryP99Ms: number;
 }
@@ -437,6 +440,8 @@ const historyReads = {
     `/transactions?currency=XRP&limit=20&page=${1 + ((n * 37) % 5000)}`,
   ownExecutionsP99Ms: (n: number) =>
     `/executions/me?product_id=1&limit=20&page=${1 + ((n * 37) % 5000)}`,
+  tradesP99Ms: (n: number) => `/trades?limit=20&page=${1 + ((n * 37) % 5000)}`,
+  loansP99Ms: (n: number) => `/loans?currency=JPY&limit=20&page=${1 + ((n * 37) % 5000)}`,
   memoryP99Ms: () => '/accounts/balance',
 };
 
@@ -494,6 +499,8 @@ async function historyStartup(dataDir: string): Promise<HistoryStartup> {
     balanceHistoryP99Ms: Number.NaN,
     transactionsP99Ms: Number.NaN,
     ownExecutionsP99Ms: Number.NaN,
+    tradesP99Ms: Number.NaN,
+    loansP99Ms: Number.NaN,
     memoryP99Ms: Number.NaN,
   };
   for (let n = 0; n < 3; n++) {
@@ -690,7 +697,7 @@ export async function sandboxBench(): Promise<string> {
           ]
         : []),
       '',
-      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the orders of the write mix, which it reads). On ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the four reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\` and ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads.`,
+      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the orders of the write mix, which it reads). On ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the six reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\`, ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\`, ${history.tradesP99Ms.toFixed(1)} ms for \`trades\` and ${history.loansP99Ms.toFixed(1)} ms for \`loans\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads.`,
       '',
       'Targets: with PGlite at least 1,000 writes/s and 60% of the ceiling with p99 at most 20 ms, and within 5% of that with 1,000 subscribers connected elsewhere; a margin order that fills at once at least 70% of the write mix; with PostgreSQL at least 3,000 writes/s; at least 10,000 reads/s; start-up at most 1.5 s, and on the long history at most 1.5 s and 300 MB, its pages p99 at most 10 ms.',
     ].join('\n');
