@@ -18,3 +18,24 @@ export const rowsOf = async (tx: Queryable, sql: string, params: unknown[]) =>
 
 export const countOf = async (tx: Queryable, sql: string, params: unknown[]) =>
   Number((await rowsOf(tx, sql, params))[0]?.count ?? 0);
+
+/** A WHERE and its parameters, numbered from `$1`. */
+export interface Where {
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * The WHERE of a user's rows that each given condition also picks: each is a column and its
+ * operator (`'status ='`), and the value it compares with, left out when undefined.
+ */
+export function userRowsWhere(userId: number, conditions: [string, unknown][]): Where {
+  const params: unknown[] = [userId];
+  const clauses = ['user_id = $1'];
+  for (const [clause, value] of conditions) {
+    if (value === undefined) continue;
+    params.push(value);
+    clauses.push(`${clause} $${params.length}`);
+  }
+  return { where: clauses.join(' AND '), params };
+}

@@ -7,46 +7,37 @@ import type {
   StoredHistory,
 } from '../state/history.js';
 import type { Database } from './database.js';
-import { bigint, countOf, type Row, rowsOf, unstorable } from './history-queries.js';
+import {
+  bigint,
+  countOf,
+  type Row,
+  rowsOf,
+  unstorable,
+  userRowsWhere,
+  type Where,
+} from './history-queries.js';
 import type { Queryable } from './queryable.js';
 import { columnsOf, recordReader, selectFrom } from './sandbox-rows.js';
 import { tradeHistory } from './trade-history.js';
 
 /** The WHERE of a user's orders that `filter` picks, and its parameters after `$1`, the user. */
-export function ordersWhere(
-  userId: number,
-  filter: OrderFilter,
-): { where: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const clauses = ['user_id = $1'];
-  const add = (column: string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    clauses.push(`${column} = $${params.length}`);
-  };
-  add('product_id', filter.productId);
-  add('status', filter.status);
-  add('trading_type', filter.tradingType);
-  add('funding_currency', filter.fundingCurrency);
-  return { where: clauses.join(' AND '), params };
-}
+export const ordersWhere = (userId: number, filter: OrderFilter): Where =>
+  userRowsWhere(userId, [
+    ['product_id =', filter.productId],
+    ['status =', filter.status],
+    ['trading_type =', filter.tradingType],
+    ['funding_currency =', filter.fundingCurrency],
+  ]);
 
 /** The WHERE of a user's entries that `filter` picks, and its parameters after `$1`. */
-function entriesWhere(userId: number, filter: EntryFilter): { where: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const clauses = ['user_id = $1'];
-  const add = (clause: string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    clauses.push(`${clause} $${params.length}`);
-  };
-  add('currency =', filter.currency);
-  add('source_action =', filter.sourceAction);
-  // Times are whole milliseconds: a fractional bound picks what its whole neighbour inside does.
-  add('created_at >=', filter.fromMs === undefined ? undefined : bigint(Math.ceil(filter.fromMs)));
-  add('created_at <=', filter.toMs === undefined ? undefined : bigint(Math.floor(filter.toMs)));
-  return { where: clauses.join(' AND '), params };
-}
+const entriesWhere = (userId: number, filter: EntryFilter): Where =>
+  userRowsWhere(userId, [
+    ['currency =', filter.currency],
+    ['source_action =', filter.sourceAction],
+    // Times are whole milliseconds: a fractional bound picks what its whole neighbour inside does.
+    ['created_at >=', filter.fromMs === undefined ? undefined : bigint(Math.ceil(filter.fromMs))],
+    ['created_at <=', filter.toMs === undefined ? undefined : bigint(Math.floor(filter.toMs))],
+  ]);
 
 /** Whether `filter` picks one currency's entries and nothing else. */
 const onlyCurrency = (filter: EntryFilter): filter is EntryFilter & { currency: string } =>

@@ -1,7 +1,14 @@
 import type { Position } from '../state/exchange-state.js';
 import type { HeldTrade, HistoryReads, TradeFilter } from '../state/history.js';
 import type { Database } from './database.js';
-import { bigint, countOf, rowsOf, unstorable } from './history-queries.js';
+import {
+  bigint,
+  countOf,
+  rowsOf,
+  unstorable,
+  userRowsWhere,
+  type Where,
+} from './history-queries.js';
 import type { Queryable } from './queryable.js';
 import { recordReader, selectFrom } from './sandbox-rows.js';
 
@@ -9,21 +16,14 @@ const positionOf = recordReader('positions');
 const loanOf = recordReader('loan');
 
 /** The WHERE of a user's positions that `filter` picks, and its parameters after `$1`. */
-function tradesWhere(userId: number, filter: TradeFilter): { where: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const clauses = ['user_id = $1'];
-  const add = (column: string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    clauses.push(`${column} = $${params.length}`);
-  };
-  add('status', filter.status);
-  add('side', filter.side);
-  add('product_id', filter.productId);
-  add('funding_currency', filter.fundingCurrency);
-  add('trading_type', filter.tradingType);
-  return { where: clauses.join(' AND '), params };
-}
+const tradesWhere = (userId: number, filter: TradeFilter): Where =>
+  userRowsWhere(userId, [
+    ['status =', filter.status],
+    ['side =', filter.side],
+    ['product_id =', filter.productId],
+    ['funding_currency =', filter.fundingCurrency],
+    ['trading_type =', filter.tradingType],
+  ]);
 
 /** `positions` with the loans each took, oldest first, read by the positions' ids. */
 async function withLoans(tx: Queryable, positions: Position[]): Promise<HeldTrade[]> {
