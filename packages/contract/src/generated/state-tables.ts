@@ -811,8 +811,7 @@ export const requirements = [
     "row": 9,
     "source": "convention",
     "operations": [
-      "updateLoan",
-      "listLoans"
+      "updateLoan"
     ],
     "trigger": "PUT /loans/{loan_id} with { loan: { fund_reloaned } } by the lender of a loan that is repaid (closed)",
     "condition": "the loan is closed",
