@@ -1,10 +1,10 @@
 import { NotFound, Refusal } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { adjustReserved } from './ledger.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 
 export function loanBidView(bid: LoanBid) {
   return {
@@ -62,9 +62,14 @@ const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, bo
   return { status: 200, body: loanBidView(bid) };
 };
 
-function closeOwn(journal: Journal, userId: number, id: number, now: number): LoanBid {
+/**
+ * `userId`'s live bid `id`, closed. Undefined when memory holds no bid by that id: a closed one
+ * nothing is lent from lives in the store alone, and `refusedAsStored` answers for it.
+ */
+function closeOwn(journal: Journal, userId: number, id: number, now: number): LoanBid | undefined {
   const bid = journal.exchange.loanBids.get(id);
-  if (!bid || bid.userId !== userId) throw new NotFound('Loan bid not found');
+  if (!bid) return undefined;
+  if (bid.userId !== userId) throw notFound();
   if (bid.status !== 'live') throw new Refusal('status', bid.status);
   const closed = journal.touch('loanBid', bid);
   closed.status = 'closed';
@@ -74,17 +79,31 @@ function closeOwn(journal: Journal, userId: number, id: number, now: number): Lo
   return closed;
 }
 
-const closeLoanBid: ExchangeHandlerOf<'closeLoanBid'> = ({ journal, caller, path, now }) => ({
-  status: 200,
-  body: loanBidView(closeOwn(journal, actingUser(caller), path.loan_bid_id, now)),
-});
+const notFound = () => new NotFound('Loan bid not found');
 
-const listLoanBids: ExchangeHandlerOf<'listLoanBids'> = ({ journal, caller, query }) => {
+/** The refusal of closing a bid memory does not hold: closed already if the store holds it. */
+const refusedAsStored = (userId: number, id: number) =>
+  later(async (history) => {
+    const stored = await history.loanBid(userId, id);
+    // One made since this call was decided was not there for it.
+    throw stored && stored.status !== 'live' ? new Refusal('status', stored.status) : notFound();
+  });
+
+const closeLoanBid: ExchangeHandlerOf<'closeLoanBid'> = ({ journal, caller, path, now }) => {
   const userId = actingUser(caller);
-  const rows = [...journal.exchange.loanBids.values()]
-    .filter((bid) => bid.userId === userId && bid.currency === query.currency)
-    .sort((a, b) => b.id - a.id);
-  return { status: 200, body: pageOf(rows, query.limit, query.page, loanBidView) };
+  const closed = closeOwn(journal, userId, path.loan_bid_id, now);
+  if (!closed) return refusedAsStored(userId, path.loan_bid_id);
+  return { status: 200, body: loanBidView(closed) };
+};
+
+/** A bid is history once closed with nothing lent: the list is read from it, paged there. */
+const listLoanBids: ExchangeHandlerOf<'listLoanBids'> = ({ caller, query }) => {
+  const userId = actingUser(caller);
+  const { limit, page, currency } = query;
+  return later(async (history) => {
+    const found = await history.loanBids(userId, currency, (page - 1) * limit, limit);
+    return { status: 200, body: pageFrom(found.total, found.rows.map(loanBidView), limit, page) };
+  });
 };
 
 export const loanBidHandlers = { listLoanBids, createLoanBid, closeLoanBid } satisfies Handlers;

@@ -633,6 +633,15 @@ export class ExchangeState {
     return this.#loansByUser.get(userId) ?? [];
   }
 
+  /**
+   * Lets go of a loan bid stored closed with nothing lent from it, which no repayment comes
+   * back to: the store answers for it from then on. As `forgetOrder`, only the very object.
+   */
+  forgetLoanBid(bid: LoanBid): void {
+    if (this.loanBids.get(bid.id) !== bid || bid.status === 'live' || !bid.lent.isZero()) return;
+    this.loanBids.delete(bid.id);
+  }
+
   /** Puts a level in its side of the book, which is kept in the order of rates. */
   addLoanLevel(level: LoanBookLevel): void {
     const levels = this.loanBook.get(level.currency) ?? { bid: [], ask: [] };

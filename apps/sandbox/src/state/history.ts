@@ -1,4 +1,4 @@
-import type { Fill, LedgerEntry, Loan, Order, Position } from './exchange-state.js';
+import type { Fill, LedgerEntry, Loan, LoanBid, Order, Position } from './exchange-state.js';
 
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {
@@ -49,8 +49,8 @@ export interface Page<Row> {
 }
 
 /**
- * The reads of what only grows (closed orders and positions, repaid loans, fills, ledger
- * entries): answered by the store, paged and indexed, so that memory holds what the rules
+ * The reads of what only grows (closed orders, positions and loan bids, repaid loans, fills,
+ * ledger entries): answered by the store, paged and indexed, so that memory holds what the rules
  * decide on and no history. A store that keeps nothing answers them from memory instead
  * (`memoryHistory`). Each sees every call decided before it was asked.
  */
@@ -103,6 +103,10 @@ export interface HistoryReads {
   loans(userId: number, currency: string, offset: number, limit: number): Promise<Page<Loan>>;
   /** One of the loans `userId` lent or borrowed, open or repaid. */
   loan(userId: number, id: number): Promise<Loan | undefined>;
+  /** `userId`'s loan bids of `currency`, newest first: `limit` after `offset`. */
+  loanBids(userId: number, currency: string, offset: number, limit: number): Promise<Page<LoanBid>>;
+  /** One of `userId`'s loan bids, live or closed. */
+  loanBid(userId: number, id: number): Promise<LoanBid | undefined>;
 }
 
 /**

@@ -140,6 +140,16 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
         .sort((a, b) => b.id - a.id);
       return { rows: picked.slice(offset, offset + limit), total: picked.length };
     },
+    loanBids: async (userId, currency, offset, limit) => {
+      const picked = [...current().loanBids.values()]
+        .filter((bid) => bid.userId === userId && bid.currency === currency)
+        .sort((a, b) => b.id - a.id);
+      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+    },
+    loanBid: async (userId, id) => {
+      const bid = current().loanBids.get(id);
+      return bid?.userId === userId ? bid : undefined;
+    },
     loan: async (userId, id) => {
       const loan: Loan | undefined = current().loans.get(id);
       return loan && (loan.lenderId === userId || loan.borrowerId === userId) ? loan : undefined;

@@ -1,4 +1,4 @@
-import { isOpen, type LedgerEntry, type Sequences } from './exchange-state.js';
+import { isOpen, type LedgerEntry, type LoanBid, type Sequences } from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { memoryHistory } from './memory-history.js';
@@ -283,8 +283,8 @@ export class Sequencer {
   }
 
   /**
-   * Lets memory go of the history a batch stored (the orders and positions it closed, its
-   * fills and ledger entries), when the store keeps history.
+   * Lets memory go of the history a batch stored (the orders, positions and loan bids it
+   * closed, its fills and ledger entries), when the store keeps history.
    */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
@@ -296,6 +296,7 @@ export class Sequencer {
     for (const position of changes.positions.values()) exchange.forgetPosition(position);
     for (const { kind, row } of changes.records.values()) {
       if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
+      if (kind === 'loanBid') exchange.forgetLoanBid(row as LoanBid);
     }
   }
 

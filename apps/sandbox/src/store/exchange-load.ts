@@ -52,7 +52,12 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     state.withdrawals.set(withdrawal.id, withdrawal);
   }
   for (const deposit of await readRecords(db, 'deposit')) state.deposits.set(deposit.id, deposit);
-  for (const bid of await readRecords(db, 'loanBid')) state.loanBids.set(bid.id, bid);
+  // A closed bid stays in the store too, once nothing lent from it is to come back.
+  for (const bid of await readRecords(db, 'loanBid', 'id', {
+    filter: { where: "status = 'live' OR lent <> 0", params: [] },
+  })) {
+    state.loanBids.set(bid.id, bid);
+  }
   for (const loan of await readRecords(db, 'loan', 'id', {
     filter: {
       where: "position_id IN (SELECT id FROM positions WHERE status = 'open')",
@@ -77,7 +82,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
          (SELECT coalesce(max(id), 0) + 1 FROM ledger_entries)) FROM ledger_entries_id_seq)
          AS entry,
        (SELECT coalesce(max(id), 0) + 1 FROM positions) AS position,
-       (SELECT coalesce(max(id), 0) + 1 FROM loans) AS loan`,
+       (SELECT coalesce(max(id), 0) + 1 FROM loans) AS loan,
+       (SELECT coalesce(max(id), 0) + 1 FROM loan_bids) AS loan_bid`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
   const after = (stored: unknown, used: Iterable<number>) => {
@@ -105,7 +111,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     withdrawal: after(1, state.withdrawals.keys()),
     deposit: after(1, state.deposits.keys()),
     position: Number(sequences?.position),
-    loanBid: after(1, state.loanBids.keys()),
+    loanBid: Number(sequences?.loan_bid),
     loan: Number(sequences?.loan),
   };
   return state;

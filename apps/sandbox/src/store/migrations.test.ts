@@ -32,7 +32,7 @@ const allMigrations = [
   '0020.do.history-written-unchecked.sql',
   '0021.do.counts-kept-by-the-sandbox.sql',
   '0022.do.own-fills-placed-by-the-sandbox.sql',
-  '0023.do.positions-kept-in-the-store.sql',
+  '0023.do.margin-history-in-the-store.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -142,7 +142,7 @@ describe('migrate', () => {
       '20:history-written-unchecked',
       '21:counts-kept-by-the-sandbox',
       '22:own-fills-placed-by-the-sandbox',
-      '23:positions-kept-in-the-store',
+      '23:margin-history-in-the-store',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });

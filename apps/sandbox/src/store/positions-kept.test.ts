@@ -2,6 +2,7 @@ import {
   zCloseTradeResponse,
   zGetTradingAccountResponse,
   zListBalanceHistoryResponse,
+  zListLoanBidsResponse,
   zListLoansResponse,
   zListTradesResponse,
   zListTradingAccountsResponse,
@@ -211,6 +212,50 @@ describe('a closed position', () => {
     expect(held().next.position).toBeGreaterThan(tradeId);
     expect(held().next.loan).toBeGreaterThan(loan?.id as number);
     expect(valid(zListTradesResponse, await trader.call('GET', '/trades'))).toEqual(trades);
+  });
+});
+
+describe('a closed loan bid', () => {
+  it('stays in memory while a loan from it is out, then the store answers for it', async () => {
+    const product_id = await freshProduct(trading, { margin: true });
+    const [lender, trader, other] = [
+      await trading.addUser(),
+      await trading.addUser(),
+      await trading.addUser(),
+    ];
+    // Cheaper than the bids above, which are live still: the loan below is lent from it.
+    const bid = { loan_bid: { currency: 'BTC', rate: '0.00005', quantity: '2' } };
+    const offered = await lender.call('POST', '/loan_bids', { body: bid });
+    const bidId = (offered.body as { id: number }).id;
+    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
+    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    await place(other.call, { product_id, price: '100', quantity: '1' });
+    const close = () => lender.call('PUT', `/loan_bids/${bidId}/close`);
+    expect((await close()).status).toBe(200);
+    await sandbox.sequencer.settled();
+    const held = () => sandbox.sequencer.state.exchange.loanBids.has(bidId);
+    // What is lent from it comes back to it when repaid.
+    expect(held()).toBe(true);
+    const tradeId = (await getOrder(trader.call, order.id)).trade_id;
+    expect((await trader.call('PUT', `/trades/${tradeId}/close`, { body: {} })).status).toBe(200);
+    await sandbox.sequencer.settled();
+    expect(held()).toBe(false);
+
+    const listed = valid(
+      zListLoanBidsResponse,
+      await lender.call('GET', '/loan_bids?currency=BTC'),
+    );
+    expect(listed.models[0]).toMatchObject({ id: bidId, status: 'closed', filled_quantity: '0' });
+    const again = await close();
+    expect(again).toMatchObject({ status: 422, body: { errors: { status: ['closed'] } } });
+    expect((await other.call('PUT', `/loan_bids/${bidId}/close`)).status).toBe(404);
+    await sandbox.sequencer.reload();
+    expect(held()).toBe(false);
+    expect(sandbox.sequencer.state.exchange.next.loanBid).toBeGreaterThan(bidId);
+    expect(
+      valid(zListLoanBidsResponse, await lender.call('GET', '/loan_bids?currency=BTC')),
+    ).toEqual(listed);
   });
 });
 

@@ -14,6 +14,7 @@ import { recordReader, selectFrom } from './sandbox-rows.js';
 
 const positionOf = recordReader('positions');
 const loanOf = recordReader('loan');
+const loanBidOf = recordReader('loanBid');
 
 /** The WHERE of a user's positions that `filter` picks, and its parameters after `$1`. */
 const tradesWhere = (userId: number, filter: TradeFilter): Where =>
@@ -40,14 +41,36 @@ async function withLoans(tx: Queryable, positions: Position[]): Promise<HeldTrad
 }
 
 const partyTo = '(lender_id = $1 OR borrower_id = $1)';
+const reach = 'ORDER BY id DESC LIMIT $3::bigint + $4::bigint';
 
 /**
- * The reads of trades and loans from the store, which holds every position and loan, open or
- * not; memory holds only the open positions and their loans (`loadExchangeState`).
+ * A read of a page of a user's rows of one currency: `pageSql` takes the user, the currency,
+ * the limit and the offset, `countSql` the user and the currency.
+ */
+function currencyPage<T>(
+  db: Database,
+  read: (row: Record<string, unknown>) => T,
+  pageSql: string,
+  countSql: string,
+) {
+  return async (userId: number, currency: string, offset: number, limit: number) => {
+    if (unstorable(currency)) return { rows: [], total: 0 };
+    return db.read(async (tx) => {
+      const rows = await rowsOf(tx, pageSql, [userId, currency, limit, bigint(offset)]);
+      const total = await countOf(tx, countSql, [userId, currency]);
+      return { rows: rows.map(read), total };
+    });
+  };
+}
+
+/**
+ * The reads of trades, loans and loan bids from the store, which holds every one, open or not;
+ * memory holds only the open positions and their loans, and the bids loans may come back to
+ * (`loadExchangeState`).
  */
 export function tradeHistory(
   db: Database,
-): Pick<HistoryReads, 'trades' | 'trade' | 'loans' | 'loan'> {
+): Pick<HistoryReads, 'trades' | 'trade' | 'loans' | 'loan' | 'loanBids' | 'loanBid'> {
   return {
     trades: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
@@ -79,29 +102,34 @@ export function tradeHistory(
         const [found] = await withLoans(tx, rows.map(positionOf));
         return found;
       }),
-    loans: async (userId, currency, offset, limit) => {
-      if (unstorable(currency)) return { rows: [], total: 0 };
-      return db.read(async (tx) => {
-        // The page's ids from each party's index, newest first, as far as the page reaches:
-        // one condition on either party would read every loan of both to sort them.
-        const reach = `ORDER BY id DESC LIMIT $3::bigint + $4::bigint`;
-        const rows = await rowsOf(
-          tx,
-          `${selectFrom('loan')} WHERE id IN (
-             (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
-             UNION
-             (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2 ${reach}))
-           ORDER BY id DESC LIMIT $3 OFFSET $4`,
-          [userId, currency, limit, bigint(offset)],
-        );
-        const total = await countOf(
-          tx,
-          'SELECT coalesce(sum(loans), 0) AS count FROM loan_counts WHERE user_id = $1 AND currency = $2',
-          [userId, currency],
-        );
-        return { rows: rows.map(loanOf), total };
-      });
-    },
+    // The page's ids from each party's index, newest first, as far as the page reaches: one
+    // condition on either party would read every loan of both to sort them.
+    loans: currencyPage(
+      db,
+      loanOf,
+      `${selectFrom('loan')} WHERE id IN (
+         (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
+         UNION
+         (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2 ${reach}))
+       ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      'SELECT coalesce(sum(loans), 0) AS count FROM loan_counts WHERE user_id = $1 AND currency = $2',
+    ),
+    // A lender's bids are few beside their loans: counted on their index.
+    loanBids: currencyPage(
+      db,
+      loanBidOf,
+      `${selectFrom('loanBid')} WHERE user_id = $1 AND currency = $2
+       ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      'SELECT count(*) AS count FROM loan_bids WHERE user_id = $1 AND currency = $2',
+    ),
+    loanBid: (userId, id) =>
+      db.read(async (tx) => {
+        const [row] = await rowsOf(tx, `${selectFrom('loanBid')} WHERE id = $1 AND user_id = $2`, [
+          bigint(id),
+          userId,
+        ]);
+        return row && loanBidOf(row);
+      }),
     loan: (userId, id) =>
       db.read(async (tx) => {
         const [row] = await rowsOf(tx, `${selectFrom('loan')} WHERE id = $2 AND ${partyTo}`, [

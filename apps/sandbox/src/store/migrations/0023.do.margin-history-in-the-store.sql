@@ -9,6 +9,11 @@ DROP INDEX loans_by_lender;
 DROP INDEX loans_by_borrower;
 CREATE INDEX loans_by_lender ON loans (lender_id, currency, id);
 CREATE INDEX loans_by_borrower ON loans (borrower_id, currency, id);
+-- A closed loan bid nothing is lent from stays in the store alone too: a start reads the rest,
+-- `GET /loan_bids` a page of a user's bids of a currency.
+CREATE INDEX loan_bids_kept ON loan_bids (id) WHERE status = 'live' OR lent <> 0;
+DROP INDEX loan_bids_by_user;
+CREATE INDEX loan_bids_by_user ON loan_bids (user_id, currency, id);
 
 -- How many positions each user has of every kind `GET /trades` filters on, and how many loans
 -- each user lent or borrowed in each currency, kept as rows are written by any writer, as
