@@ -1,7 +1,7 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
 import { ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
-import { readRecords, recordReader, selectFrom } from './sandbox-rows.js';
+import { columnsOf, readRecords, recordReader, selectFrom } from './sandbox-rows.js';
 import { sharedDecimals } from './shared-decimals.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
@@ -58,14 +58,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   })) {
     state.loanBids.set(bid.id, bid);
   }
-  for (const loan of await readRecords(db, 'loan', 'id', {
-    filter: {
-      where: "position_id IN (SELECT id FROM positions WHERE status = 'open')",
-      params: [],
-    },
-  })) {
-    state.addLoan(loan);
-  }
+  for (const loan of await loansOfOpenPositions(db)) state.addLoan(loan);
   for (const setting of await readRecords(db, 'leverageSetting')) {
     state.leverageSettings.set(setting.tradingAccountId, setting);
   }
@@ -115,6 +108,22 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     loan: Number(sequences?.loan),
   };
   return state;
+}
+
+/**
+ * The loans of the open positions, open or repaid, each position's read by its own index: the
+ * subquery's OFFSET keeps the planner from joining the two tables whole, which it chose when
+ * statistics taken before a bulk write of closed positions called every position open, and
+ * then read every loan there is.
+ */
+async function loansOfOpenPositions(db: Queryable) {
+  const loanOf = recordReader('loan');
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${columnsOf('loan', 'l')} FROM positions p
+     CROSS JOIN LATERAL (SELECT * FROM loans WHERE position_id = p.id OFFSET 0) AS l
+     WHERE p.status = 'open' ORDER BY l.id`,
+  );
+  return rows.map(loanOf);
 }
 
 const day = 24 * 60 * 60 * 1000;

@@ -14,7 +14,27 @@ export function countingReads(
   tables: readonly string[],
 ): { history: HistoryReads; rowsRead: () => number } {
   let read = 0;
-  const readSoFar = async (tx: Queryable) => {
+  const reads: Database = {
+    transaction: (work) => database.transaction(work),
+    read: (work) =>
+      database.read(async (tx) => {
+        const { answer, rowsRead } = await countRowsRead(tx, tables, () => work(tx));
+        read += rowsRead;
+        return answer;
+      }),
+    apply: (statements, prepared) => database.apply(statements, prepared),
+    close: () => database.close(),
+  };
+  return { history: storedHistory(reads).reads, rowsRead: () => read };
+}
+
+/** `work` run in `tx`, and the rows of `tables` it went through, counted as `countingReads` does. */
+export async function countRowsRead<T>(
+  tx: Queryable,
+  tables: readonly string[],
+  work: () => Promise<T>,
+): Promise<{ answer: T; rowsRead: number }> {
+  const readSoFar = async () => {
     const [row] = (
       await tx.query<{ read: string }>(
         `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)
@@ -27,17 +47,7 @@ export function countingReads(
     ).rows;
     return Number(row?.read ?? 0);
   };
-  const reads: Database = {
-    transaction: (work) => database.transaction(work),
-    read: (work) =>
-      database.read(async (tx) => {
-        const before = await readSoFar(tx);
-        const answer = await work(tx);
-        read += (await readSoFar(tx)) - before;
-        return answer;
-      }),
-    apply: (statements, prepared) => database.apply(statements, prepared),
-    close: () => database.close(),
-  };
-  return { history: storedHistory(reads).reads, rowsRead: () => read };
+  const before = await readSoFar();
+  const answer = await work();
+  return { answer, rowsRead: (await readSoFar()) - before };
 }
