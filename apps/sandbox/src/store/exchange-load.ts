@@ -126,6 +126,17 @@ async function loansOfOpenPositions(db: Queryable) {
   return rows.map(loanOf);
 }
 
+/**
+ * The last fill of order `o.id` on one side, by that side's index on (order, fill) (migration
+ * 0024): the first entry below the next order's, if it is this order's. Asked as a max, or
+ * with the order fixed, the planner may walk every fill by id instead, as it did when its
+ * statistics were taken while one order made every fill.
+ */
+const lastFillAs = (side: 'taker' | 'maker') =>
+  `(SELECT CASE WHEN f.${side}_order_id = o.id THEN f.id END FROM fills f
+    WHERE (f.${side}_order_id, f.id) < (o.id + 1, 0)
+    ORDER BY f.${side}_order_id DESC, f.id DESC LIMIT 1)`;
+
 const day = 24 * 60 * 60 * 1000;
 
 /**
@@ -143,23 +154,31 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
   for (const product of products) {
     const traded = state.tradedProduct(Number(product.product_id));
     const since = Number(product.newest) - day;
+    // The day and the fill before it are a slice of fills, which only grow: statistics taken
+    // before a bulk write (PGlite runs no autovacuum; the counts of changes were the writer's)
+    // may call the slice the whole table, and a plan that reads it whole was then chosen.
+    await db.query('SET LOCAL enable_seqscan = off');
+    // Its id first, from the index alone: asked for the whole row, PostgreSQL chose to read
+    // every earlier fill of the product and sort them.
     const { rows: before } = await db.query<Record<string, unknown>>(
-      `${selectFrom('fills')} WHERE product_id = $1 AND created_at <= $2
-       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      `${selectFrom('fills')} WHERE id = (SELECT id FROM fills WHERE product_id = $1
+         AND created_at <= $2 ORDER BY created_at DESC, id DESC LIMIT 1)`,
       [product.product_id, since],
     );
+    // The day is taken on the product's index by time, then put in the order of ids.
     const { rows: recent } = await db.query<Record<string, unknown>>(
-      `${selectFrom('fills')} WHERE product_id = $1 AND created_at > $2 ORDER BY id`,
+      `SELECT * FROM (${selectFrom('fills')} WHERE product_id = $1 AND created_at > $2
+         ORDER BY created_at DESC, id DESC OFFSET 0) AS day ORDER BY id`,
       [product.product_id, since],
     );
+    await db.query('SET LOCAL enable_seqscan = on');
     for (const row of [...before, ...recent]) traded.add(fillOf(row));
     traded.count = Number(product.fills);
   }
   const filled = open.filter((order) => !order.filledQuantity.isZero()).map((order) => order.id);
   if (filled.length === 0) return;
   const { rows } = await db.query<{ id: string; fill: string | null }>(
-    `SELECT o.id, greatest((SELECT max(id) FROM fills WHERE taker_order_id = o.id),
-       (SELECT max(id) FROM fills WHERE maker_order_id = o.id)) AS fill
+    `SELECT o.id, greatest(${lastFillAs('taker')}, ${lastFillAs('maker')}) AS fill
      FROM unnest($1::bigint[]) AS o (id)`,
     [filled],
   );

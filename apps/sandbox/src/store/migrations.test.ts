@@ -33,6 +33,7 @@ const allMigrations = [
   '0021.do.counts-kept-by-the-sandbox.sql',
   '0022.do.own-fills-placed-by-the-sandbox.sql',
   '0023.do.margin-history-in-the-store.sql',
+  '0024.do.fills-of-an-order-by-id.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -143,6 +144,7 @@ describe('migrate', () => {
       '21:counts-kept-by-the-sandbox',
       '22:own-fills-placed-by-the-sandbox',
       '23:margin-history-in-the-store',
+      '24:fills-of-an-order-by-id',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -8,7 +8,6 @@ import {
   zListTradingAccountsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { houseUserId } from '../exchange/ledger.js';
 import type { RunningSandbox } from '../server.js';
 import { startTestSandbox, valid } from '../test-support.js';
 import {
@@ -21,9 +20,6 @@ import {
   type TradingSandbox,
   tradeAt,
 } from '../testing/trading.js';
-import { loadExchangeState } from './exchange-load.js';
-import { addPositionHistory } from './position-history.js';
-import { countRowsRead } from './rows-read.test-support.js';
 
 let sandbox: RunningSandbox;
 let trading: TradingSandbox;
@@ -285,42 +281,5 @@ describe("the store's counts of trades and loans", () => {
     expect(await rows('SELECT user_id, currency, loans FROM loan_counts ORDER BY 1, 2')).toEqual(
       counted,
     );
-  });
-});
-
-describe('a start on closed positions written after the planner last counted', () => {
-  it('reads the loans of the open positions alone', async () => {
-    const user = await trading.addUser();
-    const history = (positions: number) =>
-      sandbox.database.transaction((tx) =>
-        addPositionHistory(tx, {
-          positions,
-          userId: user.userId,
-          lenderId: houseUserId,
-          productId: 1,
-          currency: 'JPY',
-          since: Date.now() - positions,
-        }),
-      );
-    // A thousand open positions with their loans, as the planner counts them: every one open.
-    await history(1_000);
-    await sandbox.database.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE positions SET status = 'open', closed_quantity = 0, closed_value = 0
-         WHERE user_id = $1`,
-        [user.userId],
-      );
-      await tx.query('ANALYZE positions, loans');
-    });
-    // Then thirty times as many closed ones, which a start must not read the loans of.
-    await history(30_000);
-    const { answer: state, rowsRead } = await sandbox.database.read((tx) =>
-      countRowsRead(tx, ['loans'], () => loadExchangeState(tx)),
-    );
-    const held = [...state.positions.values()].filter((p) => p.userId === user.userId);
-    expect(held).toHaveLength(1_000);
-    expect(held.every((position) => position.status === 'open')).toBe(true);
-    // Each open position's loans by its index, not every loan of the closed ones.
-    expect(rowsRead).toBeLessThan(10_000);
   });
 });
