@@ -1,5 +1,10 @@
 import { NotFound, Refusal } from '../handling/errors.js';
-import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
+import {
+  type ExchangeHandlerOf,
+  type Handlers,
+  later,
+  refusedFromHistory,
+} from '../handling/operation.js';
 import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
@@ -83,11 +88,11 @@ const notFound = () => new NotFound('Loan bid not found');
 
 /** The refusal of closing a bid memory does not hold: closed already if the store holds it. */
 const refusedAsStored = (userId: number, id: number) =>
-  later(async (history) => {
-    const stored = await history.loanBid(userId, id);
-    // One made since this call was decided was not there for it.
-    throw stored && stored.status !== 'live' ? new Refusal('status', stored.status) : notFound();
-  });
+  refusedFromHistory(
+    (history) => history.loanBid(userId, id),
+    (bid) => (bid.status !== 'live' ? new Refusal('status', bid.status) : undefined),
+    notFound,
+  );
 
 const closeLoanBid: ExchangeHandlerOf<'closeLoanBid'> = ({ journal, caller, path, now }) => {
   const userId = actingUser(caller);

@@ -1,5 +1,10 @@
 import { NotFound, Refusal } from '../handling/errors.js';
-import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
+import {
+  type ExchangeHandlerOf,
+  type Handlers,
+  later,
+  refusedFromHistory,
+} from '../handling/operation.js';
 import type { ExchangeState, Loan } from '../state/exchange-state.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
@@ -59,10 +64,11 @@ const updateLoan: ExchangeHandlerOf<'updateLoan'> = ({ journal, caller, path, bo
   const userId = actingUser(caller);
   const loan = journal.exchange.loans.get(path.loan_id);
   if (!loan) {
-    return later(async (history) => {
-      const stored = await history.loan(userId, path.loan_id);
-      throw (stored && stored.status !== 'open' && refusalFor(stored, userId)) || notFound();
-    });
+    return refusedFromHistory(
+      (history) => history.loan(userId, path.loan_id),
+      (stored) => (stored.status !== 'open' ? refusalFor(stored, userId) : undefined),
+      notFound,
+    );
   }
   if (loan.lenderId !== userId && loan.borrowerId !== userId) throw notFound();
   const refusal = refusalFor(loan, userId);

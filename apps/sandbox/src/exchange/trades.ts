@@ -7,7 +7,12 @@ import type {
 } from '@exchange-kit/contract/exchange/schemas';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../handling/errors.js';
-import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
+import {
+  type ExchangeHandlerOf,
+  type Handlers,
+  later,
+  refusedFromHistory,
+} from '../handling/operation.js';
 import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { chargeDueInterest } from './borrowing.js';
@@ -61,11 +66,12 @@ function openTrade(
 
 /** The refusal of a call on a trade memory does not hold: closed if the store holds it. */
 const refusedAsStored = (userId: number, tradeId: string | number) =>
-  later(async (history) => {
-    const stored = await history.trade(userId, Number(tradeId));
-    // One opened since this call was decided was not there for it.
-    throw stored?.position.status === 'closed' ? refuseClose('trade_id', 'not_open') : notFound();
-  });
+  refusedFromHistory(
+    (history) => history.trade(userId, Number(tradeId)),
+    ({ position }) =>
+      position.status === 'closed' ? refuseClose('trade_id', 'not_open') : undefined,
+    notFound,
+  );
 
 /**
  * Closes `quantity` of open `position` at the market: an order on the other side takes the

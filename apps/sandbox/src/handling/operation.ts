@@ -112,6 +112,21 @@ export const later = <Answer extends Reply>(
   read: LaterReply<Answer>['later'],
 ): LaterReply<Answer> => ({ later: read });
 
+/**
+ * The refusal of a call on a row memory let go of once it was stored closed: made from the
+ * store's copy, `refusal` of the row it `read`, or `missing` when there is none (or `refusal`
+ * finds nothing to refuse: a row made since the call was decided was not there for it).
+ */
+export const refusedFromHistory = <Row>(
+  read: (history: HistoryReads) => Promise<Row | undefined>,
+  refusal: (row: Row) => Error | undefined,
+  missing: () => Error,
+): LaterReply<never> =>
+  later(async (history) => {
+    const row = await read(history);
+    throw (row && refusal(row)) || missing();
+  });
+
 export const isLater = <Answer extends Reply>(
   reply: Answer | LaterReply<Answer>,
 ): reply is LaterReply<Answer> => 'later' in reply;

@@ -1,13 +1,5 @@
 import type { ExchangeState, Fill, LedgerEntry, Loan, Order, Position } from './exchange-state.js';
-import type {
-  EntryFilter,
-  HeldTrade,
-  HistoryReads,
-  OrderFilter,
-  OrderKey,
-  OwnFill,
-  TradeFilter,
-} from './history.js';
+import type { EntryFilter, HeldTrade, HistoryReads, OrderKey, OwnFill, Page } from './history.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
 export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
@@ -17,18 +9,17 @@ export function orderByKey(state: ExchangeState, userId: number, key: OrderKey):
   return order?.userId === userId ? order : undefined;
 }
 
-const picks = (filter: OrderFilter, order: Order) =>
-  (filter.productId === undefined || order.productId === filter.productId) &&
-  (filter.status === undefined || order.status === filter.status) &&
-  (filter.tradingType === undefined || order.tradingType === filter.tradingType) &&
-  (filter.fundingCurrency === undefined || order.fundingCurrency === filter.fundingCurrency);
+/** Whether `row` has every field `filter` gives: filters name their records' own fields. */
+const picks = <Row extends object>(filter: Partial<Row>, row: Row) =>
+  (Object.keys(filter) as (keyof Row)[]).every(
+    (field) => filter[field] === undefined || filter[field] === row[field],
+  );
 
-const picksTrade = (filter: TradeFilter, position: Position) =>
-  (filter.status === undefined || position.status === filter.status) &&
-  (filter.side === undefined || position.side === filter.side) &&
-  (filter.productId === undefined || position.productId === filter.productId) &&
-  (filter.fundingCurrency === undefined || position.fundingCurrency === filter.fundingCurrency) &&
-  (filter.tradingType === undefined || position.tradingType === filter.tradingType);
+/** `limit` of `rows` after `offset`, and how many there are. */
+const pageOf = <Row>(rows: readonly Row[], offset: number, limit: number): Page<Row> => ({
+  rows: rows.slice(offset, offset + limit),
+  total: rows.length,
+});
 
 const held = (state: ExchangeState, position: Position): HeldTrade => ({
   position,
@@ -89,9 +80,9 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
   return {
     orders: async (userId, filter, offset, limit) => {
       const picked = (current().ordersByUser.get(userId) ?? [])
-        .filter((order) => picks(filter, order))
+        .filter((order) => picks<Order>(filter, order))
         .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+      return pageOf(picked, offset, limit);
     },
     order: async (userId, key) => orderByKey(current(), userId, key),
     productFills: async (productId, offset, limit) => {
@@ -107,7 +98,7 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       ),
     ownFills: async (userId, productId, offset, limit) => {
       const own = ownFillsOf(current(), userId, productId);
-      return { rows: own.slice(offset, offset + limit), total: own.length };
+      return pageOf(own, offset, limit);
     },
     ownFillsSince: async (userId, fromMs) => {
       const state = current();
@@ -121,12 +112,10 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
     trades: async (userId, filter, offset, limit) => {
       const state = current();
       const picked = [...state.positions.values()]
-        .filter((position) => position.userId === userId && picksTrade(filter, position))
+        .filter((position) => position.userId === userId && picks<Position>(filter, position))
         .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-      return {
-        rows: picked.slice(offset, offset + limit).map((position) => held(state, position)),
-        total: picked.length,
-      };
+      const page = pageOf(picked, offset, limit);
+      return { ...page, rows: page.rows.map((position) => held(state, position)) };
     },
     trade: async (userId, id) => {
       const state = current();
@@ -138,13 +127,13 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
         .loansOfUser(userId)
         .filter((loan) => loan.currency === currency)
         .sort((a, b) => b.id - a.id);
-      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+      return pageOf(picked, offset, limit);
     },
     loanBids: async (userId, currency, offset, limit) => {
       const picked = [...current().loanBids.values()]
         .filter((bid) => bid.userId === userId && bid.currency === currency)
         .sort((a, b) => b.id - a.id);
-      return { rows: picked.slice(offset, offset + limit), total: picked.length };
+      return pageOf(picked, offset, limit);
     },
     loanBid: async (userId, id) => {
       const bid = current().loanBids.get(id);
