@@ -35,8 +35,10 @@ async function regenerate(edit: Edit): Promise<string> {
   await mkdir(spec, { recursive: true });
   for (const file of ['redocly.yaml', 'common.yaml', 'exchange.asyncapi.yaml'])
     await cp(join(specDir, file), join(spec, file));
+  // Without its tests: the contract's own test run must never find a scratch copy of them.
   await cp(join(contractDir, 'src'), join(scratchRoot, 'packages/contract/src'), {
     recursive: true,
+    filter: (source) => !/\.test(-d)?\.tsx?$/.test(source),
   });
   const read = async (file: string) => parse(await readFile(join(specDir, file), 'utf8')) as Json;
   const files = {
