@@ -1,7 +1,14 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
 import { ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
-import { columnsOf, readRecords, recordReader, selectFrom } from './sandbox-rows.js';
+import {
+  columnsOf,
+  readRecords,
+  readSelect,
+  recordReader,
+  selectFrom,
+  textLiteral,
+} from './sandbox-rows.js';
 import { sharedDecimals } from './shared-decimals.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
@@ -36,7 +43,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   }
   // Closed orders stay in the store, which answers for them (`store/stored-history.ts`).
   const orders = await readRecords(db, 'orders', 'id', {
-    filter: { where: 'status = ANY($1)', params: [openStatuses] },
+    filter: { where: `status IN (${openStatuses.map(textLiteral).join(', ')})` },
     decimal: sharedDecimals(),
   });
   state.addStoredOrders(orders);
@@ -44,7 +51,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   await loadOwnFillCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
   for (const position of await readRecords(db, 'positions', 'id', {
-    filter: { where: "status = 'open'", params: [] },
+    filter: { where: "status = 'open'" },
   })) {
     state.positions.set(position.id, position);
   }
@@ -54,7 +61,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   for (const deposit of await readRecords(db, 'deposit')) state.deposits.set(deposit.id, deposit);
   // A closed bid stays in the store too, once nothing lent from it is to come back.
   for (const bid of await readRecords(db, 'loanBid', 'id', {
-    filter: { where: "status = 'live' OR lent <> 0", params: [] },
+    filter: { where: "status = 'live' OR lent <> 0" },
   })) {
     state.loanBids.set(bid.id, bid);
   }
@@ -117,13 +124,14 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
  * then read every loan there is.
  */
 async function loansOfOpenPositions(db: Queryable) {
-  const loanOf = recordReader('loan');
-  const { rows } = await db.query<Record<string, unknown>>(
+  const rows = await readSelect(
+    db,
+    'loan',
     `SELECT ${columnsOf('loan', 'l')} FROM positions p
      CROSS JOIN LATERAL (SELECT * FROM loans WHERE position_id = p.id OFFSET 0) AS l
      WHERE p.status = 'open' ORDER BY l.id`,
   );
-  return rows.map(loanOf);
+  return rows.map(recordReader('loan'));
 }
 
 /**
@@ -166,10 +174,13 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
       [product.product_id, since],
     );
     // The day is taken on the product's index by time, then put in the order of ids.
-    const { rows: recent } = await db.query<Record<string, unknown>>(
-      `SELECT * FROM (${selectFrom('fills')} WHERE product_id = $1 AND created_at > $2
+    // Numbers the store gave, in the text of a COPY: a day may hold many thousands of fills.
+    const recent = await readSelect(
+      db,
+      'fills',
+      `SELECT * FROM (${selectFrom('fills')}
+         WHERE product_id = ${Number(product.product_id)} AND created_at > ${since}
          ORDER BY created_at DESC, id DESC OFFSET 0) AS day ORDER BY id`,
-      [product.product_id, since],
     );
     await db.query('SET LOCAL enable_seqscan = on');
     for (const row of [...before, ...recent]) traded.add(fillOf(row));

@@ -46,7 +46,8 @@ describe("a table's one column list", () => {
           price: '8000000',
           trading_type: 'margin',
           leverage_level: 2,
-          client_order_id: 'round-trip',
+          // What COPY's text escapes, read back as it was written.
+          client_order_id: 'round\ttrip\\ "\'\n\r é',
         },
       ];
       for (const body of placed) {

@@ -562,15 +562,29 @@ export async function readRows(
   db: Queryable,
   table: keyof typeof tables,
   orderBy: string | null = 'id',
-  filter?: { where: string; params: unknown[] },
+  filter?: RowFilter,
 ): Promise<Record<string, Read>[]> {
   const select = `${selectFrom(table)}${filter ? ` WHERE ${filter.where}` : ''}${
     orderBy === null ? '' : ` ORDER BY ${orderBy}`
   }`;
   // A few rows picked by key: a query with parameters, which COPY does not take.
-  if (filter) return (await db.query<Record<string, Read>>(select, filter.params)).rows;
+  if (filter?.params) return (await db.query<Record<string, Read>>(select, filter.params)).rows;
   return readSelect(db, table, select);
 }
+
+/**
+ * Which rows to read: with `params`, a query's (for a few rows picked by key); without, a
+ * condition of the reader's own constants, read through COPY, as whole tables are: PGlite
+ * decodes a query's rows one value at a time, several times slower for the thousands a start
+ * reads.
+ */
+export interface RowFilter {
+  where: string;
+  params?: unknown[];
+}
+
+/** `value` as an SQL string literal, for a condition built of the sandbox's own constants. */
+export const textLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
 /**
  * The columns of `table` as a select lists them, numeric ones as text to keep every digit;
@@ -678,14 +692,14 @@ export async function readRecords<Name extends keyof TableRecords>(
   db: Queryable,
   table: Name,
   orderBy: string | null = 'id',
-  options: { filter?: { where: string; params: unknown[] }; decimal?: DecimalReader } = {},
+  options: { filter?: RowFilter; decimal?: DecimalReader } = {},
 ): Promise<TableRecords[Name][]> {
   return (await readRows(db, table, orderBy, options.filter)).map(
     recordReader(table, options.decimal),
   );
 }
 
-async function readSelect(
+export async function readSelect(
   db: Queryable,
   table: keyof typeof tables,
   select: string,
@@ -840,8 +854,7 @@ function element(value: Value): string {
 
 function write<Row>(table: Table<Row>, rows: Row[]): string {
   const arrays = table.columns.map(([, type, source]) => {
-    const literal = `{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`;
-    return `'${literal.replaceAll("'", "''")}'`;
+    return textLiteral(`{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`);
   });
   return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;
 }
