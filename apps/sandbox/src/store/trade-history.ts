@@ -103,15 +103,20 @@ export function tradeHistory(
         return found;
       }),
     // The page's ids from each party's index, newest first, as far as the page reaches: one
-    // condition on either party would read every loan of both to sort them.
+    // condition on either party would read every loan of both to sort them. The two lists
+    // share no loan, so they are merged as they come, in order, and only the page's rows are
+    // read: deduplicated, every id up to the page was hashed, sorted and read whole.
     loans: currencyPage(
       db,
       loanOf,
       `${selectFrom('loan')} WHERE id IN (
-         (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
-         UNION
-         (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2 ${reach}))
-       ORDER BY id DESC LIMIT $3 OFFSET $4`,
+         SELECT id FROM (
+           (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
+           UNION ALL
+           (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2
+              AND lender_id IS DISTINCT FROM $1 ${reach})) AS ids
+         ORDER BY id DESC LIMIT $3 OFFSET $4)
+       ORDER BY id DESC`,
       'SELECT coalesce(sum(loans), 0) AS count FROM loan_counts WHERE user_id = $1 AND currency = $2',
     ),
     // A lender's bids are few beside their loans: counted on their index.
