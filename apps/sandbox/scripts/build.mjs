@@ -29,6 +29,8 @@ await build({
   },
   logLevel: 'warning',
 });
+// The store's thread is started from a file of its own, beside the module that starts it.
+cpSync(new URL('src/store/pglite-worker.mjs', root), new URL('dist/pglite-worker.mjs', root));
 // The migrations are read from beside the module that applies them.
 cpSync(new URL('src/store/migrations/', root), new URL('dist/migrations/', root), {
   recursive: true,

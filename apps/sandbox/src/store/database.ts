@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { PgliteThread } from './pglite-thread.js';
 import type { Queryable } from './queryable.js';
 
 export type { Queryable };
@@ -42,7 +38,7 @@ export interface Database {
  * written in bulk, or before the sandbox analysed), or with as many rows changed since their
  * last analysis as they held then. That is ten times autovacuum's share: the planner scales
  * the rows it expects by a table's size as it is, so statistics go stale only as the rows
- * change in kind, and PGlite's analysis stops every call while it runs. The counts of
+ * change in kind, and PGlite's analysis stops every write while it runs. The counts of
  * changes are this process's; the statistics stay in the store.
  */
 const tablesToAnalyze = `SELECT format('%I', s.relname) AS name FROM pg_stat_user_tables s
@@ -62,7 +58,7 @@ class PgliteDatabase implements Database {
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: PGlite,
+    private readonly db: PgliteThread,
     private readonly release: () => void = () => undefined,
   ) {}
 
@@ -73,17 +69,21 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#enqueue(() =>
-      this.db.transaction((tx) =>
-        work({
-          query: (sql, params) => tx.query(sql, params),
-          copyOut: async (select) => {
-            const { blob } = await tx.query(`COPY (${select}) TO '/dev/blob'`);
-            return blob ? blob.text() : '';
-          },
-        }),
-      ),
-    );
+    return this.#enqueue(async () => {
+      await this.db.exec('BEGIN');
+      let result: T;
+      try {
+        result = await work({
+          query: (sql, params) => this.db.query(sql, params),
+          copyOut: (select) => this.db.copyOut(select),
+        });
+      } catch (error) {
+        await this.db.exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await this.db.exec('COMMIT');
+      return result;
+    });
   }
 
   read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -113,7 +113,7 @@ class PgliteDatabase implements Database {
       await this.db.query('SELECT pg_stat_force_next_flush()');
       return this.db.query<{ name: string }>(tablesToAnalyze);
     });
-    // A table at a time: PGlite runs on the thread that serves calls, which get a turn between.
+    // A table at a time: writes get a turn between.
     // A sample a tenth of PostgreSQL's default: enough to tell whose rows a table holds, and
     // a tenth of the pages read.
     const analyze = (name: string) =>
@@ -257,28 +257,6 @@ const postgresTypes = (types: typeof pg.types): pg.CustomTypesConfig => ({
       : types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 });
 
-// The image belongs to one installed PGlite: named after where it is installed and when.
-const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-const pgliteBuild = createHash('sha256')
-  .update(`${pgliteEntry}:${statSync(pgliteEntry).mtimeMs}`)
-  .digest('hex')
-  .slice(0, 16);
-const emptyClusterImage = join(tmpdir(), `exchange-kit-sandbox-pglite-${pgliteBuild}.tar`);
-
-/** A freshly initialised, empty cluster, dumped; built once per PGlite installation. */
-async function emptyCluster(rebuild = false): Promise<Blob> {
-  const cached = rebuild ? undefined : await readFile(emptyClusterImage).catch(() => undefined);
-  if (cached) return new Blob([cached]);
-  const db = await PGlite.create();
-  const image = await db.dumpDataDir('none');
-  await db.close();
-  // Written aside and renamed, so a concurrent reader never sees half an image.
-  const partial = `${emptyClusterImage}.${process.pid}.partial`;
-  await writeFile(partial, Buffer.from(await image.arrayBuffer()));
-  await rename(partial, emptyClusterImage);
-  return image;
-}
-
 /**
  * Claims `dataDir` for this process. PGlite has no lock of its own, and two processes
  * writing one folder would corrupt it: a second is refused while the first runs. A claim
@@ -313,42 +291,16 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/**
- * Opens PGlite in memory, or under `dataDir`. initdb in WebAssembly takes seconds and tests
- * start many stores, so a new cluster is loaded from the image of an empty one kept in the
- * temporary folder; the image holds no data of any run.
- */
-async function openPglite(dataDir?: string): Promise<PGlite> {
-  if (dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'))) {
-    return PGlite.create({ dataDir, startParams });
-  }
-  try {
-    return await PGlite.create({ dataDir, startParams, loadDataDir: await emptyCluster() });
-  } catch {
-    // A damaged image: build it again.
-    return PGlite.create({ dataDir, startParams, loadDataDir: await emptyCluster(true) });
-  }
-}
-
-/**
- * PGlite's own start parameters, with a smaller buffer cache. Its default (initdb's 128MB,
- * about 160MB in pages) is most of a sandbox's resident memory from the first call on, and
- * filling it costs the start a tenth of a second; a sandbox's working set (the open orders,
- * the last pages of history) fits in a fifth of it, and the pages beyond are read from the
- * operating system's cache of the data folder.
- */
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
-
 /** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
 export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     return PostgresDatabase.open(options.databaseUrl);
   }
-  if (!('dataDir' in options)) return new PgliteDatabase(await openPglite());
+  if (!('dataDir' in options)) return new PgliteDatabase(await PgliteThread.open());
   mkdirSync(options.dataDir, { recursive: true });
   const release = claimDataDir(options.dataDir);
   try {
-    return new PgliteDatabase(await openPglite(options.dataDir), release);
+    return new PgliteDatabase(await PgliteThread.open(options.dataDir), release);
   } catch (error) {
     release();
     throw error;
