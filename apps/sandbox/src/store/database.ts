@@ -69,25 +69,39 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#unitOfWork(work, true);
+  }
+
+  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#unitOfWork(work, false);
+  }
+
+  /**
+   * `work` between BEGIN and COMMIT. The thread runs requests in the order they are sent, so
+   * BEGIN goes ahead unanswered, the first query behind it; its failure is the unit's. A read
+   * sends its COMMIT the same way, since the next unit's requests queue behind it: a page
+   * costs its queries' round trips alone.
+   */
+  #unitOfWork<T>(work: (tx: Queryable) => Promise<T>, writes: boolean): Promise<T> {
     return this.#enqueue(async () => {
-      await this.db.exec('BEGIN');
+      const begun = this.db.exec('BEGIN');
       let result: T;
       try {
         result = await work({
           query: (sql, params) => this.db.query(sql, params),
           copyOut: (select) => this.db.copyOut(select),
         });
+        await begun;
       } catch (error) {
+        begun.catch(() => undefined);
         await this.db.exec('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await this.db.exec('COMMIT');
+      const committed = this.db.exec('COMMIT');
+      if (writes) await committed;
+      else committed.catch(() => undefined);
       return result;
     });
-  }
-
-  read<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.transaction(work);
   }
 
   readonly #prepared = new Set<string>();
