@@ -1,3 +1,4 @@
+import './store/pglite-prestart.js';
 import { eventsPath } from '@exchange-kit/contract/events';
 import { parseCommandLine, UsageError, usage } from './command-line.js';
 import { credentialsFromEnv } from './config.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { PgliteThread } from './pglite-thread.js';
+import { dropSpare, PgliteThread } from './pglite-thread.js';
 import type { Queryable } from './queryable.js';
 
 export type { Queryable };
@@ -308,6 +308,7 @@ function isRunning(pid: number): boolean {
 /** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
 export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {
+    dropSpare();
     return PostgresDatabase.open(options.databaseUrl);
   }
   if (!('dataDir' in options)) return new PgliteDatabase(await PgliteThread.open());

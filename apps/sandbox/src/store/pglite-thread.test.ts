@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
-import { PgliteThread } from './pglite-thread.js';
+import { dropSpare, PgliteThread, prestart } from './pglite-thread.js';
 
 describe('PGlite on a thread of its own', () => {
   const opened: PgliteThread[] = [];
@@ -44,6 +44,16 @@ describe('PGlite on a thread of its own', () => {
       rows: [{ n: 7 }],
     });
     expect(await store.copyOut("SELECT 1, E'a\\tb'")).toBe('1\ta\\tb\n');
+  });
+
+  it('opens on the thread started ahead of it, and on a new one after', async () => {
+    prestart();
+    const first = await open();
+    const second = await open();
+    expect(await first.query('SELECT 1 AS n')).toEqual({ rows: [{ n: 1 }] });
+    expect(await second.query('SELECT 2 AS n')).toEqual({ rows: [{ n: 2 }] });
+    prestart();
+    dropSpare();
   });
 
   it('refuses every request once closed, naming why', async () => {

@@ -4,19 +4,16 @@
 // from the sources in tests as from the bundle.
 //
 // Every message is one request, answered in turn with its id: `{ id, ok }` or `{ id, error }`.
+// The first, `open`, names the store; the thread may be started before it is known.
 // Its thread of calls (`database.ts`) sends a transaction's statements one after another, and
 // the next unit of work only once the last is answered.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-/** @type {{ dataDir?: string, startParams: string[], emptyClusterImage: string }} */
-const { dataDir, emptyClusterImage } = workerData;
-const startParams = [...PGlite.defaultStartParams, ...workerData.startParams];
-
 /** A freshly initialised, empty cluster, dumped; built once per PGlite installation. */
-async function emptyCluster(rebuild = false) {
+async function emptyCluster(emptyClusterImage, rebuild = false) {
   const cached = rebuild ? undefined : await readFile(emptyClusterImage).catch(() => undefined);
   if (cached) return new Blob([cached]);
   const db = await PGlite.create();
@@ -34,15 +31,18 @@ async function emptyCluster(rebuild = false) {
  * stores, so a new cluster is loaded from the image of an empty one kept in the temporary
  * folder; the image holds no data of any run.
  */
-async function open() {
+async function open({ dataDir, emptyClusterImage, ...options }) {
+  const startParams = [...PGlite.defaultStartParams, ...options.startParams];
   if (dataDir !== undefined && existsSync(`${dataDir}/PG_VERSION`)) {
     return PGlite.create({ dataDir, startParams });
   }
   try {
-    return await PGlite.create({ dataDir, startParams, loadDataDir: await emptyCluster() });
+    const loadDataDir = await emptyCluster(emptyClusterImage);
+    return await PGlite.create({ dataDir, startParams, loadDataDir });
   } catch {
     // A damaged image: build it again.
-    return PGlite.create({ dataDir, startParams, loadDataDir: await emptyCluster(true) });
+    const loadDataDir = await emptyCluster(emptyClusterImage, true);
+    return PGlite.create({ dataDir, startParams, loadDataDir });
   }
 }
 
@@ -53,7 +53,8 @@ const plain = (error) => ({
   message: String(error?.message ?? error),
 });
 
-const opened = open();
+/** The store, once the first request (`open`) names it. */
+let opened;
 
 /** @type {Record<string, (db: PGlite, request: any) => Promise<unknown>>} */
 const operations = {
@@ -66,6 +67,7 @@ const operations = {
     const { blob } = await db.query(`COPY (${select}) TO '/dev/blob'`);
     return blob ? blob.arrayBuffer() : new ArrayBuffer(0);
   },
+  open: async () => undefined,
   close: async (db) => {
     await db.close();
   },
@@ -73,7 +75,9 @@ const operations = {
 
 parentPort?.on('message', async (request) => {
   try {
+    if (request.op === 'open') opened = open(request);
     const db = await opened;
+    if (!db) throw new Error('The store was never opened');
     const ok = await operations[request.op]?.(db, request);
     parentPort?.postMessage({ id: request.id, ok }, ok instanceof ArrayBuffer ? [ok] : []);
     if (request.op === 'close') parentPort?.close();
