@@ -31,6 +31,28 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+/**
+ * A margin long of 1 at 100 on a fresh product, funded in BTC at leverage 2, filled at once
+ * and lent half its value from a bid of the lender's at `rate`: the cheapest live bid, so the
+ * loan is lent from it. A buy of the seller's rests after it.
+ */
+async function lentPosition(rate: string) {
+  const product_id = await freshProduct(trading, { margin: true });
+  const [lender, trader, other] = [
+    await trading.addUser(),
+    await trading.addUser(),
+    await trading.addUser(),
+  ];
+  const bid = { loan_bid: { currency: 'BTC', rate, quantity: '2' } };
+  const offered = await lender.call('POST', '/loan_bids', { body: bid });
+  expect(offered.status).toBe(200);
+  const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
+  const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
+  await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+  await place(other.call, { product_id, price: '100', quantity: '1' });
+  return { lender, trader, other, order, bidId: (offered.body as { id: number }).id };
+}
+
 describe('a margin position in the store', () => {
   it('is read back holding its margin, and its take profit still closes it', async () => {
     const { product_id, trader, takeProfit } = await openPosition(trading, {
@@ -77,18 +99,7 @@ describe('a trading account in the store', () => {
 
 describe('a loan in the store', () => {
   it('is read back lent from its bid, charges interest by the clock, and is repaid', async () => {
-    const product_id = await freshProduct(trading, { margin: true });
-    const [lender, trader, other] = [
-      await trading.addUser(),
-      await trading.addUser(),
-      await trading.addUser(),
-    ];
-    const bid = { loan_bid: { currency: 'BTC', rate: '0.0002', quantity: '2' } };
-    expect((await lender.call('POST', '/loan_bids', { body: bid })).status).toBe(200);
-    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
-    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
-    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
-    await place(other.call, { product_id, price: '100', quantity: '1' });
+    const { lender, trader, other, order } = await lentPosition('0.0002');
     const lent = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
     expect(lent.models).toMatchObject([{ quantity: '0.5', status: 'open' }]);
 
@@ -144,19 +155,8 @@ describe('a loan in the store', () => {
 
 describe('a closed position', () => {
   it('leaves memory with its loans, and the store answers for both', async () => {
-    const product_id = await freshProduct(trading, { margin: true });
-    const [lender, trader, other] = [
-      await trading.addUser(),
-      await trading.addUser(),
-      await trading.addUser(),
-    ];
-    const bid = { loan_bid: { currency: 'BTC', rate: '0.0001', quantity: '2' } };
-    // Cheaper than the bid above, which is live still: this loan is lent from it.
-    expect((await lender.call('POST', '/loan_bids', { body: bid })).status).toBe(200);
-    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
-    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
-    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
-    await place(other.call, { product_id, price: '100', quantity: '1' });
+    // Cheaper than the bid above, which is live still.
+    const { lender, trader, other, order } = await lentPosition('0.0001');
     const tradeId = (await getOrder(trader.call, order.id)).trade_id as number;
     const [loan] = valid(
       zListLoansResponse,
@@ -217,20 +217,8 @@ describe('a closed position', () => {
 
 describe('a closed loan bid', () => {
   it('stays in memory while a loan from it is out, then the store answers for it', async () => {
-    const product_id = await freshProduct(trading, { margin: true });
-    const [lender, trader, other] = [
-      await trading.addUser(),
-      await trading.addUser(),
-      await trading.addUser(),
-    ];
-    // Cheaper than the bids above, which are live still: the loan below is lent from it.
-    const bid = { loan_bid: { currency: 'BTC', rate: '0.00005', quantity: '2' } };
-    const offered = await lender.call('POST', '/loan_bids', { body: bid });
-    const bidId = (offered.body as { id: number }).id;
-    const long = { product_id, price: '100', quantity: '1', trading_type: 'margin' };
-    const order = await place(trader.call, { ...long, leverage_level: 2, funding_currency: 'BTC' });
-    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
-    await place(other.call, { product_id, price: '100', quantity: '1' });
+    // Cheaper than the bids above, which are live still.
+    const { lender, trader, other, order, bidId } = await lentPosition('0.00005');
     const close = () => lender.call('PUT', `/loan_bids/${bidId}/close`);
     expect((await close()).status).toBe(200);
     await sandbox.sequencer.settled();
