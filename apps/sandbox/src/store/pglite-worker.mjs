@@ -5,8 +5,8 @@
 //
 // Every message is one request, answered in turn with its id: `{ id, ok }` or `{ id, error }`.
 // The first, `open`, names the store; the thread may be started before it is known.
-// Its thread of calls (`database.ts`) sends a transaction's statements one after another, and
-// the next unit of work only once the last is answered.
+// Requests run in the order they are sent, each once the last is answered: `database.ts` sends
+// BEGIN, and a read's COMMIT, without waiting for them, and queues its units of work.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
@@ -53,35 +53,45 @@ const plain = (error) => ({
   message: String(error?.message ?? error),
 });
 
-/** The store, once the first request (`open`) names it. */
-let opened;
+/** The store, once the first request (`open`) has named and opened it. */
+let db;
 
-/** @type {Record<string, (db: PGlite, request: any) => Promise<unknown>>} */
+const store = () => {
+  if (!db) throw new Error('The store was never opened');
+  return db;
+};
+
+/** @type {Record<string, (request: any) => Promise<unknown>>} */
 const operations = {
-  exec: async (db, { sql }) => {
-    await db.exec(sql);
+  open: async (request) => {
+    db = await open(request);
   },
-  query: async (db, { sql, params }) => ({ rows: (await db.query(sql, params)).rows }),
+  exec: async ({ sql }) => {
+    await store().exec(sql);
+  },
+  query: async ({ sql, params }) => ({ rows: (await store().query(sql, params)).rows }),
   // The bytes, handed over rather than copied: a start reads megabytes of them.
-  copyOut: async (db, { select }) => {
-    const { blob } = await db.query(`COPY (${select}) TO '/dev/blob'`);
+  copyOut: async ({ select }) => {
+    const { blob } = await store().query(`COPY (${select}) TO '/dev/blob'`);
     return blob ? blob.arrayBuffer() : new ArrayBuffer(0);
   },
-  open: async () => undefined,
-  close: async (db) => {
-    await db.close();
+  close: async () => {
+    await store().close();
   },
 };
 
-parentPort?.on('message', async (request) => {
+/** One request, answered: the next starts only once it is, so they run in the order sent. */
+async function answer(request) {
   try {
-    if (request.op === 'open') opened = open(request);
-    const db = await opened;
-    if (!db) throw new Error('The store was never opened');
-    const ok = await operations[request.op]?.(db, request);
+    const ok = await operations[request.op](request);
     parentPort?.postMessage({ id: request.id, ok }, ok instanceof ArrayBuffer ? [ok] : []);
     if (request.op === 'close') parentPort?.close();
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: plain(error) });
   }
+}
+
+let answered = Promise.resolve();
+parentPort?.on('message', (request) => {
+  answered = answered.then(() => answer(request));
 });

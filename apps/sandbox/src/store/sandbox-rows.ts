@@ -853,9 +853,9 @@ function element(value: Value): string {
 }
 
 function write<Row>(table: Table<Row>, rows: Row[]): string {
-  const arrays = table.columns.map(([, type, source]) => {
-    return textLiteral(`{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`);
-  });
+  const arrays = table.columns.map(([, type, source]) =>
+    textLiteral(`{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`),
+  );
   return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;
 }
 
