@@ -1,4 +1,5 @@
 import type { Queryable } from './queryable.js';
+import { type StoredTable, selectFrom, tableName } from './sandbox-rows.js';
 
 /** A row as the store answers it, before a record is read from it. */
 export type Row = Record<string, unknown>;
@@ -38,4 +39,40 @@ export function userRowsWhere(userId: number, conditions: [string, unknown][]): 
     clauses.push(`${clause} $${params.length}`);
   }
   return { where: clauses.join(' AND '), params };
+}
+
+/**
+ * From how many rows into a list a page reads the ids of its rows first, unless told otherwise.
+ * On a million orders of one user, `GET /orders` took 21 ms at 10,000 in, 28 at 20,000 and 75
+ * at 100,000 reading the page whole, and 7, 9 and 29 reading ids first; near the top the page
+ * whole is the quicker.
+ */
+export const deepOffset = 10_000;
+
+/**
+ * A page of the rows of `table` that `picked` picks, in `order` (ending in the id, so that
+ * ties keep one order), `limit` of them after `offset`. From `deep` in, the page skips its
+ * offset on an index alone and reads the whole rows of the page only: Postgres reads every
+ * skipped row whole and casts its numbers to text, which on a hundred thousand closed
+ * positions took five times as long as the page itself.
+ */
+export function pageOf(
+  tx: Queryable,
+  table: StoredTable,
+  picked: Where,
+  order: string,
+  { offset, limit }: { offset: number; limit: number },
+  deep: number = deepOffset,
+): Promise<Row[]> {
+  const { where, params } = picked;
+  const n = params.length;
+  const page = `${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
+  return rowsOf(
+    tx,
+    offset < deep
+      ? `${selectFrom(table)} WHERE ${where} ${page}`
+      : `${selectFrom(table)} WHERE id IN (SELECT id FROM ${tableName(table)} WHERE ${where} ${page})
+         ${order}`,
+    [...params, limit, bigint(offset)],
+  );
 }

@@ -599,8 +599,14 @@ export function columnsOf(table: keyof typeof tables, alias?: string): string {
     .join(', ');
 }
 
-export const selectFrom = (table: keyof typeof tables): string =>
-  `SELECT ${columnsOf(table)} FROM ${(tables[table] as Table<never>).name}`;
+/** A stored table, by the record it holds. */
+export type StoredTable = keyof typeof tables;
+
+/** The name of `table` in the store. */
+export const tableName = (table: StoredTable): string => (tables[table] as Table<never>).name;
+
+export const selectFrom = (table: StoredTable): string =>
+  `SELECT ${columnsOf(table)} FROM ${tableName(table)}`;
 
 /** The record each table is read back into: an account's count of entries is kept elsewhere. */
 type TableRecords = Records & {

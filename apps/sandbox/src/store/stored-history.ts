@@ -10,6 +10,8 @@ import type { Database } from './database.js';
 import {
   bigint,
   countOf,
+  deepOffset,
+  pageOf,
   type Row,
   rowsOf,
   unstorable,
@@ -53,15 +55,10 @@ function entriesPage(
   filter: EntryFilter,
   offset: number,
   limit: number,
+  deep: number,
 ): Promise<Row[]> {
-  const { where, params } = entriesWhere(userId, filter);
-  const n = params.length;
-  return rowsOf(
-    tx,
-    `${selectFrom('ledgerEntry')} WHERE ${where} ORDER BY id DESC
-     LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...params, limit, bigint(offset)],
-  );
+  const picked = entriesWhere(userId, filter);
+  return pageOf(tx, 'ledgerEntry', picked, 'ORDER BY id DESC', { offset, limit }, deep);
 }
 
 // A fill of one of the user's orders, once for each of them (migration 0017), with its order.
@@ -108,34 +105,17 @@ async function fillsFrom(tx: Queryable, productId: number, first: number, limit:
   return [...page, ...rest];
 }
 
-/**
- * From how many orders into a list a page reads the ids of its orders first, unless told
- * otherwise. On a million orders of one user, `GET /orders` took 21 ms at 10,000 in, 28 at
- * 20,000 and 75 at 100,000 reading the page whole, and 7, 9 and 29 reading ids first; near the
- * top the page whole is the quicker.
- */
-const deepOffset = 10_000;
-
 /** History read from the store, each read in one transaction of its own. */
 export function storedHistory(db: Database, options = { deepOffset }): StoredHistory {
   const reads: HistoryReads = {
     orders: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
       return db.read(async (tx) => {
-        const { where, params } = ordersWhere(userId, filter);
-        const n = params.length;
+        const picked = ordersWhere(userId, filter);
+        const { where, params } = picked;
         const newestFirst = 'ORDER BY created_at DESC, id DESC';
-        const page = `${newestFirst} LIMIT $${n + 1} OFFSET $${n + 2}`;
-        // A deep page skips its offset on the orders' index alone, and reads the whole rows of
-        // the page only: walking the skipped orders' rows took several times as long.
-        const rows = await rowsOf(
-          tx,
-          offset < options.deepOffset
-            ? `${selectFrom('orders')} WHERE ${where} ${page}`
-            : `${selectFrom('orders')} WHERE id IN (SELECT id FROM orders WHERE ${where} ${page})
-               ${newestFirst}`,
-          [...params, limit, bigint(offset)],
-        );
+        const page = { offset, limit };
+        const rows = await pageOf(tx, 'orders', picked, newestFirst, page, options.deepOffset);
         // Counted from the store's counts of each kind (migration 0019), whose columns are the
         // filter's: not by reading every order of the user.
         const total = await countOf(
@@ -165,10 +145,15 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
       }),
     productFills: (productId, offset, limit) =>
       db.read(async (tx) => {
-        const rows = await rowsOf(
+        const picked = { where: 'product_id = $1', params: [productId] };
+        const page = { offset, limit };
+        const rows = await pageOf(
           tx,
-          `${selectFrom('fills')} WHERE product_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-          [productId, limit, bigint(offset)],
+          'fills',
+          picked,
+          'ORDER BY id DESC',
+          page,
+          options.deepOffset,
         );
         return rows.map(fillOf);
       }),
@@ -220,7 +205,7 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
         );
         return rows.map(ownFillOf);
       }),
-    ...tradeHistory(db),
+    ...tradeHistory(db, options.deepOffset),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
       const rows = await db.read((tx) =>
@@ -235,7 +220,7 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
                ORDER BY currency_place DESC LIMIT $4`,
               [userId, filter.currency, bigint(offset), limit],
             )
-          : entriesPage(tx, userId, filter, offset, limit),
+          : entriesPage(tx, userId, filter, offset, limit, options.deepOffset),
       );
       return rows.map(entryOf);
     },

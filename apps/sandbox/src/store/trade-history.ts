@@ -4,6 +4,7 @@ import type { Database } from './database.js';
 import {
   bigint,
   countOf,
+  pageOf,
   rowsOf,
   unstorable,
   userRowsWhere,
@@ -70,19 +71,17 @@ function currencyPage<T>(
  */
 export function tradeHistory(
   db: Database,
+  deepOffset?: number,
 ): Pick<HistoryReads, 'trades' | 'trade' | 'loans' | 'loan' | 'loanBids' | 'loanBid'> {
   return {
     trades: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
       return db.read(async (tx) => {
-        const { where, params } = tradesWhere(userId, filter);
-        const n = params.length;
-        const rows = await rowsOf(
-          tx,
-          `${selectFrom('positions')} WHERE ${where}
-           ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, limit, bigint(offset)],
-        );
+        const picked = tradesWhere(userId, filter);
+        const { where, params } = picked;
+        const newestFirst = 'ORDER BY created_at DESC, id DESC';
+        const page = { offset, limit };
+        const rows = await pageOf(tx, 'positions', picked, newestFirst, page, deepOffset);
         // Counted from the store's counts of each kind (migration 0023), whose columns are the
         // filter's: not by reading every position of the user.
         const total = await countOf(
