@@ -29,8 +29,12 @@ function open(url: string, joins: string[]): Promise<WebSocket> {
   clients.push(client);
   return new Promise((resolve, reject) => {
     client.once('error', reject);
+    client.on('message', (data) => onFrame(String(data)));
     let waiting = joins.length;
-    if (waiting === 0) client.once('open', () => resolve(client));
+    if (waiting === 0) {
+      client.once('open', () => resolve(client));
+      return;
+    }
     client.on('message', function joining(data) {
       const text = String(data);
       if (text.includes('pusher:connection_established'))
@@ -40,7 +44,6 @@ function open(url: string, joins: string[]): Promise<WebSocket> {
         resolve(client);
       }
     });
-    client.on('message', (data) => onFrame(String(data)));
   });
 }
 

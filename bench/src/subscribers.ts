@@ -34,8 +34,41 @@ export interface Subscribers {
   stop(): void;
 }
 
-/** Starts the subscriber process; tsx's hooks come along, so it runs from its TypeScript. */
-export async function startSubscribers(): Promise<Subscribers> {
+/**
+ * Starts subscribers spread over `processes` processes of their own: a process reads its
+ * sockets one after another, so the last of a thousand reads a frame after all the others
+ * did, and the more processes, the less of that wait a latency holds.
+ */
+export async function startSubscribers(processes = 1): Promise<Subscribers> {
+  const group = await Promise.all(Array.from({ length: processes }, startSubscriberProcess));
+  const [first] = group;
+  if (group.length === 1 && first) return first;
+  const each = async <T>(ask: (one: Subscribers, n: number) => Promise<T>) =>
+    Promise.all(group.map(ask));
+  return {
+    async connect(url, count, channels) {
+      // As even a share as the count allows, the first processes taking one more.
+      const share = (n: number) => Math.floor(count / processes) + (n < count % processes ? 1 : 0);
+      await each((one, n) => one.connect(url, share(n), channels));
+    },
+    reset: async () => void (await each((one) => one.reset())),
+    async stats(latencies = false) {
+      const all = await each((one) => one.stats(latencies));
+      return {
+        received: all.reduce((sum, stats) => sum + stats.received, 0),
+        lastAt: Math.max(...all.map((stats) => stats.lastAt)),
+        latencies: all.flatMap((stats) => stats.latencies),
+      };
+    },
+    disconnect: async () => void (await each((one) => one.disconnect())),
+    stop: () => {
+      for (const one of group) one.stop();
+    },
+  };
+}
+
+/** Starts one subscriber process; tsx's hooks come along, so it runs from its TypeScript. */
+async function startSubscriberProcess(): Promise<Subscribers> {
   const child: ChildProcess = fork(new URL('./subscribers-process.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
