@@ -103,10 +103,12 @@ describe('the Pusher protocol', () => {
       code: null,
       message: expect.stringMatching(/^channel: no channel is named "executions_cash_btc_jpy"/),
     });
-    client.send('pusher:subscribe', { channel: 'user_account_jpy_orders' });
-    expect((await client.next('pusher:error')).data).toMatchObject({
-      message: expect.stringMatching(/^channel: .*private/),
-    });
+    for (const channel of ['user_account_jpy_orders', 'user']) {
+      client.send('pusher:subscribe', { channel });
+      expect((await client.next('pusher:error')).data).toMatchObject({
+        message: expect.stringMatching(/^channel: .*private/),
+      });
+    }
     client.send('pusher:subscribe', { channel: 'executions_cash_btcjpy' });
     const succeeded = await client.next('pusher_internal:subscription_succeeded');
     expect(succeeded.channel).toBe('executions_cash_btcjpy');
@@ -227,6 +229,9 @@ describe('private channels', () => {
     });
     client.send('pusher:subscribe', { channel: `user_${user.userId}_account_jpy` });
     await client.next('pusher_internal:subscription_succeeded');
+    // Every user subscribes to their own record by the one name.
+    client.send('pusher:subscribe', { channel: 'user' });
+    expect((await client.next('pusher_internal:subscription_succeeded')).channel).toBe('user');
     // The JWT's nonce is spent: sent again, it lets nothing in.
     client.send('quoine:auth_request', {
       path: '/realtime',
