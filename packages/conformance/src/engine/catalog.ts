@@ -392,7 +392,7 @@ const eventRequirements: ConformanceRequirement[] = [
   event(
     'EVENTS-PRIVATE-NEEDS-AUTH',
     'securitySchemes serviceAuth, channel userOrders',
-    'A private channel (the user orders) on a connection not authenticated is refused with pusher:error',
+    'A private channel (the user orders, the user) on a connection not authenticated is refused with pusher:error',
   ),
   event(
     'EVENTS-AUTH-REFUSED',
@@ -402,7 +402,7 @@ const eventRequirements: ConformanceRequirement[] = [
   event(
     'EVENTS-AUTH-ACCEPTED',
     'operation authenticate (reply authSuccess)',
-    "quoine:auth_request with a valid /realtime JWT is answered quoine:auth_success, and the user's orders channel is then granted",
+    "quoine:auth_request with a valid /realtime JWT is answered quoine:auth_success, and the user's orders channel and the user channel are then granted",
   ),
   event(
     'EVENTS-ONCE',

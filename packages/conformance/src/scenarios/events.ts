@@ -134,6 +134,7 @@ async function checkProtocol(
   });
   await evidence.check(privateNeedsAuth, async () => {
     await refused(events, channelsOf.orders, 'a private channel without quoine:auth_request');
+    await refused(events, userChannel, 'the user channel without quoine:auth_request');
     return undefined;
   });
   await evidence.check(authRefused, async () => {
@@ -160,6 +161,12 @@ async function checkProtocol(
       granted,
       protocolEvents.subscriptionSucceeded,
       'the user subscribing to their orders',
+    );
+    const record = await events.answer(events.subscribe(userChannel), userChannel);
+    expectEvent(
+      record,
+      protocolEvents.subscriptionSucceeded,
+      'the user subscribing to their own record',
     );
     return undefined;
   });
@@ -239,6 +246,9 @@ async function write(
   published.ladder = after.filter((frame) => frame.channel === channelsOf.ladder);
   return published;
 }
+
+/** The user's own record: one name for every user, each hearing of their own. */
+const userChannel = channelAddress('user', {});
 
 const idOf = (frame: ReceivedFrame) => String((frame.data as Row | undefined)?.id);
 const statusOf = (frame: ReceivedFrame) => String((frame.data as Row | undefined)?.status);

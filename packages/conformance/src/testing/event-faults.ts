@@ -139,6 +139,21 @@ export const eventFaults: Fault[] = [
     ),
   },
   {
+    name: 'the user channel is refused to the user who authenticated',
+    covers: 'EVENTS-AUTH-ACCEPTED',
+    serverFrame: serverFrames((frame) =>
+      frame.event === protocolEvents.subscriptionSucceeded &&
+      channelOf(frame.channel ?? '')?.name === 'user'
+        ? [
+            JSON.stringify({
+              event: protocolEvents.error,
+              data: { code: null, message: 'channel: no channel is named "user"' },
+            }),
+          ]
+        : undefined,
+    ),
+  },
+  {
     name: "an order's first event is published twice",
     covers: 'EVENTS-ONCE',
     serverFrame: serverFrames((frame, raw, socket) => {
