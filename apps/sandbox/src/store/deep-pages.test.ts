@@ -58,8 +58,6 @@ describe('a deep page, read by its ids first', () => {
 
   it.each(Object.keys(reads))('of %s is the page read whole', async (name) => {
     const read = reads[name] as (typeof reads)[string];
-    const last = (await read(whole, 0)).length;
-    expect(last).toBe(limit);
     for (const offset of [0, deepOffset - 1, deepOffset, deepOffset + 7, rows - 5, rows + 50]) {
       const expected = await read(whole, offset);
       expect({ offset, ids: await read(deep, offset) }).toEqual({ offset, ids: expected });

@@ -720,14 +720,14 @@ export async function readSelect(
   return rows;
 }
 
-const copyRowReaders = new Map<keyof typeof tables, (fields: string[]) => Record<string, Read>>();
+const copyRowReaders = new Map<StoredTable, (fields: string[]) => Record<string, Read>>();
 
 /**
  * Reads a line of `table`'s COPY text, cut at its tabs, into a row keyed by column. Compiled
  * from the column list into one object literal, as `recordReader` is: a row keyed one column
  * at a time went through a shape for every column, and a start reads thousands of rows.
  */
-function copyRowReader(table: keyof typeof tables): (fields: string[]) => Record<string, Read> {
+function copyRowReader(table: StoredTable): (fields: string[]) => Record<string, Read> {
   const known = copyRowReaders.get(table);
   if (known) return known;
   const { columns } = tables[table] as Table<never>;
