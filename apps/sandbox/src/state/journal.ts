@@ -291,12 +291,28 @@ export class Journal {
 
   /** Adds this call's rows to `changes`, the batch it is stored with. */
   mergeInto(changes: Changes): void {
-    for (const order of this.#orders.keys()) changes.orders.set(order.id, order);
+    const newOrders = new Set(this.#newOrders);
+    for (const [order, before] of this.#orders) {
+      if (!changes.orders.has(order.id)) {
+        changes.storedOrders.set(order.id, newOrders.has(order) ? null : before);
+      }
+      changes.orders.set(order.id, order);
+    }
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
-    for (const position of this.#positions.keys()) changes.positions.set(position.id, position);
+    const newPositions = new Set(this.#newPositions);
+    for (const [position, before] of this.#positions) {
+      if (!changes.positions.has(position.id)) {
+        changes.storedPositions.set(position.id, newPositions.has(position) ? null : before);
+      }
+      changes.positions.set(position.id, position);
+    }
     changes.fills.push(...this.#fills);
     changes.ownFills.push(...this.#ownFills);
-    for (const record of this.#records.values()) changes.records.set(recordKey(record), record);
+    for (const record of this.#records.values()) {
+      const key = recordKey(record);
+      if (record.created && !changes.records.has(key)) changes.addedRecords.add(key);
+      changes.records.set(key, record);
+    }
     for (const [scope, value] of this.#nonces) {
       const known = changes.nonces.get(scope);
       if (known === undefined || known < value) changes.nonces.set(scope, value);
@@ -336,6 +352,15 @@ export class Changes {
   readonly nonces = new Map<string, bigint>();
   /** Records, by kind and key. */
   readonly records = new Map<string, StoredRecord>();
+  /**
+   * What the store holds of the batch's orders and positions before it, by id: each as the
+   * first call of the batch to touch it found it, or null for one a call of the batch placed
+   * or opened. The store's counts of them move by the difference.
+   */
+  readonly storedOrders = new Map<number, Order | null>();
+  readonly storedPositions = new Map<number, Position | null>();
+  /** The keys of the records a call of the batch added: the store holds none of them yet. */
+  readonly addedRecords = new Set<string>();
 
   /** How many rows the batch writes. */
   get size(): number {
@@ -361,9 +386,12 @@ export class Changes {
   /** Forgets every row but the nonces, which only ever grow. */
   clearRows(): void {
     this.records.clear();
+    this.addedRecords.clear();
     this.orders.clear();
+    this.storedOrders.clear();
     this.accounts.clear();
     this.positions.clear();
+    this.storedPositions.clear();
     this.fills.length = 0;
     this.ownFills.length = 0;
   }

@@ -15,9 +15,9 @@ import {
   type Records,
   recordKindOrder,
 } from '../state/sandbox-state.js';
+import { countsMoved, countTables, writerSetting } from './counts-kept.js';
 import type { Queryable } from './queryable.js';
-
-type Value = string | number | boolean | D | null;
+import type { ColumnType, Source, Table, Value } from './table.js';
 
 /** The last nonce spent in one scope ("token:<id>", "session:<id>"). */
 export interface NonceRow {
@@ -29,39 +29,7 @@ export interface NonceRow {
 const nonceConflict =
   'ON CONFLICT (scope) DO UPDATE SET last_nonce = greatest(nonces.last_nonce, EXCLUDED.last_nonce)';
 
-/**
- * A column's SQL type and how memory holds its value: integers as numbers, `numeric` as a D,
- * `digits` as the decimal string it was given (Quick Exchange echoes quantities as sent), and
- * `jsonb` as the value JSON holds.
- */
-type ColumnType =
-  | 'bigint'
-  | 'integer'
-  | 'numeric'
-  | 'digits'
-  | 'text'
-  | 'uuid'
-  | 'boolean'
-  | 'jsonb';
-
 const sqlType = (type: ColumnType) => (type === 'digits' ? 'numeric' : type);
-
-/**
- * Where a column's value comes from: a field of the record, written as it is and read back
- * into it by the column's type, or a function of the record, written alone and read back by
- * its table's `readBack`.
- */
-type Source<Row> = (keyof Row & string) | ((row: Row) => Value);
-
-/** How one table's rows are written and read: each column's type and where its value comes from. */
-interface Table<Row> {
-  name: string;
-  columns: [column: string, type: ColumnType, source: Source<Row>][];
-  /** What happens to a row that is already there. */
-  onConflict: string;
-  /** The fields of a record that columns written from a function hold, read back from them. */
-  readBack?: (column: (name: string) => unknown) => Partial<Row>;
-}
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -744,94 +712,8 @@ function copyRowReader(table: StoredTable): (fields: string[]) => Record<string,
   return reader;
 }
 
-// The counts of history the store keeps per product and per user, currency and kind
-// (migration 0015), moved by the batch that writes the rows: its triggers, which counted each
-// statement's rows again from a transition table, count only another writer's (0021), as the
-// trigger that places own fills places only another writer's (0022).
-
-/** Who writes a transaction's rows: the store's triggers count and place another's alone. */
-const writerSetting = 'exchange_sandbox.writer';
-
-interface FillCount {
-  productId: number;
-  fills: number;
-}
-
-interface EntryCount {
-  userId: number;
-  currency: string;
-  sourceAction: string;
-  entries: number;
-}
-
-const fillCounts: Table<FillCount> = {
-  name: 'product_fill_counts',
-  columns: [
-    ['product_id', 'bigint', 'productId'],
-    ['fills', 'bigint', 'fills'],
-  ],
-  onConflict:
-    'ON CONFLICT (product_id) DO UPDATE SET fills = product_fill_counts.fills + EXCLUDED.fills',
-};
-
-const entryCounts: Table<EntryCount> = {
-  name: 'ledger_entry_counts',
-  columns: [
-    ['user_id', 'bigint', 'userId'],
-    ['currency', 'text', 'currency'],
-    ['source_action', 'text', 'sourceAction'],
-    ['entries', 'bigint', 'entries'],
-  ],
-  onConflict: `ON CONFLICT (user_id, currency, source_action)
-    DO UPDATE SET entries = ledger_entry_counts.entries + EXCLUDED.entries`,
-};
-
-const historyCountTables = [fillCounts, entryCounts];
-
-/** How many of `rows` share each key, one row per key (a statement may move a count once). */
-function countBy<Row, Count>(
-  rows: Iterable<Row>,
-  key: (row: Row) => string,
-  count: (row: Row, counted: number) => Count,
-): Count[] {
-  const counted = new Map<string, { row: Row; counted: number }>();
-  for (const row of rows) {
-    const known = counted.get(key(row));
-    if (known) known.counted++;
-    else counted.set(key(row), { row, counted: 1 });
-  }
-  return [...counted.values()].map((kept) => count(kept.row, kept.counted));
-}
-
-function* batchEntries(changes: Changes): Generator<Records['ledgerEntry']> {
-  for (const record of changes.records.values()) {
-    if (record.kind === 'ledgerEntry') yield record.row as Records['ledgerEntry'];
-  }
-}
-
-/** Says the transaction's fills and entries come counted and placed, when it writes any. */
-function writerSql(changes: Changes): string[] {
-  const counted = changes.fills.length > 0 || !batchEntries(changes).next().done;
-  return counted ? [`SELECT set_config('${writerSetting}', 'sandbox', true)`] : [];
-}
-
-/** The batch's fills and ledger entries added to the store's counts of them. */
-function historyCountsSql(changes: Changes): string[] {
-  const statements: string[] = [];
-  const products = countBy(
-    changes.fills,
-    (fill) => String(fill.productId),
-    (fill, fills) => ({ productId: fill.productId, fills }),
-  );
-  if (products.length > 0) statements.push(write(fillCounts, products));
-  const kinds = countBy(
-    batchEntries(changes),
-    (entry) => `${entry.userId}:${entry.currency}:${entry.sourceAction}`,
-    ({ userId, currency, sourceAction }, entries) => ({ userId, currency, sourceAction, entries }),
-  );
-  if (kinds.length > 0) statements.push(write(entryCounts, kinds));
-  return statements;
-}
+/** Every batch is the sandbox's own: the store's triggers count and place another writer's. */
+const writerSql = `SET LOCAL ${writerSetting} = 'sandbox'`;
 
 const statementName = (table: Table<never>) => `exchange_write_${table.name}`;
 
@@ -848,7 +730,7 @@ export const preparedWrites: Record<string, string> = Object.fromEntries(
     positions,
     nonces,
     ...Object.values(recordTables),
-    ...historyCountTables,
+    ...countTables,
   ].map((table) => {
     const t = table as Table<never>;
     const parameters = t.columns.map(([, type]) => `${sqlType(type)}[]`).join(', ');
@@ -888,7 +770,7 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
  * seeded before a table was added (as tests of its migration do) takes the writes it has.
  */
 export function changesSql(changes: Changes): { sql: string; prepared: Record<string, string> } {
-  const statements: string[] = [...writerSql(changes)];
+  const statements: string[] = [writerSql];
   const writeRecords = (kinds: readonly RecordKind[]) => {
     for (const kind of kinds) {
       const rows = [...changes.records.values()]
@@ -908,7 +790,7 @@ export function changesSql(changes: Changes): { sql: string; prepared: Record<st
     statements.push(write(positions, [...changes.positions.values()]));
   }
   writeRecords(recordKindOrder);
-  statements.push(...historyCountsSql(changes));
+  for (const [table, rows] of countsMoved(changes)) statements.push(write(table, rows as never[]));
   if (changes.nonces.size > 0) {
     statements.push(
       write(

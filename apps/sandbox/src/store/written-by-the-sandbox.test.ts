@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../server.js';
 import { startTestSandbox } from '../test-support.js';
-import { freshProduct, place, storedTrading, type TradingSandbox } from '../testing/trading.js';
+import {
+  freshProduct,
+  openPosition,
+  place,
+  storedTrading,
+  type TradingSandbox,
+} from '../testing/trading.js';
 
 let sandbox: RunningSandbox;
 let trading: TradingSandbox;
@@ -187,6 +193,119 @@ describe('the counts of fills and ledger entries in the store', () => {
     const { kept, counted } = await counts(product_id, buyer.userId);
     expect(kept.fills).toBe(4);
     expect(kept.entries).toContainEqual({ kind: 'BTC funding', n: '2' });
+    expect(kept).toEqual(counted);
+  });
+});
+
+/** Each count of orders, trades and loans the store keeps, beside the same counted from rows. */
+const marginCounts = () =>
+  sandbox.database.read(async (tx) => {
+    const rows = async (sql: string) =>
+      (await tx.query<Record<string, unknown>>(sql)).rows.map((row) => JSON.stringify(row));
+    const orderKind = 'user_id, status, product_id, trading_type, funding_currency';
+    const tradeKind = 'user_id, status, side, product_id, funding_currency, trading_type';
+    const parties = `SELECT lender_id AS user_id, currency, id FROM loans
+      UNION SELECT borrower_id, currency, id FROM loans`;
+    return {
+      kept: {
+        orders: await rows(
+          `SELECT ${orderKind}, orders::int AS n FROM order_counts WHERE orders <> 0
+           ORDER BY ${orderKind}`,
+        ),
+        trades: await rows(
+          `SELECT ${tradeKind}, trades::int AS n FROM trade_counts WHERE trades <> 0
+           ORDER BY ${tradeKind}`,
+        ),
+        loans: await rows(
+          'SELECT user_id, currency, loans::int AS n FROM loan_counts WHERE loans <> 0 ORDER BY 1, 2',
+        ),
+      },
+      counted: {
+        orders: await rows(
+          `SELECT ${orderKind}, count(*)::int AS n FROM orders GROUP BY ${orderKind}
+           ORDER BY ${orderKind}`,
+        ),
+        trades: await rows(
+          `SELECT ${tradeKind}, count(*)::int AS n FROM positions GROUP BY ${tradeKind}
+           ORDER BY ${tradeKind}`,
+        ),
+        loans: await rows(
+          `SELECT user_id, currency, count(*)::int AS n FROM (${parties}) AS p GROUP BY 1, 2
+           ORDER BY 1, 2`,
+        ),
+      },
+    };
+  });
+
+const marginTriggers = [
+  'orders.orders_counted_added',
+  'orders.orders_counted_moved',
+  'positions.positions_counted_added',
+  'positions.positions_counted_moved',
+  'loans.loans_counted_added',
+];
+
+/**
+ * Orders placed, edited, filled, partly filled and cancelled, and a margin position opened
+ * with its loan, its take profit and stop loss, and closed: every kind of order and position
+ * moves from one count to another.
+ */
+async function marginLife() {
+  const { product_id } = await twoTrades();
+  const maker = await trading.addUser();
+  const resting = await place(maker.call, { product_id, price: '90', quantity: '1' });
+  expect((await maker.call('PUT', `/orders/${resting.id}`, { body: { price: '91' } })).status).toBe(
+    200,
+  );
+  const partly = await place(maker.call, { product_id, side: 'sell', price: '120', quantity: '2' });
+  const taker = await trading.addUser();
+  await place(taker.call, { product_id, price: '120', quantity: '1' });
+  expect((await maker.call('PUT', `/orders/${partly.id}/cancel`)).status).toBe(200);
+  const opened = await openPosition(trading, {
+    side: 'buy',
+    leverage: 2,
+    takeProfit: '150',
+    stopLoss: '50',
+  });
+  const { trader, tradeId } = opened;
+  // The bid the close sells into.
+  const bidder = await trading.addUser();
+  await place(bidder.call, { product_id: opened.product_id, price: '100', quantity: '1' });
+  expect((await trader.call('PUT', `/trades/${tradeId}/close`, { body: {} })).status).toBe(200);
+  await sandbox.sequencer.settled();
+}
+
+describe('the counts of orders, trades and loans in the store', () => {
+  it('are moved by the sandbox as it writes the rows, the store counting none of them', async () => {
+    const before = await marginCounts();
+    expect(before.kept).toEqual(before.counted);
+    await withoutTriggers(marginTriggers, marginLife);
+    const { kept, counted } = await marginCounts();
+    // Every kind moved: orders cancelled and filled, a trade closed, a loan taken.
+    expect(kept.orders).not.toEqual(before.kept.orders);
+    expect(kept.trades.some((row) => row.includes('"closed"'))).toBe(true);
+    expect(kept.loans.length).toBeGreaterThan(before.kept.loans.length);
+    expect(kept).toEqual(counted);
+  });
+
+  it('count what another writer adds beside the sandbox once, and the sandbox goes on', async () => {
+    await sandbox.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO orders (user_id, product_id, order_type, side, trading_type, quantity,
+           filled_quantity, price, filled_value, status, leverage_level, funding_currency,
+           conditional, reserved_amount, reserved_currency, sequence, created_at, updated_at)
+         SELECT user_id, product_id, order_type, side, trading_type, quantity, 0, price, 0,
+           'cancelled', leverage_level, funding_currency, conditional, 0, reserved_currency,
+           sequence, created_at, updated_at
+         FROM orders ORDER BY id DESC LIMIT 1`,
+      );
+      await tx.query(
+        `UPDATE positions SET status = 'closed' WHERE id = (
+           SELECT id FROM positions WHERE status = 'closed' ORDER BY id DESC LIMIT 1)`,
+      );
+    });
+    await marginLife();
+    const { kept, counted } = await marginCounts();
     expect(kept).toEqual(counted);
   });
 });
