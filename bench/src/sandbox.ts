@@ -547,6 +547,58 @@ async function writesOn(
   }
 }
 
+/**
+ * The write mix and the margin fill alone, rounds in turn on one store: the pair the margin
+ * fill's target compares, without the rest of the sandbox's rows (`pnpm bench:only matching`).
+ */
+export async function matchingBench(): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-matching-'));
+  try {
+    buildSandbox();
+    const rows: string[] = [];
+    const postgres = await postgresStore();
+    const stores: [string, Store][] = [['PGlite', { dataDir }]];
+    if (postgres) stores.push(['PostgreSQL', postgres]);
+    for (const [label, store] of stores) {
+      const fixtures = await startSandbox({ port: 0, ...store });
+      let lanes: Connection[];
+      try {
+        lanes = await prepareLanes(fixtures);
+        await offerToTakers(fixtures);
+      } finally {
+        await fixtures.close();
+      }
+      const server = await spawnSandbox(store);
+      try {
+        const tokens = lanes.map((lane) => lane.token);
+        const writes: Load[] = [];
+        const matching: Load[] = [];
+        for (let n = 0; n < writeRounds; n++) {
+          writes.push(await writeMix(server.exchangeUrl, lanes));
+          matching.push(await matchingWrites(server.exchangeUrl, tokens));
+        }
+        const mix = medianOf(writes);
+        const fills = medianOf(matching);
+        rows.push(tableRow({ ...mix, name: `${label}: ${mix.name}` }));
+        rows.push(tableRow({ ...fills, name: `${label}: ${fills.name} (${share(fills, mix)})` }));
+      } finally {
+        await server.stop();
+      }
+    }
+    return [
+      '## Margin fills beside the write mix',
+      '',
+      `autocannon, ${connections} connections, ${seconds} s per round, against the built \`exchange-sandbox\` in its own process; the two rows' rounds in turn on one store, median of ${writeRounds}, lowest-highest in brackets. In brackets after the margin row: its share of the mix (target at least 70%).`,
+      '',
+      '| load | per second | p99 | non-2xx or errors |',
+      '| --- | --- | --- | --- |',
+      ...rows,
+    ].join('\n');
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 const watchers = 1_000;
 /** The public channels the write mix changes: product 1's book and the product itself. */
 const watchedChannels = [
