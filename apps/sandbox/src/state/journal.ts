@@ -31,12 +31,11 @@ export type WritableAccount = Writable<Omit<Account, 'balance' | 'entries'>> &
 export type NewEntry = Omit<LedgerEntry, 'id' | 'balance' | 'currencyPlace'>;
 
 /** A record as a call changed it, with its values before for an undo. */
-interface TouchedRecord {
-  kind: RecordKind;
-  row: Records[RecordKind];
-  before: Records[RecordKind];
-  created: boolean;
-}
+type TouchedRecord = { kind: RecordKind; row: Records[RecordKind] } & (
+  | { created: false; before: Records[RecordKind] }
+  // An undo drops what the call created: no values before to bring back.
+  | { created: true }
+);
 
 /**
  * One call's changes to the sandbox state: what it touched (with the values before, so a
@@ -99,7 +98,7 @@ export class Journal {
   /** Adds a new record to the state; an undo drops it. */
   add<Kind extends RecordKind>(kind: Kind, row: Records[Kind]): Writable<Records[Kind]> {
     recordKinds[kind].add(this.state, row);
-    this.#records.set(row, { kind, row, before: { ...row }, created: true });
+    this.#records.set(row, { kind, row, created: true });
     return row;
   }
 
@@ -241,10 +240,10 @@ export class Journal {
   #undoRecords(): void {
     // Latest first: a row the call created is dropped after the rows created since, which
     // may name it.
-    for (const { kind, row, before, created } of [...this.#records.values()].reverse()) {
-      const drop = recordKinds[kind].drop as (state: SandboxState, row: object) => void;
-      if (created) drop(this.state, row);
-      else Object.assign(row, before);
+    for (const record of [...this.#records.values()].reverse()) {
+      const drop = recordKinds[record.kind].drop as (state: SandboxState, row: object) => void;
+      if (record.created) drop(this.state, record.row);
+      else Object.assign(record.row, record.before);
     }
     this.#records.clear();
   }

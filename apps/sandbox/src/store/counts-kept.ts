@@ -109,23 +109,26 @@ function moves<Row, Kind extends object>(
   kindOf: (row: Row) => Kind,
 ): { kind: Kind; moved: number }[] {
   const moved = new Map<string, { kind: Kind; moved: number }>();
-  const move = (kind: Kind, by: number) => {
-    const key = Object.values(kind).join('\u0000');
+  const move = (kind: Kind, key: string, by: number) => {
     const known = moved.get(key);
     if (known) known.moved += by;
     else moved.set(key, { kind, moved: by });
   };
   for (const [now, before] of rows) {
     const kind = kindOf(now);
+    const key = keyOf(kind);
     if (before !== null) {
       const was = kindOf(before);
-      if (Object.values(was).join('\u0000') === Object.values(kind).join('\u0000')) continue;
-      move(was, -1);
+      const wasKey = keyOf(was);
+      if (wasKey === key) continue;
+      move(was, wasKey, -1);
     }
-    move(kind, 1);
+    move(kind, key, 1);
   }
   return [...moved.values()].filter((kept) => kept.moved !== 0);
 }
+
+const keyOf = (kind: object) => Object.values(kind).join('\u0000');
 
 function* stored<Row extends { id: number }>(
   rows: Map<number, Row>,
