@@ -1,4 +1,4 @@
-import type { LedgerEntry, Loan, Order, Position } from '../state/exchange-state.js';
+import type { LedgerEntry, Loan } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { Table } from './table.js';
 
@@ -9,51 +9,34 @@ import type { Table } from './table.js';
 /** Who writes a transaction's rows: the store's triggers count and place another's alone. */
 export const writerSetting = 'exchange_sandbox.writer';
 
-interface FillCount {
-  productId: number;
-  fills: number;
-}
-
-interface EntryCount {
-  userId: number;
-  currency: string;
-  sourceAction: string;
-  entries: number;
-}
-
-type OrderKind = Pick<Order, 'userId' | 'status' | 'productId' | 'tradingType' | 'fundingCurrency'>;
-type TradeKind = Pick<
-  Position,
-  'userId' | 'status' | 'side' | 'productId' | 'fundingCurrency' | 'tradingType'
->;
-
-interface LoanCount {
-  userId: number;
-  currency: string;
-  loans: number;
+/** A count the store keeps: its table, and the fields of a row that say which count it moves. */
+interface Count {
+  table: Table<never>;
+  fields: string[];
+  count: string;
 }
 
 /** A count's table, its rows added to the stored ones. */
-function counts<Count>(
+function counts(
   name: string,
-  key: [column: string, type: 'bigint' | 'text', field: keyof Count & string][],
-  count: keyof Count & string,
-): Table<Count> {
+  key: [column: string, type: 'bigint' | 'text', field: string][],
+  count: string,
+): Count {
   const columns = key.map(([column]) => column).join(', ');
   return {
-    name,
-    columns: [...key, [count, 'bigint', count]],
-    onConflict: `ON CONFLICT (${columns}) DO UPDATE SET ${count} = ${name}.${count} + EXCLUDED.${count}`,
+    table: {
+      name,
+      columns: [...key, [count, 'bigint', count]],
+      onConflict: `ON CONFLICT (${columns}) DO UPDATE SET ${count} = ${name}.${count} + EXCLUDED.${count}`,
+    },
+    fields: key.map(([, , field]) => field),
+    count,
   };
 }
 
-const fillCounts = counts<FillCount>(
-  'product_fill_counts',
-  [['product_id', 'bigint', 'productId']],
-  'fills',
-);
+const fillCounts = counts('product_fill_counts', [['product_id', 'bigint', 'productId']], 'fills');
 
-const entryCounts = counts<EntryCount>(
+const entryCounts = counts(
   'ledger_entry_counts',
   [
     ['user_id', 'bigint', 'userId'],
@@ -63,7 +46,7 @@ const entryCounts = counts<EntryCount>(
   'entries',
 );
 
-const orderCounts = counts<OrderKind & { orders: number }>(
+const orderCounts = counts(
   'order_counts',
   [
     ['user_id', 'bigint', 'userId'],
@@ -75,7 +58,7 @@ const orderCounts = counts<OrderKind & { orders: number }>(
   'orders',
 );
 
-const tradeCounts = counts<TradeKind & { trades: number }>(
+const tradeCounts = counts(
   'trade_counts',
   [
     ['user_id', 'bigint', 'userId'],
@@ -88,7 +71,7 @@ const tradeCounts = counts<TradeKind & { trades: number }>(
   'trades',
 );
 
-const loanCounts = counts<LoanCount>(
+const loanCounts = counts(
   'loan_counts',
   [
     ['user_id', 'bigint', 'userId'],
@@ -98,37 +81,47 @@ const loanCounts = counts<LoanCount>(
 );
 
 /** Every count the sandbox moves, for the statements written ahead (`preparedWrites`). */
-export const countTables = [fillCounts, entryCounts, orderCounts, tradeCounts, loanCounts];
+export const countTables = [fillCounts, entryCounts, orderCounts, tradeCounts, loanCounts].map(
+  ({ table }) => table,
+);
+
+type Fields = Record<string, unknown>;
 
 /**
- * How far each kind's count moves: by one for each row of that kind now, back by one for each
- * row the store held as that kind before, one row per kind (a statement may move a count once).
+ * How far `count` moves: by one for each row of a kind now, back by one for each row the store
+ * held as a kind before, one row per kind (a statement may move a count once).
  */
-function moves<Row, Kind extends object>(
-  rows: Iterable<[now: Row, before: Row | null]>,
-  kindOf: (row: Row) => Kind,
-): { kind: Kind; moved: number }[] {
-  const moved = new Map<string, { kind: Kind; moved: number }>();
-  const move = (kind: Kind, key: string, by: number) => {
-    const known = moved.get(key);
-    if (known) known.moved += by;
-    else moved.set(key, { kind, moved: by });
+function moves(count: Count, rows: Iterable<[now: object, before: object | null]>): Fields[] {
+  const { fields } = count;
+  const keyOf = (row: Fields) => {
+    let key = '';
+    for (const field of fields) key += `${row[field]}\u0000`;
+    return key;
   };
-  for (const [now, before] of rows) {
-    const kind = kindOf(now);
-    const key = keyOf(kind);
+  const moved = new Map<string, { row: Fields; by: number }>();
+  const move = (row: Fields, key: string, by: number) => {
+    const known = moved.get(key);
+    if (known) known.by += by;
+    else moved.set(key, { row, by });
+  };
+  for (const [now, before] of rows as Iterable<[Fields, Fields | null]>) {
+    const key = keyOf(now);
     if (before !== null) {
-      const was = kindOf(before);
-      const wasKey = keyOf(was);
-      if (wasKey === key) continue;
-      move(was, wasKey, -1);
+      const was = keyOf(before);
+      if (was === key) continue;
+      move(before, was, -1);
     }
-    move(kind, key, 1);
+    move(now, key, 1);
   }
-  return [...moved.values()].filter((kept) => kept.moved !== 0);
+  const written: Fields[] = [];
+  for (const { row, by } of moved.values()) {
+    if (by === 0) continue;
+    const kind: Fields = { [count.count]: by };
+    for (const field of fields) kind[field] = row[field];
+    written.push(kind);
+  }
+  return written;
 }
-
-const keyOf = (kind: object) => Object.values(kind).join('\u0000');
 
 function* stored<Row extends { id: number }>(
   rows: Map<number, Row>,
@@ -158,57 +151,19 @@ function* loanParties(
   }
 }
 
+/** Rows the store does not hold yet: nothing to move a count back from. */
+function* fresh<Row>(rows: Iterable<Row>): Generator<[Row, null]> {
+  for (const row of rows) yield [row, null];
+}
+
 /** The batch's moves of each count, by its table: none for a count nothing moved. */
 export function countsMoved(changes: Changes): [Table<never>, object[]][] {
-  const byTable: [Table<never>, object[]][] = [
-    [
-      fillCounts as Table<never>,
-      moves(
-        changes.fills.map((fill) => [fill, null] as const),
-        ({ productId }) => ({ productId }),
-      ).map(({ kind, moved }) => ({ ...kind, fills: moved })),
-    ],
-    [
-      entryCounts as Table<never>,
-      moves(
-        [...added(changes, 'ledgerEntry')].map((entry) => [entry, null] as const),
-        ({ userId, currency, sourceAction }) => ({ userId, currency, sourceAction }),
-      ).map(({ kind, moved }) => ({ ...kind, entries: moved })),
-    ],
-    [
-      orderCounts as Table<never>,
-      moves(
-        stored(changes.orders, changes.storedOrders),
-        ({ userId, status, productId, tradingType, fundingCurrency }) => ({
-          userId,
-          status,
-          productId,
-          tradingType,
-          fundingCurrency,
-        }),
-      ).map(({ kind, moved }) => ({ ...kind, orders: moved })),
-    ],
-    [
-      tradeCounts as Table<never>,
-      moves(
-        stored(changes.positions, changes.storedPositions),
-        ({ userId, status, side, productId, fundingCurrency, tradingType }) => ({
-          userId,
-          status,
-          side,
-          productId,
-          fundingCurrency,
-          tradingType,
-        }),
-      ).map(({ kind, moved }) => ({ ...kind, trades: moved })),
-    ],
-    [
-      loanCounts as Table<never>,
-      moves(loanParties(added(changes, 'loan')), (party) => party).map(({ kind, moved }) => ({
-        ...kind,
-        loans: moved,
-      })),
-    ],
+  const byTable: [Count, object[]][] = [
+    [fillCounts, moves(fillCounts, fresh(changes.fills))],
+    [entryCounts, moves(entryCounts, fresh(added(changes, 'ledgerEntry')))],
+    [orderCounts, moves(orderCounts, stored(changes.orders, changes.storedOrders))],
+    [tradeCounts, moves(tradeCounts, stored(changes.positions, changes.storedPositions))],
+    [loanCounts, moves(loanCounts, loanParties(added(changes, 'loan')))],
   ];
-  return byTable.filter(([, rows]) => rows.length > 0);
+  return byTable.filter(([, rows]) => rows.length > 0).map(([{ table }, rows]) => [table, rows]);
 }

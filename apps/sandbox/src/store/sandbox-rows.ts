@@ -757,11 +757,39 @@ function element(value: Value): string {
   return `"${text.replace(/["\\]/g, '\\$&')}"`;
 }
 
+/** A decimal's digits need no quotes in an array literal. */
+function decimalElement(value: Value): string {
+  return value !== null && typeof value === 'object' ? value.toFixed() : element(value);
+}
+
+/** Each column's array literal of `rows`, built as its type needs: a batch has hundreds. */
+function columnArrays<Row>(table: Table<Row>): ((rows: Row[]) => string)[] {
+  return table.columns.map(([, type, source]) => {
+    const cellOf =
+      typeof source === 'function' ? source : (row: Row) => columnValue(type, source, row);
+    const elementOf = type === 'numeric' ? decimalElement : element;
+    return (rows) => {
+      let text = '{';
+      for (let n = 0; n < rows.length; n++) {
+        if (n > 0) text += ',';
+        text += elementOf(cellOf(rows[n] as Row));
+      }
+      return textLiteral(`${text}}`);
+    };
+  });
+}
+
+const arrayWriters = new Map<Table<never>, ((rows: never[]) => string)[]>();
+
 function write<Row>(table: Table<Row>, rows: Row[]): string {
-  const arrays = table.columns.map(([, type, source]) =>
-    textLiteral(`{${rows.map((row) => element(columnValue(type, source, row))).join(',')}}`),
-  );
-  return `EXECUTE ${statementName(table as Table<never>)}(${arrays.join(', ')})`;
+  const key = table as Table<never>;
+  let arrays = arrayWriters.get(key);
+  if (!arrays) {
+    arrays = columnArrays(key);
+    arrayWriters.set(key, arrays);
+  }
+  const written = arrays.map((array) => array(rows as never[]));
+  return `EXECUTE ${statementName(key)}(${written.join(', ')})`;
 }
 
 /**
