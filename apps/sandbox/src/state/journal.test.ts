@@ -97,4 +97,23 @@ describe('Journal', () => {
     expect(kept.expiresAt).toBe(2_000);
     expect(state.exchange.oauthRequests.has('a')).toBe(false);
   });
+
+  it('tells a batch which of its records the store holds none of yet', () => {
+    const state = new SandboxState();
+    const kept = new Journal(state).add('oauthRequest', request());
+    const changes = new Changes();
+    // One call adds a record and changes one the store holds; the next changes both.
+    const first = new Journal(state);
+    const other = first.add('oauthRequest', { ...request(), publicId: 'a', privateId: 'b' });
+    first.touch('oauthRequest', kept).expiresAt = 3_000;
+    first.mergeInto(changes);
+    const second = new Journal(state);
+    second.touch('oauthRequest', other).expiresAt = 4_000;
+    second.touch('oauthRequest', kept).expiresAt = 5_000;
+    second.mergeInto(changes);
+    expect(changes.records.size).toBe(2);
+    expect([...changes.addedRecords]).toEqual(['oauthRequest:a']);
+    changes.clearRows();
+    expect(changes.addedRecords.size).toBe(0);
+  });
 });
