@@ -290,21 +290,9 @@ export class Journal {
 
   /** Adds this call's rows to `changes`, the batch it is stored with. */
   mergeInto(changes: Changes): void {
-    const newOrders = new Set(this.#newOrders);
-    for (const [order, before] of this.#orders) {
-      if (!changes.orders.has(order.id)) {
-        changes.storedOrders.set(order.id, newOrders.has(order) ? null : before);
-      }
-      changes.orders.set(order.id, order);
-    }
+    mergeTouched(this.#orders, this.#newOrders, changes.orders, changes.storedOrders);
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
-    const newPositions = new Set(this.#newPositions);
-    for (const [position, before] of this.#positions) {
-      if (!changes.positions.has(position.id)) {
-        changes.storedPositions.set(position.id, newPositions.has(position) ? null : before);
-      }
-      changes.positions.set(position.id, position);
-    }
+    mergeTouched(this.#positions, this.#newPositions, changes.positions, changes.storedPositions);
     changes.fills.push(...this.#fills);
     changes.ownFills.push(...this.#ownFills);
     for (const record of this.#records.values()) {
@@ -325,6 +313,23 @@ export class Journal {
       this.#nonces.size === 0 &&
       this.#records.size === 0
     );
+  }
+}
+
+/**
+ * A call's touched rows (each with its copy before the call) into a batch's, by id: the first
+ * call of the batch to touch a row says what the store held of it, null for a row it created.
+ */
+function mergeTouched<Row extends { id: number }>(
+  touched: Map<Row, Row>,
+  created: readonly Row[],
+  rows: Map<number, Row>,
+  stored: Map<number, Row | null>,
+): void {
+  const isNew = new Set(created);
+  for (const [row, before] of touched) {
+    if (!rows.has(row.id)) stored.set(row.id, isNew.has(row) ? null : before);
+    rows.set(row.id, row);
   }
 }
 

@@ -88,10 +88,6 @@ const valueLists = (db: Database) =>
 const T0 = 1_716_000_000_000;
 
 /**
- * The demo market, then fills between the demo user's own orders on two products and one
- * where the market maker's order takes one of theirs: fills seen by one side or by both.
- */
-/**
  * `db` as a sandbox of its store's version wrote to it: without the counts the store has no
  * table for yet, which the migration that adds each table counts from the rows themselves.
  */
@@ -118,6 +114,10 @@ async function asOfItsVersion(db: Database): Promise<Database> {
   };
 }
 
+/**
+ * The demo market, then fills between the demo user's own orders on two products and one
+ * where the market maker's order takes one of theirs: fills seen by one side or by both.
+ */
 async function seedWithFills(db: Database): Promise<void> {
   const sequencer = await seed(await asOfItsVersion(db), defaultCredentials, T0);
   await sequencer.settled();
