@@ -523,16 +523,9 @@ async function historyStartup(dataDir: string): Promise<HistoryStartup> {
 async function writesOn(
   store: Store,
 ): Promise<Watched & { ceiling: Load; intents: Load; matching: Load }> {
-  const fixtures = await startSandbox({ port: 0, ...store });
-  let lanes: Connection[];
-  let ceiling: Load;
-  try {
-    lanes = await prepareLanes(fixtures);
-    await offerToTakers(fixtures);
-    ceiling = await rounds(() => storeCeiling(fixtures));
-  } finally {
-    await fixtures.close();
-  }
+  const { lanes, measured: ceiling } = await writeFixtures(store, (fixtures) =>
+    rounds(() => storeCeiling(fixtures)),
+  );
   const server = await spawnSandbox(store);
   const subscribers = await startSubscribers();
   try {
@@ -544,6 +537,24 @@ async function writesOn(
   } finally {
     subscribers.stop();
     await server.stop();
+  }
+}
+
+/**
+ * The write mix's lanes and the maker's offers the margin fills take, written to `store` by a
+ * sandbox in this process, which `whileOpen` measures before it closes.
+ */
+async function writeFixtures<T>(
+  store: Store,
+  whileOpen: (fixtures: RunningSandbox) => Promise<T>,
+): Promise<{ lanes: Connection[]; measured: T }> {
+  const fixtures = await startSandbox({ port: 0, ...store });
+  try {
+    const lanes = await prepareLanes(fixtures);
+    await offerToTakers(fixtures);
+    return { lanes, measured: await whileOpen(fixtures) };
+  } finally {
+    await fixtures.close();
   }
 }
 
@@ -560,14 +571,7 @@ export async function matchingBench(): Promise<string> {
     const stores: [string, Store][] = [['PGlite', { dataDir }]];
     if (postgres) stores.push(['PostgreSQL', postgres]);
     for (const [label, store] of stores) {
-      const fixtures = await startSandbox({ port: 0, ...store });
-      let lanes: Connection[];
-      try {
-        lanes = await prepareLanes(fixtures);
-        await offerToTakers(fixtures);
-      } finally {
-        await fixtures.close();
-      }
+      const { lanes } = await writeFixtures(store, async () => undefined);
       const server = await spawnSandbox(store);
       try {
         const tokens = lanes.map((lane) => lane.token);
@@ -590,8 +594,7 @@ export async function matchingBench(): Promise<string> {
       '',
       `autocannon, ${connections} connections, ${seconds} s per round, against the built \`exchange-sandbox\` in its own process; the two rows' rounds in turn on one store, median of ${writeRounds}, lowest-highest in brackets. In brackets after the margin row: its share of the mix (target at least 70%).`,
       '',
-      '| load | per second | p99 | non-2xx or errors |',
-      '| --- | --- | --- | --- |',
+      ...loadTableHead,
       ...rows,
     ].join('\n');
   } finally {
@@ -686,6 +689,10 @@ const tableRow = (row: Load) => {
   const p99 = Number.isNaN(row.p99Ms) ? '' : ranged(`${row.p99Ms} ms`, row.range?.p99Ms, ' ms');
   return `| ${row.name} | ${perSecond} | ${p99} | ${row.failed} |`;
 };
+const loadTableHead = [
+  '| load | per second | p99 | non-2xx or errors |',
+  '| --- | --- | --- | --- |',
+];
 const share = (writes: Load, ceiling: Load) =>
   `${Math.round((writes.perSecond / ceiling.perSecond) * 100)}%`;
 
@@ -725,8 +732,7 @@ export async function sandboxBench(): Promise<string> {
       '',
       `autocannon, ${connections} connections, ${seconds} s per round, against the built \`exchange-sandbox\` in its own process. Write rows and ceilings: median of ${writeRounds} rounds on one server and store, lowest-highest in brackets.`,
       '',
-      '| load | per second | p99 | non-2xx or errors |',
-      '| --- | --- | --- | --- |',
+      ...loadTableHead,
       tableRow({ ...pglite.writes, name: `PGlite: ${pglite.writes.name}` }),
       tableRow({ ...pglite.elsewhere, name: `PGlite: ${pglite.elsewhere.name}` }),
       tableRow({ ...pglite.watched, name: `PGlite: ${pglite.watched.name}` }),
