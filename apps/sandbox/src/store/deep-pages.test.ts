@@ -50,6 +50,15 @@ describe('a deep page, read by its ids first', () => {
       (await history.entries(demoUserId, { sourceAction: 'funding' }, offset, limit)).map(
         (entry) => entry.id,
       ),
+    'entries of one currency and kind': async (history, offset) =>
+      (
+        await history.entries(
+          demoUserId,
+          { currency: 'XRP', sourceAction: 'funding' },
+          offset,
+          limit,
+        )
+      ).map((entry) => entry.id),
     "a product's fills": async (history, offset) =>
       (await history.productFills(1, offset, limit)).map((fill) => fill.id),
     orders: async (history, offset) =>
@@ -63,6 +72,23 @@ describe('a deep page, read by its ids first', () => {
       expect({ offset, ids: await read(deep, offset) }).toEqual({ offset, ids: expected });
       // Past the first pages, a page is not empty unless the list ended.
       if (offset <= deepOffset + 7) expect(expected).toHaveLength(limit);
+    }
+  });
+
+  it('of one currency and kind is newest first, as the ids of every entry go', async () => {
+    const every = await whole.entries(demoUserId, {}, 0, rows + 100);
+    const picked = every
+      .filter((entry) => entry.currency === 'XRP' && entry.sourceAction === 'funding')
+      .map((entry) => entry.id);
+    expect(picked.length).toBeGreaterThan(rows);
+    for (const offset of [0, deepOffset + 7]) {
+      const page = await deep.entries(
+        demoUserId,
+        { currency: 'XRP', sourceAction: 'funding' },
+        offset,
+        limit,
+      );
+      expect(page.map((entry) => entry.id)).toEqual(picked.slice(offset, offset + limit));
     }
   });
 });

@@ -58,7 +58,9 @@ function entriesPage(
   deep: number,
 ): Promise<Row[]> {
   const picked = entriesWhere(userId, filter);
-  return pageOf(tx, 'ledgerEntry', picked, 'ORDER BY id DESC', { offset, limit }, deep);
+  // One currency's entries are in the order of their places, which its index holds (0026).
+  const order = filter.currency === undefined ? 'ORDER BY id DESC' : 'ORDER BY currency_place DESC';
+  return pageOf(tx, 'ledgerEntry', picked, order, { offset, limit }, deep);
 }
 
 // A fill of one of the user's orders, once for each of them (migration 0017), with its order.
