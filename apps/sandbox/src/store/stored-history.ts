@@ -58,7 +58,8 @@ function entriesPage(
   deep: number,
 ): Promise<Row[]> {
   const picked = entriesWhere(userId, filter);
-  // One currency's entries are in the order of their places, which its index holds (0026).
+  // One currency's entries are in the order of their places, whose index (0015) serves the
+  // page: the index by id within a currency went in 0026.
   const order = filter.currency === undefined ? 'ORDER BY id DESC' : 'ORDER BY currency_place DESC';
   return pageOf(tx, 'ledgerEntry', picked, order, { offset, limit }, deep);
 }
