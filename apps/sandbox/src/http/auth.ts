@@ -11,7 +11,7 @@ import type { SandboxState } from '../state/sandbox-state.js';
 import { AuthError } from './auth-error.js';
 import { checkOneUse, type OneUseToken } from './nonce-less.js';
 import { HttpError } from './refusals.js';
-import type { Route } from './router.js';
+import { perRoute, type Route } from './router.js';
 
 export { AuthError };
 
@@ -57,6 +57,15 @@ function header(headers: AuthRequest['headers'], name: string): string | undefin
 function securityOf(route: Route): Record<string, string[]>[] {
   return route.operation.security ?? bundledDocuments[route.api].security ?? [];
 }
+
+/** The schemes an operation accepts, and whether it may be called with none. */
+const schemesOf = perRoute((route) => {
+  const security = securityOf(route);
+  return {
+    schemes: new Set(security.flatMap((requirement) => Object.keys(requirement))),
+    optional: security.length === 0 || security.some((r) => Object.keys(r).length === 0),
+  };
+});
 
 /** An operation anyone may call: its answer depends on nothing but the request and the store. */
 export function isPublic(route: Route): boolean {
@@ -249,9 +258,7 @@ export function authenticate(
   request: AuthRequest,
   findSessionSecret: SessionSecretLookup,
 ): Authenticated {
-  const security = securityOf(request.route);
-  const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
-  const optional = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
+  const { schemes, optional } = schemesOf(request.route);
   if (schemes.has('ServiceAuth')) {
     const jwt = header(request.headers, 'X-Service-Auth');
     if (jwt) return serviceCaller(request, jwt);

@@ -42,6 +42,22 @@ export type Resolution =
 
 const matchers = new WeakMap<Route[], ReturnType<typeof routeMatcher<Route>>>();
 
+/**
+ * `derive` as a function of a route that works each route's value out once, at its first
+ * call: what the spec says of an operation does not change while a server runs.
+ */
+export function perRoute<T>(derive: (route: Route) => T): (route: Route) => T {
+  const known = new WeakMap<Route, { value: T }>();
+  return (route) => {
+    let found = known.get(route);
+    if (!found) {
+      found = { value: derive(route) };
+      known.set(route, found);
+    }
+    return found.value;
+  };
+}
+
 /** Finds the most specific route for a method and a raw (still percent-encoded) pathname. */
 export function findRoute(routes: Route[], method: string, pathname: string): Resolution {
   let find = matchers.get(routes);

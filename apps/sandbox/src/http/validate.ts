@@ -5,7 +5,7 @@ import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
 import { HttpError } from './refusals.js';
-import type { Route } from './router.js';
+import { perRoute, type Route } from './router.js';
 import type { SpecSchema } from './spec.js';
 
 type Schema = z.core.$ZodType;
@@ -27,7 +27,7 @@ function isSchema(value: unknown): value is Schema {
 }
 
 /** The generated request schemas of an operation: `z<Op>Path`, `z<Op>Query`, `z<Op>Body`. */
-function operationSchemas(route: Route): OperationSchemas {
+const operationSchemas = perRoute((route): OperationSchemas => {
   const module = schemaModules[route.api];
   const name = route.operation.operationId.replace(/^./, (first) => first.toUpperCase());
   const pick = (part: string) => {
@@ -35,7 +35,7 @@ function operationSchemas(route: Route): OperationSchemas {
     return isSchema(schema) ? schema : undefined;
   };
   return { path: pick('Path'), query: pick('Query'), body: pick('Body') };
-}
+});
 
 export interface RawRequest {
   path: Record<string, string>;
@@ -258,40 +258,29 @@ function textFaultIn(value: unknown): { field: string; code: string } | undefine
   return undefined;
 }
 
-// Per operation: its body schema when some object in it has a `maxProperties`, else null.
-const boundedBodies = new WeakMap<Route, SpecSchema | null>();
-
-/** The body schema of `route` if it bounds a property count anywhere, found once. */
-function boundedBodySchema(route: Route): SpecSchema | undefined {
-  let known = boundedBodies.get(route);
-  if (known === undefined) {
-    const spec = bundledDocuments[route.api];
-    const request = route.operation.requestBody && resolveRef(spec, route.operation.requestBody);
-    const root = request?.content?.['application/json']?.schema;
-    known = null;
-    const seen = new Set<SpecSchema>();
-    const pending: SpecSchema[] = root ? [root] : [];
-    for (let next = pending.pop(); next; next = pending.pop()) {
-      const schema = resolveRef(spec, next);
-      if (seen.has(schema)) continue;
-      seen.add(schema);
-      if (schema.maxProperties !== undefined) {
-        known = root ?? null;
-        break;
-      }
-      pending.push(
-        ...(schema.oneOf ?? []),
-        ...(schema.anyOf ?? []),
-        ...(schema.allOf ?? []),
-        ...Object.values(schema.properties ?? {}),
-        ...(schema.items ? [schema.items] : []),
-        ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
-      );
-    }
-    boundedBodies.set(route, known);
+/** The body schema of `route` if some object in it bounds its property count. */
+const boundedBodySchema = perRoute((route): SpecSchema | undefined => {
+  const spec = bundledDocuments[route.api];
+  const request = route.operation.requestBody && resolveRef(spec, route.operation.requestBody);
+  const root = request?.content?.['application/json']?.schema;
+  const seen = new Set<SpecSchema>();
+  const pending: SpecSchema[] = root ? [root] : [];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const schema = resolveRef(spec, next);
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    if (schema.maxProperties !== undefined) return root;
+    pending.push(
+      ...(schema.oneOf ?? []),
+      ...(schema.anyOf ?? []),
+      ...(schema.allOf ?? []),
+      ...Object.values(schema.properties ?? {}),
+      ...(schema.items ? [schema.items] : []),
+      ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    );
   }
-  return known ?? undefined;
-}
+  return undefined;
+});
 
 /**
  * The generated schemas do not carry `maxProperties`: it is read from the bundled spec,
