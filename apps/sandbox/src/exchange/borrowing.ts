@@ -46,14 +46,13 @@ function movePrincipal(
   move: { from: number; to: number; amount: D; action: 'loan' | 'repay'; now: number },
 ): void {
   if (loan.lenderId === houseUserId || move.amount.isZero()) return;
-  const posting = {
-    currency: loan.currency,
-    sourceAction: move.action,
-    source: loanSource(loan),
-    now: move.now,
-  };
-  postEntry(journal, { ...posting, userId: move.from, amount: move.amount.neg() });
-  postEntry(journal, { ...posting, userId: move.to, amount: move.amount });
+  const { currency } = loan;
+  const { action: sourceAction, now } = move;
+  const source = loanSource(loan);
+  const post = (userId: number, amount: D) =>
+    postEntry(journal, { userId, currency, amount, sourceAction, source, now });
+  post(move.from, move.amount.neg());
+  post(move.to, move.amount);
 }
 
 /**

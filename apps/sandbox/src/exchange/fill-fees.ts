@@ -20,12 +20,16 @@ export function chargeFee(
   const account = journal.exchange.account(order.userId, currency);
   const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
   const fee = D.min(amount, free);
-  const charge = {
-    currency,
-    sourceAction: 'trade_fee' as const,
-    source: { type: 'Execution' as const, id: fill.id },
-    now: fill.now,
-  };
-  postEntry(journal, { ...charge, userId: order.userId, amount: fee.neg() });
-  postEntry(journal, { ...charge, userId: houseUserId, amount: fee });
+  const source = { type: 'Execution' as const, id: fill.id };
+  const charge = (userId: number, amount: D) =>
+    postEntry(journal, {
+      userId,
+      currency,
+      amount,
+      sourceAction: 'trade_fee',
+      source,
+      now: fill.now,
+    });
+  charge(order.userId, fee.neg());
+  charge(houseUserId, fee);
 }

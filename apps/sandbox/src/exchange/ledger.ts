@@ -158,7 +158,8 @@ export function settleSpotFill(
   fill: { id: number; now: number },
 ): void {
   const source = { type: 'Execution' as const, id: fill.id };
-  const posting = { userId, sourceAction: 'trade' as const, source, now: fill.now };
-  postEntry(journal, { ...posting, currency: paying.currency, amount: paying.amount.neg() });
-  postEntry(journal, { ...posting, currency: receiving.currency, amount: receiving.amount });
+  const post = (currency: string, amount: D) =>
+    postEntry(journal, { userId, currency, amount, sourceAction: 'trade', source, now: fill.now });
+  post(paying.currency, paying.amount.neg());
+  post(receiving.currency, receiving.amount);
 }

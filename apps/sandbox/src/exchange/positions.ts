@@ -109,14 +109,12 @@ export function closePosition(
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
   // The house is the other side of every margin profit and loss.
-  const settlement = {
-    currency: position.fundingCurrency,
-    sourceAction: 'cfd_pnl' as const,
-    source: { type: 'Trade' as const, id: position.id },
-    now,
-  };
-  postEntry(journal, { ...settlement, userId: position.userId, amount: realized });
-  postEntry(journal, { ...settlement, userId: houseUserId, amount: realized.neg() });
+  const currency = position.fundingCurrency;
+  const source = { type: 'Trade' as const, id: position.id };
+  const settle = (userId: number, amount: D) =>
+    postEntry(journal, { userId, currency, amount, sourceAction: 'cfd_pnl', source, now });
+  settle(position.userId, realized);
+  settle(houseUserId, realized.neg());
   repayForClose(journal, position, { closed, openBefore, now });
 }
 

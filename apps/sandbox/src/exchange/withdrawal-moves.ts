@@ -61,14 +61,12 @@ export function moveWithdrawal(
 
 /** Posts amount and fee of a processed withdrawal to the ledger, out of its owner's balance. */
 function debit(journal: Journal, withdrawal: Withdrawal, now: number): void {
-  const posting = {
-    userId: withdrawal.userId,
-    currency: withdrawal.currency,
-    source: { type: 'Withdrawal' as const, id: withdrawal.id },
-    now,
-  };
-  postEntry(journal, { ...posting, amount: withdrawal.amount.neg(), sourceAction: 'withdrawal' });
-  postEntry(journal, { ...posting, amount: withdrawal.fee.neg(), sourceAction: 'withdrawal_fee' });
+  const { userId, currency } = withdrawal;
+  const source = { type: 'Withdrawal' as const, id: withdrawal.id };
+  const post = (amount: D, sourceAction: 'withdrawal' | 'withdrawal_fee') =>
+    postEntry(journal, { userId, currency, amount, sourceAction, source, now });
+  post(withdrawal.amount.neg(), 'withdrawal');
+  post(withdrawal.fee.neg(), 'withdrawal_fee');
 }
 
 /** A made-up hash that names the withdrawal: the sandbox sends nothing on any chain. */

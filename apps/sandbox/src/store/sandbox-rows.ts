@@ -552,7 +552,8 @@ export interface RowFilter {
 }
 
 /** `value` as an SQL string literal, for a condition built of the sandbox's own constants. */
-export const textLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+export const textLiteral = (value: string): string =>
+  value.includes("'") ? `'${value.replaceAll("'", "''")}'` : `'${value}'`;
 
 /**
  * The columns of `table` as a select lists them, numeric ones as text to keep every digit;
@@ -754,8 +755,12 @@ function element(value: Value): string {
   if (typeof value === 'boolean') return String(value);
   const text = typeof value === 'string' ? value : value.toFixed();
   if (text.includes('\u0000')) throw new Error('NUL in a stored string');
-  return `"${text.replace(/["\\]/g, '\\$&')}"`;
+  // Tested before replaced: a batch has thousands of strings, nearly none with either.
+  return needsEscape.test(text) ? `"${text.replace(escaped, '\\$&')}"` : `"${text}"`;
 }
+
+const needsEscape = /["\\]/;
+const escaped = /["\\]/g;
 
 /** A decimal's digits need no quotes in an array literal. */
 function decimalElement(value: Value): string {
@@ -799,13 +804,16 @@ function write<Row>(table: Table<Row>, rows: Row[]): string {
  */
 export function changesSql(changes: Changes): { sql: string; prepared: Record<string, string> } {
   const statements: string[] = [writerSql];
+  const byKind = new Map<RecordKind, object[]>();
+  for (const { kind, row } of changes.records.values()) {
+    const rows = byKind.get(kind);
+    if (rows) rows.push(row);
+    else byKind.set(kind, [row]);
+  }
   const writeRecords = (kinds: readonly RecordKind[]) => {
     for (const kind of kinds) {
-      const rows = [...changes.records.values()]
-        .filter((record) => record.kind === kind)
-        .map((record) => record.row);
-      if (rows.length > 0)
-        statements.push(write(recordTables[kind] as Table<never>, rows as never[]));
+      const rows = byKind.get(kind);
+      if (rows) statements.push(write(recordTables[kind] as Table<never>, rows as never[]));
     }
   };
   writeRecords(ownerKindOrder);
