@@ -8,7 +8,13 @@ import type {
   Position,
 } from './exchange-state.js';
 import type { PartnerState } from './partner-state.js';
-import { type RecordKind, type Records, recordKinds, type SandboxState } from './sandbox-state.js';
+import {
+  type HistoryKind,
+  type RecordKind,
+  type Records,
+  recordKinds,
+  type SandboxState,
+} from './sandbox-state.js';
 
 /**
  * A state object as the one call that touched it may change it. State objects are read-only
@@ -88,7 +94,10 @@ export class Journal {
    * transaction or instruction): its values now are what an undo brings back, and the record
    * is stored whole with the call's batch.
    */
-  touch<Kind extends RecordKind>(kind: Kind, row: Records[Kind]): Writable<Records[Kind]> {
+  touch<Kind extends Exclude<RecordKind, HistoryKind>>(
+    kind: Kind,
+    row: Records[Kind],
+  ): Writable<Records[Kind]> {
     if (!this.#records.has(row)) {
       this.#records.set(row, { kind, row, before: { ...row }, created: false });
     }

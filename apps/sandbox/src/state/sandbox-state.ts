@@ -176,6 +176,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
   },
 };
 
+/** The kinds of record that are history: a call adds them, and none changes them after. */
+export const historyKinds = ['ledgerEntry'] as const satisfies readonly RecordKind[];
+
+export type HistoryKind = (typeof historyKinds)[number];
+
 /**
  * The kinds orders, accounts and the other records name: stored before them, parents first.
  */

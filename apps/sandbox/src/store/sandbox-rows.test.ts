@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isOpen } from '../state/exchange-state.js';
+import { Changes } from '../state/journal.js';
 import { demoClient, startTestSandbox } from '../test-support.js';
 import { pendingTransaction } from '../testing/pending-transaction.js';
-import { readRecords } from './sandbox-rows.js';
+import { changesSql, readRecords } from './sandbox-rows.js';
 
 /** Rows in one order, whichever order they came in. */
 const byKey = <Row>(rows: Iterable<Row>, key: (row: Row) => string | number) =>
@@ -94,6 +95,32 @@ describe("a table's one column list", () => {
       sameRows(await stored('partnerApplication'), partner.applications.values(), (a) => a.id);
       expect(transactions).toHaveLength(1);
       expect(instructions.length).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('history', () => {
+  it('is only inserted: a ledger entry written again is refused, and the first one kept', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const answer = await demoClient(sandbox)('POST', '/orders', {
+        body: { order_type: 'market', product_id: 1, side: 'buy', quantity: '0.001' },
+      });
+      expect(answer.status).toBe(200);
+      const entries = () => sandbox.database.read((tx) => readRecords(tx, 'ledgerEntry'));
+      const before = await entries();
+      const last = before.at(-1);
+      if (!last) throw new Error('The fill posted no entry');
+      const again = new Changes();
+      again.records.set(`ledgerEntry:${last.id}`, {
+        kind: 'ledgerEntry',
+        row: { ...last, amount: last.amount.plus(1), balance: last.balance.plus(1) },
+      });
+      const { sql, prepared } = changesSql(again);
+      await expect(sandbox.database.apply(sql, prepared)).rejects.toThrow(/ledger_entries_pkey/);
+      expect(await entries()).toEqual(before);
     } finally {
       await sandbox.close();
     }

@@ -10,6 +10,7 @@ import {
 import type { Changes } from '../state/journal.js';
 import type { Asset, Price } from '../state/partner-state.js';
 import {
+  historyKinds,
   ownerKindOrder,
   type RecordKind,
   type Records,
@@ -449,8 +450,11 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     onConflict: '',
   },
 };
-for (const table of Object.values(recordTables)) {
-  if (table.onConflict === '') table.onConflict = updateAllButId(table as Table<never>);
+// A record a call changes is written whole again; history is only ever inserted, and the
+// store refuses a row of it written twice rather than take the second for the first.
+for (const [kind, table] of Object.entries(recordTables)) {
+  if (table.onConflict !== '' || (historyKinds as readonly string[]).includes(kind)) continue;
+  table.onConflict = updateAllButId(table as Table<never>);
 }
 
 // Quick Exchange's reference data: the migrations write it, a start reads it, no call changes it.
