@@ -465,7 +465,7 @@ export class ExchangeState {
   }
 
   addAccount(account: Account): void {
-    entry(this.accounts, account.userId, () => new Map<string, Account>()).set(
+    getOrCreate(this.accounts, account.userId, () => new Map<string, Account>()).set(
       account.currency,
       account,
     );
@@ -513,7 +513,8 @@ export class ExchangeState {
       this.#index(order);
       if (!isOpen(order)) continue;
       if (order.conditional) this.rest(order);
-      else entry(sides, this.book(order.productId)[order.side], (): Order[] => []).push(order);
+      else
+        getOrCreate(sides, this.book(order.productId)[order.side], (): Order[] => []).push(order);
     }
     for (const [side, resting] of sides) {
       side.insertAll(resting);
@@ -523,18 +524,18 @@ export class ExchangeState {
 
   #index(order: Order): void {
     this.orders.set(order.id, order);
-    entry(this.ordersByUser, order.userId, (): Order[] => []).push(order);
+    getOrCreate(this.ordersByUser, order.userId, (): Order[] => []).push(order);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.set(clientKey(order.userId, order.clientOrderId), order);
     }
     if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
-      entry(this.#exitsByPosition, order.unwoundTradeId, (): Order[] => []).push(order);
+      getOrCreate(this.#exitsByPosition, order.unwoundTradeId, (): Order[] => []).push(order);
     }
   }
 
   /** Notes that position `positionId` of `productId`, or one of its exits, changed. */
   uncheck(productId: number, positionId: number): void {
-    entry(this.#uncheckedPositions, productId, () => new Set<number>()).add(positionId);
+    getOrCreate(this.#uncheckedPositions, productId, () => new Set<number>()).add(positionId);
   }
 
   /** The ids of `productId`'s positions noted since this was last asked, and forgets them. */
@@ -579,7 +580,10 @@ export class ExchangeState {
   }
 
   book(productId: number): Book {
-    return entry(this.books, productId, () => ({ buy: new BookSide(), sell: new BookSide() }));
+    return getOrCreate(this.books, productId, () => ({
+      buy: new BookSide(),
+      sell: new BookSide(),
+    }));
   }
 
   /**
@@ -589,7 +593,7 @@ export class ExchangeState {
   rest(order: Order): void {
     if (!isOpen(order)) return;
     if (order.conditional) {
-      entry(this.#waiting, order.productId, () => new Set<Order>()).add(order);
+      getOrCreate(this.#waiting, order.productId, () => new Set<Order>()).add(order);
       return;
     }
     if (this.resting.has(order)) return;
@@ -612,10 +616,10 @@ export class ExchangeState {
   addLoan(loan: Loan): void {
     this.loans.set(loan.id, loan);
     for (const userId of partiesOf(loan)) {
-      entry(this.#loansByUser, userId, (): Loan[] => []).push(loan);
+      getOrCreate(this.#loansByUser, userId, (): Loan[] => []).push(loan);
     }
     if (loan.positionId === null) return;
-    entry(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
+    getOrCreate(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
   }
 
   dropLoan(loan: Loan): void {
@@ -687,7 +691,7 @@ export class ExchangeState {
 
   /** The product's fills made and kept track of: see TradedProduct. */
   tradedProduct(productId: number): TradedProduct<Fill> {
-    return entry(this.traded, productId, () => new TradedProduct<Fill>());
+    return getOrCreate(this.traded, productId, () => new TradedProduct<Fill>());
   }
 
   /**
@@ -708,7 +712,7 @@ export class ExchangeState {
   readonly #marks = new Map<number, { price: D; fills: number }>();
 
   addFill(fill: Fill): void {
-    entry(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
+    getOrCreate(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
     this.tradedProduct(fill.productId).add(fill);
   }
 
@@ -765,7 +769,7 @@ export class ExchangeState {
   }
 
   addEntry(ledgerEntry: LedgerEntry): void {
-    entry(this.entriesByUser, ledgerEntry.userId, (): LedgerEntry[] => []).push(ledgerEntry);
+    getOrCreate(this.entriesByUser, ledgerEntry.userId, (): LedgerEntry[] => []).push(ledgerEntry);
   }
 
   dropEntry(ledgerEntry: LedgerEntry): void {
@@ -786,7 +790,7 @@ function removeFrom<T>(list: T[] | undefined, item: T): void {
 }
 
 /** The value under `key`, put there by `create` when there is none yet. */
-function entry<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   let value = map.get(key);
   if (value === undefined) {
     value = create();

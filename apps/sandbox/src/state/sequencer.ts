@@ -1,4 +1,10 @@
-import { isOpen, type LedgerEntry, type LoanBid, type Sequences } from './exchange-state.js';
+import {
+  getOrCreate,
+  isOpen,
+  type LedgerEntry,
+  type LoanBid,
+  type Sequences,
+} from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { memoryHistory } from './memory-history.js';
@@ -105,9 +111,7 @@ function groupsSharingNoRow(calls: Call[]): Call[][] {
   });
   const groups = new Map<number, Call[]>();
   calls.forEach((call, index) => {
-    const group = groups.get(root(index)) ?? [];
-    group.push(call);
-    groups.set(root(index), group);
+    getOrCreate(groups, root(index), (): Call[] => []).push(call);
   });
   return [...groups.values()];
 }

@@ -2,6 +2,7 @@ import {
   type Account,
   D,
   type Fill,
+  getOrCreate,
   type Order,
   type OwnFill,
   type Position,
@@ -810,9 +811,7 @@ export function changesSql(changes: Changes): { sql: string; prepared: Record<st
   const statements: string[] = [writerSql];
   const byKind = new Map<RecordKind, object[]>();
   for (const { kind, row } of changes.records.values()) {
-    const rows = byKind.get(kind);
-    if (rows) rows.push(row);
-    else byKind.set(kind, [row]);
+    getOrCreate(byKind, kind, (): object[] => []).push(row);
   }
   const writeRecords = (kinds: readonly RecordKind[]) => {
     for (const kind of kinds) {
