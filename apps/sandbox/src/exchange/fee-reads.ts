@@ -91,7 +91,7 @@ function roleOf(state: ExchangeState, input: EstimateInput, productId: number, p
   const orderType = input.order_type ?? 'limit';
   if (orderType === 'limit_post_only') return 'maker';
   if (orderType !== 'limit') return 'taker';
-  const best = state.book(productId)[input.side === 'buy' ? 'sell' : 'buy'].orders[0];
+  const best = state.book(productId)[input.side === 'buy' ? 'sell' : 'buy'].best();
   if (!best) return 'maker';
   return (input.side === 'buy' ? best.price.lte(price) : best.price.gte(price)) ? 'taker' : 'maker';
 }

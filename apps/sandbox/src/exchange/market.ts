@@ -48,8 +48,8 @@ export function productView(state: ExchangeState, product: Product, now: number)
     product_type: product.productType,
     code: product.code,
     name: `${product.baseCurrency}/${product.quotedCurrency}`,
-    market_ask: nullable(book.sell.orders[0]?.price),
-    market_bid: nullable(book.buy.orders[0]?.price),
+    market_ask: nullable(book.sell.best()?.price),
+    market_bid: nullable(book.buy.best()?.price),
     currency: product.quotedCurrency,
     currency_pair_code: `${product.baseCurrency}${product.quotedCurrency}`,
     symbol: state.currencies.get(product.quotedCurrency)?.symbol ?? product.quotedCurrency,
@@ -110,7 +110,7 @@ export const shownLevels = 20;
  */
 export function priceLevels(side: BookSide, depth = shownLevels): [string, string][] {
   const aggregated: [D, D][] = [];
-  for (const order of side.orders) {
+  for (const order of side.bestFirst()) {
     const remaining = order.quantity.minus(order.filledQuantity);
     const last = aggregated.at(-1);
     if (last?.[0].eq(order.price)) last[1] = last[1].plus(remaining);

@@ -42,7 +42,7 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
 /** The resting order `taker` would meet first, if its price (a range's bound) allows. */
 export function bestOpposite(journal: Journal, taker: Order): Order | undefined {
   const side = journal.exchange.book(taker.productId)[taker.side === 'buy' ? 'sell' : 'buy'];
-  const maker = side.orders.find((order) => order !== taker);
+  const maker = side.best(taker);
   // A triggered stop sells or buys at market, whatever its trigger price was.
   if (!maker || (takesOnly(taker.orderType) && taker.orderType !== 'market_with_range')) {
     return maker;

@@ -52,8 +52,8 @@ export function snapshot(sandbox: SandboxState) {
       .sort(([a], [b]) => a - b)
       .map(([product, book]) => [
         product,
-        book.buy.orders.map((order) => order.id),
-        book.sell.orders.map((order) => order.id),
+        [...book.buy.bestFirst()].map((order) => order.id),
+        [...book.sell.bestFirst()].map((order) => order.id),
       ]),
     next: { ...state.next },
     users: plain([...state.users.values()].sort((a, b) => a.id - b.id)),
