@@ -697,20 +697,20 @@ const copyRowReaders = new Map<StoredTable, (fields: string[]) => Record<string,
  * at a time went through a shape for every column, and a start reads thousands of rows.
  */
 function copyRowReader(table: StoredTable): (fields: string[]) => Record<string, Read> {
-  const known = copyRowReaders.get(table);
-  if (known) return known;
+  return getOrCreate(copyRowReaders, table, () => compiledCopyRowReader(table));
+}
+
+function compiledCopyRowReader(table: StoredTable): (fields: string[]) => Record<string, Read> {
   const { columns } = tables[table] as Table<never>;
   // Every name here is one of the column list's own, never a caller's.
   const literal = columns.map(
     ([column, type], n) =>
       `${JSON.stringify(column)}: read(fields[${n}] ?? missing, ${JSON.stringify(type)})`,
   );
-  const reader = new Function('read', 'missing', `return (fields) => ({ ${literal.join(', ')} });`)(
+  return new Function('read', 'missing', `return (fields) => ({ ${literal.join(', ')} });`)(
     fromCopy,
     '\\N',
   ) as (fields: string[]) => Record<string, Read>;
-  copyRowReaders.set(table, reader);
-  return reader;
 }
 
 /** Every batch is the sandbox's own: the store's triggers count and place another writer's. */
@@ -809,11 +809,7 @@ const argumentsWriters = new Map<Table<never>, (rows: never[]) => string>();
 
 function write<Row>(table: Table<Row>, rows: Row[]): string {
   const key = table as Table<never>;
-  let writer = argumentsWriters.get(key);
-  if (!writer) {
-    writer = argumentsWriter(key);
-    argumentsWriters.set(key, writer);
-  }
+  const writer = getOrCreate(argumentsWriters, key, () => argumentsWriter(key));
   return `EXECUTE ${statementName(key)}(${writer(rows as never[])})`;
 }
 
