@@ -1,10 +1,11 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import { ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
+import { type D, ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
 import {
   columnsOf,
   readRecords,
   readSelect,
+  readSelectRecords,
   recordReader,
   selectFrom,
   textLiteral,
@@ -21,6 +22,16 @@ const openStatuses: readonly string[] = statesWith('order', 'open');
 export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   const state = new ExchangeState();
   const query = async <Row>(sql: string) => (await db.query<Row>(sql)).rows;
+  // Asked for first, as the open positions and their loans can be many: the store reads them
+  // out while this thread reads in what it answered before.
+  const decimal = sharedDecimals();
+  const openPositions = readRecords(db, 'positions', 'id', {
+    filter: { where: "status = 'open'" },
+    decimal,
+  });
+  const openLoans = loansOfOpenPositions(db, decimal);
+  // Awaited below; a read that fails before then fails the load, and these with it.
+  for (const read of [openPositions, openLoans]) read.catch(() => undefined);
   for (const currency of await readRecords(db, 'currency', null)) {
     state.currencies.set(currency.code, currency);
   }
@@ -44,17 +55,13 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   // Closed orders stay in the store, which answers for them (`store/stored-history.ts`).
   const orders = await readRecords(db, 'orders', 'id', {
     filter: { where: `status IN (${openStatuses.map(textLiteral).join(', ')})` },
-    decimal: sharedDecimals(),
+    decimal,
   });
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
   await loadOwnFillCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
-  for (const position of await readRecords(db, 'positions', 'id', {
-    filter: { where: "status = 'open'" },
-  })) {
-    state.positions.set(position.id, position);
-  }
+  for (const position of await openPositions) state.positions.set(position.id, position);
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
     state.withdrawals.set(withdrawal.id, withdrawal);
   }
@@ -65,7 +72,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   })) {
     state.loanBids.set(bid.id, bid);
   }
-  for (const loan of await loansOfOpenPositions(db)) state.addLoan(loan);
+  for (const loan of await openLoans) state.addLoan(loan);
   for (const setting of await readRecords(db, 'leverageSetting')) {
     state.leverageSettings.set(setting.tradingAccountId, setting);
   }
@@ -123,15 +130,15 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
  * statistics taken before a bulk write of closed positions called every position open, and
  * then read every loan there is.
  */
-async function loansOfOpenPositions(db: Queryable) {
-  const rows = await readSelect(
+async function loansOfOpenPositions(db: Queryable, decimal: (stored: unknown) => D) {
+  return readSelectRecords(
     db,
     'loan',
     `SELECT ${columnsOf('loan', 'l')} FROM positions p
      CROSS JOIN LATERAL (SELECT * FROM loans WHERE position_id = p.id OFFSET 0) AS l
      WHERE p.status = 'open' ORDER BY l.id`,
+    decimal,
   );
-  return rows.map(recordReader('loan'));
 }
 
 /**

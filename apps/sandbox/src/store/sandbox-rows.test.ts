@@ -29,6 +29,15 @@ describe("a table's one column list", () => {
       const placed = [
         // A fill first: a trailing stop follows the last price.
         { order_type: 'market', product_id: 1, side: 'buy', quantity: '0.001' },
+        // A margin fill: a position, and the loan it takes.
+        {
+          order_type: 'market',
+          product_id: 1,
+          side: 'buy',
+          quantity: '0.001',
+          trading_type: 'margin',
+          leverage_level: 2,
+        },
         // Columns written from a function, read back by the table: a trailing stop.
         {
           order_type: 'trailing_stop',
@@ -75,6 +84,12 @@ describe("a table's one column list", () => {
         (a) => a.id,
       );
       sameRows(await stored('currency'), exchange.currencies.values(), (c) => c.code);
+      const positions = await stored('positions');
+      expect(positions).toHaveLength(1);
+      sameRows(positions, exchange.positions.values(), (p) => p.id);
+      const loans = await stored('loan');
+      expect(loans).toHaveLength(1);
+      sameRows(loans, exchange.loans.values(), (l) => l.id);
       sameRows(
         await stored('loanBookLevel'),
         [...exchange.loanBook].flatMap(([currency, sides]) =>

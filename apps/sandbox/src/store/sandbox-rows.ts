@@ -519,6 +519,7 @@ const copyEscapes: Record<string, string> = {
 };
 
 type Read = Stored | object;
+type Row = Record<string, Read>;
 
 /**
  * Every row of `table` (or those `filter` picks), in `orderBy` order (`null`: the store's own, where no reader needs
@@ -532,13 +533,16 @@ export async function readRows(
   orderBy: string | null = 'id',
   filter?: RowFilter,
 ): Promise<Record<string, Read>[]> {
-  const select = `${selectFrom(table)}${filter ? ` WHERE ${filter.where}` : ''}${
-    orderBy === null ? '' : ` ORDER BY ${orderBy}`
-  }`;
+  const select = rowsSelect(table, orderBy, filter);
   // A few rows picked by key: a query with parameters, which COPY does not take.
   if (filter?.params) return (await db.query<Record<string, Read>>(select, filter.params)).rows;
   return readSelect(db, table, select);
 }
+
+const rowsSelect = (table: StoredTable, orderBy: string | null, filter?: RowFilter) =>
+  `${selectFrom(table)}${filter ? ` WHERE ${filter.where}` : ''}${
+    orderBy === null ? '' : ` ORDER BY ${orderBy}`
+  }`;
 
 /**
  * Which rows to read: with `params`, a query's (for a few rows picked by key); without, a
@@ -615,7 +619,39 @@ export function recordReader<Name extends keyof TableRecords>(
   table: Name,
   decimal: DecimalReader = newDecimal,
 ): (row: Record<string, unknown>) => TableRecords[Name] {
+  return compiledRecordReader(table, decimal, 'row');
+}
+
+/**
+ * Reads a line of `table`'s COPY text, cut at its tabs, straight into its record, as
+ * `recordReader` reads a row: a start reads every open order and position this way, and a
+ * row keyed by column between the two was as much garbage again as the records themselves.
+ */
+function copyRecordReader<Name extends keyof TableRecords>(
+  table: Name,
+  decimal: DecimalReader = newDecimal,
+): (fields: string[]) => TableRecords[Name] {
+  return compiledRecordReader(table, decimal, 'copy');
+}
+
+/** Where a compiled reader finds a column's stored value: a row keyed by column, or COPY's fields. */
+type RowForm = 'row' | 'copy';
+
+function compiledRecordReader<Name extends keyof TableRecords>(
+  table: Name,
+  decimal: DecimalReader,
+  form: RowForm,
+  // biome-ignore lint/suspicious/noExplicitAny: a row or a line's fields, by `form`
+): (row: any) => TableRecords[Name] {
   const { name, columns, readBack } = tables[table] as Table<never>;
+  const at = new Map(columns.map(([column, type], n) => [column, { n, type }]));
+  const stored =
+    form === 'row'
+      ? (row: Record<string, unknown>, column: string) => row[column]
+      : (fields: string[], column: string) => {
+          const found = at.get(column);
+          return found ? fromCopy(fields[found.n] ?? '\\N', found.type) : null;
+        };
   // What `readBack` asks for, a column at a time, by the same expressions: compiled only for
   // a table that has one.
   const readColumn = new Map(
@@ -627,8 +663,9 @@ export function recordReader<Name extends keyof TableRecords>(
       ) => unknown,
     ]),
   );
-  const read = (row: Record<string, unknown>, column: string) =>
-    readColumn.get(column)?.(decimal, row[column]) ?? null;
+  // biome-ignore lint/suspicious/noExplicitAny: a row or a line's fields, by `form`
+  const read = (row: any, column: string) =>
+    readColumn.get(column)?.(decimal, stored(row, column)) ?? null;
   // Every name here is one of the column list's own, never a caller's. The fields come in the
   // order of the columns, those read back where their first column stands, so a record read
   // has the shape of one the rules made.
@@ -637,7 +674,11 @@ export function recordReader<Name extends keyof TableRecords>(
   let backFields: string[] | undefined;
   for (const [n, [column, type, source]] of columns.entries()) {
     if (typeof source === 'string') {
-      values.push(`const v${n} = row[${JSON.stringify(column)}];`);
+      const value =
+        form === 'row'
+          ? `row[${JSON.stringify(column)}]`
+          : `fromCopy(row[${n}] ?? missing, ${JSON.stringify(type)})`;
+      values.push(`const v${n} = ${value};`);
       literal.push(`${JSON.stringify(source)}: ${readExpression[type](`v${n}`)}`);
     } else if (!readBack) {
       throw new Error(`${name}.${column} has no way back to its record`);
@@ -649,17 +690,14 @@ export function recordReader<Name extends keyof TableRecords>(
     }
   }
   const back = backFields ? 'const back = readBack((column) => read(row, column));' : '';
-  const compiled = new Function(
+  return new Function(
     'decimal',
     'readBack',
     'read',
+    'fromCopy',
+    'missing',
     `return (row) => { ${values.join(' ')} ${back} return { ${literal.join(', ')} }; };`,
-  ) as (
-    decimal: DecimalReader,
-    readBack: Table<never>['readBack'],
-    read: (row: Record<string, unknown>, column: string) => unknown,
-  ) => (row: Record<string, unknown>) => TableRecords[Name];
-  return compiled(decimal, readBack, read);
+  )(decimal, readBack, read, fromCopy, '\\N');
 }
 
 /** Every row of `table` as memory holds the record, in `orderBy` order. */
@@ -669,9 +707,29 @@ export async function readRecords<Name extends keyof TableRecords>(
   orderBy: string | null = 'id',
   options: { filter?: RowFilter; decimal?: DecimalReader } = {},
 ): Promise<TableRecords[Name][]> {
-  return (await readRows(db, table, orderBy, options.filter)).map(
-    recordReader(table, options.decimal),
-  );
+  const { filter, decimal } = options;
+  // A few rows picked by key: a query with parameters, which COPY does not take.
+  if (filter?.params) {
+    return (await readRows(db, table, orderBy, filter)).map(recordReader(table, decimal));
+  }
+  return readSelectRecords(db, table, rowsSelect(table, orderBy, filter), decimal);
+}
+
+/** The rows of `table` that `select` picks (its columns as `selectFrom` lists them), as records. */
+export async function readSelectRecords<Name extends keyof TableRecords>(
+  db: Queryable,
+  table: Name,
+  select: string,
+  decimal?: DecimalReader,
+): Promise<TableRecords[Name][]> {
+  if (!db.copyOut) return (await db.query<Row>(select)).rows.map(recordReader(table, decimal));
+  const recordOf = copyRecordReader(table, decimal);
+  const text = await db.copyOut(select);
+  const records: TableRecords[Name][] = [];
+  for (const line of text.split('\n')) {
+    if (line !== '') records.push(recordOf(line.split('\t')));
+  }
+  return records;
 }
 
 export async function readSelect(
