@@ -4,7 +4,6 @@ import type { Queryable } from './queryable.js';
 import {
   columnsOf,
   readRecords,
-  readSelect,
   readSelectRecords,
   recordReader,
   selectFrom,
@@ -160,7 +159,8 @@ const day = 24 * 60 * 60 * 1000;
  * (see TradedProduct), and the last fill of each open order that has one.
  */
 async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): Promise<void> {
-  const fillOf = recordReader('fills', sharedDecimals());
+  const decimal = sharedDecimals();
+  const fillOf = recordReader('fills', decimal);
   const { rows: products } = await db.query<{ product_id: number; fills: string; newest: string }>(
     `SELECT c.product_id, c.fills, newest.created_at AS newest FROM product_fill_counts c
      CROSS JOIN LATERAL (SELECT created_at FROM fills WHERE product_id = c.product_id
@@ -182,15 +182,16 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
     );
     // The day is taken on the product's index by time, then put in the order of ids.
     // Numbers the store gave, in the text of a COPY: a day may hold many thousands of fills.
-    const recent = await readSelect(
+    const recent = await readSelectRecords(
       db,
       'fills',
       `SELECT * FROM (${selectFrom('fills')}
          WHERE product_id = ${Number(product.product_id)} AND created_at > ${since}
          ORDER BY created_at DESC, id DESC OFFSET 0) AS day ORDER BY id`,
+      decimal,
     );
     await db.query('SET LOCAL enable_seqscan = on');
-    for (const row of [...before, ...recent]) traded.add(fillOf(row));
+    for (const fill of [...before.map(fillOf), ...recent]) traded.add(fill);
     traded.count = Number(product.fills);
   }
   const filled = open.filter((order) => !order.filledQuantity.isZero()).map((order) => order.id);

@@ -519,25 +519,6 @@ const copyEscapes: Record<string, string> = {
 };
 
 type Read = Stored | object;
-type Row = Record<string, Read>;
-
-/**
- * Every row of `table` (or those `filter` picks), in `orderBy` order (`null`: the store's own, where no reader needs
- * one, saving the sort); numeric columns as strings, every digit kept, and jsonb parsed. Read
- * with COPY where the store has it: a query's rows cost PGlite several times what the same
- * rows as COPY text do, which a store of a few hundred thousand rows feels at every start.
- */
-export async function readRows(
-  db: Queryable,
-  table: keyof typeof tables,
-  orderBy: string | null = 'id',
-  filter?: RowFilter,
-): Promise<Record<string, Read>[]> {
-  const select = rowsSelect(table, orderBy, filter);
-  // A few rows picked by key: a query with parameters, which COPY does not take.
-  if (filter?.params) return (await db.query<Record<string, Read>>(select, filter.params)).rows;
-  return readSelect(db, table, select);
-}
 
 const rowsSelect = (table: StoredTable, orderBy: string | null, filter?: RowFilter) =>
   `${selectFrom(table)}${filter ? ` WHERE ${filter.where}` : ''}${
@@ -700,7 +681,10 @@ function compiledRecordReader<Name extends keyof TableRecords>(
   )(decimal, readBack, read, fromCopy, '\\N');
 }
 
-/** Every row of `table` as memory holds the record, in `orderBy` order. */
+/**
+ * Every row of `table` (or those `filter` picks) as memory holds the record, in `orderBy`
+ * order (`null`: the store's own, where no reader needs one, saving the sort).
+ */
 export async function readRecords<Name extends keyof TableRecords>(
   db: Queryable,
   table: Name,
@@ -708,21 +692,29 @@ export async function readRecords<Name extends keyof TableRecords>(
   options: { filter?: RowFilter; decimal?: DecimalReader } = {},
 ): Promise<TableRecords[Name][]> {
   const { filter, decimal } = options;
+  const select = rowsSelect(table, orderBy, filter);
   // A few rows picked by key: a query with parameters, which COPY does not take.
   if (filter?.params) {
-    return (await readRows(db, table, orderBy, filter)).map(recordReader(table, decimal));
+    const { rows } = await db.query<Record<string, Read>>(select, filter.params);
+    return rows.map(recordReader(table, decimal));
   }
-  return readSelectRecords(db, table, rowsSelect(table, orderBy, filter), decimal);
+  return readSelectRecords(db, table, select, decimal);
 }
 
-/** The rows of `table` that `select` picks (its columns as `selectFrom` lists them), as records. */
+/**
+ * The rows of `table` that `select` picks (its columns as `selectFrom` lists them), as records.
+ * Read with COPY where the store has it: a query's rows cost PGlite several times what the
+ * same rows as COPY text do, which a store of a few hundred thousand rows feels at every start.
+ */
 export async function readSelectRecords<Name extends keyof TableRecords>(
   db: Queryable,
   table: Name,
   select: string,
   decimal?: DecimalReader,
 ): Promise<TableRecords[Name][]> {
-  if (!db.copyOut) return (await db.query<Row>(select)).rows.map(recordReader(table, decimal));
+  if (!db.copyOut) {
+    return (await db.query<Record<string, Read>>(select)).rows.map(recordReader(table, decimal));
+  }
   const recordOf = copyRecordReader(table, decimal);
   const text = await db.copyOut(select);
   const records: TableRecords[Name][] = [];
@@ -730,45 +722,6 @@ export async function readSelectRecords<Name extends keyof TableRecords>(
     if (line !== '') records.push(recordOf(line.split('\t')));
   }
   return records;
-}
-
-export async function readSelect(
-  db: Queryable,
-  table: keyof typeof tables,
-  select: string,
-): Promise<Record<string, Read>[]> {
-  if (!db.copyOut) return (await db.query<Record<string, Read>>(select)).rows;
-  const rowOf = copyRowReader(table);
-  const text = await db.copyOut(select);
-  const rows: Record<string, Read>[] = [];
-  for (const line of text.split('\n')) {
-    if (line !== '') rows.push(rowOf(line.split('\t')));
-  }
-  return rows;
-}
-
-const copyRowReaders = new Map<StoredTable, (fields: string[]) => Record<string, Read>>();
-
-/**
- * Reads a line of `table`'s COPY text, cut at its tabs, into a row keyed by column. Compiled
- * from the column list into one object literal, as `recordReader` is: a row keyed one column
- * at a time went through a shape for every column, and a start reads thousands of rows.
- */
-function copyRowReader(table: StoredTable): (fields: string[]) => Record<string, Read> {
-  return getOrCreate(copyRowReaders, table, () => compiledCopyRowReader(table));
-}
-
-function compiledCopyRowReader(table: StoredTable): (fields: string[]) => Record<string, Read> {
-  const { columns } = tables[table] as Table<never>;
-  // Every name here is one of the column list's own, never a caller's.
-  const literal = columns.map(
-    ([column, type], n) =>
-      `${JSON.stringify(column)}: read(fields[${n}] ?? missing, ${JSON.stringify(type)})`,
-  );
-  return new Function('read', 'missing', `return (fields) => ({ ${literal.join(', ')} });`)(
-    fromCopy,
-    '\\N',
-  ) as (fields: string[]) => Record<string, Read>;
 }
 
 /** Every batch is the sandbox's own: the store's triggers count and place another writer's. */
@@ -827,7 +780,7 @@ function decimalElement(value: Value): string {
 
 /**
  * The arguments of `table`'s prepared write for `rows`: one array literal per column. Compiled
- * from the column list into one pass over the rows, as `copyRowReader` is: a closure per column
+ * from the column list into one pass over the rows, as `recordReader` is: a closure per column
  * reading its field by a key it held went through every shape of row, and a margin fill's
  * batch has a thousand cells.
  */
