@@ -22,7 +22,7 @@ import type { Sequencer } from './state/sequencer.js';
 import { type Database, openDatabase, type StoreOptions } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { writeDirectly } from './store/sandbox-storage.js';
-import { seed } from './store/seed.js';
+import { seedAhead } from './store/seed.js';
 import { TestClock } from './test-control/test-clock.js';
 import { testControl } from './test-control/test-control.js';
 
@@ -125,20 +125,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = clock?.now ?? options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
   const database = await openDatabase(storeOptions(options));
-  let sequencer: Sequencer;
   try {
     await migrate(database);
-    sequencer = await seed(database, credentials, now());
   } catch (error) {
     await database.close();
     throw error;
   }
+  const { sequencer, seeded } = seedAhead(database, credentials, now());
 
   const log = createLogger(options.logDestination);
   // The OAuth hrefs name the server's own URL, known once it listens: the handlers are put
   // in place then, before any call is read.
   const handlers: Handlers = {};
-  const { app, drain } = await createApp({
+  // Built while the store's state is read in: the routes only hold on to the sequencer, and
+  // a start on a store of many open positions waits on the store for a good part of it.
+  const built = createApp({
     sequencer,
     routes: buildRoutes(),
     handlers,
@@ -160,6 +161,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     anonymousRateLimits: options.anonymousRateLimits,
     log,
   });
+  const [read, made] = await Promise.allSettled([seeded, built]);
+  if (read.status === 'rejected' || made.status === 'rejected') {
+    if (made.status === 'fulfilled') await made.value.app.close();
+    await sequencer.settled();
+    await database.close();
+    throw read.status === 'rejected' ? read.reason : (made as PromiseRejectedResult).reason;
+  }
+  const { app, drain } = made.value;
   const host = options.host ?? '127.0.0.1';
   const server = app.server;
   const connectionBounds = fitConnectionBounds(

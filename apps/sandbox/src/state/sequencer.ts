@@ -8,7 +8,7 @@ import {
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { memoryHistory } from './memory-history.js';
-import type { SandboxState } from './sandbox-state.js';
+import { SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';
 
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
@@ -82,6 +82,11 @@ const publish = (calls: readonly Call[]) => {
   }
 };
 
+interface SequencerOptions {
+  rowsPerReclaim?: number;
+  rowsPerAnalysis?: number;
+}
+
 interface Batch {
   changes: Changes;
   /** The calls stored with this batch, in the order they were decided. */
@@ -150,18 +155,34 @@ export class Sequencer {
     private readonly rowsPerAnalysis: number,
   ) {
     this.#state = state;
-    this.#intentIdsRead = this.#readIntentIds(state);
+    this.#intentIdsRead = Promise.resolve();
     this.#history = storage.history?.reads ?? memoryHistory(() => this.#state.exchange);
   }
 
-  static async open(
+  static async open(storage: SandboxStorage, options: SequencerOptions = {}): Promise<Sequencer> {
+    const sequencer = Sequencer.opening(storage, options);
+    await sequencer.#ready;
+    return sequencer;
+  }
+
+  /**
+   * The sequencer of `storage` at once, its state still being read: calls wait for it (and
+   * fail as the read does), while whatever only holds on to the sequencer, as the server's
+   * routes do, is built meanwhile.
+   */
+  static opening(
     storage: SandboxStorage,
     {
       rowsPerReclaim = defaultRowsPerReclaim,
       rowsPerAnalysis = defaultRowsPerAnalysis,
-    }: { rowsPerReclaim?: number; rowsPerAnalysis?: number } = {},
-  ): Promise<Sequencer> {
-    return new Sequencer(storage, await storage.load(), rowsPerReclaim, rowsPerAnalysis);
+    }: SequencerOptions = {},
+  ): Sequencer {
+    const sequencer = new Sequencer(storage, new SandboxState(), rowsPerReclaim, rowsPerAnalysis);
+    sequencer.#ready = storage.load().then((state) => {
+      sequencer.#state = state;
+      sequencer.#intentIdsRead = sequencer.#readIntentIds(state);
+    });
+    return sequencer;
   }
 
   /**

@@ -83,6 +83,26 @@ describe('a PGlite data folder', () => {
     await sandbox.close();
   });
 
+  it('is given back when the state it holds cannot be read', async () => {
+    const dir = await dataDir();
+    await (await startSandbox({ port: 0, dataDir: dir })).close();
+    const rename = async (from: string, to: string) => {
+      const db = await openDatabase({ dataDir: dir });
+      await db.transaction((tx) => tx.query(`ALTER TABLE ${from} RENAME TO ${to}`));
+      await db.close();
+    };
+    // The routes are built while the state is read: the failed read closes them and the store.
+    await rename('products', 'products_away');
+    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(/products/);
+    await rename('products_away', 'products');
+    const sandbox = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      expect(sandbox.sequencer.state.exchange.products.size).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('is taken over from a sandbox that was killed', async () => {
     const dir = await dataDir();
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);

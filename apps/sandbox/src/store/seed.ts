@@ -17,8 +17,25 @@ export async function seed(
   credentials: DemoCredentials,
   now: number,
 ): Promise<Sequencer> {
-  const sequencer = await Sequencer.open(sandboxStorage(db));
-  const fresh = await sequencer.run((journal) => seedDemo(journal, credentials, now));
-  if (fresh) await placeDemoBook(sequencer, now);
+  const { sequencer, seeded } = seedAhead(db, credentials, now);
+  await seeded;
   return sequencer;
+}
+
+/**
+ * `seed`, with the sequencer handed over at once, while the store's state is read in and
+ * seeded: what only holds on to it (the server's routes) is built meanwhile, and calls wait.
+ */
+export function seedAhead(
+  db: Database,
+  credentials: DemoCredentials,
+  now: number,
+): { sequencer: Sequencer; seeded: Promise<void> } {
+  const sequencer = Sequencer.opening(sandboxStorage(db));
+  const seeded = sequencer
+    .run((journal) => seedDemo(journal, credentials, now))
+    .then(async (fresh) => {
+      if (fresh) await placeDemoBook(sequencer, now);
+    });
+  return { sequencer, seeded };
 }
