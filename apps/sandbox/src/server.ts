@@ -19,7 +19,7 @@ import { sandboxPages } from './pages/pages.js';
 import { findSessionSecret } from './partner/handlers.js';
 import { sandboxHandlers, sandboxStoredReads } from './sandbox-handlers.js';
 import type { Sequencer } from './state/sequencer.js';
-import { type Database, openDatabase, type StoreOptions } from './store/database.js';
+import { type Database, openDatabase, type StoreOptions, whenOpen } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { writeDirectly } from './store/sandbox-storage.js';
 import { seedAhead } from './store/seed.js';
@@ -124,21 +124,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const clock = options.testControl ? new TestClock(options.now ?? Date.now) : undefined;
   const now = clock?.now ?? options.now ?? Date.now;
   const credentials = options.credentials ?? defaultCredentials;
-  const database = await openDatabase(storeOptions(options));
-  try {
-    await migrate(database);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  const { sequencer, seeded } = seedAhead(database, credentials, now());
+  const opening = openDatabase(storeOptions(options));
+  const database = whenOpen(opening);
+  const { sequencer, seeded } = seedAhead(database, credentials, now(), migrate(database));
 
   const log = createLogger(options.logDestination);
   // The OAuth hrefs name the server's own URL, known once it listens: the handlers are put
   // in place then, before any call is read.
   const handlers: Handlers = {};
-  // Built while the store's state is read in: the routes only hold on to the sequencer, and
-  // a start on a store of many open positions waits on the store for a good part of it.
+  // Built while the store opens and its state is read in: the routes only hold on to the
+  // sequencer, and a start waits on the store for most of its time.
   const built = createApp({
     sequencer,
     routes: buildRoutes(),
@@ -165,7 +160,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (read.status === 'rejected' || made.status === 'rejected') {
     if (made.status === 'fulfilled') await made.value.app.close();
     await sequencer.settled();
-    await database.close();
+    // A store that could not open has nothing to give back.
+    await opening.then(
+      (db) => db.close(),
+      () => undefined,
+    );
     throw read.status === 'rejected' ? read.reason : (made as PromiseRejectedResult).reason;
   }
   const { app, drain } = made.value;

@@ -166,22 +166,25 @@ export class Sequencer {
   }
 
   /**
-   * The sequencer of `storage` at once, its state still being read: calls wait for it (and
-   * fail as the read does), while whatever only holds on to the sequencer, as the server's
-   * routes do, is built meanwhile.
+   * The sequencer of `storage` at once, its state read once `after` (the store's migration)
+   * is over: calls wait for it (and fail as the read does, or `after`), while whatever only
+   * holds on to the sequencer, as the server's routes do, is built meanwhile.
    */
   static opening(
     storage: SandboxStorage,
     {
       rowsPerReclaim = defaultRowsPerReclaim,
       rowsPerAnalysis = defaultRowsPerAnalysis,
-    }: SequencerOptions = {},
+      after = Promise.resolve(),
+    }: SequencerOptions & { after?: Promise<unknown> } = {},
   ): Sequencer {
     const sequencer = new Sequencer(storage, new SandboxState(), rowsPerReclaim, rowsPerAnalysis);
-    sequencer.#ready = storage.load().then((state) => {
-      sequencer.#state = state;
-      sequencer.#intentIdsRead = sequencer.#readIntentIds(state);
-    });
+    sequencer.#ready = after
+      .then(() => storage.load())
+      .then((state) => {
+        sequencer.#state = state;
+        sequencer.#intentIdsRead = sequencer.#readIntentIds(state);
+      });
     return sequencer;
   }
 

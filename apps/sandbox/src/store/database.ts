@@ -305,6 +305,23 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * The database `opening` resolves to, taking work before it is open: each unit waits for it,
+ * in the order given, and fails as the opening does. What a start builds beside the store
+ * (its routes) is built while PGlite opens on its thread. Reclaiming and analysing are asked
+ * of every store here, and do nothing on one that does them alone.
+ */
+export function whenOpen(opening: Promise<Database>): Database {
+  return {
+    transaction: (work) => opening.then((db) => db.transaction(work)),
+    read: (work) => opening.then((db) => db.read(work)),
+    apply: (statements, prepared) => opening.then((db) => db.apply(statements, prepared)),
+    reclaim: () => opening.then((db) => db.reclaim?.()),
+    analyze: () => opening.then((db) => db.analyze?.()),
+    close: () => opening.then((db) => db.close()),
+  };
+}
+
 /** Opens PGlite in memory or under a data folder, or PostgreSQL at a connection URL. */
 export async function openDatabase(options: StoreOptions): Promise<Database> {
   if ('databaseUrl' in options) {

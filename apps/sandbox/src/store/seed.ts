@@ -23,15 +23,18 @@ export async function seed(
 }
 
 /**
- * `seed`, with the sequencer handed over at once, while the store's state is read in and
- * seeded: what only holds on to it (the server's routes) is built meanwhile, and calls wait.
+ * `seed`, with the sequencer handed over at once, while the store opens and its state is read
+ * in and seeded: what only holds on to it (the server's routes) is built meanwhile, and calls
+ * wait.
  */
 export function seedAhead(
   db: Database,
   credentials: DemoCredentials,
   now: number,
+  /** What the store is read after: its migration. */
+  after?: Promise<unknown>,
 ): { sequencer: Sequencer; seeded: Promise<void> } {
-  const sequencer = Sequencer.opening(sandboxStorage(db));
+  const sequencer = Sequencer.opening(sandboxStorage(db), { after });
   const seeded = sequencer
     .run((journal) => seedDemo(journal, credentials, now))
     .then(async (fresh) => {
