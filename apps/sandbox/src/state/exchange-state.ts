@@ -810,7 +810,8 @@ export class ExchangeState {
 export const ownFillKey = (userId: number, productId: number) => `${userId}:${productId}`;
 
 /** The users a loan is listed for: its lender and its borrower, once when they are one. */
-const partiesOf = (loan: Loan) => new Set([loan.lenderId, loan.borrowerId]);
+const partiesOf = (loan: Loan): number[] =>
+  loan.lenderId === loan.borrowerId ? [loan.lenderId] : [loan.lenderId, loan.borrowerId];
 
 /** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
 function removeFrom<T>(list: T[] | undefined, item: T): void {
