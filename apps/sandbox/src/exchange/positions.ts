@@ -62,6 +62,7 @@ export function bookMarginFill(
       margin: new D(0),
       realizedPnl: new D(0),
       status: 'open',
+      place: journal.exchange.placePosition(order.userId),
       createdAt: now,
       updatedAt: now,
     });

@@ -154,6 +154,8 @@ export interface Position {
   readonly margin: D;
   readonly realizedPnl: D;
   readonly status: 'open' | 'closed';
+  /** Its place among its user's positions, from 1, oldest first. */
+  readonly place: number;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -757,6 +759,24 @@ export class ExchangeState {
     const place = (this.ownFillCounts.get(key) ?? 0) + 1;
     this.ownFillCounts.set(key, place);
     return place;
+  }
+
+  /**
+   * How many positions each user has, open or closed: the place of their last, which the next
+   * one follows.
+   */
+  readonly positionCounts = new Map<number, number>();
+
+  /** Takes the place of `userId`'s next position. */
+  placePosition(userId: number): number {
+    const place = (this.positionCounts.get(userId) ?? 0) + 1;
+    this.positionCounts.set(userId, place);
+    return place;
+  }
+
+  /** Gives back the place of a position opened by a call that was then refused, latest first. */
+  unplacePosition(position: Position): void {
+    this.positionCounts.set(position.userId, position.place - 1);
   }
 
   /** Gives back the place of an own fill made by a call that was then refused, latest first. */

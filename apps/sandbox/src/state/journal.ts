@@ -283,7 +283,10 @@ export class Journal {
     }
     for (const order of this.#newOrders) this.state.exchange.dropOrder(order);
     for (const account of this.#newAccounts) this.state.exchange.dropAccount(account);
-    for (const position of this.#newPositions) this.state.exchange.dropPosition(position);
+    for (const position of [...this.#newPositions].reverse()) {
+      this.state.exchange.dropPosition(position);
+      this.state.exchange.unplacePosition(position);
+    }
     const created = new Set<unknown>([
       ...this.#newOrders,
       ...this.#newAccounts,

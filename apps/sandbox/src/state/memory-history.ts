@@ -113,7 +113,7 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       const state = current();
       const picked = [...state.positions.values()]
         .filter((position) => position.userId === userId && picks<Position>(filter, position))
-        .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+        .sort((a, b) => b.place - a.place);
       const page = pageOf(picked, offset, limit);
       return { ...page, rows: page.rows.map((position) => held(state, position)) };
     },

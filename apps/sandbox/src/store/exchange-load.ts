@@ -59,6 +59,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   state.addStoredOrders(orders);
   await loadTraded(db, state, orders);
   await loadOwnFillCounts(db, state);
+  await loadPositionCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
   for (const position of await openPositions) state.positions.set(position.id, position);
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
@@ -248,4 +249,22 @@ async function loadOwnFillCounts(db: Queryable, state: ExchangeState): Promise<v
       Number(row.place),
     );
   }
+}
+
+/**
+ * The greatest place of each user's positions, which the next one follows: one step down the
+ * places' key per user (migration 0027), where a grouped max would read every position.
+ */
+async function loadPositionCounts(db: Queryable, state: ExchangeState): Promise<void> {
+  const { rows } = await db.query<{ user_id: number; place: string }>(
+    `WITH RECURSIVE lasts AS (
+       (SELECT user_id, user_place FROM positions ORDER BY user_id DESC, user_place DESC LIMIT 1)
+       UNION ALL
+       SELECT below.* FROM lasts CROSS JOIN LATERAL (
+         SELECT user_id, user_place FROM positions WHERE user_id < lasts.user_id
+         ORDER BY user_id DESC, user_place DESC LIMIT 1) AS below
+     )
+     SELECT user_id, user_place::text AS place FROM lasts`,
+  );
+  for (const row of rows) state.positionCounts.set(Number(row.user_id), Number(row.place));
 }

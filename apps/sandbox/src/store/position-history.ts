@@ -16,20 +16,21 @@ export interface PositionHistory {
 /**
  * Adds `positions` margin longs of 0.01 at 1000 + n % 1000, each closed a millisecond after it
  * opened at 1 more, with the loan of half its notional it repaid: the trades a long run of
- * margin fills leaves behind, in one statement. Ids follow those in use.
+ * margin fills leaves behind, in one statement. Ids and places follow those in use.
  */
 export async function addPositionHistory(db: Queryable, history: PositionHistory): Promise<void> {
   await db.query(
     `WITH last AS (SELECT coalesce(max(id), 0) AS id FROM positions),
+       placed AS (SELECT coalesce(max(user_place), 0) AS place FROM positions WHERE user_id = $1),
        last_loan AS (SELECT coalesce(max(id), 0) AS id FROM loans),
        added AS (
          INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
            funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
-           realized_pnl, status, created_at, updated_at)
+           realized_pnl, status, user_place, created_at, updated_at)
          SELECT last.id + n, $1, $2, 'margin', 'buy', 2, $3, 0.01, 0.01 * (1000 + n % 1000),
-           0.01, 0.01 * (1001 + n % 1000), 0, 0.01, 'closed', $4::bigint + n,
-           $4::bigint + n + 1
-         FROM generate_series(1, $5::int) AS n, last
+           0.01, 0.01 * (1001 + n % 1000), 0, 0.01, 'closed', placed.place + n,
+           $4::bigint + n, $4::bigint + n + 1
+         FROM generate_series(1, $5::int) AS n, last, placed
          RETURNING id, open_value, created_at, updated_at)
      INSERT INTO loans (id, position_id, bid_id, lender_id, borrower_id, currency, rate,
        quantity, repaid, interest, charged_until, fund_reloaned, status, created_at, updated_at)

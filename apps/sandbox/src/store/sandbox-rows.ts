@@ -145,6 +145,7 @@ const positions: Table<Position> = {
     ['margin', 'numeric', 'margin'],
     ['realized_pnl', 'numeric', 'realizedPnl'],
     ['status', 'text', 'status'],
+    ['user_place', 'bigint', 'place'],
     ['created_at', 'bigint', 'createdAt'],
     ['updated_at', 'bigint', 'updatedAt'],
   ],

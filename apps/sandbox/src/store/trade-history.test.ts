@@ -5,29 +5,79 @@ import { startTestSandbox } from '../test-support.js';
 import { addPositionHistory } from './position-history.js';
 import { tradeHistory } from './trade-history.js';
 
-describe("a user's loans read from the store, a page at a time", () => {
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    const added = (userId: number, lenderId: number, positions: number) =>
-      sandbox.database.transaction((tx) =>
-        addPositionHistory(tx, {
-          positions,
-          userId,
-          lenderId,
-          productId: 1,
-          currency: 'JPY',
-          since: Date.now(),
-        }),
-      );
-    // Borrowed, then lent, then both at once: a loan written by another writer to oneself.
-    await added(demoUserId, secondDemoUserId, 23);
-    await added(secondDemoUserId, demoUserId, 19);
-    await added(demoUserId, demoUserId, 4);
-    await added(demoUserId, secondDemoUserId, 7);
-  });
-  afterAll(() => sandbox.close());
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  const added = (userId: number, lenderId: number, positions: number) =>
+    sandbox.database.transaction((tx) =>
+      addPositionHistory(tx, {
+        positions,
+        userId,
+        lenderId,
+        productId: 1,
+        currency: 'JPY',
+        since: Date.now(),
+      }),
+    );
+  // Borrowed, then lent, then both at once: a loan written by another writer to oneself.
+  await added(demoUserId, secondDemoUserId, 23);
+  await added(secondDemoUserId, demoUserId, 19);
+  await added(demoUserId, demoUserId, 4);
+  await added(demoUserId, secondDemoUserId, 7);
+  // And one written without its place, as another writer would: the store's trigger places it.
+  await sandbox.database.transaction((tx) =>
+    tx.query(
+      `INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
+           funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
+           realized_pnl, status, created_at, updated_at)
+         SELECT max(id) + 1, $1, 1, 'margin', 'sell', 2, 'JPY', 1, 100, 1, 90, 0, 10, 'closed',
+           0, 0 FROM positions`,
+      [demoUserId],
+    ),
+  );
+});
+afterAll(() => sandbox.close());
 
+/** `userId`'s positions (of `status`, when given) as the store holds them, last placed first. */
+const storedTrades = (userId: number, status?: string) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ id: string; place: string }>(
+      `SELECT id::text AS id, user_place::text AS place FROM positions
+       WHERE user_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY user_place DESC`,
+      [userId, status ?? null],
+    );
+    return rows.map((row) => ({ id: Number(row.id), place: Number(row.place) }));
+  });
+
+describe("a user's trades read from the store, a page at a time", () => {
+  it('are placed one after another, in the order they were written', async () => {
+    const stored = await storedTrades(demoUserId);
+    expect(stored.map((trade) => trade.place)).toEqual(
+      Array.from({ length: stored.length }, (_, n) => stored.length - n),
+    );
+    // The one written last, without a place, took the next.
+    expect(stored[0]?.id).toBe(Math.max(...stored.map((trade) => trade.id)));
+  });
+
+  it('are every position of the user once, last placed first, whatever the page', async () => {
+    const { trades } = tradeHistory(sandbox.database);
+    for (const status of [undefined, 'closed', 'open'] as const) {
+      const expected = (await storedTrades(demoUserId, status)).map((trade) => trade.id);
+      if (status !== 'open') expect(expected.length).toBeGreaterThanOrEqual(35);
+      for (const limit of [1, 7, 20]) {
+        const read: number[] = [];
+        for (let offset = 0; offset <= expected.length; offset += limit) {
+          const page = await trades(demoUserId, { status }, offset, limit);
+          expect(page.total).toBe(expected.length);
+          read.push(...page.rows.map((held) => held.position.id));
+        }
+        expect({ status, limit, read }).toEqual({ status, limit, read: expected });
+      }
+    }
+  });
+});
+
+describe("a user's loans read from the store, a page at a time", () => {
   it('are every loan the user is a party to, once each, newest first, whatever the page', async () => {
     const { rows } = await sandbox.database.read((tx) =>
       tx.query<{ id: string }>(

@@ -79,9 +79,22 @@ export function tradeHistory(
       return db.read(async (tx) => {
         const picked = tradesWhere(userId, filter);
         const { where, params } = picked;
-        const newestFirst = 'ORDER BY created_at DESC, id DESC';
+        // Newest first is last placed first (migration 0027): a user's positions are placed
+        // in the order they were opened, or written by another writer.
+        const newestFirst = 'ORDER BY user_place DESC';
         const page = { offset, limit };
-        const rows = await pageOf(tx, 'positions', picked, newestFirst, page, deepOffset);
+        const rows = Object.values(filter).every((value) => value === undefined)
+          ? // All of a user's positions: a range of their places, bounded in bigint as the
+            // index is.
+            await rowsOf(
+              tx,
+              `${selectFrom('positions')} WHERE user_id = $1
+               AND user_place <= (SELECT coalesce(sum(trades), 0)::bigint
+                 FROM trade_counts WHERE user_id = $1) - $2::bigint
+               ORDER BY user_place DESC LIMIT $3`,
+              [userId, bigint(offset), limit],
+            )
+          : await pageOf(tx, 'positions', picked, newestFirst, page, deepOffset);
         // Counted from the store's counts of each kind (migration 0023), whose columns are the
         // filter's: not by reading every position of the user.
         const total = await countOf(

@@ -96,6 +96,62 @@ describe('a ledger entry in the store', () => {
   });
 });
 
+/** The places of `userId`'s stored positions, in the order of their ids. */
+const positionPlaces = (userId: number) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ user_place: string | number }>(
+      'SELECT user_place FROM positions WHERE user_id = $1 ORDER BY id',
+      [userId],
+    );
+    return rows.map((row) => Number(row.user_place));
+  });
+
+/** `count` margin buys by a new user, each filled at once: a position each. */
+async function marginBuys(count: number) {
+  const product_id = await freshProduct(trading, { margin: true });
+  const [trader, counterpart] = [await trading.addUser(), await trading.addUser()];
+  const quantity = String(count + 1);
+  await place(counterpart.call, { product_id, side: 'sell', price: '100', quantity });
+  const buy = async () =>
+    place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+  for (let n = 0; n < count; n++) await buy();
+  await sandbox.sequencer.settled();
+  return { trader, buy };
+}
+
+describe('a position in the store', () => {
+  it('is written with its place by the sandbox, the store placing none of them', async () => {
+    await withoutTriggers(['positions.positions_placed'], async () => {
+      const { trader } = await marginBuys(3);
+      expect(await positionPlaces(trader.userId)).toEqual(oneTo(3));
+    });
+  });
+
+  it('takes the place after one another writer left, once the sandbox read it', async () => {
+    const { trader, buy } = await marginBuys(1);
+    // Written beside the sandbox, without a place: the store's trigger places it.
+    await sandbox.database.transaction((tx) =>
+      tx.query(
+        `INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
+           funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
+           realized_pnl, status, created_at, updated_at)
+         SELECT max(id) + 1, $1, 1, 'margin', 'sell', 2, 'JPY', 1, 100, 1, 90, 0, 10, 'closed',
+           0, 0 FROM positions`,
+        [trader.userId],
+      ),
+    );
+    await buy();
+    await sandbox.sequencer.settled();
+    expect(await positionPlaces(trader.userId)).toEqual(oneTo(3));
+  });
+});
+
 /** The counts the store keeps of a product's fills and of a user's entries, beside the rows. */
 const counts = (productId: number, userId: number) =>
   sandbox.database.read(async (tx) => {
