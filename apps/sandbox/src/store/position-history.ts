@@ -48,3 +48,18 @@ export async function addPositionHistory(db: Queryable, history: PositionHistory
     ],
   );
 }
+
+/**
+ * Adds one closed position of `userId` after every id in use, as another writer would: without
+ * its place, which the store's trigger gives it (migration 0027).
+ */
+export async function addUnplacedPosition(db: Queryable, userId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
+       funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
+       realized_pnl, status, created_at, updated_at)
+     SELECT max(id) + 1, $1, 1, 'margin', 'sell', 2, 'JPY', 1, 100, 1, 90, 0, 10, 'closed', 0, 0
+     FROM positions`,
+    [userId],
+  );
+}

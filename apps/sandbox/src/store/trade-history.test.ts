@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserId, secondDemoUserId } from '../demo-market.js';
 import type { RunningSandbox } from '../server.js';
 import { startTestSandbox } from '../test-support.js';
-import { addPositionHistory } from './position-history.js';
+import { addPositionHistory, addUnplacedPosition } from './position-history.js';
 import { tradeHistory } from './trade-history.js';
 
 let sandbox: RunningSandbox;
@@ -25,16 +25,7 @@ beforeAll(async () => {
   await added(demoUserId, demoUserId, 4);
   await added(demoUserId, secondDemoUserId, 7);
   // And one written without its place, as another writer would: the store's trigger places it.
-  await sandbox.database.transaction((tx) =>
-    tx.query(
-      `INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
-           funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
-           realized_pnl, status, created_at, updated_at)
-         SELECT max(id) + 1, $1, 1, 'margin', 'sell', 2, 'JPY', 1, 100, 1, 90, 0, 10, 'closed',
-           0, 0 FROM positions`,
-      [demoUserId],
-    ),
-  );
+  await sandbox.database.transaction((tx) => addUnplacedPosition(tx, demoUserId));
 });
 afterAll(() => sandbox.close());
 

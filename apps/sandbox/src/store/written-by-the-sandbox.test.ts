@@ -8,6 +8,7 @@ import {
   storedTrading,
   type TradingSandbox,
 } from '../testing/trading.js';
+import { addUnplacedPosition } from './position-history.js';
 
 let sandbox: RunningSandbox;
 let trading: TradingSandbox;
@@ -136,16 +137,7 @@ describe('a position in the store', () => {
   it('takes the place after one another writer left, once the sandbox read it', async () => {
     const { trader, buy } = await marginBuys(1);
     // Written beside the sandbox, without a place: the store's trigger places it.
-    await sandbox.database.transaction((tx) =>
-      tx.query(
-        `INSERT INTO positions (id, user_id, product_id, trading_type, side, leverage_level,
-           funding_currency, quantity, open_value, closed_quantity, closed_value, margin,
-           realized_pnl, status, created_at, updated_at)
-         SELECT max(id) + 1, $1, 1, 'margin', 'sell', 2, 'JPY', 1, 100, 1, 90, 0, 10, 'closed',
-           0, 0 FROM positions`,
-        [trader.userId],
-      ),
-    );
+    await sandbox.database.transaction((tx) => addUnplacedPosition(tx, trader.userId));
     await buy();
     await sandbox.sequencer.settled();
     expect(await positionPlaces(trader.userId)).toEqual(oneTo(3));
