@@ -126,7 +126,8 @@ function groupsSharingNoRow(calls: Call[]): Call[][] {
  * the database's group commit: a call is answered once its changes are committed.
  */
 export class Sequencer {
-  #state: SandboxState;
+  /** Empty until the store's state is read in (see `opening`). */
+  #state = new SandboxState();
   #ready: Promise<void> = Promise.resolve();
   #version = 0;
   /** The batch calls decided now are stored with; it is written once the one before is. */
@@ -134,7 +135,7 @@ export class Sequencer {
   #lastBatch: Promise<unknown> = Promise.resolve();
   #rowsSinceReclaim = 0;
   #rowsSinceAnalysis = 0;
-  #intentIdsRead: Promise<void>;
+  #intentIdsRead: Promise<void> = Promise.resolve();
   /** Where history is read: the store, or memory when the store keeps nothing. */
   readonly #history: HistoryReads;
   /** Told of every call's changes; see Publisher. */
@@ -150,12 +151,9 @@ export class Sequencer {
 
   private constructor(
     private readonly storage: SandboxStorage,
-    state: SandboxState,
     private readonly rowsPerReclaim: number,
     private readonly rowsPerAnalysis: number,
   ) {
-    this.#state = state;
-    this.#intentIdsRead = Promise.resolve();
     this.#history = storage.history?.reads ?? memoryHistory(() => this.#state.exchange);
   }
 
@@ -178,7 +176,7 @@ export class Sequencer {
       after = Promise.resolve(),
     }: SequencerOptions & { after?: Promise<unknown> } = {},
   ): Sequencer {
-    const sequencer = new Sequencer(storage, new SandboxState(), rowsPerReclaim, rowsPerAnalysis);
+    const sequencer = new Sequencer(storage, rowsPerReclaim, rowsPerAnalysis);
     sequencer.#ready = after
       .then(() => storage.load())
       .then((state) => {

@@ -222,49 +222,56 @@ async function entriesByAccount(db: Queryable): Promise<Map<string, number>> {
 }
 
 /**
- * The greatest place of each user's own fills of each product, which the next one follows:
- * one step down the places' key per user and product, where a grouped max would read every row.
+ * The greatest place under each value of `key` in `table`, which the next one there follows:
+ * one step down the index of `key` and `place` per value, where a grouped max would read every
+ * row. The key's columns are whole numbers.
  */
+async function greatestPlaces(
+  db: Queryable,
+  table: string,
+  key: string[],
+  place: string,
+): Promise<{ key: number[]; place: number }[]> {
+  // Every name here is one of this module's own, never a caller's.
+  const columns = [...key, place].join(', ');
+  const descending = [...key, place].map((column) => `${column} DESC`).join(', ');
+  const above = key.map((column) => `lasts.${column}`).join(', ');
+  const { rows } = await db.query<Record<string, string | number>>(
+    `WITH RECURSIVE lasts AS (
+       (SELECT ${columns} FROM ${table} ORDER BY ${descending} LIMIT 1)
+       UNION ALL
+       SELECT below.* FROM lasts CROSS JOIN LATERAL (
+         SELECT ${columns} FROM ${table} WHERE (${key.join(', ')}) < (${above})
+         ORDER BY ${descending} LIMIT 1) AS below
+     )
+     SELECT ${key.join(', ')}, ${place}::text AS place FROM lasts`,
+  );
+  return rows.map((row) => ({
+    key: key.map((column) => Number(row[column])),
+    place: Number(row.place),
+  }));
+}
+
+/** Where each user's next own fill of each product is placed (migration 0017). */
 async function loadOwnFillCounts(db: Queryable, state: ExchangeState): Promise<void> {
   // A store seeded before migration 0017, to be migrated after (as its tests do), has none.
   const { rows: kept } = await db.query<{ found: boolean }>(
     "SELECT to_regclass('own_fills') IS NOT NULL AS found",
   );
   if (!kept[0]?.found) return;
-  const { rows } = await db.query<{ user_id: number; product_id: number; place: string }>(
-    `WITH RECURSIVE lasts AS (
-       (SELECT user_id, product_id, place FROM own_fills
-        ORDER BY user_id DESC, product_id DESC, place DESC LIMIT 1)
-       UNION ALL
-       SELECT below.* FROM lasts CROSS JOIN LATERAL (
-         SELECT user_id, product_id, place FROM own_fills
-         WHERE (user_id, product_id) < (lasts.user_id, lasts.product_id)
-         ORDER BY user_id DESC, product_id DESC, place DESC LIMIT 1) AS below
-     )
-     SELECT user_id, product_id, place::text AS place FROM lasts`,
-  );
-  for (const row of rows) {
-    state.ownFillCounts.set(
-      ownFillKey(Number(row.user_id), Number(row.product_id)),
-      Number(row.place),
-    );
+  for (const { key, place } of await greatestPlaces(
+    db,
+    'own_fills',
+    ['user_id', 'product_id'],
+    'place',
+  )) {
+    state.ownFillCounts.set(ownFillKey(key[0] as number, key[1] as number), place);
   }
 }
 
-/**
- * The greatest place of each user's positions, which the next one follows: one step down the
- * places' key per user (migration 0027), where a grouped max would read every position.
- */
+/** Where each user's next position is placed (migration 0027). */
 async function loadPositionCounts(db: Queryable, state: ExchangeState): Promise<void> {
-  const { rows } = await db.query<{ user_id: number; place: string }>(
-    `WITH RECURSIVE lasts AS (
-       (SELECT user_id, user_place FROM positions ORDER BY user_id DESC, user_place DESC LIMIT 1)
-       UNION ALL
-       SELECT below.* FROM lasts CROSS JOIN LATERAL (
-         SELECT user_id, user_place FROM positions WHERE user_id < lasts.user_id
-         ORDER BY user_id DESC, user_place DESC LIMIT 1) AS below
-     )
-     SELECT user_id, user_place::text AS place FROM lasts`,
-  );
-  for (const row of rows) state.positionCounts.set(Number(row.user_id), Number(row.place));
+  for (const { key, place } of await greatestPlaces(db, 'positions', ['user_id'], 'user_place')) {
+    state.positionCounts.set(key[0] as number, place);
+  }
 }
