@@ -144,6 +144,7 @@ function openLoan(
     ...lender,
     borrowerId: borrower.userId,
     currency,
+    ...journal.exchange.placeLoan(lender.lenderId, borrower.userId, currency),
     quantity,
     repaid: new D(0),
     interest: new D(0),

@@ -270,6 +270,13 @@ export interface Loan {
   readonly lenderId: number;
   readonly borrowerId: number;
   readonly currency: string;
+  /**
+   * Its place among its lender's loans of its currency, lent or borrowed alike, from 1, oldest
+   * first.
+   */
+  readonly lenderPlace: number;
+  /** Its place among its borrower's loans of its currency: the lender's, lent to oneself. */
+  readonly borrowerPlace: number;
   readonly rate: D;
   readonly quantity: D;
   readonly repaid: D;
@@ -779,6 +786,37 @@ export class ExchangeState {
     this.positionCounts.set(position.userId, position.place - 1);
   }
 
+  /**
+   * How many loans each user has of each currency, lent or borrowed, by `loanKey`: the place
+   * of their last, which their next one follows.
+   */
+  readonly loanCounts = new Map<string, number>();
+
+  /** Takes the places of a new loan of `currency` from `lenderId` to `borrowerId`. */
+  placeLoan(
+    lenderId: number,
+    borrowerId: number,
+    currency: string,
+  ): Pick<Loan, 'lenderPlace' | 'borrowerPlace'> {
+    const lenderPlace = this.#placeLoanOf(lenderId, currency);
+    const borrowerPlace =
+      borrowerId === lenderId ? lenderPlace : this.#placeLoanOf(borrowerId, currency);
+    return { lenderPlace, borrowerPlace };
+  }
+
+  #placeLoanOf(userId: number, currency: string): number {
+    const key = loanKey(userId, currency);
+    const place = (this.loanCounts.get(key) ?? 0) + 1;
+    this.loanCounts.set(key, place);
+    return place;
+  }
+
+  /** Gives back the places of a loan opened by a call that was then refused, latest first. */
+  unplaceLoan(loan: Loan): void {
+    this.loanCounts.set(loanKey(loan.borrowerId, loan.currency), loan.borrowerPlace - 1);
+    this.loanCounts.set(loanKey(loan.lenderId, loan.currency), loan.lenderPlace - 1);
+  }
+
   /** Gives back the place of an own fill made by a call that was then refused, latest first. */
   unplaceOwnFill(ownFill: OwnFill): void {
     this.ownFillCounts.set(ownFillKey(ownFill.userId, ownFill.productId), ownFill.place - 1);
@@ -828,6 +866,12 @@ export class ExchangeState {
 
 /** The key of a user's own fills of a product in `ownFillCounts`. */
 export const ownFillKey = (userId: number, productId: number) => `${userId}:${productId}`;
+
+export const loanKey = (userId: number, currency: string) => `${userId}:${currency}`;
+
+/** The place `loan` holds among the loans of `userId`, one of its parties. */
+export const loanPlaceOf = (loan: Loan, userId: number) =>
+  loan.lenderId === userId ? loan.lenderPlace : loan.borrowerPlace;
 
 /** The users a loan is listed for: its lender and its borrower, once when they are one. */
 const partiesOf = (loan: Loan): number[] =>

@@ -99,7 +99,10 @@ export interface HistoryReads {
   ): Promise<Page<HeldTrade>>;
   /** One of `userId`'s trades, open or closed. */
   trade(userId: number, id: number): Promise<HeldTrade | undefined>;
-  /** The loans `userId` lent or borrowed in `currency`, newest first: `limit` after `offset`. */
+  /**
+   * The loans `userId` lent or borrowed in `currency`, newest (last placed) first: `limit` after
+   * `offset`.
+   */
   loans(userId: number, currency: string, offset: number, limit: number): Promise<Page<Loan>>;
   /** One of the loans `userId` lent or borrowed, open or repaid. */
   loan(userId: number, id: number): Promise<Loan | undefined>;

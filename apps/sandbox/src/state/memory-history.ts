@@ -1,4 +1,12 @@
-import type { ExchangeState, Fill, LedgerEntry, Loan, Order, Position } from './exchange-state.js';
+import {
+  type ExchangeState,
+  type Fill,
+  type LedgerEntry,
+  type Loan,
+  loanPlaceOf,
+  type Order,
+  type Position,
+} from './exchange-state.js';
 import type { EntryFilter, HeldTrade, HistoryReads, OrderKey, OwnFill, Page } from './history.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
@@ -126,7 +134,7 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       const picked = current()
         .loansOfUser(userId)
         .filter((loan) => loan.currency === currency)
-        .sort((a, b) => b.id - a.id);
+        .sort((a, b) => loanPlaceOf(b, userId) - loanPlaceOf(a, userId));
       return pageOf(picked, offset, limit);
     },
     loanBids: async (userId, currency, offset, limit) => {

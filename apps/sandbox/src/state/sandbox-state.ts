@@ -137,7 +137,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
   loan: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.addLoan(row),
-    drop: (state, row) => state.exchange.dropLoan(row),
+    // Dropped only as the call that opened it is refused: its places are given back.
+    drop: (state, row) => {
+      state.exchange.dropLoan(row);
+      state.exchange.unplaceLoan(row);
+    },
   },
   leverageSetting: {
     key: (row) => String(row.tradingAccountId),

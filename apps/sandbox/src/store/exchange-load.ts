@@ -1,5 +1,5 @@
 import { statesWith } from '@exchange-kit/contract/state-tables';
-import { type D, ExchangeState, type Order, ownFillKey } from '../state/exchange-state.js';
+import { type D, ExchangeState, loanKey, type Order, ownFillKey } from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
 import {
   columnsOf,
@@ -60,6 +60,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   await loadTraded(db, state, orders);
   await loadOwnFillCounts(db, state);
   await loadPositionCounts(db, state);
+  await loadLoanCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
   for (const position of await openPositions) state.positions.set(position.id, position);
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
@@ -273,5 +274,23 @@ async function loadOwnFillCounts(db: Queryable, state: ExchangeState): Promise<v
 async function loadPositionCounts(db: Queryable, state: ExchangeState): Promise<void> {
   for (const { key, place } of await greatestPlaces(db, 'positions', ['user_id'], 'user_place')) {
     state.positionCounts.set(key[0] as number, place);
+  }
+}
+
+/**
+ * Where each user's next loan of each currency is placed (migration 0028): one past the count
+ * the store keeps as loans are written by anyone, which counts a loan once for each party.
+ */
+async function loadLoanCounts(db: Queryable, state: ExchangeState): Promise<void> {
+  // A store seeded before migration 0023, to be migrated after (as its tests do), has none.
+  const { rows: kept } = await db.query<{ found: boolean }>(
+    "SELECT to_regclass('loan_counts') IS NOT NULL AS found",
+  );
+  if (!kept[0]?.found) return;
+  const { rows } = await db.query<{ user_id: string; currency: string; loans: string }>(
+    'SELECT user_id, currency, loans::text AS loans FROM loan_counts',
+  );
+  for (const row of rows) {
+    state.loanCounts.set(loanKey(Number(row.user_id), row.currency), Number(row.loans));
   }
 }

@@ -8,6 +8,7 @@ import { migrate } from './migrations.js';
 import { addOrderHistory } from './order-history.js';
 import { demoUserId, marketMakerId, seed } from './seed.js';
 import { storedHistory } from './stored-history.js';
+import { tradeHistory } from './trade-history.js';
 
 const allMigrations = [
   '0001.do.exchange.sql',
@@ -37,6 +38,7 @@ const allMigrations = [
   '0025.do.margin-counts-kept-by-the-sandbox.sql',
   '0026.do.orders-and-entries-written-lighter.sql',
   '0027.do.trades-placed.sql',
+  '0028.do.loans-placed.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -116,24 +118,39 @@ async function asOfItsVersion(db: Database): Promise<Database> {
   };
 }
 
+/** The places of positions (0027) and loans (0028): columns a start reads. */
+const placeColumns: [string, string][] = [
+  ['positions', 'user_place'],
+  ['loans', 'lender_place'],
+  ['loans', 'borrower_place'],
+];
+
 /**
  * The demo market, then fills between the demo user's own orders on two products and one
  * where the market maker's order takes one of theirs: fills seen by one side or by both.
  */
 async function seedWithFills(db: Database): Promise<void> {
-  // A column the sandbox reads now that the store's version lacks is there while it seeds (it
-  // opens no position), and gone before the store migrates.
-  const { rows } = await db.read((tx) =>
-    tx.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM information_schema.columns
-         WHERE table_name = 'positions' AND column_name = 'user_place') AS found`,
-    ),
-  );
-  const lacksPlaces = !rows[0]?.found;
-  if (lacksPlaces) await db.apply('ALTER TABLE positions ADD COLUMN user_place bigint');
+  // Columns the sandbox reads now that the store's version lacks are there while it seeds (it
+  // opens no position and no loan), and gone before the store migrates.
+  const lacking: [string, string][] = [];
+  for (const [table, column] of placeColumns) {
+    const { rows } = await db.read((tx) =>
+      tx.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+           WHERE table_name = $1 AND column_name = $2) AS found`,
+        [table, column],
+      ),
+    );
+    if (!rows[0]?.found) lacking.push([table, column]);
+  }
+  for (const [table, column] of lacking) {
+    await db.apply(`ALTER TABLE ${table} ADD COLUMN ${column} bigint`);
+  }
   const sequencer = await seed(await asOfItsVersion(db), defaultCredentials, T0);
   await sequencer.settled();
-  if (lacksPlaces) await db.apply('ALTER TABLE positions DROP COLUMN user_place');
+  for (const [table, column] of lacking) {
+    await db.apply(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+  }
   await db.transaction(async (tx) => {
     for (const productId of [1, 2]) {
       await addOrderHistory(tx, { orders: 5, userId: demoUserId, productId, since: T0 });
@@ -189,6 +206,7 @@ describe('migrate', () => {
       '25:margin-counts-kept-by-the-sandbox',
       '26:orders-and-entries-written-lighter',
       '27:trades-placed',
+      '28:loans-placed',
     ]);
     for (const row of rows) expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -376,6 +394,51 @@ describe('migrate', () => {
     expect(counted.length).toBeGreaterThan(1);
     expect(await counts(older)).toEqual(counted);
     expect(await counts(fresh)).toEqual(counted);
+  });
+
+  it('places the loans of a store made before loans had places, one list per party and currency', async () => {
+    const older = await emptyStore();
+    await migrateAsFormerRunner(older, allMigrations.indexOf('0027.do.trades-placed.sql') + 1);
+    // Lent and borrowed by turns, one to oneself, one of another currency; ids not in the
+    // order they were written.
+    const loans: [id: number, lender: number, borrower: number, currency: string][] = [
+      [7, 1, 2, 'JPY'],
+      [3, 2, 1, 'JPY'],
+      [9, 1, 1, 'JPY'],
+      [4, 1, 2, 'BTC'],
+      [12, 3, 1, 'JPY'],
+      [5, 1, 2, 'JPY'],
+    ];
+    await older.transaction(async (tx) => {
+      for (const [id, lender, borrower, currency] of loans) {
+        await tx.query(
+          `INSERT INTO loans (id, position_id, bid_id, lender_id, borrower_id, currency, rate,
+             quantity, repaid, interest, charged_until, fund_reloaned, status, created_at,
+             updated_at)
+           VALUES ($1, NULL, NULL, $2, $3, $4, 0.001, 1, 0, 0, 0, true, 'open', 0, 0)`,
+          [id, lender, borrower, currency],
+        );
+      }
+    });
+    expect(await migrate(older)).toEqual(after('0027.do.trades-placed.sql'));
+
+    const placed = await older.read(async (tx) => {
+      const { rows } = await tx.query<Record<string, string | number>>(
+        'SELECT id, lender_place, borrower_place FROM loans ORDER BY id',
+      );
+      return rows.map((row) => [row.id, row.lender_place, row.borrower_place].map(Number));
+    });
+    // Each party's loans of a currency counted in the order of ids.
+    expect(placed).toEqual([
+      [3, 1, 1],
+      [4, 1, 1],
+      [5, 2, 2],
+      [7, 3, 3],
+      [9, 4, 4],
+      [12, 1, 5],
+    ]);
+    const page = await tradeHistory(older).loans(1, 'JPY', 1, 3);
+    expect(page).toMatchObject({ total: 5, rows: [{ id: 9 }, { id: 7 }, { id: 5 }] });
   });
 
   it('writes orders, fills, ledger entries, positions and loans without a foreign key to check per row', async () => {

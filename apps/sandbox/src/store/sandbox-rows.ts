@@ -434,6 +434,8 @@ const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
       ['lender_id', 'bigint', 'lenderId'],
       ['borrower_id', 'bigint', 'borrowerId'],
       ['currency', 'text', 'currency'],
+      ['lender_place', 'bigint', 'lenderPlace'],
+      ['borrower_place', 'bigint', 'borrowerPlace'],
       ['rate', 'numeric', 'rate'],
       ['quantity', 'numeric', 'quantity'],
       ['repaid', 'numeric', 'repaid'],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserId, secondDemoUserId } from '../demo-market.js';
 import type { RunningSandbox } from '../server.js';
 import { startTestSandbox } from '../test-support.js';
-import { addPositionHistory, addUnplacedPosition } from './position-history.js';
+import { addPositionHistory, addUnplacedLoans, addUnplacedPosition } from './position-history.js';
 import { tradeHistory } from './trade-history.js';
 
 let sandbox: RunningSandbox;
@@ -26,6 +26,14 @@ beforeAll(async () => {
   await added(demoUserId, secondDemoUserId, 7);
   // And one written without its place, as another writer would: the store's trigger places it.
   await sandbox.database.transaction((tx) => addUnplacedPosition(tx, demoUserId));
+  // And loans written so, in one statement: lent, borrowed, to oneself.
+  await sandbox.database.transaction((tx) =>
+    addUnplacedLoans(tx, 'JPY', [
+      { lenderId: demoUserId, borrowerId: secondDemoUserId },
+      { lenderId: secondDemoUserId, borrowerId: demoUserId },
+      { lenderId: demoUserId, borrowerId: demoUserId },
+    ]),
+  );
 });
 afterAll(() => sandbox.close());
 
@@ -68,26 +76,47 @@ describe("a user's trades read from the store, a page at a time", () => {
   });
 });
 
-describe("a user's loans read from the store, a page at a time", () => {
-  it('are every loan the user is a party to, once each, newest first, whatever the page', async () => {
-    const { rows } = await sandbox.database.read((tx) =>
-      tx.query<{ id: string }>(
-        `SELECT id FROM loans WHERE (lender_id = $1 OR borrower_id = $1) AND currency = 'JPY'
-         ORDER BY id DESC`,
-        [demoUserId],
-      ),
+/** `userId`'s loans of `currency` as the store holds them, last placed first. */
+const storedLoans = (userId: number, currency: string) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ id: string; place: string }>(
+      `SELECT id::text AS id, party_place::text AS place
+       FROM loans, CAST(CASE WHEN lender_id = $1 THEN lender_place ELSE borrower_place END
+         AS bigint) AS party_place
+       WHERE (lender_id = $1 OR borrower_id = $1) AND currency = $2
+       ORDER BY party_place DESC`,
+      [userId, currency],
     );
-    const expected = rows.map((row) => Number(row.id));
-    expect(expected.length).toBeGreaterThanOrEqual(53);
+    return rows.map((row) => ({ id: Number(row.id), place: Number(row.place) }));
+  });
+
+describe("a user's loans read from the store, a page at a time", () => {
+  it('are placed one after another, lent or borrowed, in the order they were written', async () => {
+    for (const userId of [demoUserId, secondDemoUserId]) {
+      const stored = await storedLoans(userId, 'JPY');
+      expect(stored.map((loan) => loan.place)).toEqual(
+        Array.from({ length: stored.length }, (_, n) => stored.length - n),
+      );
+      expect(stored.map((loan) => loan.id)).toEqual(
+        stored.map((loan) => loan.id).sort((a, b) => b - a),
+      );
+    }
+  });
+
+  it('are every loan the user is a party to, once each, last placed first, whatever the page', async () => {
     const { loans } = tradeHistory(sandbox.database);
-    for (const limit of [1, 5, 20]) {
-      const read: number[] = [];
-      for (let offset = 0; offset <= expected.length; offset += limit) {
-        const page = await loans(demoUserId, 'JPY', offset, limit);
-        expect(page.total).toBe(expected.length);
-        read.push(...page.rows.map((loan) => loan.id));
+    for (const userId of [demoUserId, secondDemoUserId]) {
+      const expected = (await storedLoans(userId, 'JPY')).map((loan) => loan.id);
+      expect(expected.length).toBeGreaterThanOrEqual(userId === demoUserId ? 56 : 51);
+      for (const limit of [1, 5, 20]) {
+        const read: number[] = [];
+        for (let offset = 0; offset <= expected.length; offset += limit) {
+          const page = await loans(userId, 'JPY', offset, limit);
+          expect(page.total).toBe(expected.length);
+          read.push(...page.rows.map((loan) => loan.id));
+        }
+        expect({ userId, limit, read }).toEqual({ userId, limit, read: expected });
       }
-      expect(read).toEqual(expected);
     }
   });
 });

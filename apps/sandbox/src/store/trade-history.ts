@@ -42,7 +42,12 @@ async function withLoans(tx: Queryable, positions: Position[]): Promise<HeldTrad
 }
 
 const partyTo = '(lender_id = $1 OR borrower_id = $1)';
-const reach = 'ORDER BY id DESC LIMIT $3::bigint + $4::bigint';
+
+/** How many loans of currency `$2` user `$1` has, lent or borrowed: the place of their last. */
+const loansCounted = `(SELECT coalesce(sum(loans), 0)::bigint FROM loan_counts
+  WHERE user_id = $1 AND currency = $2)`;
+/** The greatest place on a page `$4` loans in, newest first: the page reads down from it. */
+const pageTop = `${loansCounted} - $4::bigint`;
 
 /**
  * A read of a page of a user's rows of one currency: `pageSql` takes the user, the currency,
@@ -114,22 +119,25 @@ export function tradeHistory(
         const [found] = await withLoans(tx, rows.map(positionOf));
         return found;
       }),
-    // The page's ids from each party's index, newest first, as far as the page reaches: one
-    // condition on either party would read every loan of both to sort them. The two lists
-    // share no loan, so they are merged as they come, in order, and only the page's rows are
-    // read: deduplicated, every id up to the page was hashed, sorted and read whole.
+    // A user's loans of a currency are placed in one list, lent or borrowed (migration 0028):
+    // the page is the places below the count less the offset, on each party's index, as far
+    // as the page reaches, merged. A loan to oneself is on both; it is read as the lender's.
     loans: currencyPage(
       db,
       loanOf,
       `${selectFrom('loan')} WHERE id IN (
          SELECT id FROM (
-           (SELECT id FROM loans WHERE lender_id = $1 AND currency = $2 ${reach})
+           (SELECT id, lender_place AS place FROM loans
+            WHERE lender_id = $1 AND currency = $2 AND lender_place <= ${pageTop}
+            ORDER BY lender_place DESC LIMIT $3)
            UNION ALL
-           (SELECT id FROM loans WHERE borrower_id = $1 AND currency = $2
-              AND lender_id IS DISTINCT FROM $1 ${reach})) AS ids
-         ORDER BY id DESC LIMIT $3 OFFSET $4)
-       ORDER BY id DESC`,
-      'SELECT coalesce(sum(loans), 0) AS count FROM loan_counts WHERE user_id = $1 AND currency = $2',
+           (SELECT id, borrower_place FROM loans
+            WHERE borrower_id = $1 AND currency = $2 AND borrower_place <= ${pageTop}
+              AND lender_id IS DISTINCT FROM $1
+            ORDER BY borrower_place DESC LIMIT $3)) AS ids
+         ORDER BY place DESC LIMIT $3)
+       ORDER BY CASE WHEN lender_id = $1 THEN lender_place ELSE borrower_place END DESC`,
+      `SELECT ${loansCounted} AS count`,
     ),
     // A lender's bids are few beside their loans: counted on their index.
     loanBids: currencyPage(

@@ -8,7 +8,7 @@ import {
   storedTrading,
   type TradingSandbox,
 } from '../testing/trading.js';
-import { addUnplacedPosition } from './position-history.js';
+import { addUnplacedLoans, addUnplacedPosition } from './position-history.js';
 
 let sandbox: RunningSandbox;
 let trading: TradingSandbox;
@@ -141,6 +141,73 @@ describe('a position in the store', () => {
     await buy();
     await sandbox.sequencer.settled();
     expect(await positionPlaces(trader.userId)).toEqual(oneTo(3));
+  });
+});
+
+/** `userId`'s stored loans, lent or borrowed: each one's currency, then its place, by id. */
+const loanPlaces = (userId: number) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ currency: string; place: string | number }>(
+      `SELECT currency,
+         CASE WHEN lender_id = $1 THEN lender_place ELSE borrower_place END AS place
+       FROM loans WHERE lender_id = $1 OR borrower_id = $1 ORDER BY id`,
+      [userId],
+    );
+    return rows.map((row) => `${row.currency} ${row.place}`);
+  });
+
+/** Who lent the loans `userId` borrowed. */
+const lendersTo = (userId: number) =>
+  sandbox.database.read(async (tx) => {
+    const { rows } = await tx.query<{ lender_id: string | number }>(
+      'SELECT DISTINCT lender_id FROM loans WHERE borrower_id = $1',
+      [userId],
+    );
+    return rows.map((row) => Number(row.lender_id));
+  });
+
+/** Each currency's places from 1 on, in the order of `placed`: what loans written in turn hold. */
+const denseByCurrency = (placed: readonly string[]) => {
+  const counted = new Map<string, number>();
+  return placed.map((entry) => {
+    const currency = entry.split(' ')[0] ?? '';
+    const place = (counted.get(currency) ?? 0) + 1;
+    counted.set(currency, place);
+    return `${currency} ${place}`;
+  });
+};
+
+describe('a loan in the store', () => {
+  it('is written with its places by the sandbox, the store placing none of them', async () => {
+    await withoutTriggers(['loans.loans_placed'], async () => {
+      const { trader } = await marginBuys(3);
+      const borrowed = await loanPlaces(trader.userId);
+      expect(borrowed).toHaveLength(3);
+      expect(borrowed).toEqual(denseByCurrency(borrowed));
+      // The lender's list holds every loan it made, to every user of every test here.
+      const [lender] = await lendersTo(trader.userId);
+      const lent = await loanPlaces(lender ?? 0);
+      expect(lent.length).toBeGreaterThanOrEqual(3);
+      expect(lent).toEqual(denseByCurrency(lent));
+    });
+  });
+
+  it('takes the place after one another writer left, once the sandbox read it', async () => {
+    const { trader, buy } = await marginBuys(1);
+    const [lender] = await lendersTo(trader.userId);
+    const [first] = await loanPlaces(trader.userId);
+    // Written beside the sandbox, without its places: the store's trigger places it.
+    await sandbox.database.transaction((tx) =>
+      addUnplacedLoans(tx, first?.split(' ')[0] ?? '', [
+        { lenderId: lender ?? 0, borrowerId: trader.userId },
+      ]),
+    );
+    await buy();
+    await sandbox.sequencer.settled();
+    const borrowed = await loanPlaces(trader.userId);
+    expect(borrowed).toHaveLength(3);
+    expect(borrowed).toEqual(denseByCurrency(borrowed));
+    expect(await loanPlaces(lender ?? 0)).toEqual(denseByCurrency(await loanPlaces(lender ?? 0)));
   });
 });
 
