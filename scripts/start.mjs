@@ -63,6 +63,55 @@ function signalGroup(child, signal) {
   }
 }
 
+/**
+ * The guard's whole program, run as a process of its own (see `guard`), so it sees none of this
+ * file's names. Its stdin is a pipe whose other end only this process holds, which the OS closes
+ * however this process ends, SIGKILL included, when no handler here gets to run. At that end of
+ * input it does what `stop` would (SIGTERM, SIGKILL 5 s later) to the groups still running:
+ * this process writes "+pid" for each child it starts and "-pid" once it is gone.
+ */
+function guardMain() {
+  const groups = new Set();
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      if (line[0] === '+') groups.add(Number(line.slice(1)));
+      else groups.delete(Number(line.slice(1)));
+    }
+  });
+  process.stdin.on('end', () => {
+    const signal = (pgid, name) => {
+      try {
+        process.kill(-pgid, name);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const pgid of groups) signal(pgid, 'SIGTERM');
+    const deadline = Date.now() + 5000;
+    const poll = setInterval(() => {
+      const left = [...groups].filter((pgid) => signal(pgid, 0));
+      if (left.length > 0 && Date.now() < deadline) return;
+      for (const pgid of left) signal(pgid, 'SIGKILL');
+      clearInterval(poll);
+    }, 100);
+  });
+}
+
+/** A child `stop` and the guard both end, until it has exited. */
+function track(child) {
+  children.add(child);
+  guard.stdin.write(`+${child.pid}\n`);
+  child.once('exit', () => {
+    children.delete(child);
+    guard.stdin.write(`-${child.pid}\n`);
+  });
+}
+
 // Should this process end any other way, its detached servers must not outlive it.
 process.on('exit', () => {
   for (const child of children) signalGroup(child, 'SIGTERM');
@@ -97,7 +146,7 @@ function launch(name, command, args, cwd, onLine) {
     detached: true,
     env: process.env,
   });
-  children.add(child);
+  track(child);
   let output = '';
   createInterface({ input: child.stdout }).on('line', (line) => {
     output += `${line}\n`;
@@ -107,7 +156,6 @@ function launch(name, command, args, cwd, onLine) {
     output += chunk;
   });
   child.on('exit', (code, signal) => {
-    children.delete(child);
     if (!stopping) fail(`${name} stopped (${signal ?? `exit ${code}`})`, output);
   });
   return child;
@@ -133,6 +181,19 @@ if (busy.length > 0) {
   process.exit(1);
 }
 
+// The children run detached, so a SIGKILL of this process, or of its group, reaches none of
+// them and no handler here runs: without the guard they would keep both ports. The guard is
+// detached too, so that kill does not reach it either. Unreferenced, it never keeps this
+// process alive.
+const guard = spawn(process.execPath, ['-e', `(${guardMain})()`], {
+  stdio: ['pipe', 'ignore', 'ignore'],
+  detached: true,
+});
+guard.unref();
+guard.stdin.unref();
+// A guard gone first only costs that protection, not the start.
+guard.stdin.on('error', () => {});
+
 const sandboxUrl = `http://${host}:${sandboxPort}`;
 const docsUrl = `http://${host}:${docsPort}/`;
 
@@ -144,7 +205,7 @@ const sandboxReady = new Promise((resolve) => {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  children.add(build);
+  track(build);
   let output = '';
   build.stdout.on('data', (chunk) => {
     output += chunk;
@@ -153,7 +214,6 @@ const sandboxReady = new Promise((resolve) => {
     output += chunk;
   });
   build.on('exit', (code) => {
-    children.delete(build);
     if (stopping) return;
     if (code !== 0) return fail('the sandbox did not build', output);
     launch(
@@ -186,10 +246,7 @@ const docsReady = (async () => {
   const building = Date.now();
   const built = await ensureSiteBuilt({
     detached: true,
-    onChild: (child) => {
-      children.add(child);
-      child.on('exit', () => children.delete(child));
-    },
+    onChild: track,
   }).catch((error) => {
     fail('the docs site did not build', stopping ? '' : (error.output ?? error.message));
     return new Promise(() => {});

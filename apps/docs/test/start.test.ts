@@ -1,6 +1,7 @@
 /**
  * `pnpm start` as a person runs it from the repository root: the ready block, every URL in it
- * answering, a second start refused in one line, and Ctrl-C ending everything quietly.
+ * answering, a second start refused in one line, and Ctrl-C ending everything quietly; killed
+ * outright, it still leaves no server holding a port.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -82,12 +83,46 @@ async function waitFor(run: Run, test: (output: string) => boolean, ms: number, 
   }
 }
 
+/** Can the port be listened on again, as the next `pnpm start` will? */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The process groups of every process whose command line holds one of `marks`, as words. */
+function groupsOf(marks: string[]): number[] {
+  const table = execFileSync('ps', ['-A', '-o', 'pgid=,args='], { encoding: 'utf8' });
+  const groups = table
+    .split('\n')
+    .filter((line) => marks.some((mark) => `${line} `.includes(` ${mark} `)))
+    .map((line) => Number.parseInt(line, 10));
+  return [...new Set(groups)];
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const runs: Run[] = [];
 const dataDirs: string[] = [];
+/** Server groups a failing test may have left running, ended for good after it. */
+const strays: number[] = [];
 afterAll(async () => {
+  for (const pgid of strays) {
+    if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+  }
   // As Ctrl-C would: the start script stops the servers it started, which run apart from it.
   for (const run of runs) {
-    if (run.child.exitCode === null && run.child.pid) process.kill(-run.child.pid, 'SIGINT');
+    const running = run.child.exitCode === null && run.child.signalCode === null;
+    if (running && run.child.pid) process.kill(-run.child.pid, 'SIGINT');
   }
   await Promise.all(runs.map((run) => within(run.exited, 20_000, 'stopping').catch(() => {})));
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
@@ -144,5 +179,41 @@ describe('pnpm start', () => {
     for (const port of [sandboxPort, docsPort]) {
       await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
     }
+  });
+
+  it('leaves no server behind, and both ports free, when killed with SIGKILL', async () => {
+    const [sandboxPort, docsPort] = [await freePort(), await freePort()];
+    const dataDir = await mkdtemp(join(tmpdir(), 'start-test-'));
+    dataDirs.push(dataDir);
+    const run = pnpmStart({
+      SANDBOX_PORT: String(sandboxPort),
+      DOCS_PORT: String(docsPort),
+      SANDBOX_DATA_DIR: dataDir,
+    });
+    runs.push(run);
+    await waitFor(run, (out) => out.split(rule).length === 3, 90_000, 'ready block');
+    // The sandbox is the one process given this data directory, the docs server (tsx and the
+    // node it runs) the ones given this port.
+    const servers = groupsOf([dataDir, `--port ${docsPort}`]);
+    strays.push(...servers);
+    expect(servers.length).toBeGreaterThanOrEqual(2);
+
+    // As `kill -9` of the terminal's job: pnpm and the start script die without a word.
+    process.kill(-(run.child.pid as number), 'SIGKILL');
+    await within(run.exited, 5_000, 'the SIGKILL');
+
+    const deadline = Date.now() + 10_000;
+    const left = async () => {
+      const alive = servers.filter(groupAlive);
+      const busy = [];
+      for (const port of [sandboxPort, docsPort]) if (!(await bindable(port))) busy.push(port);
+      return { alive, busy };
+    };
+    let state = await left();
+    while ((state.alive.length > 0 || state.busy.length > 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      state = await left();
+    }
+    expect(state).toEqual({ alive: [], busy: [] });
   });
 });
