@@ -21,13 +21,9 @@ const orders: HolderSource = (state, userId, currency) =>
 
 /** Each open position's margin. */
 const positions: HolderSource = (state, userId, currency) =>
-  [...state.positions.values()]
-    .filter(
-      (position) =>
-        position.userId === userId &&
-        position.fundingCurrency === currency &&
-        !position.margin.isZero(),
-    )
+  state
+    .positionsOfUser(userId)
+    .filter((position) => position.fundingCurrency === currency && !position.margin.isZero())
     .map((position) => ({ type: 'position', id: position.id, amount: position.margin }));
 
 /** Each withdrawal not yet in a terminal state: its amount plus its fee, as `holdFor` held it. */

@@ -106,9 +106,7 @@ const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, n
   if (query.product_id !== undefined) loadProduct(journal, query.product_id);
   const userId = actingUser(caller);
   // What the open ones owe by now is charged first, so the page shows it.
-  const open = [...journal.exchange.positions.values()].filter(
-    (position) => position.userId === userId,
-  );
+  const open = journal.exchange.positionsOfUser(userId);
   chargeDueInterest(
     journal,
     now,
@@ -171,10 +169,10 @@ const closeAllTrades: ExchangeHandlerOf<'closeAllTrades'> = (context) => {
   const filters = (context.body ?? {}) as z.infer<typeof zCloseAllTradesBody>;
   const { journal } = context;
   const userId = actingUser(context.caller);
-  const chosen = [...journal.exchange.positions.values()]
+  const chosen = journal.exchange
+    .positionsOfUser(userId)
     .filter(
       (position) =>
-        position.userId === userId &&
         position.status === 'open' &&
         (filters.side === undefined || position.side === sideOf[filters.side]),
     )

@@ -101,10 +101,10 @@ export function tradingAccountView(
 ): TradingAccountBody {
   const id = accountId(userId, product.id);
   const funding = product.quotedCurrency;
-  const open = [...state.positions.values()]
+  const open = state
+    .positionsOfUser(userId)
     .filter(
       (position) =>
-        position.userId === userId &&
         position.productId === product.id &&
         position.status === 'open' &&
         position.fundingCurrency === funding,

@@ -444,7 +444,10 @@ export class ExchangeState {
    * cancelled later names, its fills gone from memory.
    */
   lastStoredFill = new Map<number, number>();
-  positions = new Map<number, Position>();
+  /** The positions memory holds: every open one, and those closed until their batch is stored. */
+  readonly positions = new Map<number, Position>();
+  /** The same positions by user: what one user's calls read, not every position there is. */
+  readonly #positionsByUser = new Map<number, Position[]>();
   /** The orders that close each margin position, by its id: its take profit and stop loss. */
   readonly #exitsByPosition = new Map<number, Order[]>();
   /**
@@ -702,11 +705,18 @@ export class ExchangeState {
 
   addPosition(position: Position): void {
     this.positions.set(position.id, position);
+    getOrCreate(this.#positionsByUser, position.userId, (): Position[] => []).push(position);
   }
 
   /** Forgets a position opened by a call that was then refused. */
   dropPosition(position: Position): void {
     this.positions.delete(position.id);
+    removeFrom(this.#positionsByUser.get(position.userId), position);
+  }
+
+  /** The positions of `userId` memory holds, in the order they were added. */
+  positionsOfUser(userId: number): readonly Position[] {
+    return this.#positionsByUser.get(userId) ?? [];
   }
 
   /**

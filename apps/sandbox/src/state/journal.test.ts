@@ -1,7 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { D, type OAuthRequest, type Order } from './exchange-state.js';
+import { D, type OAuthRequest, type Order, type Position } from './exchange-state.js';
 import { Changes, Journal } from './journal.js';
 import { SandboxState } from './sandbox-state.js';
+
+const position = (id: number, userId: number): Position => ({
+  id,
+  userId,
+  productId: 1,
+  tradingType: 'margin',
+  side: 'buy',
+  leverageLevel: 2,
+  fundingCurrency: 'JPY',
+  quantity: new D(1),
+  openValue: new D(100),
+  closedQuantity: new D(0),
+  closedValue: new D(0),
+  margin: new D(50),
+  realizedPnl: new D(0),
+  status: 'open',
+  place: id,
+  createdAt: 1_000,
+  updatedAt: 1_000,
+});
 
 const request = (): OAuthRequest => ({
   publicId: '09188d8a-34c8-46a0-9763-3652c91f5011',
@@ -96,6 +116,23 @@ describe('Journal', () => {
     journal.undo();
     expect(kept.expiresAt).toBe(2_000);
     expect(state.exchange.oauthRequests.has('a')).toBe(false);
+  });
+
+  it("keeps each user's positions as they are opened, undone and let go of once stored", () => {
+    const state = new SandboxState();
+    const { exchange } = state;
+    const kept = new Journal(state).addPosition(position(1, 7));
+    new Journal(state).addPosition(position(2, 8));
+    const refused = new Journal(state);
+    refused.addPosition(position(3, 7));
+    expect(exchange.positionsOfUser(7).map((held) => held.id)).toEqual([1, 3]);
+    refused.undo();
+    expect(exchange.positionsOfUser(7).map((held) => held.id)).toEqual([1]);
+    expect(exchange.positionsOfUser(8).map((held) => held.id)).toEqual([2]);
+    new Journal(state).touchPosition(kept).status = 'closed';
+    exchange.forgetPosition(kept);
+    expect(exchange.positionsOfUser(7)).toEqual([]);
+    expect([...exchange.positions.keys()]).toEqual([2]);
   });
 
   it('tells a batch which of its records the store holds none of yet', () => {

@@ -119,8 +119,9 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
     countEntries: async (userId, filter) => entriesOf(current(), userId, filter).length,
     trades: async (userId, filter, offset, limit) => {
       const state = current();
-      const picked = [...state.positions.values()]
-        .filter((position) => position.userId === userId && picks<Position>(filter, position))
+      const picked = state
+        .positionsOfUser(userId)
+        .filter((position) => picks<Position>(filter, position))
         .sort((a, b) => b.place - a.place);
       const page = pageOf(picked, offset, limit);
       return { ...page, rows: page.rows.map((position) => held(state, position)) };

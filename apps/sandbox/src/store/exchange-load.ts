@@ -62,7 +62,7 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   await loadPositionCounts(db, state);
   await loadLoanCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
-  for (const position of await openPositions) state.positions.set(position.id, position);
+  for (const position of await openPositions) state.addPosition(position);
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
     state.withdrawals.set(withdrawal.id, withdrawal);
   }
