@@ -59,12 +59,9 @@ export const fundInfoView = (deposit: Deposit) => ({
 
 const listFundInfos: ExchangeHandlerOf<'listFundInfos'> = ({ journal, caller, query }) => {
   const userId = actingUser(caller);
-  const rows = [...journal.exchange.deposits.values()]
-    .filter(
-      (deposit) =>
-        deposit.userId === userId &&
-        (query.currency === undefined || deposit.currency === query.currency),
-    )
+  const rows = journal.exchange
+    .depositsOfUser(userId)
+    .filter((deposit) => query.currency === undefined || deposit.currency === query.currency)
     .sort((a, b) => b.id - a.id);
   return { status: 200, body: pageOf(rows, query.limit, query.page, fundInfoView) };
 };

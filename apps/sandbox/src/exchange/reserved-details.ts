@@ -28,12 +28,11 @@ const positions: HolderSource = (state, userId, currency) =>
 
 /** Each withdrawal not yet in a terminal state: its amount plus its fee, as `holdFor` held it. */
 const withdrawals: HolderSource = (state, userId, currency) =>
-  [...state.withdrawals.values()]
+  state
+    .withdrawalsOfUser(userId)
     .filter(
       (withdrawal) =>
-        withdrawal.userId === userId &&
-        withdrawal.currency === currency &&
-        !hasFlag('withdrawal', withdrawal.state, 'terminal'),
+        withdrawal.currency === currency && !hasFlag('withdrawal', withdrawal.state, 'terminal'),
     )
     .map((withdrawal) => ({ type: 'withdrawal', id: withdrawal.id, amount: heldBy(withdrawal) }));
 

@@ -114,10 +114,10 @@ function ownWithdrawals(
   kind: Withdrawal['kind'],
   filter: { currency?: string; state?: string },
 ): Withdrawal[] {
-  return [...journal.exchange.withdrawals.values()]
+  return journal.exchange
+    .withdrawalsOfUser(userId)
     .filter(
       (withdrawal) =>
-        withdrawal.userId === userId &&
         withdrawal.kind === kind &&
         (filter.currency === undefined || withdrawal.currency === filter.currency) &&
         (filter.state === undefined || withdrawal.state === filter.state),

@@ -1,6 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
+import { ByUser, getOrCreate, removeFrom } from './lists.js';
 import { TradedProduct } from './traded-product.js';
 
 /**
@@ -446,8 +447,7 @@ export class ExchangeState {
   lastStoredFill = new Map<number, number>();
   /** The positions memory holds: every open one, and those closed until their batch is stored. */
   readonly positions = new Map<number, Position>();
-  /** The same positions by user: what one user's calls read, not every position there is. */
-  readonly #positionsByUser = new Map<number, Position[]>();
+  readonly #positionsByUser = new ByUser<Position>();
   /** The orders that close each margin position, by its id: its take profit and stop loss. */
   readonly #exitsByPosition = new Map<number, Order[]>();
   /**
@@ -462,8 +462,10 @@ export class ExchangeState {
    * nothing); read through `HistoryReads`.
    */
   entriesByUser = new Map<number, LedgerEntry[]>();
-  withdrawals = new Map<number, Withdrawal>();
-  deposits = new Map<number, Deposit>();
+  readonly withdrawals = new Map<number, Withdrawal>();
+  readonly #withdrawalsByUser = new ByUser<Withdrawal>();
+  readonly deposits = new Map<number, Deposit>();
+  readonly #depositsByUser = new ByUser<Deposit>();
   loanBids = new Map<number, LoanBid>();
   loans = new Map<number, Loan>();
   /** Each position's loans, oldest first: what a fill or a close of it settles. */
@@ -705,18 +707,50 @@ export class ExchangeState {
 
   addPosition(position: Position): void {
     this.positions.set(position.id, position);
-    getOrCreate(this.#positionsByUser, position.userId, (): Position[] => []).push(position);
+    this.#positionsByUser.add(position);
   }
 
   /** Forgets a position opened by a call that was then refused. */
   dropPosition(position: Position): void {
     this.positions.delete(position.id);
-    removeFrom(this.#positionsByUser.get(position.userId), position);
+    this.#positionsByUser.drop(position);
   }
 
   /** The positions of `userId` memory holds, in the order they were added. */
   positionsOfUser(userId: number): readonly Position[] {
-    return this.#positionsByUser.get(userId) ?? [];
+    return this.#positionsByUser.of(userId);
+  }
+
+  addWithdrawal(withdrawal: Withdrawal): void {
+    this.withdrawals.set(withdrawal.id, withdrawal);
+    this.#withdrawalsByUser.add(withdrawal);
+  }
+
+  /** Forgets a withdrawal asked for by a call that was then refused. */
+  dropWithdrawal(withdrawal: Withdrawal): void {
+    this.withdrawals.delete(withdrawal.id);
+    this.#withdrawalsByUser.drop(withdrawal);
+  }
+
+  /** The withdrawals of `userId`, in the order they were added. */
+  withdrawalsOfUser(userId: number): readonly Withdrawal[] {
+    return this.#withdrawalsByUser.of(userId);
+  }
+
+  addDeposit(deposit: Deposit): void {
+    this.deposits.set(deposit.id, deposit);
+    this.#depositsByUser.add(deposit);
+  }
+
+  /** Forgets a deposit made by a call that was then refused. */
+  dropDeposit(deposit: Deposit): void {
+    this.deposits.delete(deposit.id);
+    this.#depositsByUser.drop(deposit);
+  }
+
+  /** The deposits of `userId`, in the order they were added. */
+  depositsOfUser(userId: number): readonly Deposit[] {
+    return this.#depositsByUser.of(userId);
   }
 
   /**
@@ -886,21 +920,5 @@ export const loanPlaceOf = (loan: Loan, userId: number) =>
 /** The users a loan is listed for: its lender and its borrower, once when they are one. */
 const partiesOf = (loan: Loan): number[] =>
   loan.lenderId === loan.borrowerId ? [loan.lenderId] : [loan.lenderId, loan.borrowerId];
-
-/** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
-function removeFrom<T>(list: T[] | undefined, item: T): void {
-  const at = list?.indexOf(item) ?? -1;
-  if (at !== -1) list?.splice(at, 1);
-}
-
-/** The value under `key`, put there by `create` when there is none yet. */
-export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = create();
-    map.set(key, value);
-  }
-  return value;
-}
 
 const clientKey = (userId: number, clientOrderId: string) => `${userId}\u0000${clientOrderId}`;

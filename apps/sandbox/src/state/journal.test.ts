@@ -135,6 +135,49 @@ describe('Journal', () => {
     expect([...exchange.positions.keys()]).toEqual([2]);
   });
 
+  it("keeps each user's withdrawals and deposits, and forgets those of a refused call", () => {
+    const state = new SandboxState();
+    const { exchange } = state;
+    const withdrawal = {
+      id: 1,
+      userId: 7,
+      kind: 'crypto' as const,
+      currency: 'BTC',
+      amount: new D(1),
+      fee: new D(0),
+      state: 'pending' as const,
+      address: null,
+      network: null,
+      paymentId: null,
+      memoType: null,
+      memoValue: null,
+      transactionHash: null,
+      bankAccountId: null,
+      createdAt: 1_000,
+      updatedAt: 1_000,
+    };
+    const deposit = {
+      id: 1,
+      userId: 7,
+      currency: 'BTC',
+      amount: new D(1),
+      state: 'requested' as const,
+      transactionHash: null,
+      createdAt: 1_000,
+      updatedAt: 1_000,
+    };
+    new Journal(state).add('withdrawal', withdrawal);
+    const refused = new Journal(state);
+    refused.add('withdrawal', { ...withdrawal, id: 2 });
+    refused.add('deposit', deposit);
+    expect(exchange.withdrawalsOfUser(7).map((held) => held.id)).toEqual([1, 2]);
+    expect(exchange.depositsOfUser(7)).toEqual([deposit]);
+    refused.undo();
+    expect(exchange.withdrawalsOfUser(7).map((held) => held.id)).toEqual([1]);
+    expect(exchange.depositsOfUser(7)).toEqual([]);
+    expect(exchange.withdrawalsOfUser(8)).toEqual([]);
+  });
+
   it('tells a batch which of its records the store holds none of yet', () => {
     const state = new SandboxState();
     const kept = new Journal(state).add('oauthRequest', request());

@@ -121,13 +121,13 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
   },
   withdrawal: {
     key: (row) => String(row.id),
-    add: (state, row) => state.exchange.withdrawals.set(row.id, row),
-    drop: (state, row) => state.exchange.withdrawals.delete(row.id),
+    add: (state, row) => state.exchange.addWithdrawal(row),
+    drop: (state, row) => state.exchange.dropWithdrawal(row),
   },
   deposit: {
     key: (row) => String(row.id),
-    add: (state, row) => state.exchange.deposits.set(row.id, row),
-    drop: (state, row) => state.exchange.deposits.delete(row.id),
+    add: (state, row) => state.exchange.addDeposit(row),
+    drop: (state, row) => state.exchange.dropDeposit(row),
   },
   loanBid: {
     key: (row) => String(row.id),

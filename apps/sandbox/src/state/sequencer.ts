@@ -1,12 +1,7 @@
-import {
-  getOrCreate,
-  isOpen,
-  type LedgerEntry,
-  type LoanBid,
-  type Sequences,
-} from './exchange-state.js';
+import { isOpen, type LedgerEntry, type LoanBid, type Sequences } from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
+import { getOrCreate } from './lists.js';
 import { memoryHistory } from './memory-history.js';
 import { SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';

@@ -64,9 +64,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   // Closed positions and their loans stay in the store too, which answers for them.
   for (const position of await openPositions) state.addPosition(position);
   for (const withdrawal of await readRecords(db, 'withdrawal')) {
-    state.withdrawals.set(withdrawal.id, withdrawal);
+    state.addWithdrawal(withdrawal);
   }
-  for (const deposit of await readRecords(db, 'deposit')) state.deposits.set(deposit.id, deposit);
+  for (const deposit of await readRecords(db, 'deposit')) state.addDeposit(deposit);
   // A closed bid stays in the store too, once nothing lent from it is to come back.
   for (const bid of await readRecords(db, 'loanBid', 'id', {
     filter: { where: "status = 'live' OR lent <> 0" },

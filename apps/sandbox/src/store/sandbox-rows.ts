@@ -2,13 +2,13 @@ import {
   type Account,
   D,
   type Fill,
-  getOrCreate,
   type Order,
   type OwnFill,
   type Position,
   type TrailingStop,
 } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
+import { getOrCreate } from '../state/lists.js';
 import type { Asset, Price } from '../state/partner-state.js';
 import {
   historyKinds,
