@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ensureSiteBuilt } from '../apps/docs/scripts/site-build.mjs';
+import { graceMs, signalGroup } from './process-groups.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const host = '127.0.0.1';
@@ -40,8 +41,8 @@ function stop(code) {
   if (running.length === 0) process.exit(code);
   let left = running.length;
   const killer = setTimeout(() => {
-    for (const child of running) signalGroup(child, 'SIGKILL');
-  }, 5000);
+    for (const child of running) signalGroup(child.pid, 'SIGKILL');
+  }, graceMs);
   for (const child of running) {
     child.once('exit', () => {
       left -= 1;
@@ -50,56 +51,8 @@ function stop(code) {
         process.exit(code);
       }
     });
-    signalGroup(child, 'SIGTERM');
+    signalGroup(child.pid, 'SIGTERM');
   }
-}
-
-/** A child and whatever it started (a build's workers): each child leads a group of its own. */
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-/**
- * The guard's whole program, run as a process of its own (see `guard`), so it sees none of this
- * file's names. Its stdin is a pipe whose other end only this process holds, which the OS closes
- * however this process ends, SIGKILL included, when no handler here gets to run. At that end of
- * input it does what `stop` would (SIGTERM, SIGKILL 5 s later) to the groups still running:
- * this process writes "+pid" for each child it starts and "-pid" once it is gone.
- */
-function guardMain() {
-  const groups = new Set();
-  let pending = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop();
-    for (const line of lines) {
-      if (line[0] === '+') groups.add(Number(line.slice(1)));
-      else groups.delete(Number(line.slice(1)));
-    }
-  });
-  process.stdin.on('end', () => {
-    const signal = (pgid, name) => {
-      try {
-        process.kill(-pgid, name);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (const pgid of groups) signal(pgid, 'SIGTERM');
-    const deadline = Date.now() + 5000;
-    const poll = setInterval(() => {
-      const left = [...groups].filter((pgid) => signal(pgid, 0));
-      if (left.length > 0 && Date.now() < deadline) return;
-      for (const pgid of left) signal(pgid, 'SIGKILL');
-      clearInterval(poll);
-    }, 100);
-  });
 }
 
 /** A child `stop` and the guard both end, until it has exited. */
@@ -114,7 +67,7 @@ function track(child) {
 
 // Should this process end any other way, its detached servers must not outlive it.
 process.on('exit', () => {
-  for (const child of children) signalGroup(child, 'SIGTERM');
+  for (const child of children) signalGroup(child.pid, 'SIGTERM');
 });
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -185,7 +138,7 @@ if (busy.length > 0) {
 // them and no handler here runs: without the guard they would keep both ports. The guard is
 // detached too, so that kill does not reach it either. Unreferenced, it never keeps this
 // process alive.
-const guard = spawn(process.execPath, ['-e', `(${guardMain})()`], {
+const guard = spawn(process.execPath, [`${root}scripts/start-guard.mjs`], {
   stdio: ['pipe', 'ignore', 'ignore'],
   detached: true,
 });
