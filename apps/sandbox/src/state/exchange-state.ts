@@ -911,6 +911,7 @@ export class ExchangeState {
 /** The key of a user's own fills of a product in `ownFillCounts`. */
 export const ownFillKey = (userId: number, productId: number) => `${userId}:${productId}`;
 
+/** The key of a user's loans of a currency in `loanCounts`. */
 export const loanKey = (userId: number, currency: string) => `${userId}:${currency}`;
 
 /** The place `loan` holds among the loans of `userId`, one of its parties. */
