@@ -144,7 +144,7 @@ describe('a position in the store', () => {
   });
 });
 
-/** `userId`'s stored loans, lent or borrowed: each one's currency, then its place, by id. */
+/** `userId`'s stored loans, lent or borrowed: each one's currency and place, by id. */
 const loanPlaces = (userId: number) =>
   sandbox.database.read(async (tx) => {
     const { rows } = await tx.query<{ currency: string; place: string | number }>(
@@ -153,7 +153,7 @@ const loanPlaces = (userId: number) =>
        FROM loans WHERE lender_id = $1 OR borrower_id = $1 ORDER BY id`,
       [userId],
     );
-    return rows.map((row) => `${row.currency} ${row.place}`);
+    return rows.map((row) => ({ currency: row.currency, place: Number(row.place) }));
   });
 
 /** Who lent the loans `userId` borrowed. */
@@ -167,13 +167,12 @@ const lendersTo = (userId: number) =>
   });
 
 /** Each currency's places from 1 on, in the order of `placed`: what loans written in turn hold. */
-const denseByCurrency = (placed: readonly string[]) => {
+const denseByCurrency = (placed: readonly { currency: string }[]) => {
   const counted = new Map<string, number>();
-  return placed.map((entry) => {
-    const currency = entry.split(' ')[0] ?? '';
+  return placed.map(({ currency }) => {
     const place = (counted.get(currency) ?? 0) + 1;
     counted.set(currency, place);
-    return `${currency} ${place}`;
+    return { currency, place };
   });
 };
 
@@ -198,7 +197,7 @@ describe('a loan in the store', () => {
     const [first] = await loanPlaces(trader.userId);
     // Written beside the sandbox, without its places: the store's trigger places it.
     await sandbox.database.transaction((tx) =>
-      addUnplacedLoans(tx, first?.split(' ')[0] ?? '', [
+      addUnplacedLoans(tx, first?.currency ?? '', [
         { lenderId: lender ?? 0, borrowerId: trader.userId },
       ]),
     );
@@ -207,7 +206,8 @@ describe('a loan in the store', () => {
     const borrowed = await loanPlaces(trader.userId);
     expect(borrowed).toHaveLength(3);
     expect(borrowed).toEqual(denseByCurrency(borrowed));
-    expect(await loanPlaces(lender ?? 0)).toEqual(denseByCurrency(await loanPlaces(lender ?? 0)));
+    const lent = await loanPlaces(lender ?? 0);
+    expect(lent).toEqual(denseByCurrency(lent));
   });
 });
 
