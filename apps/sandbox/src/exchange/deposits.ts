@@ -1,10 +1,10 @@
 import { NotFound, Refusal } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, type Deposit } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { postEntry } from './ledger.js';
-import { pageOf } from './paging.js';
+import { pageFrom } from './paging.js';
 
 const decimal = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
@@ -57,13 +57,15 @@ export const fundInfoView = (deposit: Deposit) => ({
   updated_at: Math.floor(deposit.updatedAt / 1000),
 });
 
-const listFundInfos: ExchangeHandlerOf<'listFundInfos'> = ({ journal, caller, query }) => {
+/** The caller's deposits, of one currency if asked, newest first: history, read paged. */
+const listFundInfos: ExchangeHandlerOf<'listFundInfos'> = ({ caller, query }) => {
   const userId = actingUser(caller);
-  const rows = journal.exchange
-    .depositsOfUser(userId)
-    .filter((deposit) => query.currency === undefined || deposit.currency === query.currency)
-    .sort((a, b) => b.id - a.id);
-  return { status: 200, body: pageOf(rows, query.limit, query.page, fundInfoView) };
+  const { limit, page, currency } = query;
+  return later(async (history) => {
+    const found = await history.deposits(userId, currency, (page - 1) * limit, limit);
+    const models = found.rows.map(fundInfoView);
+    return { status: 200 as const, body: pageFrom(found.total, models, limit, page) };
+  });
 };
 
 export const depositHandlers = { listFundInfos } satisfies Handlers;

@@ -1,5 +1,6 @@
 import { hasFlag, requirements } from '@exchange-kit/contract/state-tables';
 import { NotFound, Refusal } from '../handling/errors.js';
+import { type LaterReply, refusedFromHistory } from '../handling/operation.js';
 import type { D, Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { adjustReserved, postEntry } from './ledger.js';
@@ -29,6 +30,29 @@ export function holdFor(journal: Journal, withdrawal: Withdrawal): void {
 /** Who moves a withdrawal: its owner, who sees only their own of one kind, or the exchange. */
 export type Mover = { userId: number; kind: Withdrawal['kind'] } | 'exchange';
 
+const notFound = () => new NotFound('Withdrawal not found');
+
+/** Whether `withdrawal` is not one `mover` sees: another user's, or of the other kind. */
+const hiddenFrom = (mover: Mover, withdrawal: Withdrawal) =>
+  mover !== 'exchange' && (withdrawal.userId !== mover.userId || withdrawal.kind !== mover.kind);
+
+/**
+ * Whether memory holds the withdrawal `id`: it lets go of each once stored ended, and then
+ * `refusedAsStored` answers for it.
+ */
+export const heldInMemory = (journal: Journal, id: number) => journal.exchange.withdrawals.has(id);
+
+/**
+ * The refusal of a move of a withdrawal memory does not hold: one the store holds ended moves
+ * no more, and is refused naming its state as `moveWithdrawal` refuses one held; else not found.
+ */
+export const refusedAsStored = (mover: Mover, id: number): LaterReply<never> =>
+  refusedFromHistory(
+    (history) => history.withdrawal(id),
+    (stored) => (hiddenFrom(mover, stored) ? undefined : new Refusal('state', stored.state)),
+    notFound,
+  );
+
 /**
  * Moves the withdrawal `id` to `to` where a row of the table allows it, else refuses naming
  * its state: how its owner cancels it (REST) and how the exchange moves it on (test control).
@@ -43,9 +67,7 @@ export function moveWithdrawal(
   now: number,
 ): Withdrawal {
   const withdrawal = journal.exchange.withdrawals.get(id);
-  const hidden =
-    mover !== 'exchange' && (withdrawal?.userId !== mover.userId || withdrawal.kind !== mover.kind);
-  if (!withdrawal || hidden) throw new NotFound('Withdrawal not found');
+  if (!withdrawal || hiddenFrom(mover, withdrawal)) throw notFound();
   if (!canMove(withdrawal.state, to)) throw new Refusal('state', withdrawal.state);
   const moved = journal.touch('withdrawal', withdrawal);
   moved.state = to;

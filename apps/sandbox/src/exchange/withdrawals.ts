@@ -1,11 +1,11 @@
 import { Refusal } from '../handling/errors.js';
-import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { withdrawalFee } from './fee-rules.js';
-import { pageOf } from './paging.js';
-import { holdFor, moveWithdrawal } from './withdrawal-moves.js';
+import { pageFrom } from './paging.js';
+import { heldInMemory, holdFor, moveWithdrawal, refusedAsStored } from './withdrawal-moves.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -107,24 +107,6 @@ export function fiatView(withdrawal: Withdrawal) {
   };
 }
 
-/** The caller's withdrawals of one kind, newest first, as the filters pick them. */
-function ownWithdrawals(
-  journal: Journal,
-  userId: number,
-  kind: Withdrawal['kind'],
-  filter: { currency?: string; state?: string },
-): Withdrawal[] {
-  return journal.exchange
-    .withdrawalsOfUser(userId)
-    .filter(
-      (withdrawal) =>
-        withdrawal.kind === kind &&
-        (filter.currency === undefined || withdrawal.currency === filter.currency) &&
-        (filter.state === undefined || withdrawal.state === filter.state),
-    )
-    .sort((a, b) => b.id - a.id);
-}
-
 const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
   journal,
   caller,
@@ -187,59 +169,51 @@ const createFiatWithdrawal: ExchangeHandlerOf<'createFiatWithdrawal'> = ({
   return { status: 200, body: fiatView(withdrawal) };
 };
 
-const listCryptoWithdrawals: ExchangeHandlerOf<'listCryptoWithdrawals'> = ({
-  journal,
-  caller,
-  query,
-}) => {
-  const rows = ownWithdrawals(journal, actingUser(caller), 'crypto', query);
-  return { status: 200, body: pageOf(rows, query.limit, query.page, cryptoView) };
+/** A page of `userId`'s withdrawals of `kind`, newest first, as the query's filters pick them. */
+function withdrawalsPage<Model>(
+  userId: number,
+  kind: Withdrawal['kind'],
+  query: { limit: number; page: number; currency?: string; state?: Withdrawal['state'] },
+  view: (withdrawal: Withdrawal) => Model,
+) {
+  const { limit, page, currency, state } = query;
+  return later(async (history) => {
+    const filter = { kind, currency, state };
+    const found = await history.withdrawals(userId, filter, (page - 1) * limit, limit);
+    return { status: 200 as const, body: pageFrom(found.total, found.rows.map(view), limit, page) };
+  });
+}
+
+const listCryptoWithdrawals: ExchangeHandlerOf<'listCryptoWithdrawals'> = ({ caller, query }) =>
+  withdrawalsPage(actingUser(caller), 'crypto', query, cryptoView);
+
+const listFiatWithdrawals: ExchangeHandlerOf<'listFiatWithdrawals'> = ({ caller, query }) =>
+  withdrawalsPage(actingUser(caller), 'fiat', query, fiatView);
+
+/**
+ * The owner's cancel of their withdrawal `id` of `kind`, answered as `view` shows it; one
+ * memory no longer holds has ended, and the store answers for it.
+ */
+function cancel<Model>(
+  journal: Journal,
+  mover: { userId: number; kind: Withdrawal['kind'] },
+  id: number,
+  now: number,
+  view: (withdrawal: Withdrawal) => Model,
+) {
+  if (!heldInMemory(journal, id)) return refusedAsStored(mover, id);
+  return { status: 200 as const, body: view(moveWithdrawal(journal, mover, id, 'cancelled', now)) };
+}
+
+const cancelCryptoWithdrawal: ExchangeHandlerOf<'cancelCryptoWithdrawal'> = (context) => {
+  const mover = { userId: actingUser(context.caller), kind: 'crypto' as const };
+  return cancel(context.journal, mover, context.path.withdrawal_id, context.now, cryptoView);
 };
 
-const listFiatWithdrawals: ExchangeHandlerOf<'listFiatWithdrawals'> = ({
-  journal,
-  caller,
-  query,
-}) => {
-  const rows = ownWithdrawals(journal, actingUser(caller), 'fiat', query);
-  return { status: 200, body: pageOf(rows, query.limit, query.page, fiatView) };
+const cancelFiatWithdrawal: ExchangeHandlerOf<'cancelFiatWithdrawal'> = (context) => {
+  const mover = { userId: actingUser(context.caller), kind: 'fiat' as const };
+  return cancel(context.journal, mover, context.path.withdrawal_id, context.now, fiatView);
 };
-
-const cancelCryptoWithdrawal: ExchangeHandlerOf<'cancelCryptoWithdrawal'> = ({
-  journal,
-  caller,
-  path,
-  now,
-}) => ({
-  status: 200,
-  body: cryptoView(
-    moveWithdrawal(
-      journal,
-      { userId: actingUser(caller), kind: 'crypto' },
-      path.withdrawal_id,
-      'cancelled',
-      now,
-    ),
-  ),
-});
-
-const cancelFiatWithdrawal: ExchangeHandlerOf<'cancelFiatWithdrawal'> = ({
-  journal,
-  caller,
-  path,
-  now,
-}) => ({
-  status: 200,
-  body: fiatView(
-    moveWithdrawal(
-      journal,
-      { userId: actingUser(caller), kind: 'fiat' },
-      path.withdrawal_id,
-      'cancelled',
-      now,
-    ),
-  ),
-});
 
 const listCryptoNetworks: ExchangeHandlerOf<'listCryptoNetworks'> = ({ journal, query }) => {
   const currency = journal.exchange.currencies.get(query.currency);

@@ -732,9 +732,19 @@ export class ExchangeState {
     this.#withdrawalsByUser.drop(withdrawal);
   }
 
-  /** The withdrawals of `userId`, in the order they were added. */
+  /** The withdrawals of `userId` memory holds, in the order they were added. */
   withdrawalsOfUser(userId: number): readonly Withdrawal[] {
     return this.#withdrawalsByUser.of(userId);
+  }
+
+  /**
+   * Lets go of a withdrawal stored ended, which holds nothing and moves no more: the store
+   * answers for it from then on. As `forgetOrder`, only the very object memory holds.
+   */
+  forgetWithdrawal(withdrawal: Withdrawal): void {
+    if (this.withdrawals.get(withdrawal.id) !== withdrawal) return;
+    if (!hasFlag('withdrawal', withdrawal.state, 'terminal')) return;
+    this.dropWithdrawal(withdrawal);
   }
 
   addDeposit(deposit: Deposit): void {
@@ -748,9 +758,17 @@ export class ExchangeState {
     this.#depositsByUser.drop(deposit);
   }
 
-  /** The deposits of `userId`, in the order they were added. */
+  /** The deposits of `userId` memory holds, in the order they were added. */
   depositsOfUser(userId: number): readonly Deposit[] {
     return this.#depositsByUser.of(userId);
+  }
+
+  /**
+   * Lets go of a deposit once stored: no rule reads one again, as none moves once credited.
+   * As `forgetOrder`, only the very object memory holds.
+   */
+  forgetDeposit(deposit: Deposit): void {
+    if (this.deposits.get(deposit.id) === deposit) this.dropDeposit(deposit);
   }
 
   /**

@@ -1,4 +1,13 @@
-import type { Fill, LedgerEntry, Loan, LoanBid, Order, Position } from './exchange-state.js';
+import type {
+  Deposit,
+  Fill,
+  LedgerEntry,
+  Loan,
+  LoanBid,
+  Order,
+  Position,
+  Withdrawal,
+} from './exchange-state.js';
 
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {
@@ -27,6 +36,13 @@ export interface TradeFilter {
   tradingType?: Position['tradingType'];
 }
 
+/** Which of a user's withdrawals a list shows: those of `kind`, and each other filter given. */
+export interface WithdrawalFilter {
+  kind: Withdrawal['kind'];
+  currency?: string;
+  state?: Withdrawal['state'];
+}
+
 /** A position with the loans it took, oldest first: what a trade shows. */
 export interface HeldTrade {
   position: Position;
@@ -50,7 +66,7 @@ export interface Page<Row> {
 
 /**
  * The reads of what only grows (closed orders, positions and loan bids, repaid loans, fills,
- * ledger entries): answered by the store, paged and indexed, so that memory holds what the rules
+ * ledger entries, withdrawals ended and deposits): answered by the store, paged and indexed, so that memory holds what the rules
  * decide on and no history. A store that keeps nothing answers them from memory instead
  * (`memoryHistory`). Each sees every call decided before it was asked.
  */
@@ -110,6 +126,22 @@ export interface HistoryReads {
   loanBids(userId: number, currency: string, offset: number, limit: number): Promise<Page<LoanBid>>;
   /** One of `userId`'s loan bids, live or closed. */
   loanBid(userId: number, id: number): Promise<LoanBid | undefined>;
+  /** `userId`'s withdrawals that `filter` picks, newest first: `limit` after `offset`. */
+  withdrawals(
+    userId: number,
+    filter: WithdrawalFilter,
+    offset: number,
+    limit: number,
+  ): Promise<Page<Withdrawal>>;
+  /** The withdrawal `id`, whoever's it is, in any state: its mover decides who may see it. */
+  withdrawal(id: number): Promise<Withdrawal | undefined>;
+  /** `userId`'s deposits, of `currency` if given, newest first: `limit` after `offset`. */
+  deposits(
+    userId: number,
+    currency: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<Page<Deposit>>;
 }
 
 /**

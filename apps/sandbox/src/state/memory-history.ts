@@ -6,6 +6,7 @@ import {
   loanPlaceOf,
   type Order,
   type Position,
+  type Withdrawal,
 } from './exchange-state.js';
 import type { EntryFilter, HeldTrade, HistoryReads, OrderKey, OwnFill, Page } from './history.js';
 
@@ -151,6 +152,21 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
     loan: async (userId, id) => {
       const loan: Loan | undefined = current().loans.get(id);
       return loan && (loan.lenderId === userId || loan.borrowerId === userId) ? loan : undefined;
+    },
+    withdrawals: async (userId, filter, offset, limit) => {
+      const picked = current()
+        .withdrawalsOfUser(userId)
+        .filter((withdrawal) => picks<Withdrawal>(filter, withdrawal))
+        .sort((a, b) => b.id - a.id);
+      return pageOf(picked, offset, limit);
+    },
+    withdrawal: async (id) => current().withdrawals.get(id),
+    deposits: async (userId, currency, offset, limit) => {
+      const picked = current()
+        .depositsOfUser(userId)
+        .filter((deposit) => currency === undefined || deposit.currency === currency)
+        .sort((a, b) => b.id - a.id);
+      return pageOf(picked, offset, limit);
     },
   };
 }

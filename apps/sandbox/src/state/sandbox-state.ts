@@ -81,6 +81,11 @@ interface RecordKeeping<Row> {
   key(row: Row): string;
   add(state: SandboxState, row: Row): void;
   drop(state: SandboxState, row: Row): void;
+  /**
+   * Lets memory go of the row once a batch stored it, when the store keeps history and answers
+   * for it from then on; a kind without one stays in memory.
+   */
+  forget?(state: SandboxState, row: Row): void;
 }
 
 export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> } = {
@@ -118,21 +123,25 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.addEntry(row),
     drop: (state, row) => state.exchange.dropEntry(row),
+    forget: (state, row) => state.exchange.dropEntry(row),
   },
   withdrawal: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.addWithdrawal(row),
     drop: (state, row) => state.exchange.dropWithdrawal(row),
+    forget: (state, row) => state.exchange.forgetWithdrawal(row),
   },
   deposit: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.addDeposit(row),
     drop: (state, row) => state.exchange.dropDeposit(row),
+    forget: (state, row) => state.exchange.forgetDeposit(row),
   },
   loanBid: {
     key: (row) => String(row.id),
     add: (state, row) => state.exchange.loanBids.set(row.id, row),
     drop: (state, row) => state.exchange.loanBids.delete(row.id),
+    forget: (state, row) => state.exchange.forgetLoanBid(row),
   },
   loan: {
     key: (row) => String(row.id),

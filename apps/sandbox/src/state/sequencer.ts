@@ -1,9 +1,9 @@
-import { isOpen, type LedgerEntry, type LoanBid, type Sequences } from './exchange-state.js';
+import { isOpen, type Sequences } from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { getOrCreate } from './lists.js';
 import { memoryHistory } from './memory-history.js';
-import { SandboxState } from './sandbox-state.js';
+import { recordKinds, SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';
 
 // Rows rewritten between two passes of reclaiming the room of the rows they replaced: about
@@ -304,8 +304,8 @@ export class Sequencer {
   }
 
   /**
-   * Lets memory go of the history a batch stored (the orders, positions and loan bids it
-   * closed, its fills and ledger entries), when the store keeps history.
+   * Lets memory go of the history a batch stored (the orders, positions, loan bids and
+   * withdrawals it closed, its fills, ledger entries and deposits), when the store keeps history.
    */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
@@ -316,8 +316,10 @@ export class Sequencer {
     for (const fill of changes.fills) exchange.forgetFill(fill);
     for (const position of changes.positions.values()) exchange.forgetPosition(position);
     for (const { kind, row } of changes.records.values()) {
-      if (kind === 'ledgerEntry') exchange.dropEntry(row as LedgerEntry);
-      if (kind === 'loanBid') exchange.forgetLoanBid(row as LoanBid);
+      const forget = recordKinds[kind].forget as
+        | ((state: SandboxState, row: object) => void)
+        | undefined;
+      forget?.(this.#state, row);
     }
   }
 

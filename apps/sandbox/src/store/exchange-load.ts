@@ -1,5 +1,12 @@
-import { statesWith } from '@exchange-kit/contract/state-tables';
-import { type D, ExchangeState, loanKey, type Order, ownFillKey } from '../state/exchange-state.js';
+import { hasFlag, statesWith, stateTables } from '@exchange-kit/contract/state-tables';
+import {
+  type D,
+  ExchangeState,
+  loanKey,
+  type Order,
+  ownFillKey,
+  type Withdrawal,
+} from '../state/exchange-state.js';
 import type { Queryable } from './queryable.js';
 import {
   columnsOf,
@@ -12,6 +19,10 @@ import {
 import { sharedDecimals } from './shared-decimals.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
+/** The states a withdrawal still moves from, which memory holds it in: all but the ended. */
+const unendedWithdrawals: readonly string[] = Object.keys(
+  stateTables.tables.withdrawal.states.flags,
+).filter((state) => !hasFlag('withdrawal', state as Withdrawal['state'], 'terminal'));
 
 /**
  * The exchange as the store holds it: every table the exchange decides on, read into a new
@@ -63,10 +74,13 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   await loadLoanCounts(db, state);
   // Closed positions and their loans stay in the store too, which answers for them.
   for (const position of await openPositions) state.addPosition(position);
-  for (const withdrawal of await readRecords(db, 'withdrawal')) {
+  // An ended withdrawal, and every deposit, stays in the store too: neither moves again.
+  for (const withdrawal of await readRecords(db, 'withdrawal', 'id', {
+    // Read on their index by state (migration 0029), not by reading every withdrawal.
+    filter: { where: `state IN (${unendedWithdrawals.map(textLiteral).join(', ')})` },
+  })) {
     state.addWithdrawal(withdrawal);
   }
-  for (const deposit of await readRecords(db, 'deposit')) state.addDeposit(deposit);
   // A closed bid stays in the store too, once nothing lent from it is to come back.
   for (const bid of await readRecords(db, 'loanBid', 'id', {
     filter: { where: "status = 'live' OR lent <> 0" },
@@ -91,7 +105,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
          AS entry,
        (SELECT coalesce(max(id), 0) + 1 FROM positions) AS position,
        (SELECT coalesce(max(id), 0) + 1 FROM loans) AS loan,
-       (SELECT coalesce(max(id), 0) + 1 FROM loan_bids) AS loan_bid`,
+       (SELECT coalesce(max(id), 0) + 1 FROM loan_bids) AS loan_bid,
+       (SELECT coalesce(max(id), 0) + 1 FROM withdrawals) AS withdrawal,
+       (SELECT coalesce(max(id), 0) + 1 FROM deposits) AS deposit`,
   );
   // A loop, not Math.max(...ids): spreading a million ids overflows the stack.
   const after = (stored: unknown, used: Iterable<number>) => {
@@ -116,8 +132,9 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
     ),
     // Ledger entries stay in the store, which answers for them: its greatest id is in `entry`.
     entry: Number(sequences?.entry),
-    withdrawal: after(1, state.withdrawals.keys()),
-    deposit: after(1, state.deposits.keys()),
+    // So do ended withdrawals and deposits: the greatest ids are the store's.
+    withdrawal: Number(sequences?.withdrawal),
+    deposit: Number(sequences?.deposit),
     position: Number(sequences?.position),
     loanBid: Number(sequences?.loan_bid),
     loan: Number(sequences?.loan),

@@ -7,6 +7,7 @@ import type {
   StoredHistory,
 } from '../state/history.js';
 import type { Database } from './database.js';
+import { fundingHistory } from './funding-history.js';
 import {
   bigint,
   countOf,
@@ -209,6 +210,7 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
         return rows.map(ownFillOf);
       }),
     ...tradeHistory(db, options.deepOffset),
+    ...fundingHistory(db, options.deepOffset),
     entries: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return [];
       const rows = await db.read((tx) =>

@@ -1,5 +1,5 @@
 import { creditDeposit, fundInfoView } from '../exchange/deposits.js';
-import { moveWithdrawal } from '../exchange/withdrawal-moves.js';
+import { heldInMemory, moveWithdrawal, refusedAsStored } from '../exchange/withdrawal-moves.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
 import type { Withdrawal } from '../state/exchange-state.js';
 import { refused } from './control-answers.js';
@@ -20,15 +20,17 @@ export async function moveWithdrawalState({
 }: ControlCall<{ withdrawal_id: number }>): Promise<Serialized> {
   const { state } = body;
   if (typeof state !== 'string') return refused('state', 'required');
+  const id = params.withdrawal_id;
   const moved = await sequencer.run((journal) =>
-    moveWithdrawal(
-      journal,
-      'exchange',
-      params.withdrawal_id,
-      state as Withdrawal['state'],
-      clock.now(),
-    ),
+    heldInMemory(journal, id)
+      ? moveWithdrawal(journal, 'exchange', id, state as Withdrawal['state'], clock.now())
+      : undefined,
   );
+  if (!moved) {
+    // Ended and let go of: the store's copy is refused naming its state.
+    const { later } = refusedAsStored('exchange', id);
+    return sequencer.read((history, sandbox) => later(history, sandbox.exchange));
+  }
   return uncachedJson(200, { withdrawal_id: moved.id, state: moved.state });
 }
 
