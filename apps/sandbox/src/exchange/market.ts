@@ -15,34 +15,13 @@ export function fractionalSeconds(ms: number): string {
   return `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}`;
 }
 
-const day = 24 * 60 * 60 * 1000;
+const zero = new D(0);
 const nullable = (value: D | undefined) => (value === undefined ? null : value.toFixed());
 
-/** Market data from the live book and the fills of the last 24 hours. */
+/** Market data from the live book and the fills of the last 24 hours (`TradedProduct.lastDay`). */
 export function productView(state: ExchangeState, product: Product, now: number) {
   const book = state.book(product.id);
-  // The last day of fills and the newest before it: every fill these figures look at.
-  const fills = state.traded.get(product.id)?.recent ?? [];
-  const recent = fills.filter((fill) => fill.createdAt > now - day);
-  const prices = recent.map((fill) => fill.price);
-  const last = fills.reduce<(typeof fills)[number] | undefined>(
-    (latest, fill) =>
-      !latest ||
-      fill.createdAt > latest.createdAt ||
-      (fill.createdAt === latest.createdAt && fill.id > latest.id)
-        ? fill
-        : latest,
-    undefined,
-  );
-  const first = recent.reduce<(typeof recent)[number] | undefined>(
-    (earliest, fill) =>
-      !earliest ||
-      fill.createdAt < earliest.createdAt ||
-      (fill.createdAt === earliest.createdAt && fill.id < earliest.id)
-        ? fill
-        : earliest,
-    undefined,
-  );
+  const day = state.traded.get(product.id)?.lastDay(now);
   return {
     id: String(product.id),
     product_type: product.productType,
@@ -55,12 +34,12 @@ export function productView(state: ExchangeState, product: Product, now: number)
     symbol: state.currencies.get(product.quotedCurrency)?.symbol ?? product.quotedCurrency,
     taker_fee: product.takerFee.toFixed(),
     maker_fee: product.makerFee.toFixed(),
-    low_market_bid: prices.length > 0 ? D.min(...prices).toFixed() : null,
-    high_market_ask: prices.length > 0 ? D.max(...prices).toFixed() : null,
-    volume_24h: recent.reduce((sum, fill) => sum.plus(fill.quantity), new D(0)).toFixed(),
-    last_price_24h: nullable(first?.price),
-    last_traded_price: nullable(last?.price),
-    last_traded_quantity: nullable(last?.quantity),
+    low_market_bid: nullable(day?.low),
+    high_market_ask: nullable(day?.high),
+    volume_24h: (day?.volume ?? zero).toFixed(),
+    last_price_24h: nullable(day?.first?.price),
+    last_traded_price: nullable(day?.last?.price),
+    last_traded_quantity: nullable(day?.last?.quantity),
     quoted_currency: product.quotedCurrency,
     base_currency: product.baseCurrency,
     tick_size: product.tickSize.toFixed(),

@@ -439,7 +439,7 @@ export class ExchangeState {
    */
   fillsByProduct = new Map<number, Fill[]>();
   /** What each product's fills leave for the rules: their count, and the last day of them. */
-  traded = new Map<number, TradedProduct<Fill>>();
+  traded = new Map<number, TradedProduct>();
   /**
    * The last stored fill of each order memory holds that has one: what a partly filled order
    * cancelled later names, its fills gone from memory.
@@ -790,8 +790,8 @@ export class ExchangeState {
   }
 
   /** The product's fills made and kept track of: see TradedProduct. */
-  tradedProduct(productId: number): TradedProduct<Fill> {
-    return getOrCreate(this.traded, productId, () => new TradedProduct<Fill>());
+  tradedProduct(productId: number): TradedProduct {
+    return getOrCreate(this.traded, productId, () => new TradedProduct());
   }
 
   /**
@@ -896,6 +896,7 @@ export class ExchangeState {
    */
   forgetFill(fill: Fill): void {
     this.#unhold(fill);
+    this.traded.get(fill.productId)?.stored(fill);
     for (const id of [fill.takerOrderId, fill.makerOrderId]) {
       if (this.orders.has(id)) this.lastStoredFill.set(id, fill.id);
     }

@@ -17,14 +17,14 @@ export function snapshot(sandbox: SandboxState) {
     accounts: plain(
       [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
     ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
-    // The fills memory holds: those not stored yet, and the last day of each product's.
-    fills: plain(
-      [
-        ...new Set([
-          ...[...state.fillsByProduct.values()].flat(),
-          ...[...state.traded.values()].flatMap((traded) => traded.recent),
-        ]),
-      ].sort((a, b) => a.id - b.id),
+    // The fills memory holds: those not stored yet, and each product's last day in seconds.
+    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
+    // A product whose only fills were taken back holds none, as one that never traded.
+    tradedSeconds: plain(
+      [...state.traded]
+        .map(([product, traded]) => [product, traded.held()] as const)
+        .filter(([, held]) => held.seconds.length + held.unstored.length > 0)
+        .sort(([a], [b]) => a - b),
     ),
     // A product whose only fills were taken back has none, as one that never traded.
     fillCounts: [...state.traded]

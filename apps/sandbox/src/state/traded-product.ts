@@ -1,50 +1,104 @@
-/** What this needs of a fill: the state that holds these imports this file, not the other way. */
-interface Timed {
-  readonly createdAt: number;
+import type { Decimal } from 'decimal.js';
+import {
+  folded,
+  kept,
+  madeBefore,
+  type SecondOfFills,
+  SecondsOfADay,
+  secondOf,
+  secondsInADay,
+  type TradedFill,
+} from './seconds-of-a-day.js';
+
+/** The figures of the fills of the last 24 hours, and the newest fill, however old. */
+export interface DayOfTrading {
+  low: Decimal | undefined;
+  high: Decimal | undefined;
+  volume: Decimal | undefined;
+  first: TradedFill | undefined;
+  last: TradedFill | undefined;
 }
 
-const day = 24 * 60 * 60 * 1000;
+const later = (a: TradedFill | undefined, b: TradedFill | undefined) =>
+  !a || (b && madeBefore(a, b)) ? b : a;
 
 /**
  * What the rules and the market figures need of one product's fills, without its history:
- * how many it has, and those of the last 24 hours. Fills stay in the store; this is loaded
- * from it at start (`store/exchange-load.ts`) and kept in step as fills are made and undone.
+ * how many it has, the newest, and the last day's figures, held per second so that neither
+ * memory nor a read of the figures grows with the fills of a day. A fill stays apart until it
+ * is stored, so that a refused call's can be taken back, and is then folded into its second.
+ * Fills stay in the store; this is loaded from it at start (`store/exchange-load.ts`) and kept
+ * in step as fills are made, stored and undone.
  */
-export class TradedProduct<Fill extends Timed> {
-  /**
-   * The fills made within a day of the newest, oldest first, and the newest one before them:
-   * with it, taking back the fills a refused call made still leaves the last traded price.
-   * Times only grow, so no later read asks for a fill older than a day before the newest.
-   */
-  readonly recent: Fill[] = [];
+export class TradedProduct {
+  readonly #seconds = new SecondsOfADay();
+  /** The newest fill stored, however old: the last traded price once the day holds none. */
+  #lastStored: TradedFill | undefined;
+  /** The fills not known to be stored yet, oldest first. */
+  readonly #unstored: TradedFill[] = [];
 
   /** @param count How many fills the product has, stored or not: what a mark price waits on. */
   constructor(public count = 0) {}
 
   /** The newest fill, whose price is the last traded one. */
-  get last(): Fill | undefined {
-    return this.recent.at(-1);
+  get last(): TradedFill | undefined {
+    return later(this.#lastStored, this.#unstored.at(-1));
   }
 
-  add(fill: Fill): void {
+  add(fill: TradedFill): void {
     this.count++;
-    this.recent.push(fill);
-    let older = 0;
-    while (
-      older < this.recent.length &&
-      (this.recent[older] as Fill).createdAt <= fill.createdAt - day
-    ) {
-      older++;
-    }
-    // All but the newest of those older than a day go.
-    if (older > 1) this.recent.splice(0, older - 1);
+    this.#unstored.push(fill);
+    this.#forgetOlderThanADayBefore(secondOf(fill.createdAt));
   }
 
   /** Takes back a fill not yet stored, made by a call that was then refused. */
-  drop(fill: Fill): void {
-    const at = this.recent.lastIndexOf(fill);
-    if (at === -1) return;
-    this.recent.splice(at, 1);
+  drop(fill: TradedFill): void {
     this.count--;
+    const at = this.#unstored.lastIndexOf(fill);
+    if (at !== -1) this.#unstored.splice(at, 1);
+  }
+
+  /** Folds a fill the store now holds into its second: it can no longer be taken back. */
+  stored(fill: TradedFill): void {
+    const at = this.#unstored.indexOf(fill);
+    if (at === -1) return;
+    this.#unstored.splice(at, 1);
+    this.#seconds.fold(fill);
+    this.#lastStored = later(this.#lastStored, kept(fill));
+  }
+
+  /** Adds a second of stored fills after those held, as a start reads them from the store. */
+  addSecond(second: SecondOfFills): void {
+    this.#seconds.add(second);
+    this.#lastStored = later(this.#lastStored, second.last);
+  }
+
+  /** The figures of the fills made in the second of `now` and the 86,399 before it. */
+  lastDay(now: number): DayOfTrading {
+    const from = secondOf(now) - secondsInADay + 1;
+    let day = this.#seconds.since(from);
+    for (const fill of this.#unstored) {
+      if (secondOf(fill.createdAt) >= from) day = folded(day, fill);
+    }
+    const { low, high, volume, first } = day ?? {};
+    return { low, high, volume, first, last: this.last };
+  }
+
+  /** What memory holds of the product's fills: its seconds, and the fills not stored yet. */
+  held(): { seconds: SecondOfFills[]; unstored: readonly TradedFill[] } {
+    return { seconds: this.#seconds.held(), unstored: this.#unstored };
+  }
+
+  /**
+   * Lets go of what no read asks for again, times only growing: the seconds over a day before
+   * `second`, the newest fill's, and the unstored fills as old but the newest of them, which
+   * is the last traded one if the newer are taken back.
+   */
+  #forgetOlderThanADayBefore(second: number): void {
+    const from = second - secondsInADay + 1;
+    this.#seconds.forgetBefore(from);
+    let old = 0;
+    while (secondOf(this.#unstored[old]?.createdAt ?? from * 1000) < from) old++;
+    if (old > 1) this.#unstored.splice(0, old - 1);
   }
 }

@@ -7,15 +7,9 @@ import {
   ownFillKey,
   type Withdrawal,
 } from '../state/exchange-state.js';
+import { type SecondOfFills, secondsInADay } from '../state/seconds-of-a-day.js';
 import type { Queryable } from './queryable.js';
-import {
-  columnsOf,
-  readRecords,
-  readSelectRecords,
-  recordReader,
-  selectFrom,
-  textLiteral,
-} from './sandbox-rows.js';
+import { columnsOf, readRecords, readSelectRecords, textLiteral } from './sandbox-rows.js';
 import { sharedDecimals } from './shared-decimals.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
@@ -170,7 +164,65 @@ const lastFillAs = (side: 'taker' | 'maker') =>
     WHERE (f.${side}_order_id, f.id) < (o.id + 1, 0)
     ORDER BY f.${side}_order_id DESC, f.id DESC LIMIT 1)`;
 
-const day = 24 * 60 * 60 * 1000;
+/**
+ * The fills of a product made from second `from` on, folded per second in the store (see
+ * TradedProduct), oldest first: a day may hold millions of fills, which a start does not read.
+ */
+async function daySeconds(
+  db: Queryable,
+  productId: number,
+  from: number,
+  decimal: (value: unknown) => D,
+): Promise<SecondOfFills[]> {
+  // The day is a slice of fills, which only grow: statistics taken before a bulk write (PGlite
+  // runs no autovacuum; the counts of changes were the writer's) may call the slice the whole
+  // table, and a plan that reads it whole was then chosen.
+  await db.query('SET LOCAL enable_seqscan = off');
+  const { rows } = await db.query<Record<string, string>>(
+    `SELECT created_at / 1000 AS second, min(price) AS low, max(price) AS high,
+       sum(quantity) AS volume,
+       -- Times only grow with ids: a second's first fill by time is its first by id.
+       min(id) AS first_id, max(id) AS last_id
+     -- Taken on the product's index by time: with statistics of another store, the planner
+     -- walked every fill by id instead.
+     FROM (SELECT id, created_at, price, quantity FROM fills
+           WHERE product_id = $1 AND created_at >= $2::bigint * 1000
+           ORDER BY created_at DESC, id DESC OFFSET 0) AS day
+     GROUP BY 1 ORDER BY 1`,
+    [productId, from],
+  );
+  // The first and last fill of each second, by their ids apart: joined to the seconds, a plan
+  // counting on another store's statistics read every fill to find them.
+  const { rows: ends } = await db.query<Record<string, string>>(
+    'SELECT id, created_at, price, quantity FROM fills WHERE id = ANY($1::bigint[])',
+    [rows.flatMap((row) => [row.first_id, row.last_id])],
+  );
+  await db.query('SET LOCAL enable_seqscan = on');
+  const fills = new Map(
+    ends.map((row) => [
+      String(row.id),
+      {
+        id: Number(row.id),
+        createdAt: Number(row.created_at),
+        price: decimal(row.price),
+        quantity: decimal(row.quantity),
+      },
+    ]),
+  );
+  const fill = (id: string | undefined) => {
+    const found = fills.get(String(id));
+    if (!found) throw new Error(`fill ${id} of the last day is not in the store`);
+    return found;
+  };
+  return rows.map((row) => ({
+    second: Number(row.second),
+    low: decimal(row.low),
+    high: decimal(row.high),
+    volume: decimal(row.volume),
+    first: fill(row.first_id),
+    last: fill(row.last_id),
+  }));
+}
 
 /**
  * What the rules need of the stored fills, which stay in the store: each product's count (kept
@@ -179,7 +231,6 @@ const day = 24 * 60 * 60 * 1000;
  */
 async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): Promise<void> {
   const decimal = sharedDecimals();
-  const fillOf = recordReader('fills', decimal);
   const { rows: products } = await db.query<{ product_id: number; fills: string; newest: string }>(
     `SELECT c.product_id, c.fills, newest.created_at AS newest FROM product_fill_counts c
      CROSS JOIN LATERAL (SELECT created_at FROM fills WHERE product_id = c.product_id
@@ -187,30 +238,10 @@ async function loadTraded(db: Queryable, state: ExchangeState, open: Order[]): P
   );
   for (const product of products) {
     const traded = state.tradedProduct(Number(product.product_id));
-    const since = Number(product.newest) - day;
-    // The day and the fill before it are a slice of fills, which only grow: statistics taken
-    // before a bulk write (PGlite runs no autovacuum; the counts of changes were the writer's)
-    // may call the slice the whole table, and a plan that reads it whole was then chosen.
-    await db.query('SET LOCAL enable_seqscan = off');
-    // Its id first, from the index alone: asked for the whole row, PostgreSQL chose to read
-    // every earlier fill of the product and sort them.
-    const { rows: before } = await db.query<Record<string, unknown>>(
-      `${selectFrom('fills')} WHERE id = (SELECT id FROM fills WHERE product_id = $1
-         AND created_at <= $2 ORDER BY created_at DESC, id DESC LIMIT 1)`,
-      [product.product_id, since],
-    );
-    // The day is taken on the product's index by time, then put in the order of ids.
-    // Numbers the store gave, in the text of a COPY: a day may hold many thousands of fills.
-    const recent = await readSelectRecords(
-      db,
-      'fills',
-      `SELECT * FROM (${selectFrom('fills')}
-         WHERE product_id = ${Number(product.product_id)} AND created_at > ${since}
-         ORDER BY created_at DESC, id DESC OFFSET 0) AS day ORDER BY id`,
-      decimal,
-    );
-    await db.query('SET LOCAL enable_seqscan = on');
-    for (const fill of [...before.map(fillOf), ...recent]) traded.add(fill);
+    const from = Math.floor(Number(product.newest) / 1000) - secondsInADay + 1;
+    for (const second of await daySeconds(db, Number(product.product_id), from, decimal)) {
+      traded.addSecond(second);
+    }
     traded.count = Number(product.fills);
   }
   const filled = open.filter((order) => !order.filledQuantity.isZero()).map((order) => order.id);

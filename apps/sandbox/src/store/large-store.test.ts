@@ -26,6 +26,8 @@ const historySize = 150_000;
 const ledgerSize = 200_000;
 // A fill a minute: about 70 days of them, the last of which the market figures look at.
 const fillsSize = 100_000;
+// And then a busy last few minutes: more fills in a day than a call may spread as arguments.
+const busySize = 160_000;
 // Closed margin positions, each with the loan it repaid.
 const positionsSize = 50_000;
 const minute = 60_000;
@@ -171,7 +173,7 @@ async function expectClosedTradesServed(sandbox: Running) {
 }
 
 describe('a start on a store that holds a long history', () => {
-  it(`starts on ${historySize.toLocaleString('en')} orders, ${fillsSize.toLocaleString('en')} fills, ${ledgerSize.toLocaleString('en')} ledger entries and ${positionsSize.toLocaleString('en')} closed positions, holds none, and serves them`, async () => {
+  it(`starts on ${historySize.toLocaleString('en')} orders, ${(fillsSize + busySize).toLocaleString('en')} fills, ${ledgerSize.toLocaleString('en')} ledger entries and ${positionsSize.toLocaleString('en')} closed positions, holds none, and serves them`, async () => {
     const store = await lastingStore();
     const first = await startSandbox({ port: 0, ...store });
     let liveId: number;
@@ -207,13 +209,21 @@ describe('a start on a store that holds a long history', () => {
           currency: 'JPY',
           since: Date.now() - positionsSize,
         });
-        // Half a minute off the minutes before now, so no fill sits where a day ago falls.
+        // Half a minute off the minutes before now, so no fill sits where a day ago falls, and
+        // ending before the busy minutes.
         await addFillHistory(tx, {
           fills: fillsSize,
           userId: demoUserId,
           productId: 1,
-          since: Date.now() - fillsSize * minute + minute / 2,
+          since: Date.now() - (fillsSize + 4) * minute + minute / 2,
           every: minute,
+        });
+        await addFillHistory(tx, {
+          fills: busySize,
+          userId: demoUserId,
+          productId: 1,
+          since: Date.now() - 4 * minute,
+          every: 1,
         });
       });
     } finally {
@@ -229,10 +239,10 @@ describe('a start on a store that holds a long history', () => {
         liveId,
       ]);
       expect([...exchange.entriesByUser.values()].flat()).toEqual([]);
-      // Of the fills, memory holds the last day's, for the market figures, and no more.
+      // Of the fills, memory holds the last day's seconds, for the market figures, and no more.
       expect([...exchange.fillsByProduct.values()].flat()).toEqual([]);
-      const heldFills = [...exchange.traded.values()].flatMap((traded) => traded.recent);
-      expect(heldFills.length).toBeLessThanOrEqual(day / minute + 2);
+      const heldSeconds = [...exchange.traded.values()].flatMap((traded) => traded.held().seconds);
+      expect(heldSeconds.length).toBeLessThanOrEqual(day / minute + busySize / 1000 + 1);
       await expectFillsServed(second);
       await expectClosedTradesServed(second);
       await expectDeepOwnFillsPage(second);
