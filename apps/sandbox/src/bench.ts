@@ -58,13 +58,17 @@ export async function addDemoLedgerHistory(store: StoreOptions, entries: number)
 
 /**
  * `fills` fills on product 1 between the demo user's orders there (`addDemoOrderHistory`
- * first), one a minute up to now, added straight to a store a sandbox has set up and no
- * longer runs on: the trades a long run leaves, of which a start reads the last day.
+ * first), one `every` milliseconds (a minute unless told) up to now, added straight to a store
+ * a sandbox has set up and no longer runs on: the trades a long run leaves, of which a start
+ * reads the last day.
  */
-export async function addDemoFillHistory(store: StoreOptions, fills: number): Promise<void> {
+export async function addDemoFillHistory(
+  store: StoreOptions,
+  fills: number,
+  every = 60_000,
+): Promise<void> {
   const database = await openDatabase(store);
   try {
-    const every = 60_000;
     await database.transaction((tx) =>
       addFillHistory(tx, {
         fills,
