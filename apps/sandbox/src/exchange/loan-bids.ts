@@ -89,8 +89,11 @@ const notFound = () => new NotFound('Loan bid not found');
 /** The refusal of closing a bid memory does not hold: closed already if the store holds it. */
 const refusedAsStored = (userId: number, id: number) =>
   refusedFromHistory(
-    (history) => history.loanBid(userId, id),
-    (bid) => (bid.status !== 'live' ? new Refusal('status', bid.status) : undefined),
+    (history) => history.loanBid(id),
+    (bid) =>
+      bid.userId === userId && bid.status !== 'live'
+        ? new Refusal('status', bid.status)
+        : undefined,
     notFound,
   );
 

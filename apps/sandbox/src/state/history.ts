@@ -124,8 +124,8 @@ export interface HistoryReads {
   loan(userId: number, id: number): Promise<Loan | undefined>;
   /** `userId`'s loan bids of `currency`, newest first: `limit` after `offset`. */
   loanBids(userId: number, currency: string, offset: number, limit: number): Promise<Page<LoanBid>>;
-  /** One of `userId`'s loan bids, live or closed. */
-  loanBid(userId: number, id: number): Promise<LoanBid | undefined>;
+  /** The loan bid `id`, whoever's it is, live or closed: its caller decides who may see it. */
+  loanBid(id: number): Promise<LoanBid | undefined>;
   /** `userId`'s withdrawals that `filter` picks, newest first: `limit` after `offset`. */
   withdrawals(
     userId: number,

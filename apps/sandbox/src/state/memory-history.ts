@@ -145,10 +145,7 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
         .sort((a, b) => b.id - a.id);
       return pageOf(picked, offset, limit);
     },
-    loanBid: async (userId, id) => {
-      const bid = current().loanBids.get(id);
-      return bid?.userId === userId ? bid : undefined;
-    },
+    loanBid: async (id) => current().loanBids.get(id),
     loan: async (userId, id) => {
       const loan: Loan | undefined = current().loans.get(id);
       return loan && (loan.lenderId === userId || loan.borrowerId === userId) ? loan : undefined;

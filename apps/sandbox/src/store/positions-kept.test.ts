@@ -238,6 +238,16 @@ describe('a closed loan bid', () => {
     const again = await close();
     expect(again).toMatchObject({ status: 422, body: { errors: { status: ['closed'] } } });
     expect((await other.call('PUT', `/loan_bids/${bidId}/close`)).status).toBe(404);
+    // Test control refuses to lend from it as from a closed bid memory holds.
+    const borrow = await fetch(`${sandbox.exchangeUrl}/test/loan_bids/${bidId}/borrow`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ quantity: '0.1' }),
+    });
+    expect({ status: borrow.status, body: await borrow.json() }).toEqual({
+      status: 422,
+      body: { errors: { loan_bid_id: ['not_live:closed'] } },
+    });
     await sandbox.sequencer.reload();
     expect(held()).toBe(false);
     expect(sandbox.sequencer.state.exchange.next.loanBid).toBeGreaterThan(bidId);

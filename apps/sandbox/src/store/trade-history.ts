@@ -147,12 +147,9 @@ export function tradeHistory(
        ORDER BY id DESC LIMIT $3 OFFSET $4`,
       'SELECT count(*) AS count FROM loan_bids WHERE user_id = $1 AND currency = $2',
     ),
-    loanBid: (userId, id) =>
+    loanBid: (id) =>
       db.read(async (tx) => {
-        const [row] = await rowsOf(tx, `${selectFrom('loanBid')} WHERE id = $1 AND user_id = $2`, [
-          bigint(id),
-          userId,
-        ]);
+        const [row] = await rowsOf(tx, `${selectFrom('loanBid')} WHERE id = $1`, [bigint(id)]);
         return row && loanBidOf(row);
       }),
     loan: (userId, id) =>

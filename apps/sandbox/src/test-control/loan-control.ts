@@ -3,6 +3,7 @@ import { houseUserId } from '../exchange/ledger.js';
 import { availableOf } from '../exchange/loan-bids.js';
 import { NotFound, Refusal } from '../handling/errors.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
+import type { LoanBid } from '../state/exchange-state.js';
 import { positiveDecimal, refused } from './control-answers.js';
 import type { ControlCall } from './control-route.js';
 
@@ -11,6 +12,8 @@ import type { ControlCall } from './control-route.js';
  * credentials cannot make happen (the house stands for those traders, as the demo ladder of the
  * loan book stands for lenders who are not sandbox users).
  */
+
+const notLive = (bid: LoanBid) => new Refusal('loan_bid_id', `not_live:${bid.status}`);
 
 /**
  * `POST /test/loan_bids/{loan_bid_id}/borrow` with `{"quantity": "0.1"}` borrows that much of
@@ -26,12 +29,17 @@ export async function borrowFromBid({
   if (!asked) return refused('quantity', 'must_be_a_positive_decimal_string');
   const loan = await sequencer.run((journal) => {
     const bid = journal.exchange.loanBids.get(params.loan_bid_id);
-    if (!bid) throw new NotFound('Loan bid not found');
-    if (bid.status !== 'live') throw new Refusal('loan_bid_id', `not_live:${bid.status}`);
+    if (!bid) return undefined;
+    if (bid.status !== 'live') throw notLive(bid);
     if (asked.gt(availableOf(bid))) throw new Refusal('quantity', 'more_than_the_bid_offers');
     const borrower = { positionId: null, userId: houseUserId };
     return lendFromBid(journal, bid, borrower, asked, clock.now());
   });
+  if (!loan) {
+    // Closed with nothing lent, and let go of: the store's copy is refused as a held one is.
+    const stored = await sequencer.read((history) => history.loanBid(params.loan_bid_id));
+    throw stored ? notLive(stored) : new NotFound('Loan bid not found');
+  }
   const quantity = asked.toFixed();
   return uncachedJson(200, { loan_id: loan.id, loan_bid_id: loan.bidId, quantity });
 }
