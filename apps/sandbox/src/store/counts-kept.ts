@@ -1,10 +1,11 @@
 import type { LedgerEntry, Loan } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
+import { fillSeconds, secondsFolded } from './seconds-kept.js';
 import type { Table } from './table.js';
 
-// The counts of history the store keeps (migrations 0015, 0019, 0023), moved by the batch that
-// writes the rows: its triggers count only another writer's (0021, 0025). A page counts its
-// pages from them instead of reading every row.
+// The counts of history the store keeps (migrations 0015, 0019, 0023), and its fills folded per
+// second (0030), moved by the batch that writes the rows: its triggers count only another
+// writer's (0021, 0025, 0030). A page counts its pages from them instead of reading every row.
 
 /** Who writes a transaction's rows: the store's triggers count and place another's alone. */
 export const writerSetting = 'exchange_sandbox.writer';
@@ -80,10 +81,14 @@ const loanCounts = counts(
   'loans',
 );
 
-/** Every count the sandbox moves, for the statements written ahead (`preparedWrites`). */
-export const countTables = [fillCounts, entryCounts, orderCounts, tradeCounts, loanCounts].map(
-  ({ table }) => table,
-);
+/**
+ * Every count the sandbox moves, and the fills it folds per second, for the statements written
+ * ahead (`preparedWrites`).
+ */
+export const countTables = [
+  ...[fillCounts, entryCounts, orderCounts, tradeCounts, loanCounts].map(({ table }) => table),
+  fillSeconds as Table<never>,
+];
 
 type Fields = Record<string, unknown>;
 
@@ -156,14 +161,15 @@ function* fresh<Row>(rows: Iterable<Row>): Generator<[Row, null]> {
   for (const row of rows) yield [row, null];
 }
 
-/** The batch's moves of each count, by its table: none for a count nothing moved. */
+/** The batch's moves of each count, and its fills per second, by table: none for nothing moved. */
 export function countsMoved(changes: Changes): [Table<never>, object[]][] {
-  const byTable: [Count, object[]][] = [
-    [fillCounts, moves(fillCounts, fresh(changes.fills))],
-    [entryCounts, moves(entryCounts, fresh(added(changes, 'ledgerEntry')))],
-    [orderCounts, moves(orderCounts, stored(changes.orders, changes.storedOrders))],
-    [tradeCounts, moves(tradeCounts, stored(changes.positions, changes.storedPositions))],
-    [loanCounts, moves(loanCounts, loanParties(added(changes, 'loan')))],
+  const byTable: [Table<never>, object[]][] = [
+    [fillCounts.table, moves(fillCounts, fresh(changes.fills))],
+    [entryCounts.table, moves(entryCounts, fresh(added(changes, 'ledgerEntry')))],
+    [orderCounts.table, moves(orderCounts, stored(changes.orders, changes.storedOrders))],
+    [tradeCounts.table, moves(tradeCounts, stored(changes.positions, changes.storedPositions))],
+    [loanCounts.table, moves(loanCounts, loanParties(added(changes, 'loan')))],
+    [fillSeconds as Table<never>, secondsFolded(changes.fills)],
   ];
-  return byTable.filter(([, rows]) => rows.length > 0).map(([{ table }, rows]) => [table, rows]);
+  return byTable.filter(([, rows]) => rows.length > 0);
 }

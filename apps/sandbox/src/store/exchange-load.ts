@@ -165,8 +165,9 @@ const lastFillAs = (side: 'taker' | 'maker') =>
     ORDER BY f.${side}_order_id DESC, f.id DESC LIMIT 1)`;
 
 /**
- * The fills of a product made from second `from` on, folded per second in the store (see
- * TradedProduct), oldest first: a day may hold millions of fills, which a start does not read.
+ * The fills of a product made from second `from` on, as the store keeps them folded per second
+ * (migration 0030; see TradedProduct), oldest first: a day may hold millions of fills, which a
+ * start does not read.
  */
 async function daySeconds(
   db: Queryable,
@@ -174,23 +175,15 @@ async function daySeconds(
   from: number,
   decimal: (value: unknown) => D,
 ): Promise<SecondOfFills[]> {
-  // The day is a slice of fills, which only grow: statistics taken before a bulk write (PGlite
-  // runs no autovacuum; the counts of changes were the writer's) may call the slice the whole
-  // table, and a plan that reads it whole was then chosen.
-  await db.query('SET LOCAL enable_seqscan = off');
   const { rows } = await db.query<Record<string, string>>(
-    `SELECT created_at / 1000 AS second, min(price) AS low, max(price) AS high,
-       sum(quantity) AS volume,
-       -- Times only grow with ids: a second's first fill by time is its first by id.
-       min(id) AS first_id, max(id) AS last_id
-     -- Taken on the product's index by time: with statistics of another store, the planner
-     -- walked every fill by id instead.
-     FROM (SELECT id, created_at, price, quantity FROM fills
-           WHERE product_id = $1 AND created_at >= $2::bigint * 1000
-           ORDER BY created_at DESC, id DESC OFFSET 0) AS day
-     GROUP BY 1 ORDER BY 1`,
+    `SELECT second, low, high, volume, first_fill_id AS first_id, last_fill_id AS last_id
+     FROM fill_seconds WHERE product_id = $1 AND second >= $2 ORDER BY second`,
     [productId, from],
   );
+  // The fills are a slice of a table that only grows: statistics taken before a bulk write
+  // (PGlite runs no autovacuum; the counts of changes were the writer's) may call the slice
+  // the whole table, and a plan that reads it whole was then chosen.
+  await db.query('SET LOCAL enable_seqscan = off');
   // The first and last fill of each second, by their ids apart: joined to the seconds, a plan
   // counting on another store's statistics read every fill to find them.
   const { rows: ends } = await db.query<Record<string, string>>(

@@ -40,6 +40,7 @@ const allMigrations = [
   '0027.do.trades-placed.sql',
   '0028.do.loans-placed.sql',
   '0029.do.withdrawals-by-state.sql',
+  '0030.do.fills-folded-per-second.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -368,6 +369,48 @@ describe('migrate', () => {
     expect(counted.length).toBeGreaterThan(1);
     expect(await counts(older)).toEqual(counted);
     expect(await counts(fresh)).toEqual(counted);
+  });
+
+  it('folds per second the fills of a store made before it kept them so, as new ones are', async () => {
+    const older = await emptyStore();
+    await migrateAsFormerRunner(
+      older,
+      allMigrations.indexOf('0029.do.withdrawals-by-state.sql') + 1,
+    );
+    await seedWithFills(older);
+    expect(await migrate(older)).toEqual(after('0029.do.withdrawals-by-state.sql'));
+    const fresh = await emptyStore();
+    await migrate(fresh);
+    await seedWithFills(fresh);
+    const seconds = (db: Database) =>
+      db.read(
+        async (tx) =>
+          (
+            await tx.query(
+              `SELECT product_id::int, second::text, trim_scale(low)::text AS low,
+                 trim_scale(high)::text AS high, trim_scale(volume)::text AS volume,
+                 first_fill_id::int, last_fill_id::int
+               FROM fill_seconds ORDER BY product_id, second`,
+            )
+          ).rows,
+      );
+    const kept = await seconds(older);
+    // Thirty fills a millisecond apart on each product, and the market maker's a little later.
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    expect(kept).toEqual(await seconds(fresh));
+    const folded = await older.read(
+      async (tx) =>
+        (
+          await tx.query(
+            `SELECT product_id::int, (created_at / 1000)::text AS second,
+               trim_scale(min(price))::text AS low, trim_scale(max(price))::text AS high,
+               trim_scale(sum(quantity))::text AS volume, min(id)::int AS first_fill_id,
+               max(id)::int AS last_fill_id
+             FROM fills GROUP BY 1, 2 ORDER BY 1, 2`,
+          )
+        ).rows,
+    );
+    expect(kept).toEqual(folded);
   });
 
   it('places the loans of a store made before loans had places, one list per party and currency', async () => {

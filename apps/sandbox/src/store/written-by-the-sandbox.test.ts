@@ -509,3 +509,69 @@ describe("a user's own fills in the store", () => {
     ]);
   });
 });
+
+/** A product's fills as the store keeps them folded per second, beside the same from the fills. */
+const foldedSeconds = (productId: number) =>
+  sandbox.database.read(async (tx) => {
+    const rows = async (sql: string) =>
+      (await tx.query<Record<string, unknown>>(sql, [productId])).rows.map((row) =>
+        JSON.stringify(row),
+      );
+    const columns = (low: string, high: string, volume: string, first: string, last: string) =>
+      `trim_scale(${low})::text AS low, trim_scale(${high})::text AS high,
+       trim_scale(${volume})::text AS volume, ${first}::int AS first, ${last}::int AS last`;
+    return {
+      kept: await rows(
+        `SELECT second::int, ${columns('low', 'high', 'volume', 'first_fill_id', 'last_fill_id')}
+         FROM fill_seconds WHERE product_id = $1 ORDER BY second`,
+      ),
+      folded: await rows(
+        `SELECT (created_at / 1000)::int AS second,
+           ${columns('min(price)', 'max(price)', 'sum(quantity)', 'min(id)', 'max(id)')}
+         FROM fills WHERE product_id = $1 GROUP BY created_at / 1000 ORDER BY 1`,
+      ),
+    };
+  });
+
+/** Trades of the two users on their product at three prices, one of them a second later. */
+async function tradesAcrossSeconds(product_id: number, buyer: Trader, seller: Trader) {
+  for (const price of ['90', '110']) {
+    await place(seller.call, { product_id, side: 'sell', price, quantity: '0.25' });
+    await place(buyer.call, { product_id, price, quantity: '0.25' });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await place(seller.call, { product_id, side: 'sell', price: '105', quantity: '0.5' });
+  await place(buyer.call, { product_id, price: '105', quantity: '0.5' });
+  await sandbox.sequencer.settled();
+}
+
+type Trader = Awaited<ReturnType<TradingSandbox['addUser']>>;
+
+describe("a product's fills folded per second in the store", () => {
+  it('are folded by the sandbox as it writes them, the store folding none', async () => {
+    await withoutTriggers(['fills.fills_folded_per_second'], async () => {
+      const { product_id, buyer, seller } = await trade('0.1');
+      await tradesAcrossSeconds(product_id, buyer, seller);
+      const { kept, folded } = await foldedSeconds(product_id);
+      expect(kept.length).toBeGreaterThanOrEqual(2);
+      expect(kept).toEqual(folded);
+    });
+  });
+
+  it('fold what another writer adds beside the sandbox, and the sandbox goes on', async () => {
+    const { product_id, buyer, seller } = await trade('0.1');
+    await sandbox.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO fills (product_id, taker_order_id, maker_order_id, taker_side, price,
+           quantity, created_at)
+         SELECT product_id, taker_order_id, maker_order_id, taker_side, 1, quantity, created_at
+         FROM fills WHERE product_id = $1 ORDER BY id LIMIT 1`,
+        [product_id],
+      );
+    });
+    await tradesAcrossSeconds(product_id, buyer, seller);
+    const { kept, folded } = await foldedSeconds(product_id);
+    expect(kept[0]).toContain('"low":"1"');
+    expect(kept).toEqual(folded);
+  });
+});
