@@ -64,16 +64,52 @@ interface Held extends SecondOfFills {
 
 const plain = ({ volumeThrough: _, ...second }: Held): SecondOfFills => second;
 
-/** The index of the first of `list` from `head` on whose second is at least `from`. */
-function firstFrom(list: readonly Held[], head: number, from: number): number {
-  let low = head;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((list[middle] as Held).second < from) low = middle + 1;
-    else high = middle;
+/**
+ * Entries of seconds, oldest first, whose front is let go of by moving a head past it; the
+ * list is moved down once half of it is let go of, so each entry is moved a bounded number of
+ * times.
+ */
+class SecondsFrom<Entry extends { readonly second: number }> {
+  #entries: Entry[] = [];
+  #head = 0;
+
+  get newest(): Entry | undefined {
+    return this.#entries.length > this.#head ? this.#entries.at(-1) : undefined;
   }
-  return low;
+
+  push(entry: Entry): void {
+    this.#entries.push(entry);
+  }
+
+  /** Takes the newest off, if there is one. */
+  popNewest(): void {
+    if (this.newest) this.#entries.pop();
+  }
+
+  /** The first entry whose second is at least `from`, found by halving. */
+  firstFrom(from: number): Entry | undefined {
+    let low = this.#head;
+    let high = this.#entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#entries[middle] as Entry).second < from) low = middle + 1;
+      else high = middle;
+    }
+    return this.#entries[low];
+  }
+
+  /** Lets go of the entries of seconds before `from`. */
+  forgetBefore(from: number): void {
+    while ((this.#entries[this.#head]?.second ?? from) < from) this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  held(): Entry[] {
+    return this.#entries.slice(this.#head);
+  }
 }
 
 /**
@@ -85,26 +121,24 @@ function firstFrom(list: readonly Held[], head: number, from: number): number {
  * read of the figures.
  */
 export class SecondsOfADay {
-  #seconds: Held[] = [];
-  #head = 0;
-  #lows: Held[] = [];
-  #lowHead = 0;
-  #highs: Held[] = [];
-  #highHead = 0;
+  #seconds = new SecondsFrom<Held>();
+  #lows = new SecondsFrom<Held>();
+  #highs = new SecondsFrom<Held>();
 
   /** The newest second held. */
   get newest(): SecondOfFills | undefined {
-    return this.#seconds.length > this.#head ? this.#seconds.at(-1) : undefined;
+    return this.#seconds.newest;
   }
 
   /** Folds a fill into its second: times only grow, so that is the newest second or a new one. */
   fold(fill: TradedFill): void {
-    const newest = this.newest as Held | undefined;
+    const newest = this.#seconds.newest;
     const second = secondOf(fill.createdAt);
     if (!newest || newest.second < second) {
       this.add(folded(undefined, fill));
     } else if (newest.second === second) {
-      this.#seconds[this.#seconds.length - 1] = this.#entered(folded(newest, fill), newest);
+      this.#seconds.popNewest();
+      this.#seconds.push(this.#entered(folded(newest, fill), newest));
     } else {
       // A fill older than the newest second (a clock set back): the rare way round, rebuilt.
       this.#rebuild([...this.held(), folded(undefined, fill)]);
@@ -121,37 +155,21 @@ export class SecondsOfADay {
     this.#seconds.push(this.#entered(second));
   }
 
-  /** Lets go of the seconds before `from`: no read asks for them again, times only growing. */
+  /**
+   * Lets go of the seconds before `from`, and of the lows and highs among them: no read asks
+   * for them again, times only growing.
+   */
   forgetBefore(from: number): void {
-    while (this.#head < this.#seconds.length && (this.#seconds[this.#head] as Held).second < from) {
-      const gone = this.#seconds[this.#head];
-      if (this.#lows[this.#lowHead] === gone) this.#lowHead++;
-      if (this.#highs[this.#highHead] === gone) this.#highHead++;
-      this.#head++;
-    }
-    // Kept until half the list is let go of: each entry is moved a bounded number of times.
-    if (this.#head > 1024 && this.#head * 2 > this.#seconds.length) {
-      this.#seconds = this.#seconds.slice(this.#head);
-      this.#head = 0;
-    }
-    if (this.#lowHead > 1024 && this.#lowHead * 2 > this.#lows.length) {
-      this.#lows = this.#lows.slice(this.#lowHead);
-      this.#lowHead = 0;
-    }
-    if (this.#highHead > 1024 && this.#highHead * 2 > this.#highs.length) {
-      this.#highs = this.#highs.slice(this.#highHead);
-      this.#highHead = 0;
-    }
+    for (const list of [this.#seconds, this.#lows, this.#highs]) list.forgetBefore(from);
   }
 
   /** The seconds from `from` on folded into one, if there are any. */
   since(from: number): SecondOfFills | undefined {
-    const seconds = this.#seconds;
-    const first = seconds[firstFrom(seconds, this.#head, from)];
-    const last = seconds.at(-1);
+    const first = this.#seconds.firstFrom(from);
+    const last = this.#seconds.newest;
     if (!first || !last) return undefined;
-    const low = this.#lows[firstFrom(this.#lows, this.#lowHead, from)] as Held;
-    const high = this.#highs[firstFrom(this.#highs, this.#highHead, from)] as Held;
+    const low = this.#lows.firstFrom(from) as Held;
+    const high = this.#highs.firstFrom(from) as Held;
     return {
       second: first.second,
       low: low.low,
@@ -164,29 +182,29 @@ export class SecondsOfADay {
 
   /** The seconds held, oldest first. */
   held(): SecondOfFills[] {
-    return this.#seconds.slice(this.#head).map(plain);
+    return this.#seconds.held().map(plain);
   }
 
   /**
-   * `second` as held, in the place of `replaced` (the newest) or after the newest: its running
-   * volume, and in the lists of lows and highs in place of the seconds it beats.
+   * `second` as held, in the place of `replaced` (the newest, taken off already) or after the
+   * newest: its running volume, and in the lists of lows and highs in place of the seconds it
+   * beats.
    */
   #entered(second: SecondOfFills, replaced?: Held): Held {
-    const before = replaced ? this.#seconds.at(-2) : this.#seconds.at(-1);
+    const through = replaced
+      ? replaced.volumeThrough.minus(replaced.volume)
+      : this.#seconds.newest?.volumeThrough;
     const held: Held = {
       ...second,
-      volumeThrough:
-        before && this.#seconds.length > this.#head + (replaced ? 1 : 0)
-          ? before.volumeThrough.plus(second.volume)
-          : second.volume,
+      volumeThrough: through ? through.plus(second.volume) : second.volume,
     };
     const lows = this.#lows;
     const highs = this.#highs;
-    if (replaced && lows.length > this.#lowHead && lows.at(-1) === replaced) lows.pop();
-    if (replaced && highs.length > this.#highHead && highs.at(-1) === replaced) highs.pop();
-    while (lows.length > this.#lowHead && (lows.at(-1) as Held).low.gte(held.low)) lows.pop();
+    if (replaced && lows.newest === replaced) lows.popNewest();
+    if (replaced && highs.newest === replaced) highs.popNewest();
+    while (lows.newest?.low.gte(held.low)) lows.popNewest();
     lows.push(held);
-    while (highs.length > this.#highHead && (highs.at(-1) as Held).high.lte(held.high)) highs.pop();
+    while (highs.newest?.high.lte(held.high)) highs.popNewest();
     highs.push(held);
     return held;
   }
@@ -197,10 +215,9 @@ export class SecondsOfADay {
       const same = bySecond.get(second.second);
       bySecond.set(second.second, same ? joined(same, second) : second);
     }
-    this.#seconds = [];
-    this.#lows = [];
-    this.#highs = [];
-    this.#head = this.#lowHead = this.#highHead = 0;
+    this.#seconds = new SecondsFrom<Held>();
+    this.#lows = new SecondsFrom<Held>();
+    this.#highs = new SecondsFrom<Held>();
     for (const second of [...bySecond.values()].sort((a, b) => a.second - b.second)) {
       this.#seconds.push(this.#entered(second));
     }
