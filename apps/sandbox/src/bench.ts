@@ -3,8 +3,9 @@
  * the sandbox in the bench's own process, tokens written straight to its store, and the
  * store's ceiling measured without HTTP. Tests use `./testing`; users, the command.
  */
+import { creditDeposit } from './exchange/deposits.js';
 import { houseUserId } from './exchange/ledger.js';
-import { orderHandlers } from './exchange/orders.js';
+import { orderHandlers, placeOrder } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { addToken } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
@@ -124,7 +125,8 @@ export function addDemoToken(
 export async function storeCeiling(sandbox: RunningSandbox, seconds: number): Promise<number> {
   const handler = orderHandlers.editOrder;
   if (!handler) throw new Error('no editOrder handler');
-  const ids = (sandbox.sequencer.state.exchange.ordersByUser.get(demoUserId) ?? [])
+  const ids = sandbox.sequencer.state.exchange.ordersByUser
+    .of(demoUserId)
     .filter((order) => order.status === 'live')
     .slice(0, 50)
     .map((order) => String(order.id));
@@ -157,4 +159,25 @@ export function addSecondDemoToken(
   sandbox: RunningSandbox,
 ): Promise<{ tokenId: string; tokenSecret: string }> {
   return sandbox.sequencer.run((journal) => addToken(journal, secondDemoUserId));
+}
+
+/**
+ * `count` offers of the second demo user, each of `quantity` BTC of product 1, placed in one
+ * call, the newest the lowest priced from `lowest` up: a deep book that one order can take
+ * whole. What they sell is credited to the user first. Resolves once they are stored.
+ */
+export async function addDeepOffers(
+  sandbox: RunningSandbox,
+  offers: { count: number; quantity: string; lowest: number },
+): Promise<void> {
+  const { count, quantity, lowest } = offers;
+  await sandbox.sequencer.run((journal) => {
+    const amount = String(Number(quantity) * count);
+    creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount }, Date.now());
+    for (let n = count - 1; n >= 0; n--) {
+      const price = String(lowest + n);
+      const offer = { order_type: 'limit', product_id: 1, side: 'sell', quantity, price } as const;
+      placeOrder(journal, secondDemoUserId, offer, Date.now());
+    }
+  });
 }

@@ -59,7 +59,8 @@ export function hubPublisher(hub: EventHub, now: () => number): Publisher {
       }
       return () => {
         if (outgoing.length === 0) queueMicrotask(send);
-        outgoing.push(...publications);
+        // A loop, not push(...): a call may change more channels than it may spread.
+        for (const publication of publications) outgoing.push(publication);
       };
     },
     sealed() {

@@ -36,7 +36,7 @@ async function watchedProduct() {
         sandbox.now(),
       ),
     );
-  return { sandbox, book, orders, bid };
+  return { sandbox, buyer, product_id, book, orders, bid };
 }
 
 /** Two users of a fresh margin product, the hub told of every stored call. */
@@ -57,6 +57,29 @@ describe('publishing to the hub', () => {
     for (const price of ['100', '101', '102']) await bid(price);
     expect(book().map((frame) => levels(frame).length)).toEqual([1, 2, 3]);
     expect(orders()).toHaveLength(3);
+  });
+
+  it('sends every change of a call that changes more orders than a call may spread', async () => {
+    const { sandbox, buyer, product_id, book, orders } = await watchedProduct();
+    const count = 130_000;
+    await sandbox.sequencer.run((journal) => {
+      for (let n = 1; n <= count; n++) {
+        // Each a new best bid, which the book takes at its top.
+        const price = String(n);
+        const bid = {
+          order_type: 'limit',
+          product_id,
+          side: 'buy',
+          price,
+          quantity: '0.0001',
+        } as const;
+        placeOrder(journal, buyer.userId, bid, sandbox.now());
+      }
+    });
+    expect(book()).toHaveLength(1);
+    const sent = orders();
+    expect(sent).toHaveLength(count);
+    expect(JSON.parse(sent.at(-1)?.data ?? 'null')).toMatchObject({ price: String(count) });
   });
 
   it('sends a side of the book once for writes stored together, as the last left it', async () => {

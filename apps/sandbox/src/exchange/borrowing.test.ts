@@ -298,7 +298,7 @@ describe('a loan accrues interest', () => {
     expect(await entries(trader.call, 'JPY', 'interest')).toEqual([
       { amount: '-0.075', type: 'Loan' },
     ]);
-    const house = sandbox.sequencer.state.exchange.entriesByUser.get(houseUserId) ?? [];
+    const house = sandbox.sequencer.state.exchange.entriesByUser.of(houseUserId);
     expect(house.at(-1)).toMatchObject({ sourceAction: 'interest' });
     expect(house.at(-1)?.amount.toFixed()).toBe('0.075');
   });

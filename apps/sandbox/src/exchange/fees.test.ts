@@ -86,7 +86,7 @@ describe('fee estimates', () => {
       errors: { funding_currency: ['not_a_currency_of_the_product'] },
     });
     expect(JSON.stringify(await refused({ leverage: 2 }))).toContain('leverage');
-    expect(sandbox.sequencer.state.exchange.ordersByUser.get(user.userId) ?? []).toEqual([]);
+    expect(sandbox.sequencer.state.exchange.ordersByUser.of(user.userId)).toEqual([]);
   });
 });
 

@@ -23,7 +23,7 @@ export function ledgerProblems(state: ExchangeState): string[] {
   const add = (map: Map<string, D>, currency: string, amount: D) =>
     map.set(currency, (map.get(currency) ?? new D(0)).plus(amount));
   for (const [userId, byCurrency] of state.accounts) {
-    const entries = state.entriesByUser.get(userId) ?? [];
+    const entries = state.entriesByUser.of(userId);
     for (const account of byCurrency.values()) {
       const own = entries.filter((entry) => entry.currency === account.currency);
       const sum = own.reduce((total, entry) => total.plus(entry.amount), new D(0));

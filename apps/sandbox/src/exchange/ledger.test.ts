@@ -23,9 +23,9 @@ const history = async (call: Client, query = '') =>
   valid(zListBalanceHistoryResponse, await call('GET', `/balance_history${query}`));
 
 const houseEntries = (id: number) =>
-  (sandbox.sequencer.state.exchange.entriesByUser.get(houseUserId) ?? []).filter(
-    (entry) => entry.sourceObjectId === id,
-  );
+  sandbox.sequencer.state.exchange.entriesByUser
+    .of(houseUserId)
+    .filter((entry) => entry.sourceObjectId === id);
 
 describe('the ledger', () => {
   it('explains a new user’s balances with one funding entry each', async () => {

@@ -427,7 +427,8 @@ const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
   const { journal } = context;
   // A filter naming no product is a mistake, not a request to cancel nothing.
   if (filters.product_id !== undefined) loadProduct(journal, filters.product_id);
-  const chosen = (journal.exchange.ordersByUser.get(actingUser(context.caller)) ?? [])
+  const chosen = journal.exchange.ordersByUser
+    .of(actingUser(context.caller))
     .filter(
       (order) =>
         isOpen(order) &&

@@ -15,7 +15,8 @@ type HolderSource = (state: ExchangeState, userId: number, currency: string) => 
 
 /** Each live order's hold, as `syncReserve` set it. */
 const orders: HolderSource = (state, userId, currency) =>
-  (state.ordersByUser.get(userId) ?? [])
+  state.ordersByUser
+    .of(userId)
     .filter((order) => order.reservedCurrency === currency && !order.reservedAmount.isZero())
     .map((order) => ({ type: 'order', id: order.id, amount: order.reservedAmount }));
 

@@ -50,7 +50,7 @@ describe('the rate limit per token', () => {
     const refused = await fetch(`${sandbox.exchangeUrl}/orders`, { method: 'POST', headers, body });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
-    const orders = sandbox.sequencer.state.exchange.ordersByUser.get(userId) ?? [];
+    const orders = sandbox.sequencer.state.exchange.ordersByUser.of(userId);
     expect(orders).toEqual([]);
 
     clock += 60_000;

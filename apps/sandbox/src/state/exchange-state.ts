@@ -1,7 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
-import { ByUser, getOrCreate, removeFrom } from './lists.js';
+import { ByUser, getOrCreate, KeyedLists } from './lists.js';
 import { TradedProduct } from './traded-product.js';
 
 /**
@@ -431,13 +431,13 @@ export class ExchangeState {
   readonly #oauthByPrivateId = new Map<string, OAuthRequest>();
   accounts = new Map<number, Map<string, Account>>();
   orders = new Map<number, Order>();
-  ordersByUser = new Map<number, Order[]>();
+  readonly ordersByUser = new KeyedLists<number, Order>();
   clientOrderIds = new Map<string, Order>();
   /**
    * Each product's fills not yet stored, in the order they were made (all of them on a store
    * that keeps nothing); read through `HistoryReads`. What the rules decide on is `traded`.
    */
-  fillsByProduct = new Map<number, Fill[]>();
+  readonly fillsByProduct = new KeyedLists<number, Fill>();
   /** What each product's fills leave for the rules: their count, and the last day of them. */
   traded = new Map<number, TradedProduct>();
   /**
@@ -449,7 +449,7 @@ export class ExchangeState {
   readonly positions = new Map<number, Position>();
   readonly #positionsByUser = new ByUser<Position>();
   /** The orders that close each margin position, by its id: its take profit and stop loss. */
-  readonly #exitsByPosition = new Map<number, Order[]>();
+  readonly #exitsByPosition = new KeyedLists<number, Order>();
   /**
    * The mark price of each product at which every open position was last checked for what it
    * reaches, and the ids of the positions changed since, themselves or their exits (see
@@ -461,7 +461,7 @@ export class ExchangeState {
    * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps
    * nothing); read through `HistoryReads`.
    */
-  entriesByUser = new Map<number, LedgerEntry[]>();
+  readonly entriesByUser = new KeyedLists<number, LedgerEntry>();
   readonly withdrawals = new Map<number, Withdrawal>();
   readonly #withdrawalsByUser = new ByUser<Withdrawal>();
   readonly deposits = new Map<number, Deposit>();
@@ -469,9 +469,9 @@ export class ExchangeState {
   loanBids = new Map<number, LoanBid>();
   loans = new Map<number, Loan>();
   /** Each position's loans, oldest first: what a fill or a close of it settles. */
-  readonly #loansByPosition = new Map<number, Loan[]>();
+  readonly #loansByPosition = new KeyedLists<number, Loan>();
   /** Each user's loans, lent or borrowed: what `GET /loans` reads, not every loan there is. */
-  readonly #loansByUser = new Map<number, Loan[]>();
+  readonly #loansByUser = new KeyedLists<number, Loan>();
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
@@ -567,12 +567,12 @@ export class ExchangeState {
 
   #index(order: Order): void {
     this.orders.set(order.id, order);
-    getOrCreate(this.ordersByUser, order.userId, (): Order[] => []).push(order);
+    this.ordersByUser.add(order.userId, order);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.set(clientKey(order.userId, order.clientOrderId), order);
     }
     if (order.unwoundTradeId !== null && order.tradingType !== 'spot') {
-      getOrCreate(this.#exitsByPosition, order.unwoundTradeId, (): Order[] => []).push(order);
+      this.#exitsByPosition.add(order.unwoundTradeId, order);
     }
   }
 
@@ -590,7 +590,7 @@ export class ExchangeState {
 
   /** The orders, open or not, that memory holds to close the margin position `positionId`. */
   exitsOf(positionId: number): readonly Order[] {
-    return this.#exitsByPosition.get(positionId) ?? [];
+    return this.#exitsByPosition.of(positionId);
   }
 
   /** Forgets an order placed by a call that was then refused. */
@@ -598,15 +598,11 @@ export class ExchangeState {
     this.unrest(order);
     this.orders.delete(order.id);
     this.lastStoredFill.delete(order.id);
-    removeFrom(this.ordersByUser.get(order.userId), order);
+    this.ordersByUser.drop(order.userId, order);
     if (order.clientOrderId !== null) {
       this.clientOrderIds.delete(clientKey(order.userId, order.clientOrderId));
     }
-    if (order.unwoundTradeId !== null) {
-      const exits = this.#exitsByPosition.get(order.unwoundTradeId);
-      removeFrom(exits, order);
-      if (exits?.length === 0) this.#exitsByPosition.delete(order.unwoundTradeId);
-    }
+    if (order.unwoundTradeId !== null) this.#exitsByPosition.drop(order.unwoundTradeId, order);
   }
 
   /**
@@ -659,25 +655,25 @@ export class ExchangeState {
   addLoan(loan: Loan): void {
     this.loans.set(loan.id, loan);
     for (const userId of partiesOf(loan)) {
-      getOrCreate(this.#loansByUser, userId, (): Loan[] => []).push(loan);
+      this.#loansByUser.add(userId, loan);
     }
     if (loan.positionId === null) return;
-    getOrCreate(this.#loansByPosition, loan.positionId, (): Loan[] => []).push(loan);
+    this.#loansByPosition.add(loan.positionId, loan);
   }
 
   dropLoan(loan: Loan): void {
     this.loans.delete(loan.id);
-    for (const userId of partiesOf(loan)) removeFrom(this.#loansByUser.get(userId), loan);
-    if (loan.positionId !== null) removeFrom(this.#loansByPosition.get(loan.positionId), loan);
+    for (const userId of partiesOf(loan)) this.#loansByUser.drop(userId, loan);
+    if (loan.positionId !== null) this.#loansByPosition.drop(loan.positionId, loan);
   }
 
   loansOf(positionId: number): readonly Loan[] {
-    return this.#loansByPosition.get(positionId) ?? [];
+    return this.#loansByPosition.of(positionId);
   }
 
   /** The loans `userId` lent or borrowed, in the order they were added. */
   loansOfUser(userId: number): readonly Loan[] {
-    return this.#loansByUser.get(userId) ?? [];
+    return this.#loansByUser.of(userId);
   }
 
   /**
@@ -812,7 +808,7 @@ export class ExchangeState {
   readonly #marks = new Map<number, { price: D; fills: number }>();
 
   addFill(fill: Fill): void {
-    getOrCreate(this.fillsByProduct, fill.productId, (): Fill[] => []).push(fill);
+    this.fillsByProduct.add(fill.productId, fill);
     this.tradedProduct(fill.productId).add(fill);
   }
 
@@ -903,14 +899,12 @@ export class ExchangeState {
   }
 
   #unhold(fill: Fill): void {
-    const fills = this.fillsByProduct.get(fill.productId);
-    const at = fills?.lastIndexOf(fill) ?? -1;
-    if (at !== -1) fills?.splice(at, 1);
+    this.fillsByProduct.drop(fill.productId, fill);
   }
 
   /** The id of the last fill of `order`, if it has one. */
   lastFillOf(order: Pick<Order, 'id' | 'productId'>): number | undefined {
-    const fills = this.fillsByProduct.get(order.productId) ?? [];
+    const fills = this.fillsByProduct.of(order.productId);
     for (let at = fills.length - 1; at >= 0; at--) {
       const fill = fills[at] as Fill;
       if (fill.takerOrderId === order.id || fill.makerOrderId === order.id) return fill.id;
@@ -919,11 +913,11 @@ export class ExchangeState {
   }
 
   addEntry(ledgerEntry: LedgerEntry): void {
-    getOrCreate(this.entriesByUser, ledgerEntry.userId, (): LedgerEntry[] => []).push(ledgerEntry);
+    this.entriesByUser.add(ledgerEntry.userId, ledgerEntry);
   }
 
   dropEntry(ledgerEntry: LedgerEntry): void {
-    removeFrom(this.entriesByUser.get(ledgerEntry.userId), ledgerEntry);
+    this.entriesByUser.drop(ledgerEntry.userId, ledgerEntry);
   }
 }
 

@@ -160,7 +160,7 @@ describe('history read from the store answers as history read from memory', () =
     expect(orders.has(ids.live)).toBe(true);
     expect(orders.get(ids.gone)?.status).toBe('cancelled');
     expect([ids.taken, ids.made].filter((id) => orders.has(id))).toEqual([]);
-    expect(stored.sequencer.state.exchange.entriesByUser.get(demoUserId) ?? []).toEqual([]);
-    expect([...stored.sequencer.state.exchange.fillsByProduct.values()].flat()).toEqual([]);
+    expect(stored.sequencer.state.exchange.entriesByUser.of(demoUserId)).toEqual([]);
+    expect(stored.sequencer.state.exchange.fillsByProduct.all()).toEqual([]);
   });
 });

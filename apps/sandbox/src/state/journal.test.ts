@@ -84,10 +84,10 @@ describe('Journal', () => {
     });
     expect(account.balance.toFixed()).toBe('1425.00015');
     expect(entry.balance.toFixed()).toBe('1425.00015');
-    expect(state.exchange.entriesByUser.get(7)).toEqual([entry]);
+    expect(state.exchange.entriesByUser.of(7)).toEqual([entry]);
     journal.undo();
     expect(account.balance.toFixed()).toBe('0');
-    expect(state.exchange.entriesByUser.get(7)).toEqual([]);
+    expect(state.exchange.entriesByUser.of(7)).toEqual([]);
   });
 
   it('hands out the stored object itself as the writable handle, and stores what it became', () => {
@@ -195,5 +195,34 @@ describe('Journal', () => {
     expect([...changes.addedRecords]).toEqual(['oauthRequest:a']);
     changes.clearRows();
     expect(changes.addedRecords.size).toBe(0);
+  });
+
+  it('merges a call of more fills than a call may spread as arguments into its batch', () => {
+    const state = new SandboxState();
+    // Two orders of two users that no book holds: one call fills the one against the other.
+    const filled = (id: number, userId: number) =>
+      ({ id, userId, productId: 1, status: 'filled', conditional: false }) as Order;
+    state.exchange.addOrder(filled(1, 7));
+    state.exchange.addOrder(filled(2, 8));
+    const journal = new Journal(state);
+    // Each fill is two own fills: 200,000 rows, past what push(...rows) takes.
+    const fills = 100_000;
+    for (let id = 1; id <= fills; id++) {
+      journal.addFill({
+        id,
+        productId: 1,
+        takerOrderId: 1,
+        makerOrderId: 2,
+        takerSide: 'buy',
+        price: new D(100),
+        quantity: new D(1),
+        createdAt: 1_000,
+      });
+    }
+    const changes = new Changes();
+    journal.mergeInto(changes);
+    expect(changes.fills).toHaveLength(fills);
+    expect(changes.ownFills).toHaveLength(2 * fills);
+    expect(changes.ownFills.at(-1)).toMatchObject({ userId: 7, place: fills, taker: true });
   });
 });

@@ -319,8 +319,9 @@ export class Journal {
     mergeTouched(this.#orders, this.#newOrders, changes.orders, changes.storedOrders);
     for (const account of this.#accounts.keys()) changes.accounts.set(account.id, account);
     mergeTouched(this.#positions, this.#newPositions, changes.positions, changes.storedPositions);
-    changes.fills.push(...this.#fills);
-    changes.ownFills.push(...this.#ownFills);
+    // A loop, not push(...): one order may make more fills than a call may spread as arguments.
+    for (const fill of this.#fills) changes.fills.push(fill);
+    for (const ownFill of this.#ownFills) changes.ownFills.push(ownFill);
     for (const record of this.#records.values()) {
       const key = recordKey(record);
       if (record.created && !changes.records.has(key)) changes.addedRecords.add(key);

@@ -8,10 +8,60 @@ export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   return value;
 }
 
-/** Takes `item` out of `list`, if it is there: only that one, never another in its place. */
-export function removeFrom<T>(list: T[] | undefined, item: T): void {
-  const at = list?.indexOf(item) ?? -1;
-  if (at !== -1) list?.splice(at, 1);
+/**
+ * Lists of rows by a key, each in the order its rows were added. A row dropped is taken out
+ * with the others dropped from its list in one pass, at the next read of the list or once
+ * half of it is dropped: a stored batch lets go of its rows one at a time, oldest first, and
+ * taking each out of an array at once moved the rest down every time, so that forgetting the
+ * hundred thousand fills of one order took minutes.
+ */
+export class KeyedLists<Key, Row> {
+  readonly #lists = new Map<Key, Row[]>();
+  readonly #dropped = new Map<Key, Set<Row>>();
+
+  add(key: Key, row: Row): void {
+    const list = this.#settled(key);
+    if (list) list.push(row);
+    else this.#lists.set(key, [row]);
+  }
+
+  /** Takes `row` out of the list of `key`, if it is there: only that row, never an equal one. */
+  drop(key: Key, row: Row): void {
+    const list = this.#lists.get(key);
+    if (!list) return;
+    const dropped = getOrCreate(this.#dropped, key, () => new Set<Row>());
+    dropped.add(row);
+    if (dropped.size * 2 >= list.length) this.#settled(key);
+  }
+
+  of(key: Key): readonly Row[] {
+    return this.#settled(key) ?? [];
+  }
+
+  /** Forgets the whole list of `key`. */
+  delete(key: Key): void {
+    this.#lists.delete(key);
+    this.#dropped.delete(key);
+  }
+
+  /** Every row of every list. */
+  all(): Row[] {
+    return [...this.#lists.keys()].flatMap((key) => this.of(key));
+  }
+
+  #settled(key: Key): Row[] | undefined {
+    const list = this.#lists.get(key);
+    const dropped = this.#dropped.get(key);
+    if (!list || !dropped) return list;
+    this.#dropped.delete(key);
+    let kept = 0;
+    // Each dropped row leaves the set as it is met: a row listed twice is dropped once.
+    for (const row of list) if (!dropped.delete(row)) list[kept++] = row;
+    list.length = kept;
+    if (kept > 0) return list;
+    this.#lists.delete(key);
+    return undefined;
+  }
 }
 
 /**
@@ -19,17 +69,89 @@ export function removeFrom<T>(list: T[] | undefined, item: T): void {
  * user's calls read, instead of every record memory holds.
  */
 export class ByUser<Row extends { readonly userId: number }> {
-  readonly #lists = new Map<number, Row[]>();
+  readonly #lists = new KeyedLists<number, Row>();
 
   add(row: Row): void {
-    getOrCreate(this.#lists, row.userId, (): Row[] => []).push(row);
+    this.#lists.add(row.userId, row);
   }
 
   drop(row: Row): void {
-    removeFrom(this.#lists.get(row.userId), row);
+    this.#lists.drop(row.userId, row);
   }
 
   of(userId: number): readonly Row[] {
-    return this.#lists.get(userId) ?? [];
+    return this.#lists.of(userId);
+  }
+}
+
+/**
+ * A list, oldest first, whose oldest items are let go of by moving a head past them; the list
+ * is moved down once half of it is let go of, so each item is moved a bounded number of times.
+ * Taking the first item out of an array moves all the others each time.
+ */
+export class HeadList<T> {
+  #items: T[] = [];
+  #head = 0;
+
+  get length(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /** The item `index` places from the oldest held, or from the newest when negative. */
+  at(index: number): T | undefined {
+    const at = index < 0 ? this.#items.length + index : this.#head + index;
+    return at >= this.#head ? this.#items[at] : undefined;
+  }
+
+  get newest(): T | undefined {
+    return this.at(-1);
+  }
+
+  push(item: T): void {
+    this.#items.push(item);
+  }
+
+  /** Takes the newest off, if there is one. */
+  popNewest(): void {
+    if (this.length > 0) this.#items.pop();
+  }
+
+  /** Lets go of the `count` oldest items. */
+  dropOldest(count: number): void {
+    this.#head = Math.min(this.#head + count, this.#items.length);
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Lets go of the oldest items as long as `old` holds for them. */
+  dropOldestWhile(old: (item: T) => boolean): void {
+    let count = 0;
+    while (count < this.length && old(this.at(count) as T)) count++;
+    this.dropOldest(count);
+  }
+
+  /**
+   * Takes `item` out, if it is held: at once when it is the oldest or the newest, the ends
+   * items are let go of from; by a search otherwise. Whether it was held.
+   */
+  remove(item: T): boolean {
+    if (this.length > 0 && this.#items[this.#head] === item) {
+      this.dropOldest(1);
+      return true;
+    }
+    const at = this.#items.lastIndexOf(item);
+    if (at < this.#head) return false;
+    this.#items.splice(at, 1);
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let at = this.#head; at < this.#items.length; at++) yield this.#items[at] as T;
+  }
+
+  toArray(): T[] {
+    return this.#items.slice(this.#head);
   }
 }

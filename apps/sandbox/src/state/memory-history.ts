@@ -43,7 +43,7 @@ const matches = (entry: LedgerEntry, filter: EntryFilter) =>
 
 /** `userId`'s entries that `filter` picks, newest first, from memory. */
 function entriesOf(state: ExchangeState, userId: number, filter: EntryFilter): LedgerEntry[] {
-  const entries = state.entriesByUser.get(userId) ?? [];
+  const entries = state.entriesByUser.of(userId);
   const picked: LedgerEntry[] = [];
   for (let at = entries.length - 1; at >= 0; at--) {
     const entry = entries[at] as LedgerEntry;
@@ -53,7 +53,7 @@ function entriesOf(state: ExchangeState, userId: number, filter: EntryFilter): L
 }
 
 const fillsOf = (state: ExchangeState, productId: number): readonly Fill[] =>
-  state.fillsByProduct.get(productId) ?? [];
+  state.fillsByProduct.of(productId);
 
 const second = (fill: Fill) => Math.floor(fill.createdAt / 1000);
 
@@ -88,7 +88,8 @@ function ownFillsOf(state: ExchangeState, userId: number, productId: number): Ow
 export function memoryHistory(current: () => ExchangeState): HistoryReads {
   return {
     orders: async (userId, filter, offset, limit) => {
-      const picked = (current().ordersByUser.get(userId) ?? [])
+      const picked = current()
+        .ordersByUser.of(userId)
         .filter((order) => picks<Order>(filter, order))
         .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
       return pageOf(picked, offset, limit);

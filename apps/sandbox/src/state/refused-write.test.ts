@@ -205,7 +205,7 @@ describe('calls decided on a batch the store then refuses', () => {
       await sequencer.reload();
       expect({
         reserved: account()?.reserved.toFixed(),
-        orders: sequencer.state.exchange.ordersByUser.get(user.userId)?.length,
+        orders: sequencer.state.exchange.ordersByUser.of(user.userId).length,
       }).toEqual(inMemory);
     } finally {
       await db.close();

@@ -1,4 +1,5 @@
 import type { Decimal } from 'decimal.js';
+import { HeadList } from './lists.js';
 
 /** What the market figures need of a fill: the state that holds fills imports this, not back. */
 export interface TradedFill {
@@ -64,51 +65,23 @@ interface Held extends SecondOfFills {
 
 const plain = ({ volumeThrough: _, ...second }: Held): SecondOfFills => second;
 
-/**
- * Entries of seconds, oldest first, whose front is let go of by moving a head past it; the
- * list is moved down once half of it is let go of, so each entry is moved a bounded number of
- * times.
- */
-class SecondsFrom<Entry extends { readonly second: number }> {
-  #entries: Entry[] = [];
-  #head = 0;
-
-  get newest(): Entry | undefined {
-    return this.#entries.length > this.#head ? this.#entries.at(-1) : undefined;
-  }
-
-  push(entry: Entry): void {
-    this.#entries.push(entry);
-  }
-
-  /** Takes the newest off, if there is one. */
-  popNewest(): void {
-    if (this.newest) this.#entries.pop();
-  }
-
+/** Entries of seconds, oldest first, of which the oldest are let go of. */
+class SecondsFrom<Entry extends { readonly second: number }> extends HeadList<Entry> {
   /** The first entry whose second is at least `from`, found by halving. */
   firstFrom(from: number): Entry | undefined {
-    let low = this.#head;
-    let high = this.#entries.length;
+    let low = 0;
+    let high = this.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.#entries[middle] as Entry).second < from) low = middle + 1;
+      if ((this.at(middle) as Entry).second < from) low = middle + 1;
       else high = middle;
     }
-    return this.#entries[low];
+    return this.at(low);
   }
 
   /** Lets go of the entries of seconds before `from`. */
   forgetBefore(from: number): void {
-    while ((this.#entries[this.#head]?.second ?? from) < from) this.#head++;
-    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
-      this.#entries = this.#entries.slice(this.#head);
-      this.#head = 0;
-    }
-  }
-
-  held(): Entry[] {
-    return this.#entries.slice(this.#head);
+    this.dropOldestWhile((entry) => entry.second < from);
   }
 }
 
@@ -182,7 +155,7 @@ export class SecondsOfADay {
 
   /** The seconds held, oldest first. */
   held(): SecondOfFills[] {
-    return this.#seconds.held().map(plain);
+    return this.#seconds.toArray().map(plain);
   }
 
   /**

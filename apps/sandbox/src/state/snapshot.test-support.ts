@@ -18,7 +18,7 @@ export function snapshot(sandbox: SandboxState) {
       [...state.accounts.values()].flatMap((byCurrency) => [...byCurrency.values()]),
     ).sort((a: { id: number }, b: { id: number }) => a.id - b.id),
     // The fills memory holds: those not stored yet, and each product's last day in seconds.
-    fills: plain([...state.fillsByProduct.values()].flat().sort((a, b) => a.id - b.id)),
+    fills: plain(state.fillsByProduct.all().sort((a, b) => a.id - b.id)),
     // A product whose only fills were taken back holds none, as one that never traded.
     tradedSeconds: plain(
       [...state.traded]
@@ -40,7 +40,7 @@ export function snapshot(sandbox: SandboxState) {
     lastStoredFill: Object.fromEntries(state.lastStoredFill),
     nonces: Object.fromEntries([...sandbox.nonces].map(([scope, value]) => [scope, String(value)])),
     positions: plain([...state.positions.values()].sort((a, b) => a.id - b.id)),
-    entries: plain([...state.entriesByUser.values()].flat().sort((a, b) => a.id - b.id)),
+    entries: plain(state.entriesByUser.all().sort((a, b) => a.id - b.id)),
     withdrawals: plain([...state.withdrawals.values()].sort((a, b) => a.id - b.id)),
     loanBids: plain([...state.loanBids.values()].sort((a, b) => a.id - b.id)),
     loans: plain([...state.loans.values()].sort((a, b) => a.id - b.id)),

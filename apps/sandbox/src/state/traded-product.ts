@@ -1,4 +1,5 @@
 import type { Decimal } from 'decimal.js';
+import { HeadList } from './lists.js';
 import {
   folded,
   kept,
@@ -35,14 +36,14 @@ export class TradedProduct {
   /** The newest fill stored, however old: the last traded price once the day holds none. */
   #lastStored: TradedFill | undefined;
   /** The fills not known to be stored yet, oldest first. */
-  readonly #unstored: TradedFill[] = [];
+  readonly #unstored = new HeadList<TradedFill>();
 
   /** @param count How many fills the product has, stored or not: what a mark price waits on. */
   constructor(public count = 0) {}
 
   /** The newest fill, whose price is the last traded one. */
   get last(): TradedFill | undefined {
-    return later(this.#lastStored, this.#unstored.at(-1));
+    return later(this.#lastStored, this.#unstored.newest);
   }
 
   add(fill: TradedFill): void {
@@ -54,15 +55,12 @@ export class TradedProduct {
   /** Takes back a fill not yet stored, made by a call that was then refused. */
   drop(fill: TradedFill): void {
     this.count--;
-    const at = this.#unstored.lastIndexOf(fill);
-    if (at !== -1) this.#unstored.splice(at, 1);
+    this.#unstored.remove(fill);
   }
 
   /** Folds a fill the store now holds into its second: it can no longer be taken back. */
   stored(fill: TradedFill): void {
-    const at = this.#unstored.indexOf(fill);
-    if (at === -1) return;
-    this.#unstored.splice(at, 1);
+    if (!this.#unstored.remove(fill)) return;
     this.#seconds.fold(fill);
     this.#lastStored = later(this.#lastStored, kept(fill));
   }
@@ -86,7 +84,7 @@ export class TradedProduct {
 
   /** What memory holds of the product's fills: its seconds, and the fills not stored yet. */
   held(): { seconds: SecondOfFills[]; unstored: readonly TradedFill[] } {
-    return { seconds: this.#seconds.held(), unstored: this.#unstored };
+    return { seconds: this.#seconds.held(), unstored: this.#unstored.toArray() };
   }
 
   /**
@@ -98,7 +96,7 @@ export class TradedProduct {
     const from = second - secondsInADay + 1;
     this.#seconds.forgetBefore(from);
     let old = 0;
-    while (secondOf(this.#unstored[old]?.createdAt ?? from * 1000) < from) old++;
-    if (old > 1) this.#unstored.splice(0, old - 1);
+    while (secondOf(this.#unstored.at(old)?.createdAt ?? from * 1000) < from) old++;
+    if (old > 1) this.#unstored.dropOldest(old - 1);
   }
 }

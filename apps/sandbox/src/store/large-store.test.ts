@@ -238,9 +238,9 @@ describe('a start on a store that holds a long history', () => {
       expect(held.filter((order) => order.userId === demoUserId).map((order) => order.id)).toEqual([
         liveId,
       ]);
-      expect([...exchange.entriesByUser.values()].flat()).toEqual([]);
+      expect(exchange.entriesByUser.all()).toEqual([]);
       // Of the fills, memory holds the last day's seconds, for the market figures, and no more.
-      expect([...exchange.fillsByProduct.values()].flat()).toEqual([]);
+      expect(exchange.fillsByProduct.all()).toEqual([]);
       const heldSeconds = [...exchange.traded.values()].flatMap((traded) => traded.held().seconds);
       expect(heldSeconds.length).toBeLessThanOrEqual(day / minute + busySize / 1000 + 1);
       await expectFillsServed(second);
