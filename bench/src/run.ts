@@ -4,7 +4,7 @@ import { clientBench } from './clients.js';
 import { conformanceBench } from './conformance.js';
 import { eventsBench } from './events.js';
 import { nonceBench } from './nonce.js';
-import { matchingBench, sandboxBench } from './sandbox.js';
+import { deepBookBench, matchingBench, sandboxBench } from './sandbox.js';
 
 const parts = {
   clients: async () => (await clientBench()).markdown,
@@ -13,8 +13,8 @@ const parts = {
   events: eventsBench,
   conformance: conformanceBench,
 };
-// Named only: a narrower run of two rows the sandbox part already measures.
-const namedOnly = { matching: matchingBench };
+// Named only: narrower runs of rows the sandbox part already measures.
+const namedOnly = { matching: matchingBench, deep: deepBookBench };
 type Part = keyof typeof parts | keyof typeof namedOnly;
 const runnable: Record<Part, () => Promise<string>> = { ...parts, ...namedOnly };
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { channelAddress, eventsPath } from '@exchange-kit/contract/events';
 import { serviceAuthJwt } from '@exchange-kit/core/auth';
 import {
+  addDeepOffers,
   addDemoFillHistory,
   addDemoLedgerHistory,
   addDemoOrderHistory,
@@ -526,6 +527,69 @@ async function busyDayStartup(dataDir: string): Promise<{ ms: number; peakMb: nu
   return medianStart(starts);
 }
 
+/** Offers of the deep-book row, each at a price of its own above the demo's asks. */
+const deepOffers = 60_000;
+
+/**
+ * One order that takes a deep book whole: `deepOffers` offers placed in one call, then one
+ * market buy of everything the ask side holds, each offer a fill of that one call. How long
+ * the buy takes to answer, with its fills, their ledger entries and the orders stored.
+ */
+async function deepBookTaken(dataDir: string): Promise<{ fills: number; ms: number }> {
+  const fixtures = await startSandbox({ port: 0, dataDir });
+  let token: Token;
+  try {
+    token = await addDemoToken(fixtures);
+    await addDeepOffers(fixtures, { count: deepOffers, quantity: '0.0001', lowest: 9_600_000 });
+  } finally {
+    await fixtures.close();
+  }
+  const server = await spawnSandbox({ dataDir }, 180_000);
+  try {
+    const book = await fetch(`${server.exchangeUrl}/products/1/price_levels?full=1`);
+    const { sell_price_levels: asks } = (await book.json()) as {
+      sell_price_levels: [string, string][];
+    };
+    // In ten-thousandths of a BTC, the offers' unit: summed exactly.
+    const units = asks.reduce((sum, [, quantity]) => sum + Math.round(Number(quantity) * 1e4), 0);
+    const quantity = (units / 1e4).toFixed(4);
+    const path = '/orders';
+    const started = performance.now();
+    const response = await fetch(`${server.exchangeUrl}${path}`, {
+      method: 'POST',
+      body: JSON.stringify({ order_type: 'market', product_id: 1, side: 'buy', quantity }),
+      headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, path) },
+    });
+    const ms = performance.now() - started;
+    const order = (await response.json()) as { filled_quantity?: string };
+    if (response.status !== 200 || Number(order.filled_quantity) !== Number(quantity)) {
+      throw new Error(`the deep book taken: ${response.status} ${JSON.stringify(order)}`);
+    }
+    // One order at each price: as many fills as levels.
+    return { fills: asks.length, ms };
+  } finally {
+    await server.stop();
+  }
+}
+
+const deepBookSentence = (deep: { fills: number; ms: number }) =>
+  `One market buy that takes a book of ${deep.fills.toLocaleString('en')} offers whole, each a fill of that one call, placed in one call before (in its own process, the offers read at start): ${(deep.ms / 1000).toFixed(1)} s to answer, every fill, ledger entry and order stored.`;
+
+/** The deep book taken alone (`pnpm bench:only deep`): a row the sandbox part also measures. */
+export async function deepBookBench(): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-deep-'));
+  try {
+    buildSandbox();
+    return [
+      '## A deep book taken by one order',
+      '',
+      deepBookSentence(await deepBookTaken(dataDir)),
+    ].join('\n');
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * A start of the built `exchange-sandbox` on a data folder that also holds `historyOrders`
  * orders, `historyFills` fills, `historyEntries` ledger entries and `historyPositions` closed
@@ -740,6 +804,7 @@ export async function sandboxBench(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
   const historyDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-history-'));
   const busyDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-busy-'));
+  const deepDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-deep-'));
   try {
     buildSandbox();
     // The demo data alone: a start that does not depend on how much the rounds below write.
@@ -762,6 +827,7 @@ export async function sandboxBench(): Promise<string> {
     const history = await historyStartup(historyDir);
     await (await spawnSandbox({ dataDir: busyDir })).stop();
     const busy = await busyDayStartup(busyDir);
+    const deep = await deepBookTaken(deepDir);
     const prism = await prismReads().catch((error: Error) => ({
       name: `Prism mock: ${error.message}`,
       perSecond: Number.NaN,
@@ -802,7 +868,7 @@ export async function sandboxBench(): Promise<string> {
           ]
         : []),
       '',
-      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the open orders of the write mix and the open positions of the margin fills, with their loans, which it reads). On the demo data and ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the six reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\`, ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\`, ${history.tradesP99Ms.toFixed(1)} ms for \`trades\` and ${history.loansP99Ms.toFixed(1)} ms for \`loans\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads. On the demo data and ${(busyFills / 1e6).toLocaleString('en')} million fills of its last ${Math.round(busyFills / 60_000)} minutes (one a millisecond), all in the day the market figures are made of (median of 3): ${(busy.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(busy.peakMb)} MB resident at most.`,
+      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the open orders of the write mix and the open positions of the margin fills, with their loans, which it reads). On the demo data and ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the six reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\`, ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\`, ${history.tradesP99Ms.toFixed(1)} ms for \`trades\` and ${history.loansP99Ms.toFixed(1)} ms for \`loans\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads. On the demo data and ${(busyFills / 1e6).toLocaleString('en')} million fills of its last ${Math.round(busyFills / 60_000)} minutes (one a millisecond), all in the day the market figures are made of (median of 3): ${(busy.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(busy.peakMb)} MB resident at most. ${deepBookSentence(deep)}`,
       '',
       'Targets: with PGlite at least 1,000 writes/s and 60% of the ceiling with p99 at most 20 ms, and within 5% of that with 1,000 subscribers connected elsewhere; a margin order that fills at once at least 70% of the write mix; with PostgreSQL at least 3,000 writes/s; at least 10,000 reads/s; start-up at most 1.5 s, on the long history and on the busy day at most 1.5 s and 300 MB, the long history pages p99 at most 10 ms.',
     ].join('\n');
@@ -810,5 +876,6 @@ export async function sandboxBench(): Promise<string> {
     await rm(dataDir, { recursive: true, force: true });
     await rm(historyDir, { recursive: true, force: true });
     await rm(busyDir, { recursive: true, force: true });
+    await rm(deepDir, { recursive: true, force: true });
   }
 }
