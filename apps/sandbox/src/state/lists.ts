@@ -133,8 +133,9 @@ export class HeadList<T> {
   }
 
   /**
-   * Takes `item` out, if it is held: at once when it is the oldest or the newest, the ends
-   * items are let go of from; by a search otherwise. Whether it was held.
+   * Takes `item` out, if it is held, and says whether it was: at once when it is the oldest,
+   * as stored items are let go of; otherwise by a search from the newest, where a refused
+   * call's items are.
    */
   remove(item: T): boolean {
     if (this.length > 0 && this.#items[this.#head] === item) {
