@@ -20,6 +20,7 @@ import { type Client, type RequestOptions, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';
 import { balances, getOrder, type Order } from '../testing/trading.js';
+import { orderHandlers } from './orders.js';
 
 let sandbox: MemorySandbox;
 // Products of these tests alone, with empty books, so every fill is one a test set up.
@@ -427,6 +428,38 @@ describe('order state table', () => {
       await call('PUT', '/orders/cancel_all', { body: { trading_type: 'margin' } }),
     );
     expect(margin.models).toEqual([{ id: marginBuy.id, client_order_id: null }]);
+  });
+
+  it('puts back in the book every order a refused cancel_all took out of it', async () => {
+    const { call, userId } = sandbox.addUser();
+    const product_id = await freshProduct();
+    for (const price of ['9000000', '9100000', '9050000']) await place(call, { product_id, price });
+    const other = sandbox.addUser();
+    await place(other.call, { product_id, price: '9060000' });
+    const levels = async () => {
+      const book = await call('GET', `/products/${product_id}/price_levels`);
+      const { buy_price_levels, sell_price_levels } = valid(zGetPriceLevelsResponse, book);
+      return { buy_price_levels, sell_price_levels };
+    };
+    const before = await levels();
+    const cancelAll = orderHandlers.cancelAllOrders;
+    const caller = { kind: 'token' as const, tokenId: 'refused', userId };
+    const refused = sandbox.sequencer.run((journal) => {
+      cancelAll?.({
+        operationId: 'cancelAllOrders',
+        path: {},
+        query: {},
+        body: {},
+        caller,
+        journal,
+        now: sandbox.now(),
+      });
+      throw new Error('refused after the cancels');
+    });
+    await expect(refused).rejects.toThrow('refused after the cancels');
+    expect(await levels()).toEqual(before);
+    await call('PUT', '/orders/cancel_all');
+    expect((await levels()).buy_price_levels.map(([price]) => Number(price))).toEqual([9060000]);
   });
 
   it('ORDER-CANCEL-ALL-NO-FILTER: with no body or an empty one every open order is cancelled', async () => {

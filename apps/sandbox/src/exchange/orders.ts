@@ -438,6 +438,10 @@ const cancelAllOrders: ExchangeHandlerOf<'cancelAllOrders'> = (context) => {
         (filters.side === undefined || order.side === filters.side),
     )
     .sort((a, b) => a.id - b.id);
+  // Out of their books together, once each is touched (so that an undo puts it back): taken
+  // out one at a time, each moved the deeper orders behind it.
+  for (const order of chosen) journal.touchOrder(order);
+  journal.exchange.unrestAll(chosen);
   for (const order of chosen) cancel(journal, order, context.now);
   return {
     status: 200,

@@ -36,6 +36,30 @@ describe('BookSide.insertAll', () => {
     );
   });
 
+  it('takes many orders out at once as it takes them out one by one', () => {
+    fc.assert(
+      fc.property(
+        sideAndOrders,
+        fc.array(fc.nat(), { maxLength: 40 }),
+        ({ resting, added }, picks) => {
+          const oneByOne = new BookSide();
+          const atOnce = new BookSide();
+          const all = [...resting, ...added];
+          oneByOne.insertAll(all);
+          atOnce.insertAll(all);
+          // Repeats included: an order named twice is taken out once.
+          const taken = picks.flatMap((pick) =>
+            all.length > 0 ? [all[pick % all.length] as Order] : [],
+          );
+          for (const each of taken) oneByOne.remove(each);
+          atOnce.removeAll(new Set(taken));
+          expect([...atOnce.bestFirst()]).toEqual([...oneByOne.bestFirst()]);
+        },
+      ),
+      { seed: 28, numRuns: 300 },
+    );
+  });
+
   it('takes a book of a million orders without spreading them as arguments', () => {
     const side = new BookSide();
     side.insertAll(Array.from({ length: 1_000_000 }, (_, n) => order('buy', n % 5000, n)));

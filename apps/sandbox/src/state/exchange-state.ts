@@ -390,6 +390,13 @@ export class BookSide {
     for (const order of merged) this.#orders.push(order);
   }
 
+  /** Takes many orders out at once: one pass over the side, where `remove` moves the rest each time. */
+  removeAll(orders: ReadonlySet<Order>): void {
+    let kept = 0;
+    for (const order of this.#orders) if (!orders.has(order)) this.#orders[kept++] = order;
+    this.#orders.length = kept;
+  }
+
   remove(order: Order): void {
     // Found where its price and age place it; an order repriced before it is moved is not
     // there any more, and is looked for among them all.
@@ -645,6 +652,19 @@ export class ExchangeState {
     if (!this.resting.has(order)) return;
     this.book(order.productId)[order.side].remove(order);
     this.resting.delete(order);
+  }
+
+  /** Takes many orders out of their books at once, as `unrest` takes each. */
+  unrestAll(orders: readonly Order[]): void {
+    const bySide = new Map<BookSide, Set<Order>>();
+    for (const order of orders) {
+      this.#waiting.get(order.productId)?.delete(order);
+      if (!this.resting.delete(order)) continue;
+      getOrCreate(bySide, this.book(order.productId)[order.side], () => new Set<Order>()).add(
+        order,
+      );
+    }
+    for (const [side, taken] of bySide) side.removeAll(taken);
   }
 
   /** The open conditional orders of `productId`, oldest first. */
