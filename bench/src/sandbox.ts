@@ -20,6 +20,7 @@ import {
   addDemoOrderHistory,
   addDemoPositionHistory,
   addDemoToken,
+  addOpenPositions,
   addSecondDemoToken,
   freshPostgresDatabase,
   storeCeiling as measureStoreCeiling,
@@ -572,21 +573,76 @@ async function deepBookTaken(dataDir: string): Promise<{ fills: number; ms: numb
   }
 }
 
+/** Open margin positions of the moved-mark row, all on product 1. */
+const openPositions = 20_000;
+
+/**
+ * Fills that each move product 1's mark price while `openPositions` margin positions are
+ * open on it: every position is checked against the new mark. Median of three margin buys,
+ * one at a time, against the built sandbox in its own process.
+ */
+async function markMovedFills(dataDir: string): Promise<number> {
+  const fixtures = await startSandbox({ port: 0, dataDir });
+  let token: Token;
+  try {
+    token = await addDemoToken(fixtures);
+    await addOpenPositions(fixtures, { count: openPositions, price: 9_600_000 });
+  } finally {
+    await fixtures.close();
+  }
+  const server = await spawnSandbox({ dataDir }, 180_000);
+  try {
+    const path = '/orders';
+    const body = JSON.stringify({
+      order_type: 'market',
+      product_id: 1,
+      side: 'buy',
+      quantity: '0.0001',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const times: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      const started = performance.now();
+      const response = await fetch(`${server.exchangeUrl}${path}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, path) },
+      });
+      times.push(performance.now() - started);
+      const order = (await response.json()) as { status?: string };
+      if (response.status !== 200 || order.status !== 'filled') {
+        throw new Error(`a fill that moves the mark: ${response.status} ${JSON.stringify(order)}`);
+      }
+    }
+    return median(times);
+  } finally {
+    await server.stop();
+  }
+}
+
+const markMovedSentence = (ms: number) =>
+  `A margin fill that moves the mark price while ${openPositions.toLocaleString('en')} margin positions are open on the product (median of 3, one at a time): ${Math.round(ms)} ms to answer, every open position checked against the new mark.`;
+
 const deepBookSentence = (deep: { fills: number; ms: number }) =>
   `One market buy that takes a book of ${deep.fills.toLocaleString('en')} offers whole, each a fill of that one call, placed in one call before (in its own process, the offers read at start): ${(deep.ms / 1000).toFixed(1)} s to answer, every fill, ledger entry and order stored.`;
 
-/** The deep book taken alone (`pnpm bench:only deep`): a row the sandbox part also measures. */
+/** The deep book taken and the moved mark alone (`pnpm bench:only deep`): rows of the sandbox part. */
 export async function deepBookBench(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-deep-'));
+  const marksDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-marks-'));
   try {
     buildSandbox();
+    const deep = deepBookSentence(await deepBookTaken(dataDir));
+    const moved = markMovedSentence(await markMovedFills(marksDir));
     return [
-      '## A deep book taken by one order',
+      '## One call of many rows, and many positions at a new mark',
       '',
-      deepBookSentence(await deepBookTaken(dataDir)),
+      `${deep} ${moved}`,
     ].join('\n');
   } finally {
     await rm(dataDir, { recursive: true, force: true });
+    await rm(marksDir, { recursive: true, force: true });
   }
 }
 
@@ -805,6 +861,7 @@ export async function sandboxBench(): Promise<string> {
   const historyDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-history-'));
   const busyDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-busy-'));
   const deepDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-deep-'));
+  const marksDir = await mkdtemp(join(tmpdir(), 'sandbox-bench-marks-'));
   try {
     buildSandbox();
     // The demo data alone: a start that does not depend on how much the rounds below write.
@@ -828,6 +885,7 @@ export async function sandboxBench(): Promise<string> {
     await (await spawnSandbox({ dataDir: busyDir })).stop();
     const busy = await busyDayStartup(busyDir);
     const deep = await deepBookTaken(deepDir);
+    const marked = await markMovedFills(marksDir);
     const prism = await prismReads().catch((error: Error) => ({
       name: `Prism mock: ${error.message}`,
       perSecond: Number.NaN,
@@ -868,7 +926,7 @@ export async function sandboxBench(): Promise<string> {
           ]
         : []),
       '',
-      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the open orders of the write mix and the open positions of the margin fills, with their loans, which it reads). On the demo data and ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the six reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\`, ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\`, ${history.tradesP99Ms.toFixed(1)} ms for \`trades\` and ${history.loansP99Ms.toFixed(1)} ms for \`loans\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads. On the demo data and ${(busyFills / 1e6).toLocaleString('en')} million fills of its last ${Math.round(busyFills / 60_000)} minutes (one a millisecond), all in the day the market figures are made of (median of 3): ${(busy.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(busy.peakMb)} MB resident at most. ${deepBookSentence(deep)}`,
+      `With ${watchers.toLocaleString('en')} subscribers connected to another product's channels the write mix runs at ${share(pglite.elsewhere, pglite.writes)} of its rate without them on PGlite${onPostgres ? ` and ${share(onPostgres.elsewhere, onPostgres.writes)} on PostgreSQL` : ''}. With ${watchers.toLocaleString('en')} subscribers of the channels it changes, every write is two events to each of them (its side of the book and the product): the subscribers received ${Math.round(pglite.deliveries).toLocaleString('en')} events/s on PGlite${onPostgres ? ` and ${Math.round(onPostgres.deliveries).toLocaleString('en')} on PostgreSQL` : ''}, to compare with the fan-out floor of the Events table, and the writes wait on that. A margin order that fills at once runs at ${share(pglite.matching, pglite.writes)} of the write mix's rate on PGlite${onPostgres ? ` and ${share(onPostgres.matching, onPostgres.writes)} on PostgreSQL` : ''}. Writes reach ${share(pglite.writes, pglite.ceiling)} of the store's own ceiling on PGlite${onPostgres ? ` and ${share(onPostgres.writes, onPostgres.ceiling)} on PostgreSQL` : ' (PostgreSQL rows appear when the bench runs beside one: `pnpm bench` starts a throwaway cluster)'}. Start-up of the built \`exchange-sandbox\` to \`ready\` on an existing PGlite data folder (median of 5): ${Math.round(demoStartup)} ms holding the demo data, ${Math.round(startup)} ms holding what the PGlite rounds above wrote as well (about ${Math.round((pglite.intents.perSecond * seconds * writeRounds) / 1000)}k intents, which a start leaves in the store until a call names one, and the open orders of the write mix and the open positions of the margin fills, with their loans, which it reads). On the demo data and ${(historyOrders / 1e6).toLocaleString('en')} million more orders (cancelled ones, added in bulk), ${(historyFills / 1e6).toLocaleString('en')} million fills between them (one a minute), ${historyEntries.toLocaleString('en')} ledger entries and ${(historyPositions / 1e6).toLocaleString('en')} million closed margin positions with the loans they repaid, all of one user, which a start leaves in the store but the last day of fills (median of 3): ${(history.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(history.peakMb)} MB resident at most; a page of 20 read from the store, p99 of ${pageReads} reads of each, one call at a time and the six reads in turn: ${history.balanceHistoryP99Ms.toFixed(1)} ms for \`balance_history\`, ${history.transactionsP99Ms.toFixed(1)} ms for \`transactions\`, ${history.ownExecutionsP99Ms.toFixed(1)} ms for \`executions/me\`, ${history.tradesP99Ms.toFixed(1)} ms for \`trades\` and ${history.loansP99Ms.toFixed(1)} ms for \`loans\` (pages from among the newest 100,000), beside ${history.memoryP99Ms.toFixed(1)} ms for a signed read answered from memory (\`accounts/balance\`), each after an untimed pass of the same reads. On the demo data and ${(busyFills / 1e6).toLocaleString('en')} million fills of its last ${Math.round(busyFills / 60_000)} minutes (one a millisecond), all in the day the market figures are made of (median of 3): ${(busy.ms / 1000).toFixed(1)} s to \`ready\`, ${Math.round(busy.peakMb)} MB resident at most. ${deepBookSentence(deep)} ${markMovedSentence(marked)}`,
       '',
       'Targets: with PGlite at least 1,000 writes/s and 60% of the ceiling with p99 at most 20 ms, and within 5% of that with 1,000 subscribers connected elsewhere; a margin order that fills at once at least 70% of the write mix; with PostgreSQL at least 3,000 writes/s; at least 10,000 reads/s; start-up at most 1.5 s, on the long history and on the busy day at most 1.5 s and 300 MB, the long history pages p99 at most 10 ms.',
     ].join('\n');
@@ -877,5 +935,6 @@ export async function sandboxBench(): Promise<string> {
     await rm(historyDir, { recursive: true, force: true });
     await rm(busyDir, { recursive: true, force: true });
     await rm(deepDir, { recursive: true, force: true });
+    await rm(marksDir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import { orderHandlers, placeOrder } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { addToken } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import type { Journal } from './state/journal.js';
 import { openDatabase, type StoreOptions } from './store/database.js';
 import { addFillHistory } from './store/fill-history.js';
 import { addLedgerHistory } from './store/ledger-history.js';
@@ -180,4 +181,66 @@ export async function addDeepOffers(
       placeOrder(journal, secondDemoUserId, offer, Date.now());
     }
   });
+}
+
+/**
+ * `count` open margin positions of the demo user on product 1, all opened at one price (the
+ * second demo user's offer at `price`, after the demo asks below it), a thousand to a call,
+ * and three more offers of the second demo user, a yen apart above it: each a fill that moves
+ * the mark price past where every position was last checked. Resolves once they are stored.
+ */
+export async function addOpenPositions(
+  sandbox: RunningSandbox,
+  positions: { count: number; price: number },
+): Promise<void> {
+  const { count, price } = positions;
+  const offer = (journal: Journal, at: number, quantity: string) =>
+    placeOrder(
+      journal,
+      secondDemoUserId,
+      { order_type: 'limit', product_id: 1, side: 'sell', price: String(at), quantity },
+      Date.now(),
+    );
+  const marginBuy = (journal: Journal, quantity: string) =>
+    placeOrder(
+      journal,
+      demoUserId,
+      {
+        order_type: 'market',
+        product_id: 1,
+        side: 'buy',
+        quantity,
+        trading_type: 'margin',
+        leverage_level: 2,
+      },
+      Date.now(),
+    );
+  await sandbox.sequencer.run((journal) => {
+    const btc = String(count * 0.0001 + 1);
+    creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount: btc }, Date.now());
+    const jpy = String(Math.ceil(count * 0.0001 * price));
+    creditDeposit(journal, { userId: demoUserId, currency: 'JPY', amount: jpy }, Date.now());
+    offer(journal, price, (count * 0.0001).toFixed(4));
+  });
+  // The demo asks lie below `price`: taken first, by one position of their own.
+  const below = offeredBelow(sandbox, price);
+  if (below !== '0') await sandbox.sequencer.run((journal) => marginBuy(journal, below));
+  for (let opened = 0; opened < count; opened += 1000) {
+    await sandbox.sequencer.run((journal) => {
+      for (let n = opened; n < Math.min(count, opened + 1000); n++) marginBuy(journal, '0.0001');
+    });
+  }
+  await sandbox.sequencer.run((journal) => {
+    for (let above = 1; above <= 3; above++) offer(journal, price + above, '0.0001');
+  });
+}
+
+/** The quantity product 1's book offers below `price`, as a decimal string. */
+function offeredBelow(sandbox: RunningSandbox, price: number): string {
+  let units = 0;
+  for (const order of sandbox.sequencer.state.exchange.book(1).sell.bestFirst()) {
+    if (order.price.gte(price)) break;
+    units += Math.round(order.quantity.minus(order.filledQuantity).toNumber() * 1e4);
+  }
+  return String(units / 1e4);
 }
