@@ -93,6 +93,18 @@ function signedNow(jwt: string | Promise<string>): string {
 }
 
 const sign = (token: Token, path: string) => signedNow(serviceAuthJwt(token, { path }));
+
+/** Places an order of `token`'s user: its status, its parsed body, and how long it took. */
+async function placeSigned(exchangeUrl: string, token: Token, order: object) {
+  const started = performance.now();
+  const response = await fetch(`${exchangeUrl}/orders`, {
+    method: 'POST',
+    body: JSON.stringify(order),
+    headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, '/orders') },
+  });
+  const ms = performance.now() - started;
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, ms };
+}
 const newOrder = (clientOrderId: string) =>
   JSON.stringify({
     order_type: 'limit',
@@ -267,19 +279,15 @@ const takenQuantity = '0.0001';
 async function offerToTakers(sandbox: RunningSandbox): Promise<void> {
   const maker = await addSecondDemoToken(sandbox);
   for (let n = 0; n < 10; n++) {
-    const body = JSON.stringify({
+    const offer = {
       order_type: 'limit',
       product_id: 1,
       side: 'sell',
       quantity: '1',
       price: makerPrice,
-    });
-    const response = await fetch(`${sandbox.exchangeUrl}/orders`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'x-service-auth': sign(maker, '/orders') },
-    });
-    if (response.status !== 200) throw new Error(`the maker's offer: ${await response.text()}`);
+    };
+    const { status, body } = await placeSigned(sandbox.exchangeUrl, maker, offer);
+    if (status !== 200) throw new Error(`the maker's offer: ${JSON.stringify(body)}`);
   }
 }
 
@@ -528,6 +536,22 @@ async function busyDayStartup(dataDir: string): Promise<{ ms: number; peakMb: nu
   return medianStart(starts);
 }
 
+/**
+ * Writes what `add` adds to the store under `dataDir` with a sandbox in this process, then
+ * starts the built one on it: the demo user's token for it, and the server, to stop.
+ */
+async function builtOn(dataDir: string, add: (fixtures: RunningSandbox) => Promise<void>) {
+  const fixtures = await startSandbox({ port: 0, dataDir });
+  let token: Token;
+  try {
+    token = await addDemoToken(fixtures);
+    await add(fixtures);
+  } finally {
+    await fixtures.close();
+  }
+  return { token, server: await spawnSandbox({ dataDir }, 180_000) };
+}
+
 /** Offers of the deep-book row, each at a price of its own above the demo's asks. */
 const deepOffers = 60_000;
 
@@ -537,15 +561,9 @@ const deepOffers = 60_000;
  * the buy takes to answer, with its fills, their ledger entries and the orders stored.
  */
 async function deepBookTaken(dataDir: string): Promise<{ fills: number; ms: number }> {
-  const fixtures = await startSandbox({ port: 0, dataDir });
-  let token: Token;
-  try {
-    token = await addDemoToken(fixtures);
-    await addDeepOffers(fixtures, { count: deepOffers, quantity: '0.0001', lowest: 9_600_000 });
-  } finally {
-    await fixtures.close();
-  }
-  const server = await spawnSandbox({ dataDir }, 180_000);
+  const { token, server } = await builtOn(dataDir, (fixtures) =>
+    addDeepOffers(fixtures, { count: deepOffers, quantity: '0.0001', lowest: 9_600_000 }),
+  );
   try {
     const book = await fetch(`${server.exchangeUrl}/products/1/price_levels?full=1`);
     const { sell_price_levels: asks } = (await book.json()) as {
@@ -554,17 +572,10 @@ async function deepBookTaken(dataDir: string): Promise<{ fills: number; ms: numb
     // In ten-thousandths of a BTC, the offers' unit: summed exactly.
     const units = asks.reduce((sum, [, quantity]) => sum + Math.round(Number(quantity) * 1e4), 0);
     const quantity = (units / 1e4).toFixed(4);
-    const path = '/orders';
-    const started = performance.now();
-    const response = await fetch(`${server.exchangeUrl}${path}`, {
-      method: 'POST',
-      body: JSON.stringify({ order_type: 'market', product_id: 1, side: 'buy', quantity }),
-      headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, path) },
-    });
-    const ms = performance.now() - started;
-    const order = (await response.json()) as { filled_quantity?: string };
-    if (response.status !== 200 || Number(order.filled_quantity) !== Number(quantity)) {
-      throw new Error(`the deep book taken: ${response.status} ${JSON.stringify(order)}`);
+    const buy = { order_type: 'market', product_id: 1, side: 'buy', quantity };
+    const { status, body, ms } = await placeSigned(server.exchangeUrl, token, buy);
+    if (status !== 200 || Number(body.filled_quantity) !== Number(quantity)) {
+      throw new Error(`the deep book taken: ${status} ${JSON.stringify(body)}`);
     }
     // One order at each price: as many fills as levels.
     return { fills: asks.length, ms };
@@ -582,37 +593,24 @@ const openPositions = 20_000;
  * one at a time, against the built sandbox in its own process.
  */
 async function markMovedFills(dataDir: string): Promise<number> {
-  const fixtures = await startSandbox({ port: 0, dataDir });
-  let token: Token;
+  const { token, server } = await builtOn(dataDir, (fixtures) =>
+    addOpenPositions(fixtures, { count: openPositions, price: 9_600_000 }),
+  );
   try {
-    token = await addDemoToken(fixtures);
-    await addOpenPositions(fixtures, { count: openPositions, price: 9_600_000 });
-  } finally {
-    await fixtures.close();
-  }
-  const server = await spawnSandbox({ dataDir }, 180_000);
-  try {
-    const path = '/orders';
-    const body = JSON.stringify({
+    const buy = {
       order_type: 'market',
       product_id: 1,
       side: 'buy',
       quantity: '0.0001',
       trading_type: 'margin',
       leverage_level: 2,
-    });
+    };
     const times: number[] = [];
     for (let n = 0; n < 3; n++) {
-      const started = performance.now();
-      const response = await fetch(`${server.exchangeUrl}${path}`, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json', 'x-service-auth': sign(token, path) },
-      });
-      times.push(performance.now() - started);
-      const order = (await response.json()) as { status?: string };
-      if (response.status !== 200 || order.status !== 'filled') {
-        throw new Error(`a fill that moves the mark: ${response.status} ${JSON.stringify(order)}`);
+      const { status, body, ms } = await placeSigned(server.exchangeUrl, token, buy);
+      times.push(ms);
+      if (status !== 200 || body.status !== 'filled') {
+        throw new Error(`a fill that moves the mark: ${status} ${JSON.stringify(body)}`);
       }
     }
     return median(times);

@@ -162,6 +162,15 @@ export function addSecondDemoToken(
   return sandbox.sequencer.run((journal) => addToken(journal, secondDemoUserId));
 }
 
+/** An offer of the second demo user, who makes the book of the bench's fills, on product 1. */
+const offer = (journal: Journal, price: number, quantity: string) =>
+  placeOrder(
+    journal,
+    secondDemoUserId,
+    { order_type: 'limit', product_id: 1, side: 'sell', price: String(price), quantity },
+    Date.now(),
+  );
+
 /**
  * `count` offers of the second demo user, each of `quantity` BTC of product 1, placed in one
  * call, the newest the lowest priced from `lowest` up: a deep book that one order can take
@@ -175,11 +184,7 @@ export async function addDeepOffers(
   await sandbox.sequencer.run((journal) => {
     const amount = String(Number(quantity) * count);
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount }, Date.now());
-    for (let n = count - 1; n >= 0; n--) {
-      const price = String(lowest + n);
-      const offer = { order_type: 'limit', product_id: 1, side: 'sell', quantity, price } as const;
-      placeOrder(journal, secondDemoUserId, offer, Date.now());
-    }
+    for (let n = count - 1; n >= 0; n--) offer(journal, lowest + n, quantity);
   });
 }
 
@@ -194,13 +199,6 @@ export async function addOpenPositions(
   positions: { count: number; price: number },
 ): Promise<void> {
   const { count, price } = positions;
-  const offer = (journal: Journal, at: number, quantity: string) =>
-    placeOrder(
-      journal,
-      secondDemoUserId,
-      { order_type: 'limit', product_id: 1, side: 'sell', price: String(at), quantity },
-      Date.now(),
-    );
   const marginBuy = (journal: Journal, quantity: string) =>
     placeOrder(
       journal,
