@@ -220,9 +220,16 @@ const maxTriggerRounds = 100;
  * comes to it from below for a sell, from above for a buy; any stop the other way round.
  */
 export function reachedBy(order: Order, price: D): boolean {
+  return waitsForFall(order) ? price.lte(order.price) : price.gte(order.price);
+}
+
+/**
+ * Whether waiting `order` is reached by a price falling to its own (a sell's stop, a buy's
+ * take profit), rather than rising to it (a sell's take profit, a buy's stop).
+ */
+export function waitsForFall(order: Order): boolean {
   const takeProfit = order.orderType === 'limit';
-  if (order.side === 'sell') return takeProfit ? price.gte(order.price) : price.lte(order.price);
-  return takeProfit ? price.lte(order.price) : price.gte(order.price);
+  return order.side === 'sell' ? !takeProfit : takeProfit;
 }
 
 /** Where a trailing stop's trigger stands when the price is `price`. */

@@ -3,10 +3,11 @@
  * within what is open, and the mark price, which closes a position when it reaches one of them
  * or takes the position's margin to its maintenance margin (a liquidation).
  */
-import { D, type Position } from '../state/exchange-state.js';
+import { D, type ExchangeState, type Position } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
-import { cancel, reachedBy, triggerConditionalOrders } from './matching.js';
-import { closePosition, maintenanceMargin, openPnl, openQuantity } from './positions.js';
+import { ReachIndex } from '../state/reach-index.js';
+import { cancel, reachedBy, triggerConditionalOrders, waitsForFall } from './matching.js';
+import { closePosition, liquidatedAt, liquidationPrice, openQuantity } from './positions.js';
 import { exitOrdersOf } from './trade-view.js';
 
 /**
@@ -26,30 +27,73 @@ export function fitExitOrders(journal: Journal, position: Position, now: number)
   }
 }
 
+// A billionth of a price: far beyond how the checks a bound stands for round, and how numbers do.
+const slack = 1e-9;
+
+/** `price` as a number a little beyond it, above or below, so that rounding misses nothing. */
+function outwards(price: D, up: boolean): number {
+  const value = price.toNumber();
+  return up ? value + Math.abs(value) * slack : value - Math.abs(value) * slack;
+}
+
+/** The take profit and stop loss of `position` that wait for the mark price. */
+const markExits = (state: ExchangeState, position: Position) =>
+  exitOrdersOf(state, position).filter((order) => order.conditional);
+
 /**
- * The open positions of `productId` that `mark` may now reach. Once every open position has
- * been checked at a mark, one that was not reached can only come within reach of the same
- * mark by changing itself or its exits, which the journal notes: while the mark stays where it
- * was checked, only those are checked, so a burst of fills at one price costs each call the
- * positions it changed, not every position of the product.
+ * Sets in `index` the mark prices that reach `position` (see closeAtMark): its liquidation
+ * price on its own side, and the price of each exit on the side it waits from. Once nothing is
+ * open nothing reaches it.
+ */
+function indexReach(index: ReachIndex, state: ExchangeState, position: Position): void {
+  const product = state.products.get(position.productId);
+  if (!product || position.status !== 'open') {
+    index.delete(position.id);
+    return;
+  }
+  const falls: D[] = [];
+  const rises: D[] = [];
+  const liquidation = liquidationPrice(position, product);
+  if (liquidation) (position.side === 'buy' ? falls : rises).push(liquidation);
+  for (const order of markExits(state, position)) {
+    (waitsForFall(order) ? falls : rises).push(order.price);
+  }
+  index.set(
+    position.id,
+    falls.length > 0 ? outwards(D.max(...falls), true) : null,
+    rises.length > 0 ? outwards(D.min(...rises), false) : null,
+  );
+}
+
+/**
+ * The open positions of `productId` that `mark` may reach, by id. They are read from the
+ * product's index of the prices that reach each one, kept by reading again only those changed
+ * since (themselves or their exits), so a fill costs the positions it reaches or changes,
+ * not every position of the product. A start builds the index from every open position.
  */
 function reachable(journal: Journal, productId: number, mark: D): Position[] {
   const { exchange: state } = journal;
-  const everyOne = !state.checkedMarks.get(productId)?.eq(mark);
-  state.checkedMarks.set(productId, mark);
-  const unchecked = state.takeUnchecked(productId);
-  const candidates: Position[] = [];
-  if (everyOne) {
+  const changed = state.takeUnchecked(productId);
+  let index = state.reach.get(productId);
+  if (!index) {
+    index = new ReachIndex();
+    state.reach.set(productId, index);
     for (const position of state.positions.values()) {
-      if (position.productId === productId) candidates.push(position);
+      if (position.productId === productId) indexReach(index, state, position);
     }
   } else {
-    for (const id of unchecked) {
+    for (const id of changed) {
       const position = state.positions.get(id);
-      if (position) candidates.push(position);
+      if (position) indexReach(index, state, position);
+      else index.delete(id);
     }
   }
-  return candidates.filter((position) => position.status === 'open').sort((a, b) => a.id - b.id);
+  const reached: Position[] = [];
+  for (const id of index.reachedBy(mark.toNumber())) {
+    const position = state.positions.get(id);
+    if (position?.status === 'open') reached.push(position);
+  }
+  return reached.sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -65,7 +109,7 @@ export function closeAtMark(journal: Journal, productId: number, now: number): v
   const product = state.products.get(productId);
   if (!mark || !product) return;
   for (const position of reachable(journal, productId, mark)) {
-    const exits = exitOrdersOf(state, position).filter((order) => order.conditional);
+    const exits = markExits(state, position);
     const reached = exits.find((order) => reachedBy(order, mark));
     if (reached) {
       const quantity = D.min(
@@ -75,12 +119,7 @@ export function closeAtMark(journal: Journal, productId: number, now: number): v
       closePosition(journal, position, product, quantity, mark, now);
       for (const order of exits) cancel(journal, order, now);
     }
-    if (
-      position.status === 'open' &&
-      position.margin
-        .plus(openPnl(position, product, mark))
-        .lte(maintenanceMargin(position, product))
-    ) {
+    if (position.status === 'open' && liquidatedAt(position, product, mark)) {
       closePosition(journal, position, product, openQuantity(position), mark, now);
     }
     fitExitOrders(journal, position, now);

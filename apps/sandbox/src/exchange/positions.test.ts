@@ -5,11 +5,14 @@ import {
   zListTradesResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { D, type Position, type Product } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';
 import { balances, getOrder, openPosition, place } from '../testing/trading.js';
+import { liquidatedAt, liquidationPrice, requiredMargin } from './positions.js';
 
 let sandbox: MemorySandbox;
 
@@ -169,5 +172,74 @@ describe('margin positions', () => {
     // Each holds its own margin.
     expect(await balances(long.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '50' });
     expect(await balances(short.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '25' });
+  });
+});
+
+const btcJpy = { baseCurrency: 'BTC', quotedCurrency: 'JPY' } as Product;
+
+/** Decimals from `min` to `max` with up to 8 places. */
+const amount = (min: number, max: number) =>
+  fc
+    .bigInt({ min: BigInt(min * 1e8), max: BigInt(max * 1e8) })
+    .map((n) => new D(n.toString()).div(1e8));
+
+/**
+ * An open position as fills and adjust_margin leave it: some of it closed, and a margin
+ * anywhere from under nothing to several times what it requires.
+ */
+const openPositions = fc
+  .record({
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+    fundingCurrency: fc.constantFrom('BTC', 'JPY'),
+    leverageLevel: fc.constantFrom(1, 2, 4, 5, 10, 25),
+    quantity: amount(0.0001, 1000),
+    price: amount(1, 10_000_000),
+    closedShare: fc.integer({ min: 0, max: 99 }),
+    // Below zero too, which no position holds: the price is solved for any margin.
+    marginShare: fc.integer({ min: -300, max: 400 }),
+  })
+  .map(({ quantity, price, closedShare, marginShare, ...rest }) => {
+    const position = {
+      ...rest,
+      quantity,
+      openValue: quantity.times(price),
+      closedQuantity: quantity.times(closedShare).div(100).toDecimalPlaces(8, D.ROUND_DOWN),
+      margin: new D(0),
+    } as Position;
+    const margin = requiredMargin(position, btcJpy).times(marginShare).div(100);
+    return { ...position, margin } as Position;
+  });
+
+describe('liquidationPrice', () => {
+  // What closeAtMark's index of the prices that reach a position stands on: a mark beyond the
+  // liquidation price by more than a trillionth of it liquidates, and one short of it does not.
+  it('is where liquidatedAt starts to hold, to within a trillionth of it', () => {
+    fc.assert(
+      fc.property(
+        openPositions,
+        fc.constantFrom(-1e-6, -1e-11, -1e-13, 0, 1e-13, 1e-11, 1e-6),
+        amount(0.01, 100_000_000),
+        (position, offset, anyMark) => {
+          const price = liquidationPrice(position, btcJpy);
+          const long = position.side === 'buy';
+          const beyond = (mark: D) => {
+            if (price === null) return false;
+            if (!price.isFinite()) return true;
+            const distance = mark.minus(price).abs();
+            if (distance.lte(price.abs().times(1e-12))) return undefined;
+            return long ? mark.lt(price) : mark.gt(price);
+          };
+          const marks = [anyMark];
+          if (price?.isFinite() && price.gt(0)) marks.push(price.times(1 + offset));
+          for (const mark of marks) {
+            const expected = beyond(mark);
+            if (expected !== undefined) {
+              expect(liquidatedAt(position, btcJpy, mark), mark.toFixed()).toBe(expected);
+            }
+          }
+        },
+      ),
+      { seed: 30, numRuns: 2000 },
+    );
   });
 });

@@ -146,6 +146,35 @@ const maintenanceShare = new D('0.5');
 export const maintenanceMargin = (position: Position, product: Product) =>
   requiredMargin(position, product).times(maintenanceShare).toDecimalPlaces(16, D.ROUND_FLOOR);
 
+/**
+ * Whether the mark price `mark` liquidates `position`: its margin plus its open P&L at the
+ * mark is at or under its maintenance margin.
+ */
+export const liquidatedAt = (position: Position, product: Product, mark: D) =>
+  position.margin.plus(openPnl(position, product, mark)).lte(maintenanceMargin(position, product));
+
+/**
+ * The mark price from which `liquidatedAt` holds: at it and under for a long, at it and over
+ * for a short. Solved for a quote-funded trade, whose P&L is linear in the price, and for a
+ * base-funded one, whose P&L is divided by it. Infinity when every price does (a base-funded
+ * long whose margin is short of maintenance by more than its quantity); null when none does
+ * (a base-funded short with more margin over maintenance than its quantity) or nothing is open.
+ */
+export function liquidationPrice(position: Position, product: Product): D | null {
+  const open = openQuantity(position);
+  if (open.isZero()) return null;
+  const cushion = position.margin.minus(maintenanceMargin(position, product));
+  const average = openPrice(position);
+  const long = position.side === 'buy';
+  if (position.fundingCurrency !== product.baseCurrency) {
+    const step = cushion.div(open);
+    return long ? average.minus(step) : average.plus(step);
+  }
+  const denominator = long ? open.plus(cushion) : open.minus(cushion);
+  if (denominator.lte(0)) return long ? new D(Number.POSITIVE_INFINITY) : null;
+  return open.times(average).div(denominator);
+}
+
 /** What adjust_margin added to `position` beyond the margin its open part requires. */
 export const addedMargin = (position: Position, product: Product) =>
   position.margin.minus(requiredMargin(position, product));

@@ -9,7 +9,13 @@ import {
   type Product,
 } from '../state/exchange-state.js';
 import { dailyInterest, totalInterest } from './borrowing.js';
-import { maintenanceMargin, openPnl, openPrice, openQuantity } from './positions.js';
+import {
+  liquidationPrice,
+  maintenanceMargin,
+  openPnl,
+  openPrice,
+  openQuantity,
+} from './positions.js';
 
 type TradeBody = components['schemas']['Trade'];
 
@@ -22,27 +28,11 @@ export function exitOrdersOf(state: ExchangeState, position: Position): Order[] 
   return state.exitsOf(position.id).filter(isOpen);
 }
 
-/**
- * The mark price at which the margin `position` holds plus its open P&L falls to `floor`:
- * solved for a quote-funded trade, whose P&L is linear in the price, and for a base-funded
- * one, whose P&L is divided by it. Null when no price gets there (a base-funded short with
- * more margin than its notional) or nothing is open.
- */
-function liquidationPrice(position: Position, product: Product, floor: D): D | null {
-  const open = openQuantity(position);
-  if (open.isZero()) return null;
-  const cushion = position.margin.minus(floor);
-  const average = openPrice(position);
+/** The liquidation price as a trade shows it: to 8 places, rounded to the side it fires. */
+function shownLiquidationPrice(position: Position, product: Product): D | null {
+  const price = liquidationPrice(position, product);
+  if (!price?.isFinite()) return null;
   const long = position.side === 'buy';
-  let price: D;
-  if (position.fundingCurrency !== product.baseCurrency) {
-    const step = cushion.div(open);
-    price = long ? average.minus(step) : average.plus(step);
-  } else {
-    const denominator = long ? open.plus(cushion) : open.minus(cushion);
-    if (denominator.lte(0)) return null;
-    price = open.times(average).div(denominator);
-  }
   return D.max(price, 0).toDecimalPlaces(8, long ? D.ROUND_UP : D.ROUND_DOWN);
 }
 
@@ -86,7 +76,7 @@ export function tradeView(
     stop_loss: exitPrice('stop'),
     take_profit: exitPrice('limit'),
     funding_currency: position.fundingCurrency,
-    liquidation_price: liquidationPrice(position, product, maintenance)?.toFixed() ?? null,
+    liquidation_price: shownLiquidationPrice(position, product)?.toFixed() ?? null,
     maintenance_margin: maintenance.toFixed(),
     close_fee: '0',
     total_interest: totalInterest(loans).toFixed(),

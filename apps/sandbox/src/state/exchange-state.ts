@@ -2,6 +2,7 @@ import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import { Decimal } from 'decimal.js';
 import { ByUser, getOrCreate, KeyedLists } from './lists.js';
+import type { ReachIndex } from './reach-index.js';
 import { TradedProduct } from './traded-product.js';
 
 /**
@@ -458,11 +459,11 @@ export class ExchangeState {
   /** The orders that close each margin position, by its id: its take profit and stop loss. */
   readonly #exitsByPosition = new KeyedLists<number, Order>();
   /**
-   * The mark price of each product at which every open position was last checked for what it
-   * reaches, and the ids of the positions changed since, themselves or their exits (see
-   * closeAtMark): memory alone, so a start checks them all again.
+   * Each product's open positions by the mark prices that reach them, and the ids of those
+   * changed since, themselves or their exits, whose prices are to be read again (see
+   * closeAtMark). Derived, in memory alone: a start reads them all again.
    */
-  readonly checkedMarks = new Map<number, D>();
+  readonly reach = new Map<number, ReachIndex>();
   readonly #uncheckedPositions = new Map<number, Set<number>>();
   /**
    * Each user's ledger entries not yet stored, oldest first (all of them on a store that keeps

@@ -292,6 +292,11 @@ export class Journal {
       ...this.#newAccounts,
       ...this.#newPositions,
     ]);
+    // What the undone call changed is read again for the prices that reach its positions.
+    for (const order of this.#orders.keys()) this.#uncheck(order);
+    for (const position of this.#positions.keys()) {
+      this.state.exchange.uncheck(position.productId, position.id);
+    }
     for (const [order, before] of this.#orders) {
       if (created.has(order)) continue;
       this.state.exchange.unrest(order);
