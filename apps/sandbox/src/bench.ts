@@ -191,14 +191,14 @@ export async function addDeepOffers(
 /**
  * `count` open margin positions of the demo user on product 1, all opened at one price (the
  * second demo user's offer at `price`, after the demo asks below it), a thousand to a call,
- * and three more offers of the second demo user, a yen apart above it: each a fill that moves
- * the mark price past where every position was last checked. Resolves once they are stored.
+ * and `moves` more offers of the second demo user, a yen apart above it: each a fill that
+ * moves the mark price. Resolves once they are stored.
  */
 export async function addOpenPositions(
   sandbox: RunningSandbox,
-  positions: { count: number; price: number },
+  positions: { count: number; price: number; moves: number },
 ): Promise<void> {
-  const { count, price } = positions;
+  const { count, price, moves } = positions;
   const marginBuy = (journal: Journal, quantity: string) =>
     placeOrder(
       journal,
@@ -229,7 +229,7 @@ export async function addOpenPositions(
     });
   }
   await sandbox.sequencer.run((journal) => {
-    for (let above = 1; above <= 3; above++) offer(journal, price + above, '0.0001');
+    for (let above = 1; above <= moves; above++) offer(journal, price + above, '0.0001');
   });
 }
 
