@@ -27,7 +27,8 @@ export function fitExitOrders(journal: Journal, position: Position, now: number)
   }
 }
 
-// A billionth of a price: far beyond how the checks a bound stands for round, and how numbers do.
+// A billionth of a price: far beyond how numbers round, and how the checks a bound stands for
+// do (positions.test.ts holds the liquidation price to a trillionth of where they start).
 const slack = 1e-9;
 
 /** `price` as a number a little beyond it, above or below, so that rounding misses nothing. */
@@ -69,7 +70,8 @@ function indexReach(index: ReachIndex, state: ExchangeState, position: Position)
  * The open positions of `productId` that `mark` may reach, by id. They are read from the
  * product's index of the prices that reach each one, kept by reading again only those changed
  * since (themselves or their exits), so a fill costs the positions it reaches or changes,
- * not every position of the product. A start builds the index from every open position.
+ * not every position of the product. The first mark after a start reads every open position
+ * of the product into it.
  */
 function reachable(journal: Journal, productId: number, mark: D): Position[] {
   const { exchange: state } = journal;
