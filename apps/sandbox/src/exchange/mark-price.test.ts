@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { balances, getOrder, openPosition, tradeAt } from '../testing/trading.js';
+import {
+  balances,
+  freshProduct,
+  getOrder,
+  openPosition,
+  place,
+  tradeAt,
+} from '../testing/trading.js';
 import { moveMarkPrice } from './position-exits.js';
 
 let sandbox: MemorySandbox;
@@ -221,5 +228,54 @@ describe('liquidation', () => {
     expect(await tradeEntries(trader.call)).toEqual([
       { amount: '-26', source_action: 'cfd_pnl', source_object_id: tradeId },
     ]);
+  });
+
+  /**
+   * A margin position of 0.03 BTC at 9,500,000 with 1,000 JPY added to its margin: its
+   * liquidation price has no end of decimals, so the trade shows it cut to 8 places.
+   */
+  const openCut = async (side: 'buy' | 'sell', leverage: number, added: string) => {
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const [trader, counterpart] = [sandbox.addUser(), sandbox.addUser()];
+    const price = '9500000';
+    const opening = await place(trader.call, {
+      product_id,
+      side,
+      price,
+      quantity: '0.03',
+      trading_type: 'margin',
+      leverage_level: leverage,
+    });
+    await place(counterpart.call, {
+      product_id,
+      side: side === 'buy' ? 'sell' : 'buy',
+      price,
+      quantity: '0.03',
+    });
+    const tradeId = (await getOrder(trader.call, opening.id)).trade_id as number;
+    const delta = { body: { delta: added } };
+    expect((await trader.call('PUT', `/trades/${tradeId}/adjust_margin`, delta)).status).toBe(200);
+    return { product_id, trader, tradeId };
+  };
+
+  it('shows a liquidation price cut to the side where a mark at it liquidates', async () => {
+    for (const [side, shown] of [
+      ['buy', '8991666.66666666'],
+      ['sell', '10008333.33333334'],
+    ] as const) {
+      const { product_id, trader, tradeId } = await openCut(side, 10, '1000');
+      expect((await tradeOf(trader.call, tradeId)).liquidation_price).toBe(shown);
+      await moveMark(product_id, shown);
+      expect((await tradeOf(trader.call, tradeId)).status).toBe('closed');
+    }
+  });
+
+  it('shows no liquidation price on a long that no mark price liquidates', async () => {
+    // At 1x the margin is the notional, 285,000, and maintenance half of it: with 150,000
+    // added, margin less maintenance is more than the whole notional, which no fall loses.
+    const { product_id, trader, tradeId } = await openCut('buy', 1, '150000');
+    expect((await tradeOf(trader.call, tradeId)).liquidation_price).toBeNull();
+    await moveMark(product_id, '0.00000001');
+    expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
   });
 });

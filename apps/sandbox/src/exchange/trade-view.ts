@@ -28,12 +28,17 @@ export function exitOrdersOf(state: ExchangeState, position: Position): Order[] 
   return state.exitsOf(position.id).filter(isOpen);
 }
 
-/** The liquidation price as a trade shows it: to 8 places, rounded to the side it fires. */
+/**
+ * The liquidation price as a trade shows it: cut to 8 places towards the side where it fires
+ * (down for a long, up for a short), so that a mark at the price shown liquidates. Null where
+ * no mark price does, as for a long whose margin outlasts any fall.
+ */
 function shownLiquidationPrice(position: Position, product: Product): D | null {
   const price = liquidationPrice(position, product);
   if (!price?.isFinite()) return null;
   const long = position.side === 'buy';
-  return D.max(price, 0).toDecimalPlaces(8, long ? D.ROUND_UP : D.ROUND_DOWN);
+  const shown = price.toDecimalPlaces(8, long ? D.ROUND_FLOOR : D.ROUND_CEIL);
+  return shown.gt(0) ? shown : null;
 }
 
 /**
