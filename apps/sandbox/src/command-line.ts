@@ -57,7 +57,7 @@ const optionHelp: Record<OptionName, [argument: string, text: string]> = {
   ],
   'settle-after': ['SECONDS|never', 'PENDING transactions are FILLED after this (default 10)'],
   'docs-url': ['URL', 'docs site the index page links to'],
-  'test-control': ['', 'serve POST /test/transactions/{id}/status and /test/clock'],
+  'test-control': ['', 'serve the test control routes under /test/, listed once started'],
   'require-session-auth': ['', 'session calls need the session Bearer JWT'],
   help: ['', 'print this and exit'],
 };

@@ -5,6 +5,7 @@ import { credentialsFromEnv } from './config.js';
 import { describeRateLimit, parseRateLimit } from './http/rate-limit.js';
 import type { ReadyMessage } from './ready.js';
 import { startSandbox } from './server.js';
+import { controlPaths } from './test-control/test-control.js';
 
 // `pnpm sandbox -- --port 4000` hands the script a leading `--`; it separates nothing here.
 const args = process.argv.slice(2);
@@ -137,9 +138,7 @@ console.log(
   `sessions:      ${values['require-session-auth'] ? 'transaction and settlement calls need the session Bearer JWT (--require-session-auth)' : 'the session Bearer JWT is optional (--require-session-auth requires it)'}`,
 );
 if (values['test-control']) {
-  console.log(
-    'test control:  on (--test-control): POST /test/transactions/{id}/status, /test/clock',
-  );
+  console.log(`test control:  on (--test-control):\n  ${controlPaths.join('\n  ')}`);
 }
 console.log(
   'demo credentials (set these variables, here and where the samples run, to choose your own):',

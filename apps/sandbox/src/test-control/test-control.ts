@@ -63,6 +63,9 @@ const controlRoutes: readonly ControlRoute[] = [
   controlRoute('POST', '/test/loans/{loan_id}/repay', { loan_id: 'integer' }, repayHouseLoan),
 ];
 
+/** Every test-control route as `POST /test/clock`: what the start-up banner lists. */
+export const controlPaths = controlRoutes.map((route) => `${route.method} ${route.path}`);
+
 const findControl = routeMatcher(controlRoutes);
 const controlMethods = [...new Set(controlRoutes.map((route) => route.method))];
 
