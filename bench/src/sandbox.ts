@@ -622,7 +622,7 @@ async function markMovedFills(dataDir: string): Promise<{ first: number; later: 
 }
 
 const markMovedSentence = ({ first, later }: { first: number; later: number }) =>
-  `A margin fill that moves the mark price while ${openPositions.toLocaleString('en')} margin positions are open on the product, one at a time: ${Math.round(first)} ms to answer the first after a start, which reads every open position for the prices that reach it, and ${later.toFixed(1)} ms for each one after it (median of 3), which reads only the positions the new mark reaches.`;
+  `A margin fill that moves the mark price while ${openPositions.toLocaleString('en')} margin positions, half long and half short, are open on the product, one at a time: ${Math.round(first)} ms to answer the first after a start, which reads every open position for the prices that reach it, and ${later.toFixed(1)} ms for each one after it (median of 3), which reads only the positions the new mark reaches.`;
 
 const deepBookSentence = (deep: { fills: number; ms: number }) =>
   `One market buy that takes a book of ${deep.fills.toLocaleString('en')} offers whole, each a fill of that one call, placed in one call before (in its own process, the offers read at start): ${(deep.ms / 1000).toFixed(1)} s to answer, every fill, ledger entry and order stored.`;

@@ -189,45 +189,68 @@ export async function addDeepOffers(
 }
 
 /**
- * `count` open margin positions of the demo user on product 1, all opened at one price (the
- * second demo user's offer at `price`, after the demo asks below it), a thousand to a call,
- * and `moves` more offers of the second demo user, a yen apart above it: each a fill that
- * moves the mark price. Resolves once they are stored.
+ * `count` open margin positions of the demo user on product 1, half long and half short, all
+ * opened at one price, a thousand to a call: the longs take the second demo user's offer at
+ * `price` (after the demo asks below it), the shorts its bid there. Then `moves` more offers
+ * of the second demo user, a yen apart above it: each a fill that moves the mark price, which
+ * reaches no position. Resolves once they are stored.
  */
 export async function addOpenPositions(
   sandbox: RunningSandbox,
   positions: { count: number; price: number; moves: number },
 ): Promise<void> {
   const { count, price, moves } = positions;
-  const marginBuy = (journal: Journal, quantity: string) =>
+  const longs = Math.ceil(count / 2);
+  const shorts = count - longs;
+  const margin = (journal: Journal, side: 'buy' | 'sell', quantity: string) =>
     placeOrder(
       journal,
       demoUserId,
       {
         order_type: 'market',
         product_id: 1,
-        side: 'buy',
+        side,
         quantity,
         trading_type: 'margin',
         leverage_level: 2,
       },
       Date.now(),
     );
+  const opened = async (side: 'buy' | 'sell', total: number) => {
+    for (let made = 0; made < total; made += 1000) {
+      await sandbox.sequencer.run((journal) => {
+        for (let n = made; n < Math.min(total, made + 1000); n++) margin(journal, side, '0.0001');
+      });
+    }
+  };
   await sandbox.sequencer.run((journal) => {
-    const btc = String(count * 0.0001 + 1);
+    const btc = String(longs * 0.0001 + 1);
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount: btc }, Date.now());
     const jpy = String(Math.ceil(count * 0.0001 * price));
     creditDeposit(journal, { userId: demoUserId, currency: 'JPY', amount: jpy }, Date.now());
-    offer(journal, price, (count * 0.0001).toFixed(4));
+    creditDeposit(journal, { userId: secondDemoUserId, currency: 'JPY', amount: jpy }, Date.now());
+    offer(journal, price, (longs * 0.0001).toFixed(4));
   });
   // The demo asks lie below `price`: taken first, by one position of their own.
   const below = offeredBelow(sandbox, price);
-  if (below !== '0') await sandbox.sequencer.run((journal) => marginBuy(journal, below));
-  for (let opened = 0; opened < count; opened += 1000) {
-    await sandbox.sequencer.run((journal) => {
-      for (let n = opened; n < Math.min(count, opened + 1000); n++) marginBuy(journal, '0.0001');
-    });
-  }
+  if (below !== '0') await sandbox.sequencer.run((journal) => margin(journal, 'buy', below));
+  await opened('buy', longs);
+  // Placed once the asks at and below `price` are taken, so that it crosses none of them.
+  await sandbox.sequencer.run((journal) =>
+    placeOrder(
+      journal,
+      secondDemoUserId,
+      {
+        order_type: 'limit',
+        product_id: 1,
+        side: 'buy',
+        price: String(price),
+        quantity: (shorts * 0.0001).toFixed(4),
+      },
+      Date.now(),
+    ),
+  );
+  await opened('sell', shorts);
   await sandbox.sequencer.run((journal) => {
     for (let above = 1; above <= moves; above++) offer(journal, price + above, '0.0001');
   });

@@ -45,14 +45,20 @@ export class ReachIndex {
     this.#bounds.delete(id);
   }
 
-  /** The ids that `price` reaches, each once, in no particular order. */
+  /**
+   * The ids that `price` reaches, each once, in no particular order. Walked with the maps' own
+   * iterators from where the price stands: the maps' `for...of` walks every entry before it
+   * yields the first, whatever the loop leaves unread.
+   */
   reachedBy(price: number): number[] {
     const ids = new Set<number>();
-    const end = this.#falls.end();
-    for (let at = this.#falls.lowerBound({ price, id: -Infinity }); !at.equals(end); at.next()) {
+    const falls = this.#falls.end();
+    for (let at = this.#falls.lowerBound({ price, id: -Infinity }); !at.equals(falls); at.next()) {
       ids.add(at.pointer[0].id);
     }
-    for (const [bound] of this.#rises) {
+    const rises = this.#rises.end();
+    for (let at = this.#rises.begin(); !at.equals(rises); at.next()) {
+      const [bound] = at.pointer;
       if (bound.price > price) break;
       ids.add(bound.id);
     }
