@@ -4,7 +4,7 @@ import { D } from '../state/exchange-state.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct, getOrder, place } from '../testing/trading.js';
 import { reachedBy } from './matching.js';
-import { moveMarkPrice } from './position-exits.js';
+import { markExits, moveMarkPrice } from './position-exits.js';
 import { adjustMargin, liquidatedAt } from './positions.js';
 import { exitOrdersOf } from './trade-view.js';
 
@@ -82,7 +82,7 @@ const reachedAt = (ids: number[], price: string) =>
       const product = position && exchange.products.get(position.productId);
       if (!position || !product || position.status !== 'open') continue;
       open.push(id);
-      const exits = exitOrdersOf(exchange, position).filter((order) => order.conditional);
+      const exits = markExits(exchange, position);
       if (exits.some((order) => reachedBy(order, mark)) || liquidatedAt(position, product, mark)) {
         reached.push(id);
       }

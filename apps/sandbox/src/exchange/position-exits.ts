@@ -3,7 +3,7 @@
  * within what is open, and the mark price, which closes a position when it reaches one of them
  * or takes the position's margin to its maintenance margin (a liquidation).
  */
-import { D, type ExchangeState, type Position } from '../state/exchange-state.js';
+import { D, type ExchangeState, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { ReachIndex } from '../state/reach-index.js';
 import { cancel, reachedBy, triggerConditionalOrders, waitsForFall } from './matching.js';
@@ -38,7 +38,7 @@ function outwards(price: D, up: boolean): number {
 }
 
 /** The take profit and stop loss of `position` that wait for the mark price. */
-const markExits = (state: ExchangeState, position: Position) =>
+export const markExits = (state: ExchangeState, position: Position) =>
   exitOrdersOf(state, position).filter((order) => order.conditional);
 
 /**
@@ -46,9 +46,13 @@ const markExits = (state: ExchangeState, position: Position) =>
  * price on its own side, and the price of each exit on the side it waits from. Once nothing is
  * open nothing reaches it.
  */
-function indexReach(index: ReachIndex, state: ExchangeState, position: Position): void {
-  const product = state.products.get(position.productId);
-  if (!product || position.status !== 'open') {
+function indexReach(
+  index: ReachIndex,
+  state: ExchangeState,
+  product: Product,
+  position: Position,
+): void {
+  if (position.status !== 'open') {
     index.delete(position.id);
     return;
   }
@@ -73,20 +77,20 @@ function indexReach(index: ReachIndex, state: ExchangeState, position: Position)
  * not every position of the product. The first mark after a start reads every open position
  * of the product into it.
  */
-function reachable(journal: Journal, productId: number, mark: D): Position[] {
+function reachable(journal: Journal, product: Product, mark: D): Position[] {
   const { exchange: state } = journal;
-  const changed = state.takeUnchecked(productId);
-  let index = state.reach.get(productId);
+  const changed = state.takeUnchecked(product.id);
+  let index = state.reach.get(product.id);
   if (!index) {
     index = new ReachIndex();
-    state.reach.set(productId, index);
+    state.reach.set(product.id, index);
     for (const position of state.positions.values()) {
-      if (position.productId === productId) indexReach(index, state, position);
+      if (position.productId === product.id) indexReach(index, state, product, position);
     }
   } else {
     for (const id of changed) {
       const position = state.positions.get(id);
-      if (position) indexReach(index, state, position);
+      if (position) indexReach(index, state, product, position);
       else index.delete(id);
     }
   }
@@ -110,7 +114,7 @@ export function closeAtMark(journal: Journal, productId: number, now: number): v
   const mark = state.markPrice(productId);
   const product = state.products.get(productId);
   if (!mark || !product) return;
-  for (const position of reachable(journal, productId, mark)) {
+  for (const position of reachable(journal, product, mark)) {
     const exits = markExits(state, position);
     const reached = exits.find((order) => reachedBy(order, mark));
     if (reached) {
