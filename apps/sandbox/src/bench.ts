@@ -162,12 +162,15 @@ export function addSecondDemoToken(
   return sandbox.sequencer.run((journal) => addToken(journal, secondDemoUserId));
 }
 
-/** An offer of the second demo user, who makes the book of the bench's fills, on product 1. */
-const offer = (journal: Journal, price: number, quantity: string) =>
+/**
+ * A limit order of the second demo user, who makes the book of the bench's fills, on product
+ * 1: an offer to sell by default, or a bid.
+ */
+const quote = (journal: Journal, price: number, quantity: string, side: 'buy' | 'sell' = 'sell') =>
   placeOrder(
     journal,
     secondDemoUserId,
-    { order_type: 'limit', product_id: 1, side: 'sell', price: String(price), quantity },
+    { order_type: 'limit', product_id: 1, side, price: String(price), quantity },
     Date.now(),
   );
 
@@ -184,7 +187,7 @@ export async function addDeepOffers(
   await sandbox.sequencer.run((journal) => {
     const amount = String(Number(quantity) * count);
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount }, Date.now());
-    for (let n = count - 1; n >= 0; n--) offer(journal, lowest + n, quantity);
+    for (let n = count - 1; n >= 0; n--) quote(journal, lowest + n, quantity);
   });
 }
 
@@ -229,7 +232,7 @@ export async function addOpenPositions(
     const jpy = String(Math.ceil(count * 0.0001 * price));
     creditDeposit(journal, { userId: demoUserId, currency: 'JPY', amount: jpy }, Date.now());
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'JPY', amount: jpy }, Date.now());
-    offer(journal, price, (longs * 0.0001).toFixed(4));
+    quote(journal, price, (longs * 0.0001).toFixed(4));
   });
   // The demo asks lie below `price`: taken first, by one position of their own.
   const below = offeredBelow(sandbox, price);
@@ -237,22 +240,11 @@ export async function addOpenPositions(
   await opened('buy', longs);
   // Placed once the asks at and below `price` are taken, so that it crosses none of them.
   await sandbox.sequencer.run((journal) =>
-    placeOrder(
-      journal,
-      secondDemoUserId,
-      {
-        order_type: 'limit',
-        product_id: 1,
-        side: 'buy',
-        price: String(price),
-        quantity: (shorts * 0.0001).toFixed(4),
-      },
-      Date.now(),
-    ),
+    quote(journal, price, (shorts * 0.0001).toFixed(4), 'buy'),
   );
   await opened('sell', shorts);
   await sandbox.sequencer.run((journal) => {
-    for (let above = 1; above <= moves; above++) offer(journal, price + above, '0.0001');
+    for (let above = 1; above <= moves; above++) quote(journal, price + above, '0.0001');
   });
 }
 
