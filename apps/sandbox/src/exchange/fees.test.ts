@@ -3,12 +3,14 @@ import {
   zGetFeeTierResponse,
   zListBalanceHistoryResponse,
   zListFeesResponse,
+  zListOwnExecutionsResponse,
   zListUserFeesResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { freshProduct, place } from '../testing/trading.js';
+import { freshProduct, getOrder, place } from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 
@@ -87,6 +89,90 @@ describe('fee estimates', () => {
     });
     expect(JSON.stringify(await refused({ leverage: 2 }))).toContain('leverage');
     expect(sandbox.sequencer.state.exchange.ordersByUser.of(user.userId)).toEqual([]);
+  });
+});
+
+/**
+ * What `call`'s trade_fee entries against the fills of order `id` (of product `productId`) sum to: the fee each fill
+ * charged the order, its owner's entry against it (the first of two where the owner is both
+ * sides, a fill charging its taker first).
+ */
+async function chargedTo(call: Client, productId: number, id: number) {
+  const fills = valid(
+    zListOwnExecutionsResponse,
+    await call('GET', `/executions/me?product_id=${productId}&with_details=1&limit=1000`),
+  ).models.filter((fill) => String(fill.order_id) === String(id));
+  const entries = valid(
+    zListBalanceHistoryResponse,
+    await call('GET', '/balance_history?source_action=trade_fee&limit=1000'),
+  ).toReversed();
+  let sum = new D(0);
+  for (const fill of fills) {
+    const own = entries.filter((entry) => String(entry.source_object_id) === String(fill.id));
+    const entry = own.length === 2 && fill.taker_side !== fill.my_side ? own[1] : own[0];
+    sum = sum.minus(String(entry?.amount));
+  }
+  return { sum: sum.toFixed(), fills: fills.length };
+}
+
+describe('order_fee', () => {
+  it('is what the order’s fills charged it, taker and maker, spot and margin', async () => {
+    const product_id = await freshProduct(sandbox, {
+      margin: true,
+      takerFee: '0.0015',
+      makerFee: '0.0005',
+    });
+    const [maker, taker] = [sandbox.addUser(), sandbox.addUser()];
+    const at = { product_id, price: '1425' };
+    // A sell that two buys take in turn, a spot one and a margin one, and a margin sell that
+    // a spot buy takes whole: fees in what a spot side receives or a margin side's funding.
+    const resting = await place(maker.call, { ...at, side: 'sell', quantity: '1.00000015' });
+    const spotBuy = await place(taker.call, { ...at, side: 'buy', quantity: '0.4' });
+    const marginBuy = await place(taker.call, {
+      ...at,
+      side: 'buy',
+      quantity: '0.60000015',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const marginSell = await place(maker.call, {
+      ...at,
+      side: 'sell',
+      quantity: '0.3',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const spotTaker = await place(taker.call, { ...at, side: 'buy', quantity: '0.3' });
+    const expected = [
+      [maker, resting, '0.712500106875', 2],
+      [taker, spotBuy, '0.0006', 1],
+      [taker, marginBuy, '1.282500320625', 1],
+      [maker, marginSell, '0.21375', 1],
+      [taker, spotTaker, '0.00045', 1],
+    ] as const;
+    for (const [user, order, fee, fills] of expected) {
+      const shown = (await getOrder(user.call, order.id)).order_fee;
+      expect(shown, `order ${order.id}`).toBe(fee);
+      expect(await chargedTo(user.call, product_id, Number(order.id))).toEqual({ sum: fee, fills });
+    }
+  });
+
+  it('counts only its own side where one user is both sides of a fill', async () => {
+    const product_id = await freshProduct(sandbox, { takerFee: '0.002', makerFee: '0.001' });
+    const user = sandbox.addUser();
+    const sell = await place(user.call, { product_id, side: 'sell', price: '100', quantity: '2' });
+    const buy = await place(user.call, { product_id, side: 'buy', price: '100', quantity: '2' });
+    // The buy took 2 (0.2% of the 2 BTC it received); the sell made 200 JPY (0.1%).
+    expect((await getOrder(user.call, buy.id)).order_fee).toBe('0.004');
+    expect((await getOrder(user.call, sell.id)).order_fee).toBe('0.2');
+    expect(await chargedTo(user.call, product_id, Number(sell.id))).toEqual({
+      sum: '0.2',
+      fills: 1,
+    });
+    expect(await chargedTo(user.call, product_id, Number(buy.id))).toEqual({
+      sum: '0.004',
+      fills: 1,
+    });
   });
 });
 

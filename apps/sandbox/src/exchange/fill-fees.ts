@@ -32,4 +32,5 @@ export function chargeFee(
     });
   charge(order.userId, fee.neg());
   charge(houseUserId, fee);
+  journal.touchOrder(order).feeCharged = order.feeCharged.plus(fee);
 }

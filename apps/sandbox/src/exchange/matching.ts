@@ -194,6 +194,7 @@ export function exitOrder(
     filledQuantity: new D(0),
     price: exit.price,
     filledValue: new D(0),
+    feeCharged: new D(0),
     status: 'live',
     leverageLevel: opening.leverageLevel,
     fundingCurrency: opening.fundingCurrency,

@@ -81,7 +81,7 @@ export function orderView(state: ExchangeState, order: Order, withMargin = false
     stop_loss: nullable(order.stopLoss),
     trading_type: order.tradingType,
     target: spot ? 'spot' : 'open',
-    order_fee: '0',
+    order_fee: decimal(order.feeCharged),
     // A take profit or stop loss closes (nets out) what an order opened.
     source_action: order.unwoundTradeId === null ? 'manual' : 'netout_open',
     unwound_trade_id: order.unwoundTradeId,

@@ -222,6 +222,7 @@ export function placeOrder(
     filledQuantity: new D(0),
     price: new D(input.price ?? 0),
     filledValue: new D(0),
+    feeCharged: new D(0),
     status: 'live',
     leverageLevel: leverage,
     fundingCurrency: funding,

@@ -105,6 +105,11 @@ export interface Order {
   readonly price: D;
   /** Sum of price * quantity over the fills, so the average price stays exact. */
   readonly filledValue: D;
+  /**
+   * What its fills have charged it in fees so far, all in one currency: the one `fillFee`
+   * charges its side and trading type in.
+   */
+  readonly feeCharged: D;
   readonly status: OrderStatus;
   readonly leverageLevel: number;
   readonly fundingCurrency: string;

@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
 import { freshDatabase } from '../postgres.test-support.js';
+import { startTestSandbox } from '../test-support.js';
+import { freshProduct, place, storedTrading } from '../testing/trading.js';
 import { type Database, openDatabase } from './database.js';
 import { addFillHistory } from './fill-history.js';
 import { migrateAsFormerRunner } from './legacy-store.test-support.js';
@@ -41,6 +44,7 @@ const allMigrations = [
   '0028.do.loans-placed.sql',
   '0029.do.withdrawals-by-state.sql',
   '0030.do.fills-folded-per-second.sql',
+  '0031.do.orders-fee-charged.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -120,11 +124,15 @@ async function asOfItsVersion(db: Database): Promise<Database> {
   };
 }
 
-/** The places of positions (0027) and loans (0028): columns a start reads. */
-const placeColumns: [string, string][] = [
+/**
+ * Columns newer than some stores these tests migrate, which the sandbox writes: the places of
+ * positions (0027) and loans (0028), and the fees an order was charged (0031).
+ */
+const newerColumns: [string, string][] = [
   ['positions', 'user_place'],
   ['loans', 'lender_place'],
   ['loans', 'borrower_place'],
+  ['orders', 'fee_charged'],
 ];
 
 /**
@@ -132,10 +140,10 @@ const placeColumns: [string, string][] = [
  * where the market maker's order takes one of theirs: fills seen by one side or by both.
  */
 async function seedWithFills(db: Database): Promise<void> {
-  // Columns the sandbox reads now that the store's version lacks are there while it seeds (it
-  // opens no position and no loan), and gone before the store migrates.
+  // Columns the sandbox writes now that the store's version lacks are there while it seeds (it
+  // opens no position and no loan, and fills no order), and gone before the store migrates.
   const lacking: [string, string][] = [];
-  for (const [table, column] of placeColumns) {
+  for (const [table, column] of newerColumns) {
     const { rows } = await db.read((tx) =>
       tx.query<{ found: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM information_schema.columns
@@ -456,6 +464,63 @@ describe('migrate', () => {
     ]);
     const page = await tradeHistory(older).loans(1, 'JPY', 1, 3);
     expect(page).toMatchObject({ total: 5, rows: [{ id: 9 }, { id: 7 }, { id: 5 }] });
+  });
+
+  it('gives the orders of a store made before it kept their fees what their fills charged them', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const trading = storedTrading(sandbox);
+      const product_id = await freshProduct(trading, {
+        margin: true,
+        takerFee: '0.0015',
+        makerFee: '0.0005',
+      });
+      const [maker, taker] = [await trading.addUser(), await trading.addUser()];
+      const at = { product_id, price: '1425' };
+      // A maker filled twice, a spot and a margin taker, and a user on both sides of a fill.
+      await place(maker.call, { ...at, side: 'sell', quantity: '1.00000015' });
+      await place(taker.call, { ...at, side: 'buy', quantity: '0.4' });
+      await place(taker.call, {
+        ...at,
+        side: 'buy',
+        quantity: '0.60000015',
+        trading_type: 'margin',
+        leverage_level: 2,
+      });
+      await place(maker.call, { ...at, side: 'sell', quantity: '0.3' });
+      await place(maker.call, { ...at, side: 'buy', quantity: '0.3' });
+      await sandbox.sequencer.settled();
+      const charged = () =>
+        sandbox.database.read(
+          async (tx) =>
+            (
+              await tx.query(
+                `SELECT id::int, trim_scale(fee_charged)::text AS fee FROM orders
+                 WHERE product_id = $1 ORDER BY id`,
+                [product_id],
+              )
+            ).rows,
+        );
+      const written = await charged();
+      expect(written.map((row) => row.fee)).toEqual([
+        '0.712500106875',
+        '0.0006',
+        '1.282500320625',
+        '0.21375',
+        '0.00045',
+      ]);
+      // The same store as one made before the column, then migrated.
+      await sandbox.database.apply('ALTER TABLE orders DROP COLUMN fee_charged');
+      await sandbox.database.apply(
+        await readFile(
+          new URL('./migrations/0031.do.orders-fee-charged.sql', import.meta.url),
+          'utf8',
+        ),
+      );
+      expect(await charged()).toEqual(written);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('writes orders, fills, ledger entries, positions and loans without a foreign key to check per row', async () => {

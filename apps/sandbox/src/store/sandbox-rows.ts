@@ -49,6 +49,7 @@ const orders: Table<Order> = {
     ['filled_quantity', 'numeric', 'filledQuantity'],
     ['price', 'numeric', 'price'],
     ['filled_value', 'numeric', 'filledValue'],
+    ['fee_charged', 'numeric', 'feeCharged'],
     ['status', 'text', 'status'],
     ['leverage_level', 'integer', 'leverageLevel'],
     ['funding_currency', 'text', 'fundingCurrency'],

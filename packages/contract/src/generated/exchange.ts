@@ -1488,7 +1488,7 @@ export interface components {
         UnixSecondsFractional: UnixSecondsFractional;
         /** @description A DecimalLike value or null. */
         NullableDecimalLike: NullableDecimalLike;
-        /** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. */
+        /** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency). */
         Order: Order;
         /** @description One page of orders. Some servers send the page numbers as numeric strings. */
         OrderList: OrderList;
@@ -5596,7 +5596,7 @@ export type CurrencyType = "crypto" | "fiat";
 export type UnixSecondsFractional = string;
 /** @description A DecimalLike value or null. */
 export type NullableDecimalLike = DecimalLike | null;
-/** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. */
+/** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency). */
 export type Order = {
     /** @description System order id. */
     id: number | string;

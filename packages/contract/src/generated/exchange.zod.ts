@@ -599,7 +599,7 @@ export const zOrderExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__
 }));
 
 /**
- * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses.
+ * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency).
  */
 export const zOrder = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.union([
