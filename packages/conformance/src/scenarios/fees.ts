@@ -8,6 +8,7 @@ import type { Scenario, ScenarioContext } from './scenario.js';
 type Row = Record<string, unknown>;
 
 const matchesFill = 'FEE-ESTIMATE-MATCHES-FILL';
+const orderFeeSums = 'ORDER-FEE-SUMS-CHARGES';
 
 function fail(message: string, call: RecordedCall, documented: string): never {
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
@@ -78,14 +79,62 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
   return `fill ${String(fill.id)}: estimated and charged ${String(estimate.amount)} ${String(estimate.currency)} as ${took ? 'taker' : 'maker'}`;
 }
 
+/**
+ * The order's `order_fee` against its owner's trade_fee entries for its fills. An order is
+ * charged in one currency, and where the caller was both sides of a fill its other order was
+ * charged there too: the sums are taken per currency, of the fills with one entry in it.
+ */
+async function checkOrderFee(context: ScenarioContext, order: OrderRef): Promise<string> {
+  const own = await context.caller.call('listOwnExecutions', {
+    query: { product_id: order.productId, with_details: '1', limit: '200' },
+  });
+  expectStatus(own, 200);
+  const fills = ((bodyOf(own).models as Row[] | undefined) ?? [])
+    .filter((row) => String(row.order_id) === String(order.id))
+    .map((row) => String(row.id));
+  if (fills.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  const history = await context.caller.call('listBalanceHistory', {
+    query: { source_action: 'trade_fee', limit: '1000' },
+  });
+  expectStatus(history, 200);
+  const byCurrency = new Map<string, Row[]>();
+  for (const entry of (Array.isArray(history.json) ? history.json : []) as Row[]) {
+    if (entry.source_object_type !== 'Execution') continue;
+    if (!fills.includes(String(entry.source_object_id))) continue;
+    const currency = String(entry.currency);
+    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), entry]);
+  }
+  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
+  expectStatus(read, 200);
+  const shown = bodyOf(read).order_fee;
+  const sums: string[] = [];
+  for (const [currency, entries] of byCurrency) {
+    const once = fills.every(
+      (fill) => entries.filter((entry) => String(entry.source_object_id) === fill).length === 1,
+    );
+    if (!once) continue;
+    const sum = entries.reduce((total, entry) => total.minus(String(entry.amount)), new Decimal(0));
+    if (sameAmount(sum.neg().toFixed(), shown)) {
+      return `order ${String(order.id)}: order_fee ${String(shown)} ${currency} over ${fills.length} fill(s)`;
+    }
+    sums.push(`${sum.toFixed()} ${currency}`);
+  }
+  fail(
+    `order ${String(order.id)} shows order_fee ${String(shown)}, its fills were charged ${sums.join(' or ') || 'nothing'}`,
+    read,
+    "the sum of the order's trade_fee entries",
+  );
+}
+
 const feeEstimate: Scenario = {
-  name: "a fill's fee estimated and read back as its trade_fee entry",
+  name: "a fill's fee estimated and read back as its trade_fee entry and its order's order_fee",
   profile: 'orders',
-  covers: [matchesFill],
+  covers: [matchesFill, orderFeeSums],
   async run(context) {
-    const order = await filledOrderOrSkip(context, [matchesFill]);
+    const order = await filledOrderOrSkip(context, [matchesFill, orderFeeSums]);
     if (!order) return;
     await context.evidence.check(matchesFill, () => checkEstimate(context, order));
+    await context.evidence.check(orderFeeSums, () => checkOrderFee(context, order));
   },
 };
 

@@ -56,6 +56,14 @@ const status =
       ? { ...response, status: to }
       : response;
 
+/** A decimal one unit of its last place more: "1.05" is "1.06", "0" is "1". */
+function offInLastDigit(value: unknown): string {
+  const amount = String(value);
+  const places = amount.split('.')[1]?.length ?? 0;
+  const unit = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
+  return new Decimal(amount).plus(unit).toFixed();
+}
+
 const serverError = (): ProxiedResponse => ({
   status: 500,
   headers: { 'content-type': 'application/json' },
@@ -704,14 +712,23 @@ const responseFaults: Fault[] = [
       is(request, 'estimateFee') && response.status === 200
         ? withJson(response, (estimate) => {
             const options = ((estimate as Row).fee_options as Row).default as Row[];
-            const nudged = options.map((option) => {
-              const amount = String(option.amount);
-              const places = amount.split('.')[1]?.length ?? 0;
-              const unit = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
-              return { ...option, amount: new Decimal(amount).plus(unit).toFixed() };
-            });
+            const nudged = options.map((option) => ({
+              ...option,
+              amount: offInLastDigit(option.amount),
+            }));
             return { ...(estimate as Row), fee_options: { default: nudged } };
           })
+        : response,
+  },
+  {
+    name: "an order's fee off in its last digit",
+    covers: 'ORDER-FEE-SUMS-CHARGES',
+    response: (request, response) =>
+      is(request, 'getOrder') && response.status === 200
+        ? withJson(response, (order) => ({
+            ...(order as Row),
+            order_fee: offInLastDigit((order as Row).order_fee),
+          }))
         : response,
   },
   // --- Trades ---

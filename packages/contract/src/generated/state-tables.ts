@@ -821,6 +821,24 @@ export const requirements = [
     }
   },
   {
+    "id": "ORDER-FEE-SUMS-CHARGES",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 10,
+    "source": "convention",
+    "operations": [
+      "getOrder",
+      "listOwnExecutions",
+      "listBalanceHistory"
+    ],
+    "trigger": "GET /orders/{id} for an order of the caller's that has filled",
+    "condition": "the fill was made by a match",
+    "expect": {
+      "status": 200,
+      "also": "order_fee is the sum of the caller's trade_fee entries against the order's fills (source_object_type Execution, source_object_id a fill's id) in the currency the order is charged in, every digit"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",
