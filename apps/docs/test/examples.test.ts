@@ -145,7 +145,9 @@ describe('runnable samples against the sandbox', () => {
         .map((l) => l.replace(/[\d.]+/g, 'N'));
     expect(shape(out)).toEqual(shape(printed));
     // And the digits that follow from the demo rates: a maker fee of 0.05%, the BTC fee.
-    expect(out).toMatch(/^ok: order \d+: fee -0\.000005 BTC, estimated 0\.000005$/m);
+    expect(out).toMatch(
+      /^ok: order \d+: fee -0\.000005 BTC, estimated 0\.000005, order_fee 0\.000005$/m,
+    );
     expect(out).toMatch(/^BTC: 0\.01 trade, -0\.000005 trade_fee\nok: BTC [\d.]+ \+ 2 entries = /m);
     expect(out).toMatch(/^ok: withdrawal \d+ holds 0\.0105 BTC$/m);
   });

@@ -143,15 +143,17 @@ for (const fill of fills) {
   );
 }
 // The fees of its fills, in the currency the estimate named: one fill took the whole order,
-// so they are the estimate to the digit.
+// so they are the estimate to the digit, and the order's order_fee is their sum.
 const [estimated] = estimate.fee_options.default;
 const fees = fills
   .flatMap((fill) => against('Execution', fill.id))
   .filter((e) => e.transaction_type === 'trade_fee' && e.currency === estimated?.currency);
 const charged = sum(0, ...fees.map((e) => e.gross_amount));
 check(
-  `order ${order.id}: fee ${charged} ${estimated?.currency}, estimated ${estimated?.amount}`,
-  estimated !== undefined && decimal(charged).eq(decimal(estimated.amount).neg()),
+  `order ${order.id}: fee ${charged} ${estimated?.currency}, estimated ${estimated?.amount}, order_fee ${order.order_fee}`,
+  estimated !== undefined &&
+    decimal(charged).eq(decimal(estimated.amount).neg()) &&
+    decimal(order.order_fee).eq(decimal(charged).neg()),
 );
 const pnl = sum(0, ...against('Trade', closed.id).map((e) => e.gross_amount));
 check(
