@@ -206,6 +206,11 @@ export function bodyOf(call: RecordedCall): Record<string, unknown> {
   return call.json as Record<string, unknown>;
 }
 
+/** Fails the check on what `call` answered, which is not what `documented` says. */
+export function failAt(message: string, call: RecordedCall, documented: string): never {
+  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
+}
+
 /** Fails the check unless the response has the expected status. */
 /** A 4xx: the request was refused as the caller's, not failed by the server. */
 export const isClientError = (status: number): boolean => status >= 400 && status < 500;

@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { fail, filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
+import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
 
 const borrows = 'LOAN-MARGIN-BORROWS';
 const accrues = 'LOAN-INTEREST-ACCRUES';
@@ -56,7 +56,7 @@ async function checkBorrowed(
       String(loan.borrower_id) !== me || loan.status !== 'open' || loan.currency !== currency,
   );
   if (wrong) {
-    fail(
+    failAt(
       `loan ${String(wrong.id)} made with trade ${id} is ${String(wrong.status)}, ${String(wrong.currency)}, borrowed by ${String(wrong.borrower_id)}`,
       call,
       `open, ${currency}, borrowed by user ${me}`,
@@ -68,7 +68,7 @@ async function checkBorrowed(
   const lent = sum(taken, (loan) => decimal(loan.quantity));
   // The shown open price is cut to 8 places: a notional rebuilt from it may be a hair off.
   if (owed.lte(0) || lent.minus(owed).abs().gt(notional.times('1e-8'))) {
-    fail(
+    failAt(
       `trade ${id} borrowed ${lent.toFixed()} ${currency} in ${taken.length} new loan(s)`,
       call,
       `its notional ${notional.toFixed()} less margin_used ${String(trade.margin_used)}`,
@@ -77,7 +77,7 @@ async function checkBorrowed(
   const daily = sum(taken, (loan) => decimal(loan.quantity).times(String(loan.rate)));
   if (!decimal(trade.daily_interest).eq(daily)) {
     const read = await context.caller.call('listTrades', { query: { status: 'open' } });
-    fail(
+    failAt(
       `trade ${id} shows daily_interest ${String(trade.daily_interest)}`,
       read,
       `the sum of its loans' quantity times rate, ${daily.toFixed()}`,
@@ -110,7 +110,7 @@ async function checkAccrues(
     );
     const due = decimal(loan.quantity).times(String(loan.rate));
     if (!charged.eq(due.neg())) {
-      fail(
+      failAt(
         `a day on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
         ledger,
         `a day of its quantity times its rate, ${due.neg().toFixed()}`,
@@ -120,7 +120,7 @@ async function checkAccrues(
   const { trade: later, call } = await tradeOpenedBy(context, order);
   const gained = decimal(later.total_interest).minus(String(trade.total_interest));
   if (!gained.eq(String(trade.daily_interest))) {
-    fail(
+    failAt(
       `a day on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
       call,
       `up by its daily_interest ${String(trade.daily_interest)}`,
@@ -145,7 +145,7 @@ async function checkBorrowerRefused(
   const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
   const named = errors?.['loan.fund_reloaned'];
   if (!Array.isArray(named) || named[0] !== 'lender_only') {
-    fail(
+    failAt(
       `the borrower's choice for loan ${id} is refused without naming the field`,
       refused,
       documented,
@@ -154,7 +154,7 @@ async function checkBorrowerRefused(
   const { call, loans } = await loansOf(context, String(trade.funding_currency));
   const now = loans.find((each) => String(each.id) === id);
   if (now?.fund_reloaned !== loan.fund_reloaned) {
-    fail(
+    failAt(
       `loan ${id} shows fund_reloaned ${String(now?.fund_reloaned)} after its borrower's refused choice`,
       call,
       `fund_reloaned ${String(loan.fund_reloaned)}, as before`,
@@ -168,7 +168,7 @@ async function checkRepaid(context: ScenarioContext, trade: Row, loans: Row[]): 
   for (const loan of loans) {
     const now = after.find((each) => String(each.id) === String(loan.id));
     if (now?.status !== 'closed') {
-      fail(
+      failAt(
         `loan ${String(loan.id)} is ${String(now?.status)} with trade ${String(trade.id)} closed`,
         call,
         'closed once the trade is',

@@ -1,5 +1,5 @@
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
 import { filledOrder, filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -23,26 +23,24 @@ function rowsOf(call: RecordedCall): Row[] {
   return rows as Row[];
 }
 
-function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
-
-async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
+/** The fills of `order` among the caller's own (`executions/me`), failing the check on none. */
+export async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
   const own = await context.caller.call('listOwnExecutions', {
     query: { product_id: order.productId, with_details: '1', limit: pageSize },
   });
-  return { own, mine: rowsOf(own).filter((row) => String(row.order_id) === String(order.id)) };
+  const mine = rowsOf(own).filter((row) => String(row.order_id) === String(order.id));
+  if (mine.length === 0) failAt(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  return { own, mine };
 }
 
 async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise<string> {
   const { own, mine } = await ownFillsOf(context, order);
-  if (mine.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
   const ids = new Set(mine.map((row) => String(row.id)));
   if (ids.size !== mine.length)
-    fail(`a fill of order ${order.id} is twice in executions/me`, own, 'once');
+    failAt(`a fill of order ${order.id} is twice in executions/me`, own, 'once');
   for (const row of mine) {
     if (row.my_side !== order.side || row.client_order_id !== order.clientOrderId) {
-      fail(
+      failAt(
         `fill ${String(row.id)} of order ${order.id}: my_side ${String(row.my_side)}, client_order_id ${String(row.client_order_id)}`,
         own,
         `my_side ${order.side}, client_order_id ${order.clientOrderId}`,
@@ -56,7 +54,7 @@ async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise
   for (const row of mine) {
     const same = fills.filter((fill) => String(fill.id) === String(row.id));
     if (same.length !== 1) {
-      fail(
+      failAt(
         `fill ${String(row.id)} is ${same.length} times in the public executions`,
         everyone,
         'once',
@@ -67,7 +65,7 @@ async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise
       String(fill.price) !== String(row.price) ||
       String(fill.quantity) !== String(row.quantity)
     ) {
-      fail(
+      failAt(
         `fill ${String(row.id)} differs between the public and the own executions`,
         everyone,
         'the same fill',
@@ -89,7 +87,7 @@ async function checkInDetails(context: ScenarioContext, order: OrderRef): Promis
   const expected = mine.map((row) => String(row.id)).reverse();
   const sides = listed.every((fill) => fill.my_side === order.side);
   if (listed.map((fill) => String(fill.id)).join() !== expected.join() || !sides) {
-    fail(
+    failAt(
       `order ${order.id} with details lists fills [${listed.map((fill) => String(fill.id))}]`,
       read,
       `its fills [${expected}], oldest first, my_side ${order.side}`,
@@ -126,7 +124,7 @@ async function checkWholeSeconds(context: ScenarioContext, first: OrderRef): Pro
     .reverse();
   const missing = ofThatSecond.filter((id) => !answered.includes(id));
   if (missing.length > 0 || answered.slice(0, ofThatSecond.length).join() !== ofThatSecond.join()) {
-    fail(
+    failAt(
       `from second ${second} with limit 1: ${answered.length} fill(s), ${missing.length} of that second missing`,
       since,
       `the ${ofThatSecond.length} fills of that second, oldest first`,

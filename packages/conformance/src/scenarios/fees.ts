@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, type RecordedCall } from '../engine/outcome.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { ownFillsOf } from './executions.js';
 import { filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -9,10 +9,6 @@ type Row = Record<string, unknown>;
 
 const matchesFill = 'FEE-ESTIMATE-MATCHES-FILL';
 const orderFeeSums = 'ORDER-FEE-SUMS-CHARGES';
-
-function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
 
 /** Decimal strings compared as the numbers they are; the fee entry's amount is a debit. */
 const sameAmount = (debit: unknown, fee: unknown) => {
@@ -24,14 +20,7 @@ const sameAmount = (debit: unknown, fee: unknown) => {
 };
 
 async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise<string> {
-  const own = await context.caller.call('listOwnExecutions', {
-    query: { product_id: order.productId, with_details: '1', limit: '200' },
-  });
-  expectStatus(own, 200);
-  const fill = ((bodyOf(own).models as Row[] | undefined) ?? []).find(
-    (row) => String(row.order_id) === String(order.id),
-  );
-  if (!fill) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  const [fill] = (await ownFillsOf(context, order)).mine as [Row];
   // A market order takes and a post-only order rests, whatever the book holds by now.
   const took = fill.taker_side === fill.my_side;
   const estimated = await context.caller.call('estimateFee', {
@@ -46,7 +35,7 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
   expectStatus(estimated, 200);
   const options = ((bodyOf(estimated).fee_options as Row | undefined)?.default as Row[]) ?? [];
   const estimate = options.find((option) => option.fee_type === 'trade_fee');
-  if (!estimate) fail('the estimate has no trade_fee option', estimated, 'a trade_fee option');
+  if (!estimate) failAt('the estimate has no trade_fee option', estimated, 'a trade_fee option');
   const history = await context.caller.call('listBalanceHistory', {
     query: { source_action: 'trade_fee', limit: '1000' },
   });
@@ -61,7 +50,7 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
   );
   if (!same) {
     const seen = charged.map((entry) => `${String(entry.amount)} ${String(entry.currency)}`);
-    fail(
+    failAt(
       `fill ${String(fill.id)} was charged ${seen.join(', ') || 'nothing'}, the estimate says ${String(estimate.amount)} ${String(estimate.currency)}`,
       estimated,
       'the amount and currency of the trade_fee entry',
@@ -72,7 +61,7 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
   const listed = ((Array.isArray(rules.json) ? rules.json : []) as Row[]).some(
     (rule) => rule.fee_type === 'trade_fee' && String(rule.product_id) === String(order.productId),
   );
-  if (!listed) fail(`no trade_fee rule for product ${order.productId}`, rules, 'its rule');
+  if (!listed) failAt(`no trade_fee rule for product ${order.productId}`, rules, 'its rule');
   // The schedule and the tier are read for their shape, which the response check holds.
   expectStatus(await context.caller.call('listFees', {}), 200);
   expectStatus(await context.caller.call('getFeeTier', {}), 200);
@@ -85,14 +74,7 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
  * charged there too: the sums are taken per currency, of the fills with one entry in it.
  */
 async function checkOrderFee(context: ScenarioContext, order: OrderRef): Promise<string> {
-  const own = await context.caller.call('listOwnExecutions', {
-    query: { product_id: order.productId, with_details: '1', limit: '200' },
-  });
-  expectStatus(own, 200);
-  const fills = ((bodyOf(own).models as Row[] | undefined) ?? [])
-    .filter((row) => String(row.order_id) === String(order.id))
-    .map((row) => String(row.id));
-  if (fills.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  const fills = (await ownFillsOf(context, order)).mine.map((row) => String(row.id));
   const history = await context.caller.call('listBalanceHistory', {
     query: { source_action: 'trade_fee', limit: '1000' },
   });
@@ -119,7 +101,7 @@ async function checkOrderFee(context: ScenarioContext, order: OrderRef): Promise
     }
     sums.push(`${sum.toFixed()} ${currency}`);
   }
-  fail(
+  failAt(
     `order ${String(order.id)} shows order_fee ${String(shown)}, its fills were charged ${sums.join(' or ') || 'nothing'}`,
     read,
     "the sum of the order's trade_fee entries",

@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import { ownFillsOf } from './executions.js';
 import { filledOrder } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -10,13 +11,9 @@ type Row = Record<string, unknown>;
 const explained = 'LEDGER-EXPLAINS-BALANCE';
 const detailed = 'RESERVED-IS-DETAILED';
 
-function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
-
 function arrayOf(call: RecordedCall): Row[] {
   expectStatus(call, 200);
-  if (!Array.isArray(call.json)) fail(`${call.operationId} answered no list`, call, 'a list');
+  if (!Array.isArray(call.json)) failAt(`${call.operationId} answered no list`, call, 'a list');
   return call.json as Row[];
 }
 
@@ -33,14 +30,7 @@ const sum = (values: unknown[]) =>
   values.reduce<Decimal>((total, value) => total.plus(String(value)), new Decimal(0));
 
 async function checkExplained(context: ScenarioContext, order: OrderRef): Promise<string> {
-  const own = await context.caller.call('listOwnExecutions', {
-    query: { product_id: order.productId, with_details: '1', limit: '200' },
-  });
-  expectStatus(own, 200);
-  const fills = ((bodyOf(own).models as Row[] | undefined) ?? [])
-    .filter((row) => String(row.order_id) === String(order.id))
-    .map((row) => String(row.id));
-  if (fills.length === 0) fail(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  const fills = (await ownFillsOf(context, order)).mine.map((row) => String(row.id));
   const history = await context.caller.call('listBalanceHistory', { query: { limit: '1000' } });
   const entries = arrayOf(history);
   const currencies = new Set<string>();
@@ -52,7 +42,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
     const trades = of.filter((entry) => entry.source_action === 'trade');
     const fees = of.filter((entry) => entry.source_action === 'trade_fee');
     if (trades.length < 2 || fees.length < 1) {
-      fail(
+      failAt(
         `fill ${fill}: ${trades.length} trade and ${fees.length} trade_fee entries`,
         history,
         'a trade entry in each currency swapped and a trade_fee entry',
@@ -66,7 +56,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
     const newest = entries.find((entry) => entry.currency === currency);
     const account = balances.find((row) => row.currency === currency);
     if (!same(newest?.balance, account?.balance)) {
-      fail(
+      failAt(
         `${currency}: the newest entry says ${String(newest?.balance)}, the account ${String(account?.balance)}`,
         accounts,
         'the newest entry has the balance',
@@ -87,7 +77,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
   );
   const missing = fees.filter((entry) => !ids.has(String(entry.id)));
   if (missing.length > 0) {
-    fail(
+    failAt(
       `${missing.length} trade_fee entries are not in the transactions`,
       listed,
       'the same entries',
@@ -116,7 +106,7 @@ async function checkDetailed(context: ScenarioContext): Promise<string> {
       !same(total, body.reserved_balance) ||
       !same(body.reserved_balance, account.reserved_balance)
     ) {
-      fail(
+      failAt(
         `${currency}: details sum to ${total}, reserved_balance ${String(body.reserved_balance)}, the account's ${String(account.reserved_balance)}`,
         read,
         'the three equal',

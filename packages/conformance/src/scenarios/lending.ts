@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { callerUserId, loansOf } from './borrowing.js';
 import { fundedCurrency, reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { fail, listOf } from './trades.js';
+import { listOf } from './trades.js';
 
 const chooses = 'LOAN-LENDER-CHOOSES';
 const repaidRefused = 'LOAN-REPAID-CANNOT-CHOOSE';
@@ -23,7 +23,7 @@ async function loanTaken(context: ScenarioContext, currency: string, before: Set
     !new Decimal(String(taken.quantity)).eq(borrowed) ||
     taken.fund_reloaned !== true
   ) {
-    fail(
+    failAt(
       `after another trader borrowed ${borrowed.toFixed()} ${currency} from the caller's bid, GET /loans lists ${JSON.stringify(taken ?? null)}`,
       call,
       `a new open loan of ${borrowed.toFixed()}, lent by user ${me}, fund_reloaned true`,
@@ -54,7 +54,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
     });
     expectStatus(chosen, 200, '200 with the loan, fund_reloaned false');
     if (bodyOf(chosen).fund_reloaned !== false || String(bodyOf(chosen).id) !== id) {
-      fail(
+      failAt(
         `the lender's choice for loan ${id} answers otherwise`,
         chosen,
         `loan ${id}, fund_reloaned false`,
@@ -63,7 +63,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
     const listed = await loansOf(context, currency);
     const now = listed.loans.find((each) => String(each.id) === id);
     if (now?.fund_reloaned !== false) {
-      fail(
+      failAt(
         `loan ${id} is listed with fund_reloaned ${String(now?.fund_reloaned)}`,
         listed.call,
         'false, as the lender chose',
@@ -80,7 +80,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
       !new Decimal(String(bid.quantity)).eq(left) ||
       !new Decimal(String(bid.filled_quantity)).isZero()
     ) {
-      fail(
+      failAt(
         `once loan ${id} was repaid, bid ${bidId} reads ${JSON.stringify(bid ?? null)}`,
         bids,
         `quantity ${left.toFixed()} (down by the loan, not lent again), filled_quantity 0`,
@@ -88,7 +88,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
     }
     const after = await reservedOf(context, currency);
     if (!after.reserved.eq(held.reserved)) {
-      fail(
+      failAt(
         `${currency} reserved ${after.reserved.toFixed()} once loan ${id} was repaid, ${held.reserved.toFixed()} before`,
         after.read,
         'as before: what was repaid is free, not held for the bid',
@@ -118,7 +118,7 @@ async function checkRepaidRefused(
   const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
   const named = errors?.loan_id;
   if (!Array.isArray(named) || named[0] !== 'not_open') {
-    fail(
+    failAt(
       `the lender's choice for repaid loan ${id} is refused without naming loan_id`,
       refused,
       documented,
@@ -128,7 +128,11 @@ async function checkRepaidRefused(
   const was = JSON.stringify(before.find((each) => String(each.id) === id) ?? null);
   const now = JSON.stringify(listed.loans.find((each) => String(each.id) === id) ?? null);
   if (now !== was) {
-    fail(`repaid loan ${id} reads ${now} after a refused choice`, listed.call, `as before, ${was}`);
+    failAt(
+      `repaid loan ${id} reads ${now} after a refused choice`,
+      listed.call,
+      `as before, ${was}`,
+    );
   }
   return `the lender's choice for repaid loan ${id} was refused naming loan_id`;
 }

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -8,10 +8,6 @@ type Row = Record<string, unknown>;
 const reserves = 'LOAN-BID-RESERVES';
 // Small enough for any funded account, in whole units of every crypto currency's precision.
 const quantity = new Decimal('0.01');
-
-function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
 
 /** A crypto currency whose free balance covers the bid, or a Skip when the caller has none. */
 export async function fundedCurrency(context: ScenarioContext): Promise<string> {
@@ -49,7 +45,7 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
   try {
     const live = await reservedOf(context, currency);
     if (!live.reserved.eq(before.reserved.plus(quantity))) {
-      fail(
+      failAt(
         `${currency} reserved ${live.reserved.toFixed()} with bid ${id} live, ${before.reserved.toFixed()} before`,
         live.read,
         `reserved up by ${quantity.toFixed()}`,
@@ -61,7 +57,7 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
         String(detail.id) === id &&
         new Decimal(String(detail.amount)).eq(quantity),
     );
-    if (!shown) fail(`bid ${id} is not among the holders`, live.read, 'holder_type loan_bid');
+    if (!shown) failAt(`bid ${id} is not among the holders`, live.read, 'holder_type loan_bid');
     const listed = await context.caller.call('listLoanBids', {
       query: { currency, limit: '1000' },
     });
@@ -69,18 +65,18 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
     const row = ((bodyOf(listed).models as Row[] | undefined) ?? []).find(
       (bid) => String(bid.id) === id,
     );
-    if (row?.status !== 'live') fail(`bid ${id} is not listed live`, listed, 'listed live');
+    if (row?.status !== 'live') failAt(`bid ${id} is not listed live`, listed, 'listed live');
     // Nothing here is lent before the bid closes, so only the response's shape is judged
     // (RESPONSE-LIST-LOANS), on the loans of the currency the bid offers.
     await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
   } finally {
     const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: id } });
     expectStatus(closed, 200, '200 with the loan bid, closed');
-    if (bodyOf(closed).status !== 'closed') fail(`bid ${id} is not closed`, closed, 'closed');
+    if (bodyOf(closed).status !== 'closed') failAt(`bid ${id} is not closed`, closed, 'closed');
   }
   const after = await reservedOf(context, currency);
   if (!after.reserved.eq(before.reserved)) {
-    fail(
+    failAt(
       `${currency} reserved ${after.reserved.toFixed()} after bid ${id} closed, ${before.reserved.toFixed()} before`,
       after.read,
       'as before the bid',

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { fail, filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
+import { filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
 
 const stopLoss = 'TRADE-STOP-LOSS-AT-MARK';
 const liquidated = 'TRADE-LIQUIDATED-AT-MARK';
@@ -24,7 +24,7 @@ const moveMark = (context: ScenarioContext, productId: string, price: Decimal) =
 async function expectOpen(context: ScenarioContext, order: OrderRef, mark: Decimal) {
   const { trade, call } = await tradeOpenedBy(context, order);
   if (trade.status !== 'open') {
-    fail(
+    failAt(
       `trade ${String(trade.id)} is ${String(trade.status)} at the mark ${mark.toFixed()}, before reaching what closes it`,
       call,
       'open',
@@ -46,7 +46,7 @@ async function expectClosedAt(
     trade.close_price === null ||
     !decimal(trade.close_price).eq(mark)
   ) {
-    fail(
+    failAt(
       `at the mark ${mark.toFixed()} trade ${id} is ${String(trade.status)}, open_quantity ${String(trade.open_quantity)}, close_price ${String(trade.close_price)}`,
       call,
       `closed, open_quantity 0, close_price ${mark.toFixed()}`,
@@ -63,7 +63,7 @@ async function expectClosedAt(
     )
     .reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
   if (!settled.eq(String(trade.close_pnl))) {
-    fail(
+    failAt(
       `the ledger entries naming trade ${id} sum to ${settled.toFixed()}`,
       ledger,
       `entries naming the trade that sum to its close_pnl ${String(trade.close_pnl)}`,
@@ -154,7 +154,7 @@ const liquidatedAtMark: Scenario = {
     onOpenLong(context, liquidated, async (order, trade) => {
       const call = (await tradeOpenedBy(context, order)).call;
       if (trade.liquidation_price === null) {
-        fail(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
+        failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
       }
       const price = decimal(trade.liquidation_price);
       const short = price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP);

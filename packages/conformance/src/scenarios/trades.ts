@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { type RecordedCall, Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 export type Row = Record<string, unknown>;
@@ -13,10 +13,6 @@ const covered = [opened, closePartial, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
-export function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
-
 function tradeOf(call: RecordedCall): Row {
   expectStatus(call, 200);
   return bodyOf(call);
@@ -26,7 +22,8 @@ export function listOf(call: RecordedCall): Row[] {
   expectStatus(call, 200);
   const body = call.json as Row | Row[] | null;
   const rows = Array.isArray(body) ? body : body?.models;
-  if (!Array.isArray(rows)) fail(`${call.operationId} answered no list of trades`, call, 'a list');
+  if (!Array.isArray(rows))
+    failAt(`${call.operationId} answered no list of trades`, call, 'a list');
   return rows as Row[];
 }
 
@@ -56,14 +53,14 @@ async function checkOpened(context: ScenarioContext, order: OrderRef): Promise<R
     trade.side !== side ||
     !new Decimal(String(trade.quantity)).eq(String(filled))
   ) {
-    fail(
+    failAt(
       `order ${order.id} lists ${trades.length} trade(s): ${JSON.stringify(trades.map(({ id, status, side, quantity }) => ({ id, status, side, quantity })))}`,
       byOrder,
       `one open ${side} trade ${String(tradeId)} of quantity ${String(filled)}`,
     );
   }
   if (!(await openTradeIds(context, order.productId)).includes(String(trade.id))) {
-    fail(`GET /trades?status=open does not list trade ${String(trade.id)}`, byOrder, 'listed');
+    failAt(`GET /trades?status=open does not list trade ${String(trade.id)}`, byOrder, 'listed');
   }
   return trade;
 }
@@ -91,7 +88,7 @@ async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<
   const open = new Decimal(String(after.open_quantity));
   const closed = new Decimal(String(after.close_quantity)).minus(String(trade.close_quantity));
   if (after.status !== 'open' || !open.eq(before.minus(part)) || !closed.eq(part)) {
-    fail(
+    failAt(
       `closing ${part.toFixed()} of trade ${String(trade.id)}: status ${String(after.status)}, open_quantity ${String(after.open_quantity)}, close_quantity ${String(after.close_quantity)}`,
       call,
       `open, open_quantity ${before.minus(part).toFixed()}, close_quantity up by ${part.toFixed()}`,
@@ -104,10 +101,10 @@ async function checkCloseAll(context: ScenarioContext, trade: Row, productId: st
   const call = await context.caller.call('closeAllTrades', { body: { side: trade.side } });
   const answered = listOf(call).find((each) => String(each.id) === String(trade.id));
   if (answered?.status !== 'closed' || !new Decimal(String(answered.open_quantity)).isZero()) {
-    fail(`close_all does not answer trade ${String(trade.id)} closed`, call, 'the trade, closed');
+    failAt(`close_all does not answer trade ${String(trade.id)} closed`, call, 'the trade, closed');
   }
   if ((await openTradeIds(context, productId)).includes(String(trade.id))) {
-    fail(`trade ${String(trade.id)} is still listed open after close_all`, call, 'not open');
+    failAt(`trade ${String(trade.id)} is still listed open after close_all`, call, 'not open');
   }
   return `trade ${String(trade.id)} closed by close_all`;
 }
@@ -187,6 +184,6 @@ export async function tradeOpenedBy(context: ScenarioContext, order: OrderRef) {
     path: { order_id: String(order.id) },
   });
   const [trade] = listOf(call);
-  if (!trade) fail(`order ${order.id} lists no trade`, call, 'the trade the order opened');
+  if (!trade) failAt(`order ${order.id} lists no trade`, call, 'the trade the order opened');
   return { trade, call };
 }

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef, ProductInfo } from '../engine/adapter.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
+import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
@@ -11,10 +11,6 @@ const follows = 'TRADING-ACCOUNT-FOLLOWS-POSITIONS';
 const sum = (rows: Row[], field: string) =>
   rows.reduce((total, row) => total.plus(String(row[field])), new Decimal(0));
 
-function fail(message: string, call: RecordedCall, documented: string): never {
-  throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
-}
-
 /** The caller's trading account of `product`, as the list shows it. */
 async function accountOf(context: ScenarioContext, product: ProductInfo): Promise<Row> {
   const listed = await context.caller.call('listTradingAccounts', {});
@@ -22,7 +18,7 @@ async function accountOf(context: ScenarioContext, product: ProductInfo): Promis
   const accounts = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
   const account = accounts.find((each) => String(each.product_id) === product.id);
   if (!account) {
-    fail(`no trading account of margin product ${product.id}`, listed, 'one per margin product');
+    failAt(`no trading account of margin product ${product.id}`, listed, 'one per margin product');
   }
   return account;
 }
@@ -78,7 +74,7 @@ async function checkFigures(
     ([field, value]) => !new Decimal(String(account[field])).eq(value),
   );
   if (wrong.length > 0) {
-    fail(
+    failAt(
       `${moment}, trading account ${accountId} shows ${wrong.map(([field]) => `${field} ${String(account[field])}`).join(', ')}`,
       read,
       `from its ${trades.length} open trade(s) and balance ${String(account.balance)}: ${wrong.map(([field, value]) => `${field} ${value.toFixed()}`).join(', ')}`,
@@ -94,7 +90,7 @@ async function tradeOf(context: ScenarioContext, order: OrderRef): Promise<Row> 
   });
   expectStatus(call, 200);
   const [trade] = Array.isArray(call.json) ? (call.json as Row[]) : [];
-  if (!trade) fail(`order ${order.id} opened no trade`, call, 'one open trade');
+  if (!trade) failAt(`order ${order.id} opened no trade`, call, 'one open trade');
   return trade;
 }
 
@@ -129,7 +125,7 @@ async function checkFollows(context: ScenarioContext, product: ProductInfo): Pro
     const added = new Decimal(String(trade.margin_used)).minus(String(held ?? 0));
     if (!open.eq(before.margin.plus(added))) {
       const read = await figures(context, id, product.id);
-      fail(
+      failAt(
         `trading account ${id} holds margin ${open.toFixed()} with trade ${String(trade.id)} open, ${before.margin.toFixed()} before`,
         read.read,
         `margin up by the trade's margin_used ${added.toFixed()}`,
