@@ -1,4 +1,5 @@
 import {
+  zCancelOrderResponse,
   zCloseTradeResponse,
   zCreateLoanBidResponse,
   zGetLoanBookResponse,
@@ -266,6 +267,29 @@ describe('a position that fills again and again', () => {
 });
 
 describe('a loan accrues interest', () => {
+  it('shown as margin_interest by the order that opened its position, as by the trade', async () => {
+    const { sandbox, advance } = await clockedSandbox();
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const [trader, other] = [sandbox.addUser(), sandbox.addUser()];
+    const order = await place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+      funding_currency: 'JPY',
+    });
+    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '0.4' });
+    await advance(dayMs + 1);
+    const cancelled = valid(
+      zCancelOrderResponse,
+      await trader.call('PUT', `/orders/${order.id}/cancel`),
+    );
+    // A day of the 20 JPY borrowed (0.4 at 100, leverage 2) at the house's 0.0005.
+    expect(await tradeOf(trader.call)).toMatchObject({ total_interest: '0.01' });
+    expect(cancelled).toMatchObject({ status: 'cancelled', margin_interest: '0.01' });
+  });
+
   it('once per whole day of the sandbox clock, paid by the borrower to the lender', async () => {
     const { sandbox, advance } = await clockedSandbox();
     const lender = sandbox.addUser();

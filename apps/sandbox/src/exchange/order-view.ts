@@ -4,6 +4,7 @@ import { isLater, type LaterReply, later, type Reply } from '../handling/operati
 import { D, type ExchangeState, type Fill, type Order } from '../state/exchange-state.js';
 import type { HistoryReads, OrderKey } from '../state/history.js';
 import { orderByKey } from '../state/memory-history.js';
+import { totalInterest } from './borrowing.js';
 import { fractionalSeconds } from './market.js';
 
 type OrderBody = components['schemas']['Order'];
@@ -49,8 +50,8 @@ function averagePrice(order: Order): D {
 
 /**
  * The Order of the spec. `withMargin` adds margin_used (what the order holds and what its
- * open position holds), margin_interest and unwound_trade_leverage_level, which the
- * update_tpsl and cancel responses carry.
+ * open position holds), margin_interest (what that position's loans have charged) and
+ * unwound_trade_leverage_level, which the update_tpsl and cancel responses carry.
  */
 export function orderView(state: ExchangeState, order: Order, withMargin = false): OrderBody {
   const product = state.products.get(order.productId);
@@ -91,7 +92,8 @@ export function orderView(state: ExchangeState, order: Order, withMargin = false
     // A position memory no longer holds is closed, and holds no margin.
     const opened = order.tradeId === null ? undefined : state.positions.get(order.tradeId);
     view.margin_used = spot ? '0' : decimal(order.reservedAmount.plus(opened?.margin ?? 0));
-    view.margin_interest = '0';
+    // The interest its position's loans have charged so far, as the trade shows it.
+    view.margin_interest = opened ? decimal(totalInterest(state.loansOf(opened.id))) : '0';
     // An order that closes a trade is placed at the trade's leverage (`exitOrder`).
     view.unwound_trade_leverage_level =
       spot || order.unwoundTradeId === null ? null : order.leverageLevel;

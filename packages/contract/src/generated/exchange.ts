@@ -5632,9 +5632,9 @@ export type Order = {
     source_action: string;
     unwound_trade_id: number | null;
     trade_id: number | null;
-    /** @description Present in update_tpsl and cancel responses. */
+    /** @description Present in update_tpsl and cancel responses: what the order holds and what the open position it opened holds (by convention). */
     margin_used?: DecimalLike;
-    /** @description Present in update_tpsl and cancel responses. */
+    /** @description Present in update_tpsl and cancel responses: what the loans of the open position it opened have charged in interest so far, the trade's `total_interest` (by convention). */
     margin_interest?: DecimalLike;
     /** @description Present in update_tpsl and cancel responses. */
     unwound_trade_leverage_level?: number | null;
