@@ -8,6 +8,7 @@ import { houseUserId, postEntry } from './ledger.js';
  * paid to the house. A spot side pays from what it just received and a margin order's hold
  * covers its fee, so the fee never reaches what the account holds reserved; a fill that
  * closes a position at a loss that took its whole margin pays what is left free, no more.
+ * Answers the fee charged.
  */
 export function chargeFee(
   journal: Journal,
@@ -15,7 +16,7 @@ export function chargeFee(
   role: FeeRole,
   product: Product,
   fill: { id: number; quantity: D; price: D; now: number },
-): void {
+): D {
   const { currency, amount } = fillFee(order, role, product, fill);
   const account = journal.exchange.account(order.userId, currency);
   const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
@@ -33,4 +34,5 @@ export function chargeFee(
   charge(order.userId, fee.neg());
   charge(houseUserId, fee);
   journal.touchOrder(order).feeCharged = order.feeCharged.plus(fee);
+  return fee;
 }

@@ -20,6 +20,7 @@ export const openQuantity = (position: Position) =>
  * (a position already closed takes no more); any other order opens its position with its
  * first fill, under an id of its own that becomes the order's trade id, and adds to it with
  * the next ones. Both sides of one fill may open a position, so the id is not the fill's.
+ * Answers the position the fill closed part of, if it closed any.
  */
 export function bookMarginFill(
   journal: Journal,
@@ -27,15 +28,14 @@ export function bookMarginFill(
   quantity: D,
   price: D,
   now: number,
-): void {
+): Position | undefined {
   const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   if (order.unwoundTradeId !== null) {
     const position = positionClosedBy(journal, order);
-    if (position?.status === 'open') {
-      closePosition(journal, position, product, quantity, price, now);
-    }
-    return;
+    if (position?.status !== 'open') return undefined;
+    closePosition(journal, position, product, quantity, price, now);
+    return position;
   }
   // A position closed while its order still rests takes no more: the order opens another.
   const held = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
@@ -61,6 +61,7 @@ export function bookMarginFill(
       closedValue: new D(0),
       margin: new D(0),
       realizedPnl: new D(0),
+      closeFee: new D(0),
       status: 'open',
       place: journal.exchange.placePosition(order.userId),
       createdAt: now,
@@ -74,6 +75,7 @@ export function bookMarginFill(
   holdMargin(journal, position, product, added);
   const inBase = position.fundingCurrency === product.baseCurrency;
   borrowForFill(journal, position, { quantity, price, inBase, now });
+  return undefined;
 }
 
 /**

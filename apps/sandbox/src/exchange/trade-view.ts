@@ -83,7 +83,7 @@ export function tradeView(
     funding_currency: position.fundingCurrency,
     liquidation_price: shownLiquidationPrice(position, product)?.toFixed() ?? null,
     maintenance_margin: maintenance.toFixed(),
-    close_fee: '0',
+    close_fee: position.closeFee.toFixed(),
     total_interest: totalInterest(loans).toFixed(),
     daily_interest: dailyInterest(loans).toFixed(),
     trading_type: position.tradingType,

@@ -8,9 +8,17 @@ import {
   zUpdateTradeResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { balances, getOrder, openPosition, place, tradeAt } from '../testing/trading.js';
+import {
+  balances,
+  freshProduct,
+  getOrder,
+  openPosition,
+  place,
+  tradeAt,
+} from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 
@@ -113,6 +121,44 @@ describe('trades', () => {
     }
     const refused = await close(trader.call, tradeId);
     expect(refused).toMatchObject({ status: 422, body: { errors: { trade_id: ['not_open'] } } });
+  });
+
+  it('close_fee is what the fills that closed it charged, and a close at the mark charges none', async () => {
+    const product_id = await freshProduct(sandbox, {
+      margin: true,
+      takerFee: '0.0015',
+      makerFee: '0.0005',
+    });
+    const [trader, other] = [sandbox.addUser(), sandbox.addUser()];
+    const opening = await place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const tradeId = Number((await getOrder(trader.call, opening.id)).trade_id);
+    // Two closes that take bids, at the taker rate: 0.4 at 110 (0.066), 0.3 at 105 (0.04725).
+    await place(other.call, { product_id, price: '110', quantity: '0.4' });
+    await close(trader.call, tradeId, { closed_quantity: '0.4' });
+    await place(other.call, { product_id, price: '105', quantity: '0.3' });
+    const closed = valid(
+      zCloseTradeResponse,
+      await close(trader.call, tradeId, { closed_quantity: '0.3' }),
+    );
+    expect(closed.close_fee).toBe('0.11325');
+    // The trader's fees are the opening order's and the closes'.
+    const charged = valid(
+      zListBalanceHistoryResponse,
+      await trader.call('GET', '/balance_history?currency=JPY&source_action=trade_fee'),
+    ).reduce((sum, entry) => sum.minus(String(entry.amount)), new D(0));
+    const opened = (await getOrder(trader.call, opening.id)).order_fee;
+    expect(charged.minus(String(opened)).toFixed()).toBe(closed.close_fee);
+    // What is left is liquidated at a mark of 40, without a fill of the trader's.
+    await tradeAt(sandbox, product_id, '40');
+    const [after] = (await trades(trader.call)).filter((trade) => trade.id === tradeId);
+    expect(after).toMatchObject({ status: 'closed', close_fee: '0.11325' });
   });
 
   it('refuses a close beyond the open quantity, into an empty book, or of another user', async () => {

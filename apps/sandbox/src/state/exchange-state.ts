@@ -160,6 +160,8 @@ export interface Position {
   /** What the position holds of its owner's funding currency right now. */
   readonly margin: D;
   readonly realizedPnl: D;
+  /** What the fills that closed part of it charged their orders in fees (`close_fee`). */
+  readonly closeFee: D;
   readonly status: 'open' | 'closed';
   /** Its place among its user's positions, from 1, oldest first. */
   readonly place: number;

@@ -17,6 +17,7 @@ const position = (id: number, userId: number): Position => ({
   closedValue: new D(0),
   margin: new D(50),
   realizedPnl: new D(0),
+  closeFee: new D(0),
   status: 'open',
   place: id,
   createdAt: 1_000,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { startTestSandbox } from '../test-support.js';
-import { freshProduct, place, storedTrading } from '../testing/trading.js';
+import { freshProduct, getOrder, place, storedTrading } from '../testing/trading.js';
 import { type Database, openDatabase } from './database.js';
 import { addFillHistory } from './fill-history.js';
 import { migrateAsFormerRunner } from './legacy-store.test-support.js';
@@ -45,6 +45,7 @@ const allMigrations = [
   '0029.do.withdrawals-by-state.sql',
   '0030.do.fills-folded-per-second.sql',
   '0031.do.orders-fee-charged.sql',
+  '0032.do.trades-close-fee.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -126,13 +127,15 @@ async function asOfItsVersion(db: Database): Promise<Database> {
 
 /**
  * Columns newer than some stores these tests migrate, which the sandbox writes: the places of
- * positions (0027) and loans (0028), and the fees an order was charged (0031).
+ * positions (0027) and loans (0028), and the fees of an order (0031) and of a trade's closes
+ * (0032).
  */
 const newerColumns: [string, string][] = [
   ['positions', 'user_place'],
   ['loans', 'lender_place'],
   ['loans', 'borrower_place'],
   ['orders', 'fee_charged'],
+  ['positions', 'close_fee'],
 ];
 
 /**
@@ -466,7 +469,7 @@ describe('migrate', () => {
     expect(page).toMatchObject({ total: 5, rows: [{ id: 9 }, { id: 7 }, { id: 5 }] });
   });
 
-  it('gives the orders of a store made before it kept their fees what their fills charged them', async () => {
+  it('gives the orders and trades of a store made before it kept fees what their fills charged', async () => {
     const sandbox = await startTestSandbox();
     try {
       const trading = storedTrading(sandbox);
@@ -480,7 +483,7 @@ describe('migrate', () => {
       // A maker filled twice, a spot and a margin taker, and a user on both sides of a fill.
       await place(maker.call, { ...at, side: 'sell', quantity: '1.00000015' });
       await place(taker.call, { ...at, side: 'buy', quantity: '0.4' });
-      await place(taker.call, {
+      const long = await place(taker.call, {
         ...at,
         side: 'buy',
         quantity: '0.60000015',
@@ -489,34 +492,46 @@ describe('migrate', () => {
       });
       await place(maker.call, { ...at, side: 'sell', quantity: '0.3' });
       await place(maker.call, { ...at, side: 'buy', quantity: '0.3' });
+      // The long closes 0.2 into the maker's bid, as a taker.
+      await place(maker.call, { ...at, side: 'buy', quantity: '0.2' });
+      const tradeId = (await getOrder(taker.call, long.id)).trade_id;
+      await taker.call('PUT', `/trades/${tradeId}/close`, { body: { closed_quantity: '0.2' } });
       await sandbox.sequencer.settled();
       const charged = () =>
-        sandbox.database.read(
-          async (tx) =>
+        sandbox.database.read(async (tx) => {
+          const kept = async (table: string, column: string) =>
             (
               await tx.query(
-                `SELECT id::int, trim_scale(fee_charged)::text AS fee FROM orders
+                `SELECT id::int, trim_scale(${column})::text AS fee FROM ${table}
                  WHERE product_id = $1 ORDER BY id`,
                 [product_id],
               )
-            ).rows,
-        );
+            ).rows;
+          return {
+            orders: await kept('orders', 'fee_charged'),
+            trades: await kept('positions', 'close_fee'),
+          };
+        });
       const written = await charged();
-      expect(written.map((row) => row.fee)).toEqual([
+      expect(written.orders.map((row) => row.fee)).toEqual([
         '0.712500106875',
         '0.0006',
         '1.282500320625',
         '0.21375',
         '0.00045',
+        '0.0001',
+        '0.4275',
       ]);
-      // The same store as one made before the column, then migrated.
-      await sandbox.database.apply('ALTER TABLE orders DROP COLUMN fee_charged');
+      expect(written.trades).toEqual([{ id: tradeId, fee: '0.4275' }]);
+      // The same store as one made before the columns, then migrated.
       await sandbox.database.apply(
-        await readFile(
-          new URL('./migrations/0031.do.orders-fee-charged.sql', import.meta.url),
-          'utf8',
-        ),
+        'ALTER TABLE orders DROP COLUMN fee_charged; ALTER TABLE positions DROP COLUMN close_fee',
       );
+      for (const migration of ['0031.do.orders-fee-charged.sql', '0032.do.trades-close-fee.sql']) {
+        await sandbox.database.apply(
+          await readFile(new URL(`./migrations/${migration}`, import.meta.url), 'utf8'),
+        );
+      }
       expect(await charged()).toEqual(written);
     } finally {
       await sandbox.close();

@@ -145,6 +145,7 @@ const positions: Table<Position> = {
     ['closed_value', 'numeric', 'closedValue'],
     ['margin', 'numeric', 'margin'],
     ['realized_pnl', 'numeric', 'realizedPnl'],
+    ['close_fee', 'numeric', 'closeFee'],
     ['status', 'text', 'status'],
     ['user_place', 'bigint', 'place'],
     ['created_at', 'bigint', 'createdAt'],
