@@ -11,7 +11,8 @@ type Row = Record<string, unknown>;
 const explained = 'LEDGER-EXPLAINS-BALANCE';
 const detailed = 'RESERVED-IS-DETAILED';
 
-function arrayOf(call: RecordedCall): Row[] {
+/** The rows of an answer that is a plain list (the balance history), or the check fails. */
+export function arrayOf(call: RecordedCall): Row[] {
   expectStatus(call, 200);
   if (!Array.isArray(call.json)) failAt(`${call.operationId} answered no list`, call, 'a list');
   return call.json as Row[];

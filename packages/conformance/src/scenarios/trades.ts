@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
+import { arrayOf } from './ledger.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 export type Row = Record<string, unknown>;
@@ -9,7 +10,8 @@ export type Row = Record<string, unknown>;
 const opened = 'TRADE-OPENED-BY-MARGIN-FILL';
 const closePartial = 'TRADE-CLOSE-PARTIAL';
 const closeAll = 'TRADE-CLOSE-ALL';
-const covered = [opened, closePartial, closeAll];
+const closeFee = 'TRADE-CLOSE-FEE';
+const covered = [opened, closePartial, closeFee, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
@@ -97,6 +99,45 @@ async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<
   return `open_quantity ${before.toFixed()} -> ${open.toFixed()}`;
 }
 
+/** The caller's trade_fee entries of `currency`, newest first, as the balance history lists them. */
+async function feeEntries(context: ScenarioContext, currency: string): Promise<Row[]> {
+  const call = await context.caller.call('listBalanceHistory', {
+    query: { currency, source_action: 'trade_fee', limit: '1000' },
+  });
+  return arrayOf(call);
+}
+
+/**
+ * The trade's close_fee after its partial close against before it: up by the trade_fee
+ * entries the close added in its funding currency. The scenario runs alone, so every entry
+ * added meanwhile is the close's.
+ */
+async function checkCloseFee(
+  context: ScenarioContext,
+  before: { trade: Row; entries: Row[] },
+): Promise<string> {
+  const currency = String(before.trade.funding_currency);
+  const known = new Set(before.entries.map((entry) => String(entry.id)));
+  const added = (await feeEntries(context, currency)).filter(
+    (entry) => !known.has(String(entry.id)),
+  );
+  const charged = added.reduce((sum, entry) => sum.minus(String(entry.amount)), new Decimal(0));
+  const call = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  const after = listOf(call).find((trade) => String(trade.id) === String(before.trade.id));
+  if (!after) failAt(`trade ${String(before.trade.id)} is not listed open`, call, 'listed');
+  const rise = new Decimal(String(after.close_fee)).minus(String(before.trade.close_fee));
+  if (!rise.eq(charged)) {
+    failAt(
+      `trade ${String(after.id)}: close_fee ${String(before.trade.close_fee)} -> ${String(after.close_fee)}, the close was charged ${charged.toFixed()} ${currency} in ${added.length} trade_fee entries`,
+      call,
+      `close_fee up by ${charged.toFixed()}`,
+    );
+  }
+  return `trade ${String(after.id)}: close_fee up by ${charged.toFixed()} ${currency}`;
+}
+
 async function checkCloseAll(context: ScenarioContext, trade: Row, productId: string) {
   const call = await context.caller.call('closeAllTrades', { body: { side: trade.side } });
   const answered = listOf(call).find((each) => String(each.id) === String(trade.id));
@@ -164,14 +205,19 @@ const trades: Scenario = {
       trade = mine;
     }
     if (!trade) {
-      for (const requirementId of [closePartial, closeAll]) {
+      for (const requirementId of [closePartial, closeFee, closeAll]) {
         context.evidence.record({ requirementId, outcome: 'skip', message: 'no trade to close' });
       }
       return;
     }
     const open = trade;
     await manage(context, open);
+    const before = {
+      trade: open,
+      entries: await feeEntries(context, String(open.funding_currency)),
+    };
     await context.evidence.check(closePartial, () => checkClosePartial(context, open));
+    await context.evidence.check(closeFee, () => checkCloseFee(context, before));
     await context.evidence.check(closeAll, () => checkCloseAll(context, open, order.productId));
   },
 };

@@ -746,6 +746,20 @@ const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: "the trades' close_fee off in its last digit",
+    covers: 'TRADE-CLOSE-FEE',
+    response: (request, response) =>
+      is(request, 'listTrades') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((trade) => ({
+              ...trade,
+              close_fee: offInLastDigit(trade.close_fee),
+            })),
+          }))
+        : response,
+  },
+  {
     name: 'a partial close leaves close_quantity as it was',
     covers: 'TRADE-CLOSE-PARTIAL',
     response: (request, response) =>

@@ -658,6 +658,24 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-CLOSE-FEE",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 7,
+    "source": "convention",
+    "operations": [
+      "closeTrade",
+      "listTrades",
+      "listBalanceHistory"
+    ],
+    "trigger": "PUT /trades/{trade_id}/close with a closed_quantity below the trade's open quantity",
+    "condition": "the book can fill the close",
+    "expect": {
+      "status": 200,
+      "also": "the trade's close_fee rises by what the close's fills charged the caller: the trade_fee entries in the trade's funding_currency that the close added, every digit"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",
