@@ -160,6 +160,19 @@ check(
   `position ${closed.id}: P&L ${pnl} in the ledger, ${closed.close_pnl} on the position`,
   decimal(pnl).eq(closed.close_pnl),
 );
+// Its fees in the funding currency: the opening order's order_fee and the trade's close_fee.
+const opened = await client.orders.get({ id: opening.id });
+const margin = position.funding_currency;
+const marginFees = sum(
+  0,
+  ...entries
+    .filter((e) => e.transaction_type === 'trade_fee' && e.currency === margin)
+    .map((e) => e.gross_amount),
+);
+check(
+  `position ${closed.id}: fees ${marginFees} ${margin} = ${opened.order_fee} to open + ${closed.close_fee} to close`,
+  decimal(marginFees).neg().eq(decimal(opened.order_fee).plus(closed.close_fee)),
+);
 
 // Free what the withdrawal held, so that the demo balance is whole for the next run.
 await client.withdrawals.crypto.cancel(withdrawal.id);
