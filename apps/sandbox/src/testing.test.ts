@@ -1,10 +1,11 @@
 /** The testing entry and the test-control endpoints, as other packages' tests use them. */
 import { zTransactionStatusResponse } from '@exchange-kit/contract/partner/schemas';
+import { serviceAuthJwt } from '@exchange-kit/core/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { clientFor, startTestSandbox } from './test-support.js';
 import { pendingTransaction as pendingTransactionOver } from './testing/pending-transaction.js';
-import { type SandboxProcess, startSandboxProcess } from './testing.js';
+import { addSandboxUser, type SandboxProcess, startSandboxProcess } from './testing.js';
 
 let sandbox: SandboxProcess;
 
@@ -190,5 +191,17 @@ describe('test control of a mark price', () => {
       body: { errors: { product_id: ['must_be_an_integer'] } },
     });
     expect((await mark(999999, { price: '1' })).status).toBe(404);
+  });
+});
+
+describe('test control of users', () => {
+  it('adds a user whose token signs its calls', async () => {
+    const user = await addSandboxUser(sandbox, { firstName: 'Carol' });
+    const path = '/user/context';
+    const response = await fetch(sandbox.exchangeUrl + path, {
+      headers: { 'x-service-auth': await serviceAuthJwt(user, { path }) },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ user_id: user.userId, first_name: 'Carol' });
   });
 });

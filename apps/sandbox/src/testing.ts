@@ -102,11 +102,29 @@ export async function creditSandboxDeposit(
   await testControlPost(sandbox, '/test/deposits', { user_id: userId, currency, amount });
 }
 
+/**
+ * Adds a user to a sandbox started with `--test-control` (`POST /test/users`), with the demo
+ * users' starting balances: its id, and the id and secret of the API token that signs its calls.
+ */
+export async function addSandboxUser(
+  sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
+  options: { firstName?: string } = {},
+): Promise<{ userId: number; tokenId: string; tokenSecret: string }> {
+  const body = options.firstName === undefined ? {} : { first_name: options.firstName };
+  const added = (await testControlPost(sandbox, '/test/users', body)) as Record<string, unknown>;
+  return {
+    userId: Number(added.user_id),
+    tokenId: String(added.token_id),
+    tokenSecret: String(added.token_secret),
+  };
+}
+
+/** A test-control call that must succeed: what it answered, parsed. */
 async function testControlPost(
   sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
   path: string,
   body: unknown,
-): Promise<void> {
+): Promise<unknown> {
   const response = await fetch(`${sandbox.exchangeUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -115,6 +133,7 @@ async function testControlPost(
   if (!response.ok) {
     throw new Error(`test control ${path}: ${response.status} ${await response.text()}`);
   }
+  return response.json();
 }
 
 /** Starts the real sandbox as its own process, in memory, on a free loopback port. */

@@ -12,6 +12,7 @@ import { setMarkPrice } from './mark-price-control.js';
 import { denyOAuthRequest } from './oauth-control.js';
 import type { TestClock } from './test-clock.js';
 import { endTransaction } from './transaction-control.js';
+import { addTestUser } from './user-control.js';
 
 /**
  * The sandbox's test-control endpoints, for tests and tools that need a move the interfaces
@@ -61,6 +62,7 @@ const controlRoutes: readonly ControlRoute[] = [
     borrowFromBid,
   ),
   controlRoute('POST', '/test/loans/{loan_id}/repay', { loan_id: 'integer' }, repayHouseLoan),
+  controlRoute('POST', '/test/users', {}, addTestUser),
 ];
 
 /** Every test-control route as `POST /test/clock`: what the start-up banner lists. */
