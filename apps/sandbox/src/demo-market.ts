@@ -81,7 +81,7 @@ export function productRecord(id: number, product: NewProduct): Product {
 }
 
 /** What the demo pairs charge a fill at fee tier 0: 0.15% to take, 0.05% to make. */
-const demoFees = { takerFee: '0.0015', makerFee: '0.0005' };
+export const demoFees = { takerFee: '0.0015', makerFee: '0.0005' } as const;
 
 export const demoProducts: readonly (NewProduct & { id: number })[] = [
   { id: 1, base: 'BTC', quote: 'JPY', tick: '1', margin: true, ...demoFees },

@@ -45,10 +45,11 @@ const entries = async (call: Client, currency: string, action: string) =>
   ).map((entry) => ({ amount: entry.amount, type: entry.source_object_type }));
 
 /**
- * A long of 1 BTC at 100, leverage 2, funded in `funding` and filled by a spot sell; a spot
- * buy of 1 at 100 rests behind it, for the trade to be closed against.
+ * A long of 1 BTC at 100, leverage 2, funded in `funding` and filled by a spot sell (of
+ * `filled`, all of it unless told); a spot buy of 1 at 100 rests behind it, for the trade to
+ * be closed against.
  */
-async function openLong(sandbox: MemorySandbox, funding: 'BTC' | 'JPY') {
+async function openLong(sandbox: MemorySandbox, funding: 'BTC' | 'JPY', filled = '1') {
   const product_id = await freshProduct(sandbox, { margin: true });
   const trader = sandbox.addUser();
   const other = sandbox.addUser();
@@ -60,10 +61,15 @@ async function openLong(sandbox: MemorySandbox, funding: 'BTC' | 'JPY') {
     leverage_level: 2,
     funding_currency: funding,
   });
-  await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+  await place(other.call, { product_id, side: 'sell', price: '100', quantity: filled });
   await place(other.call, { product_id, price: '100', quantity: '1' });
   const tradeId = (await getOrder(trader.call, order.id)).trade_id;
-  return { trader, tradeId, close: (body: object) => closeTrade(trader.call, tradeId, body) };
+  return {
+    trader,
+    order,
+    tradeId,
+    close: (body: object) => closeTrade(trader.call, tradeId, body),
+  };
 }
 
 const closeTrade = async (call: Client, tradeId: unknown, body: object) =>
@@ -269,17 +275,7 @@ describe('a position that fills again and again', () => {
 describe('a loan accrues interest', () => {
   it('shown as margin_interest by the order that opened its position, as by the trade', async () => {
     const { sandbox, advance } = await clockedSandbox();
-    const product_id = await freshProduct(sandbox, { margin: true });
-    const [trader, other] = [sandbox.addUser(), sandbox.addUser()];
-    const order = await place(trader.call, {
-      product_id,
-      price: '100',
-      quantity: '1',
-      trading_type: 'margin',
-      leverage_level: 2,
-      funding_currency: 'JPY',
-    });
-    await place(other.call, { product_id, side: 'sell', price: '100', quantity: '0.4' });
+    const { trader, order } = await openLong(sandbox, 'JPY', '0.4');
     await advance(dayMs + 1);
     const cancelled = valid(
       zCancelOrderResponse,

@@ -7,6 +7,7 @@ import {
   zListUserFeesResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoFees } from '../demo-market.js';
 import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
@@ -32,11 +33,7 @@ async function newestFee(call: Client) {
 
 describe('fee estimates', () => {
   it('are what the fill then charges, taker and maker, spot and margin, every digit', async () => {
-    const product_id = await freshProduct(sandbox, {
-      margin: true,
-      takerFee: '0.0015',
-      makerFee: '0.0005',
-    });
+    const product_id = await freshProduct(sandbox, { margin: true, ...demoFees });
     const [maker, taker] = [sandbox.addUser(), sandbox.addUser()];
     const fill = { product_id, price: '1425', quantity: '1.00000015' };
     const margin = { trading_type: 'margin', leverage_level: 2 };
@@ -117,11 +114,7 @@ async function chargedTo(call: Client, productId: number, id: number) {
 
 describe('order_fee', () => {
   it('is what the order’s fills charged it, taker and maker, spot and margin', async () => {
-    const product_id = await freshProduct(sandbox, {
-      margin: true,
-      takerFee: '0.0015',
-      makerFee: '0.0005',
-    });
+    const product_id = await freshProduct(sandbox, { margin: true, ...demoFees });
     const [maker, taker] = [sandbox.addUser(), sandbox.addUser()];
     const at = { product_id, price: '1425' };
     // A sell that two buys take in turn, a spot one and a margin one, and a margin sell that

@@ -8,6 +8,7 @@ import {
   zListTransactionsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoFees } from '../demo-market.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
@@ -38,7 +39,7 @@ describe('the ledger', () => {
   });
 
   it('posts each side of a spot fill as trade entries, and its fee, against the execution', async () => {
-    const product_id = await freshProduct(sandbox, { takerFee: '0.0015', makerFee: '0.0005' });
+    const product_id = await freshProduct(sandbox, demoFees);
     const [seller, buyer] = [sandbox.addUser(), sandbox.addUser()];
     await place(seller.call, { product_id, side: 'sell', price: '1425', quantity: '1.00000015' });
     await place(buyer.call, { product_id, side: 'buy', price: '1425', quantity: '1.00000015' });

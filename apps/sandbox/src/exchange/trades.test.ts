@@ -8,6 +8,7 @@ import {
   zUpdateTradeResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoFees } from '../demo-market.js';
 import { D } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
@@ -124,11 +125,7 @@ describe('trades', () => {
   });
 
   it('close_fee is what the fills that closed it charged, and a close at the mark charges none', async () => {
-    const product_id = await freshProduct(sandbox, {
-      margin: true,
-      takerFee: '0.0015',
-      makerFee: '0.0005',
-    });
+    const product_id = await freshProduct(sandbox, { margin: true, ...demoFees });
     const [trader, other] = [sandbox.addUser(), sandbox.addUser()];
     const opening = await place(trader.call, {
       product_id,

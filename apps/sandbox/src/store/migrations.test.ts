@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
+import { demoFees } from '../demo-market.js';
 import { freshDatabase } from '../postgres.test-support.js';
 import { startTestSandbox } from '../test-support.js';
 import { freshProduct, getOrder, place, storedTrading } from '../testing/trading.js';
@@ -473,11 +474,7 @@ describe('migrate', () => {
     const sandbox = await startTestSandbox();
     try {
       const trading = storedTrading(sandbox);
-      const product_id = await freshProduct(trading, {
-        margin: true,
-        takerFee: '0.0015',
-        makerFee: '0.0005',
-      });
+      const product_id = await freshProduct(trading, { margin: true, ...demoFees });
       const [maker, taker] = [await trading.addUser(), await trading.addUser()];
       const at = { product_id, price: '1425' };
       // A maker filled twice, a spot and a margin taker, and a user on both sides of a fill.
