@@ -2,13 +2,14 @@ import { D, type Order, type Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { type FeeRole, fillFee } from './fee-rules.js';
 import { houseUserId, postEntry } from './ledger.js';
+import { positionClosedBy } from './positions.js';
 
 /**
  * Charges one side of fill `fillId` its fee, as a `trade_fee` entry against the execution,
  * paid to the house. A spot side pays from what it just received and a margin order's hold
  * covers its fee, so the fee never reaches what the account holds reserved; a fill that
  * closes a position at a loss that took its whole margin pays what is left free, no more.
- * Answers the fee charged.
+ * The fee counts in the order's `order_fee`, and in the `close_fee` of the trade it closes.
  */
 export function chargeFee(
   journal: Journal,
@@ -16,7 +17,7 @@ export function chargeFee(
   role: FeeRole,
   product: Product,
   fill: { id: number; quantity: D; price: D; now: number },
-): D {
+): void {
   const { currency, amount } = fillFee(order, role, product, fill);
   const account = journal.exchange.account(order.userId, currency);
   const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
@@ -34,5 +35,6 @@ export function chargeFee(
   charge(order.userId, fee.neg());
   charge(houseUserId, fee);
   journal.touchOrder(order).feeCharged = order.feeCharged.plus(fee);
-  return fee;
+  const closing = positionClosedBy(journal, order);
+  if (closing) journal.touchPosition(closing).closeFee = closing.closeFee.plus(fee);
 }

@@ -1,11 +1,4 @@
-import {
-  D,
-  isOpen,
-  type Order,
-  type Position,
-  type TrailingStop,
-  takesOnly,
-} from '../state/exchange-state.js';
+import { D, isOpen, type Order, type TrailingStop, takesOnly } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { chargeFee } from './fill-fees.js';
 import {
@@ -130,22 +123,11 @@ function settle(
       { id: fillId, now },
     );
   }
-  // The positions the fill closes part of, by the order closing each: its fee is the close's.
-  const closing = new Map<Order, Position>();
-  for (const order of [buyer, seller]) {
-    if (order.tradingType === 'spot') continue;
-    const closed = bookMarginFill(journal, order, quantity, price, now);
-    if (closed) closing.set(order, closed);
-  }
+  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, quantity, price, now);
+  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, quantity, price, now);
   const fill = { id: fillId, quantity, price, now };
-  for (const [order, role] of [
-    [taker, 'taker'],
-    [maker, 'maker'],
-  ] as const) {
-    const fee = chargeFee(journal, order, role, product, fill);
-    const closed = closing.get(order);
-    if (closed) journal.touchPosition(closed).closeFee = closed.closeFee.plus(fee);
-  }
+  chargeFee(journal, taker, 'taker', product, fill);
+  chargeFee(journal, maker, 'maker', product, fill);
   for (const order of [taker, maker]) openConditionalOrders(journal, order, fillId, now);
   return true;
 }

@@ -20,7 +20,6 @@ export const openQuantity = (position: Position) =>
  * (a position already closed takes no more); any other order opens its position with its
  * first fill, under an id of its own that becomes the order's trade id, and adds to it with
  * the next ones. Both sides of one fill may open a position, so the id is not the fill's.
- * Answers the position the fill closed part of, if it closed any.
  */
 export function bookMarginFill(
   journal: Journal,
@@ -28,14 +27,15 @@ export function bookMarginFill(
   quantity: D,
   price: D,
   now: number,
-): Position | undefined {
+): void {
   const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   if (order.unwoundTradeId !== null) {
     const position = positionClosedBy(journal, order);
-    if (position?.status !== 'open') return undefined;
-    closePosition(journal, position, product, quantity, price, now);
-    return position;
+    if (position?.status === 'open') {
+      closePosition(journal, position, product, quantity, price, now);
+    }
+    return;
   }
   // A position closed while its order still rests takes no more: the order opens another.
   const held = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
@@ -75,7 +75,6 @@ export function bookMarginFill(
   holdMargin(journal, position, product, added);
   const inBase = position.fundingCurrency === product.baseCurrency;
   borrowForFill(journal, position, { quantity, price, inBase, now });
-  return undefined;
 }
 
 /**
