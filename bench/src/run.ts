@@ -4,7 +4,7 @@ import { clientBench } from './clients.js';
 import { conformanceBench } from './conformance.js';
 import { eventsBench } from './events.js';
 import { nonceBench } from './nonce.js';
-import { deepBookBench, matchingBench, sandboxBench } from './sandbox.js';
+import { deepBookBench, historyBench, matchingBench, sandboxBench } from './sandbox.js';
 
 const parts = {
   clients: async () => (await clientBench()).markdown,
@@ -14,7 +14,7 @@ const parts = {
   conformance: conformanceBench,
 };
 // Named only: narrower runs of rows the sandbox part already measures.
-const namedOnly = { matching: matchingBench, deep: deepBookBench };
+const namedOnly = { matching: matchingBench, deep: deepBookBench, history: historyBench };
 type Part = keyof typeof parts | keyof typeof namedOnly;
 const runnable: Record<Part, () => Promise<string>> = { ...parts, ...namedOnly };
 
