@@ -42,8 +42,8 @@ function shownLiquidationPrice(position: Position, product: Product): D | null {
 }
 
 /**
- * The Trade of the spec. The mark price is the product's (`markPrice`); the sandbox
- * charges no fee on a close; interest is its loans' (`borrowing.ts`).
+ * The Trade of the spec. The mark price is the product's (`markPrice`); the close fee is
+ * what its closing fills charged (`chargeFee`); interest is its loans' (`borrowing.ts`).
  */
 export function tradeView(
   state: ExchangeState,
