@@ -9,8 +9,10 @@ import {
 } from '../state/exchange-state.js';
 import { type SecondOfFills, secondsInADay } from '../state/seconds-of-a-day.js';
 import type { Queryable } from './queryable.js';
-import { columnsOf, readRecords, readSelectRecords, textLiteral } from './sandbox-rows.js';
+import { readRecords, readSelectRecords } from './record-readers.js';
+import { columnsOf } from './sandbox-tables.js';
 import { sharedDecimals } from './shared-decimals.js';
+import { textLiteral } from './table.js';
 
 const openStatuses: readonly string[] = statesWith('order', 'open');
 /** The states a withdrawal still moves from, which memory holds it in: all but the ended. */

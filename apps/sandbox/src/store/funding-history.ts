@@ -1,7 +1,8 @@
 import type { HistoryReads } from '../state/history.js';
 import type { Database } from './database.js';
 import { bigint, countOf, pageOf, rowsOf, unstorable, userRowsWhere } from './history-queries.js';
-import { recordReader, selectFrom } from './sandbox-rows.js';
+import { recordReader } from './record-readers.js';
+import { selectFrom } from './sandbox-tables.js';
 
 const withdrawalOf = recordReader('withdrawal');
 const depositOf = recordReader('deposit');

@@ -1,5 +1,5 @@
 import type { Queryable } from './queryable.js';
-import { type StoredTable, selectFrom, tableName } from './sandbox-rows.js';
+import { type StoredTable, selectFrom, tableName } from './sandbox-tables.js';
 
 /** A row as the store answers it, before a record is read from it. */
 export type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { type Intent, PartnerState } from '../state/partner-state.js';
 import type { Queryable } from './queryable.js';
-import { readRecords } from './sandbox-rows.js';
+import { readRecords } from './record-readers.js';
 
 /**
  * Quick Exchange as the store holds it, read into a new state, but for its intents: they are

@@ -2,11 +2,11 @@ import type { Sequences } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
 import type { Sequencer } from '../state/sequencer.js';
 import type { SandboxStorage } from '../state/storage.js';
+import { changesSql } from './batch-writes.js';
 import type { Database } from './database.js';
 import { readIntentIds, readIntents } from './partner-load.js';
 import type { Queryable } from './queryable.js';
 import { loadSandboxState } from './sandbox-load.js';
-import { changesSql } from './sandbox-rows.js';
 import { storedHistory } from './stored-history.js';
 
 /**

@@ -20,7 +20,8 @@ import {
   type Where,
 } from './history-queries.js';
 import type { Queryable } from './queryable.js';
-import { columnsOf, recordReader, selectFrom } from './sandbox-rows.js';
+import { recordReader } from './record-readers.js';
+import { columnsOf, selectFrom } from './sandbox-tables.js';
 import { tradeHistory } from './trade-history.js';
 
 /** The WHERE of a user's orders that `filter` picks, and its parameters after `$1`, the user. */

@@ -34,3 +34,7 @@ export interface Table<Row> {
   /** The fields of a record that columns written from a function hold, read back from them. */
   readBack?: (column: (name: string) => unknown) => Partial<Row>;
 }
+
+/** `value` as an SQL string literal, for a condition built of the sandbox's own constants. */
+export const textLiteral = (value: string): string =>
+  value.includes("'") ? `'${value.replaceAll("'", "''")}'` : `'${value}'`;

@@ -11,7 +11,8 @@ import {
   type Where,
 } from './history-queries.js';
 import type { Queryable } from './queryable.js';
-import { recordReader, selectFrom } from './sandbox-rows.js';
+import { recordReader } from './record-readers.js';
+import { selectFrom } from './sandbox-tables.js';
 
 const positionOf = recordReader('positions');
 const loanOf = recordReader('loan');

@@ -3,7 +3,8 @@ import { isOpen } from '../state/exchange-state.js';
 import { Changes } from '../state/journal.js';
 import { demoClient, startTestSandbox } from '../test-support.js';
 import { pendingTransaction } from '../testing/pending-transaction.js';
-import { changesSql, readRecords } from './sandbox-rows.js';
+import { changesSql } from './batch-writes.js';
+import { readRecords } from './record-readers.js';
 
 /** Rows in one order, whichever order they came in. */
 const byKey = <Row>(rows: Iterable<Row>, key: (row: Row) => string | number) =>
