@@ -21,7 +21,6 @@ import {
   type UserContext,
 } from '@exchange-kit/contract/exchange';
 import {
-  type Api,
   type CallInput,
   ClientOrderIdConflictError,
   type ConnectionOptions,
@@ -41,6 +40,7 @@ import {
   serviceAuthenticator,
   signServiceAuth,
 } from '@exchange-kit/core/auth';
+import type { ExchangeApi } from './api.js';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
 import { feeCalls } from './fees.js';
@@ -105,13 +105,6 @@ export type OrderTpslInput = WithDecimalInputs<
   typeof operations.updateOrderTpsl.requestDecimals
 >;
 export type ListOrdersQuery = NonNullable<Operations['listOrders']['parameters']['query']>;
-type ExecutionsQuery = Operations['listExecutions']['parameters']['query'];
-/** Which page of a product's fills: `product_id`, and `limit`, `page`. */
-export type ListExecutionsQuery = Omit<ExecutionsQuery, 'timestamp'>;
-/** The fills of a product from a second on: `product_id`, `timestamp`, and `limit`. */
-export type ExecutionsSinceQuery = Omit<ExecutionsQuery, 'page' | 'timestamp'> & {
-  timestamp: number;
-};
 export type ListOwnExecutionsQuery = Operations['listOwnExecutions']['parameters']['query'];
 /** Filters of cancelAll; a product id may be a number or a string, as everywhere else. */
 export type CancelAllFilters = Omit<CancelAllFiltersBody, 'product_id'> & {
@@ -173,7 +166,6 @@ function userView({ raw, call }: ExchangeApi) {
 
 export type UserView = ReturnType<typeof userView>;
 
-export type ExchangeApi = Api<paths, Operations>;
 type GeneratedTable = typeof operations;
 /** What the spec says of each exchange operation: method, path, statuses, error codes. */
 export interface ExchangeOperationTable extends GeneratedTable {}

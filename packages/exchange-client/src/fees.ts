@@ -5,9 +5,9 @@ import type {
   FeeTier,
   operations as Operations,
   operationTable,
-  paths,
 } from '@exchange-kit/contract/exchange';
-import type { Api, PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { Call } from './api.js';
 
 export type {
   FeeEstimate,
@@ -24,8 +24,6 @@ export type FeeEstimateInput = WithDecimalInputs<
 >;
 /** `fee_type`: only the rules of one kind of fee. */
 export type FeeRulesQuery = NonNullable<Operations['listFees']['parameters']['query']>;
-
-type Call = Api<paths, Operations>['call'];
 
 /**
  * `client.fees`: the fee rules, the caller's tier, and what a fill would cost. An estimate is

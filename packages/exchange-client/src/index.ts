@@ -41,9 +41,7 @@ export {
   type ExchangeOperationTable,
   type Execution,
   type ExecutionList,
-  type ExecutionsSinceQuery,
   isValidationErrorOf,
-  type ListExecutionsQuery,
   type ListOrdersQuery,
   type ListOwnExecutionsQuery,
   type LoanBookLadder,
@@ -118,6 +116,8 @@ export type {
 } from './loans.js';
 export {
   createPublicClient,
+  type ExecutionsSinceQuery,
+  type ListExecutionsQuery,
   type PublicClient,
   type PublicClientOptions,
 } from './public-client.js';

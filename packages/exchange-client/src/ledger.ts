@@ -5,12 +5,12 @@ import type {
   LedgerEntry,
   MainAsset,
   operations as Operations,
-  paths,
   ReservedBalanceDetails,
   Transaction,
   TransactionList,
 } from '@exchange-kit/contract/exchange';
-import type { Api, PerCallOptions } from '@exchange-kit/core';
+import type { PerCallOptions } from '@exchange-kit/core';
+import type { Call } from './api.js';
 import { everyRow } from './every-row.js';
 
 export type {
@@ -34,8 +34,6 @@ export type BalanceHistoryQuery = NonNullable<
 export type ListTransactionsQuery = NonNullable<
   Operations['listTransactions']['parameters']['query']
 >;
-
-type Call = Api<paths, Operations>['call'];
 
 /** The caller's ledger: every change of its balances. */
 export function ledgerCalls(call: Call) {

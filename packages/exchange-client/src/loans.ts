@@ -7,9 +7,9 @@ import type {
   LoanUpdate,
   operations as Operations,
   operationTable,
-  paths,
 } from '@exchange-kit/contract/exchange';
-import type { Api, PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { Call } from './api.js';
 import { everyRow } from './every-row.js';
 
 export type {
@@ -31,8 +31,6 @@ export type LoanBidInput = WithDecimalInputs<
 >['loan_bid'];
 export type ListLoanBidsQuery = Operations['listLoanBids']['parameters']['query'];
 export type ListLoansQuery = Operations['listLoans']['parameters']['query'];
-
-type Call = Api<paths, Operations>['call'];
 
 /**
  * `client.loanBids`: lending a currency to margin traders. A live bid holds its quantity of

@@ -17,9 +17,17 @@ import {
   secretFields,
 } from '@exchange-kit/contract/exchange';
 import { type ConnectionOptions, createApi, type PerCallOptions } from '@exchange-kit/core';
-import type { ExchangeApi, ExecutionsSinceQuery, ListExecutionsQuery } from './client.js';
+import type { Call } from './api.js';
 import { createEventsClient, type EventsClient, type EventsOptions } from './events.js';
 import { everyRow } from './every-row.js';
+
+type ExecutionsQuery = Operations['listExecutions']['parameters']['query'];
+/** Which page of a product's fills: `product_id`, and `limit`, `page`. */
+export type ListExecutionsQuery = Omit<ExecutionsQuery, 'timestamp'>;
+/** The fills of a product from a second on: `product_id`, `timestamp`, and `limit`. */
+export type ExecutionsSinceQuery = Omit<ExecutionsQuery, 'page' | 'timestamp'> & {
+  timestamp: number;
+};
 
 /** The events endpoint on the host of `baseUrl`. */
 export function eventsUrl(baseUrl: string): string {
@@ -29,7 +37,7 @@ export function eventsUrl(baseUrl: string): string {
 }
 
 /** A product's fills, which anyone may read: a signing client's calls or an unsigned one's. */
-export function executionReads(call: ExchangeApi['call']) {
+export function executionReads(call: Call) {
   return {
     /** One page of a product's fills, newest first. */
     async list(query: ListExecutionsQuery, options?: PerCallOptions): Promise<ExecutionList> {
@@ -57,7 +65,7 @@ export function executionReads(call: ExchangeApi['call']) {
 }
 
 /** The products and their books, which anyone may read. */
-export function productReads(call: ExchangeApi['call']) {
+export function productReads(call: Call) {
   return {
     list(query: { perpetual?: boolean } = {}, options?: PerCallOptions): Promise<Product[]> {
       // The interface reads any value of perpetual as true; any other key goes on, refused.
@@ -82,7 +90,7 @@ export function productReads(call: ExchangeApi['call']) {
   };
 }
 
-export function currencyReads(call: ExchangeApi['call']) {
+export function currencyReads(call: Call) {
   return {
     list(options?: PerCallOptions): Promise<Currency[]> {
       return call('listCurrencies', {}, options);

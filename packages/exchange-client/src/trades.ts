@@ -9,7 +9,7 @@ import type {
   TradeUpdate,
 } from '@exchange-kit/contract/exchange';
 import type { PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
-import type { ExchangeApi } from './client.js';
+import type { Call } from './api.js';
 import { everyRow } from './every-row.js';
 
 export type { Trade, TradeList, TradeSide, TradeStatus } from '@exchange-kit/contract/exchange';
@@ -34,7 +34,7 @@ export type TradeMarginInput = WithDecimalInputs<
 >;
 
 /** The calls on trades, the positions margin orders open. */
-export function tradeCalls(call: ExchangeApi['call']) {
+export function tradeCalls(call: Call) {
   return {
     /** One page of the caller's trades, newest first. */
     list(query: ListTradesQuery = {}, options?: PerCallOptions): Promise<TradeList> {

@@ -1,11 +1,11 @@
 import type { TradingAccount } from '@exchange-kit/contract/exchange';
 import type { PerCallOptions } from '@exchange-kit/core';
-import type { ExchangeApi } from './client.js';
+import type { Call } from './api.js';
 
 export type { TradingAccount, TradingAccountSummary } from '@exchange-kit/contract/exchange';
 
 /** The calls on trading accounts: one per margin product, funded in its quote currency. */
-export function tradingAccountCalls(call: ExchangeApi['call']) {
+export function tradingAccountCalls(call: Call) {
   return {
     /** The caller's trading accounts, with their figures at the mark price. */
     list(options?: PerCallOptions): Promise<TradingAccount[]> {

@@ -10,9 +10,9 @@ import type {
   FundInfoList,
   operations as Operations,
   operationTable,
-  paths,
 } from '@exchange-kit/contract/exchange';
-import type { Api, PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { PerCallOptions, WithDecimalInputs } from '@exchange-kit/core';
+import type { Call } from './api.js';
 import { everyRow } from './every-row.js';
 
 export type {
@@ -46,8 +46,6 @@ export type ListFiatWithdrawalsQuery = NonNullable<
   Operations['listFiatWithdrawals']['parameters']['query']
 >;
 export type ListFundInfosQuery = NonNullable<Operations['listFundInfos']['parameters']['query']>;
-
-type Call = Api<paths, Operations>['call'];
 
 /**
  * `client.withdrawals`: crypto and fiat. A withdrawal holds its amount plus the currency's fee
