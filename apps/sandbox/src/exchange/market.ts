@@ -1,11 +1,12 @@
 import { NotFound } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
+import type { BookSide } from '../state/book-side.js';
 import {
-  type BookSide,
   D,
   type ExchangeState,
   type LoanBid,
   type LoanLevel,
+  type Order,
   type Product,
 } from '../state/exchange-state.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
@@ -87,7 +88,7 @@ export const shownLevels = 20;
  * deep book is read only as far as the levels shown, since the channels render it on every
  * change of its side.
  */
-export function priceLevels(side: BookSide, depth = shownLevels): [string, string][] {
+export function priceLevels(side: BookSide<Order>, depth = shownLevels): [string, string][] {
   const aggregated: [D, D][] = [];
   for (const order of side.bestFirst()) {
     const remaining = order.quantity.minus(order.filledQuantity);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookSide, D, type Order } from './exchange-state.js';
+import { BookSide } from './book-side.js';
+import { D, type Order } from './exchange-state.js';
 import type { Writable } from './journal.js';
 
 const order = (side: 'buy' | 'sell', price: number, sequence: number) =>
