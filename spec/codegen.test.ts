@@ -147,6 +147,20 @@ describe('a oneOf with a discriminator', () => {
   });
 });
 
+/** Where `schema` is closed: itself (`[]`) and each closed object among its properties. */
+function closedPaths(schema: unknown, path: string[] = []): string[][] {
+  const { additionalProperties, properties } = schema as {
+    additionalProperties?: unknown;
+    properties?: Record<string, unknown>;
+  };
+  return [
+    ...(additionalProperties === false ? [path] : []),
+    ...Object.entries(properties ?? {}).flatMap(([key, inner]) =>
+      closedPaths(inner, [...path, key]),
+    ),
+  ];
+}
+
 describe('a closed object (additionalProperties: false)', () => {
   it('refuses a key it does not take, as the spec says, for every closed schema', async () => {
     const checked: string[] = [];
@@ -156,21 +170,26 @@ describe('a closed object (additionalProperties: false)', () => {
         string,
         { safeParse(v: unknown): { error?: { issues: Array<{ code: string }> } } }
       >;
-      const schemas = (documents[api]?.components.schemas ?? {}) as Record<
-        string,
-        { additionalProperties?: unknown }
-      >;
-      const closed = Object.entries(schemas).filter(([, s]) => s.additionalProperties === false);
-      for (const [name] of closed) {
-        const issues = module[`z${name}`]?.safeParse({ not_a_field: 1 }).error?.issues ?? [];
-        expect(
-          issues.map((issue) => issue.code),
-          name,
-        ).toContain('unrecognized_keys');
-        checked.push(name);
+      const schemas = documents[api]?.components.schemas ?? {};
+      for (const [name, schema] of Object.entries(schemas)) {
+        for (const path of closedPaths(schema)) {
+          // The unknown key, at the closed object's place: `{"trade": {"not_a_field": 1}}`.
+          const value = path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), {
+            not_a_field: 1,
+          });
+          const issues = module[`z${name}`]?.safeParse(value).error?.issues ?? [];
+          const named = [name, ...path].join('.');
+          expect(
+            issues.map((issue) => issue.code),
+            named,
+          ).toContain('unrecognized_keys');
+          checked.push(named);
+        }
       }
     }
-    expect(checked).toContain('CancelAllFilters');
+    expect(checked).toEqual(
+      expect.arrayContaining(['CancelAllFilters', 'TradeUpdate.trade', 'LoanUpdate.loan']),
+    );
   });
 
   it('stops codegen when a closed schema is not generated as a plain object', () => {

@@ -176,6 +176,14 @@ describe("a loan's lender chooses whether it is lent again", () => {
     const [loan] = await loans(lender.call, 'BTC');
     if (!loan) throw new Error('the trade borrowed nothing from the bid');
 
+    const misspelled = await lender.call('PUT', `/loans/${loan.id}`, {
+      body: { loan: { fund_reloaned: false, fund_reloan: false } },
+    });
+    expect([misspelled.status, misspelled.body]).toEqual([
+      422,
+      { errors: { 'loan.fund_reloan': ['unknown_field'] } },
+    ]);
+    expect((await loans(trader.call, 'BTC'))[0]?.fund_reloaned).toBe(true);
     const chosen = await choose(lender.call, loan.id, false);
     expect(chosen.status).toBe(200);
     expect(chosen.body).toMatchObject({ id: loan.id, status: 'open', fund_reloaned: false });

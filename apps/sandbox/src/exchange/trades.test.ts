@@ -210,6 +210,14 @@ describe('trades', () => {
       status: 422,
       body: { errors: { stop_loss: ['not_a_multiple_of_the_tick_size'] } },
     });
+    const misspelled = await trader.call('PUT', `/trades/${tradeId}`, {
+      body: { trade: { take_profit: '140', stoploss: '60' } },
+    });
+    expect([misspelled.status, misspelled.body]).toEqual([
+      422,
+      { errors: { 'trade.stoploss': ['unknown_field'] } },
+    ]);
+    expect((await trades(trader.call))[0]).toMatchObject({ take_profit: '130', stop_loss: '70' });
   });
 
   it('adjust_margin adds margin from the free balance and takes back only what was added', async () => {

@@ -147,6 +147,13 @@ describe('trading accounts', () => {
       body: { trading_account: { leverage_level: 2 }, leverage_level: 200 },
     });
     expect(extra.status).toBe(422);
+    const inner = await trader.call('PUT', `/trading_accounts/${id}`, {
+      body: { trading_account: { leverage_level: 2, leverage: 2 } },
+    });
+    expect([inner.status, inner.body]).toEqual([
+      422,
+      { errors: { 'trading_account.leverage': ['unknown_field'] } },
+    ]);
     expect((await accountOf(trader.call, productId)).leverage_level).toBe(1);
   });
 });

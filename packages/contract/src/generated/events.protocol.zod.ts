@@ -34,7 +34,7 @@ export const zError = /* @__PURE__ */ z.strictObject({
 
 export const zAuthRequest = /* @__PURE__ */ z.strictObject({
     path: /* @__PURE__ */ z.literal('/realtime'),
-    headers: /* @__PURE__ */ z.object({
+    headers: /* @__PURE__ */ z.strictObject({
         'X-Service-Auth': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4096))),
         'X-Quoine-Auth': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4096)))
     })

@@ -218,7 +218,7 @@ export const zLoanStatus = /* @__PURE__ */ z.enum(['open', 'closed']);
  * The body of a lender's choice for a loan.
  */
 export const zLoanUpdate = /* @__PURE__ */ z.strictObject({
-    loan: /* @__PURE__ */ z.object({
+    loan: /* @__PURE__ */ z.strictObject({
         fund_reloaned: /* @__PURE__ */ z.boolean()
     })
 });
@@ -227,7 +227,7 @@ export const zLoanUpdate = /* @__PURE__ */ z.strictObject({
  * A trading account's new leverage level, wrapped as `{"trading_account": {...}}`: an integer from 1 to the product's `max_leverage_level` (100 in the sandbox). Any other key is refused (project decision).
  */
 export const zTradingAccountUpdate = /* @__PURE__ */ z.strictObject({
-    trading_account: /* @__PURE__ */ z.object({
+    trading_account: /* @__PURE__ */ z.strictObject({
         leverage_level: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))
     })
 });
@@ -348,7 +348,7 @@ export const zOAuthRequestRefusalCode = /* @__PURE__ */ z.enum([
  * 401 body of a call made for a user (OAuthDelegatedPayload) whose token, public id and private id name one of that token's OAuth requests, but one that does not act for the user. Ids that name no request of the token get the plain `API Authentication failed`.
  */
 export const zOAuthRequestRefusal = /* @__PURE__ */ z.strictObject({
-    errors: /* @__PURE__ */ z.object({
+    errors: /* @__PURE__ */ z.strictObject({
         oauth_request_public_id: /* @__PURE__ */ z.tuple([zOAuthRequestRefusalCode])
     })
 });
@@ -512,7 +512,7 @@ export const zTradeClose = /* @__PURE__ */ z.strictObject({
  * A trade's new take profit and/or stop loss, wrapped as `{"trade": {...}}`; each optional.
  */
 export const zTradeUpdate = /* @__PURE__ */ z.strictObject({
-    trade: /* @__PURE__ */ z.object({
+    trade: /* @__PURE__ */ z.strictObject({
         take_profit: /* @__PURE__ */ z.optional(zDecimalString),
         stop_loss: /* @__PURE__ */ z.optional(zDecimalString)
     })
