@@ -81,6 +81,18 @@ describe('loan bids', () => {
       return answer.body;
     };
     expect(await refused({ rate: '0' })).toEqual({ errors: { rate: ['must_be_positive'] } });
+    expect(await refused({ rate: '0.0700001' })).toEqual({
+      errors: { rate: ['must_be_at_most_0.07'] },
+    });
+    expect(await refused({ rate: `1${'0'.repeat(59)}` })).toEqual({
+      errors: { rate: ['too_long'] },
+    });
+    expect(await refused({ rate: `0.${'0'.repeat(40)}1` })).toEqual({
+      errors: { rate: ['too_long'] },
+    });
+    expect(await refused({ quantity: `1${'0'.repeat(40)}` })).toEqual({
+      errors: { quantity: ['too_long'] },
+    });
     expect(await refused({ quantity: '-1' })).toMatchObject({
       errors: { quantity: [expect.any(String)] },
     });

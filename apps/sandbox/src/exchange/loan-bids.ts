@@ -8,6 +8,7 @@ import {
 import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { maxDecimalLength } from './decimal-input.js';
 import { adjustReserved } from './ledger.js';
 import { pageFrom } from './paging.js';
 
@@ -35,18 +36,23 @@ export function liveLoanBids(state: ExchangeState, currency: string): LoanBid[] 
   );
 }
 
-/** A decimal of the body above zero, else refused naming `field`. */
+/** A decimal of the body above zero and of a length a real one has, else refused naming `field`. */
 function positive(field: string, text: string): D {
+  if (text.length > maxDecimalLength) throw new Refusal(field, 'too_long');
   const value = new D(text);
   if (value.lte(0)) throw new Refusal(field, 'must_be_positive');
   return value;
 }
+
+/** The most a bid may ask a day (the spec's LoanBidFields): its interest accrues every day. */
+const maxDailyRate = new D('0.07');
 
 const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, body, now }) => {
   const asked = body.loan_bid;
   const currency = journal.exchange.currencies.get(asked.currency);
   if (currency?.currencyType !== 'crypto') throw new Refusal('currency', 'not_found');
   const rate = positive('rate', asked.rate);
+  if (rate.gt(maxDailyRate)) throw new Refusal('rate', 'must_be_at_most_0.07');
   const quantity = positive('quantity', asked.quantity);
   if (quantity.decimalPlaces() > currency.assetsPrecision) {
     throw new Refusal('quantity', 'too_many_decimals');

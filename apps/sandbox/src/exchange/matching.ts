@@ -220,7 +220,7 @@ const maxTriggerRounds = 100;
  * Whether `price` reaches a waiting order: a take profit (a limit order) when the price
  * comes to it from below for a sell, from above for a buy; any stop the other way round.
  */
-export function reachedBy(order: Order, price: D): boolean {
+export function reachedBy(order: Pick<Order, 'side' | 'orderType' | 'price'>, price: D): boolean {
   return waitsForFall(order) ? price.lte(order.price) : price.gte(order.price);
 }
 
@@ -228,7 +228,7 @@ export function reachedBy(order: Order, price: D): boolean {
  * Whether waiting `order` is reached by a price falling to its own (a sell's stop, a buy's
  * take profit), rather than rising to it (a sell's take profit, a buy's stop).
  */
-export function waitsForFall(order: Order): boolean {
+export function waitsForFall(order: Pick<Order, 'side' | 'orderType'>): boolean {
   const takeProfit = order.orderType === 'limit';
   return order.side === 'sell' ? !takeProfit : takeProfit;
 }

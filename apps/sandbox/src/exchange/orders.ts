@@ -27,6 +27,7 @@ import {
 import type { HistoryReads } from '../state/history.js';
 import type { Journal, Writable } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { maxDecimalLength } from './decimal-input.js';
 import { syncReserve } from './ledger.js';
 import { bestOpposite, cancel, matchOrder, trailingTrigger } from './matching.js';
 import {
@@ -65,8 +66,6 @@ const refuse = <Field extends keyof OrderCodes & string>(field: Field, code: Ord
   new Refusal(field, code, code);
 
 const positive = (value: string) => !value.startsWith('-') && /[1-9]/.test(value);
-// Long enough for any real price or quantity; beyond it a value is a mistake, not an order.
-const maxDecimalLength = 32;
 
 export function checkAmount(
   field: 'quantity' | 'price' | 'price_range' | 'trailing_stop_value' | 'take_profit' | 'stop_loss',

@@ -220,6 +220,33 @@ describe('trades', () => {
     expect((await trades(trader.call))[0]).toMatchObject({ take_profit: '130', stop_loss: '70' });
   });
 
+  it('refuses a take profit or a stop loss the last traded price has reached, as a stop order', async () => {
+    // A long opened at 100, the last traded price, with its exits at 120 and 80.
+    const { trader, tradeId } = await openLong();
+    for (const [trade, field] of [
+      [{ stop_loss: '100' }, 'stop_loss'],
+      [{ stop_loss: '110' }, 'stop_loss'],
+      [{ take_profit: '90' }, 'take_profit'],
+      [{ take_profit: '130', stop_loss: '105' }, 'stop_loss'],
+    ] as const) {
+      const answer = await trader.call('PUT', `/trades/${tradeId}`, { body: { trade } });
+      expect([answer.status, answer.body], JSON.stringify(trade)).toEqual([
+        422,
+        { errors: { [field]: ['would_trigger_immediately'] } },
+      ]);
+    }
+    expect((await trades(trader.call))[0]).toMatchObject({
+      status: 'open',
+      take_profit: '120',
+      stop_loss: '80',
+    });
+    // Below the market for a long's stop, above it for its take profit: taken.
+    const moved = await trader.call('PUT', `/trades/${tradeId}`, {
+      body: { trade: { take_profit: '101', stop_loss: '99' } },
+    });
+    expect(moved.body).toMatchObject({ take_profit: '101', stop_loss: '99' });
+  });
+
   it('adjust_margin adds margin from the free balance and takes back only what was added', async () => {
     const { product_id, trader, tradeId } = await openLong();
     const adjust = (delta: string) =>

@@ -17,8 +17,9 @@ import { D, isOpen, type Order, type Position } from '../state/exchange-state.js
 import type { Journal } from '../state/journal.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
+import { maxDecimalLength } from './decimal-input.js';
 import { closesPosition } from './ledger.js';
-import { bestOpposite, exitOrder, matchOrder } from './matching.js';
+import { bestOpposite, exitOrder, matchOrder, reachedBy } from './matching.js';
 import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct } from './orders.js';
 import { pageFrom } from './paging.js';
@@ -29,6 +30,7 @@ import { exitOrdersOf, tradeView } from './trade-view.js';
 type Codes<Id extends keyof typeof operationTable> = (typeof operationTable)[Id]['errorCodes'];
 type CloseCodes = Codes<'closeTrade'>;
 type MarginCodes = Codes<'adjustTradeMargin'>;
+type UpdateCodes = Codes<'updateTrade'>;
 
 // Typed by the spec's x-error-codes: a code the spec does not list does not compile.
 const refuseClose = <Field extends keyof CloseCodes & string>(
@@ -40,10 +42,14 @@ const refuseMargin = <Field extends keyof MarginCodes & string>(
   code: MarginCodes[Field][number],
 ) => new Refusal(field, code, code);
 
+const refuseUpdate = <Field extends keyof UpdateCodes & string>(
+  field: Field,
+  code: UpdateCodes[Field][number],
+) => new Refusal(field, code, code);
+
 const notFound = () => new NotFound('Trade not found');
 const sideOf = { long: 'buy', short: 'sell' } as const;
 // Long enough for any real quantity; beyond it a value is a mistake, not a close.
-const maxDecimalLength = 32;
 
 /**
  * One of `userId`'s open trades, named by the path; someone else's is not found, as an order
@@ -224,6 +230,8 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
   checkTick(product, exits.take_profit, 'take_profit');
   checkAmount('stop_loss', exits.stop_loss);
   checkTick(product, exits.stop_loss, 'stop_loss');
+  checkNotReached(journal, position, 'take_profit', exits.take_profit);
+  checkNotReached(journal, position, 'stop_loss', exits.stop_loss);
   if (exits.take_profit !== undefined) {
     setExit(journal, position, 'limit', new D(exits.take_profit), context.now);
   }
@@ -233,6 +241,26 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
   afterTrading(journal, position.productId, context.now);
   return { status: 200, body: tradeView(journal.exchange, position) };
 };
+
+/**
+ * Refuses an exit the last traded price has already reached, as a stop order already reached
+ * is refused: it would close the trade at the next fill, which a close says plainly.
+ */
+function checkNotReached(
+  journal: Journal,
+  position: Position,
+  field: 'take_profit' | 'stop_loss',
+  sent: string | undefined,
+): void {
+  const last = journal.exchange.lastPrice(position.productId);
+  if (sent === undefined || !last) return;
+  const exit = {
+    side: position.side === 'buy' ? ('sell' as const) : ('buy' as const),
+    orderType: field === 'take_profit' ? ('limit' as const) : ('stop' as const),
+    price: new D(sent),
+  };
+  if (reachedBy(exit, last)) throw refuseUpdate(field, 'would_trigger_immediately');
+}
 
 const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
   const { delta: sent } = context.body as z.infer<typeof zAdjustTradeMarginBody>;

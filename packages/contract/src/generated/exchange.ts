@@ -1088,7 +1088,7 @@ export interface paths {
         get?: never;
         /**
          * Set a trade's take profit and stop loss
-         * @description Sets the take profit and/or the stop loss of an open trade: the conditional orders that close it (`source_action` `netout_open`, `unwound_trade_id` the trade), which `cancel_all` leaves alone. One that exists is moved to the new price; one that does not is placed for the trade's open quantity. The prices are held to the product's tick as an order's are. Returns the trade.
+         * @description Sets the take profit and/or the stop loss of an open trade: the conditional orders that close it (`source_action` `netout_open`, `unwound_trade_id` the trade), which `cancel_all` leaves alone. One that exists is moved to the new price; one that does not is placed for the trade's open quantity. The prices are held to the product's tick as an order's are, and one the last traded price has already reached is refused (`would_trigger_immediately`), as a stop order's is: it would close the trade at the next fill, which a close says plainly. Returns the trade.
          */
         put: operations["updateTrade"];
         post?: never;
@@ -1685,7 +1685,7 @@ export interface components {
          * @enum {string}
          */
         LoanBidStatus: LoanBidStatus;
-        /** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. */
+        /** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. The rate is above 0 and at most 0.07, 7% a day (project decision): beyond it a rate is a mistake, and interest accrues on it every day. */
         LoanBidFields: LoanBidFields;
         /** @description The body of a loan bid. */
         LoanBidCreate: LoanBidCreate;
@@ -6335,7 +6335,7 @@ export type FeeEstimate = {
  * @enum {string}
  */
 export type LoanBidStatus = "live" | "closed";
-/** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. */
+/** @description What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. The rate is above 0 and at most 0.07, 7% a day (project decision): beyond it a rate is a mistake, and interest accrues on it every day. */
 export type LoanBidFields = {
     rate: DecimalString;
     quantity: DecimalString;

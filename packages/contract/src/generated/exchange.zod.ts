@@ -542,7 +542,7 @@ export const zFeeEstimateRequest = /* @__PURE__ */ z.strictObject({
 });
 
 /**
- * What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit.
+ * What to lend: `quantity` of the crypto `currency` at the daily `rate`, both decimal strings kept to every digit. The rate is above 0 and at most 0.07, 7% a day (project decision): beyond it a rate is a mistake, and interest accrues on it every day.
  */
 export const zLoanBidFields = /* @__PURE__ */ z.strictObject({
     rate: zDecimalString,
