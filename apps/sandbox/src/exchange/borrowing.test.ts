@@ -334,14 +334,17 @@ describe('a loan accrues interest', () => {
   it('the house paying the lender what the borrower cannot', async () => {
     const { sandbox, advance } = await clockedSandbox();
     const lender = sandbox.addUser();
-    await lend(lender.call, '0.5', '0.5');
+    await lend(lender.call, '0.07', '0.5');
     const { trader } = await openLong(sandbox, 'BTC');
-    // 9.5 BTC free: 40 days of 0.25 owed, 10 BTC, is more than the borrower has.
-    await advance(40 * dayMs);
+    // 9.5 BTC free: 300 days of 0.035 owed at the highest rate, 10.5 BTC, is more than the
+    // borrower has.
+    await advance(300 * dayMs);
     expect(await entries(trader.call, 'BTC', 'interest')).toEqual([
       { amount: '-9.5', type: 'Loan' },
     ]);
     expect(await balances(trader.call, 'BTC')).toEqual({ balance: '0.5', reserved: '0.5' });
-    expect(await entries(lender.call, 'BTC', 'interest')).toEqual([{ amount: '10', type: 'Loan' }]);
+    expect(await entries(lender.call, 'BTC', 'interest')).toEqual([
+      { amount: '10.5', type: 'Loan' },
+    ]);
   });
 });
