@@ -217,13 +217,23 @@ describe('fiat withdrawals', () => {
     expect(listed.models).toEqual([expect.objectContaining({ state: 'cancelled' })]);
   });
 
-  it("refuse a bank account that is not the caller's, naming it", async () => {
-    const { call } = sandbox.addUser();
+  it("refuse a bank account that is not the caller's, or not of the currency, naming it", async () => {
+    const { call, userId } = sandbox.addUser();
     const body = { withdrawal: { currency: 'JPY', amount: '10000', bank_account_id: 1 } };
     expect(await call('POST', '/withdrawals', { body })).toMatchObject({
       status: 422,
       body: { errors: { bank_account_id: ['not_found'] } },
     });
+    // The caller's one bank account holds JPY: USD is not paid out to it.
+    const usd = { withdrawal: { currency: 'USD', amount: '100', bank_account_id: userId } };
+    expect(await call('POST', '/withdrawals', { body: usd })).toMatchObject({
+      status: 422,
+      body: { errors: { currency: ['not_the_bank_account_currency'] } },
+    });
+    expect(await balances(call, 'USD')).toMatchObject({ reserved: '0' });
+    expect(valid(zListFiatWithdrawalsResponse, await call('GET', '/withdrawals')).models).toEqual(
+      [],
+    );
   });
 });
 

@@ -151,9 +151,13 @@ const createFiatWithdrawal: ExchangeHandlerOf<'createFiatWithdrawal'> = ({
   const currency = withdrawable(journal, asked.currency, 'fiat');
   const amount = amountOf(asked.amount, currency);
   const user = journal.exchange.users.get(userId);
-  if (!user || bankAccountOf(user).id !== asked.bank_account_id) {
+  const account = user && bankAccountOf(user);
+  if (!account || account.id !== asked.bank_account_id) {
     throw new Refusal('bank_account_id', 'not_found');
   }
+  // A bank account is paid out in its own currency only.
+  if (account.currency !== currency.code)
+    throw new Refusal('currency', 'not_the_bank_account_currency');
   const withdrawal = newWithdrawal(
     journal,
     {

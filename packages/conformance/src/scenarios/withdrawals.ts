@@ -147,7 +147,8 @@ async function kindsOf(run: Run): Promise<Kind[]> {
   if (banks.status !== 200 || !Array.isArray(banks.json)) {
     throw fixtureFailed('listing the bank accounts', banks, 'withdrawals');
   }
-  const bank = (banks.json as Row[])[0];
+  // A bank account is paid out in its own currency: each fiat currency goes to one that holds it.
+  const bankOf = (code: string) => (banks.json as Row[]).find((bank) => bank.currency === code);
   const kinds: Kind[] = [];
   for (const name of ['crypto', 'fiat'] as const) {
     for (const currency of currencies.json as Row[]) {
@@ -157,6 +158,8 @@ async function kindsOf(run: Run): Promise<Kind[]> {
       const fee = new Decimal(String(currency.withdrawal_fee));
       const funds = await fundsOf(run, code).catch(() => undefined);
       if (!funds || funds.balance.minus(funds.reserved).lt(amount.plus(fee).times(4))) continue;
+      const bank = bankOf(code);
+      if (name === 'fiat' && !bank) continue;
       const fields = { currency: code, amount: amount.toFixed() };
       const body =
         name === 'crypto'
@@ -167,7 +170,6 @@ async function kindsOf(run: Run): Promise<Kind[]> {
           ? ['createCryptoWithdrawal', 'listCryptoWithdrawals', 'cancelCryptoWithdrawal']
           : ['createFiatWithdrawal', 'listFiatWithdrawals', 'cancelFiatWithdrawal'];
       const [create, list, cancel] = operations as [string, string, string];
-      if (name === 'fiat' && !bank) break;
       kinds.push({ name, create, list, cancel, currency: code, amount, fee, body });
       if (name === 'crypto') {
         await caller.call('listCryptoNetworks', { query: { currency: code } });

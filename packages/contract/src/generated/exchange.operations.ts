@@ -602,7 +602,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'withdraw',
-    errorCodes: {"amount":["valid_amount"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_fiat_currency"],"bank_account_id":["not_found"]},
+    errorCodes: {"amount":["valid_amount"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_fiat_currency","not_the_bank_account_currency"],"bank_account_id":["not_found"]},
     response: 'zCreateFiatWithdrawalResponse',
     decimals: plan22,
     requestDecimals: plan25,

@@ -915,7 +915,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw a fiat currency to a bank account
-         * @description Asks to send `amount` of a fiat currency to one of the caller's bank accounts. Held, debited, cancelled and declined as a crypto withdrawal is.
+         * @description Asks to send `amount` of a fiat currency to one of the caller's bank accounts (`GET /bank_accounts`), which is paid out in its own currency only: another is refused as `not_the_bank_account_currency`. Held, debited, cancelled and declined as a crypto withdrawal is.
          */
         post: operations["createFiatWithdrawal"];
         delete?: never;
