@@ -91,7 +91,7 @@ export const demoProducts: readonly (NewProduct & { id: number })[] = [
   {
     id: 601,
     type: 'Perpetual',
-    code: 'PERPETUAL',
+    code: 'P-BTCUSD',
     base: 'BTC',
     quote: 'USD',
     tick: '0.5',

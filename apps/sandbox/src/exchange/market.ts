@@ -1,3 +1,4 @@
+import { channelAddress } from '@exchange-kit/contract/events';
 import { NotFound } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import type { BookSide } from '../state/book-side.js';
@@ -23,6 +24,7 @@ const nullable = (value: D | undefined) => (value === undefined ? null : value.t
 export function productView(state: ExchangeState, product: Product, now: number) {
   const book = state.book(product.id);
   const day = state.traded.get(product.id)?.lastDay(now);
+  const pair = `${product.baseCurrency}${product.quotedCurrency}`;
   return {
     id: String(product.id),
     product_type: product.productType,
@@ -31,7 +33,7 @@ export function productView(state: ExchangeState, product: Product, now: number)
     market_ask: nullable(book.sell.best()?.price),
     market_bid: nullable(book.buy.best()?.price),
     currency: product.quotedCurrency,
-    currency_pair_code: `${product.baseCurrency}${product.quotedCurrency}`,
+    currency_pair_code: pair,
     symbol: state.currencies.get(product.quotedCurrency)?.symbol ?? product.quotedCurrency,
     taker_fee: product.takerFee.toFixed(),
     maker_fee: product.makerFee.toFixed(),
@@ -49,7 +51,19 @@ export function productView(state: ExchangeState, product: Product, now: number)
     cfd_enabled: product.cfdEnabled,
     perpetual_enabled: product.perpetualEnabled,
     timestamp: fractionalSeconds(now),
+    pusher_channel: channelAddress('productCash', { pair, productId: product.id }),
+    last_event_timestamp: day?.last ? fractionalSeconds(day.last.createdAt) : null,
+    ...(product.perpetual ? perpetualFigures(state, product) : {}),
   };
+}
+
+/**
+ * What a perpetual carries beside a pair's figures. The sandbox indexes no outside market and
+ * charges no funding: its index and fair prices are its mark price, its funding rate 0.
+ */
+function perpetualFigures(state: ExchangeState, product: Product) {
+  const mark = nullable(state.markPrice(product.id));
+  return { index_price: mark, mark_price: mark, fair_price: mark, funding_rate: '0' };
 }
 
 function productById(state: ExchangeState, id: string | number): Product {

@@ -38,7 +38,11 @@ export const channels = {
       "last_price_24h": true,
       "last_traded_price": true,
       "last_traded_quantity": true,
-      "tick_size": true
+      "tick_size": true,
+      "index_price": true,
+      "mark_price": true,
+      "fair_price": true,
+      "funding_rate": true
     }
   },
   "priceLadders": {

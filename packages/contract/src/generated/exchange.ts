@@ -1566,7 +1566,7 @@ export interface components {
         FiatAccount: FiatAccount;
         /** @description The crypto and fiat accounts of a user. */
         Accounts: Accounts;
-        /** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. */
+        /** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. A perpetual product also carries `index_price`, `mark_price`, `fair_price` and `funding_rate`. */
         Product: Product;
         /** @description Products. */
         ProductList: ProductList;
@@ -3223,7 +3223,9 @@ export interface operations {
                      *         "margin_enabled": true,
                      *         "cfd_enabled": false,
                      *         "perpetual_enabled": false,
-                     *         "timestamp": "1716000000.123456789"
+                     *         "timestamp": "1716000000.123456789",
+                     *         "pusher_channel": "product_cash_btcjpy_1",
+                     *         "last_event_timestamp": "1715999999.870"
                      *       }
                      *     ]
                      */
@@ -3289,7 +3291,9 @@ export interface operations {
                      *       "margin_enabled": true,
                      *       "cfd_enabled": false,
                      *       "perpetual_enabled": false,
-                     *       "timestamp": "1716000000.123456789"
+                     *       "timestamp": "1716000000.123456789",
+                     *       "pusher_channel": "product_cash_btcjpy_1",
+                     *       "last_event_timestamp": "1715999999.870"
                      *     }
                      */
                     "application/json": Product;
@@ -5939,7 +5943,7 @@ export type Accounts = {
     crypto_accounts: CryptoAccount[];
     fiat_accounts: FiatAccount[];
 };
-/** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. */
+/** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. A perpetual product also carries `index_price`, `mark_price`, `fair_price` and `funding_rate`. */
 export type Product = {
     id: string;
     product_type: string;
@@ -5969,6 +5973,18 @@ export type Product = {
     perpetual_enabled: boolean;
     /** @description Unix seconds, a string with a fractional part or a number. */
     timestamp: UnixSecondsFractional | number;
+    /** @description The events channel that carries the product on every change, `product_cash_<pair in lowercase>_<id>`. */
+    pusher_channel: string;
+    /** @description When the product's market last moved: the time of its last fill, Unix seconds with a fractional part; null before its first. */
+    last_event_timestamp: UnixSecondsFractional | null;
+    /** @description A perpetual's index price. The sandbox has no outside market to index: its mark price. */
+    index_price?: NullableDecimalLike;
+    /** @description A perpetual's mark price: the last traded price, or the one test control set since (`POST /test/products/{id}/mark_price`); null before either. */
+    mark_price?: NullableDecimalLike;
+    /** @description A perpetual's fair price. In the sandbox, its mark price. */
+    fair_price?: NullableDecimalLike;
+    /** @description A perpetual's funding rate per funding period. The sandbox charges no funding: "0". */
+    funding_rate?: DecimalLike;
 };
 /** @description Products. */
 export type ProductList = Product[];

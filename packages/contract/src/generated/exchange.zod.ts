@@ -734,7 +734,7 @@ export const zAccounts = /* @__PURE__ */ z.object({
 });
 
 /**
- * A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet.
+ * A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. A perpetual product also carries `index_price`, `mark_price`, `fair_price` and `funding_rate`.
  */
 export const zProduct = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.string(),
@@ -764,7 +764,13 @@ export const zProduct = /* @__PURE__ */ z.object({
     timestamp: /* @__PURE__ */ z.union([
         zUnixSecondsFractional,
         /* @__PURE__ */ z.number()
-    ])
+    ]),
+    pusher_channel: /* @__PURE__ */ z.string(),
+    last_event_timestamp: /* @__PURE__ */ z.nullable(zUnixSecondsFractional),
+    index_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
+    mark_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
+    fair_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
+    funding_rate: /* @__PURE__ */ z.optional(zDecimalLike)
 });
 
 /**
