@@ -124,5 +124,7 @@ export async function orderWithExecutions(
       my_side: order.side,
       timestamp: fractionalSeconds(fill.createdAt),
     })),
+    trailing_stop_type: order.trailingStop?.type ?? null,
+    trailing_stop_value: order.trailingStop ? decimal(order.trailingStop.value) : null,
   };
 }

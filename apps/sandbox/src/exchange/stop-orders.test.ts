@@ -151,6 +151,13 @@ describe('trailing stop orders', () => {
       trailing_stop_value: '10',
     });
     expect(trailing).toMatchObject({ status: 'live', price: '90' });
+    // With its details, the order says how it trails: what it was placed with.
+    const detailed = await trader.call('GET', `/orders/${trailing.id}?with_details=1`);
+    expect(detailed.body).toMatchObject({ trailing_stop_type: 'fiat', trailing_stop_value: '10' });
+    const limit = await place(trader.call, { product_id, side: 'sell', price: '200' });
+    const plain = await trader.call('GET', `/orders/${limit.id}?with_details=1`);
+    expect(plain.body).toMatchObject({ trailing_stop_type: null, trailing_stop_value: null });
+    await trader.call('PUT', `/orders/${limit.id}/cancel`);
     await tradeAt(product_id, '120');
     expect((await getOrder(trader.call, trailing.id)).price).toBe('110');
     await tradeAt(product_id, '115');

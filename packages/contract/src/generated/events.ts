@@ -111,7 +111,8 @@ export const channels = {
           "quantity": true,
           "price": true
         }
-      }
+      },
+      "trailing_stop_value": true
     }
   },
   "userTrades": {

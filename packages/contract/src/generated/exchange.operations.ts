@@ -9,8 +9,8 @@ import { loadCompiled } from '../load-schemas.js';
 export const loadSchemas = () => loadCompiled(() => import('./exchange.responses.js'));
 
 const plan1 = {"crypto_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}},"fiat_accounts":{"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}}} as const;
-const plan2 = {"models":{"*":{"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}}}}} as const;
-const plan3 = {"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}}} as const;
+const plan2 = {"models":{"*":{"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}},"trailing_stop_value":true}}} as const;
+const plan3 = {"quantity":true,"disc_quantity":true,"iceberg_total_quantity":true,"filled_quantity":true,"price":true,"average_price":true,"take_profit":true,"stop_loss":true,"order_fee":true,"margin_used":true,"margin_interest":true,"executions":{"*":{"quantity":true,"price":true}},"trailing_stop_value":true} as const;
 const plan4 = {"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true,"order":{"quantity":true,"price":true,"price_range":true,"trailing_stop_value":true}} as const;
 const plan5 = {"order":{"price":true,"quantity":true},"price":true,"quantity":true} as const;
 const plan6 = {"take_profit":true,"stop_loss":true} as const;

@@ -5644,6 +5644,10 @@ export type Order = {
     unwound_trade_leverage_level?: number | null;
     /** @description With `with_details=1`, the order's fills, oldest first. */
     executions?: OrderExecution[];
+    /** @description With `with_details=1`: how a trailing stop's distance is given, null for another order (by convention). */
+    trailing_stop_type?: TrailingStopType | null;
+    /** @description With `with_details=1`: a trailing stop's distance from the best price it has seen, null for another order (by convention). */
+    trailing_stop_value?: NullableDecimalLike;
 };
 /** @description One page of orders. Some servers send the page numbers as numeric strings. */
 export type OrderList = {

@@ -643,7 +643,9 @@ export const zOrder = /* @__PURE__ */ z.object({
     margin_used: /* @__PURE__ */ z.optional(zDecimalLike),
     margin_interest: /* @__PURE__ */ z.optional(zDecimalLike),
     unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int()),
-    executions: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(zOrderExecution))
+    executions: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(zOrderExecution)),
+    trailing_stop_type: /* @__PURE__ */ z.nullish(zTrailingStopType),
+    trailing_stop_value: /* @__PURE__ */ z.optional(zNullableDecimalLike)
 });
 
 /**
