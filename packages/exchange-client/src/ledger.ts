@@ -80,6 +80,10 @@ export function accountCalls(call: Call) {
     fiat(options?: PerCallOptions): Promise<FiatAccount[]> {
       return call('listFiatAccounts', {}, options);
     },
+    /** Opens the caller's account of a fiat `currency`, empty; one it has is returned as it stands. */
+    openFiat(currency: string, options?: PerCallOptions): Promise<FiatAccount> {
+      return call('createFiatAccount', { body: { currency } }, options);
+    },
     crypto(options?: PerCallOptions): Promise<CryptoAccount[]> {
       return call('listCryptoAccounts', {}, options);
     },

@@ -223,6 +223,15 @@ describe('exchange-client against the sandbox', () => {
     expect(held.details).toContainEqual({ holder_type: 'order', id: resting.id, amount: '9000' });
     expect((await client.accounts.mainAsset()).currency).toBe('JPY');
     expect((await client.accounts.fiat()).map((account) => account.currency)).toContain('JPY');
+    // An account the caller has is answered as it stands; BTC is no fiat currency.
+    expect(await client.accounts.openFiat('USD')).toMatchObject({
+      currency: 'USD',
+      currency_type: 'fiat',
+    });
+    const refused = await client.accounts.openFiat('BTC').catch((error: unknown) => error);
+    expect(isValidationErrorOf(refused, 'createFiatAccount') && refused.fields).toEqual({
+      currency: ['not_a_fiat_currency'],
+    });
     expect((await client.accounts.crypto()).map((account) => account.currency)).toContain('BTC');
   });
 

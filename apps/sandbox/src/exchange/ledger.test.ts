@@ -1,4 +1,5 @@
 import {
+  zCreateFiatAccountResponse,
   zGetMainAssetResponse,
   zGetReservedBalanceDetailsResponse,
   zListAccountBalancesResponse,
@@ -158,5 +159,41 @@ describe('the ledger', () => {
     const crypto = valid(zListCryptoAccountsResponse, await user.call('GET', '/crypto_accounts'));
     expect(fiat.map((account) => account.currency)).toEqual(['JPY', 'USD']);
     expect(crypto.map((account) => account.currency)).toEqual(['BTC', 'ETH', 'XRP']);
+  });
+
+  it('opens an empty fiat account on asking, and answers one the caller has as it stands', async () => {
+    const own = await memorySandbox();
+    // A fiat currency no user holds yet: reference data, as a start reads it from the store.
+    const { currencies } = own.sequencer.state.exchange;
+    const usd = currencies.get('USD');
+    if (!usd) throw new Error('the demo has no USD');
+    currencies.set('EUR', { ...usd, code: 'EUR', name: 'Euro', symbol: '€' });
+    const user = own.addUser();
+    const open = (body: object) => user.call('POST', '/fiat_accounts', { body });
+    const opened = valid(zCreateFiatAccountResponse, await open({ currency: 'EUR' }));
+    expect(opened).toMatchObject({
+      currency: 'EUR',
+      balance: '0',
+      reserved_balance: '0',
+      currency_type: 'fiat',
+      push_channel: `user_${user.userId}_account_eur`,
+    });
+    expect(valid(zCreateFiatAccountResponse, await open({ currency: 'EUR' })).id).toBe(opened.id);
+    expect(valid(zCreateFiatAccountResponse, await open({ currency: 'USD' }))).toMatchObject({
+      balance: '1000000',
+    });
+    const fiat = valid(zListFiatAccountsResponse, await user.call('GET', '/fiat_accounts'));
+    expect(fiat.map((account) => account.currency)).toEqual(['JPY', 'USD', 'EUR']);
+    for (const [body, errors] of [
+      [{ currency: 'BTC' }, { currency: ['not_a_fiat_currency'] }],
+      [{ currency: 'GBP' }, { currency: ['not_found'] }],
+      [{ currency: 'EUR', name: 'savings' }, { name: ['unknown_field'] }],
+      [{}, { currency: ['required'] }],
+    ] as const) {
+      const refused = await open(body);
+      expect([refused.status, refused.body], JSON.stringify(body)).toEqual([422, { errors }]);
+    }
+    const after = valid(zListFiatAccountsResponse, await user.call('GET', '/fiat_accounts'));
+    expect(after.map((account) => account.currency)).toEqual(['JPY', 'USD', 'EUR']);
   });
 });

@@ -1,9 +1,10 @@
 import { channelAddress } from '@exchange-kit/contract/events';
 import type { components } from '@exchange-kit/contract/exchange';
-import { NotAuthenticated } from '../handling/errors.js';
+import { NotAuthenticated, Refusal } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
+import { depositAddress } from './ledger.js';
 import { tradingAccountIds } from './trading-accounts.js';
 
 // What an approved OAuth request grants a third-party application: it reads, and never trades
@@ -113,4 +114,18 @@ export function accountsOf(
   };
 }
 
-export const userHandlers: Handlers = { getUserContext, getAccounts };
+/** Opens the caller's empty account of a fiat currency; one it has is answered as it stands. */
+const createFiatAccount: ExchangeHandlerOf<'createFiatAccount'> = ({ journal, caller, body }) => {
+  const userId = actingUser(caller);
+  const currency = journal.exchange.currencies.get(body.currency);
+  if (!currency) throw new Refusal('currency', 'not_found');
+  if (currency.currencyType !== 'fiat') throw new Refusal('currency', 'not_a_fiat_currency');
+  journal.openAccount(userId, currency.code, depositAddress(userId, currency.code));
+  const opened = accountsOf(journal.exchange, userId).fiat_accounts.find(
+    (account) => account.currency === currency.code,
+  );
+  if (!opened) throw new Error(`The ${currency.code} account of user ${userId} did not open`);
+  return { status: 200, body: opened };
+};
+
+export const userHandlers: Handlers = { getUserContext, getAccounts, createFiatAccount };

@@ -27,30 +27,31 @@ const plan16 = {"*":{"balance":true}} as const;
 const plan17 = {"total_amount":true} as const;
 const plan18 = {"reserved_balance":true,"details":{"*":{"amount":true}}} as const;
 const plan19 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true}} as const;
-const plan20 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}} as const;
-const plan21 = {"models":{"*":{"amount":true,"withdrawal_fee":true}}} as const;
-const plan22 = {"amount":true,"withdrawal_fee":true} as const;
-const plan23 = {"crypto_withdrawal":{"amount":true}} as const;
-const plan24 = {"*":{"withdrawal_fee":true,"minimum_withdrawal":true}} as const;
-const plan25 = {"withdrawal":{"amount":true}} as const;
-const plan26 = {"models":{"*":{"amount":true}}} as const;
-const plan27 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
-const plan28 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
-const plan29 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
-const plan30 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
-const plan31 = {"closed_quantity":true} as const;
-const plan32 = {"delta":true} as const;
-const plan33 = {"*":{"taker_fee":true,"maker_fee":true,"withdrawal_fee":true}} as const;
-const plan34 = {"currency_pair_volume":true,"perpetual_volume":true} as const;
-const plan35 = {"fee_options":{"default":{"*":{"amount":true}}}} as const;
-const plan36 = {"quantity":true,"price":true} as const;
-const plan37 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":true}}} as const;
-const plan38 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
-const plan39 = {"loan_bid":{"rate":true,"quantity":true}} as const;
-const plan40 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
-const plan41 = {"quantity":true,"rate":true} as const;
-const plan42 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
-const plan43 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
+const plan20 = {"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"exchange_rate":true} as const;
+const plan21 = {"*":{"balance":true,"reserved_balance":true,"lowest_offer_interest_rate":true,"highest_offer_interest_rate":true,"minimum_withdraw":true}} as const;
+const plan22 = {"models":{"*":{"amount":true,"withdrawal_fee":true}}} as const;
+const plan23 = {"amount":true,"withdrawal_fee":true} as const;
+const plan24 = {"crypto_withdrawal":{"amount":true}} as const;
+const plan25 = {"*":{"withdrawal_fee":true,"minimum_withdrawal":true}} as const;
+const plan26 = {"withdrawal":{"amount":true}} as const;
+const plan27 = {"models":{"*":{"amount":true}}} as const;
+const plan28 = {"models":{"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}}} as const;
+const plan29 = {"*":{"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true}} as const;
+const plan30 = {"quantity":true,"open_quantity":true,"close_quantity":true,"open_price":true,"close_price":true,"margin_used":true,"open_pnl":true,"close_pnl":true,"pnl":true,"stop_loss":true,"take_profit":true,"liquidation_price":true,"maintenance_margin":true,"close_fee":true,"total_interest":true,"daily_interest":true} as const;
+const plan31 = {"trade":{"take_profit":true,"stop_loss":true}} as const;
+const plan32 = {"closed_quantity":true} as const;
+const plan33 = {"delta":true} as const;
+const plan34 = {"*":{"taker_fee":true,"maker_fee":true,"withdrawal_fee":true}} as const;
+const plan35 = {"currency_pair_volume":true,"perpetual_volume":true} as const;
+const plan36 = {"fee_options":{"default":{"*":{"amount":true}}}} as const;
+const plan37 = {"quantity":true,"price":true} as const;
+const plan38 = {"models":{"*":{"quantity":true,"filled_quantity":true,"rate":true}}} as const;
+const plan39 = {"quantity":true,"filled_quantity":true,"rate":true} as const;
+const plan40 = {"loan_bid":{"rate":true,"quantity":true}} as const;
+const plan41 = {"models":{"*":{"quantity":true,"rate":true}}} as const;
+const plan42 = {"quantity":true,"rate":true} as const;
+const plan43 = {"*":{"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}}} as const;
+const plan44 = {"current_leverage_level":true,"pnl":true,"equity":true,"margin":true,"free_margin":true,"margin_percent":true,"position":true,"balance":true,"long_summary":{"pnl":true,"position":true,"base_open_price":true},"short_summary":{"pnl":true,"position":true,"base_open_price":true}} as const;
 
 export const operationTable = {
   createOAuthRequest: {
@@ -488,6 +489,21 @@ export const operationTable = {
     requestDecimals: null,
     query: [],
   },
+  createFiatAccount: {
+    method: 'POST',
+    path: '/fiat_accounts',
+    status: 200,
+    successes: [200],
+    errors: [400, 401, 403, 422, 429],
+    security: 'ServiceAuth',
+    authPayload: 'ServiceAuthPayload',
+    permission: 'trade',
+    errorCodes: {"currency":["not_found","not_a_fiat_currency"]},
+    response: 'zCreateFiatAccountResponse',
+    decimals: plan20,
+    requestDecimals: null,
+    query: [],
+  },
   listCryptoAccounts: {
     method: 'GET',
     path: '/crypto_accounts',
@@ -499,7 +515,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListCryptoAccountsResponse',
-    decimals: plan20,
+    decimals: plan21,
     requestDecimals: null,
     query: [],
   },
@@ -514,7 +530,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListCryptoWithdrawalsResponse',
-    decimals: plan21,
+    decimals: plan22,
     requestDecimals: null,
     query: ["limit","page","currency","state"],
   },
@@ -529,8 +545,8 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {"amount":["valid_amount"],"address":["valid_address"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_crypto_currency"],"network":["not_a_network_of_the_currency"]},
     response: 'zCreateCryptoWithdrawalResponse',
-    decimals: plan22,
-    requestDecimals: plan23,
+    decimals: plan23,
+    requestDecimals: plan24,
     query: [],
   },
   cancelCryptoWithdrawal: {
@@ -544,7 +560,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zCancelCryptoWithdrawalResponse',
-    decimals: plan22,
+    decimals: plan23,
     requestDecimals: null,
     query: [],
   },
@@ -559,7 +575,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListCryptoNetworksResponse',
-    decimals: plan24,
+    decimals: plan25,
     requestDecimals: null,
     query: ["currency"],
   },
@@ -589,7 +605,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zListFiatWithdrawalsResponse',
-    decimals: plan21,
+    decimals: plan22,
     requestDecimals: null,
     query: ["limit","page","currency"],
   },
@@ -604,8 +620,8 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {"amount":["valid_amount"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_fiat_currency","not_the_bank_account_currency"],"bank_account_id":["not_found"]},
     response: 'zCreateFiatWithdrawalResponse',
-    decimals: plan22,
-    requestDecimals: plan25,
+    decimals: plan23,
+    requestDecimals: plan26,
     query: [],
   },
   cancelFiatWithdrawal: {
@@ -619,7 +635,7 @@ export const operationTable = {
     permission: 'withdraw',
     errorCodes: {},
     response: 'zCancelFiatWithdrawalResponse',
-    decimals: plan22,
+    decimals: plan23,
     requestDecimals: null,
     query: [],
   },
@@ -634,7 +650,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListFundInfosResponse',
-    decimals: plan26,
+    decimals: plan27,
     requestDecimals: null,
     query: ["limit","page","currency"],
   },
@@ -649,7 +665,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListTradesResponse',
-    decimals: plan27,
+    decimals: plan28,
     requestDecimals: null,
     query: ["limit","page","status","side","product_id","funding_currency","trading_type"],
   },
@@ -664,7 +680,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zListOrderTradesResponse',
-    decimals: plan28,
+    decimals: plan29,
     requestDecimals: null,
     query: [],
   },
@@ -679,7 +695,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zCloseAllTradesResponse',
-    decimals: plan28,
+    decimals: plan29,
     requestDecimals: null,
     query: [],
   },
@@ -694,8 +710,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"take_profit":["must_be_positive","too_long","not_a_multiple_of_the_tick_size","would_trigger_immediately"],"stop_loss":["must_be_positive","too_long","not_a_multiple_of_the_tick_size","would_trigger_immediately"],"trade_id":["not_open"]},
     response: 'zUpdateTradeResponse',
-    decimals: plan29,
-    requestDecimals: plan30,
+    decimals: plan30,
+    requestDecimals: plan31,
     query: [],
   },
   closeTrade: {
@@ -709,8 +725,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"trade_id":["not_open"],"closed_quantity":["must_be_positive","too_long","more_than_the_open_quantity","no_liquidity"]},
     response: 'zCloseTradeResponse',
-    decimals: plan29,
-    requestDecimals: plan31,
+    decimals: plan30,
+    requestDecimals: plan32,
     query: [],
   },
   adjustTradeMargin: {
@@ -724,8 +740,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","more_than_the_added_margin"]},
     response: 'zAdjustTradeMarginResponse',
-    decimals: plan29,
-    requestDecimals: plan32,
+    decimals: plan30,
+    requestDecimals: plan33,
     query: [],
   },
   listFees: {
@@ -739,7 +755,7 @@ export const operationTable = {
     permission: null,
     errorCodes: {},
     response: 'zListFeesResponse',
-    decimals: plan33,
+    decimals: plan34,
     requestDecimals: null,
     query: ["fee_type"],
   },
@@ -754,7 +770,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zGetFeeTierResponse',
-    decimals: plan34,
+    decimals: plan35,
     requestDecimals: null,
     query: [],
   },
@@ -769,7 +785,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListUserFeesResponse',
-    decimals: plan33,
+    decimals: plan34,
     requestDecimals: null,
     query: ["fee_type"],
   },
@@ -784,8 +800,8 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {"product_id":["not_found"],"quantity":["too_long","must_be_positive"],"price":["too_long","must_be_positive"],"trading_type":["not_enabled_for_product"],"funding_currency":["not_a_currency_of_the_product"]},
     response: 'zEstimateFeeResponse',
-    decimals: plan35,
-    requestDecimals: plan36,
+    decimals: plan36,
+    requestDecimals: plan37,
     query: [],
   },
   listLoanBids: {
@@ -799,7 +815,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListLoanBidsResponse',
-    decimals: plan37,
+    decimals: plan38,
     requestDecimals: null,
     query: ["currency","limit","page"],
   },
@@ -814,8 +830,8 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"user":["not_enough_free_balance"],"currency":["not_found"],"rate":["must_be_positive","too_long","must_be_at_most_0.07"],"quantity":["must_be_positive","too_long"]},
     response: 'zCreateLoanBidResponse',
-    decimals: plan38,
-    requestDecimals: plan39,
+    decimals: plan39,
+    requestDecimals: plan40,
     query: [],
   },
   closeLoanBid: {
@@ -829,7 +845,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zCloseLoanBidResponse',
-    decimals: plan38,
+    decimals: plan39,
     requestDecimals: null,
     query: [],
   },
@@ -844,7 +860,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListLoansResponse',
-    decimals: plan40,
+    decimals: plan41,
     requestDecimals: null,
     query: ["currency","limit","page"],
   },
@@ -859,7 +875,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {"loan_id":["not_open"],"loan.fund_reloaned":["lender_only"]},
     response: 'zUpdateLoanResponse',
-    decimals: plan41,
+    decimals: plan42,
     requestDecimals: null,
     query: [],
   },
@@ -874,7 +890,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zListTradingAccountsResponse',
-    decimals: plan42,
+    decimals: plan43,
     requestDecimals: null,
     query: [],
   },
@@ -889,7 +905,7 @@ export const operationTable = {
     permission: 'read_accounts',
     errorCodes: {},
     response: 'zGetTradingAccountResponse',
-    decimals: plan43,
+    decimals: plan44,
     requestDecimals: null,
     query: [],
   },
@@ -904,7 +920,7 @@ export const operationTable = {
     permission: 'trade',
     errorCodes: {},
     response: 'zUpdateTradingAccountResponse',
-    decimals: plan43,
+    decimals: plan44,
     requestDecimals: null,
     query: [],
   },

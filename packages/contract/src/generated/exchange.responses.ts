@@ -12,6 +12,7 @@ export {
   zCloseLoanBidResponse,
   zCloseTradeResponse,
   zCreateCryptoWithdrawalResponse,
+  zCreateFiatAccountResponse,
   zCreateFiatWithdrawalResponse,
   zCreateLoanBidResponse,
   zCreateOAuthRequestResponse,

@@ -747,7 +747,11 @@ export interface paths {
          */
         get: operations["listFiatAccounts"];
         put?: never;
-        post?: never;
+        /**
+         * Open a fiat account
+         * @description Opens the caller's account of a fiat `currency`, empty, and returns it; an account the caller already has is returned as it stands. A deposit or a trade in the currency opens one too.
+         */
+        post: operations["createFiatAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1564,6 +1568,8 @@ export interface components {
         CryptoAccount: CryptoAccount;
         /** @description A fiat account. */
         FiatAccount: FiatAccount;
+        /** @description The fiat currency to open an account of. */
+        FiatAccountCreate: FiatAccountCreate;
         /** @description The crypto and fiat accounts of a user. */
         Accounts: Accounts;
         /** @description A product (currency pair). margin_enabled is described; the other fields come from the conventions. Market statistics are null when there is no market data yet. A perpetual product also carries `index_price`, `mark_price`, `fair_price` and `funding_rate`. */
@@ -3761,6 +3767,61 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    createFiatAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional interface version requested by the client; servers ignore unknown headers.
+                 * @example 2
+                 */
+                "X-Service-API-Version"?: components["parameters"]["ServiceApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "USD"
+                 *     }
+                 */
+                "application/json": FiatAccountCreate;
+            };
+        };
+        responses: {
+            /** @description The caller's account of the currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4696,
+                     *       "currency": "USD",
+                     *       "balance": "0",
+                     *       "reserved_balance": "0",
+                     *       "push_channel": "user_1234567_account_usd",
+                     *       "lowest_offer_interest_rate": null,
+                     *       "highest_offer_interest_rate": null,
+                     *       "currency_symbol": "$",
+                     *       "currency_type": "fiat",
+                     *       "send_to_btc_address": null,
+                     *       "exchange_rate": "150.0"
+                     *     }
+                     */
+                    "application/json": FiatAccount;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listCryptoAccounts: {
         parameters: {
             query?: never;
@@ -5941,6 +6002,10 @@ export type FiatAccount = AccountBase & {
     /** @description null in the shown response. */
     send_to_btc_address: string | null;
     exchange_rate: DecimalLike;
+};
+/** @description The fiat currency to open an account of. */
+export type FiatAccountCreate = {
+    currency: string;
 };
 /** @description The crypto and fiat accounts of a user. */
 export type Accounts = {

@@ -112,6 +112,13 @@ export const zOAuthRequestStatus = /* @__PURE__ */ z.enum([
 ]);
 
 /**
+ * The fiat currency to open an account of.
+ */
+export const zFiatAccountCreate = /* @__PURE__ */ z.strictObject({
+    currency: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(16))
+});
+
+/**
  * What changed a balance.
  */
 export const zLedgerSourceAction = /* @__PURE__ */ z.enum([
@@ -1688,6 +1695,17 @@ export const zListFiatAccountsHeaders = /* @__PURE__ */ z.object({
  * The caller's fiat accounts.
  */
 export const zListFiatAccountsResponse = /* @__PURE__ */ z.array(zFiatAccount);
+
+export const zCreateFiatAccountBody = zFiatAccountCreate;
+
+export const zCreateFiatAccountHeaders = /* @__PURE__ */ z.object({
+    'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
+});
+
+/**
+ * The caller's account of the currency.
+ */
+export const zCreateFiatAccountResponse = zFiatAccount;
 
 export const zListCryptoAccountsHeaders = /* @__PURE__ */ z.object({
     'X-Service-API-Version': /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(['2']))
