@@ -179,6 +179,37 @@ describe('crypto withdrawals', () => {
     ]);
   });
 
+  it('carry a memo only to a network that takes one: XRP its destination tag', async () => {
+    const { call } = sandbox.addUser();
+    const networks = async (currency: string) =>
+      valid(
+        zListCryptoNetworksResponse,
+        await call('GET', `/crypto_withdrawals/crypto_networks?currency=${currency}`),
+      ).map((network) => network.memo_supported);
+    expect([await networks('XRP'), await networks('BTC')]).toEqual([[true], [false]]);
+    const tagged = valid(
+      zCreateCryptoWithdrawalResponse,
+      await call('POST', '/crypto_withdrawals', {
+        body: {
+          crypto_withdrawal: {
+            currency: 'XRP',
+            address: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh',
+            amount: '20',
+            memo_type: 'destination_tag',
+            memo_value: '12345',
+          },
+        },
+      }),
+    );
+    expect(tagged).toMatchObject({ memo_type: 'destination_tag', memo_value: '12345' });
+    const refused = await withdrawBtc(call, { memo_value: '12345' });
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { errors: { memo_value: ['not_supported_by_the_network'] } },
+    ]);
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+
   it("cannot touch another user's withdrawal", async () => {
     const owner = sandbox.addUser();
     const other = sandbox.addUser();

@@ -20,6 +20,9 @@ export function bankAccountOf(user: User) {
   };
 }
 
+/** The currencies whose network takes a memo: XRP's, as its destination tag. */
+const memoNetworks: ReadonlySet<string> = new Set(['XRP']);
+
 /** The one network each crypto currency is withdrawn on here, named after it. */
 export function networkOf(currency: Currency) {
   return {
@@ -27,7 +30,7 @@ export function networkOf(currency: Currency) {
     currency: currency.code,
     withdrawal_fee: currency.withdrawalFee.toFixed(),
     minimum_withdrawal: currency.minimumWithdrawal.toFixed(),
-    memo_supported: false,
+    memo_supported: memoNetworks.has(currency.code),
   };
 }
 
@@ -117,9 +120,14 @@ const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
   const currency = withdrawable(journal, asked.currency, 'crypto');
   const amount = amountOf(asked.amount, currency);
   if (!address.test(asked.address)) throw new Refusal('address', 'valid_address');
-  const network = networkOf(currency).network;
+  const { network, memo_supported } = networkOf(currency);
   if (asked.network !== undefined && asked.network !== network) {
     throw new Refusal('network', 'not_a_network_of_the_currency');
+  }
+  for (const field of ['memo_type', 'memo_value'] as const) {
+    if (!memo_supported && asked[field] !== undefined) {
+      throw new Refusal(field, 'not_supported_by_the_network');
+    }
   }
   const withdrawal = newWithdrawal(
     journal,
