@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { D } from '../state/exchange-state.js';
 import { valid } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
-import { freshProduct, tradeAt } from '../testing/trading.js';
+import { freshProduct, place, tradeAt } from '../testing/trading.js';
 import { moveMarkPrice } from './position-exits.js';
 
 describe('a product', () => {
@@ -21,9 +21,29 @@ describe('a product', () => {
       last_event_timestamp: null,
     });
     expect(await product()).not.toHaveProperty('mark_price');
+    expect((await product()).average_price).toBeNull();
     await tradeAt(sandbox, productId, '0.05');
     clock += 60_000;
     expect((await product()).last_event_timestamp).toBe('1716000000.250');
+    // 0.001 at 0.05 and 0.002 at 0.06: 0.00017 traded for 0.003, weighted 0.05666666...
+    const buyer = sandbox.addUser();
+    await place(sandbox.addUser().call, {
+      product_id: productId,
+      side: 'sell',
+      price: '0.06',
+      quantity: '0.002',
+    });
+    await place(buyer.call, { product_id: productId, price: '0.06', quantity: '0.002' });
+    expect(await product()).toMatchObject({
+      average_price: '0.05666666',
+      last_event_timestamp: '1716000060.250',
+    });
+    // A day on, the fills are out of the figures: the last event stays.
+    clock += 24 * 60 * 60 * 1000;
+    expect(await product()).toMatchObject({
+      average_price: null,
+      last_event_timestamp: '1716000060.250',
+    });
   });
 
   it('a perpetual carries its mark price as its index and fair prices, and no funding', async () => {

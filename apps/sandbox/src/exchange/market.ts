@@ -53,6 +53,10 @@ export function productView(state: ExchangeState, product: Product, now: number)
     timestamp: fractionalSeconds(now),
     pusher_channel: channelAddress('productCash', { pair, productId: product.id }),
     last_event_timestamp: day?.last ? fractionalSeconds(day.last.createdAt) : null,
+    average_price:
+      day?.value && day.volume?.gt(0)
+        ? day.value.div(day.volume).toDecimalPlaces(8, D.ROUND_DOWN).toFixed()
+        : null,
     ...(product.perpetual ? perpetualFigures(state, product) : {}),
   };
 }

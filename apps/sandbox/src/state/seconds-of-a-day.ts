@@ -11,14 +11,15 @@ export interface TradedFill {
 
 /**
  * Fills folded into what the market figures take of them: the lowest and highest price, the
- * volume, and the first and last fill, by time and then by id. `second` is the first second
- * they were made in.
+ * volume and what it traded for (the sum of price times quantity), and the first and last fill,
+ * by time and then by id. `second` is the first second they were made in.
  */
 export interface SecondOfFills {
   readonly second: number;
   readonly low: Decimal;
   readonly high: Decimal;
   readonly volume: Decimal;
+  readonly value: Decimal;
   readonly first: TradedFill;
   readonly last: TradedFill;
 }
@@ -46,24 +47,27 @@ export function folded(into: SecondOfFills | undefined, fill: TradedFill): Secon
     const { price, quantity } = fill;
     const alone = kept(fill);
     const second = secondOf(fill.createdAt);
-    return { second, low: price, high: price, volume: quantity, first: alone, last: alone };
+    const value = price.times(quantity);
+    return { second, low: price, high: price, volume: quantity, value, first: alone, last: alone };
   }
   return {
     second: Math.min(into.second, secondOf(fill.createdAt)),
     low: fill.price.lt(into.low) ? fill.price : into.low,
     high: fill.price.gt(into.high) ? fill.price : into.high,
     volume: into.volume.plus(fill.quantity),
+    value: into.value.plus(fill.price.times(fill.quantity)),
     first: madeBefore(fill, into.first) ? kept(fill) : into.first,
     last: madeBefore(into.last, fill) ? kept(fill) : into.last,
   };
 }
 
-/** A second held, with the volume of every second held up to and including it. */
+/** A second held, with the volume and value of every second held up to and including it. */
 interface Held extends SecondOfFills {
   readonly volumeThrough: Decimal;
+  readonly valueThrough: Decimal;
 }
 
-const plain = ({ volumeThrough: _, ...second }: Held): SecondOfFills => second;
+const plain = ({ volumeThrough: _, valueThrough: __, ...second }: Held): SecondOfFills => second;
 
 /** Entries of seconds, oldest first, of which the oldest are let go of. */
 class SecondsFrom<Entry extends { readonly second: number }> extends HeadList<Entry> {
@@ -148,6 +152,7 @@ export class SecondsOfADay {
       low: low.low,
       high: high.high,
       volume: last.volumeThrough.minus(first.volumeThrough).plus(first.volume),
+      value: last.valueThrough.minus(first.valueThrough).plus(first.value),
       first: first.first,
       last: last.last,
     };
@@ -164,12 +169,17 @@ export class SecondsOfADay {
    * beats.
    */
   #entered(second: SecondOfFills, replaced?: Held): Held {
-    const through = replaced
+    const before = this.#seconds.newest;
+    const volumeBefore = replaced
       ? replaced.volumeThrough.minus(replaced.volume)
-      : this.#seconds.newest?.volumeThrough;
+      : before?.volumeThrough;
+    const valueBefore = replaced
+      ? replaced.valueThrough.minus(replaced.value)
+      : before?.valueThrough;
     const held: Held = {
       ...second,
-      volumeThrough: through ? through.plus(second.volume) : second.volume,
+      volumeThrough: volumeBefore ? volumeBefore.plus(second.volume) : second.volume,
+      valueThrough: valueBefore ? valueBefore.plus(second.value) : second.value,
     };
     const lows = this.#lows;
     const highs = this.#highs;
@@ -204,6 +214,7 @@ function joined(a: SecondOfFills, b: SecondOfFills): SecondOfFills {
     low: a.low.lt(b.low) ? a.low : b.low,
     high: a.high.gt(b.high) ? a.high : b.high,
     volume: a.volume.plus(b.volume),
+    value: a.value.plus(b.value),
     first: madeBefore(a.first, b.first) ? a.first : b.first,
     last: madeBefore(a.last, b.last) ? b.last : a.last,
   };

@@ -17,6 +17,10 @@ function lastDayOf(fills: readonly TradedFill[], now: number) {
     high: sorted.at(-1)?.toFixed(),
     volume:
       day.length > 0 ? day.reduce((sum, f) => sum.plus(f.quantity), new D(0)).toFixed() : undefined,
+    value:
+      day.length > 0
+        ? day.reduce((sum, f) => sum.plus(f.price.times(f.quantity)), new D(0)).toFixed()
+        : undefined,
     first: [...day].sort(byTime)[0]?.id,
     last: [...fills].sort(byTime).at(-1)?.id,
   };
@@ -28,6 +32,7 @@ const figures = (traded: TradedProduct, now: number) => {
     low: day.low?.toFixed(),
     high: day.high?.toFixed(),
     volume: day.volume?.toFixed(),
+    value: day.value?.toFixed(),
     first: day.first?.id,
     last: day.last?.id,
   };

@@ -16,6 +16,8 @@ export interface DayOfTrading {
   low: Decimal | undefined;
   high: Decimal | undefined;
   volume: Decimal | undefined;
+  /** What the volume traded for: the sum of each fill's price times its quantity. */
+  value: Decimal | undefined;
   first: TradedFill | undefined;
   last: TradedFill | undefined;
 }
@@ -78,8 +80,8 @@ export class TradedProduct {
     for (const fill of this.#unstored) {
       if (secondOf(fill.createdAt) >= from) day = folded(day, fill);
     }
-    const { low, high, volume, first } = day ?? {};
-    return { low, high, volume, first, last: this.last };
+    const { low, high, volume, value, first } = day ?? {};
+    return { low, high, volume, value, first, last: this.last };
   }
 
   /** What memory holds of the product's fills: its seconds, and the fills not stored yet. */

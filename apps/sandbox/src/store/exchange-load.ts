@@ -178,7 +178,7 @@ async function daySeconds(
   decimal: (value: unknown) => D,
 ): Promise<SecondOfFills[]> {
   const { rows } = await db.query<Record<string, string>>(
-    `SELECT second, low, high, volume, first_fill_id AS first_id, last_fill_id AS last_id
+    `SELECT second, low, high, volume, value, first_fill_id AS first_id, last_fill_id AS last_id
      FROM fill_seconds WHERE product_id = $1 AND second >= $2 ORDER BY second`,
     [productId, from],
   );
@@ -214,6 +214,7 @@ async function daySeconds(
     low: decimal(row.low),
     high: decimal(row.high),
     volume: decimal(row.volume),
+    value: decimal(row.value),
     first: fill(row.first_id),
     last: fill(row.last_id),
   }));

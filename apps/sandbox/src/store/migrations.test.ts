@@ -47,6 +47,7 @@ const allMigrations = [
   '0030.do.fills-folded-per-second.sql',
   '0031.do.orders-fee-charged.sql',
   '0032.do.trades-close-fee.sql',
+  '0033.do.fill-seconds-value.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -401,7 +402,7 @@ describe('migrate', () => {
             await tx.query(
               `SELECT product_id::int, second::text, trim_scale(low)::text AS low,
                  trim_scale(high)::text AS high, trim_scale(volume)::text AS volume,
-                 first_fill_id::int, last_fill_id::int
+                 trim_scale(value)::text AS value, first_fill_id::int, last_fill_id::int
                FROM fill_seconds ORDER BY product_id, second`,
             )
           ).rows,
@@ -416,7 +417,8 @@ describe('migrate', () => {
           await tx.query(
             `SELECT product_id::int, (created_at / 1000)::text AS second,
                trim_scale(min(price))::text AS low, trim_scale(max(price))::text AS high,
-               trim_scale(sum(quantity))::text AS volume, min(id)::int AS first_fill_id,
+               trim_scale(sum(quantity))::text AS volume,
+               trim_scale(sum(price * quantity))::text AS value, min(id)::int AS first_fill_id,
                max(id)::int AS last_fill_id
              FROM fills GROUP BY 1, 2 ORDER BY 1, 2`,
           )

@@ -8,7 +8,7 @@ export interface ProductSecond extends SecondOfFills {
 }
 
 /**
- * Each product's fills folded per second (migration 0030), which a start reads a day of: a
+ * Each product's fills folded per second (migrations 0030, 0033), which a start reads a day of: a
  * batch's seconds are folded into those the store holds, a second split across two batches
  * alike. First and last are by id, which only grows with time.
  */
@@ -20,6 +20,7 @@ export const fillSeconds: Table<ProductSecond> = {
     ['low', 'numeric', 'low'],
     ['high', 'numeric', 'high'],
     ['volume', 'numeric', 'volume'],
+    ['value', 'numeric', 'value'],
     ['first_fill_id', 'bigint', (second) => second.first.id],
     ['last_fill_id', 'bigint', (second) => second.last.id],
   ],
@@ -27,6 +28,7 @@ export const fillSeconds: Table<ProductSecond> = {
     low = least(fill_seconds.low, EXCLUDED.low),
     high = greatest(fill_seconds.high, EXCLUDED.high),
     volume = fill_seconds.volume + EXCLUDED.volume,
+    value = fill_seconds.value + EXCLUDED.value,
     first_fill_id = least(fill_seconds.first_fill_id, EXCLUDED.first_fill_id),
     last_fill_id = greatest(fill_seconds.last_fill_id, EXCLUDED.last_fill_id)`,
 };

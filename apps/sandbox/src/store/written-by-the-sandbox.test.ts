@@ -517,17 +517,25 @@ const foldedSeconds = (productId: number) =>
       (await tx.query<Record<string, unknown>>(sql, [productId])).rows.map((row) =>
         JSON.stringify(row),
       );
-    const columns = (low: string, high: string, volume: string, first: string, last: string) =>
+    const columns = (
+      low: string,
+      high: string,
+      volume: string,
+      value: string,
+      first: string,
+      last: string,
+    ) =>
       `trim_scale(${low})::text AS low, trim_scale(${high})::text AS high,
-       trim_scale(${volume})::text AS volume, ${first}::int AS first, ${last}::int AS last`;
+       trim_scale(${volume})::text AS volume, trim_scale(${value})::text AS value,
+       ${first}::int AS first, ${last}::int AS last`;
     return {
       kept: await rows(
-        `SELECT second::int, ${columns('low', 'high', 'volume', 'first_fill_id', 'last_fill_id')}
+        `SELECT second::int, ${columns('low', 'high', 'volume', 'value', 'first_fill_id', 'last_fill_id')}
          FROM fill_seconds WHERE product_id = $1 ORDER BY second`,
       ),
       folded: await rows(
         `SELECT (created_at / 1000)::int AS second,
-           ${columns('min(price)', 'max(price)', 'sum(quantity)', 'min(id)', 'max(id)')}
+           ${columns('min(price)', 'max(price)', 'sum(quantity)', 'sum(price * quantity)', 'min(id)', 'max(id)')}
          FROM fills WHERE product_id = $1 GROUP BY created_at / 1000 ORDER BY 1`,
       ),
     };

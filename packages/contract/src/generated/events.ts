@@ -39,6 +39,7 @@ export const channels = {
       "last_traded_price": true,
       "last_traded_quantity": true,
       "tick_size": true,
+      "average_price": true,
       "index_price": true,
       "mark_price": true,
       "fair_price": true,

@@ -3231,7 +3231,8 @@ export interface operations {
                      *         "perpetual_enabled": false,
                      *         "timestamp": "1716000000.123456789",
                      *         "pusher_channel": "product_cash_btcjpy_1",
-                     *         "last_event_timestamp": "1715999999.870"
+                     *         "last_event_timestamp": "1715999999.870",
+                     *         "average_price": "9452310.5"
                      *       }
                      *     ]
                      */
@@ -3299,7 +3300,8 @@ export interface operations {
                      *       "perpetual_enabled": false,
                      *       "timestamp": "1716000000.123456789",
                      *       "pusher_channel": "product_cash_btcjpy_1",
-                     *       "last_event_timestamp": "1715999999.870"
+                     *       "last_event_timestamp": "1715999999.870",
+                     *       "average_price": "9452310.5"
                      *     }
                      */
                     "application/json": Product;
@@ -6046,6 +6048,8 @@ export type Product = {
     pusher_channel: string;
     /** @description When the product's market last moved: the time of its last fill, Unix seconds with a fractional part; null before its first. */
     last_event_timestamp: UnixSecondsFractional | null;
+    /** @description The average price of the fills of the last 24 hours, weighted by their quantities, to 8 decimal places (rounded down); null without a fill in them. */
+    average_price: NullableDecimalLike;
     /** @description A perpetual's index price. The sandbox has no outside market to index: its mark price. */
     index_price?: NullableDecimalLike;
     /** @description A perpetual's mark price: the last traded price, or the one test control set since (`POST /test/products/{id}/mark_price`); null before either. */

@@ -776,6 +776,7 @@ export const zProduct = /* @__PURE__ */ z.object({
     ]),
     pusher_channel: /* @__PURE__ */ z.string(),
     last_event_timestamp: /* @__PURE__ */ z.nullable(zUnixSecondsFractional),
+    average_price: zNullableDecimalLike,
     index_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
     mark_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
     fair_price: /* @__PURE__ */ z.optional(zNullableDecimalLike),
