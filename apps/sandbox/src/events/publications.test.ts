@@ -64,3 +64,25 @@ describe('a liquidation', () => {
     });
   });
 });
+
+describe('a mark price moved', () => {
+  it('publishes the product with its new mark, though no position is reached', async () => {
+    const sandbox = await memorySandbox();
+    const product_id = await trading.freshProduct(sandbox, {
+      quote: 'USD',
+      perpetual: true,
+      perpetualEnabled: true,
+    });
+    await trading.tradeAt(sandbox, product_id, '100');
+    const sent: Publication[] = [];
+    sandbox.sequencer.publisher = capture(sent);
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product_id, new D('104'), sandbox.now()),
+    );
+    const product = sent.find((p) => p.channel === `product_cash_btcusd_${product_id}`);
+    expect(JSON.parse(product?.data ?? 'null')).toMatchObject({
+      mark_price: '104',
+      last_traded_price: '100',
+    });
+  });
+});

@@ -121,7 +121,7 @@ export function publicationsOf(
     }
   }
   const traded = new Set(journal.fills().map((fill) => fill.productId));
-  for (const productId of new Set([...sides.keys(), ...traded])) {
+  for (const productId of new Set([...sides.keys(), ...traded, ...journal.marksMoved()])) {
     const product = state.products.get(productId);
     if (!product) continue;
     // Rendered once the batch is sealed: the product as it then stands.

@@ -143,6 +143,6 @@ export function afterTrading(journal: Journal, productId: number, now: number): 
 
 /** Moves `productId`'s mark price, as the exchange's price feed would, and closes what it reaches. */
 export function moveMarkPrice(journal: Journal, productId: number, price: D, now: number): void {
-  journal.exchange.setMarkPrice(productId, price);
+  journal.moveMark(productId, price);
   closeAtMark(journal, productId, now);
 }

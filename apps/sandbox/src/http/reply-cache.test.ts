@@ -1,10 +1,13 @@
 import {
   zGetPriceLevelsResponse,
+  zGetProductResponse,
   zListProductsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveMarkPrice } from '../exchange/position-exits.js';
 import { addProduct } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
+import { D } from '../state/exchange-state.js';
 import { type Client, demoClient, startTestSandbox, valid } from '../test-support.js';
 import { ReplyCache } from './reply-cache.js';
 
@@ -43,6 +46,20 @@ describe('public reads kept between changes', () => {
     });
     expect(placed.status).toBe(200);
     expect((await levels(product)).buy_price_levels).toEqual([['100', '0.5']]);
+  });
+
+  it('shows a mark price moved as soon as the move is answered', async () => {
+    const product = await sandbox.sequencer.run((journal) =>
+      addProduct(journal, { base: 'BTC', quote: 'USD', perpetual: true, perpetualEnabled: true }),
+    );
+    const read = async () =>
+      valid(zGetProductResponse, await call('GET', `/products/${product}`, { anonymous: true }))
+        .mark_price;
+    expect([await read(), await read()]).toEqual([null, null]);
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product, new D('61000'), clock),
+    );
+    expect(await read()).toBe('61000');
   });
 
   it('lists a product added by a seeding command at the next read', async () => {

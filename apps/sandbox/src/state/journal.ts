@@ -1,5 +1,6 @@
 import type {
   Account,
+  D,
   ExchangeState,
   Fill,
   LedgerEntry,
@@ -59,6 +60,7 @@ export class Journal {
   readonly #ownFills: OwnFill[] = [];
   readonly #nonces = new Map<string, bigint>();
   readonly #records = new Map<object, TouchedRecord>();
+  readonly #marksMoved = new Set<number>();
   /** Why the store did not keep this call's changes, once it is known they were withdrawn. */
   refusal: Error | undefined;
 
@@ -244,6 +246,20 @@ export class Journal {
     return this.#fills;
   }
 
+  /**
+   * Moves the mark price of `productId`, which memory alone holds: the call then changed the
+   * market as a fill does, for the public reads and the product's channel.
+   */
+  moveMark(productId: number, price: D): void {
+    this.state.exchange.setMarkPrice(productId, price);
+    this.#marksMoved.add(productId);
+  }
+
+  /** The products whose mark price this call moved. */
+  marksMoved(): ReadonlySet<number> {
+    return this.#marksMoved;
+  }
+
   /** Whether this call traded on `productId`: only then can its price have reached a trigger. */
   traded(productId: number): boolean {
     return this.#fills.some((fill) => fill.productId === productId);
@@ -253,9 +269,9 @@ export class Journal {
     this.#nonces.set(scope, value);
   }
 
-  /** Whether the call changed orders, accounts, fills or products, which public reads show. */
+  /** Whether the call changed orders, accounts, fills, products or marks, which public reads show. */
   get changedMarket(): boolean {
-    if (this.#orders.size > 0 || this.#accounts.size > 0) return true;
+    if (this.#orders.size > 0 || this.#accounts.size > 0 || this.#marksMoved.size > 0) return true;
     for (const { kind } of this.#records.values()) if (kind === 'product') return true;
     return false;
   }
@@ -343,7 +359,8 @@ export class Journal {
       this.#orders.size === 0 &&
       this.#accounts.size === 0 &&
       this.#nonces.size === 0 &&
-      this.#records.size === 0
+      this.#records.size === 0 &&
+      this.#marksMoved.size === 0
     );
   }
 }
