@@ -577,7 +577,13 @@ describe('fees against the sandbox', () => {
       { fee_type: 'trade_fee', amount: charged, currency: fee?.currency },
     ]);
     const rules = await client.fees.mine({ fee_type: 'trade_fee' });
-    const rate = rules.find((rule) => rule.product_id === '1')?.taker_fee;
+    // Product 1 is the demo's BTC/JPY pair; a taker buy is charged its taker rate.
+    const rate = rules.find(
+      ({ conditions }) =>
+        conditions.currency_pair_code === 'BTCJPY' &&
+        conditions.product_type === 'CurrencyPair' &&
+        conditions.maker_taker === 'taker',
+    )?.charge_value;
     expect(new Decimal(order.quantity).times(String(rate)).toFixed()).toBe(charged);
     expect(await client.fees.schedule({ fee_type: 'trade_fee' })).toEqual(rules);
     expect(await client.fees.tier()).toMatchObject({ fee_tier: 0, in_currency: 'JPY' });

@@ -8,31 +8,48 @@ import { checkAmount, fundingCurrencyFor, loadProduct, tradingTypeFor } from './
 type FeeRule = components['schemas']['FeeRule'];
 type FeeType = components['schemas']['FeeType'];
 
-/** The rules of one tier, trade fees by product id, then withdrawal fees by currency. */
+/**
+ * The rules of one tier: each product's taker then maker rate, by product id, then each
+ * withdrawable currency's fee, by code. A rule's id is its place in that order, which the
+ * products and currencies fix.
+ */
 function feeRules(state: ExchangeState, tier: number, feeType: FeeType | undefined): FeeRule[] {
-  const none = { product_id: null, currency: null, taker_fee: null, maker_fee: null };
-  const trade: FeeRule[] = [...state.products.values()]
+  const trade = [...state.products.values()]
     .sort((a, b) => a.id - b.id)
-    .map((product) => ({
-      ...none,
-      fee_type: 'trade_fee',
-      fee_tier: tier,
-      product_id: String(product.id),
-      taker_fee: feeRate(product, 'taker').toFixed(),
-      maker_fee: feeRate(product, 'maker').toFixed(),
-      withdrawal_fee: null,
-    }));
-  const withdrawal: FeeRule[] = [...state.currencies.values()]
+    .flatMap((product) =>
+      (['taker', 'maker'] as const).map((role) => ({
+        fee_type: 'trade_fee' as const,
+        conditions: {
+          product_type: product.productType,
+          trading_type: null,
+          currency_pair_code: `${product.baseCurrency}${product.quotedCurrency}`,
+          fee_tier: tier,
+          maker_taker: role,
+        },
+        charge_type: 'rate',
+        charge_value: feeRate(product, role).toFixed(),
+        charge_base_currency: null,
+      })),
+    );
+  const withdrawal = [...state.currencies.values()]
     .filter((currency) => currency.withdrawable)
     .sort((a, b) => a.code.localeCompare(b.code))
     .map((currency) => ({
-      ...none,
-      fee_type: 'withdrawal_fee',
-      fee_tier: tier,
-      currency: currency.code,
-      withdrawal_fee: withdrawalFee(currency).toFixed(),
+      fee_type: 'withdrawal_fee' as const,
+      conditions: {
+        product_type: null,
+        trading_type: null,
+        currency_pair_code: null,
+        fee_tier: tier,
+        maker_taker: null,
+      },
+      charge_type: 'fixed',
+      charge_value: withdrawalFee(currency).toFixed(),
+      charge_base_currency: currency.code,
     }));
-  return [...trade, ...withdrawal].filter((rule) => !feeType || rule.fee_type === feeType);
+  return [...trade, ...withdrawal]
+    .map((rule, n): FeeRule => ({ id: n + 1, ...rule }))
+    .filter((rule) => !feeType || rule.fee_type === feeType);
 }
 
 const listFees: ExchangeHandlerOf<'listFees'> = ({ journal, query }) => ({

@@ -171,20 +171,42 @@ describe('order_fee', () => {
 
 describe('fee reads', () => {
   it('list each product’s rates and each currency’s withdrawal fee, by the same rules', async () => {
-    const product_id = await freshProduct(sandbox, { takerFee: '0.002', makerFee: '0.001' });
-    const schedule = valid(zListFeesResponse, await sandbox.request('GET', '/fees'));
-    expect(schedule).toContainEqual({
-      fee_type: 'trade_fee',
-      fee_tier: 0,
-      product_id: String(product_id),
-      currency: null,
-      taker_fee: '0.002',
-      maker_fee: '0.001',
-      withdrawal_fee: null,
+    await freshProduct(sandbox, {
+      base: 'XRP',
+      quote: 'BTC',
+      tick: '0.00000001',
+      takerFee: '0.002',
+      makerFee: '0.001',
     });
+    const schedule = valid(zListFeesResponse, await sandbox.request('GET', '/fees'));
+    const pair = { product_type: 'CurrencyPair', trading_type: null, currency_pair_code: 'XRPBTC' };
+    const rules = schedule.filter((rule) => rule.conditions.currency_pair_code === 'XRPBTC');
+    expect(rules.map(({ id: _, ...rule }) => rule)).toEqual([
+      {
+        fee_type: 'trade_fee',
+        conditions: { ...pair, fee_tier: 0, maker_taker: 'taker' },
+        charge_type: 'rate',
+        charge_value: '0.002',
+        charge_base_currency: null,
+      },
+      {
+        fee_type: 'trade_fee',
+        conditions: { ...pair, fee_tier: 0, maker_taker: 'maker' },
+        charge_type: 'rate',
+        charge_value: '0.001',
+        charge_base_currency: null,
+      },
+    ]);
     expect(schedule).toContainEqual(
-      expect.objectContaining({ fee_type: 'withdrawal_fee', currency: 'BTC' }),
+      expect.objectContaining({
+        fee_type: 'withdrawal_fee',
+        charge_type: 'fixed',
+        charge_value: '0.0005',
+        charge_base_currency: 'BTC',
+      }),
     );
+    // One id a rule.
+    expect(new Set(schedule.map((rule) => rule.id)).size).toBe(schedule.length);
     const user = sandbox.addUser();
     const own = valid(zListUserFeesResponse, await user.call('GET', '/user/fees'));
     expect(own).toEqual(schedule);

@@ -56,12 +56,23 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
       'the amount and currency of the trade_fee entry',
     );
   }
+  const product = await context.caller.call('getProduct', {
+    path: { product_id: String(order.productId) },
+  });
+  expectStatus(product, 200);
+  const pair = String(bodyOf(product).currency_pair_code);
   const rules = await context.caller.call('listUserFees', { query: { fee_type: 'trade_fee' } });
   expectStatus(rules, 200);
-  const listed = ((Array.isArray(rules.json) ? rules.json : []) as Row[]).some(
-    (rule) => rule.fee_type === 'trade_fee' && String(rule.product_id) === String(order.productId),
-  );
-  if (!listed) failAt(`no trade_fee rule for product ${order.productId}`, rules, 'its rule');
+  const role = took ? 'taker' : 'maker';
+  const listed = ((Array.isArray(rules.json) ? rules.json : []) as Row[]).some((rule) => {
+    const conditions = (rule.conditions ?? {}) as Row;
+    return (
+      rule.fee_type === 'trade_fee' &&
+      conditions.currency_pair_code === pair &&
+      (conditions.maker_taker === role || conditions.maker_taker === null)
+    );
+  });
+  if (!listed) failAt(`no ${role} trade_fee rule for ${pair}`, rules, 'its rule');
   // The schedule and the tier are read for their shape, which the response check holds.
   expectStatus(await context.caller.call('listFees', {}), 200);
   expectStatus(await context.caller.call('getFeeTier', {}), 200);

@@ -1181,7 +1181,7 @@ export interface paths {
         };
         /**
          * List the fee schedule
-         * @description The fee rules of the exchange for every fee tier: for each product its taker and maker rates (`trade_fee`, a fraction of what a fill is charged on), for each withdrawable currency its fee per withdrawal (`withdrawal_fee`). Public.
+         * @description The fee rules of the exchange for every fee tier: for each pair its taker and maker rates (`trade_fee`, a fraction of what a fill is charged on), for each withdrawable currency its fee per withdrawal (`withdrawal_fee`). Public.
          */
         get: operations["listFees"];
         put?: never;
@@ -1674,9 +1674,11 @@ export interface components {
          * @enum {string}
          */
         FeeType: FeeType;
-        /** @description One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null. */
+        /** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
         FeeRule: FeeRule;
-        /** @description Fee rules, trade fees by product id, then withdrawal fees by currency. */
+        /** @description Where a fee rule holds; a null condition holds for any value. */
+        FeeConditions: FeeConditions;
+        /** @description Fee rules, trade fees by product (taker, then maker), then withdrawal fees by currency. */
         FeeRuleList: FeeRuleList;
         /** @description A user's fee tier and the trading volume it is judged on. */
         FeeTier: FeeTier;
@@ -4911,22 +4913,46 @@ export interface operations {
                     /**
                      * @example [
                      *       {
+                     *         "id": 1,
                      *         "fee_type": "trade_fee",
-                     *         "fee_tier": 0,
-                     *         "product_id": "1",
-                     *         "currency": null,
-                     *         "taker_fee": "0.0015",
-                     *         "maker_fee": "0.0005",
-                     *         "withdrawal_fee": null
+                     *         "conditions": {
+                     *           "product_type": "CurrencyPair",
+                     *           "trading_type": null,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "fee_tier": 0,
+                     *           "maker_taker": "taker"
+                     *         },
+                     *         "charge_type": "rate",
+                     *         "charge_value": "0.0015",
+                     *         "charge_base_currency": null
                      *       },
                      *       {
+                     *         "id": 2,
+                     *         "fee_type": "trade_fee",
+                     *         "conditions": {
+                     *           "product_type": "CurrencyPair",
+                     *           "trading_type": null,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "fee_tier": 0,
+                     *           "maker_taker": "maker"
+                     *         },
+                     *         "charge_type": "rate",
+                     *         "charge_value": "0.0005",
+                     *         "charge_base_currency": null
+                     *       },
+                     *       {
+                     *         "id": 11,
                      *         "fee_type": "withdrawal_fee",
-                     *         "fee_tier": 0,
-                     *         "product_id": null,
-                     *         "currency": "BTC",
-                     *         "taker_fee": null,
-                     *         "maker_fee": null,
-                     *         "withdrawal_fee": "0.0005"
+                     *         "conditions": {
+                     *           "product_type": null,
+                     *           "trading_type": null,
+                     *           "currency_pair_code": null,
+                     *           "fee_tier": 0,
+                     *           "maker_taker": null
+                     *         },
+                     *         "charge_type": "fixed",
+                     *         "charge_value": "0.0005",
+                     *         "charge_base_currency": "BTC"
                      *       }
                      *     ]
                      */
@@ -5008,22 +5034,46 @@ export interface operations {
                     /**
                      * @example [
                      *       {
+                     *         "id": 1,
                      *         "fee_type": "trade_fee",
-                     *         "fee_tier": 0,
-                     *         "product_id": "1",
-                     *         "currency": null,
-                     *         "taker_fee": "0.0015",
-                     *         "maker_fee": "0.0005",
-                     *         "withdrawal_fee": null
+                     *         "conditions": {
+                     *           "product_type": "CurrencyPair",
+                     *           "trading_type": null,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "fee_tier": 0,
+                     *           "maker_taker": "taker"
+                     *         },
+                     *         "charge_type": "rate",
+                     *         "charge_value": "0.0015",
+                     *         "charge_base_currency": null
                      *       },
                      *       {
+                     *         "id": 2,
+                     *         "fee_type": "trade_fee",
+                     *         "conditions": {
+                     *           "product_type": "CurrencyPair",
+                     *           "trading_type": null,
+                     *           "currency_pair_code": "BTCJPY",
+                     *           "fee_tier": 0,
+                     *           "maker_taker": "maker"
+                     *         },
+                     *         "charge_type": "rate",
+                     *         "charge_value": "0.0005",
+                     *         "charge_base_currency": null
+                     *       },
+                     *       {
+                     *         "id": 11,
                      *         "fee_type": "withdrawal_fee",
-                     *         "fee_tier": 0,
-                     *         "product_id": null,
-                     *         "currency": "BTC",
-                     *         "taker_fee": null,
-                     *         "maker_fee": null,
-                     *         "withdrawal_fee": "0.0005"
+                     *         "conditions": {
+                     *           "product_type": null,
+                     *           "trading_type": null,
+                     *           "currency_pair_code": null,
+                     *           "fee_tier": 0,
+                     *           "maker_taker": null
+                     *         },
+                     *         "charge_type": "fixed",
+                     *         "charge_value": "0.0005",
+                     *         "charge_base_currency": "BTC"
                      *       }
                      *     ]
                      */
@@ -6365,19 +6415,27 @@ export type TradeMarginAdjustment = {
  * @enum {string}
  */
 export type FeeType = "trade_fee" | "withdrawal_fee";
-/** @description One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null. */
+/** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
 export type FeeRule = {
+    id: number;
     fee_type: FeeType;
-    fee_tier: number;
-    /** @description The product a trade fee rule is for. */
-    product_id: string | null;
-    /** @description The currency a withdrawal fee rule is for. */
-    currency: string | null;
-    taker_fee: NullableDecimalLike;
-    maker_fee: NullableDecimalLike;
-    withdrawal_fee: NullableDecimalLike;
+    conditions: FeeConditions;
+    /** @description `rate` (a fraction of what the side receives) or `fixed` (an amount). */
+    charge_type: string;
+    charge_value: DecimalLike;
+    /** @description The currency a `fixed` charge is in; null for a rate. */
+    charge_base_currency: string | null;
 };
-/** @description Fee rules, trade fees by product id, then withdrawal fees by currency. */
+/** @description Where a fee rule holds; a null condition holds for any value. */
+export type FeeConditions = {
+    product_type: string | null;
+    trading_type: string | null;
+    currency_pair_code: string | null;
+    fee_tier: number;
+    /** @enum {string|null} */
+    maker_taker: "maker" | "taker" | null;
+};
+/** @description Fee rules, trade fees by product (taker, then maker), then withdrawal fees by currency. */
 export type FeeRuleList = FeeRule[];
 /** @description A user's fee tier and the trading volume it is judged on. */
 export type FeeTier = {

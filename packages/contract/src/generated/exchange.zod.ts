@@ -212,6 +212,17 @@ export const zTradeCloseAllFilters = /* @__PURE__ */ z.strictObject({
 export const zFeeType = /* @__PURE__ */ z.enum(['trade_fee', 'withdrawal_fee']);
 
 /**
+ * Where a fee rule holds; a null condition holds for any value.
+ */
+export const zFeeConditions = /* @__PURE__ */ z.object({
+    product_type: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    trading_type: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    currency_pair_code: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    fee_tier: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+    maker_taker: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.enum(['maker', 'taker']))
+});
+
+/**
  * A loan bid is `live` until it is closed.
  */
 export const zLoanBidStatus = /* @__PURE__ */ z.enum(['live', 'closed']);
@@ -1021,20 +1032,19 @@ export const zTradeList = /* @__PURE__ */ z.object({
 });
 
 /**
- * One fee rule at one fee tier: a product's taker and maker rates (`trade_fee`; a fill is charged the rate times what it is charged on), or a currency's fee per withdrawal (`withdrawal_fee`). The fields of the other kind are null.
+ * One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value.
  */
 export const zFeeRule = /* @__PURE__ */ z.object({
+    id: /* @__PURE__ */ z.int(),
     fee_type: zFeeType,
-    fee_tier: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
-    product_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
-    currency: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
-    taker_fee: zNullableDecimalLike,
-    maker_fee: zNullableDecimalLike,
-    withdrawal_fee: zNullableDecimalLike
+    conditions: zFeeConditions,
+    charge_type: /* @__PURE__ */ z.string(),
+    charge_value: zDecimalLike,
+    charge_base_currency: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string())
 });
 
 /**
- * Fee rules, trade fees by product id, then withdrawal fees by currency.
+ * Fee rules, trade fees by product (taker, then maker), then withdrawal fees by currency.
  */
 export const zFeeRuleList = /* @__PURE__ */ z.array(zFeeRule);
 
