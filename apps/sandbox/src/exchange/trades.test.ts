@@ -194,7 +194,16 @@ describe('trades', () => {
   });
 
   it('moves a take profit and places a stop loss that was not there', async () => {
-    const { trader, tradeId, stopLoss } = await openLong();
+    let clock = 1_716_000_000_000;
+    const own = await memorySandbox({ now: () => clock });
+    const { trader, tradeId, stopLoss } = await openPosition(own, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    const opened = (await trades(trader.call))[0]?.updated_at;
+    clock += 5000;
     await trader.call('PUT', `/orders/${stopLoss.id}/cancel`);
     const updated = valid(
       zUpdateTradeResponse,
@@ -202,7 +211,11 @@ describe('trades', () => {
         body: { trade: { take_profit: '130', stop_loss: '70' } },
       }),
     );
-    expect(updated).toMatchObject({ take_profit: '130', stop_loss: '70' });
+    expect(updated).toMatchObject({
+      take_profit: '130',
+      stop_loss: '70',
+      updated_at: Number(opened) + 5,
+    });
     const offTick = await trader.call('PUT', `/trades/${tradeId}`, {
       body: { trade: { stop_loss: '70.5' } },
     });

@@ -238,6 +238,10 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
   if (exits.stop_loss !== undefined) {
     setExit(journal, position, 'stop', new D(exits.stop_loss), context.now);
   }
+  // Its take profit and stop loss are the trade's own fields: the trade changed.
+  if (exits.take_profit !== undefined || exits.stop_loss !== undefined) {
+    journal.touchPosition(position).updatedAt = context.now;
+  }
   afterTrading(journal, position.productId, context.now);
   return { status: 200, body: tradeView(journal.exchange, position) };
 };
