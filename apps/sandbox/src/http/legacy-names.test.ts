@@ -176,12 +176,14 @@ describe('with_details=true', () => {
     expect((fills.body as { models: unknown[] }).models[0]).toMatchObject({ order_id: orderId });
   });
 
-  it('still refuses any other value, naming the field', async () => {
-    for (const value of ['yes', 'TRUE', 'constructor', 'toString']) {
-      const url = `/executions/me?product_id=1&with_details=${value}`;
-      const answer = await call({ url, headers: { 'X-Service-Auth': jwtFor(url) } });
-      expect(answer.status, value).toBe(400);
-      expect(answer.body).toMatchObject({ errors: { with_details: expect.any(Array) } });
+  it('still refuses any other value with 400, naming the field, on a list and on one order', async () => {
+    for (const value of ['yes', 'TRUE', 'constructor', 'toString', '2']) {
+      for (const path of ['/executions/me?product_id=1&', '/orders/1?', '/orders/client:abc?']) {
+        const url = `${path}with_details=${value}`;
+        const answer = await call({ url, headers: { 'X-Service-Auth': jwtFor(url) } });
+        expect(answer.status, url).toBe(400);
+        expect(answer.body).toMatchObject({ errors: { with_details: expect.any(Array) } });
+      }
     }
   });
 });

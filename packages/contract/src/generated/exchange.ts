@@ -2659,6 +2659,8 @@ export interface operations {
                     "application/json": Order;
                 };
             };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No order of the caller has this id. */
@@ -2766,6 +2768,8 @@ export interface operations {
                     "application/json": Order;
                 };
             };
+            /** @description A query parameter is not valid. */
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No order of the caller has this client order id. */
