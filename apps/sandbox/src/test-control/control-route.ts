@@ -39,6 +39,8 @@ export interface ControlRoute {
   /** The path template, its parameters in braces as in the specs: `/test/loans/{loan_id}/repay`. */
   path: string;
   params: Record<string, ParameterKind>;
+  /** The keys its body takes: another is refused naming it, before the handler runs. */
+  fields: readonly string[];
   handle(call: ControlCall<Record<string, unknown>>): Promise<Serialized>;
 }
 
@@ -50,11 +52,12 @@ export function controlRoute<const Kinds extends Record<string, ParameterKind>>(
   method: string,
   path: string,
   params: Kinds,
+  fields: readonly string[],
   handle: (call: ControlCall<ParametersOf<Kinds>>) => Promise<Serialized>,
 ): ControlRoute {
   const named = [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]).sort();
   if (named.join() !== Object.keys(params).sort().join()) {
     throw new Error(`${method} ${path} declares the parameters ${Object.keys(params)}`);
   }
-  return { method, path, params, handle: handle as ControlRoute['handle'] };
+  return { method, path, params, fields, handle: handle as ControlRoute['handle'] };
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MemoryApp, memoryApp } from '../testing/memory-app.js';
 
+type Row = Record<string, unknown>;
+
 let started: MemoryApp;
 
 beforeAll(async () => {
@@ -52,5 +54,23 @@ describe('the test-control paths', () => {
       const url = template.replace('{}', id);
       expect([url, (await post(url, body)).status]).toEqual([url, 404]);
     }
+  });
+
+  it('refuse a body key a call does not take, naming it, and do nothing', async () => {
+    const userId = async () => Number(((await post('/test/users', {})).body as Row).user_id);
+    const before = await userId();
+    for (const [url, body, key] of [
+      ['/test/users', { first_name: 'Carol', last_name: 'Smith' }, 'last_name'],
+      ['/test/clock', { advance_seconds: 60, advance_second: 60 }, 'advance_second'],
+      ['/test/products/1/mark_price', { price: '9500000', mark: '1' }, 'mark'],
+      ['/test/loans/1/repay', { quantity: '1' }, 'quantity'],
+    ] as const) {
+      expect([url, await post(url, body)]).toEqual([
+        url,
+        { status: 422, body: { errors: { [key]: ['unknown_field'] } } },
+      ]);
+    }
+    // The refused user was not added: the next one takes the id after the last.
+    expect(await userId()).toBe(before + 1);
   });
 });

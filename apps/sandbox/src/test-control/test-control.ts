@@ -33,36 +33,47 @@ const controlRoutes: readonly ControlRoute[] = [
     'POST',
     '/test/transactions/{transaction_id}/status',
     { transaction_id: 'uuid' },
+    ['status'],
     endTransaction,
   ),
-  controlRoute('POST', '/test/clock', {}, advanceClock),
+  controlRoute('POST', '/test/clock', {}, ['advance_seconds'], advanceClock),
   controlRoute(
     'POST',
     '/test/oauth_requests/{oauth_request_public_id}/deny',
     { oauth_request_public_id: 'uuid' },
+    [],
     denyOAuthRequest,
   ),
   controlRoute(
     'POST',
     '/test/withdrawals/{withdrawal_id}/state',
     { withdrawal_id: 'integer' },
+    ['state'],
     moveWithdrawalState,
   ),
-  controlRoute('POST', '/test/deposits', {}, creditReceivedDeposit),
+  controlRoute(
+    'POST',
+    '/test/deposits',
+    {},
+    ['user_id', 'currency', 'amount'],
+    creditReceivedDeposit,
+  ),
   controlRoute(
     'POST',
     '/test/products/{product_id}/mark_price',
     { product_id: 'integer' },
+    ['price'],
     setMarkPrice,
   ),
   controlRoute(
     'POST',
     '/test/loan_bids/{loan_bid_id}/borrow',
     { loan_bid_id: 'integer' },
+    ['quantity'],
     borrowFromBid,
   ),
-  controlRoute('POST', '/test/loans/{loan_id}/repay', { loan_id: 'integer' }, repayHouseLoan),
-  controlRoute('POST', '/test/users', {}, addTestUser),
+  controlRoute('POST', '/test/loans/{loan_id}/repay', { loan_id: 'integer' }, [], repayHouseLoan),
+  controlRoute('POST', '/test/users', {}, ['first_name'], addTestUser),
 ];
 
 /** Every test-control route as `POST /test/clock`: what the start-up banner lists. */
@@ -121,6 +132,13 @@ export function testControl(options: TestControlOptions) {
     }
     const read = readParameters(found.route, found.path);
     if ('refusal' in read) return read.refusal;
+    // A key the call does not take is a mistake of the caller's, refused as the interfaces
+    // refuse one, rather than taken for the call without it.
+    const unknown = Object.keys(body).filter((key) => !found.route.fields.includes(key));
+    if (unknown.length > 0) {
+      const errors = Object.fromEntries(unknown.map((key) => [key, ['unknown_field']]));
+      return uncachedJson(422, { errors });
+    }
     try {
       return await found.route.handle({ ...options, params: read.params, body });
     } catch (error) {
