@@ -66,6 +66,11 @@ describe('test control of loans', () => {
       status: 422,
       body: { errors: { quantity: ['more_than_the_bid_offers'] } },
     });
+    // BTC has 8 decimal places: a loan of less than one unit of the last is none.
+    expect(await borrow(bid.id, '0.000000001')).toEqual({
+      status: 422,
+      body: { errors: { quantity: ['too_many_decimals'] } },
+    });
     expect((await borrow(999_999, '0.1')).status).toBe(404);
     expect((await control('/test/loans/999999/repay', {})).status).toBe(404);
     await borrow(bid.id, '1');

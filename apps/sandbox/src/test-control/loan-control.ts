@@ -32,6 +32,9 @@ export async function borrowFromBid({
     if (!bid) return undefined;
     if (bid.status !== 'live') throw notLive(bid);
     if (asked.gt(availableOf(bid))) throw new Refusal('quantity', 'more_than_the_bid_offers');
+    // As a bid itself is held to it: no loan of a part of a unit the currency does not have.
+    const precision = journal.exchange.currencies.get(bid.currency)?.assetsPrecision ?? 0;
+    if (asked.decimalPlaces() > precision) throw new Refusal('quantity', 'too_many_decimals');
     const borrower = { positionId: null, userId: houseUserId };
     return lendFromBid(journal, bid, borrower, asked, clock.now());
   });
