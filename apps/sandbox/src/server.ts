@@ -23,7 +23,7 @@ import { type Database, openDatabase, type StoreOptions, whenOpen } from './stor
 import { migrate } from './store/migrations.js';
 import { writeDirectly } from './store/sandbox-storage.js';
 import { seedAhead } from './store/seed.js';
-import { TestClock } from './test-control/test-clock.js';
+import { clockOffsetOf, TestClock } from './test-control/test-clock.js';
 import { testControl } from './test-control/test-control.js';
 
 export interface SandboxOptions {
@@ -121,12 +121,16 @@ function storeOptions(options: SandboxOptions): StoreOptions {
 
 /** Opens and migrates the store, seeds it, and resolves once the server accepts connections. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const clock = options.testControl ? new TestClock(options.now ?? Date.now) : undefined;
-  const now = clock?.now ?? options.now ?? Date.now;
+  // What test control moved the clock by is kept in the store: a restart, with test control
+  // or without, goes on from where the clock stood. Read once the store's state is.
+  let offset = () => 0;
+  const clock = new TestClock(options.now ?? Date.now, () => offset());
+  const now = clock.now;
   const credentials = options.credentials ?? defaultCredentials;
   const opening = openDatabase(storeOptions(options));
   const database = whenOpen(opening);
   const { sequencer, seeded } = seedAhead(database, credentials, now(), migrate(database));
+  offset = clockOffsetOf(sequencer);
 
   const log = createLogger(options.logDestination);
   // The OAuth hrefs name the server's own URL, known once it listens: the handlers are put
@@ -149,9 +153,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         docsUrl: options.docsUrl,
         handlers,
         credentials,
-        testControl: clock !== undefined,
+        testControl: options.testControl === true,
       }),
-      clock && testControl({ sequencer, clock }),
+      options.testControl ? testControl({ sequencer, clock }) : undefined,
     ),
     anonymousRateLimits: options.anonymousRateLimits,
     log,

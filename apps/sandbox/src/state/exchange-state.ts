@@ -174,6 +174,12 @@ export interface Position {
  * The leverage level a user set on a trading account (`PUT /trading_accounts/{id}`): what
  * their margin orders on the product take when they name none. Kept only once set.
  */
+/** How far the sandbox's clock runs ahead of the wall clock: one record, id 1. */
+export interface ClockOffset {
+  readonly id: number;
+  readonly offsetMs: number;
+}
+
 export interface LeverageSetting {
   readonly tradingAccountId: number;
   readonly userId: number;
@@ -411,6 +417,8 @@ export class ExchangeState {
   readonly #loansByUser = new KeyedLists<number, Loan>();
   /** Leverage settings by trading account id. */
   leverageSettings = new Map<number, LeverageSetting>();
+  /** What test control has moved the sandbox's clock forward by (`TestClock`). */
+  clockOffset: ClockOffset | undefined;
   loanBook = new Map<string, { bid: LoanLevel[]; ask: LoanLevel[] }>();
   books = new Map<number, Book>();
   /** Whether each order is in its book right now; the book is derived, never stored. */

@@ -1,5 +1,6 @@
 import {
   type ApiTokenRecord,
+  type ClockOffset,
   type Currency,
   type Deposit,
   ExchangeState,
@@ -65,6 +66,7 @@ export interface Records {
   loanBid: LoanBid;
   loan: Loan;
   leverageSetting: LeverageSetting;
+  clockOffset: ClockOffset;
   // What a sandbox is given rather than asks for (`seeding.ts`, `demo-seed.ts`): added,
   // never changed.
   currency: Currency;
@@ -157,6 +159,15 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
     add: (state, row) => state.exchange.leverageSettings.set(row.tradingAccountId, row),
     drop: (state, row) => state.exchange.leverageSettings.delete(row.tradingAccountId),
   },
+  clockOffset: {
+    key: () => 'clock',
+    add: (state, row) => {
+      state.exchange.clockOffset = row;
+    },
+    drop: (state) => {
+      state.exchange.clockOffset = undefined;
+    },
+  },
   currency: {
     key: (row) => row.code,
     add: (state, row) => state.exchange.currencies.set(row.code, row),
@@ -220,4 +231,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'loanBid',
   'leverageSetting',
   'loan',
+  'clockOffset',
 ];

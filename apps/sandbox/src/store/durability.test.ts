@@ -101,6 +101,37 @@ describe('durability', () => {
     }
   });
 
+  it('keeps how far test control moved the clock, with test control or without', async () => {
+    const dir = await dataDir();
+    const day = 24 * 60 * 60;
+    const first = await startSandbox({ port: 0, dataDir: dir, testControl: true });
+    const json = { 'content-type': 'application/json' };
+    const move = (seconds: number) =>
+      send(
+        first.exchangeUrl,
+        'POST',
+        '/test/clock',
+        json,
+        JSON.stringify({ advance_seconds: seconds }),
+      );
+    expect((await move(day)).status).toBe(200);
+    const moved = await move(day);
+    const movedTo = (moved.body as { now: number }).now;
+    expect(movedTo - Date.now() / 1000).toBeGreaterThan(2 * day - 60);
+    await first.close();
+
+    const second = await startSandbox({ port: 0, dataDir: dir });
+    try {
+      const product = await send(second.exchangeUrl, 'GET', '/products/1', {});
+      // The product's timestamp is the sandbox's clock: two days ahead, as it was left.
+      const at = Number((product.body as { timestamp: string }).timestamp);
+      expect(at).toBeGreaterThanOrEqual(movedTo);
+      expect(at - Date.now() / 1000).toBeGreaterThan(2 * day - 60);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('reads an intent made before a restart when a call names it, and keeps it consumed', async () => {
     const store = await lastingStore();
     const partnerCall = async (

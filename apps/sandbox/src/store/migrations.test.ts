@@ -48,6 +48,7 @@ const allMigrations = [
   '0031.do.orders-fee-charged.sql',
   '0032.do.trades-close-fee.sql',
   '0033.do.fill-seconds-value.sql',
+  '0034.do.sandbox-clock.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -161,11 +162,18 @@ async function seedWithFills(db: Database): Promise<void> {
   for (const [table, column] of lacking) {
     await db.apply(`ALTER TABLE ${table} ADD COLUMN ${column} bigint`);
   }
+  // The clock test control moved (0034) is read at start; a store older than it has none.
+  const { rows: clock } = await db.read((tx) =>
+    tx.query<{ found: boolean }>("SELECT to_regclass('sandbox_clock') IS NOT NULL AS found"),
+  );
+  const withoutClock = !clock[0]?.found;
+  if (withoutClock) await db.apply('CREATE TABLE sandbox_clock (id integer, offset_ms bigint)');
   const sequencer = await seed(await asOfItsVersion(db), defaultCredentials, T0);
   await sequencer.settled();
   for (const [table, column] of lacking) {
     await db.apply(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
+  if (withoutClock) await db.apply('DROP TABLE sandbox_clock');
   await db.transaction(async (tx) => {
     for (const productId of [1, 2]) {
       await addOrderHistory(tx, { orders: 5, userId: demoUserId, productId, since: T0 });

@@ -236,6 +236,14 @@ export const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  clockOffset: {
+    name: 'sandbox_clock',
+    columns: [
+      ['id', 'integer', 'id'],
+      ['offset_ms', 'bigint', 'offsetMs'],
+    ],
+    onConflict: '',
+  },
   partnerClock: {
     name: 'qe_partner_clocks',
     columns: [

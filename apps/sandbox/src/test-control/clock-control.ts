@@ -7,7 +7,8 @@ const maxAdvanceSeconds = 10 * 365 * 24 * 3600;
 
 /**
  * `POST /test/clock` with `{"advance_seconds": 30}` moves the sandbox's clock forward: OAuth
- * requests, quotes, `--settle-after` and the interest of loans all follow it.
+ * requests, quotes, `--settle-after` and the interest of loans all follow it, and the store
+ * keeps how far, for the next start.
  */
 export async function advanceClock({ sequencer, clock, body }: ControlCall): Promise<Serialized> {
   const seconds = body.advance_seconds;
@@ -19,8 +20,14 @@ export async function advanceClock({ sequencer, clock, body }: ControlCall): Pro
   ) {
     return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
   }
-  clock.advance(seconds * 1000);
-  // Interest is charged by the sandbox's clock: the days it just skipped are owed now.
-  await sequencer.run((journal) => chargeDueInterest(journal, clock.now()));
+  await sequencer.run((journal) => {
+    // Kept in the store with the interest it makes due, in one batch.
+    const held = journal.exchange.clockOffset;
+    const offsetMs = (held?.offsetMs ?? 0) + seconds * 1000;
+    if (held) journal.touch('clockOffset', held).offsetMs = offsetMs;
+    else journal.add('clockOffset', { id: 1, offsetMs });
+    // Interest is charged by the sandbox's clock: the days it just skipped are owed now.
+    chargeDueInterest(journal, clock.now());
+  });
   return uncachedJson(200, { now: Math.floor(clock.now() / 1000) });
 }

@@ -9,7 +9,7 @@ import { createApp } from '../http/app.js';
 import { buildRoutes } from '../http/router.js';
 import { findSessionSecret } from '../partner/handlers.js';
 import { sandboxHandlers, sandboxStoredReads } from '../sandbox-handlers.js';
-import { TestClock } from '../test-control/test-clock.js';
+import { clockOffsetOf, TestClock } from '../test-control/test-clock.js';
 import { testControl } from '../test-control/test-control.js';
 import { type MemorySandbox, memorySandbox } from './memory-sandbox.js';
 
@@ -19,8 +19,10 @@ export interface MemoryApp {
 }
 
 export async function memoryApp(options: { testControl?: boolean } = {}): Promise<MemoryApp> {
-  const clock = options.testControl ? new TestClock(Date.now) : undefined;
+  let offset = () => 0;
+  const clock = options.testControl ? new TestClock(Date.now, () => offset()) : undefined;
   const sandbox = await memorySandbox(clock ? { now: clock.now } : {});
+  offset = clockOffsetOf(sandbox.sequencer);
   const { app } = await createApp({
     sequencer: sandbox.sequencer,
     routes: buildRoutes(),
