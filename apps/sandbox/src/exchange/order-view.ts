@@ -126,5 +126,6 @@ export async function orderWithExecutions(
     })),
     trailing_stop_type: order.trailingStop?.type ?? null,
     trailing_stop_value: order.trailingStop ? decimal(order.trailingStop.value) : null,
+    settings: null,
   };
 }

@@ -156,7 +156,11 @@ describe('trailing stop orders', () => {
     expect(detailed.body).toMatchObject({ trailing_stop_type: 'fiat', trailing_stop_value: '10' });
     const limit = await place(trader.call, { product_id, side: 'sell', price: '200' });
     const plain = await trader.call('GET', `/orders/${limit.id}?with_details=1`);
-    expect(plain.body).toMatchObject({ trailing_stop_type: null, trailing_stop_value: null });
+    expect(plain.body).toMatchObject({
+      trailing_stop_type: null,
+      trailing_stop_value: null,
+      settings: null,
+    });
     await trader.call('PUT', `/orders/${limit.id}/cancel`);
     await tradeAt(product_id, '120');
     expect((await getOrder(trader.call, trailing.id)).price).toBe('110');

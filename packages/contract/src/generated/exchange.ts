@@ -5765,6 +5765,8 @@ export type Order = {
     trailing_stop_type?: TrailingStopType | null;
     /** @description With `with_details=1`: a trailing stop's distance from the best price it has seen, null for another order (by convention). */
     trailing_stop_value?: NullableDecimalLike;
+    /** @description With `with_details=1`: settings the order was placed with (by convention). Neither the description nor its conventions name a setting an order can be placed with, so the sandbox answers null; a client should take an object it does not know. */
+    settings?: Record<string, never> | null;
 };
 /** @description One page of orders. Some servers send the page numbers as numeric strings. */
 export type OrderList = {

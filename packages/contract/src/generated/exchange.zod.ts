@@ -663,7 +663,8 @@ export const zOrder = /* @__PURE__ */ z.object({
     unwound_trade_leverage_level: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.int()),
     executions: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(zOrderExecution)),
     trailing_stop_type: /* @__PURE__ */ z.nullish(zTrailingStopType),
-    trailing_stop_value: /* @__PURE__ */ z.optional(zNullableDecimalLike)
+    trailing_stop_value: /* @__PURE__ */ z.optional(zNullableDecimalLike),
+    settings: /* @__PURE__ */ z.nullish(/* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()))
 });
 
 /**
