@@ -155,10 +155,17 @@ check(
     decimal(charged).eq(decimal(estimated.amount).neg()) &&
     decimal(order.order_fee).eq(decimal(charged).neg()),
 );
+// The P&L paid against the position is its close_pnl, and what the close's fills realized:
+// the caller's margin fills newer than the opening order's.
 const pnl = sum(0, ...against('Trade', closed.id).map((e) => e.gross_amount));
+let realized = decimal(0);
+for await (const fill of client.executions.iterateMine({ product_id, with_details: 1 })) {
+  if (String(fill.order_id) === String(opening.id)) break;
+  realized = realized.plus(fill.pnl ?? 0);
+}
 check(
-  `position ${closed.id}: P&L ${pnl} in the ledger, ${closed.close_pnl} on the position`,
-  decimal(pnl).eq(closed.close_pnl),
+  `position ${closed.id}: P&L ${pnl} in the ledger, ${closed.close_pnl} on the position, ${realized} in its fills`,
+  decimal(pnl).eq(closed.close_pnl) && realized.eq(pnl),
 );
 // Its fees in the funding currency: the opening order's order_fee and the trade's close_fee.
 const opened = await client.orders.get({ id: opening.id });

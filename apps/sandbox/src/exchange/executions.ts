@@ -9,13 +9,18 @@ import { pageFrom } from './paging.js';
 
 type OwnExecution = components['schemas']['OwnExecution'];
 
-/** A fill as the owner of `order` sees it; with details, the order it filled. */
+/**
+ * A fill as the owner of `order` sees it: on margin, with what it realized for that side;
+ * with details, the order it filled.
+ */
 export function ownView(fill: Fill, order: OwnFill['order'], withDetails: boolean): OwnExecution {
   const view: OwnExecution = {
     ...executionView(fill),
     my_side: order.side,
     target: order.tradingType === 'spot' ? 'spot' : 'margin',
   };
+  const pnl = order.id === fill.takerOrderId ? fill.takerPnl : fill.makerPnl;
+  if (pnl !== null) view.pnl = pnl.toFixed();
   if (withDetails) {
     view.order_id = order.id;
     view.client_order_id = order.clientOrderId;

@@ -1,5 +1,12 @@
-import { D, isOpen, type Order, type TrailingStop, takesOnly } from '../state/exchange-state.js';
-import type { Journal } from '../state/journal.js';
+import {
+  D,
+  type Fill,
+  isOpen,
+  type Order,
+  type TrailingStop,
+  takesOnly,
+} from '../state/exchange-state.js';
+import type { Journal, Writable } from '../state/journal.js';
 import { chargeFee } from './fill-fees.js';
 import {
   closesPosition,
@@ -80,7 +87,8 @@ function settle(
     if (free.lt(cost.amount)) return false;
   }
   const fillId = state.next.fill++;
-  journal.addFill({
+  // Completed below, before the call commits: a margin side's P&L is known once it is booked.
+  const fill: Writable<Fill> = {
     id: fillId,
     productId: taker.productId,
     takerOrderId: taker.id,
@@ -89,7 +97,10 @@ function settle(
     price,
     quantity,
     createdAt: now,
-  });
+    takerPnl: null,
+    makerPnl: null,
+  };
+  journal.addFill(fill);
   for (const order of [taker, maker]) {
     const filling = journal.touchOrder(order);
     filling.filledQuantity = order.filledQuantity.plus(quantity);
@@ -123,11 +134,15 @@ function settle(
       { id: fillId, now },
     );
   }
-  if (buyer.tradingType !== 'spot') bookMarginFill(journal, buyer, quantity, price, now);
-  if (seller.tradingType !== 'spot') bookMarginFill(journal, seller, quantity, price, now);
-  const fill = { id: fillId, quantity, price, now };
-  chargeFee(journal, taker, 'taker', product, fill);
-  chargeFee(journal, maker, 'maker', product, fill);
+  for (const order of [buyer, seller]) {
+    if (order.tradingType === 'spot') continue;
+    const pnl = bookMarginFill(journal, order, quantity, price, now);
+    if (order === taker) fill.takerPnl = pnl;
+    else fill.makerPnl = pnl;
+  }
+  const charged = { id: fillId, quantity, price, now };
+  chargeFee(journal, taker, 'taker', product, charged);
+  chargeFee(journal, maker, 'maker', product, charged);
   for (const order of [taker, maker]) openConditionalOrders(journal, order, fillId, now);
   return true;
 }

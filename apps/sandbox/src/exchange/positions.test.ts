@@ -1,7 +1,9 @@
 import {
   zCancelOrderResponse,
   zEditOrderResponse,
+  zListBalanceHistoryResponse,
   zListOrdersResponse,
+  zListOwnExecutionsResponse,
   zListTradesResponse,
   zUpdateOrderTpslResponse,
 } from '@exchange-kit/contract/exchange/schemas';
@@ -89,6 +91,39 @@ describe('margin positions', () => {
     expect((await getOrder(trader.call, takeProfit.id)).status).toBe('cancelled');
     // Bought back at 150, the short lost 50; its margin was 25.
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999975', reserved: '0' });
+  });
+
+  it("each of the owner's margin fills shows what it realized, as paid to the ledger", async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'sell',
+      leverage: 4,
+      takeProfit: '50',
+      stopLoss: '110',
+    });
+    const asker = sandbox.addUser();
+    await place(asker.call, { product_id, side: 'sell', price: '150', quantity: '1' });
+    await trading.tradeAt(sandbox, product_id, '110');
+    const own = valid(
+      zListOwnExecutionsResponse,
+      await trader.call('GET', `/executions/me?product_id=${product_id}`),
+    );
+    // Newest first: the stop loss bought back at 150, a loss of 50 cut to the margin of 25.
+    expect(own.models).toMatchObject([
+      { my_side: 'buy', price: '150', target: 'margin', pnl: '-25' },
+      { my_side: 'sell', price: '100', target: 'margin', pnl: '0' },
+    ]);
+    const paid = valid(
+      zListBalanceHistoryResponse,
+      await trader.call('GET', '/balance_history?currency=JPY&source_action=cfd_pnl'),
+    );
+    expect(paid).toMatchObject([{ amount: '-25', source_object_id: tradeId }]);
+    // The spot side of the same fill realized nothing a trade holds.
+    const spot = valid(
+      zListOwnExecutionsResponse,
+      await asker.call('GET', `/executions/me?product_id=${product_id}`),
+    );
+    expect(spot.models).toMatchObject([{ my_side: 'sell', target: 'spot' }]);
+    expect(spot.models[0]).not.toHaveProperty('pnl');
   });
 
   it('a margin order cancelled after part of it filled leaves a take profit and stop loss on that part', async () => {

@@ -20,6 +20,7 @@ export const openQuantity = (position: Position) =>
  * (a position already closed takes no more); any other order opens its position with its
  * first fill, under an id of its own that becomes the order's trade id, and adds to it with
  * the next ones. Both sides of one fill may open a position, so the id is not the fill's.
+ * Returns the profit or loss the fill realized: 0 unless it closed part of a position.
  */
 export function bookMarginFill(
   journal: Journal,
@@ -27,15 +28,14 @@ export function bookMarginFill(
   quantity: D,
   price: D,
   now: number,
-): void {
+): D {
   const product = journal.exchange.products.get(order.productId);
   if (!product) throw new Error(`Order ${order.id} names no product`);
   if (order.unwoundTradeId !== null) {
     const position = positionClosedBy(journal, order);
-    if (position?.status === 'open') {
-      closePosition(journal, position, product, quantity, price, now);
-    }
-    return;
+    return position?.status === 'open'
+      ? closePosition(journal, position, product, quantity, price, now)
+      : new D(0);
   }
   // A position closed while its order still rests takes no more: the order opens another.
   const held = order.tradeId === null ? undefined : journal.exchange.positions.get(order.tradeId);
@@ -75,6 +75,7 @@ export function bookMarginFill(
   holdMargin(journal, position, product, added);
   const inBase = position.fundingCurrency === product.baseCurrency;
   borrowForFill(journal, position, { quantity, price, inBase, now });
+  return new D(0);
 }
 
 /**
@@ -82,7 +83,8 @@ export function bookMarginFill(
  * profit or loss against the average open price is paid into the funding account. A loss
  * is taken from the released margin and never beyond it, so no balance falls under what its
  * owner's other orders and positions hold. A closing fill calls it, and so does the mark
- * price when it closes a position without a fill (the house on the other side).
+ * price when it closes a position without a fill (the house on the other side). Returns
+ * what was paid: the profit, or the loss as a negative amount.
  */
 export function closePosition(
   journal: Journal,
@@ -91,7 +93,7 @@ export function closePosition(
   quantity: D,
   price: D,
   now: number,
-): void {
+): D {
   chargeDueInterest(journal, now, journal.exchange.loansOf(position.id));
   const closing = journal.touchPosition(position);
   const openBefore = openQuantity(position);
@@ -118,6 +120,7 @@ export function closePosition(
   settle(position.userId, realized);
   settle(houseUserId, realized.neg());
   repayForClose(journal, position, { closed, openBefore, now });
+  return realized;
 }
 
 /** The average price of the opening fills of `position`. */

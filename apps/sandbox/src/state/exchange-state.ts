@@ -196,6 +196,13 @@ export interface Fill {
   readonly price: D;
   readonly quantity: D;
   readonly createdAt: number;
+  /**
+   * What the fill realized for each margin side, in its funding currency: the profit or loss
+   * a closing side was paid (`cfd_pnl`), 0 for a side that opened or added to a trade. Null
+   * for a spot side, and for a fill written before the store kept it.
+   */
+  readonly takerPnl: D | null;
+  readonly makerPnl: D | null;
 }
 
 /**

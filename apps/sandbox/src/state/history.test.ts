@@ -4,7 +4,7 @@ import { defaultCredentials } from '../config.js';
 import { demoUserId } from '../demo-market.js';
 import { type Client, type ParsedResponse, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { place } from '../testing/trading.js';
+import { getOrder, place } from '../testing/trading.js';
 
 const T0 = 1_716_000_000_000;
 
@@ -12,12 +12,15 @@ const T0 = 1_716_000_000_000;
  * A live order, a cancelled one and two filled ones of the demo user (one taking the demo
  * book, one made against the second demo user), then every read of that history.
  */
-async function historyAnswers(sandbox: MemorySandbox) {
-  const demo = sandbox.clientFor(defaultCredentials);
-  const second = sandbox.clientFor({
+const secondOf = (sandbox: MemorySandbox) =>
+  sandbox.clientFor({
     tokenId: defaultCredentials.secondTokenId,
     tokenSecret: defaultCredentials.secondTokenSecret,
   });
+
+async function historyAnswers(sandbox: MemorySandbox) {
+  const demo = sandbox.clientFor(defaultCredentials);
+  const second = secondOf(sandbox);
   const live = await place(demo, { product_id: 1, price: '9000000', client_order_id: 'h-live' });
   const gone = await place(demo, { product_id: 1, price: '9000000', client_order_id: 'h-gone' });
   valid(zCancelOrderResponse, await demo('PUT', `/orders/${gone.id}/cancel`));
@@ -161,6 +164,44 @@ describe('history read from the store answers as history read from memory', () =
     expect(orders.get(ids.gone)?.status).toBe('cancelled');
     expect([ids.taken, ids.made].filter((id) => orders.has(id))).toEqual([]);
     expect(stored.sequencer.state.exchange.entriesByUser.of(demoUserId)).toEqual([]);
+    expect(stored.sequencer.state.exchange.fillsByProduct.all()).toEqual([]);
+  });
+
+  it('keeps what each margin fill realized for its side', async () => {
+    // A long of the second demo user against the demo book, closed at once across the spread.
+    const roundTrip = async (sandbox: MemorySandbox) => {
+      const second = secondOf(sandbox);
+      const opening = await place(second, {
+        product_id: 1,
+        order_type: 'market',
+        price: undefined,
+        trading_type: 'margin',
+        leverage_level: 2,
+      });
+      const { trade_id } = await getOrder(second, opening.id);
+      await second('PUT', `/trades/${trade_id}/close`, { body: {} });
+      const own = await second('GET', '/executions/me?product_id=1&limit=2&with_details=1');
+      const models = (own.body as { models: { order_id: number }[] }).models;
+      // Order ids need not match between the two sandboxes: each fill's order is held instead.
+      expect(models[1]?.order_id).toBe(Number(opening.id));
+      for (const model of models) model.order_id = 0;
+      return {
+        own,
+        paid: await second('GET', '/balance_history?currency=JPY&source_action=cfd_pnl'),
+      };
+    };
+    const fromMemory = await roundTrip(inMemory);
+    const fromStore = await roundTrip(stored);
+    expect(fromStore).toEqual(fromMemory);
+    const [paid] = fromStore.paid.body as { amount: string }[];
+    expect(Number(paid?.amount)).toBeLessThan(0);
+    expect(fromStore.own.body).toMatchObject({
+      models: [
+        { my_side: 'sell', target: 'margin', pnl: paid?.amount },
+        { my_side: 'buy', target: 'margin', pnl: '0' },
+      ],
+    });
+    await stored.sequencer.settled();
     expect(stored.sequencer.state.exchange.fillsByProduct.all()).toEqual([]);
   });
 });

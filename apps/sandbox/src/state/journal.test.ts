@@ -218,6 +218,8 @@ describe('Journal', () => {
         price: new D(100),
         quantity: new D(1),
         createdAt: 1_000,
+        takerPnl: null,
+        makerPnl: null,
       });
     }
     const changes = new Changes();

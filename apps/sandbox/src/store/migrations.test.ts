@@ -49,6 +49,7 @@ const allMigrations = [
   '0032.do.trades-close-fee.sql',
   '0033.do.fill-seconds-value.sql',
   '0034.do.sandbox-clock.sql',
+  '0035.do.fill-pnl.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */

@@ -102,6 +102,8 @@ export const fills: Table<Fill> = {
     ['price', 'numeric', 'price'],
     ['quantity', 'numeric', 'quantity'],
     ['created_at', 'bigint', 'createdAt'],
+    ['taker_pnl', 'numeric', 'takerPnl'],
+    ['maker_pnl', 'numeric', 'makerPnl'],
   ],
   onConflict: '',
 };

@@ -11,7 +11,8 @@ const opened = 'TRADE-OPENED-BY-MARGIN-FILL';
 const closePartial = 'TRADE-CLOSE-PARTIAL';
 const closeAll = 'TRADE-CLOSE-ALL';
 const closeFee = 'TRADE-CLOSE-FEE';
-const covered = [opened, closePartial, closeFee, closeAll];
+const closePnl = 'TRADE-CLOSE-PNL';
+const covered = [opened, closePartial, closeFee, closePnl, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
@@ -99,26 +100,15 @@ async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<
   return `open_quantity ${before.toFixed()} -> ${open.toFixed()}`;
 }
 
-/** The caller's trade_fee entries of `currency`, newest first, as the balance history lists them. */
-async function feeEntries(context: ScenarioContext, currency: string): Promise<Row[]> {
-  const call = await context.caller.call('listBalanceHistory', {
-    query: { currency, source_action: 'trade_fee', limit: '1000' },
-  });
-  return arrayOf(call);
-}
-
 /**
  * The trade's close_fee after its partial close against before it: up by the trade_fee
  * entries the close added in its funding currency. The scenario runs alone, so every entry
  * added meanwhile is the close's.
  */
-async function checkCloseFee(
-  context: ScenarioContext,
-  before: { trade: Row; entries: Row[] },
-): Promise<string> {
+async function checkCloseFee(context: ScenarioContext, before: BeforeClose): Promise<string> {
   const currency = String(before.trade.funding_currency);
-  const known = new Set(before.entries.map((entry) => String(entry.id)));
-  const added = (await feeEntries(context, currency)).filter(
+  const known = new Set(before.fees.map((entry) => String(entry.id)));
+  const added = (await entriesOf(context, currency, 'trade_fee')).filter(
     (entry) => !known.has(String(entry.id)),
   );
   const charged = added.reduce((sum, entry) => sum.minus(String(entry.amount)), new Decimal(0));
@@ -136,6 +126,84 @@ async function checkCloseFee(
     );
   }
   return `trade ${String(after.id)}: close_fee up by ${charged.toFixed()} ${currency}`;
+}
+
+/** The caller's entries of `currency` and `sourceAction`, newest first. */
+async function entriesOf(context: ScenarioContext, currency: string, sourceAction: string) {
+  const call = await context.caller.call('listBalanceHistory', {
+    query: { currency, source_action: sourceAction, limit: '1000' },
+  });
+  return arrayOf(call);
+}
+
+/** The caller's fills of `productId` as `executions/me` lists them with details. */
+async function ownFills(context: ScenarioContext, productId: string) {
+  const call = await context.caller.call('listOwnExecutions', {
+    query: { product_id: productId, with_details: '1', limit: '200' },
+  });
+  return { call, fills: listOf(call) };
+}
+
+/** What the trade's partial close is read against: what was there before it. */
+export interface BeforeClose {
+  trade: Row;
+  fees: Row[];
+  paid: Row[];
+  fillIds: Set<string>;
+}
+
+/**
+ * The fills the partial close added to `executions/me` realized, each, what its cfd_pnl entry
+ * paid: their pnl sums to the entries naming the trade that the close added. The fills of
+ * the order that opened the trade realized nothing. The scenario runs alone, so every fill
+ * and entry added meanwhile is the close's.
+ */
+async function checkClosePnl(
+  context: ScenarioContext,
+  before: BeforeClose,
+  order: OrderRef,
+): Promise<string> {
+  const tradeId = String(before.trade.id);
+  const currency = String(before.trade.funding_currency);
+  const known = new Set(before.paid.map((entry) => String(entry.id)));
+  const paid = (await entriesOf(context, currency, 'cfd_pnl')).filter(
+    (entry) =>
+      !known.has(String(entry.id)) &&
+      entry.source_object_type === 'Trade' &&
+      String(entry.source_object_id) === tradeId,
+  );
+  const owed = paid.reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
+  const { call, fills } = await ownFills(context, order.productId);
+  const closing = fills.filter((fill) => !before.fillIds.has(String(fill.id)));
+  if (closing.length === 0) failAt(`the close of trade ${tradeId} made no fill`, call, 'its fills');
+  let realized = new Decimal(0);
+  for (const fill of closing) {
+    if (fill.target !== 'margin' || typeof fill.pnl !== 'string') {
+      failAt(
+        `fill ${String(fill.id)} of the close of trade ${tradeId}: target ${String(fill.target)}, pnl ${String(fill.pnl)}`,
+        call,
+        'a margin fill with its pnl',
+      );
+    }
+    realized = realized.plus(fill.pnl);
+  }
+  if (!realized.eq(owed)) {
+    failAt(
+      `the close's ${closing.length} fill(s) of trade ${tradeId} show pnl ${realized.toFixed()}, its ${paid.length} cfd_pnl entries paid ${owed.toFixed()} ${currency}`,
+      call,
+      `pnl summing to ${owed.toFixed()}`,
+    );
+  }
+  const opening = fills.filter((fill) => String(fill.order_id) === String(order.id));
+  const notZero = opening.find((fill) => !new Decimal(String(fill.pnl ?? 'NaN')).isZero());
+  if (notZero) {
+    failAt(
+      `fill ${String(notZero.id)} that opened trade ${tradeId} shows pnl ${String(notZero.pnl)}`,
+      call,
+      'pnl 0',
+    );
+  }
+  return `trade ${tradeId}: the close's ${closing.length} fill(s) realized ${realized.toFixed()} ${currency}, as paid`;
 }
 
 async function checkCloseAll(context: ScenarioContext, trade: Row, productId: string) {
@@ -212,12 +280,18 @@ const trades: Scenario = {
     }
     const open = trade;
     await manage(context, open);
-    const before = {
+    const currency = String(open.funding_currency);
+    const before: BeforeClose = {
       trade: open,
-      entries: await feeEntries(context, String(open.funding_currency)),
+      fees: await entriesOf(context, currency, 'trade_fee'),
+      paid: await entriesOf(context, currency, 'cfd_pnl'),
+      fillIds: new Set(
+        (await ownFills(context, order.productId)).fills.map((fill) => String(fill.id)),
+      ),
     };
     await context.evidence.check(closePartial, () => checkClosePartial(context, open));
     await context.evidence.check(closeFee, () => checkCloseFee(context, before));
+    await context.evidence.check(closePnl, () => checkClosePnl(context, before, order));
     await context.evidence.check(closeAll, () => checkCloseAll(context, open, order.productId));
   },
 };

@@ -760,6 +760,19 @@ const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: "the caller's margin fills' pnl off in its last digit",
+    covers: 'TRADE-CLOSE-PNL',
+    response: (request, response) =>
+      is(request, 'listOwnExecutions') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((fill) =>
+              fill.pnl === undefined ? fill : { ...fill, pnl: offInLastDigit(fill.pnl) },
+            ),
+          }))
+        : response,
+  },
+  {
     name: 'a partial close leaves close_quantity as it was',
     covers: 'TRADE-CLOSE-PARTIAL',
     response: (request, response) =>

@@ -161,7 +161,8 @@ export const channels = {
     "payload": "OwnExecution",
     "decimals": {
       "quantity": true,
-      "price": true
+      "price": true,
+      "pnl": true
     }
   },
   "userAccount": {

@@ -1506,7 +1506,7 @@ export interface components {
         ExecutionList: ExecutionList;
         /** @description A fill of an order, as the order's details list it. */
         OrderExecution: OrderExecution;
-        /** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
+        /** @description A fill of the caller's: the public fields, the side the caller took, what it traded (`target`) and on margin what it realized (`pnl`), and with `with_details=1` the order of the caller's that it filled. */
         OwnExecution: OwnExecution;
         /** @description One page of the caller's fills. */
         OwnExecutionList: OwnExecutionList;
@@ -5799,7 +5799,7 @@ export type OrderExecution = Execution & {
     my_side: Side;
     timestamp: UnixSecondsFractional;
 };
-/** @description A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled. */
+/** @description A fill of the caller's: the public fields, the side the caller took, what it traded (`target`) and on margin what it realized (`pnl`), and with `with_details=1` the order of the caller's that it filled. */
 export type OwnExecution = Execution & {
     my_side: Side;
     /**
@@ -5807,6 +5807,8 @@ export type OwnExecution = Execution & {
      * @enum {string}
      */
     target: "spot" | "margin";
+    /** @description On a margin fill, what it realized in the trade's funding currency: the profit (or, negative, the loss) a fill that closed part of a trade paid into the funding account as `cfd_pnl`, and 0 for a fill that opened or added to a trade. Absent on a spot fill, and on a fill a store kept from before it recorded P&L. */
+    pnl?: DecimalLike;
     /** @description With `with_details=1`, the id of the caller's order the fill filled. */
     order_id?: number | string;
     /** @description With `with_details=1`, that order's client order id, or null. */

@@ -677,11 +677,12 @@ export const zOrderList = /* @__PURE__ */ z.object({
 });
 
 /**
- * A fill of the caller's: the public fields, the side the caller took and what it traded (`target`), and with `with_details=1` the order of the caller's that it filled.
+ * A fill of the caller's: the public fields, the side the caller took, what it traded (`target`) and on margin what it realized (`pnl`), and with `with_details=1` the order of the caller's that it filled.
  */
 export const zOwnExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__PURE__ */ z.object({
     my_side: zSide,
     target: /* @__PURE__ */ z.enum(['spot', 'margin']),
+    pnl: /* @__PURE__ */ z.optional(zDecimalLike),
     order_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([
         /* @__PURE__ */ z.int(),
         /* @__PURE__ */ z.string()

@@ -676,6 +676,24 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-CLOSE-PNL",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 8,
+    "source": "convention",
+    "operations": [
+      "closeTrade",
+      "listOwnExecutions",
+      "listBalanceHistory"
+    ],
+    "trigger": "PUT /trades/{trade_id}/close with a closed_quantity below the trade's open quantity, then GET /executions/me?with_details=1 of the trade's product",
+    "condition": "the book can fill the close",
+    "expect": {
+      "status": 200,
+      "also": "the caller's fills the close made are margin fills whose pnl sums to the cfd_pnl entries naming the trade (source_object_type Trade) that the close added, every digit; each fill of the order that opened the trade has pnl 0"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",
