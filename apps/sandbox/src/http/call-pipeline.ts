@@ -22,7 +22,7 @@ import { spendOneUse } from './nonce-less.js';
 import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply } from './refusals.js';
 import type { Route } from './router.js';
-import { validateRequest } from './validate.js';
+import { type SentQuery, validateRequest } from './validate.js';
 
 /** A call of an operation, as the edge reads it off the wire: routed, its body parsed. */
 export interface ParsedCall {
@@ -31,8 +31,8 @@ export interface ParsedCall {
   url: string;
   /** Path parameters, percent-decoded. */
   path: Record<string, string>;
-  /** Query parameters as text, the first value of each name. */
-  query: Record<string, string>;
+  /** Query parameters as text; a name given more than once holds each of its values. */
+  query: SentQuery;
   /** The parsed JSON body; undefined when none was sent. */
   body: unknown;
   /** The headers credentials come in (X-Service-Auth, Authorization), lower-case names. */
@@ -57,10 +57,16 @@ export interface CallPipelineOptions {
   anonymousRateLimits?: AnonymousRateLimits;
 }
 
-/** A query string as calls carry it: the first value of each name. */
-export function parseQuery(search: string): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) query[name] ??= value;
+/** A query string as calls carry it: each name with its value, or its values if repeated. */
+export function parseQuery(search: string): SentQuery {
+  // Without a prototype: a name such as `__proto__` is a parameter like any other.
+  const query: SentQuery = Object.create(null);
+  for (const [name, value] of new URLSearchParams(search)) {
+    const earlier = query[name];
+    if (earlier === undefined) query[name] = value;
+    else if (typeof earlier === 'string') query[name] = [earlier, value];
+    else earlier.push(value);
+  }
   return query;
 }
 

@@ -7,6 +7,7 @@
 import type { ApiName } from '@exchange-kit/contract/documents';
 import { HttpError } from './refusals.js';
 import { apiOfPath, type Route } from './router.js';
+import type { SentQuery } from './validate.js';
 
 /** Earlier header name → the description's, lower-case as Node hands headers over. */
 export const legacyHeaderNames = {
@@ -44,11 +45,11 @@ function withDescriptionHeaders(headers: Headers): Headers {
 }
 
 /** The query with earlier values replaced by the description's (`with_details=true` is `1`). */
-function withDescriptionQuery(query: Record<string, string>): Record<string, string> {
-  let replaced: Record<string, string> | undefined;
+function withDescriptionQuery(query: SentQuery): SentQuery {
+  let replaced: SentQuery | undefined;
   for (const [name, values] of Object.entries(legacyQueryValues)) {
     const value = query[name];
-    if (value === undefined || !Object.hasOwn(values, value)) continue;
+    if (typeof value !== 'string' || !Object.hasOwn(values, value)) continue;
     const description = values[value] as string;
     replaced ??= { ...query };
     replaced[name] = description;
@@ -57,9 +58,10 @@ function withDescriptionQuery(query: Record<string, string>): Record<string, str
 }
 
 /** A call's headers and query under the description's names; the partner interface has no others. */
-export function withDescriptionNames<
-  Call extends { headers: Headers; query: Record<string, string> },
->(api: ApiName, call: Call): Call {
+export function withDescriptionNames<Call extends { headers: Headers; query: SentQuery }>(
+  api: ApiName,
+  call: Call,
+): Call {
   if (api !== 'exchange') return call;
   return {
     ...call,

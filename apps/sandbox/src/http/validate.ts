@@ -37,9 +37,12 @@ const operationSchemas = perRoute((route): OperationSchemas => {
   return { path: pick('Path'), query: pick('Query'), body: pick('Body') };
 });
 
+/** Query parameters as sent: a name given more than once holds each of its values. */
+export type SentQuery = Record<string, string | string[]>;
+
 export interface RawRequest {
   path: Record<string, string>;
-  query: Record<string, string>;
+  query: SentQuery;
   /** The parsed JSON body; undefined when none was sent. */
   body: unknown;
 }
@@ -394,12 +397,37 @@ export interface ValidRequest {
 }
 
 /**
+ * The query with one value per name. A parameter of the operation given more than once is
+ * refused, naming it: which of its values was meant cannot be told. A repeated name the
+ * operation does not take is read as its first value, as any name it does not take is left
+ * alone.
+ */
+function singleValued(route: Route, query: SentQuery): Record<string, string> {
+  const single: Record<string, string> = Object.create(null);
+  const repeated: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'string') {
+      single[name] = value;
+    } else if (route.parameters.some((p) => p.in === 'query' && p.name === name)) {
+      repeated[name] = ['given_more_than_once'];
+    } else if (value[0] !== undefined) {
+      single[name] = value[0];
+    }
+  }
+  if (Object.keys(repeated).length > 0) {
+    throw new HttpError(refusalStatus(route, 'query'), 'A query parameter given twice', repeated);
+  }
+  return single;
+}
+
+/**
  * Validates path, query and body against the operation's generated schemas. Throws an
  * HttpError naming each refused field and why, `{errors: {quantity: ["must_be_decimal"]}}`.
  * Returns each part as its schema reads it; a part without a schema as it was sent.
  */
-export function validateRequest(route: Route, request: RawRequest): ValidRequest {
+export function validateRequest(route: Route, sent: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
+  const request = { ...sent, query: singleValued(route, sent.query) };
   for (const part of ['path', 'query', 'body'] as const) {
     const fault = textFaultIn(request[part]);
     if (fault) {

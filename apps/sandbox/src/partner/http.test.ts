@@ -137,6 +137,15 @@ describe('Quick Exchange over HTTP', () => {
       expect(answer.status, field).toBe(400);
       expect(Object.keys((answer.body as { errors: object }).errors), field).toEqual([field]);
     }
+    // Given twice, even with the same good value, a filter is refused in the partner envelope.
+    const twice = await asPartner(
+      'GET',
+      `/api/v1/partner/${key}/transactions?status=PENDING&status=PENDING`,
+    );
+    expect(twice).toMatchObject({
+      status: 400,
+      body: { success: false, errors: { status: ['given_more_than_once'] } },
+    });
   });
 
   it('QE-TRADE-NO-METHOD then settlement method and parameters, to PENDING', async () => {
