@@ -68,7 +68,14 @@ function coerceParameters(
     if (value === undefined || !parameter.schema) continue;
     const schema = resolveRef(spec, parameter.schema as SpecSchema);
     const types = ([] as string[]).concat(schema.type ?? []);
-    if (types.includes('integer') && integerText.test(value) && Number.isSafeInteger(+value)) {
+    // An integer past the safe range is read as one, to be refused as too large, unless the
+    // parameter may also be text, which keeps every digit (`order_id`).
+    const safe = Number.isSafeInteger(+value);
+    if (
+      types.includes('integer') &&
+      integerText.test(value) &&
+      (safe || !types.includes('string'))
+    ) {
       coerced[parameter.name] = Number(value);
     } else if (types.includes('number') && numberText.test(value)) {
       coerced[parameter.name] = Number(value);

@@ -1,6 +1,7 @@
 /**
- * A query parameter given more than once (Fastify's inject on the demo sandbox in memory):
- * which value was meant cannot be told, so the call is refused, naming it.
+ * How query parameters are read (Fastify's inject on the demo sandbox in memory): one given
+ * more than once is refused, naming it, since which value was meant cannot be told; a whole
+ * number past the safe range is refused as too large.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MemoryApp, memoryApp } from '../testing/memory-app.js';
@@ -59,5 +60,18 @@ describe('a query parameter given more than once', () => {
       expect(answer.status, extra).toBe(200);
       expect(answer.body).toMatchObject({ current_page: 1 });
     }
+  });
+});
+
+describe('a whole number past the safe range', () => {
+  it('is refused as too large where the parameter is a number', async () => {
+    expect(await get('/executions?product_id=1&page=10000000000000000')).toEqual({
+      status: 400,
+      body: { errors: { page: ['must_be_at_most_9007199254740991'] } },
+    });
+  });
+
+  it('keeps every digit where the parameter may be text: an order id names no order', async () => {
+    expect(await get('/orders/99999999999999999999', true)).toMatchObject({ status: 404 });
   });
 });
