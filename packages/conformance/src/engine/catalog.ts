@@ -280,6 +280,16 @@ const inputRequirements: ConformanceRequirement[] = [
     'A key a closed object (additionalProperties: false) does not take, such as a misspelled cancel_all filter',
   ),
   {
+    id: 'INPUT-REPEATED-QUERY',
+    level: 'SHOULD',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'info of exchange.openapi.yaml, Bounds (convention)',
+    summary:
+      'A query parameter given more than once (GET /executions with limit=1&limit=2): 400 naming it, given_more_than_once, never an answer for one of its values',
+    operations: ['listExecutions'],
+  },
+  {
     id: 'INPUT-GENERATED-VALID',
     level: 'MUST',
     kind: 'input',

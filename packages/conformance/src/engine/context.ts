@@ -30,7 +30,8 @@ export type Auth =
 
 export interface CallOptions {
   path?: Record<string, string | number>;
-  query?: Record<string, string>;
+  /** A name given several values is sent once with each, in their order. */
+  query?: Record<string, string | readonly string[]>;
   body?: unknown;
   /** Sent as it is, for bodies that are not JSON. */
   rawBody?: string;
@@ -100,8 +101,10 @@ export class SpecClient {
     const op = operation(operationId);
     const base = op.api === 'exchange' ? this.target.exchangeUrl : this.target.partnerUrl;
     const url = new URL(base.replace(/\/+$/, '') + fillPath(op.path, options.path));
-    for (const [name, value] of Object.entries(options.query ?? {}))
-      url.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (typeof value === 'string') url.searchParams.set(name, value);
+      else for (const each of value) url.searchParams.append(name, each);
+    }
     return url;
   }
 

@@ -14,6 +14,7 @@ import { oauthStateScenarios } from '../scenarios/oauth-states.js';
 import { orderScenarios } from '../scenarios/orders.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
+import { repeatedQueryScenarios } from '../scenarios/repeated-query.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
 import { tradesAtMarkScenarios } from '../scenarios/trades-at-mark.js';
@@ -68,6 +69,7 @@ export const scenarios: Scenario[] = [
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,
+  ...repeatedQueryScenarios,
   ...generatedScenarios,
   ...modelScenarios,
   ...transactionModelScenarios,

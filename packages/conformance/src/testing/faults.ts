@@ -760,6 +760,19 @@ const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: 'a query parameter given twice is read as its first value',
+    covers: 'INPUT-REPEATED-QUERY',
+    request: (request) => {
+      if (!is(request, 'listExecutions')) return request;
+      const [path, query = ''] = request.path.split('?');
+      const first = new URLSearchParams();
+      for (const [name, value] of new URLSearchParams(query)) {
+        if (!first.has(name)) first.append(name, value);
+      }
+      return { ...request, path: `${path}?${first}` };
+    },
+  },
+  {
     name: "the caller's margin fills' pnl off in its last digit",
     covers: 'TRADE-CLOSE-PNL',
     response: (request, response) =>
