@@ -1,5 +1,6 @@
 import {
   zListBalanceHistoryResponse,
+  zListOrderTradesResponse,
   zListTradesResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -183,6 +184,36 @@ describe('liquidation', () => {
     for (const exit of [takeProfit, stopLoss]) {
       expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
     }
+  });
+
+  it("lists every trade of a resting order that opened another after its first's liquidation", async () => {
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    const taker = sandbox.addUser();
+    const resting = await place(trader.call, {
+      product_id,
+      side: 'buy',
+      price: '100',
+      quantity: '2',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    await place(taker.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const first = (await getOrder(trader.call, resting.id)).trade_id;
+    await moveMark(product_id, '75');
+    expect((await tradeOf(trader.call, Number(first))).status).toBe('closed');
+    // Its position gone, the order still rests, and its next fill opens another.
+    await place(taker.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const second = (await getOrder(trader.call, resting.id)).trade_id;
+    expect(second).not.toBe(first);
+    const trades = valid(
+      zListOrderTradesResponse,
+      await trader.call('GET', `/orders/${resting.id}/trades`),
+    );
+    expect(trades.map(({ id, status, quantity }) => ({ id, status, quantity }))).toEqual([
+      { id: first, status: 'closed', quantity: '1' },
+      { id: second, status: 'open', quantity: '1' },
+    ]);
   });
 
   it('liquidates a short once the mark rises to its liquidation price, not before', async () => {

@@ -64,6 +64,7 @@ export function bookMarginFill(
       closeFee: new D(0),
       status: 'open',
       place: journal.exchange.placePosition(order.userId),
+      orderId: order.id,
       createdAt: now,
       updatedAt: now,
     });

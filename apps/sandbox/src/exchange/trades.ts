@@ -136,11 +136,18 @@ const listTrades: ExchangeHandlerOf<'listTrades'> = ({ journal, caller, query, n
 const listOrderTrades: ExchangeHandlerOf<'listOrderTrades'> = ({ journal, caller, path }) => {
   const userId = actingUser(caller);
   return answerForOrder(journal.exchange, userId, { id: String(path.order_id) }, (order) => {
-    const ids = new Set([order.tradeId, closesPosition(order) ? order.unwoundTradeId : null]);
     return later(async (history, state) => {
-      const trades = await Promise.all(
-        [...ids].map((id) => (id === null ? undefined : history.trade(userId, id))),
+      // Every trade the order opened, oldest first; a store kept from before knows of its
+      // last alone, by the order's trade_id. Then the one it closes.
+      const opened = await history.tradesOpenedBy(userId, order.id);
+      const named = [order.tradeId, closesPosition(order) ? order.unwoundTradeId : null];
+      const others = named.filter(
+        (id): id is number => id !== null && !opened.some((trade) => trade.position.id === id),
       );
+      const trades = [
+        ...opened,
+        ...(await Promise.all(others.map((id) => history.trade(userId, id)))),
+      ];
       const body = trades.flatMap((trade) =>
         trade ? [tradeView(state, trade.position, trade.loans)] : [],
       );

@@ -166,6 +166,11 @@ export interface Position {
   readonly status: 'open' | 'closed';
   /** Its place among its user's positions, from 1, oldest first. */
   readonly place: number;
+  /**
+   * The order whose fill opened it: an order whose position closed while it rested opens
+   * another with its next fill. Null in a store kept from before this was recorded.
+   */
+  readonly orderId: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }

@@ -1,10 +1,16 @@
-import { zCancelOrderResponse } from '@exchange-kit/contract/exchange/schemas';
+import {
+  zCancelOrderResponse,
+  zGetPriceLevelsResponse,
+  zListOrderTradesResponse,
+} from '@exchange-kit/contract/exchange/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCredentials } from '../config.js';
 import { demoUserId } from '../demo-market.js';
+import { moveMarkPrice } from '../exchange/position-exits.js';
 import { type Client, type ParsedResponse, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { getOrder, place } from '../testing/trading.js';
+import { D } from './exchange-state.js';
 
 const T0 = 1_716_000_000_000;
 
@@ -203,5 +209,44 @@ describe('history read from the store answers as history read from memory', () =
     });
     await stored.sequencer.settled();
     expect(stored.sequencer.state.exchange.fillsByProduct.all()).toEqual([]);
+  });
+
+  it('reads every trade of an order from the store, the first after it was liquidated', async () => {
+    // A margin bid of the second demo user rests between the book's sides; the demo user sells
+    // into it, the mark liquidates that trade, and the next sale opens another.
+    const tradesOfOrder = async (sandbox: MemorySandbox) => {
+      const demo = sandbox.clientFor(defaultCredentials);
+      const second = secondOf(sandbox);
+      const book = valid(zGetPriceLevelsResponse, await demo('GET', '/products/1/price_levels'));
+      const [bid] = book.buy_price_levels[0] ?? [];
+      const price = new D(String(bid)).plus(1).toFixed();
+      const resting = await place(second, {
+        product_id: 1,
+        price,
+        quantity: '0.02',
+        trading_type: 'margin',
+        leverage_level: 2,
+      });
+      const sale = { product_id: 1, side: 'sell', price, quantity: '0.01' };
+      await place(demo, sale);
+      await sandbox.sequencer.run((journal) =>
+        moveMarkPrice(journal, 1, new D(price).div(2), sandbox.now()),
+      );
+      await place(demo, sale);
+      const { trade_id } = await getOrder(second, resting.id);
+      const trades = valid(
+        zListOrderTradesResponse,
+        await second('GET', `/orders/${resting.id}/trades`),
+      );
+      return { trades, trade_id };
+    };
+    for (const sandbox of [inMemory, stored]) {
+      const { trades, trade_id } = await tradesOfOrder(sandbox);
+      expect(trades.map(({ status, quantity }) => ({ status, quantity }))).toEqual([
+        { status: 'closed', quantity: '0.01' },
+        { status: 'open', quantity: '0.01' },
+      ]);
+      expect(trades[1]?.id).toBe(trade_id);
+    }
   });
 });

@@ -115,6 +115,8 @@ export interface HistoryReads {
   ): Promise<Page<HeldTrade>>;
   /** One of `userId`'s trades, open or closed. */
   trade(userId: number, id: number): Promise<HeldTrade | undefined>;
+  /** The trades of `userId` that fills of order `orderId` opened, oldest first. */
+  tradesOpenedBy(userId: number, orderId: number): Promise<HeldTrade[]>;
   /**
    * The loans `userId` lent or borrowed in `currency`, newest (last placed) first: `limit` after
    * `offset`.

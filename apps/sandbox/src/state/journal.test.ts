@@ -20,6 +20,7 @@ const position = (id: number, userId: number): Position => ({
   closeFee: new D(0),
   status: 'open',
   place: id,
+  orderId: null,
   createdAt: 1_000,
   updatedAt: 1_000,
 });

@@ -133,6 +133,14 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       const position = state.positions.get(id);
       return position?.userId === userId ? held(state, position) : undefined;
     },
+    tradesOpenedBy: async (userId, orderId) => {
+      const state = current();
+      return state
+        .positionsOfUser(userId)
+        .filter((position) => position.orderId === orderId)
+        .sort((a, b) => a.id - b.id)
+        .map((position) => held(state, position));
+    },
     loans: async (userId, currency, offset, limit) => {
       const picked = current()
         .loansOfUser(userId)

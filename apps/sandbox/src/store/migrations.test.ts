@@ -50,6 +50,7 @@ const allMigrations = [
   '0033.do.fill-seconds-value.sql',
   '0034.do.sandbox-clock.sql',
   '0035.do.fill-pnl.sql',
+  '0036.do.trades-of-an-order.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -140,6 +141,7 @@ const newerColumns: [string, string][] = [
   ['loans', 'borrower_place'],
   ['orders', 'fee_charged'],
   ['positions', 'close_fee'],
+  ['positions', 'order_id'],
 ];
 
 /**

@@ -142,6 +142,7 @@ export const positions: Table<Position> = {
     ['close_fee', 'numeric', 'closeFee'],
     ['status', 'text', 'status'],
     ['user_place', 'bigint', 'place'],
+    ['order_id', 'bigint', 'orderId'],
     ['created_at', 'bigint', 'createdAt'],
     ['updated_at', 'bigint', 'updatedAt'],
   ],

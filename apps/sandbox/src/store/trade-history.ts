@@ -78,7 +78,10 @@ function currencyPage<T>(
 export function tradeHistory(
   db: Database,
   deepOffset?: number,
-): Pick<HistoryReads, 'trades' | 'trade' | 'loans' | 'loan' | 'loanBids' | 'loanBid'> {
+): Pick<
+  HistoryReads,
+  'trades' | 'trade' | 'tradesOpenedBy' | 'loans' | 'loan' | 'loanBids' | 'loanBid'
+> {
   return {
     trades: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
@@ -119,6 +122,17 @@ export function tradeHistory(
         ]);
         const [found] = await withLoans(tx, rows.map(positionOf));
         return found;
+      }),
+    // On the index of the opening order (migration 0036), which a trade of an older store,
+    // without one, is not on.
+    tradesOpenedBy: (userId, orderId) =>
+      db.read(async (tx) => {
+        const rows = await rowsOf(
+          tx,
+          `${selectFrom('positions')} WHERE order_id = $1 AND user_id = $2 ORDER BY id`,
+          [bigint(orderId), userId],
+        );
+        return withLoans(tx, rows.map(positionOf));
       }),
     // A user's loans of a currency are placed in one list, lent or borrowed (migration 0028):
     // the page is the places below the count less the offset, on each party's index, as far

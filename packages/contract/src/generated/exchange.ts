@@ -1033,7 +1033,7 @@ export interface paths {
         };
         /**
          * List the trades of an order
-         * @description The trades (positions) one of the caller's orders opened, added to or closed: the one its `trade_id` names and, for a take profit, a stop loss or a close, the one its `unwound_trade_id` names. A spot order has none.
+         * @description The trades (positions) one of the caller's orders opened, added to or closed: each one its fills opened, oldest first (a margin order whose trade was closed while it still rested, by a liquidation or a close at the mark, opens another with its next fill, and its `trade_id` names the last), then, for a take profit, a stop loss or a close, the one its `unwound_trade_id` names. A spot order has none.
          */
         get: operations["listOrderTrades"];
         put?: never;
