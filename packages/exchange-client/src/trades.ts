@@ -47,7 +47,10 @@ export function tradeCalls(call: Call) {
     ): AsyncGenerator<Trade, void, undefined> {
       return everyRow((page) => call('listTrades', { query: { ...query, page } }, options));
     },
-    /** The trades an order opened, added to or closed. */
+    /**
+     * The trades an order opened, added to or closed: each its fills opened, oldest first (a
+     * resting order whose trade was liquidated opens another), then the one it closes.
+     */
     ofOrder(orderId: number | string, options?: PerCallOptions): Promise<Trade[]> {
       return call('listOrderTrades', { path: { order_id: orderId } }, options);
     },
