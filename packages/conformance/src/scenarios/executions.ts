@@ -23,12 +23,18 @@ function rowsOf(call: RecordedCall): Row[] {
   return rows as Row[];
 }
 
+/** The caller's fills of `productId` as `executions/me` lists them with details, newest first. */
+export async function ownFillsOfProduct(context: ScenarioContext, productId: string) {
+  const own = await context.caller.call('listOwnExecutions', {
+    query: { product_id: productId, with_details: '1', limit: pageSize },
+  });
+  return { own, rows: rowsOf(own) };
+}
+
 /** The fills of `order` among the caller's own (`executions/me`), failing the check on none. */
 export async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
-  const own = await context.caller.call('listOwnExecutions', {
-    query: { product_id: order.productId, with_details: '1', limit: pageSize },
-  });
-  const mine = rowsOf(own).filter((row) => String(row.order_id) === String(order.id));
+  const { own, rows } = await ownFillsOfProduct(context, order.productId);
+  const mine = rows.filter((row) => String(row.order_id) === String(order.id));
   if (mine.length === 0) failAt(`no fill of order ${order.id} in executions/me`, own, 'its fills');
   return { own, mine };
 }

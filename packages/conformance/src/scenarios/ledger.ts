@@ -18,6 +18,14 @@ export function arrayOf(call: RecordedCall): Row[] {
   return call.json as Row[];
 }
 
+/** The caller's ledger entries of `currency` and `sourceAction`, newest first. */
+export async function entriesOf(context: ScenarioContext, currency: string, sourceAction: string) {
+  const call = await context.caller.call('listBalanceHistory', {
+    query: { currency, source_action: sourceAction, limit: '1000' },
+  });
+  return arrayOf(call);
+}
+
 /** Decimal strings compared as the numbers they are: "10.50" is "10.5". */
 const same = (a: unknown, b: unknown) => {
   try {

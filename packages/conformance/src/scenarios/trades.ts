@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
-import { arrayOf } from './ledger.js';
+import { ownFillsOfProduct } from './executions.js';
+import { entriesOf } from './ledger.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 export type Row = Record<string, unknown>;
@@ -128,24 +129,8 @@ async function checkCloseFee(context: ScenarioContext, before: BeforeClose): Pro
   return `trade ${String(after.id)}: close_fee up by ${charged.toFixed()} ${currency}`;
 }
 
-/** The caller's entries of `currency` and `sourceAction`, newest first. */
-async function entriesOf(context: ScenarioContext, currency: string, sourceAction: string) {
-  const call = await context.caller.call('listBalanceHistory', {
-    query: { currency, source_action: sourceAction, limit: '1000' },
-  });
-  return arrayOf(call);
-}
-
-/** The caller's fills of `productId` as `executions/me` lists them with details. */
-async function ownFills(context: ScenarioContext, productId: string) {
-  const call = await context.caller.call('listOwnExecutions', {
-    query: { product_id: productId, with_details: '1', limit: '200' },
-  });
-  return { call, fills: listOf(call) };
-}
-
 /** What the trade's partial close is read against: what was there before it. */
-export interface BeforeClose {
+interface BeforeClose {
   trade: Row;
   fees: Row[];
   paid: Row[];
@@ -173,7 +158,7 @@ async function checkClosePnl(
       String(entry.source_object_id) === tradeId,
   );
   const owed = paid.reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
-  const { call, fills } = await ownFills(context, order.productId);
+  const { own: call, rows: fills } = await ownFillsOfProduct(context, order.productId);
   const closing = fills.filter((fill) => !before.fillIds.has(String(fill.id)));
   if (closing.length === 0) failAt(`the close of trade ${tradeId} made no fill`, call, 'its fills');
   let realized = new Decimal(0);
@@ -286,7 +271,7 @@ const trades: Scenario = {
       fees: await entriesOf(context, currency, 'trade_fee'),
       paid: await entriesOf(context, currency, 'cfd_pnl'),
       fillIds: new Set(
-        (await ownFills(context, order.productId)).fills.map((fill) => String(fill.id)),
+        (await ownFillsOfProduct(context, order.productId)).rows.map((fill) => String(fill.id)),
       ),
     };
     await context.evidence.check(closePartial, () => checkClosePartial(context, open));
