@@ -509,8 +509,8 @@ describe('withdrawals', () => {
 });
 
 describe('trades at the mark price', () => {
-  it('moves the mark through the sandbox test control: a stop loss fires, a long is liquidated', async () => {
-    const ids = ['TRADE-STOP-LOSS-AT-MARK', 'TRADE-LIQUIDATED-AT-MARK'];
+  it('moves the mark through the sandbox test control: a stop loss fires, a long is liquidated, a resting order opens a second trade', async () => {
+    const ids = ['TRADE-STOP-LOSS-AT-MARK', 'TRADE-LIQUIDATED-AT-MARK', 'TRADE-ORDER-EVERY-TRADE'];
     const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),

@@ -11,6 +11,7 @@ import { lendingScenarios } from '../scenarios/lending.js';
 import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
+import { orderTradeScenarios } from '../scenarios/order-trades.js';
 import { orderScenarios } from '../scenarios/orders.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
@@ -77,6 +78,7 @@ export const scenarios: Scenario[] = [
   ...eventScenarios,
   ...feeScenarios,
   ...tradesAtMarkScenarios,
+  ...orderTradeScenarios,
   ...loanBidScenarios,
   ...borrowingScenarios,
   ...lendingScenarios,

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { OrderRef } from '../engine/adapter.js';
+import type { OrderRef, ProductInfo } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -12,13 +12,13 @@ const decimal = (value: unknown) => new Decimal(String(value));
 // Marks are sent with at most 8 places, the precision a trade's prices are shown with.
 const places = 8;
 
-async function productOf(context: ScenarioContext, productId: string): Promise<Row> {
+export async function productOf(context: ScenarioContext, productId: string): Promise<Row> {
   const read = await context.caller.call('getProduct', { path: { product_id: productId } });
   expectStatus(read, 200);
   return bodyOf(read);
 }
 
-const moveMark = (context: ScenarioContext, productId: string, price: Decimal) =>
+export const moveMark = (context: ScenarioContext, productId: string, price: Decimal) =>
   context.adapter.moveMarkPrice(context.adapterContext, productId, price.toFixed());
 
 async function expectOpen(context: ScenarioContext, order: OrderRef, mark: Decimal) {
@@ -72,6 +72,12 @@ async function expectClosedAt(
   return `trade ${id} closed at the mark ${mark.toFixed()}, close_pnl ${String(trade.close_pnl)} in the ledger`;
 }
 
+/** The product's last traded price, or the price an order crossing the book pays when none. */
+export async function lastTradedPrice(context: ScenarioContext, product: ProductInfo) {
+  const last = (await productOf(context, product.id)).last_traded_price;
+  return decimal(last ?? product.crossingBuyPrice);
+}
+
 /**
  * Runs `check` on an open long of its own, once the server has shown it can move a mark price
  * (set first to the product's last traded price, so nothing is opened for a server that cannot);
@@ -84,10 +90,7 @@ async function onOpenLong(
 ): Promise<void> {
   const market = await context.market();
   const productId = market.primary.id;
-  const lastPrice = async () => {
-    const last = (await productOf(context, productId)).last_traded_price;
-    return decimal(last ?? market.primary.crossingBuyPrice);
-  };
+  const lastPrice = () => lastTradedPrice(context, market.primary);
   try {
     await moveMark(context, productId, await lastPrice());
   } catch (error) {

@@ -1051,6 +1051,15 @@ const markFaults: Fault[] = [
         : request,
   },
   {
+    name: "an order's trades are only the one its trade_id names",
+    covers: 'TRADE-ORDER-EVERY-TRADE',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (trades) => (trades as Row[]).slice(-1))
+        : response,
+  },
+  {
     name: 'the mark is taken 3% under the price sent, so a long is liquidated early',
     covers: 'TRADE-LIQUIDATED-AT-MARK',
     testControl: true,

@@ -694,6 +694,23 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-ORDER-EVERY-TRADE",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 9,
+    "source": "convention",
+    "operations": [
+      "listOrderTrades",
+      "getOrder"
+    ],
+    "trigger": "GET /orders/{order_id}/trades of a margin order of the caller's that filled in part, had the trade it opened liquidated at the mark (test control) while it rested, then filled the rest",
+    "condition": "the server fills an order against another order of the same user",
+    "expect": {
+      "status": 200,
+      "also": "the order's trades list both trades its fills opened, oldest first: the first closed, the second open, the one the order's trade_id names, each with the quantity of the fills that opened it"
+    }
+  },
+  {
     "id": "LEDGER-EXPLAINS-BALANCE",
     "level": "SHOULD",
     "table": "ledger",
