@@ -51,6 +51,19 @@ describe('KeyedLists', () => {
     expect(lists.all()).toEqual([]);
   });
 
+  it('adds to a list with rows dropped without going over it, and takes them out at the read', () => {
+    const lists = new KeyedLists<number, { n: number }>();
+    const rows = Array.from({ length: 1_000 }, (_, n) => ({ n }));
+    for (const row of rows) lists.add(1, row);
+    const list = lists.of(1);
+    lists.drop(1, rows[0] as { n: number });
+    lists.add(1, { n: 1_000 });
+    // The dropped row is still in the list itself: the add moved nothing.
+    expect(list[0]).toBe(rows[0]);
+    expect(list).toHaveLength(1_001);
+    expect(lists.of(1).map((row) => row.n)).toEqual(Array.from({ length: 1_000 }, (_, n) => n + 1));
+  });
+
   it('lets go of what is dropped without a read of its list, once half of it is dropped', () => {
     const lists = new KeyedLists<number, object>();
     const kept = {};

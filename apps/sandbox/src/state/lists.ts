@@ -20,7 +20,9 @@ export class KeyedLists<Key, Row> {
   readonly #dropped = new Map<Key, Set<Row>>();
 
   add(key: Key, row: Row): void {
-    const list = this.#settled(key);
+    // Settled first only for a row dropped and not yet taken out, so that the row added is
+    // listed anew: settling at every add went over a user's whole list for each order placed.
+    const list = this.#dropped.get(key)?.has(row) ? this.#settled(key) : this.#lists.get(key);
     if (list) list.push(row);
     else this.#lists.set(key, [row]);
   }
