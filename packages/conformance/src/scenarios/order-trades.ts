@@ -4,7 +4,7 @@ import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { listOf, type Row } from './trades.js';
-import { lastTradedPrice, moveMark, productOf } from './trades-at-mark.js';
+import { moveMark, productOf, whileMarkMoves } from './trades-at-mark.js';
 
 const everyTrade = 'TRADE-ORDER-EVERY-TRADE';
 
@@ -134,23 +134,18 @@ const everyTradeOfOrder: Scenario = {
   needs: [{ step: 'moveMarkPrice' }],
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
-  async run(context) {
-    const { primary: product } = await context.market();
-    const skip = (message: string) =>
-      context.evidence.record({ requirementId: everyTrade, outcome: 'skip', message });
-    if (!product.marginEnabled) return skip('no product with margin trading');
-    try {
-      await moveMark(context, product.id, await lastTradedPrice(context, product));
-    } catch (error) {
-      if (!(error instanceof Skip)) throw error;
-      return skip(error.message);
-    }
-    try {
+  run: (context) =>
+    whileMarkMoves(context, everyTrade, async (product) => {
+      if (!product.marginEnabled) {
+        context.evidence.record({
+          requirementId: everyTrade,
+          outcome: 'skip',
+          message: 'no product with margin trading',
+        });
+        return;
+      }
       await context.evidence.check(everyTrade, () => checkEveryTrade(context, product));
-    } finally {
-      await moveMark(context, product.id, await lastTradedPrice(context, product));
-    }
-  },
+    }),
 };
 
 export const orderTradeScenarios: Scenario[] = [everyTradeOfOrder];

@@ -73,42 +73,52 @@ async function expectClosedAt(
 }
 
 /** The product's last traded price, or the price an order crossing the book pays when none. */
-export async function lastTradedPrice(context: ScenarioContext, product: ProductInfo) {
+async function lastTradedPrice(context: ScenarioContext, product: ProductInfo) {
   const last = (await productOf(context, product.id)).last_traded_price;
   return decimal(last ?? product.crossingBuyPrice);
 }
 
 /**
- * Runs `check` on an open long of its own, once the server has shown it can move a mark price
- * (set first to the product's last traded price, so nothing is opened for a server that cannot);
- * the mark is put back to the last traded price after.
+ * Runs `body` once the server has shown it can move the primary product's mark price (set
+ * first to its last traded price, so nothing is made for a server that cannot, and
+ * `requirementId` is SKIPped with the reason); the mark is put back to the last traded price
+ * after.
  */
-async function onOpenLong(
+export async function whileMarkMoves(
   context: ScenarioContext,
   requirementId: string,
-  check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
+  body: (product: ProductInfo) => Promise<void>,
 ): Promise<void> {
-  const market = await context.market();
-  const productId = market.primary.id;
-  const lastPrice = () => lastTradedPrice(context, market.primary);
+  const { primary: product } = await context.market();
+  const lastPrice = () => lastTradedPrice(context, product);
   try {
-    await moveMark(context, productId, await lastPrice());
+    await moveMark(context, product.id, await lastPrice());
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
     context.evidence.record({ requirementId, outcome: 'skip', message: error.message });
     return;
   }
-  const order = await filledMarginOrderOrSkip(context, [requirementId]);
-  if (!order) return;
   try {
-    await context.evidence.check(requirementId, async () => {
-      const { trade } = await tradeOpenedBy(context, order);
-      return check(order, trade, await productOf(context, productId));
-    });
+    await body(product);
   } finally {
-    await moveMark(context, productId, await lastPrice());
+    await moveMark(context, product.id, await lastPrice());
   }
 }
+
+/** Runs `check` on an open long of its own, while the mark can move (`whileMarkMoves`). */
+const onOpenLong = (
+  context: ScenarioContext,
+  requirementId: string,
+  check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
+): Promise<void> =>
+  whileMarkMoves(context, requirementId, async (product) => {
+    const order = await filledMarginOrderOrSkip(context, [requirementId]);
+    if (!order) return;
+    await context.evidence.check(requirementId, async () => {
+      const { trade } = await tradeOpenedBy(context, order);
+      return check(order, trade, await productOf(context, product.id));
+    });
+  });
 
 const stopLossAtMark: Scenario = {
   name: 'a stop loss the mark price reaches closes its trade at the mark',
