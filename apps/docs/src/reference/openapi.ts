@@ -167,26 +167,49 @@ export function fieldsTable(api: ApiName, raw: Json | undefined): string {
     refName(prop) && prop.description === undefined
       ? (deref(spec, prop).description as string | undefined)
       : undefined;
-  const sharers = new Map<string, string[]>();
-  for (const [name, prop] of Object.entries(props)) {
-    const ref = refName(prop);
-    if (ref && inherited(prop)) sharers.set(ref, [...(sharers.get(ref) ?? []), name]);
+  // A field that is an object of its own, not a named schema with a table of its own (a
+  // wrapper such as `trade` or `loan`), lists its fields under it, by their path.
+  type Field = { name: string; prop: Json; isRequired: boolean };
+  const withNested = (field: Field, depth: number): Field[] => {
+    const { name, prop } = field;
+    const items = prop.type === 'array' && prop.items ? (prop.items as Json) : undefined;
+    const inner = items ?? prop;
+    if (refName(prop) || refName(inner) || !inner.properties || depth > 3) return [field];
+    const path = items ? `${name}[]` : name;
+    const innerRequired = new Set((inner.required as string[] | undefined) ?? []);
+    return [
+      field,
+      ...Object.entries(inner.properties as Record<string, Json>).flatMap(([key, child]) =>
+        withNested(
+          { name: `${path}.${key}`, prop: child, isRequired: innerRequired.has(key) },
+          depth + 1,
+        ),
+      ),
+    ];
+  };
+  const fields = Object.entries(props).flatMap(([name, prop]) =>
+    withNested({ name, prop, isRequired: required.has(name) }, 1),
+  );
+  const sharers = new Map<string, Field[]>();
+  for (const field of fields) {
+    const ref = refName(field.prop);
+    if (ref && inherited(field.prop)) sharers.set(ref, [...(sharers.get(ref) ?? []), field]);
   }
-  const shared = new Map([...sharers].filter(([, names]) => names.length > 1));
-  const rows = Object.entries(props).map(([name, prop]) => {
+  const shared = new Map([...sharers].filter(([, sharing]) => sharing.length > 1));
+  const rows = fields.map(({ name, prop, isRequired }) => {
     const resolved = deref(spec, prop);
     const source = prop['x-source'] ?? '';
     const ref = refName(prop);
     const description =
       ref && shared.has(ref) && inherited(prop) ? undefined : resolved.description;
-    return `| \`${name}\` | ${cell(typeOf(api, prop))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(
+    return `| \`${name}\` | ${cell(typeOf(api, prop))} | ${isRequired ? 'yes' : 'no'} | ${cell(
       [description, constraints(api, prop)].filter(Boolean).join(' — '),
     )}${source ? ` (x-source: ${source})` : ''} |`;
   });
   const notes = [...shared].map(
-    ([ref, names]) =>
-      `${names.map((name) => `\`${name}\``).join(', ')}: ${typeOf(api, { $ref: `#/components/schemas/${ref}` })}, ${cell(
-        inherited(props[names[0] as string] as Json),
+    ([ref, sharing]) =>
+      `${sharing.map(({ name }) => `\`${name}\``).join(', ')}: ${typeOf(api, { $ref: `#/components/schemas/${ref}` })}, ${cell(
+        inherited((sharing[0] as Field).prop),
       )}`,
   );
   return [
@@ -209,7 +232,16 @@ function examplesOf(media: Json): { title: string; value: unknown }[] {
 
 const jsonBlock = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'].join('\n');
 
-function contentSection(api: ApiName, content: Json | undefined, level: string): string[] {
+/**
+ * `own`, when given, is the example an operation's page shows in place of the response's own:
+ * an error response shared by many operations has one example, which names another's field.
+ */
+function contentSection(
+  api: ApiName,
+  content: Json | undefined,
+  level: string,
+  own?: unknown,
+): string[] {
   if (!content) return [];
   const out: string[] = [];
   for (const [type, media] of Object.entries(content as Record<string, Json>)) {
@@ -224,10 +256,56 @@ function contentSection(api: ApiName, content: Json | undefined, level: string):
       if (variants.length > 1) out.push(`${level} One of: ${typeOf(api, variant)}`, '');
       out.push(fieldsTable(api, variant), '');
     }
-    for (const example of examplesOf(media))
+    const examples = own === undefined ? examplesOf(media) : [{ title: 'Example', value: own }];
+    for (const example of examples)
       out.push(`**${example.title}**`, '', jsonBlock(example.value), '');
   }
   return out;
+}
+
+/** What a 422 of `op` names, field by field, with where each code comes from (`x-error-codes`). */
+function refusals(op: Operation): { field: string; codes: string[]; source: string }[] {
+  const bySource = (op.raw['x-error-codes'] ?? {}) as Record<string, Record<string, string[]>>;
+  return Object.entries(bySource).flatMap(([source, fields]) =>
+    Object.entries(fields).map(([field, codes]) => ({ field, codes, source })),
+  );
+}
+
+function refusalsSection(op: Operation): string[] {
+  const rows = refusals(op);
+  if (rows.length === 0) return [];
+  return [
+    '## Refusals',
+    '',
+    'What a 422 of this operation names in `errors`, field by field (`x-error-codes`):',
+    '',
+    '| Field | Codes | x-source |',
+    '|---|---|---|',
+    ...rows.map(
+      ({ field, codes, source }) =>
+        `| \`${field}\` | ${cell(codes.map((code) => `\`${code}\``).join(', '))} | ${source} |`,
+    ),
+    '',
+  ];
+}
+
+/**
+ * The example of a shared error response drawn from `op` itself: a 422 naming its first
+ * refusal, a 403 naming its permission. Undefined where the response is the operation's own.
+ */
+function ownErrorExample(op: Operation, value: Json): unknown {
+  const shared = typeof value.$ref === 'string' ? value.$ref.split('/').pop() : undefined;
+  const [first] = refusals(op);
+  if (shared === 'ValidationFailed' && first) {
+    return { errors: { [first.field]: [first.codes[0]] } };
+  }
+  const permission = op.raw['x-permission'];
+  if (shared === 'Forbidden' && typeof permission === 'string') {
+    const media = (deref(apis[op.api].spec, value).content as Json)['application/json'] as Json;
+    const { message } = (media.example ?? {}) as { message?: string };
+    if (message) return { message: message.replace(/\S+$/, permission) };
+  }
+  return undefined;
 }
 
 export interface Coverage {
@@ -308,6 +386,16 @@ export function renderOperation(
     }
   }
 
+  const permission = raw['x-permission'];
+  if (op.api === 'exchange' && security.length > 0) {
+    out.push(
+      typeof permission === 'string'
+        ? `Permission: \`${permission}\`. A call made for a user through an approved OAuth request needs it among the grant's permissions, or is refused with 403.`
+        : "Permission: none. A call made for a user through an OAuth request is refused with 403: this operation takes only the token's own calls.",
+      '',
+    );
+  }
+
   const parameters = [
     ...((op.pathItem.parameters as Json[] | undefined) ?? []),
     ...((raw.parameters as Json[] | undefined) ?? []),
@@ -352,8 +440,16 @@ export function renderOperation(
     const response = deref(spec, value);
     out.push(`### ${status}`, '', text(response.description), '');
     if (response['x-source']) out.push(`x-source: ${response['x-source']}`, '');
-    out.push(...contentSection(op.api, response.content as Json | undefined, '####'));
+    out.push(
+      ...contentSection(
+        op.api,
+        response.content as Json | undefined,
+        '####',
+        ownErrorExample(op, value),
+      ),
+    );
   }
+  out.push(...refusalsSection(op));
 
   out.push('## Conformance', '');
   if (coverage.length === 0) out.push('No conformance requirement names this operation.', '');
