@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type OpenApiDocument, operationsOf } from '@exchange-kit/contract/spec-reader';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { checkAllOfSiblings } from './scripts/all-of-siblings.js';
 import { closedObjects } from './scripts/closed-objects.js';
 import { bundleApi } from './scripts/codegen.js';
 import { discriminatedUnions } from './scripts/discriminated-unions.js';
@@ -160,6 +161,27 @@ function closedPaths(schema: unknown, path: string[] = []): string[][] {
     ),
   ];
 }
+
+describe('a narrowing of an allOf', () => {
+  it('is generated when it is a member of the allOf: a withdrawal amount over 32 characters is refused', async () => {
+    const file = resolve(import.meta.dirname, config.apis.exchange?.['x-codegen'].schemas ?? '');
+    const { zWithdrawalAmount } = (await import(file)) as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean } }
+    >;
+    expect(zWithdrawalAmount?.safeParse(`0.${'0'.repeat(29)}1`).success).toBe(true);
+    expect(zWithdrawalAmount?.safeParse(`0.${'0'.repeat(30)}1`).success).toBe(false);
+  });
+
+  it('stops codegen when it stands beside the allOf, where the generator drops it', () => {
+    const document = {
+      components: { schemas: { Short: { allOf: [{ $ref: '#/x' }], maxLength: 32 } } },
+    };
+    expect(() => checkAllOfSiblings(document, 'exchange')).toThrow(
+      '#/components/schemas/Short maxLength',
+    );
+  });
+});
 
 describe('a closed object (additionalProperties: false)', () => {
   it('refuses a key it does not take, as the spec says, for every closed schema', async () => {

@@ -16,6 +16,7 @@ import { bundle, loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
+import { checkAllOfSiblings } from './all-of-siblings.js';
 import { closedObjects } from './closed-objects.js';
 import { discriminatedUnions } from './discriminated-unions.js';
 import {
@@ -88,6 +89,7 @@ async function typesFor(document: Record<string, unknown>): Promise<string> {
 }
 
 async function schemasFor(document: Record<string, unknown>): Promise<string> {
+  checkAllOfSiblings(document, String((document.info as { title?: string } | undefined)?.title));
   const out = await mkdtemp(join(tmpdir(), 'exchange-kit-zod-'));
   try {
     await createClient({

@@ -151,6 +151,17 @@ describe('crypto withdrawals', () => {
     expect(listed.models).toEqual([]);
   });
 
+  it('refuse an amount over 32 characters, zeros included, naming it', async () => {
+    const { call } = sandbox.addUser();
+    for (const amount of [`0.002${'0'.repeat(40)}`, '9'.repeat(40)]) {
+      expect(await withdrawBtc(call, { amount })).toMatchObject({
+        status: 422,
+        body: { errors: { 'crypto_withdrawal.amount': ['longer_than_32_characters'] } },
+      });
+    }
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
+  });
+
   it('refuse a key the body does not declare, naming it', async () => {
     const { call } = sandbox.addUser();
     const answer = await withdrawBtc(call, { fee: '0' });

@@ -6234,7 +6234,7 @@ export type ReservedBalanceDetails = {
  */
 export type WithdrawalState = "pending" | "processing" | "processed" | "cancelled" | "declined" | "broadcasted" | "approved" | "awaiting_confirmation" | "to_be_reviewed" | "reverted";
 /** @description An amount to withdraw: a decimal string above zero and at least the currency's `minimum_withdrawal` (else `valid_amount`), at most 32 characters. */
-export type WithdrawalAmount = DecimalString;
+export type WithdrawalAmount = DecimalString & string;
 /** @description A crypto withdrawal as it is asked for. Any other key is refused (project decision). */
 export type CryptoWithdrawalFields = {
     currency: string;

@@ -480,7 +480,7 @@ export const zOrderTpslUpdate = /* @__PURE__ */ z.strictObject({
 /**
  * An amount to withdraw: a decimal string above zero and at least the currency's `minimum_withdrawal` (else `valid_amount`), at most 32 characters.
  */
-export const zWithdrawalAmount = zDecimalString;
+export const zWithdrawalAmount = /* @__PURE__ */ z.intersection(zDecimalString, /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32)));
 
 /**
  * A crypto withdrawal as it is asked for. Any other key is refused (project decision).
