@@ -9,6 +9,7 @@ import { orderHandlers, placeOrder } from './exchange/orders.js';
 import { freshDatabase } from './postgres.test-support.js';
 import { addToken } from './seeding.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
+import { D } from './state/exchange-state.js';
 import type { Journal } from './state/journal.js';
 import { openDatabase, type StoreOptions } from './store/database.js';
 import { addFillHistory } from './store/fill-history.js';
@@ -185,7 +186,7 @@ export async function addDeepOffers(
 ): Promise<void> {
   const { count, quantity, lowest } = offers;
   await sandbox.sequencer.run((journal) => {
-    const amount = String(Number(quantity) * count);
+    const amount = new D(quantity).times(count).toFixed();
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount }, Date.now());
     for (let n = count - 1; n >= 0; n--) quote(journal, lowest + n, quantity);
   });
@@ -227,7 +228,7 @@ export async function addOpenPositions(
     }
   };
   await sandbox.sequencer.run((journal) => {
-    const btc = String(longs * 0.0001 + 1);
+    const btc = new D(longs).times('0.0001').plus(1).toFixed();
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount: btc }, Date.now());
     const jpy = String(Math.ceil(count * 0.0001 * price));
     creditDeposit(journal, { userId: demoUserId, currency: 'JPY', amount: jpy }, Date.now());

@@ -3,7 +3,7 @@ import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operat
 import { D, type Deposit } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
-import { postEntry } from './ledger.js';
+import { houseUserId, postEntry } from './ledger.js';
 import { pageFrom } from './paging.js';
 
 const decimal = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
@@ -17,7 +17,10 @@ export function creditDeposit(
   asked: { userId: number; currency: string; amount: string },
   now: number,
 ): Deposit {
-  if (!journal.exchange.users.has(asked.userId)) throw new NotFound('User not found', 'user_id');
+  // The house is the exchange's own account, not a user a deposit is received for.
+  if (asked.userId === houseUserId || !journal.exchange.users.has(asked.userId)) {
+    throw new NotFound('User not found', 'user_id');
+  }
   const currency = journal.exchange.currencies.get(asked.currency);
   if (!currency) throw new Refusal('currency', 'not_found');
   if (!currency.depositable) throw new Refusal('currency', 'not_depositable');
@@ -25,6 +28,10 @@ export function creditDeposit(
     throw new Refusal('amount', 'valid_amount');
   }
   const amount = new D(asked.amount);
+  // As withdrawals, bids and loans are held to it: a balance no call could take back to zero.
+  if (amount.decimalPlaces() > currency.assetsPrecision) {
+    throw new Refusal('amount', 'too_many_decimals');
+  }
   const id = journal.exchange.next.deposit++;
   const deposit = journal.add('deposit', {
     id,

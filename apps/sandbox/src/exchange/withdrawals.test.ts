@@ -17,6 +17,7 @@ import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { balances } from '../testing/trading.js';
 import { creditDeposit } from './deposits.js';
+import { houseUserId } from './ledger.js';
 import { moveWithdrawal } from './withdrawal-moves.js';
 
 let sandbox: MemorySandbox;
@@ -302,5 +303,20 @@ describe('deposits', () => {
     ]);
     const other = valid(zListFundInfosResponse, await call('GET', '/fund_infos?currency=BTC'));
     expect(other.models).toEqual([]);
+  });
+
+  it.each([
+    [{ amount: '0.000000001' }, 'amount', 'too_many_decimals'],
+    [{ currency: 'JPY', amount: '0.5' }, 'amount', 'too_many_decimals'],
+    [{ amount: '-1' }, 'amount', 'valid_amount'],
+    [{ currency: 'DOGE' }, 'currency', 'not_found'],
+    [{ userId: houseUserId }, 'user_id', 'not_found'],
+  ])('refuse %j naming %s, crediting nothing', async (fields, field, code) => {
+    const { call, userId } = sandbox.addUser();
+    const credit = sandbox.sequencer.run((journal) =>
+      creditDeposit(journal, { userId, currency: 'BTC', amount: '1', ...fields }, sandbox.now()),
+    );
+    await expect(credit).rejects.toMatchObject({ errors: { [field]: [code] } });
+    expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
   });
 });

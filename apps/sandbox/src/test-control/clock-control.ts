@@ -20,14 +20,18 @@ export async function advanceClock({ sequencer, clock, body }: ControlCall): Pro
   ) {
     return refused('advance_seconds', `must_be_an_integer_from_0_to_${maxAdvanceSeconds}`);
   }
-  await sequencer.run((journal) => {
+  // The time this call set, read as it is decided: by the time it is stored and answered, a
+  // later call may have moved memory's clock on in a batch not stored yet.
+  const now = await sequencer.run((journal) => {
     // Kept in the store with the interest it makes due, in one batch.
     const held = journal.exchange.clockOffset;
     const offsetMs = (held?.offsetMs ?? 0) + seconds * 1000;
     if (held) journal.touch('clockOffset', held).offsetMs = offsetMs;
     else journal.add('clockOffset', { id: 1, offsetMs });
     // Interest is charged by the sandbox's clock: the days it just skipped are owed now.
-    chargeDueInterest(journal, clock.now());
+    const moved = clock.now();
+    chargeDueInterest(journal, moved);
+    return moved;
   });
-  return uncachedJson(200, { now: Math.floor(clock.now() / 1000) });
+  return uncachedJson(200, { now: Math.floor(now / 1000) });
 }

@@ -21,11 +21,19 @@ export async function moveWithdrawalState({
   const { state } = body;
   if (typeof state !== 'string') return refused('state', 'required');
   const id = params.withdrawal_id;
-  const moved = await sequencer.run((journal) =>
-    heldInMemory(journal, id)
-      ? moveWithdrawal(journal, 'exchange', id, state as Withdrawal['state'], clock.now())
-      : undefined,
-  );
+  // The state this call set, read as it is decided: a later call may move it on before this
+  // one is stored and answered.
+  const moved = await sequencer.run((journal) => {
+    if (!heldInMemory(journal, id)) return undefined;
+    const withdrawal = moveWithdrawal(
+      journal,
+      'exchange',
+      id,
+      state as Withdrawal['state'],
+      clock.now(),
+    );
+    return { id: withdrawal.id, state: withdrawal.state };
+  });
   if (!moved) {
     // Ended and let go of: the store's copy is refused naming its state.
     const { later } = refusedAsStored('exchange', id);

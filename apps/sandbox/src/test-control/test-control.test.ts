@@ -74,3 +74,20 @@ describe('the test-control paths', () => {
     expect(await userId()).toBe(before + 1);
   });
 });
+
+describe('the clock', () => {
+  it('answers each advance with the time its own call set, not one a later call set since', async () => {
+    const hour = 3600;
+    const calls = 10;
+    const { body } = await post('/test/clock', { advance_seconds: 0 });
+    const before = (body as { now: number }).now;
+    // In flight together: a later call may be decided before an earlier one is stored.
+    const answers = await Promise.all(
+      Array.from({ length: calls }, () => post('/test/clock', { advance_seconds: hour })),
+    );
+    const hours = answers
+      .map((answer) => Math.round(((answer.body as { now: number }).now - before) / hour))
+      .sort((a, b) => a - b);
+    expect(hours).toEqual(Array.from({ length: calls }, (_, n) => n + 1));
+  });
+});
