@@ -271,7 +271,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       query: Omit<ListOrdersQuery, 'page'> = {},
       options?: PerCallOptions,
     ): AsyncGenerator<Order, void, undefined> {
-      return everyRow((page) => orders.list({ ...query, page }, options));
+      return everyRow((page) => call('listOrders', { query: { ...query, page } }, options));
     },
     /** One order; with `withDetails: true` it carries its fills (`executions`). */
     get(ref: OrderRef & { withDetails?: boolean }, options?: PerCallOptions): Promise<Order> {
@@ -321,7 +321,7 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       query: Omit<ListOwnExecutionsQuery, 'page'>,
       options?: PerCallOptions,
     ): AsyncGenerator<OwnExecution, void, undefined> {
-      return everyRow((page) => executions.mine({ ...query, page }, options));
+      return everyRow((page) => call('listOwnExecutions', { query: { ...query, page } }, options));
     },
   };
 

@@ -57,6 +57,13 @@ export function operations(): Operation[] {
   return found;
 }
 
+/** The parameters of `op`, its path's first, each resolved. */
+export const parametersOf = (op: Operation): Json[] =>
+  [
+    ...((op.pathItem.parameters as Json[] | undefined) ?? []),
+    ...((op.raw.parameters as Json[] | undefined) ?? []),
+  ].map((p) => deref(apis[op.api].spec, p));
+
 /** The page of an operation, relative to the site root, without extension. */
 export const operationLink = (op: Pick<Operation, 'api' | 'operationId'>) =>
   `/reference/${op.api}/${op.operationId}`;
@@ -396,10 +403,7 @@ export function renderOperation(
     );
   }
 
-  const parameters = [
-    ...((op.pathItem.parameters as Json[] | undefined) ?? []),
-    ...((raw.parameters as Json[] | undefined) ?? []),
-  ].map((p) => deref(spec, p));
+  const parameters = parametersOf(op);
   if (parameters.length > 0) {
     out.push(
       '## Parameters',

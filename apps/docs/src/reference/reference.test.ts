@@ -10,6 +10,7 @@ import {
   apis,
   cell,
   operations,
+  parametersOf,
   renderAuthentication,
   renderOperation,
   renderSchemas,
@@ -40,6 +41,21 @@ describe('API reference', () => {
     expect(page).toContain('`spot`, `margin`, `cfd`, `perpetual`');
     expect(page).toContain('"client_order_id": "my-order-1"');
     expect(page).toContain('[X-1](/reference/conformance#x-1)');
+  });
+
+  it('names a method that reads every page on the page of each paged list', () => {
+    const calls = operationCalls();
+    const paged = operations().filter((op) =>
+      parametersOf(op).some((p) => p.in === 'query' && p.name === 'page'),
+    );
+    expect(paged.map((op) => op.operationId)).toContain('listOwnExecutions');
+    for (const op of paged) {
+      const methods = calls.get(op.operationId)?.clients.map((client) => client.method) ?? [];
+      expect([op.operationId, methods.some((m) => /\.iterate\w*$/.test(m))]).toEqual([
+        op.operationId,
+        true,
+      ]);
+    }
   });
 
   it('describes every field of every error response', () => {

@@ -691,7 +691,7 @@ export interface paths {
         };
         /**
          * Value the caller's balances
-         * @description Every balance of the caller's valued in the caller's currency at each currency's `exchange_rate` (its value in JPY), summed.
+         * @description Every balance of the caller's valued in the caller's currency at each currency's rate in JPY, summed. A fiat account shows its rate as `exchange_rate`; a crypto currency's rate is not shown by any call (the sandbox holds a fixed one per currency of its demo market, not its last traded price), so the total cannot be recomputed from the reads.
          */
         get: operations["getMainAsset"];
         put?: never;
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Show what holds a reserved balance
-         * @description What holds the caller's reserved balance in one currency: each live order's hold, each open position's margin and each withdrawal not yet processed, declined or cancelled (its amount plus its fee), with its id and amount. They sum to `reserved_balance`.
+         * @description What holds the caller's reserved balance in one currency: each live order's hold, each open position's margin, each withdrawal not yet processed, declined or cancelled (its amount plus its fee) and each live loan bid's quantity not lent, with its id and amount. They sum to `reserved_balance`.
          */
         get: operations["getReservedBalanceDetails"];
         put?: never;
@@ -1429,7 +1429,7 @@ export interface paths {
             path: {
                 /**
                  * @description Trading account id (an `id` of `GET /trading_accounts`).
-                 * @example 1001000005
+                 * @example 1001000001
                  */
                 trading_account_id: number;
             };
@@ -2068,12 +2068,12 @@ export interface components {
          */
         ExecutionsProductId: number | string;
         /**
-         * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+         * @description Fills per page (on `GET /executions` with `timestamp`, per answer, but a second is never split).
          * @example 20
          */
         ExecutionsLimit: number;
         /**
-         * @description Page number, starting at 1 (ignored with `timestamp`).
+         * @description Page number, starting at 1 (ignored on `GET /executions` with `timestamp`).
          * @example 1
          */
         ExecutionsPage: number;
@@ -2993,12 +2993,12 @@ export interface operations {
                  */
                 product_id: components["parameters"]["ExecutionsProductId"];
                 /**
-                 * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+                 * @description Fills per page (on `GET /executions` with `timestamp`, per answer, but a second is never split).
                  * @example 20
                  */
                 limit?: components["parameters"]["ExecutionsLimit"];
                 /**
-                 * @description Page number, starting at 1 (ignored with `timestamp`).
+                 * @description Page number, starting at 1 (ignored on `GET /executions` with `timestamp`).
                  * @example 1
                  */
                 page?: components["parameters"]["ExecutionsPage"];
@@ -3061,12 +3061,12 @@ export interface operations {
                  */
                 product_id: components["parameters"]["ExecutionsProductId"];
                 /**
-                 * @description Fills per page (with `timestamp`, per answer, but a second is never split).
+                 * @description Fills per page (on `GET /executions` with `timestamp`, per answer, but a second is never split).
                  * @example 20
                  */
                 limit?: components["parameters"]["ExecutionsLimit"];
                 /**
-                 * @description Page number, starting at 1 (ignored with `timestamp`).
+                 * @description Page number, starting at 1 (ignored on `GET /executions` with `timestamp`).
                  * @example 1
                  */
                 page?: components["parameters"]["ExecutionsPage"];
@@ -3494,8 +3494,8 @@ export interface operations {
                      *       {
                      *         "id": 17,
                      *         "currency": "JPY",
-                     *         "amount": "-95",
-                     *         "balance": "99904905",
+                     *         "amount": "-47.5",
+                     *         "balance": "100094952.5",
                      *         "source_action": "trade_fee",
                      *         "source_object_type": "Execution",
                      *         "source_object_id": 1201,
@@ -3504,8 +3504,8 @@ export interface operations {
                      *       {
                      *         "id": 16,
                      *         "currency": "JPY",
-                     *         "amount": "-95000",
-                     *         "balance": "99905000",
+                     *         "amount": "95000",
+                     *         "balance": "100095000",
                      *         "source_action": "trade",
                      *         "source_object_type": "Execution",
                      *         "source_object_id": 1201,
@@ -3574,8 +3574,8 @@ export interface operations {
                      *           "id": 16,
                      *           "currency": "JPY",
                      *           "transaction_type": "trade",
-                     *           "gross_amount": "-95000",
-                     *           "balance": "99905000",
+                     *           "gross_amount": "95000",
+                     *           "balance": "100095000",
                      *           "source_object_type": "Execution",
                      *           "source_object_id": 1201,
                      *           "created_at": 1716000042
@@ -5111,7 +5111,7 @@ export interface operations {
                  *       "product_id": 1,
                  *       "side": "buy",
                  *       "quantity": "0.01",
-                 *       "price": "9500000",
+                 *       "price": "9600000",
                  *       "order_type": "limit"
                  *     }
                  */
@@ -5478,8 +5478,8 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": 1001000005,
-                     *         "product_id": 5,
+                     *         "id": 1001000001,
+                     *         "product_id": 1,
                      *         "currency_pair_code": "BTCJPY",
                      *         "leverage_level": 2,
                      *         "max_leverage_level": 100,
@@ -5492,7 +5492,7 @@ export interface operations {
                      *         "position": "0.01",
                      *         "balance": "100000",
                      *         "funding_currency": "JPY",
-                     *         "pusher_channel": "trading_account_1001000005",
+                     *         "pusher_channel": "trading_account_1001000001",
                      *         "long_summary": {
                      *           "pnl": "1000",
                      *           "position": "0.01",
@@ -5527,7 +5527,7 @@ export interface operations {
             path: {
                 /**
                  * @description Trading account id (an `id` of `GET /trading_accounts`).
-                 * @example 1001000005
+                 * @example 1001000001
                  */
                 trading_account_id: number;
             };
@@ -5543,8 +5543,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": 1001000005,
-                     *       "product_id": 5,
+                     *       "id": 1001000001,
+                     *       "product_id": 1,
                      *       "currency_pair_code": "BTCJPY",
                      *       "leverage_level": 2,
                      *       "max_leverage_level": 100,
@@ -5557,7 +5557,7 @@ export interface operations {
                      *       "position": "0.01",
                      *       "balance": "100000",
                      *       "funding_currency": "JPY",
-                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "pusher_channel": "trading_account_1001000001",
                      *       "long_summary": {
                      *         "pnl": "1000",
                      *         "position": "0.01",
@@ -5595,7 +5595,7 @@ export interface operations {
             path: {
                 /**
                  * @description Trading account id (an `id` of `GET /trading_accounts`).
-                 * @example 1001000005
+                 * @example 1001000001
                  */
                 trading_account_id: number;
             };
@@ -5622,8 +5622,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": 1001000005,
-                     *       "product_id": 5,
+                     *       "id": 1001000001,
+                     *       "product_id": 1,
                      *       "currency_pair_code": "BTCJPY",
                      *       "leverage_level": 2,
                      *       "max_leverage_level": 100,
@@ -5636,7 +5636,7 @@ export interface operations {
                      *       "position": "0.01",
                      *       "balance": "100000",
                      *       "funding_currency": "JPY",
-                     *       "pusher_channel": "trading_account_1001000005",
+                     *       "pusher_channel": "trading_account_1001000001",
                      *       "long_summary": {
                      *         "pnl": "1000",
                      *         "position": "0.01",
@@ -6217,7 +6217,7 @@ export type ReservedBalanceHolderType = "order" | "position" | "withdrawal" | "l
 /** @description One holder of part of a reserved balance. */
 export type ReservedBalanceDetail = {
     holder_type: ReservedBalanceHolderType;
-    /** @description The holder's id (an order id, a position's trade id). */
+    /** @description The holder's id, of the kind `holder_type` names: an order's id, a position's trade id, a withdrawal's id or a loan bid's id. */
     id: number;
     amount: DecimalLike;
 };

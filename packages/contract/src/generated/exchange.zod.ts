@@ -1221,12 +1221,12 @@ export const zExecutionsProductId = /* @__PURE__ */ z.union([
 ]);
 
 /**
- * Fills per page (with `timestamp`, per answer, but a second is never split).
+ * Fills per page (on `GET /executions` with `timestamp`, per answer, but a second is never split).
  */
 export const zExecutionsLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1000)), 20);
 
 /**
- * Page number, starting at 1 (ignored with `timestamp`).
+ * Page number, starting at 1 (ignored on `GET /executions` with `timestamp`).
  */
 export const zExecutionsPage = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)), 1);
 
