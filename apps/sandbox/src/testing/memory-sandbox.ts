@@ -35,6 +35,7 @@ import { type Database, openDatabase } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import { seed } from '../store/seed.js';
 import type { Client, ParsedResponse, RequestOptions } from '../test-support.js';
+import { checkDocumentedRefusal } from './documented-refusals.js';
 import { memoryStorage } from './memory-storage.js';
 
 const routes = buildRoutes();
@@ -171,16 +172,20 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
         value,
       ]),
     );
-    const reply = await answer({
-      route,
-      url,
+    const sent = {
       path,
       query: parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1)),
       body: parseBody(route, text, headers['content-type'] ?? 'application/json'),
+    };
+    const reply = await answer({
+      route,
+      url,
+      ...sent,
       headers,
       address: requestOptions.address ?? '127.0.0.1',
       now: now(),
     });
+    checkDocumentedRefusal(route, sent, reply);
     return asParsedResponse(reply);
   };
 

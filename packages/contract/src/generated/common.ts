@@ -80,17 +80,12 @@ export interface components {
         SessionAuthPayload: SessionAuthPayload;
     };
     responses: {
-        /** @description The request body is not valid JSON or not of the documented shape. */
+        /** @description The request body is not valid JSON or not of the documented shape, or a query parameter is not (named in `errors` with the reason). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "Malformed JSON body"
-                 *     }
-                 */
                 "application/json": ErrorBody;
             };
         };
@@ -124,7 +119,7 @@ export interface components {
                 "application/json": ErrorMessage;
             };
         };
-        /** @description The resource does not exist (for an order operation, the order is not live). */
+        /** @description The resource does not exist (for an order operation, the order is not live). The message names what was not found: `Order not found`, `Trade not found`, `Withdrawal not found`, `Currency not found` and so on. */
         NotFound: {
             headers: {
                 [name: string]: unknown;

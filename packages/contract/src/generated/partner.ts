@@ -741,17 +741,12 @@ export interface components {
                 "application/json": QuickExchangeValidationError;
             };
         };
-        /** @description The request body is not valid JSON or not of the documented shape. */
+        /** @description The request body is not valid JSON or not of the documented shape, or a query parameter is not (named in `errors` with the reason). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "Malformed JSON body"
-                 *     }
-                 */
                 "application/json": ErrorBody;
             };
         };
