@@ -150,7 +150,7 @@ function constraints(api: ApiName, raw: Json): string {
 }
 
 /** The properties of an object schema (following allOf and one level of refs), as a table. */
-export function fieldsTable(api: ApiName, raw: Json | undefined): string {
+export function fieldsTable(api: ApiName, raw: Json | undefined, request = false): string {
   if (!raw) return '';
   const spec = apis[api].spec;
   const schema = deref(spec, raw);
@@ -174,14 +174,17 @@ export function fieldsTable(api: ApiName, raw: Json | undefined): string {
     refName(prop) && prop.description === undefined
       ? (deref(spec, prop).description as string | undefined)
       : undefined;
-  // A field that is an object of its own, not a named schema with a table of its own (a
-  // wrapper such as `trade` or `loan`), lists its fields under it, by their path.
+  // A field that is an object of its own lists its fields under it, by their path: one written
+  // in place (`fee_options`), and in a request body one that names a schema too (the
+  // `crypto_withdrawal` a body wraps), whose fields are what the caller writes.
   type Field = { name: string; prop: Json; isRequired: boolean };
   const withNested = (field: Field, depth: number): Field[] => {
     const { name, prop } = field;
     const items = prop.type === 'array' && prop.items ? (prop.items as Json) : undefined;
-    const inner = items ?? prop;
-    if (refName(prop) || refName(inner) || !inner.properties || depth > 3) return [field];
+    const expandable = request && depth === 1 && !items;
+    const inner = expandable ? deref(spec, prop) : (items ?? prop);
+    if (!expandable && (refName(prop) || refName(inner))) return [field];
+    if (!inner.properties || depth > 3) return [field];
     const path = items ? `${name}[]` : name;
     const innerRequired = new Set((inner.required as string[] | undefined) ?? []);
     return [
@@ -240,14 +243,16 @@ function examplesOf(media: Json): { title: string; value: unknown }[] {
 const jsonBlock = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'].join('\n');
 
 /**
- * `own`, when given, is the example an operation's page shows in place of the response's own:
- * an error response shared by many operations has one example, which names another's field.
+ * `own`, when given, is the example an operation's page shows in place of the response's own
+ * (none when null): an error response shared by many operations has one example, which names
+ * another's field.
  */
 function contentSection(
   api: ApiName,
   content: Json | undefined,
   level: string,
   own?: unknown,
+  request = false,
 ): string[] {
   if (!content) return [];
   const out: string[] = [];
@@ -261,9 +266,14 @@ function contentSection(
     for (const variant of variants) {
       if (!variant) continue;
       if (variants.length > 1) out.push(`${level} One of: ${typeOf(api, variant)}`, '');
-      out.push(fieldsTable(api, variant), '');
+      out.push(fieldsTable(api, variant, request), '');
     }
-    const examples = own === undefined ? examplesOf(media) : [{ title: 'Example', value: own }];
+    const examples =
+      own === undefined
+        ? examplesOf(media)
+        : own === null
+          ? []
+          : [{ title: 'Example', value: own }];
     for (const example of examples)
       out.push(`**${example.title}**`, '', jsonBlock(example.value), '');
   }
@@ -298,13 +308,15 @@ function refusalsSection(op: Operation): string[] {
 
 /**
  * The example of a shared error response drawn from `op` itself: a 422 naming its first
- * refusal, a 403 naming its permission. Undefined where the response is the operation's own.
+ * refusal (none without one), a 403 naming its permission. Undefined where the response is
+ * the operation's own.
  */
 function ownErrorExample(op: Operation, value: Json): unknown {
   const shared = typeof value.$ref === 'string' ? value.$ref.split('/').pop() : undefined;
   const [first] = refusals(op);
-  if (shared === 'ValidationFailed' && first) {
-    return { errors: { [first.field]: [first.codes[0]] } };
+  if (shared === 'ValidationFailed') {
+    // With no refusal of its own, the shared example would name another operation's field.
+    return first ? { errors: { [first.field]: [first.codes[0]] } } : null;
   }
   const permission = op.raw['x-permission'];
   if (shared === 'Forbidden' && typeof permission === 'string') {
@@ -436,7 +448,7 @@ export function renderOperation(
       `${body.required ? 'Required' : 'Optional'}. ${text(body.description ?? '')}`,
       '',
     );
-    out.push(...contentSection(op.api, body.content as Json, '####'));
+    out.push(...contentSection(op.api, body.content as Json, '####', undefined, true));
   }
 
   out.push('## Responses', '');

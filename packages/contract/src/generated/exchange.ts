@@ -3098,7 +3098,7 @@ export interface operations {
                      *           "price": "9500000.0",
                      *           "taker_side": "buy",
                      *           "created_at": 1716000042,
-                     *           "my_side": "sell",
+                     *           "my_side": "buy",
                      *           "target": "spot",
                      *           "order_id": 2157474,
                      *           "client_order_id": "my-order-1"
@@ -3700,12 +3700,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "currency": "JPY",
-                     *       "reserved_balance": "1425.00015",
+                     *       "reserved_balance": "95000",
                      *       "details": [
                      *         {
                      *           "holder_type": "order",
                      *           "id": 2157474,
-                     *           "amount": "1425.00015"
+                     *           "amount": "95000"
                      *         }
                      *       ]
                      *     }
@@ -4477,7 +4477,7 @@ export interface operations {
                      *           "maintenance_margin": "14250",
                      *           "close_fee": "0",
                      *           "total_interest": "0",
-                     *           "daily_interest": "0",
+                     *           "daily_interest": "14.25",
                      *           "trading_type": "margin",
                      *           "created_at": 1716000000,
                      *           "updated_at": 1716000042
@@ -4552,7 +4552,7 @@ export interface operations {
                      *         "maintenance_margin": "14250",
                      *         "close_fee": "0",
                      *         "total_interest": "0",
-                     *         "daily_interest": "0",
+                     *         "daily_interest": "14.25",
                      *         "trading_type": "margin",
                      *         "created_at": 1716000000,
                      *         "updated_at": 1716000042
@@ -4625,7 +4625,7 @@ export interface operations {
                      *         "maintenance_margin": "14250",
                      *         "close_fee": "0",
                      *         "total_interest": "0",
-                     *         "daily_interest": "0",
+                     *         "daily_interest": "14.25",
                      *         "trading_type": "margin",
                      *         "created_at": 1716000000,
                      *         "updated_at": 1716000042
@@ -4706,7 +4706,7 @@ export interface operations {
                      *       "maintenance_margin": "14250",
                      *       "close_fee": "0",
                      *       "total_interest": "0",
-                     *       "daily_interest": "0",
+                     *       "daily_interest": "14.25",
                      *       "trading_type": "margin",
                      *       "created_at": 1716000000,
                      *       "updated_at": 1716000042
@@ -4785,7 +4785,7 @@ export interface operations {
                      *       "maintenance_margin": "14250",
                      *       "close_fee": "0",
                      *       "total_interest": "0",
-                     *       "daily_interest": "0",
+                     *       "daily_interest": "14.25",
                      *       "trading_type": "margin",
                      *       "created_at": 1716000000,
                      *       "updated_at": 1716000042
@@ -4864,7 +4864,7 @@ export interface operations {
                      *       "maintenance_margin": "14250",
                      *       "close_fee": "0",
                      *       "total_interest": "0",
-                     *       "daily_interest": "0",
+                     *       "daily_interest": "14.25",
                      *       "trading_type": "margin",
                      *       "created_at": 1716000000,
                      *       "updated_at": 1716000042
@@ -5478,12 +5478,12 @@ export interface operations {
                      *         "currency_pair_code": "BTCJPY",
                      *         "leverage_level": 2,
                      *         "max_leverage_level": 100,
-                     *         "current_leverage_level": "1.9",
+                     *         "current_leverage_level": "1",
                      *         "pnl": "1000",
                      *         "equity": "101000",
                      *         "margin": "50000",
                      *         "free_margin": "51000",
-                     *         "margin_percent": "0.4950495049504950495",
+                     *         "margin_percent": "0.495049504950495",
                      *         "position": "0.01",
                      *         "balance": "100000",
                      *         "funding_currency": "JPY",
@@ -5543,12 +5543,12 @@ export interface operations {
                      *       "currency_pair_code": "BTCJPY",
                      *       "leverage_level": 2,
                      *       "max_leverage_level": 100,
-                     *       "current_leverage_level": "1.9",
+                     *       "current_leverage_level": "1",
                      *       "pnl": "1000",
                      *       "equity": "101000",
                      *       "margin": "50000",
                      *       "free_margin": "51000",
-                     *       "margin_percent": "0.4950495049504950495",
+                     *       "margin_percent": "0.495049504950495",
                      *       "position": "0.01",
                      *       "balance": "100000",
                      *       "funding_currency": "JPY",
@@ -5622,12 +5622,12 @@ export interface operations {
                      *       "currency_pair_code": "BTCJPY",
                      *       "leverage_level": 2,
                      *       "max_leverage_level": 100,
-                     *       "current_leverage_level": "1.9",
+                     *       "current_leverage_level": "1",
                      *       "pnl": "1000",
                      *       "equity": "101000",
                      *       "margin": "50000",
                      *       "free_margin": "51000",
-                     *       "margin_percent": "0.4950495049504950495",
+                     *       "margin_percent": "0.495049504950495",
                      *       "position": "0.01",
                      *       "balance": "100000",
                      *       "funding_currency": "JPY",
