@@ -28,7 +28,7 @@ export function checkAllOfSiblings(document: Json, name: string): void {
   const found: string[] = [];
   const visit = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
-      node.forEach((item, n) => visit(item, `${path}/${n}`));
+      for (const [n, item] of node.entries()) visit(item, `${path}/${n}`);
       return;
     }
     if (!node || typeof node !== 'object') return;
