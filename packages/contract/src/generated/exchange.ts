@@ -6382,6 +6382,7 @@ export type Trade = {
     liquidation_price: NullableDecimalLike;
     maintenance_margin: DecimalLike;
     close_fee: DecimalLike;
+    /** @description All the interest the trade's loans charged so far. The borrower's ledger holds what its free balance paid of it; where that was short, the house paid the lender the rest, as it stands for a loss beyond a margin. */
     total_interest: DecimalLike;
     daily_interest: DecimalLike;
     trading_type: TradingType;
