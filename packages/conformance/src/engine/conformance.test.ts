@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeConformance } from '../cli/run-cli.test-support.js';
 import { consoleSummary } from '../reports/console.js';
 import { curlOf } from '../reports/curl.js';
+import { sandboxTestControl } from '../sandbox-test-control.js';
 import { example } from '../scenarios/partner.js';
 import { type FaultProxy, startFaultProxy } from '../testing/fault-proxy.js';
 import {
@@ -21,7 +22,6 @@ import {
 } from '../testing/faults.js';
 import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { startSandboxTarget } from '../testing/sandbox.js';
-import { testControlAdapter } from '../testing/test-control.js';
 import { describeConformance } from '../vitest.js';
 import { defaultAdapter } from './adapter.js';
 import { catalog, catalogById } from './catalog.js';
@@ -367,7 +367,7 @@ describe('against fault-injected variants of the sandbox', () => {
         const report = await runConformance(proxy.target, {
           only: siblingRequirements(covers),
           seed: `fault-${name}`,
-          ...(fault.testControl ? { adapter: testControlAdapter(proxy.target) } : {}),
+          ...(fault.testControl ? { adapter: sandboxTestControl } : {}),
         });
         const verdict = report.results.find((r) => r.id === covers)?.verdict;
         // A broken SHOULD is a WARN: what the conventions ask is caught all the same.
@@ -499,7 +499,7 @@ describe('withdrawals', () => {
     const report = await runConformance(target, {
       profiles: ['withdrawals', 'oauth'],
       only: requirements.filter((r) => r.table === 'withdrawal').map((r) => r.id),
-      adapter: testControlAdapter(target),
+      adapter: sandboxTestControl,
     });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       report.results.map((r) => expect.stringMatching(new RegExp(`^${r.id} PASS`))),
@@ -511,7 +511,7 @@ describe('withdrawals', () => {
 describe('trades at the mark price', () => {
   it('moves the mark through the sandbox test control: a stop loss fires, a long is liquidated, a resting order opens a second trade', async () => {
     const ids = ['TRADE-STOP-LOSS-AT-MARK', 'TRADE-LIQUIDATED-AT-MARK', 'TRADE-ORDER-EVERY-TRADE'];
-    const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
+    const report = await runConformance(target, { only: ids, adapter: sandboxTestControl });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
     );
@@ -532,7 +532,7 @@ describe('loans', () => {
       'LOAN-REPAID-CANNOT-CHOOSE',
       'RESPONSE-UPDATE-LOAN',
     ];
-    const report = await runConformance(target, { only: ids, adapter: testControlAdapter(target) });
+    const report = await runConformance(target, { only: ids, adapter: sandboxTestControl });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
     );
@@ -545,7 +545,7 @@ describe('the transaction model', () => {
       only: ['MODEL-TRANSACTION-SEQUENCES'],
       seed: 'transactions',
       maxExamples: 15,
-      adapter: testControlAdapter(target),
+      adapter: sandboxTestControl,
     });
     expect(report.results[0]).toMatchObject({ verdict: 'PASS' });
     expect(report.results[0]?.evidence[0]?.message).not.toContain('without ending transactions');
@@ -558,7 +558,7 @@ describe('the transaction model', () => {
         only: ['MODEL-TRANSACTION-SEQUENCES'],
         seed: 'transactions-fault',
         maxExamples: 30,
-        adapter: testControlAdapter(target),
+        adapter: sandboxTestControl,
       });
       const failing = report.results[0]?.evidence.find((e) => e.outcome === 'fail');
       expect(report.results[0]?.verdict).toBe('FAIL');
@@ -583,10 +583,7 @@ describe('the transaction model', () => {
 describeConformance('the vitest helper', () => target, {
   profiles: ['loan-book', 'oauth'],
   // Denying an OAuth request goes through the sandbox's test control, so nothing is skipped.
-  adapter: {
-    denyOAuthRequest: (context, request) =>
-      testControlAdapter(context.target).denyOAuthRequest?.(context, request) ?? Promise.resolve(),
-  },
+  adapter: { denyOAuthRequest: sandboxTestControl.denyOAuthRequest },
 });
 
 describe('the CLI against the sandbox', () => {
@@ -642,6 +639,18 @@ describe('the CLI against the sandbox', () => {
     const json = JSON.parse(await readFile(files.json, 'utf8'));
     expect(json).toMatchObject({ schemaVersion: 1, mustFailures: [], summary: { FAIL: 0 } });
     expect(await readFile(files.html, 'utf8')).toContain('<th>loan-book</th>');
+  });
+
+  it("passes what the sandbox's test control moves, with the adapter the package ships", async () => {
+    const ids = ['TRADE-LIQUIDATED-AT-MARK', 'TRADE-ORDER-EVERY-TRADE', 'WITHDRAWAL-PROCESSED'];
+    const { code, stdout } = await exchangeConformanceRun(
+      target,
+      '--adapter',
+      '@exchange-kit/conformance/sandbox-test-control',
+      ...ids.flatMap((id) => ['--only', id]),
+    );
+    expect(code).toBe(0);
+    for (const id of ids) expect(stdout).toMatch(new RegExp(`^PASS {3}${id}`, 'm'));
   });
 
   it('exits 2 with one line naming the refused credential when the token secret is wrong', async () => {
