@@ -207,7 +207,11 @@ function orderBody(fixture: OrderFixture, price: string): Row {
   };
 }
 
-function refOf(order: Row, fixture: OrderFixture): OrderRef {
+/** The reference the suite keeps to an order a call answered with, placed as `fixture` says. */
+export function refOf(
+  order: Row,
+  fixture: Pick<OrderFixture, 'product' | 'side' | 'tradingType'>,
+): OrderRef {
   return {
     id: order.id as string | number,
     clientOrderId: (order.client_order_id as string | null) ?? null,

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { OrderRef, ProductInfo } from '../engine/adapter.js';
+import { type OrderRef, type ProductInfo, refOf } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -39,13 +39,11 @@ async function placed(
   if (call.status !== 200)
     throw new Skip(`an order inside the spread was refused: ${call.status} ${call.responseText}`);
   const order = bodyOf(call);
-  const ref: OrderRef = {
-    id: order.id as string | number,
-    clientOrderId: (order.client_order_id as string | null) ?? null,
-    productId: product.id,
+  const ref = refOf(order, {
+    product,
     side: body.side as 'buy' | 'sell',
     tradingType: body.trading_type as 'spot' | 'margin',
-  };
+  });
   context.created.push(ref);
   return { order, ref };
 }
