@@ -71,7 +71,7 @@ export function loanCalls(call: Call) {
     },
     /**
      * The lender's choice of whether what is repaid of loan `id` is lent again; a loan the
-     * caller borrowed is a ValidationError naming `loan.fund_reloaned`.
+     * caller borrowed is a ValidationError naming `fund_reloaned`.
      */
     update(id: number, loan: LoanUpdate['loan'], options?: PerCallOptions): Promise<Loan> {
       return call('updateLoan', { path: { loan_id: id }, body: { loan } }, options);

@@ -514,7 +514,7 @@ describe('trades against the sandbox', () => {
       .update(Number(borrowed[0]?.id), { fund_reloaned: false })
       .catch((error: unknown) => error);
     if (!isValidationErrorOf(choice, 'updateLoan')) throw choice;
-    expect(choice.fields['loan.fund_reloaned']).toEqual(['lender_only']);
+    expect(choice.fields.fund_reloaned).toEqual(['lender_only']);
     expect(trade).toMatchObject({ id: opening.trade_id, status: 'open', side: 'long' });
     expect(trade.open_quantity).toBe('0.002');
     const listed: number[] = [];

@@ -49,7 +49,7 @@ const notFound = () => new NotFound('Loan not found');
 
 /** Why `userId` may not choose for `loan`, a loan they lent or borrowed, if they may not. */
 function refusalFor(loan: Loan, userId: number): Refusal | undefined {
-  if (loan.lenderId !== userId) return new Refusal('loan.fund_reloaned', 'lender_only');
+  if (loan.lenderId !== userId) return new Refusal('fund_reloaned', 'lender_only');
   // Nothing is left of it to repay, so nothing to lend again.
   if (loan.status !== 'open') return new Refusal('loan_id', 'not_open');
   return undefined;

@@ -129,7 +129,7 @@ async function checkAccrues(
   return `a day on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s)`;
 }
 
-/** The borrower's choice for `loan` is refused naming `loan.fund_reloaned`, the loan unchanged. */
+/** The borrower's choice for `loan` is refused naming `fund_reloaned`, the loan unchanged. */
 async function checkBorrowerRefused(
   context: ScenarioContext,
   trade: Row,
@@ -140,10 +140,10 @@ async function checkBorrowerRefused(
     path: { loan_id: id },
     body: { loan: { fund_reloaned: !loan.fund_reloaned } },
   });
-  const documented = '422 {"errors": {"loan.fund_reloaned": ["lender_only"]}}';
+  const documented = '422 {"errors": {"fund_reloaned": ["lender_only"]}}';
   expectStatus(refused, 422, documented);
   const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  const named = errors?.['loan.fund_reloaned'];
+  const named = errors?.fund_reloaned;
   if (!Array.isArray(named) || named[0] !== 'lender_only') {
     failAt(
       `the borrower's choice for loan ${id} is refused without naming the field`,
@@ -160,7 +160,7 @@ async function checkBorrowerRefused(
       `fund_reloaned ${String(loan.fund_reloaned)}, as before`,
     );
   }
-  return `the borrower's choice for loan ${id} was refused naming loan.fund_reloaned`;
+  return `the borrower's choice for loan ${id} was refused naming fund_reloaned`;
 }
 
 async function checkRepaid(context: ScenarioContext, trade: Row, loans: Row[]): Promise<string> {

@@ -873,7 +873,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"loan_id":["not_open"],"loan.fund_reloaned":["lender_only"]},
+    errorCodes: {"loan_id":["not_open"],"fund_reloaned":["lender_only"]},
     response: 'zUpdateLoanResponse',
     decimals: plan42,
     requestDecimals: null,

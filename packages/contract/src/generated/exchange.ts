@@ -1380,7 +1380,7 @@ export interface paths {
         get?: never;
         /**
          * Choose whether a loan is lent again
-         * @description The lender of a loan chooses whether what is repaid of it is lent again: with `fund_reloaned` true it goes back to the loan bid it was lent from, offered again while the bid is live; with false the bid's quantity shrinks by it and it returns to the lender's free balance. A loan of the caller's that the caller borrowed is refused with 422 naming `loan.fund_reloaned`: only its lender chooses. A loan already repaid (`closed`) has nothing left to lend again and is refused with 422 naming `loan_id`.
+         * @description The lender of a loan chooses whether what is repaid of it is lent again: with `fund_reloaned` true it goes back to the loan bid it was lent from, offered again while the bid is live; with false the bid's quantity shrinks by it and it returns to the lender's free balance. A loan of the caller's that the caller borrowed is refused with 422 naming `fund_reloaned`: only its lender chooses. A loan already repaid (`closed`) has nothing left to lend again and is refused with 422 naming `loan_id`.
          */
         put: operations["updateLoan"];
         post?: never;
@@ -1737,7 +1737,7 @@ export interface components {
          */
         ErrorMessage: ErrorMessage;
         /**
-         * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+         * @description Error body mapping a field name (or `user`) to the error codes raised for it. A value the exchange's rules refuse is named as its record names it (`take_profit`, `rate`, `fund_reloaned`), outside the object a body wraps it in: these are the codes an operation's `x-error-codes` lists. A value that does not match the request's schema is named by its path in the body as sent (`trade.take_profit`, or `order.quantity` in an order sent wrapped) (project decision). Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
          * @example {
          *       "errors": {
          *         "quantity": [
@@ -5444,7 +5444,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No loan the caller lent or borrowed has this id. */
             404: components["responses"]["NotFound"];
-            /** @description A field is not acceptable, or the caller borrowed the loan (the field `loan.fund_reloaned` names it), or the loan is repaid (`loan_id` names it). */
+            /** @description A field is not acceptable, or the caller borrowed the loan (the field `fund_reloaned` names it), or the loan is repaid (`loan_id` names it). */
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
         };
@@ -6610,7 +6610,7 @@ export type ErrorMessage = {
     message: string;
 };
 /**
- * @description Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+ * @description Error body mapping a field name (or `user`) to the error codes raised for it. A value the exchange's rules refuse is named as its record names it (`take_profit`, `rate`, `fund_reloaned`), outside the object a body wraps it in: these are the codes an operation's `x-error-codes` lists. A value that does not match the request's schema is named by its path in the body as sent (`trade.take_profit`, or `order.quantity` in an order sent wrapped) (project decision). Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
  * @example {
  *       "errors": {
  *         "quantity": [

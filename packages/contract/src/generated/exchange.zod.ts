@@ -339,7 +339,7 @@ export const zErrorMessage = /* @__PURE__ */ z.object({
 });
 
 /**
- * Error body mapping a field name (or `user`) to the error codes raised for it. Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
+ * Error body mapping a field name (or `user`) to the error codes raised for it. A value the exchange's rules refuse is named as its record names it (`take_profit`, `rate`, `fund_reloaned`), outside the object a body wraps it in: these are the codes an operation's `x-error-codes` lists. A value that does not match the request's schema is named by its path in the body as sent (`trade.take_profit`, or `order.quantity` in an order sent wrapped) (project decision). Codes seen: not_enough_free_balance, less_than_order_size, must_be_positive, price_too_high, price_too_small, product_disabled, Can not update non-live order, Can not update partially filled order.
  */
 export const zErrorFields = /* @__PURE__ */ z.object({
     errors: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()))

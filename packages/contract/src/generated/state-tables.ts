@@ -835,7 +835,7 @@ export const requirements = [
     "condition": "the caller borrowed the loan and did not lend it",
     "expect": {
       "status": 422,
-      "also": "the refusal names loan.fund_reloaned (lender_only): only a loan's lender chooses whether what is repaid is lent again, and GET /loans lists the loan as before"
+      "also": "the refusal names fund_reloaned (lender_only): only a loan's lender chooses whether what is repaid is lent again, and GET /loans lists the loan as before"
     }
   },
   {
