@@ -10,6 +10,7 @@ import {
   type Order,
   type Product,
 } from '../state/exchange-state.js';
+import { idNamed } from '../state/ids.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */
@@ -71,7 +72,8 @@ function perpetualFigures(state: ExchangeState, product: Product) {
 }
 
 function productById(state: ExchangeState, id: string | number): Product {
-  const product = /^[0-9]{1,15}$/.test(String(id)) && state.products.get(Number(id));
+  const named = idNamed(id);
+  const product = named !== undefined && state.products.get(named);
   if (!product) throw new NotFound('Product not found');
   return product;
 }

@@ -25,6 +25,7 @@ import {
   takesOnly,
 } from '../state/exchange-state.js';
 import type { HistoryReads } from '../state/history.js';
+import { idNamed } from '../state/ids.js';
 import type { Journal, Writable } from '../state/journal.js';
 import { actingUser } from './caller.js';
 import { maxDecimalLength } from './decimal-input.js';
@@ -77,9 +78,9 @@ export function checkAmount(
 }
 
 export function loadProduct(journal: Journal, productId: number | string): Product {
-  const id = String(productId);
-  if (!/^[0-9]{1,15}$/.test(id)) throw refuse('product_id', 'not_found');
-  const product = journal.exchange.products.get(Number(id));
+  const id = idNamed(productId);
+  if (id === undefined) throw refuse('product_id', 'not_found');
+  const product = journal.exchange.products.get(id);
   if (!product) throw refuse('product_id', 'not_found');
   return product;
 }
@@ -100,17 +101,26 @@ export function checkTick(
 }
 
 /**
- * A quantity must reach the smallest order of the base currency and be a whole number of its
- * step, one unit of its last decimal place (`assets_precision`).
+ * Why `quantity` of `product` cannot trade, if it cannot: it must reach the smallest order of
+ * the base currency and be a whole number of its step, one unit of its last decimal place
+ * (`assets_precision`). An order's quantity and a trade's partial close are held to it alike.
  */
-function checkQuantity(journal: Journal, product: Product, quantity: D): void {
-  if (quantity.lt(minimumQuantity(journal, product))) {
-    throw refuse('quantity', 'less_than_order_size');
-  }
+export function quantityFault(
+  journal: Journal,
+  product: Product,
+  quantity: D,
+): 'less_than_order_size' | 'not_a_multiple_of_the_quantity_step' | undefined {
+  if (quantity.lt(minimumQuantity(journal, product))) return 'less_than_order_size';
   const places = journal.exchange.currencies.get(product.baseCurrency)?.assetsPrecision;
   if (places !== undefined && quantity.decimalPlaces() > places) {
-    throw refuse('quantity', 'not_a_multiple_of_the_quantity_step');
+    return 'not_a_multiple_of_the_quantity_step';
   }
+  return undefined;
+}
+
+function checkQuantity(journal: Journal, product: Product, quantity: D): void {
+  const fault = quantityFault(journal, product, quantity);
+  if (fault) throw refuse('quantity', fault);
 }
 
 /** How far a new trailing stop follows the price: `trailing_stop_type` and `_value`, checked. */

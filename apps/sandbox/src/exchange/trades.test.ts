@@ -170,8 +170,19 @@ describe('trades', () => {
       status: 422,
       body: { errors: { closed_quantity: ['no_liquidity'] } },
     });
+    // Held to what an order's quantity is: BTC's smallest order (0.0001) and its step (8 places).
+    expect(await close(trader.call, tradeId, { closed_quantity: '0.00001' })).toMatchObject({
+      status: 422,
+      body: { errors: { closed_quantity: ['less_than_order_size'] } },
+    });
+    expect(await close(trader.call, tradeId, { closed_quantity: '0.100000001' })).toMatchObject({
+      status: 422,
+      body: { errors: { closed_quantity: ['not_a_multiple_of_the_quantity_step'] } },
+    });
     const stranger = await sandbox.addUser();
     expect((await close(stranger.call, tradeId)).status).toBe(404);
+    // An id is written without leading zeros: "0" before it names no trade.
+    expect((await trader.call('PUT', `/trades/0${tradeId}/close`, {})).status).toBe(404);
     expect((await stranger.call('GET', `/orders/${tradeId}/trades`)).status).toBe(404);
     await bidAt(product_id, '100', '1');
     const [trade] = await trades(trader.call);
@@ -260,6 +271,21 @@ describe('trades', () => {
     expect(moved.body).toMatchObject({ take_profit: '101', stop_loss: '99' });
   });
 
+  it('closes what is left open in whole, even under the smallest order', async () => {
+    const { product_id, trader, tradeId } = await openLong();
+    await bidAt(product_id, '100', '1');
+    const rest = valid(
+      zCloseTradeResponse,
+      await close(trader.call, tradeId, { closed_quantity: '0.99995' }),
+    );
+    expect(rest).toMatchObject({ status: 'open', open_quantity: '0.00005' });
+    const closed = valid(
+      zCloseTradeResponse,
+      await close(trader.call, tradeId, { closed_quantity: '0.00005' }),
+    );
+    expect(closed).toMatchObject({ status: 'closed', open_quantity: '0' });
+  });
+
   it('adjust_margin adds margin from the free balance and takes back only what was added', async () => {
     const { product_id, trader, tradeId } = await openLong();
     const adjust = (delta: string) =>
@@ -275,6 +301,11 @@ describe('trades', () => {
     expect(await adjust('0')).toMatchObject({
       status: 422,
       body: { errors: { delta: ['must_not_be_zero'] } },
+    });
+    // JPY has no decimal places: half a yen held could never be taken back.
+    expect(await adjust('0.5')).toMatchObject({
+      status: 422,
+      body: { errors: { delta: ['too_many_decimals'] } },
     });
     expect(await adjust('100000000')).toMatchObject({
       status: 422,

@@ -14,6 +14,7 @@ import {
   refusedFromHistory,
 } from '../handling/operation.js';
 import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
+import { idNamed } from '../state/ids.js';
 import type { Journal } from '../state/journal.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
@@ -21,7 +22,7 @@ import { maxDecimalLength } from './decimal-input.js';
 import { closesPosition } from './ledger.js';
 import { bestOpposite, exitOrder, matchOrder, reachedBy } from './matching.js';
 import { answerForOrder } from './order-view.js';
-import { checkAmount, checkTick, loadProduct } from './orders.js';
+import { checkAmount, checkTick, loadProduct, quantityFault } from './orders.js';
 import { pageFrom } from './paging.js';
 import { afterTrading, fitExitOrders } from './position-exits.js';
 import { addedMargin, adjustMargin, openQuantity } from './positions.js';
@@ -61,9 +62,9 @@ function openTrade(
   userId: number,
   tradeId: string | number,
 ): Position | undefined {
-  const id = String(tradeId);
-  if (!/^[0-9]{1,15}$/.test(id)) throw notFound();
-  const position = journal.exchange.positions.get(Number(id));
+  const id = idNamed(tradeId);
+  if (id === undefined) throw notFound();
+  const position = journal.exchange.positions.get(id);
   if (!position) return undefined;
   if (position.userId !== userId) throw notFound();
   if (position.status !== 'open') throw refuseClose('trade_id', 'not_open');
@@ -169,7 +170,13 @@ const closeTrade: ExchangeHandlerOf<'closeTrade'> = (context) => {
     if (asked.startsWith('-') || new D(asked).isZero()) {
       throw refuseClose('closed_quantity', 'must_be_positive');
     }
-    if (new D(asked).gt(open)) throw refuseClose('closed_quantity', 'more_than_the_open_quantity');
+    const closing = new D(asked);
+    if (closing.gt(open)) throw refuseClose('closed_quantity', 'more_than_the_open_quantity');
+    // What is left open may be under the smallest order: it can still be closed whole.
+    const fault = quantityFault(journal, loadProduct(journal, position.productId), closing);
+    if (fault && !(fault === 'less_than_order_size' && closing.eq(open))) {
+      throw refuseClose('closed_quantity', fault);
+    }
   }
   const quantity = asked === undefined ? open : new D(asked);
   if (!closeAtMarket(journal, position, quantity, context.now)) {
@@ -282,6 +289,11 @@ const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
   if (sent.length > maxDecimalLength) throw refuseMargin('delta', 'too_long');
   const delta = new D(sent);
   if (delta.isZero()) throw refuseMargin('delta', 'must_not_be_zero');
+  // A margin finer than its currency is a balance no call could take back to zero.
+  const funding = journal.exchange.currencies.get(position.fundingCurrency);
+  if (funding && delta.decimalPlaces() > funding.assetsPrecision) {
+    throw refuseMargin('delta', 'too_many_decimals');
+  }
   const product = loadProduct(journal, position.productId);
   if (delta.neg().gt(addedMargin(position, product))) {
     throw refuseMargin('delta', 'more_than_the_added_margin');

@@ -9,12 +9,14 @@ import {
   type Withdrawal,
 } from './exchange-state.js';
 import type { EntryFilter, HeldTrade, HistoryReads, OrderKey, OwnFill, Page } from './history.js';
+import { idNamed } from './ids.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
 export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {
   if ('clientOrderId' in key) return state.orderByClientId(userId, key.clientOrderId);
-  if (!/^[0-9]{1,15}$/.test(key.id)) return undefined;
-  const order = state.orders.get(Number(key.id));
+  const id = idNamed(key.id);
+  if (id === undefined) return undefined;
+  const order = state.orders.get(id);
   return order?.userId === userId ? order : undefined;
 }
 

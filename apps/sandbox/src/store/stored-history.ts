@@ -6,6 +6,7 @@ import type {
   OwnFill,
   StoredHistory,
 } from '../state/history.js';
+import { idNamed } from '../state/ids.js';
 import type { Database } from './database.js';
 import { fundingHistory } from './funding-history.js';
 import {
@@ -133,7 +134,7 @@ export function storedHistory(db: Database, options = { deepOffset }): StoredHis
     },
     order: (userId, key) =>
       db.read(async (tx) => {
-        if ('id' in key && !/^[0-9]{1,15}$/.test(key.id)) return undefined;
+        if ('id' in key && idNamed(key.id) === undefined) return undefined;
         if ('clientOrderId' in key && unstorable(key.clientOrderId)) return undefined;
         const [row] =
           'id' in key

@@ -1,5 +1,6 @@
 import { canonicalUuid } from '../handling/ids.js';
 import type { Serialized } from '../http/reply-cache.js';
+import { idNamed } from '../state/ids.js';
 import type { Sequencer } from '../state/sequencer.js';
 import type { TestClock } from './test-clock.js';
 
@@ -10,7 +11,7 @@ import type { TestClock } from './test-clock.js';
 export const parameterKinds = {
   integer: {
     code: 'must_be_an_integer',
-    read: (text: string) => (/^[0-9]{1,15}$/.test(text) ? Number(text) : undefined),
+    read: idNamed,
   },
   uuid: { code: 'must_be_a_uuid', read: canonicalUuid },
 } as const;
