@@ -124,7 +124,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // What test control moved the clock by is kept in the store: a restart, with test control
   // or without, goes on from where the clock stood. Read once the store's state is.
   let offset = () => 0;
-  const clock = new TestClock(options.now ?? Date.now, () => offset());
+  const wallClock = options.now ?? Date.now;
+  const clock = new TestClock(wallClock, () => offset());
   const now = clock.now;
   const credentials = options.credentials ?? defaultCredentials;
   const opening = openDatabase(storeOptions(options));
@@ -145,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     storedReads: sandboxStoredReads,
     findSessionSecret,
     now,
+    wallClock,
     rateLimit: options.rateLimit,
     pages: withTestControl(
       sandboxPages({

@@ -29,6 +29,11 @@ export type Pages = (request: IncomingMessage, pathname: string) => Promise<Seri
 export interface AppOptions extends CallPipelineOptions {
   routes: Route[];
   now: () => number;
+  /**
+   * The wall clock, which callers sign by (a JWT's `iat`): what test control adds to `now`
+   * leaves it. `now` when absent.
+   */
+  wallClock?: () => number;
   /** Pages for people (index, OAuth approval), for paths no operation of the specs has. */
   pages?: Pages;
   log: Logger;
@@ -138,6 +143,7 @@ export async function createApp(options: AppOptions) {
     // What a JWT signs: the URL as sent, before routing dropped a trailing slash.
     const url = request.originalUrl;
     const now = options.now();
+    const wallNow = options.wallClock?.() ?? now;
     const publicRead = isPublicRead(route);
     const version = sequencer.version;
     const { headers, query } = withDescriptionNames(route.api, {
@@ -153,6 +159,7 @@ export async function createApp(options: AppOptions) {
       headers,
       address: request.socket.remoteAddress ?? '',
       now,
+      wallNow,
     });
     if (!publicRead || decided.status !== 200) return decided;
     // Kept only once what it shows is committed.

@@ -29,6 +29,11 @@ export interface AuthRequest {
   /** A POST /orders whose body carries a client_order_id may leave the nonce out. */
   nonceOptional: boolean;
   now: number;
+  /**
+   * The wall clock's time, which a JWT's `iat` is set by: a token without nonce is checked
+   * against it, since moving the sandbox's clock does not move the caller's.
+   */
+  wallNow: number;
   /** Where the tokens, grants, sessions and the last nonce of each scope are kept. */
   state: SandboxState;
 }
@@ -160,7 +165,7 @@ function serviceCaller(request: AuthRequest, jwt: string): Authenticated {
   if (signedPath !== request.url) throw pathMismatch();
   const caller = tokenCaller(request, payload, tokenId, token.userId);
   if (payload.nonce === undefined && request.nonceOptional) {
-    return { caller, oneUse: checkOneUse(request.state, tokenId, jwt, payload, request.now) };
+    return { caller, oneUse: checkOneUse(request.state, tokenId, jwt, payload, request.wallNow) };
   }
   return { caller, nonce: checkNonce(request.state, `token:${tokenId}`, payload.nonce) };
 }

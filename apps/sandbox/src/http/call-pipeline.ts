@@ -41,6 +41,8 @@ export interface ParsedCall {
   address: string;
   /** When the call came, in ms. */
   now: number;
+  /** When the call came by the wall clock (see AppOptions.wallClock); `now` when absent. */
+  wallNow?: number;
 }
 
 export interface CallPipelineOptions {
@@ -159,6 +161,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
             headers: call.headers,
             nonceOptional: carriesClientOrderId(route, body),
             now,
+            wallNow: call.wallNow ?? now,
             state: sequencer.state,
           },
           options.findSessionSecret,
@@ -175,7 +178,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
           journal.nonce(nonce.scope, nonce.value);
         }
         if (oneUse && !journal.again) {
-          spendOneUse(journal.state, oneUse, now);
+          spendOneUse(journal.state, oneUse, call.wallNow ?? now);
           journal.nonce(oneUse.scope, oneUse.iat);
         }
         // Validated once the call is let in, so a refusal still spends its nonce.

@@ -151,6 +151,29 @@ describe('an order JWT without nonce', () => {
     }
   });
 
+  it('is checked against the wall clock after test control moved the sandbox clock', async () => {
+    const moved = await startTestSandbox({ now: () => clock, testControl: true });
+    try {
+      const day = 86_400;
+      const advanced = await send(
+        moved.exchangeUrl,
+        'POST',
+        '/test/clock',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ advance_seconds: day }),
+      );
+      expect(advanced.status).toBe(200);
+      // The caller's clock did not move: its JWT is signed by the time it reads.
+      const run = randomUUID().slice(0, 8);
+      const signed = await orderToken(moved, { iat: seconds(clock), jti: run });
+      expect((await place(moved, signed, `${run}-wall`)).status).toBe(200);
+      const ahead = await orderToken(moved, { iat: seconds(clock) + day, jti: run });
+      expect((await place(moved, ahead, `${run}-moved`)).status).toBe(401);
+    } finally {
+      await moved.close();
+    }
+  });
+
   it('stays spent across a restart within its window', async () => {
     const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
     const directory = serverUrl ? undefined : await mkdtemp(join(tmpdir(), 'sandbox-nonce-less-'));
