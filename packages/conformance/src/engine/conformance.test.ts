@@ -19,7 +19,7 @@ import {
   fillLost,
   forgetfulFault,
   sameOrderIdFault,
-} from '../testing/faults.js';
+} from '../testing/faults/index.js';
 import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { startSandboxTarget } from '../testing/sandbox.js';
 import { describeConformance } from '../vitest.js';

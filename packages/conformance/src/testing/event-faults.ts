@@ -3,10 +3,8 @@
  * could: frames the proxy drops, repeats, holds back, rewrites or makes up.
  */
 import { channelOf, channels, protocolEvents } from '@exchange-kit/contract/events';
-import { findOperation } from '../engine/spec.js';
 import type { Fault, ProxiedSocket } from './fault-proxy.js';
-
-type Row = Record<string, unknown>;
+import { is, type Row } from './faults/proxied.js';
 
 interface Frame {
   event: string;
@@ -184,9 +182,7 @@ export const eventFaults: Fault[] = [
       return undefined;
     }),
     response(request, response, tools) {
-      const refused =
-        findOperation(request.method, request.path.split('?')[0] ?? '')?.operationId ===
-          'createOrder' && response.status >= 400;
+      const refused = is(request, 'createOrder') && response.status >= 400;
       if (!refused) return response;
       for (const socket of tools.sockets) {
         const last = socket.state.lastOrder as Frame | undefined;

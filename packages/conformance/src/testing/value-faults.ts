@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { findOperation } from '../engine/spec.js';
 import { select } from '../engine/values.js';
 import type { Fault, ProxiedRequest, ProxiedResponse } from './fault-proxy.js';
-
-type Row = Record<string, unknown>;
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+import { operationOf, parse, type Row } from './faults/proxied.js';
 
 /** Replaces every value at `pointer` (with `*` wildcards) by what `change` makes of it. */
 function edit(body: unknown, pointer: string, change: (value: unknown, holder: Row) => unknown) {
@@ -35,10 +25,7 @@ function valueFault(
     name,
     covers,
     response(request: ProxiedRequest, response: ProxiedResponse) {
-      const operationId = findOperation(
-        request.method,
-        request.path.split('?')[0] ?? '',
-      )?.operationId;
+      const operationId = operationOf(request);
       if (!operationId || !operationIds.includes(operationId) || response.status >= 300)
         return response;
       const body = parse(response.body);

@@ -1,0 +1,63 @@
+import type { Fault } from '../fault-proxy.js';
+import { is, type Row, status, withJson } from './proxied.js';
+
+export const loanBidFaults: Fault[] = [
+  {
+    name: 'the reserved balance details leave out the loan bids',
+    covers: 'LOAN-BID-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'loan_bid',
+            ),
+          }))
+        : response,
+  },
+];
+
+export const borrowingFaults: Fault[] = [
+  {
+    name: 'a margin trade borrows nothing: the loans list stays empty',
+    covers: 'LOAN-MARGIN-BORROWS',
+    response: (request, response) =>
+      is(request, 'listLoans') && response.status === 200
+        ? withJson(response, (body) => ({ ...(body as Row), models: [], total_pages: 0 }))
+        : response,
+  },
+  {
+    name: "a loan's borrower chooses for its lender: the refusal answers 200",
+    covers: 'LOAN-BORROWER-CANNOT-CHOOSE',
+    response: status(422, 200, 'updateLoan'),
+  },
+  {
+    name: "a lender's choice not to lend a loan again is answered as lent again",
+    covers: 'LOAN-LENDER-CHOOSES',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'updateLoan') && response.status === 200
+        ? withJson(response, (body) => ({ ...(body as Row), fund_reloaned: true }))
+        : response,
+  },
+  {
+    name: "a repaid loan takes its lender's choice: the refusal naming loan_id answers 200",
+    covers: 'LOAN-REPAID-CANNOT-CHOOSE',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'updateLoan') && response.status === 422 && response.body.includes('loan_id')
+        ? { ...response, status: 200 }
+        : response,
+  },
+  {
+    name: "a loan's interest never reaches its trade's total_interest",
+    covers: 'LOAN-INTEREST-ACCRUES',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (body) =>
+            (body as Row[]).map((trade) => ({ ...trade, total_interest: '0' })),
+          )
+        : response,
+  },
+];

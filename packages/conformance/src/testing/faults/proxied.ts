@@ -1,0 +1,53 @@
+/**
+ * What the faults share: the operation a proxied request calls, and rewrites of the request's
+ * body or of the response's status and JSON.
+ */
+import { findOperation } from '../../engine/spec.js';
+import type { ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+
+export type Row = Record<string, unknown>;
+
+export const pathname = (request: ProxiedRequest) => request.path.split('?')[0] ?? request.path;
+export const operationOf = (request: ProxiedRequest) =>
+  findOperation(request.method, pathname(request))?.operationId;
+export const is = (request: ProxiedRequest, ...operationIds: string[]) =>
+  operationIds.includes(operationOf(request) ?? '');
+
+export function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function withBody(
+  request: ProxiedRequest,
+  change: (body: Row) => Row | undefined,
+): ProxiedRequest {
+  const body = parse(request.body);
+  if (typeof body !== 'object' || body === null) return request;
+  const changed = change(structuredClone(body) as Row);
+  return changed ? { ...request, body: JSON.stringify(changed) } : request;
+}
+
+export function withJson(
+  response: ProxiedResponse,
+  change: (body: unknown) => unknown,
+): ProxiedResponse {
+  const body = parse(response.body);
+  return body === undefined ? response : { ...response, body: JSON.stringify(change(body)) };
+}
+
+export const status =
+  (from: number, to: number, ...operationIds: string[]) =>
+  (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, ...operationIds) && response.status === from
+      ? { ...response, status: to }
+      : response;
+
+export const serverError = (): ProxiedResponse => ({
+  status: 500,
+  headers: { 'content-type': 'application/json' },
+  body: '{"message":"Internal error"}',
+});

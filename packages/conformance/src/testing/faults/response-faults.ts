@@ -1,0 +1,220 @@
+/** Faults mostly of the server's answers: statuses, fills, the ledger, fees and trades. */
+import { Decimal } from 'decimal.js';
+import type { Fault } from '../fault-proxy.js';
+import { is, type Row, status, withBody, withJson } from './proxied.js';
+
+/** A decimal one unit of its last place more: "1.05" is "1.06", "0" is "1". */
+function offInLastDigit(value: unknown): string {
+  const amount = String(value);
+  const places = amount.split('.')[1]?.length ?? 0;
+  const unit = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
+  return new Decimal(amount).plus(unit).toFixed();
+}
+
+export const responseFaults: Fault[] = [
+  {
+    name: 'a 404 of edit turned into 200',
+    covers: 'ORDER-EDIT-NOT-LIVE',
+    response: status(404, 200, 'editOrder', 'editOrderByClientId'),
+  },
+  {
+    name: 'a 404 of update_tpsl turned into 200',
+    covers: 'ORDER-UPDATE-TPSL-NOT-LIVE',
+    response: status(404, 200, 'updateOrderTpsl', 'updateOrderTpslByClientId'),
+  },
+  {
+    name: 'a 404 of cancel turned into 200',
+    covers: 'ORDER-CANCEL-NOT-LIVE',
+    response: status(404, 200, 'cancelOrder', 'cancelOrderByClientId'),
+  },
+  {
+    name: 'a 404 of cancel turned into 422',
+    covers: 'STATUS-404-NOT-LIVE',
+    alsoFails: ['ORDER-CANCEL-NOT-LIVE'],
+    response: status(404, 422, 'cancelOrder', 'cancelOrderByClientId'),
+  },
+  {
+    name: 'the loan book answers 203',
+    covers: 'STATUS-200-SUCCESS',
+    response: status(200, 203, 'getLoanBook'),
+  },
+  {
+    name: 'intent_to_trade answers 200 instead of 202',
+    covers: 'STATUS-202-TRANSACTION-CREATED',
+    // Each row of the transaction table says response 202 as well.
+    alsoFails: ['QE-TRADE-NO-METHOD', 'QE-TRADE-BOTH-METHODS', 'QE-TRADE-PARAMETER-MISSING'],
+    response: status(202, 200, 'intentToTrade'),
+  },
+  {
+    name: 'a consumed intent is fulfilled again',
+    covers: 'INTENT-ONE-TO-ONE-CONSUMED',
+    response: status(422, 202, 'intentToTrade'),
+  },
+  {
+    name: "executions/me names the other side as the caller's",
+    covers: 'FILL-SEEN-BY-EACH-SIDE',
+    response: (request, response) =>
+      is(request, 'listOwnExecutions') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((fill) => ({
+              ...fill,
+              my_side: fill.my_side === 'buy' ? 'sell' : 'buy',
+            })),
+          }))
+        : response,
+  },
+  {
+    name: 'an order read with details lists no fill',
+    covers: 'FILL-IN-ORDER-DETAILS',
+    response: (request, response) =>
+      is(request, 'getOrder') && request.path.includes('with_details=1') && response.status === 200
+        ? withJson(response, (order) => ({ ...(order as Row), executions: [] }))
+        : response,
+  },
+  {
+    name: 'executions from a timestamp cut the last second at the limit',
+    covers: 'FILL-SINCE-WHOLE-SECONDS',
+    response: (request, response) => {
+      const limit = new URLSearchParams(request.path.split('?')[1]).get('limit');
+      return is(request, 'listExecutions') && response.status === 200 && limit
+        ? withJson(response, (fills) =>
+            Array.isArray(fills) ? fills.slice(0, Number(limit)) : fills,
+          )
+        : response;
+    },
+  },
+  {
+    name: 'the balance history leaves out the fees of fills',
+    covers: 'LEDGER-EXPLAINS-BALANCE',
+    response: (request, response) =>
+      is(request, 'listBalanceHistory') && response.status === 200
+        ? withJson(response, (entries) =>
+            Array.isArray(entries)
+              ? entries.filter((entry) => (entry as Row).source_action !== 'trade_fee')
+              : entries,
+          )
+        : response,
+  },
+  {
+    name: 'the reserved balance details leave out the orders',
+    covers: 'RESERVED-IS-DETAILED',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'order',
+            ),
+          }))
+        : response,
+  },
+  {
+    name: 'update_tpsl drops the margin fields',
+    covers: 'ORDER-UPDATE-TPSL-LIVE',
+    response: (request, response) =>
+      is(request, 'updateOrderTpsl', 'updateOrderTpslByClientId') && response.status === 200
+        ? withJson(response, (order) => {
+            const { margin_used, margin_interest, unwound_trade_leverage_level, ...rest } =
+              order as Row;
+            return rest;
+          })
+        : response,
+  },
+  {
+    name: 'a fee estimate off in its last digit',
+    covers: 'FEE-ESTIMATE-MATCHES-FILL',
+    response: (request, response) =>
+      is(request, 'estimateFee') && response.status === 200
+        ? withJson(response, (estimate) => {
+            const options = ((estimate as Row).fee_options as Row).default as Row[];
+            const nudged = options.map((option) => ({
+              ...option,
+              amount: offInLastDigit(option.amount),
+            }));
+            return { ...(estimate as Row), fee_options: { default: nudged } };
+          })
+        : response,
+  },
+  {
+    name: "an order's fee off in its last digit",
+    covers: 'ORDER-FEE-SUMS-CHARGES',
+    response: (request, response) =>
+      is(request, 'getOrder') && response.status === 200
+        ? withJson(response, (order) => ({
+            ...(order as Row),
+            order_fee: offInLastDigit((order as Row).order_fee),
+          }))
+        : response,
+  },
+  // --- Trades ---
+  {
+    name: "an order's trades show a quantity other than what the order filled",
+    covers: 'TRADE-OPENED-BY-MARGIN-FILL',
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (trades) =>
+            (trades as Row[]).map((trade) => ({
+              ...trade,
+              quantity: `${String(trade.quantity)}${String(trade.quantity).includes('.') ? '1' : '.1'}`,
+            })),
+          )
+        : response,
+  },
+  {
+    name: "the trades' close_fee off in its last digit",
+    covers: 'TRADE-CLOSE-FEE',
+    response: (request, response) =>
+      is(request, 'listTrades') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((trade) => ({
+              ...trade,
+              close_fee: offInLastDigit(trade.close_fee),
+            })),
+          }))
+        : response,
+  },
+  {
+    name: 'a query parameter given twice is read as its first value',
+    covers: 'INPUT-REPEATED-QUERY',
+    request: (request) => {
+      if (!is(request, 'listExecutions')) return request;
+      const [path, query = ''] = request.path.split('?');
+      const first = new URLSearchParams();
+      for (const [name, value] of new URLSearchParams(query)) {
+        if (!first.has(name)) first.append(name, value);
+      }
+      return { ...request, path: `${path}?${first}` };
+    },
+  },
+  {
+    name: "the caller's margin fills' pnl off in its last digit",
+    covers: 'TRADE-CLOSE-PNL',
+    response: (request, response) =>
+      is(request, 'listOwnExecutions') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((fill) =>
+              fill.pnl === undefined ? fill : { ...fill, pnl: offInLastDigit(fill.pnl) },
+            ),
+          }))
+        : response,
+  },
+  {
+    name: 'a partial close leaves close_quantity as it was',
+    covers: 'TRADE-CLOSE-PARTIAL',
+    response: (request, response) =>
+      is(request, 'closeTrade') && response.status === 200
+        ? withJson(response, (trade) => ({ ...(trade as Row), close_quantity: '0' }))
+        : response,
+  },
+  {
+    name: 'close_all closes the other side than the one asked for',
+    covers: 'TRADE-CLOSE-ALL',
+    request: (request) =>
+      is(request, 'closeAllTrades')
+        ? withBody(request, (body) => ({ side: body.side === 'long' ? 'short' : 'long' }))
+        : request,
+  },
+];

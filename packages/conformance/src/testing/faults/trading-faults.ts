@@ -1,0 +1,66 @@
+/**
+ * Faults of margin trading: the trading account's figures, and what a move of the mark price
+ * closes.
+ */
+import { Decimal } from 'decimal.js';
+import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { is, pathname, type Row, withBody, withJson } from './proxied.js';
+
+/** A trading account read with its figures rewritten from what the server would answer. */
+const tradingAccountRead =
+  (rewrite: (account: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'getTradingAccount') && response.status === 200
+      ? withJson(response, (account) => ({ ...(account as Row), ...rewrite(account as Row) }))
+      : response;
+
+export const tradingAccountFaults: Fault[] = [
+  {
+    name: "a trading account's margin leaves out its open trades",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccountRead((account) => ({ margin: '0', free_margin: account.equity })),
+  },
+  {
+    name: "a trading account's equity leaves out the P&L at the mark price",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccountRead((account) => ({
+      equity: account.balance,
+      free_margin: new Decimal(String(account.balance)).minus(String(account.margin)).toFixed(),
+    })),
+  },
+];
+
+const isMarkMove = (request: ProxiedRequest) =>
+  request.method === 'POST' && /^\/test\/products\/[^/]+\/mark_price$/.test(pathname(request));
+
+/** What the mark price closes, moved through the sandbox's test control. */
+export const markFaults: Fault[] = [
+  {
+    name: 'a mark price that reaches a stop loss closes nothing',
+    covers: 'TRADE-STOP-LOSS-AT-MARK',
+    testControl: true,
+    request: (request) =>
+      isMarkMove(request)
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: request.body }
+        : request,
+  },
+  {
+    name: "an order's trades are only the one its trade_id names",
+    covers: 'TRADE-ORDER-EVERY-TRADE',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listOrderTrades') && response.status === 200
+        ? withJson(response, (trades) => (trades as Row[]).slice(-1))
+        : response,
+  },
+  {
+    name: 'the mark is taken 3% under the price sent, so a long is liquidated early',
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    request: (request) =>
+      isMarkMove(request)
+        ? withBody(request, (body) => ({
+            price: new Decimal(String(body.price)).times('0.97').toDecimalPlaces(8).toFixed(),
+          }))
+        : request,
+  },
+];

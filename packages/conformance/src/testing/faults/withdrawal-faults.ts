@@ -1,0 +1,60 @@
+import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { is, type Row, status, withBody, withJson } from './proxied.js';
+
+/** A state of the withdrawal lists read as another: the move it stands for never happened. */
+const withdrawalListed =
+  (from: string, to: string) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'listCryptoWithdrawals', 'listFiatWithdrawals') && response.status === 200
+      ? { ...response, body: response.body.replaceAll(`"state":"${from}"`, `"state":"${to}"`) }
+      : response;
+
+export const withdrawalFaults: Fault[] = [
+  {
+    name: 'a withdrawal holds twice the amount asked',
+    covers: 'WITHDRAWAL-RESERVES',
+    request: (request) =>
+      is(request, 'createCryptoWithdrawal', 'createFiatWithdrawal')
+        ? withBody(request, (body) => {
+            const fields = (body.crypto_withdrawal ?? body.withdrawal) as Row | undefined;
+            if (fields) fields.amount = String(Number(fields.amount) * 2);
+            return body;
+          })
+        : request,
+  },
+  {
+    name: 'the reserved balance details leave out the withdrawals',
+    covers: 'WITHDRAWAL-RESERVES',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: ((body as Row).details as Row[]).filter(
+              (detail) => detail.holder_type !== 'withdrawal',
+            ),
+          }))
+        : response,
+  },
+  {
+    name: 'a withdrawal that is no longer pending is cancelled all the same',
+    covers: 'WITHDRAWAL-CANCEL-ONLY-PENDING',
+    response: status(422, 200, 'cancelCryptoWithdrawal', 'cancelFiatWithdrawal'),
+  },
+  {
+    name: 'a withdrawal the exchange took up still reads pending',
+    covers: 'WITHDRAWAL-PROCESSING',
+    testControl: true,
+    response: withdrawalListed('processing', 'pending'),
+  },
+  {
+    name: 'a processed withdrawal still reads processing',
+    covers: 'WITHDRAWAL-PROCESSED',
+    testControl: true,
+    response: withdrawalListed('processed', 'processing'),
+  },
+  {
+    name: 'a declined withdrawal still reads pending',
+    covers: 'WITHDRAWAL-DECLINED',
+    testControl: true,
+    response: withdrawalListed('declined', 'pending'),
+  },
+];
