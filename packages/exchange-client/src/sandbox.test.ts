@@ -218,6 +218,21 @@ describe('exchange-client against the sandbox', () => {
       if (transactions.length === 2) break;
     }
     expect(transactions.map((row) => row.transaction_type)).toEqual(['trade_fee', 'trade']);
+    // Entries posted while a walk runs push the ones it read onto the next page: none twice.
+    const walk = async (posting: () => Promise<void>) => {
+      const ids: number[] = [];
+      const rows = client.ledger.iterateTransactions({ currency: 'BTC', limit: 2 });
+      for await (const row of rows) if (ids.push(row.id) === 1) await posting();
+      return ids;
+    };
+    const before = await walk(async () => undefined);
+    expect(before.length).toBeGreaterThan(2);
+    const walked = await walk(async () => {
+      for (const amount of ['0.001', '0.002']) {
+        await creditSandboxDeposit(sandbox, { userId: 1001, currency: 'BTC', amount });
+      }
+    });
+    expect(walked).toEqual(before);
     const resting = await restingBuy(`${run}-held`);
     const held = await client.accounts.reservedDetails('JPY');
     expect(held.details).toContainEqual({ holder_type: 'order', id: resting.id, amount: '9000' });
