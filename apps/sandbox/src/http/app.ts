@@ -253,7 +253,7 @@ export async function createApp(options: AppOptions) {
     const route = routeOf(request);
     if (!route) return done(null, undefined);
     try {
-      done(null, parseBody(route, text as string, request.headers['content-type']));
+      done(null, parseBody(route, text as string, request.headers));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -215,10 +215,68 @@ describe('content types', () => {
     expect(await count('orders')).toBe(orders);
   });
 
+  it('refuses a body said to be encoded, and takes one said to be as sent', async () => {
+    const orders = await count('orders');
+    for (const encoding of ['gzip', 'br', 'bogus']) {
+      const answer = await call('POST', '/orders', {
+        body: limitBuy,
+        headers: { 'content-encoding': encoding },
+      });
+      expect([encoding, answer.status, answer.body]).toEqual([
+        encoding,
+        415,
+        { errors: { 'content-encoding': ['not_supported'] } },
+      ]);
+    }
+    expect(await count('orders')).toBe(orders);
+    const plain = await call('POST', '/orders', {
+      body: limitBuy,
+      headers: { 'content-encoding': 'identity', 'content-type': 'application/vnd.api+json' },
+    });
+    expect(plain.status).toBe(200);
+  });
+
   it('takes JSON with a charset', async () => {
     const answer = await call('POST', '/orders', {
       body: limitBuy,
       headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('keys given twice', () => {
+  it('refuses a body whose object gives a key twice, naming its path, and stores nothing', async () => {
+    const orders = await count('orders');
+    const order = JSON.stringify(limitBuy).slice(1, -1);
+    const bodies: [string, string][] = [
+      [`{${order},"quantity":"1"}`, 'quantity'],
+      [`{"order":{${order},"side":"sell"}}`, 'order.side'],
+      [`{"order":{${order}},"order":{${order}}}`, 'order'],
+      // The same key once its escape is read: JSON.parse keeps the last.
+      [`{${order},"s\\u0069de":"sell"}`, 'side'],
+    ];
+    for (const [body, field] of bodies) {
+      const answer = await call('POST', '/orders', { rawBody: body });
+      expect([body, answer.status, answer.body]).toEqual([
+        body,
+        422,
+        { errors: { [field]: ['given_more_than_once'] } },
+      ]);
+    }
+    expect(await count('orders')).toBe(orders);
+    const twice = await partner(
+      '/api/v1/session',
+      `{"public_api_key":"${sandbox.credentials.publicApiKey}","public_api_key":"x"}`,
+    );
+    expect(twice.status).toBeGreaterThanOrEqual(400);
+    expect(twice.status).toBeLessThan(500);
+    expect(JSON.stringify(twice.body)).toContain('given_more_than_once');
+  });
+
+  it('counts colons and quotes inside strings as text', async () => {
+    const answer = await call('POST', '/orders', {
+      rawBody: JSON.stringify({ ...limitBuy, client_order_id: 'a:"b":{c}:\\:' }),
     });
     expect(answer.status).toBe(200);
   });

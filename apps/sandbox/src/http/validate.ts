@@ -4,6 +4,7 @@ import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
 import * as partnerSchemas from '@exchange-kit/contract/partner/schemas';
 import { resolveRef } from '@exchange-kit/contract/spec-reader';
 import * as z from 'zod/mini';
+import { keysHeld, repeatedKeyIn, scanJson } from './json-text.js';
 import { HttpError } from './refusals.js';
 import { perRoute, type Route } from './router.js';
 import type { SpecSchema } from './spec.js';
@@ -342,26 +343,6 @@ function propertyCountFault(route: Route, body: unknown): Record<string, string[
   return undefined;
 }
 
-/** How deeply the arrays and objects of a JSON text nest, read without parsing it. */
-export function nestingDepthOver(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c) index++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) {
-      inString = true;
-    } else if (char === 0x7b || char === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (char === 0x7d || char === 0x5d) {
-      depth--;
-    }
-  }
-  return false;
-}
-
 const jsonMediaType = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /** The refusal of a body sent as anything but JSON. */
@@ -373,22 +354,44 @@ export function notJson(): HttpError {
 
 /**
  * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
- * nests deeper than the spec allows: nothing after this point walks an unbounded depth.
+ * nests deeper than the spec allows: nothing after this point walks an unbounded depth. A key
+ * an object gives twice is refused naming it, as a repeated query parameter is: JSON.parse
+ * would keep the last, and which value was meant cannot be told.
  */
-export function parseBody(route: Route, text: string, contentType: string | undefined): unknown {
+export function parseBody(
+  route: Route,
+  text: string,
+  headers: { 'content-type'?: string; 'content-encoding'?: string },
+): unknown {
   if (!route.operation.requestBody || text.trim() === '') return undefined;
-  if (!jsonMediaType.test(contentType ?? '')) throw notJson();
+  if (!jsonMediaType.test(headers['content-type'] ?? '')) throw notJson();
+  // Read as sent: a body said to be compressed would be read as something it is not.
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+    throw new HttpError(415, 'A body is sent without a content encoding', {
+      'content-encoding': ['not_supported'],
+    });
+  }
   const limit = bundledDocuments[route.api].info['x-request-limits']['max-nesting-depth'];
-  if (nestingDepthOver(text, limit)) {
+  const { tooDeep, members } = scanJson(text, limit);
+  if (tooDeep) {
     throw new HttpError(refusalStatus(route, 'body'), 'Body nested too deeply', {
       body: [`nested_deeper_than_${limit}_levels`],
     });
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'Malformed JSON body');
   }
+  if (members > keysHeld(body)) {
+    const path = repeatedKeyIn(text) ?? [];
+    throw new HttpError(refusalStatus(route, 'body'), 'A key given more than once', {
+      [path.length > 0 ? path.join('.') : 'body']: ['given_more_than_once'],
+    });
+  }
+  return body;
 }
 
 /** The largest body an operation's interface takes, in bytes. */

@@ -175,7 +175,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     const sent = {
       path,
       query: parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1)),
-      body: parseBody(route, text, headers['content-type'] ?? 'application/json'),
+      body: parseBody(route, text, { 'content-type': 'application/json', ...headers }),
     };
     const reply = await answer({
       route,
