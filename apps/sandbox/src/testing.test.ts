@@ -132,6 +132,12 @@ describe('test control of withdrawals and deposits', () => {
       status: 422,
       body: { errors: { state: ['required'] } },
     });
+    for (const state of ['bogus', 1, null]) {
+      expect(await send(`/test/withdrawals/${id}/state`, { state }, sandbox.exchangeUrl)).toEqual({
+        status: 422,
+        body: { errors: { state: ['not_a_withdrawal_state'] } },
+      });
+    }
   });
 
   it('credits a deposit, refusing a bad one naming the field', async () => {
@@ -191,6 +197,17 @@ describe('test control of a mark price', () => {
       body: { errors: { product_id: ['must_be_an_integer'] } },
     });
     expect((await mark(999999, { price: '1' })).status).toBe(404);
+    // Only positions are valued at a mark, and a spot product has none.
+    const spot = (await send('/products', undefined, sandbox.exchangeUrl)).body as {
+      id: string;
+      margin_enabled: boolean;
+    }[];
+    const spotOnly = spot.find((product) => !product.margin_enabled);
+    expect(spotOnly).toBeDefined();
+    expect(await mark(spotOnly?.id ?? 0, { price: '1' })).toEqual({
+      status: 422,
+      body: { errors: { product_id: ['not_a_margin_product'] } },
+    });
   });
 });
 

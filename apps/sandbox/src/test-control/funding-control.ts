@@ -1,7 +1,7 @@
+import { zWithdrawalState } from '@exchange-kit/contract/exchange/schemas';
 import { creditDeposit, fundInfoView } from '../exchange/deposits.js';
 import { heldInMemory, moveWithdrawal, refusedAsStored } from '../exchange/withdrawal-moves.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import type { Withdrawal } from '../state/exchange-state.js';
 import { refused } from './control-answers.js';
 import type { ControlCall } from './control-route.js';
 
@@ -19,19 +19,16 @@ export async function moveWithdrawalState({
   body,
 }: ControlCall<{ withdrawal_id: number }>): Promise<Serialized> {
   const { state } = body;
-  if (typeof state !== 'string') return refused('state', 'required');
+  if (state === undefined) return refused('state', 'required');
+  // A state no withdrawal has is no move at all, not one the withdrawal's state forbids.
+  const to = zWithdrawalState.safeParse(state);
+  if (!to.success) return refused('state', 'not_a_withdrawal_state');
   const id = params.withdrawal_id;
   // The state this call set, read as it is decided: a later call may move it on before this
   // one is stored and answered.
   const moved = await sequencer.run((journal) => {
     if (!heldInMemory(journal, id)) return undefined;
-    const withdrawal = moveWithdrawal(
-      journal,
-      'exchange',
-      id,
-      state as Withdrawal['state'],
-      clock.now(),
-    );
+    const withdrawal = moveWithdrawal(journal, 'exchange', id, to.data, clock.now());
     return { id: withdrawal.id, state: withdrawal.state };
   });
   if (!moved) {

@@ -19,10 +19,14 @@ export async function setMarkPrice({
   if (!price) return refused('price', 'must_be_a_positive_decimal_string');
   const id = params.product_id;
   const set = await sequencer.run((journal) => {
-    if (!journal.exchange.products.has(id)) return false;
+    const product = journal.exchange.products.get(id);
+    if (!product) return uncachedJson(404, { message: 'Product not found' });
+    // Only positions are valued at a mark: a product with none has no mark to move.
+    if (!product.marginEnabled && !product.perpetual) {
+      return refused('product_id', 'not_a_margin_product');
+    }
     moveMarkPrice(journal, id, price, clock.now());
-    return true;
+    return undefined;
   });
-  if (!set) return uncachedJson(404, { message: 'Product not found' });
-  return uncachedJson(200, { product_id: id, mark_price: String(body.price) });
+  return set ?? uncachedJson(200, { product_id: id, mark_price: String(body.price) });
 }
