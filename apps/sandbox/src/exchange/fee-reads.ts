@@ -1,9 +1,17 @@
 import type { components } from '@exchange-kit/contract/exchange';
+import { Refusal } from '../handling/errors.js';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
 import { D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
 import { type FeeRole, feeRate, feeTier, fillFee, withdrawalFee } from './fee-rules.js';
-import { checkAmount, fundingCurrencyFor, loadProduct, tradingTypeFor } from './orders.js';
+import {
+  checkAmount,
+  checkTick,
+  fundingCurrencyFor,
+  loadProduct,
+  quantityFault,
+  tradingTypeFor,
+} from './orders.js';
 
 type FeeRule = components['schemas']['FeeRule'];
 type FeeType = components['schemas']['FeeType'];
@@ -118,6 +126,10 @@ const estimateFee: ExchangeHandlerOf<'estimateFee'> = ({ journal, body }) => {
   const product = loadProduct(journal, body.product_id);
   checkAmount('quantity', body.quantity);
   checkAmount('price', body.price);
+  // An estimate is of an order the exchange would take: held to what placing it is.
+  const fault = quantityFault(journal, product, new D(body.quantity));
+  if (fault) throw new Refusal('quantity', fault);
+  checkTick(product, body.price);
   const tradingType = tradingTypeFor(product, body.trading_type);
   const fundingCurrency = fundingCurrencyFor(product, body.funding_currency);
   const price = new D(body.price);

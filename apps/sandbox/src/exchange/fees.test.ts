@@ -81,6 +81,19 @@ describe('fee estimates', () => {
     expect(await refused({ quantity: '0' })).toMatchObject({
       errors: { quantity: ['must_be_positive'] },
     });
+    // As placing it would be: under BTC's smallest order, finer than its step, off the tick.
+    expect(await refused({ quantity: '0.00001' })).toEqual({
+      errors: { quantity: ['less_than_order_size'] },
+    });
+    expect(await refused({ quantity: '0.000000000000000000000000000001' })).toEqual({
+      errors: { quantity: ['less_than_order_size'] },
+    });
+    expect(await refused({ quantity: '0.010000001' })).toEqual({
+      errors: { quantity: ['not_a_multiple_of_the_quantity_step'] },
+    });
+    expect(await refused({ price: '9500000.001' })).toEqual({
+      errors: { price: ['not_a_multiple_of_the_tick_size'] },
+    });
     expect(await refused({ funding_currency: 'ETH', trading_type: 'margin' })).toMatchObject({
       errors: { funding_currency: ['not_a_currency_of_the_product'] },
     });

@@ -99,7 +99,10 @@ describe('loan bids', () => {
     expect(await refused({ quantity: '0.000000001' })).toEqual({
       errors: { quantity: ['too_many_decimals'] },
     });
-    expect(await refused({ currency: 'JPY' })).toEqual({ errors: { currency: ['not_found'] } });
+    expect(await refused({ currency: 'JPY' })).toEqual({
+      errors: { currency: ['not_a_crypto_currency'] },
+    });
+    expect(await refused({ currency: 'XYZ' })).toEqual({ errors: { currency: ['not_found'] } });
     expect(await refused({ quantity: '10.5' })).toMatchObject({
       errors: { user: expect.any(Array) },
     });

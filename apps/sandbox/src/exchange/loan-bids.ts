@@ -8,6 +8,7 @@ import {
 import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { currencyOfType } from './currencies.js';
 import { maxDecimalLength } from './decimal-input.js';
 import { adjustReserved } from './ledger.js';
 import { pageFrom } from './paging.js';
@@ -49,8 +50,7 @@ const maxDailyRate = new D('0.07');
 
 const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, body, now }) => {
   const asked = body.loan_bid;
-  const currency = journal.exchange.currencies.get(asked.currency);
-  if (currency?.currencyType !== 'crypto') throw new Refusal('currency', 'not_found');
+  const currency = currencyOfType(journal, asked.currency, 'crypto');
   const rate = positive('rate', asked.rate);
   if (rate.gt(maxDailyRate)) throw new Refusal('rate', 'must_be_at_most_0.07');
   const quantity = positive('quantity', asked.quantity);

@@ -4,6 +4,7 @@ import { NotAuthenticated, Refusal } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
+import { currencyOfType } from './currencies.js';
 import { depositAddress } from './ledger.js';
 import { tradingAccountIds } from './trading-accounts.js';
 
@@ -117,9 +118,7 @@ export function accountsOf(
 /** Opens the caller's empty account of a fiat currency; one it has is answered as it stands. */
 const createFiatAccount: ExchangeHandlerOf<'createFiatAccount'> = ({ journal, caller, body }) => {
   const userId = actingUser(caller);
-  const currency = journal.exchange.currencies.get(body.currency);
-  if (!currency) throw new Refusal('currency', 'not_found');
-  if (currency.currencyType !== 'fiat') throw new Refusal('currency', 'not_a_fiat_currency');
+  const currency = currencyOfType(journal, body.currency, 'fiat');
   journal.openAccount(userId, currency.code, depositAddress(userId, currency.code));
   const opened = accountsOf(journal.exchange, userId).fiat_accounts.find(
     (account) => account.currency === currency.code,

@@ -3,6 +3,7 @@ import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operat
 import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { currencyOfType } from './currencies.js';
 import { withdrawalFee } from './fee-rules.js';
 import { pageFrom } from './paging.js';
 import { heldInMemory, holdFor, moveWithdrawal, refusedAsStored } from './withdrawal-moves.js';
@@ -38,10 +39,8 @@ const address = /^[A-Za-z0-9:_]{20,128}$/;
 
 /** A currency of `type` that can be withdrawn; refuses naming `currency` otherwise. */
 function withdrawable(journal: Journal, code: string, type: Currency['currencyType']): Currency {
-  const currency = journal.exchange.currencies.get(code);
-  if (!currency) throw new Refusal('currency', 'not_found');
+  const currency = currencyOfType(journal, code, type);
   if (!currency.withdrawable) throw new Refusal('currency', 'not_withdrawable');
-  if (currency.currencyType !== type) throw new Refusal('currency', `not_a_${type}_currency`);
   return currency;
 }
 
