@@ -231,8 +231,10 @@ describe("a loan's lender chooses whether it is lent again", () => {
     const id = Number(loan?.id);
 
     const borrower = await choose(trader.call, id, false);
-    expect(borrower.status).toBe(422);
-    expect(JSON.stringify(borrower.body)).toContain('loan.fund_reloaned');
+    expect(borrower).toMatchObject({
+      status: 422,
+      body: { errors: { fund_reloaned: ['lender_only'] } },
+    });
     expect((await choose(stranger.call, id, false)).status).toBe(404);
     expect((await choose(lender.call, 999_999, false)).status).toBe(404);
     const bad = await choose(lender.call, id, 'no');
