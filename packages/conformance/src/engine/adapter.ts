@@ -32,6 +32,8 @@ export interface OrderFixture {
   tradingType: TradingType;
   /** Prefixed with the run id, so a run finds (and cleans up) what it made. */
   clientOrderId: string;
+  /** The quantity to place: the product's smallest (`product.quantity`) when absent. */
+  quantity?: string;
 }
 
 export interface OrderRef {
@@ -199,7 +201,7 @@ function orderBody(fixture: OrderFixture, price: string): Row {
     order_type: 'limit',
     product_id: fixture.product.id,
     side: fixture.side,
-    quantity: fixture.product.quantity,
+    quantity: fixture.quantity ?? fixture.product.quantity,
     price,
     client_order_id: fixture.clientOrderId,
     trading_type: fixture.tradingType,

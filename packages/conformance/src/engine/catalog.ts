@@ -290,6 +290,16 @@ const inputRequirements: ConformanceRequirement[] = [
     operations: ['listExecutions'],
   },
   {
+    id: 'INPUT-REPEATED-KEY',
+    level: 'SHOULD',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'info of exchange.openapi.yaml, Bounds (project decision)',
+    summary:
+      'A body whose object gives a key twice (POST /orders with two quantities): 4xx naming it, given_more_than_once, never an order of either value',
+    operations: ['createOrder'],
+  },
+  {
     id: 'INPUT-GENERATED-VALID',
     level: 'MUST',
     kind: 'input',

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { failAt } from '../engine/context.js';
 import type { Scenario } from './scenario.js';
 
@@ -31,4 +32,47 @@ const givenTwice: Scenario = {
   },
 };
 
-export const repeatedQueryScenarios: Scenario[] = [givenTwice];
+const repeatedKey = 'INPUT-REPEATED-KEY';
+
+/**
+ * A resting buy whose body gives `quantity` twice: JSON.parse keeps the last, and which was
+ * meant cannot be told, so the call is refused naming it. An order placed anyway is cancelled.
+ */
+const keyGivenTwice: Scenario = {
+  name: 'a body key given more than once',
+  profile: 'input',
+  covers: [repeatedKey],
+  async run(context) {
+    await context.evidence.check(repeatedKey, async () => {
+      const { primary } = await context.market();
+      const order = JSON.stringify({
+        order_type: 'limit',
+        product_id: primary.id,
+        side: 'buy',
+        quantity: primary.quantity,
+        price: primary.restingBuyPrice,
+        client_order_id: context.clientOrderId(),
+      });
+      const twice = new Decimal(primary.quantity).times(2).toFixed();
+      const call = await context.caller.call('createOrder', {
+        rawBody: `${order.slice(0, -1)},"quantity":"${twice}"}`,
+      });
+      const placed = (call.json as { id?: unknown } | null)?.id;
+      if (call.status === 200 && placed !== undefined) {
+        await context.caller.call('cancelOrder', { path: { order_id: String(placed) } });
+      }
+      const errors = (call.json as { errors?: Record<string, unknown> } | null)?.errors;
+      const named = errors?.quantity;
+      if (call.status < 400 || call.status >= 500 || !Array.isArray(named)) {
+        failAt(
+          `POST /orders with quantity given twice answered ${call.status}`,
+          call,
+          '4xx with errors.quantity ["given_more_than_once"]',
+        );
+      }
+      return `quantity given twice refused with ${call.status}: ${JSON.stringify(named)}`;
+    });
+  },
+};
+
+export const repeatedQueryScenarios: Scenario[] = [givenTwice, keyGivenTwice];

@@ -13,7 +13,8 @@ const closePartial = 'TRADE-CLOSE-PARTIAL';
 const closeAll = 'TRADE-CLOSE-ALL';
 const closeFee = 'TRADE-CLOSE-FEE';
 const closePnl = 'TRADE-CLOSE-PNL';
-const covered = [opened, closePartial, closeFee, closePnl, closeAll];
+const closeOffStep = 'TRADE-CLOSE-OFF-STEP';
+const covered = [opened, closeOffStep, closePartial, closeFee, closePnl, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
@@ -79,6 +80,36 @@ async function manage(context: ScenarioContext, trade: Row): Promise<void> {
   for (const delta of ['1', '-1']) {
     tradeOf(await context.caller.call('adjustTradeMargin', { path, body: { delta } }));
   }
+}
+
+// Every digit of a quantity 30 places long: the default precision keeps 20 significant ones.
+const Exact = Decimal.clone({ precision: 100 });
+
+/** A close of half the trade and 1e-30 more, finer than any step, is refused and closes nothing. */
+async function checkCloseOffStep(context: ScenarioContext, trade: Row): Promise<string> {
+  const quantity = new Exact(String(trade.open_quantity)).div(2).plus('1e-30').toFixed();
+  const call = await context.caller.call('closeTrade', {
+    path: { trade_id: String(trade.id) },
+    body: { closed_quantity: quantity },
+  });
+  const documented = '422 {"errors": {"closed_quantity": [...]}}';
+  expectStatus(call, 422, documented);
+  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
+  if (!Array.isArray(errors?.closed_quantity)) {
+    failAt(`a close of ${quantity} is refused without naming closed_quantity`, call, documented);
+  }
+  const list = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  const now = listOf(list).find((each) => String(each.id) === String(trade.id));
+  if (String(now?.open_quantity) !== String(trade.open_quantity)) {
+    failAt(
+      `trade ${String(trade.id)} shows open_quantity ${String(now?.open_quantity)} after a refused close`,
+      list,
+      `open_quantity ${String(trade.open_quantity)}, as before`,
+    );
+  }
+  return `a close of ${quantity} was refused naming closed_quantity: ${JSON.stringify(errors?.closed_quantity)}`;
 }
 
 async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<string> {
@@ -204,12 +235,14 @@ async function checkCloseAll(context: ScenarioContext, trade: Row, productId: st
 }
 
 /**
- * A margin buy of the primary product filled through the adapter, or undefined with each of
- * `covers` recorded as skipped when the server gives none (a Skip).
+ * A margin buy of the primary product filled through the adapter, `lots` times its smallest
+ * quantity, or undefined with each of `covers` recorded as skipped when the server gives none
+ * (a Skip).
  */
 export async function filledMarginOrderOrSkip(
   context: ScenarioContext,
   covers: readonly string[],
+  lots = 1,
 ): Promise<OrderRef | undefined> {
   try {
     const market = await context.market();
@@ -221,6 +254,7 @@ export async function filledMarginOrderOrSkip(
         side: 'buy',
         tradingType: 'margin',
         clientOrderId: context.clientOrderId(),
+        quantity: new Decimal(market.primary.quantity).times(lots).toFixed(),
       },
       market,
     );
@@ -244,7 +278,8 @@ const trades: Scenario = {
   // close_all closes every open trade of the side: no other scenario's may be open meanwhile.
   exclusive: true,
   async run(context) {
-    const order = await filledMarginOrderOrSkip(context, covered);
+    // Two of the smallest quantity: half of it is a close the exchange takes.
+    const order = await filledMarginOrderOrSkip(context, covered, 2);
     if (!order) return;
     let trade: Row | undefined;
     await context.evidence.check(opened, async () => {
@@ -258,7 +293,7 @@ const trades: Scenario = {
       trade = mine;
     }
     if (!trade) {
-      for (const requirementId of [closePartial, closeFee, closeAll]) {
+      for (const requirementId of [closeOffStep, closePartial, closeFee, closeAll]) {
         context.evidence.record({ requirementId, outcome: 'skip', message: 'no trade to close' });
       }
       return;
@@ -274,6 +309,7 @@ const trades: Scenario = {
         (await ownFillsOfProduct(context, order.productId)).rows.map((fill) => String(fill.id)),
       ),
     };
+    await context.evidence.check(closeOffStep, () => checkCloseOffStep(context, open));
     await context.evidence.check(closePartial, () => checkClosePartial(context, open));
     await context.evidence.check(closeFee, () => checkCloseFee(context, before));
     await context.evidence.check(closePnl, () => checkClosePnl(context, before, order));

@@ -112,9 +112,16 @@ async function checkFollows(context: ScenarioContext, product: ProductInfo): Pro
   });
   expectStatus(kept, 200);
   const before = await checkFigures(context, id, product.id, 'before the order');
+  // Two of the smallest quantity: half of it is a close the exchange takes.
   const order = await context.adapter.placeFilledOrder(
     context.adapterContext,
-    { product, side: 'buy', tradingType: 'margin', clientOrderId: context.clientOrderId() },
+    {
+      product,
+      side: 'buy',
+      tradingType: 'margin',
+      clientOrderId: context.clientOrderId(),
+      quantity: new Decimal(product.quantity).times(2).toFixed(),
+    },
     await context.market(),
   );
   const trade = await tradeOf(context, order);

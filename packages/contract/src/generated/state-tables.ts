@@ -694,6 +694,23 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-CLOSE-OFF-STEP",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 10,
+    "source": "convention",
+    "operations": [
+      "closeTrade",
+      "listTrades"
+    ],
+    "trigger": "PUT /trades/{trade_id}/close with a closed_quantity of 30 decimal places, finer than any currency's quantity step",
+    "condition": "the trade is open",
+    "expect": {
+      "status": 422,
+      "also": "the refusal names closed_quantity, as an order of that quantity is refused naming quantity: a close takes the book as an order does, and a quantity off the step would leave the book and the other side's orders off it; GET /trades lists the trade with the open_quantity it had"
+    }
+  },
+  {
     "id": "TRADE-ORDER-EVERY-TRADE",
     "level": "SHOULD",
     "table": "trades",

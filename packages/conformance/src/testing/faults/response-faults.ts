@@ -149,6 +149,23 @@ export const responseFaults: Fault[] = [
   },
   // --- Trades ---
   {
+    name: 'a close finer than the step is rounded to it and taken',
+    covers: 'TRADE-CLOSE-OFF-STEP',
+    // The close taken leaves half the trade where the scenario's next closes expect all of it.
+    alsoFails: ['TRADE-CLOSE-PARTIAL', 'TRADE-CLOSE-FEE', 'TRADE-CLOSE-ALL'],
+    request: (request) =>
+      is(request, 'closeTrade')
+        ? withBody(request, (body) =>
+            typeof body.closed_quantity === 'string'
+              ? {
+                  ...body,
+                  closed_quantity: new Decimal(body.closed_quantity).toDecimalPlaces(8).toFixed(),
+                }
+              : body,
+          )
+        : request,
+  },
+  {
     name: "an order's trades show a quantity other than what the order filled",
     covers: 'TRADE-OPENED-BY-MARGIN-FILL',
     response: (request, response) =>
@@ -186,6 +203,18 @@ export const responseFaults: Fault[] = [
         if (!first.has(name)) first.append(name, value);
       }
       return { ...request, path: `${path}?${first}` };
+    },
+  },
+  {
+    name: 'a body key given twice is read as its last value',
+    covers: 'INPUT-REPEATED-KEY',
+    request: (request) => {
+      if (!is(request, 'createOrder') || !request.body) return request;
+      try {
+        return { ...request, body: JSON.stringify(JSON.parse(request.body)) };
+      } catch {
+        return request;
+      }
     },
   },
   {
