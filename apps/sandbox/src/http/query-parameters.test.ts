@@ -71,6 +71,17 @@ describe('a whole number past the safe range', () => {
     });
   });
 
+  it('is refused as too large past what a double holds, and a fraction as no integer', async () => {
+    expect(await get(`/executions?product_id=1&page=${'9'.repeat(400)}`)).toEqual({
+      status: 400,
+      body: { errors: { page: ['must_be_at_most_9007199254740991'] } },
+    });
+    expect(await get('/executions?product_id=1&limit=1.5')).toEqual({
+      status: 400,
+      body: { errors: { limit: ['must_be_an_integer'] } },
+    });
+  });
+
   it('keeps every digit where the parameter may be text: an order id names no order', async () => {
     expect(await get('/orders/99999999999999999999', true)).toMatchObject({ status: 404 });
   });

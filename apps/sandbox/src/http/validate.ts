@@ -72,11 +72,13 @@ function coerceParameters(
     // An integer past the safe range is read as one, to be refused as too large, unless the
     // parameter may also be text, which keeps every digit (`order_id`).
     const safe = Number.isSafeInteger(+value);
-    if (
-      types.includes('integer') &&
-      integerText.test(value) &&
-      (safe || !types.includes('string'))
-    ) {
+    if (types.includes('integer') && integerText.test(value) && !types.includes('string')) {
+      // More digits than a double holds is still a number too large, not no number at all.
+      coerced[parameter.name] = Number.isFinite(+value) ? Number(value) : Number.MAX_VALUE;
+    } else if (types.includes('integer') && integerText.test(value) && safe) {
+      coerced[parameter.name] = Number(value);
+    } else if (types.includes('integer') && !types.includes('string') && numberText.test(value)) {
+      // `limit=1.5` is a number, refused as no integer rather than as no number.
       coerced[parameter.name] = Number(value);
     } else if (types.includes('number') && numberText.test(value)) {
       coerced[parameter.name] = Number(value);
@@ -154,7 +156,9 @@ const decimalPattern = String(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/);
 function reason(issue: Issue, data: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      return valueAt(data, issue.path) === undefined ? 'required' : `must_be_${issue.expected}`;
+      if (valueAt(data, issue.path) === undefined) return 'required';
+      // zod names an integer `int`; test control and the conventions spell it out.
+      return issue.expected === 'int' ? 'must_be_an_integer' : `must_be_${issue.expected}`;
     case 'invalid_format':
       if (issue.format !== 'regex') return `must_be_${issue.format}`;
       return issue.pattern === decimalPattern ? 'must_be_decimal' : 'invalid_format';
