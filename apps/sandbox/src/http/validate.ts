@@ -185,6 +185,19 @@ function reason(issue: Issue, data: unknown): string {
   }
 }
 
+const lengthCode = /^longer_than_(\d+)_characters$/;
+
+/**
+ * `codes` with one length bound: a field under two (an allOf of a general and a narrower
+ * string) is named by the tighter, the one that decides what it may be.
+ */
+function tightestLength(codes: string[]): string[] {
+  const bounds = codes.flatMap((code) => lengthCode.exec(code)?.[1] ?? []).map(Number);
+  if (bounds.length < 2) return codes;
+  const tightest = `longer_than_${Math.min(...bounds)}_characters`;
+  return codes.filter((code) => !lengthCode.test(code) || code === tightest);
+}
+
 function fieldErrors(issues: Issue[], data: unknown, whole: string): Record<string, string[]> {
   // A Map: a field can be any key a caller sent, `__proto__` too.
   const byField = new Map<string, string[]>();
@@ -192,7 +205,7 @@ function fieldErrors(issues: Issue[], data: unknown, whole: string): Record<stri
     const field = path.length > 0 ? path.map(String).join('.') : whole;
     const codes = byField.get(field) ?? [];
     if (!codes.includes(code)) codes.push(code);
-    byField.set(field, codes);
+    byField.set(field, tightestLength(codes));
   };
   for (const issue of flatten(issues, data)) {
     // A key a closed object does not take is named as a field of its own.
