@@ -185,6 +185,16 @@ export interface ClockOffset {
   readonly offsetMs: number;
 }
 
+/**
+ * The mark price test control set on a product, and how many fills the product had then: it
+ * holds until the product's next fill.
+ */
+export interface MarkPrice {
+  readonly productId: number;
+  readonly price: D;
+  readonly fills: number;
+}
+
 export interface LeverageSetting {
   readonly tradingAccountId: number;
   readonly userId: number;
@@ -763,19 +773,16 @@ export class ExchangeState {
   /**
    * The product's mark price, which positions' P&L are valued at: the price test control set
    * (`POST /test/products/{product_id}/mark_price`) until the product's next fill, else the
-   * last traded price. Kept in memory alone: a restart goes back to the last traded price.
+   * last traded price. Stored, so a restart values positions as before it.
    */
   markPrice(productId: number): D | undefined {
-    const mark = this.#marks.get(productId);
+    const mark = this.marks.get(productId);
     const fills = this.traded.get(productId)?.count ?? 0;
     return mark && mark.fills === fills ? mark.price : this.lastPrice(productId);
   }
 
-  setMarkPrice(productId: number, price: D): void {
-    this.#marks.set(productId, { price, fills: this.traded.get(productId)?.count ?? 0 });
-  }
-
-  readonly #marks = new Map<number, { price: D; fills: number }>();
+  /** The marks test control set, by product (see `markPrice`). */
+  readonly marks = new Map<number, MarkPrice>();
 
   addFill(fill: Fill): void {
     this.fillsByProduct.add(fill.productId, fill);

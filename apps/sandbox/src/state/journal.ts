@@ -247,11 +247,15 @@ export class Journal {
   }
 
   /**
-   * Moves the mark price of `productId`, which memory alone holds: the call then changed the
-   * market as a fill does, for the public reads and the product's channel.
+   * Moves the mark price of `productId` until its next fill: the call then changed the market
+   * as a fill does, for the public reads and the product's channel.
    */
   moveMark(productId: number, price: D): void {
-    this.state.exchange.setMarkPrice(productId, price);
+    const { exchange } = this.state;
+    const fills = exchange.traded.get(productId)?.count ?? 0;
+    const held = exchange.marks.get(productId);
+    if (held) Object.assign(this.touch('markPrice', held), { price, fills });
+    else this.add('markPrice', { productId, price, fills });
     this.#marksMoved.add(productId);
   }
 

@@ -9,6 +9,7 @@ import {
   type Loan,
   type LoanBid,
   type LoanBookLevel,
+  type MarkPrice,
   type OAuthRequest,
   type Product,
   type User,
@@ -67,6 +68,7 @@ export interface Records {
   loan: Loan;
   leverageSetting: LeverageSetting;
   clockOffset: ClockOffset;
+  markPrice: MarkPrice;
   // What a sandbox is given rather than asks for (`seeding.ts`, `demo-seed.ts`): added,
   // never changed.
   currency: Currency;
@@ -168,6 +170,11 @@ export const recordKinds: { [Kind in RecordKind]: RecordKeeping<Records[Kind]> }
       state.exchange.clockOffset = undefined;
     },
   },
+  markPrice: {
+    key: (row) => String(row.productId),
+    add: (state, row) => state.exchange.marks.set(row.productId, row),
+    drop: (state, row) => state.exchange.marks.delete(row.productId),
+  },
   currency: {
     key: (row) => row.code,
     add: (state, row) => state.exchange.currencies.set(row.code, row),
@@ -232,4 +239,5 @@ export const recordKindOrder: readonly RecordKind[] = [
   'leverageSetting',
   'loan',
   'clockOffset',
+  'markPrice',
 ];

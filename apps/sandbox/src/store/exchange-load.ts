@@ -89,6 +89,8 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
   }
   for (const level of await readRecords(db, 'loanBookLevel', null)) state.addLoanLevel(level);
   for (const offset of await readRecords(db, 'clockOffset', null)) state.clockOffset = offset;
+  for (const mark of await readRecords(db, 'markPrice', null))
+    state.marks.set(mark.productId, mark);
   const [sequences] = await query<Record<string, string | number>>(
     `SELECT (SELECT greatest(last_value + CASE WHEN is_called THEN 1 ELSE 0 END,
          (SELECT coalesce(max(id), 0) + 1 FROM orders)) FROM orders_id_seq) AS order,

@@ -51,6 +51,7 @@ const allMigrations = [
   '0034.do.sandbox-clock.sql',
   '0035.do.fill-pnl.sql',
   '0036.do.trades-of-an-order.sql',
+  '0037.do.mark-prices.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -148,6 +149,12 @@ const newerColumns: [string, string][] = [
  * The demo market, then fills between the demo user's own orders on two products and one
  * where the market maker's order takes one of theirs: fills seen by one side or by both.
  */
+/** The tables of newer migrations a start reads, with columns enough to be read. */
+const startTables = [
+  ['sandbox_clock', 'id integer, offset_ms bigint'],
+  ['sandbox_mark_prices', 'product_id bigint, price numeric, fills bigint'],
+] as const;
+
 async function seedWithFills(db: Database): Promise<void> {
   // Columns the sandbox writes now that the store's version lacks are there while it seeds (it
   // opens no position and no loan, and fills no order), and gone before the store migrates.
@@ -165,18 +172,23 @@ async function seedWithFills(db: Database): Promise<void> {
   for (const [table, column] of lacking) {
     await db.apply(`ALTER TABLE ${table} ADD COLUMN ${column} bigint`);
   }
-  // The clock test control moved (0034) is read at start; a store older than it has none.
-  const { rows: clock } = await db.read((tx) =>
-    tx.query<{ found: boolean }>("SELECT to_regclass('sandbox_clock') IS NOT NULL AS found"),
-  );
-  const withoutClock = !clock[0]?.found;
-  if (withoutClock) await db.apply('CREATE TABLE sandbox_clock (id integer, offset_ms bigint)');
+  // What test control set is read at start, the clock (0034) and the marks (0037): a store
+  // older than them has none, and is given the tables while it seeds.
+  const absent: string[] = [];
+  for (const [table, columns] of startTables) {
+    const { rows } = await db.read((tx) =>
+      tx.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table]),
+    );
+    if (rows[0]?.found) continue;
+    absent.push(table);
+    await db.apply(`CREATE TABLE ${table} (${columns})`);
+  }
   const sequencer = await seed(await asOfItsVersion(db), defaultCredentials, T0);
   await sequencer.settled();
   for (const [table, column] of lacking) {
     await db.apply(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
-  if (withoutClock) await db.apply('DROP TABLE sandbox_clock');
+  for (const table of absent) await db.apply(`DROP TABLE ${table}`);
   await db.transaction(async (tx) => {
     for (const productId of [1, 2]) {
       await addOrderHistory(tx, { orders: 5, userId: demoUserId, productId, since: T0 });

@@ -75,6 +75,34 @@ describe('a margin position in the store', () => {
   });
 });
 
+describe('a mark price test control set', () => {
+  it('is read back until the product fills again, valuing its positions as before', async () => {
+    const { product_id, trader } = await openPosition(trading, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '80',
+    });
+    const openPnl = async () => {
+      const listed = valid(zListTradesResponse, await trader.call('GET', '/trades?status=open'));
+      return listed.models.find((trade) => trade.product_id === product_id)?.open_pnl;
+    };
+    const moved = await fetch(`${sandbox.exchangeUrl}/test/products/${product_id}/mark_price`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ price: '110' }),
+    });
+    expect(moved.status).toBe(200);
+    expect(await openPnl()).toBe('10');
+    await sandbox.sequencer.reload();
+    expect(await openPnl()).toBe('10');
+    // A fill moves the mark to its price: the one set before no longer holds.
+    await tradeAt(trading, product_id, '105');
+    await sandbox.sequencer.reload();
+    expect(await openPnl()).toBe('5');
+  });
+});
+
 describe('a trading account in the store', () => {
   it('keeps the leverage level set on it, which orders still take', async () => {
     const product_id = await freshProduct(trading, { margin: true });

@@ -247,6 +247,15 @@ export const recordTables: { [Name in RecordKind]: Table<Records[Name]> } = {
     ],
     onConflict: '',
   },
+  markPrice: {
+    name: 'sandbox_mark_prices',
+    columns: [
+      ['product_id', 'bigint', 'productId'],
+      ['price', 'numeric', 'price'],
+      ['fills', 'bigint', 'fills'],
+    ],
+    onConflict: '',
+  },
   partnerClock: {
     name: 'qe_partner_clocks',
     columns: [
