@@ -46,7 +46,7 @@ async function openAt(
 }
 
 const moveMark = (productId: number, price: string) =>
-  sandbox.sequencer.run((journal) => journal.exchange.setMarkPrice(productId, new D(price)));
+  sandbox.sequencer.run((journal) => journal.moveMark(productId, new D(price)));
 
 describe('trading accounts', () => {
   it('follow the open positions of their product, at the mark price', async () => {
@@ -90,6 +90,18 @@ describe('trading accounts', () => {
       long_summary: { pnl: '10', position: '1', base_open_price: '100' },
       short_summary: { pnl: '5', position: '0.5', base_open_price: '120' },
     });
+  });
+
+  it('average the open price of three longs to 8 places, as a trade states its own', async () => {
+    const productId = await freshProduct(sandbox, { margin: true });
+    const trader = sandbox.addUser();
+    for (const price of ['100', '100', '101'])
+      await openAt(productId, trader.call, 'buy', '1', price);
+    // Read against the spec, whose decimals are at most 100 characters long.
+    const { id } = await accountOf(trader.call, productId);
+    const path = `/trading_accounts/${id}`;
+    const account = valid(zGetTradingAccountResponse, await trader.call('GET', path));
+    expect(account.long_summary).toMatchObject({ position: '3', base_open_price: '100.33333333' });
   });
 
   it('are the trading_account_ids of the user context, and no one else reads them', async () => {

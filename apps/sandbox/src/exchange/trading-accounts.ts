@@ -82,7 +82,8 @@ function sideOf(trades: TradeBody[]): { summary: Summary; openValue: D; margin: 
     openValue = openValue.plus(open.times(trade.open_price));
     margin = margin.plus(trade.margin_used);
   }
-  const base_open_price = quotient(openValue, position).toFixed();
+  // Cut as each trade's open_price is: an average of three prices may never end.
+  const base_open_price = quotient(openValue, position).toDecimalPlaces(8, D.ROUND_DOWN).toFixed();
   return {
     summary: { pnl: pnl.toFixed(), position: position.toFixed(), base_open_price },
     openValue,

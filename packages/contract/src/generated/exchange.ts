@@ -1712,7 +1712,7 @@ export interface components {
         LoanUpdate: LoanUpdate;
         /** @description One page of loans. */
         LoanList: LoanList;
-        /** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+        /** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price, cut to 8 places as a trade's `open_price` is ("0" when none is open). */
         TradingAccountSummary: TradingAccountSummary;
         /** @description A trading account: one margin product traded against one funding currency. `pnl` is the open pnl of the caller's open trades of the product at the mark price, `margin` the margin they use, `equity` the funding balance plus `pnl`, `free_margin` `equity` less `margin`, `margin_percent` `margin` over `equity` ("0" when `equity` is not positive), `position` the net open quantity (long less short), `current_leverage_level` the open notional at the mark price over `equity` ("0" when nothing is open or `equity` is not positive); both ratios cut to 16 decimal places. */
         TradingAccount: TradingAccount;
@@ -6554,7 +6554,7 @@ export type LoanList = {
     current_page: CurrentPage;
     total_pages: TotalPages;
 };
-/** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open). */
+/** @description The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price, cut to 8 places as a trade's `open_price` is ("0" when none is open). */
 export type TradingAccountSummary = {
     pnl: DecimalLike;
     position: DecimalLike;

@@ -1129,7 +1129,7 @@ export const zLoanList = /* @__PURE__ */ z.object({
 });
 
 /**
- * The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price ("0" when none is open).
+ * The caller's open trades of one side of the product: their open pnl at the mark price, their open quantity, and its average open price, cut to 8 places as a trade's `open_price` is ("0" when none is open).
  */
 export const zTradingAccountSummary = /* @__PURE__ */ z.object({
     pnl: zDecimalLike,
