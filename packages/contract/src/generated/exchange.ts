@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * List the caller's ledger entries
-         * @description Every change of the caller's balances, newest first: the signed `amount`, the `balance` after it and what caused it. For each currency the amounts sum to the account's balance and the newest entry's `balance` is that balance.
+         * @description Every change of the caller's balances, newest first: the signed `amount`, the `balance` after it and what caused it. For each currency the amounts sum to the account's balance and the newest entry's `balance` is that balance. Read further back by `timestamp_lte` set to the oldest entry's `timestamp`: one fill posts several entries at one time, so more than `limit` of them may share it, and a page of that time answers again; `GET /transactions` pages by number and walks every entry.
          */
         get: operations["listBalanceHistory"];
         put?: never;
