@@ -215,11 +215,13 @@ describe('crypto withdrawals', () => {
       }),
     );
     expect(tagged).toMatchObject({ memo_type: 'destination_tag', memo_value: '12345' });
-    const refused = await withdrawBtc(call, { memo_value: '12345' });
-    expect([refused.status, refused.body]).toEqual([
-      422,
-      { errors: { memo_value: ['not_supported_by_the_network'] } },
-    ]);
+    for (const field of ['memo_value', 'payment_id']) {
+      const refused = await withdrawBtc(call, { [field]: '12345' });
+      expect([refused.status, refused.body]).toEqual([
+        422,
+        { errors: { [field]: ['not_supported_by_the_network'] } },
+      ]);
+    }
     expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '0' });
   });
 

@@ -123,7 +123,7 @@ const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
   if (asked.network !== undefined && asked.network !== network) {
     throw new Refusal('network', 'not_a_network_of_the_currency');
   }
-  for (const field of ['memo_type', 'memo_value'] as const) {
+  for (const field of ['payment_id', 'memo_type', 'memo_value'] as const) {
     if (!memo_supported && asked[field] !== undefined) {
       throw new Refusal(field, 'not_supported_by_the_network');
     }

@@ -543,7 +543,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'withdraw',
-    errorCodes: {"amount":["valid_amount"],"address":["valid_address"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_crypto_currency"],"network":["not_a_network_of_the_currency"],"memo_type":["not_supported_by_the_network"],"memo_value":["not_supported_by_the_network"]},
+    errorCodes: {"amount":["valid_amount"],"address":["valid_address"],"user":["not_enough_free_balance"],"currency":["not_found","not_withdrawable","not_a_crypto_currency"],"network":["not_a_network_of_the_currency"],"payment_id":["not_supported_by_the_network"],"memo_type":["not_supported_by_the_network"],"memo_value":["not_supported_by_the_network"]},
     response: 'zCreateCryptoWithdrawalResponse',
     decimals: plan23,
     requestDecimals: plan24,

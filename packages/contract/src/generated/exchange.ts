@@ -805,7 +805,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw a crypto currency
-         * @description Asks to send `amount` of a crypto currency to `address`. The withdrawal starts `pending` and holds `amount` plus the currency's `withdrawal_fee` of the caller's balance as reserved until it is processed (both are then debited), cancelled or declined (both are released again). `auth_code` is a two-factor code the exchange may ask for; the sandbox asks for none. `memo_type` and `memo_value` go only to a network that takes a memo (`memo_supported`; in the sandbox, XRP's, whose memo is the destination tag).
+         * @description Asks to send `amount` of a crypto currency to `address`. The withdrawal starts `pending` and holds `amount` plus the currency's `withdrawal_fee` of the caller's balance as reserved until it is processed (both are then debited), cancelled or declined (both are released again). `auth_code` is a two-factor code the exchange may ask for; the sandbox asks for none. `payment_id`, `memo_type` and `memo_value` go only to a network that takes a memo (`memo_supported`; in the sandbox, XRP's, whose memo is the destination tag).
          */
         post: operations["createCryptoWithdrawal"];
         delete?: never;
