@@ -321,7 +321,11 @@ export function createExchangeClient(options: ExchangeClientOptions) {
       query: Omit<ListOwnExecutionsQuery, 'page'>,
       options?: PerCallOptions,
     ): AsyncGenerator<OwnExecution, void, undefined> {
-      return everyRow((page) => call('listOwnExecutions', { query: { ...query, page } }, options));
+      // A fill between two orders of the caller's is one row per side, under one id.
+      return everyRow(
+        (page) => call('listOwnExecutions', { query: { ...query, page } }, options),
+        (fill) => `${fill.id} ${fill.my_side}`,
+      );
     },
   };
 

@@ -186,6 +186,25 @@ describe('exchange-client against the sandbox', () => {
     for await (const fill of client.executions.iterateMine({ product_id: 1, limit: 1 }))
       own.push(fill.id);
     expect(own.filter((id) => id === mine?.id)).toHaveLength(1);
+    // A fill between two orders of the caller's is two rows under one id: both are walked.
+    const product = await client.products.get(1);
+    const [ask] = (await client.products.priceLevels(1)).sell_price_levels;
+    const inside = new Decimal(ask?.[0] ?? 0).minus(product.tick_size).toFixed();
+    const selfTrade = {
+      order_type: 'limit',
+      product_id: 1,
+      quantity: '0.0001',
+      price: inside,
+    } as const;
+    await client.orders.create({ ...selfTrade, side: 'sell' });
+    const crossed = await client.orders.create({ ...selfTrade, side: 'buy' });
+    expect(crossed.status).toBe('filled');
+    const sides = [];
+    for await (const fill of client.executions.iterateMine({ product_id: 1, limit: 1 })) {
+      if (sides.push(fill) === 2) break;
+    }
+    expect(sides.map((fill) => fill.my_side).sort()).toEqual(['buy', 'sell']);
+    expect(sides[0]?.id).toBe(sides[1]?.id);
     const detailed = await client.orders.get({ clientOrderId: `${run}-fill`, withDetails: true });
     expect(detailed.executions?.map((fill) => fill.id)).toEqual([mine?.id]);
     expect((await client.orders.get({ id: order.id })).executions).toBeUndefined();
