@@ -228,9 +228,10 @@ export function parseBody(
 ): unknown {
   if (!route.operation.requestBody || text.trim() === '') return undefined;
   if (!jsonMediaType.test(headers['content-type'] ?? '')) throw notJson();
-  // Read as sent: a body said to be compressed would be read as something it is not.
+  // Read as sent: a body said to be compressed would be read as something it is not. An
+  // empty header, or `identity`, says nothing was applied.
   const encoding = headers['content-encoding'];
-  if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+  if (encoding !== undefined && !/^\s*(identity)?\s*$/i.test(encoding)) {
     throw new HttpError(415, 'A body is sent without a content encoding', {
       'content-encoding': ['not_supported'],
     });
