@@ -1,6 +1,6 @@
 import { channelAddress } from '@exchange-kit/contract/events';
 import type { components } from '@exchange-kit/contract/exchange';
-import { NotAuthenticated, Refusal } from '../handling/errors.js';
+import { NotAuthenticated } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import { type Account, type Currency, D, type ExchangeState } from '../state/exchange-state.js';
 import { actingUser } from './caller.js';
