@@ -14,7 +14,8 @@ const closeAll = 'TRADE-CLOSE-ALL';
 const closeFee = 'TRADE-CLOSE-FEE';
 const closePnl = 'TRADE-CLOSE-PNL';
 const closeOffStep = 'TRADE-CLOSE-OFF-STEP';
-const covered = [opened, closeOffStep, closePartial, closeFee, closePnl, closeAll];
+const marginOffStep = 'TRADE-MARGIN-OFF-STEP';
+const covered = [opened, marginOffStep, closeOffStep, closePartial, closeFee, closePnl, closeAll];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
@@ -85,6 +86,38 @@ async function manage(context: ScenarioContext, trade: Row): Promise<void> {
 // Every digit of a quantity 30 places long: the default precision keeps 20 significant ones.
 const Exact = Decimal.clone({ precision: 100 });
 
+/** The open trade `id` as GET /trades lists it, and the call that read it. */
+async function listedOpen(context: ScenarioContext, id: unknown) {
+  const list = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  return { list, now: listOf(list).find((each) => String(each.id) === String(id)) };
+}
+
+/** A margin of 1 and 1e-30 more, finer than any currency, is refused and added to nothing. */
+async function checkMarginOffStep(context: ScenarioContext, trade: Row): Promise<string> {
+  const delta = new Exact(1).plus('1e-30').toFixed();
+  const call = await context.caller.call('adjustTradeMargin', {
+    path: { trade_id: String(trade.id) },
+    body: { delta },
+  });
+  const documented = '422 {"errors": {"delta": [...]}}';
+  expectStatus(call, 422, documented);
+  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
+  if (!Array.isArray(errors?.delta)) {
+    failAt(`a margin change of ${delta} is refused without naming delta`, call, documented);
+  }
+  const { list, now } = await listedOpen(context, trade.id);
+  if (String(now?.margin_used) !== String(trade.margin_used)) {
+    failAt(
+      `trade ${String(trade.id)} shows margin_used ${String(now?.margin_used)} after a refused change`,
+      list,
+      `margin_used ${String(trade.margin_used)}, as before`,
+    );
+  }
+  return `a margin change of ${delta} was refused naming delta: ${JSON.stringify(errors?.delta)}`;
+}
+
 /** A close of half the trade and 1e-30 more, finer than any step, is refused and closes nothing. */
 async function checkCloseOffStep(context: ScenarioContext, trade: Row): Promise<string> {
   const quantity = new Exact(String(trade.open_quantity)).div(2).plus('1e-30').toFixed();
@@ -98,10 +131,7 @@ async function checkCloseOffStep(context: ScenarioContext, trade: Row): Promise<
   if (!Array.isArray(errors?.closed_quantity)) {
     failAt(`a close of ${quantity} is refused without naming closed_quantity`, call, documented);
   }
-  const list = await context.caller.call('listTrades', {
-    query: { status: 'open', limit: '1000' },
-  });
-  const now = listOf(list).find((each) => String(each.id) === String(trade.id));
+  const { list, now } = await listedOpen(context, trade.id);
   if (String(now?.open_quantity) !== String(trade.open_quantity)) {
     failAt(
       `trade ${String(trade.id)} shows open_quantity ${String(now?.open_quantity)} after a refused close`,
@@ -293,12 +323,13 @@ const trades: Scenario = {
       trade = mine;
     }
     if (!trade) {
-      for (const requirementId of [closeOffStep, closePartial, closeFee, closeAll]) {
+      for (const requirementId of [marginOffStep, closeOffStep, closePartial, closeFee, closeAll]) {
         context.evidence.record({ requirementId, outcome: 'skip', message: 'no trade to close' });
       }
       return;
     }
     const open = trade;
+    await context.evidence.check(marginOffStep, () => checkMarginOffStep(context, open));
     await manage(context, open);
     const currency = String(open.funding_currency);
     const before: BeforeClose = {

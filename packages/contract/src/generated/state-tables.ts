@@ -711,6 +711,23 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-MARGIN-OFF-STEP",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 11,
+    "source": "convention",
+    "operations": [
+      "adjustTradeMargin",
+      "listTrades"
+    ],
+    "trigger": "PUT /trades/{trade_id}/adjust_margin with a delta of 30 decimal places, finer than any currency's precision",
+    "condition": "the trade is open",
+    "expect": {
+      "status": 422,
+      "also": "the refusal names delta: a margin finer than its currency is a balance no call could take back to zero; GET /trades lists the trade with the margin_used it had"
+    }
+  },
+  {
     "id": "TRADE-ORDER-EVERY-TRADE",
     "level": "SHOULD",
     "table": "trades",

@@ -149,6 +149,18 @@ export const responseFaults: Fault[] = [
   },
   // --- Trades ---
   {
+    name: 'a margin change finer than its currency is rounded to it and taken',
+    covers: 'TRADE-MARGIN-OFF-STEP',
+    request: (request) =>
+      is(request, 'adjustTradeMargin')
+        ? withBody(request, (body) =>
+            typeof body.delta === 'string'
+              ? { ...body, delta: new Decimal(body.delta).toDecimalPlaces(8).toFixed() }
+              : body,
+          )
+        : request,
+  },
+  {
     name: 'a close finer than the step is rounded to it and taken',
     covers: 'TRADE-CLOSE-OFF-STEP',
     // The close taken leaves half the trade where the scenario's next closes expect all of it.
