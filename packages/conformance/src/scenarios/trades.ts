@@ -86,60 +86,39 @@ async function manage(context: ScenarioContext, trade: Row): Promise<void> {
 // Every digit of a quantity 30 places long: the default precision keeps 20 significant ones.
 const Exact = Decimal.clone({ precision: 100 });
 
-/** The open trade `id` as GET /trades lists it, and the call that read it. */
-async function listedOpen(context: ScenarioContext, id: unknown) {
+/**
+ * A change of `trade` the server must refuse naming `field` (its `value` finer than any step or
+ * precision), after which GET /trades lists the trade with its `kept` field as before.
+ */
+async function checkRefusedOffStep(
+  context: ScenarioContext,
+  trade: Row,
+  refused: { operationId: 'adjustTradeMargin' | 'closeTrade'; field: string; value: string },
+  kept: string,
+): Promise<string> {
+  const { operationId, field, value } = refused;
+  const call = await context.caller.call(operationId, {
+    path: { trade_id: String(trade.id) },
+    body: { [field]: value },
+  });
+  const documented = `422 {"errors": {"${field}": [...]}}`;
+  expectStatus(call, 422, documented);
+  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
+  if (!Array.isArray(errors?.[field])) {
+    failAt(`${field} ${value} is refused without naming ${field}`, call, documented);
+  }
   const list = await context.caller.call('listTrades', {
     query: { status: 'open', limit: '1000' },
   });
-  return { list, now: listOf(list).find((each) => String(each.id) === String(id)) };
-}
-
-/** A margin of 1 and 1e-30 more, finer than any currency, is refused and added to nothing. */
-async function checkMarginOffStep(context: ScenarioContext, trade: Row): Promise<string> {
-  const delta = new Exact(1).plus('1e-30').toFixed();
-  const call = await context.caller.call('adjustTradeMargin', {
-    path: { trade_id: String(trade.id) },
-    body: { delta },
-  });
-  const documented = '422 {"errors": {"delta": [...]}}';
-  expectStatus(call, 422, documented);
-  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  if (!Array.isArray(errors?.delta)) {
-    failAt(`a margin change of ${delta} is refused without naming delta`, call, documented);
-  }
-  const { list, now } = await listedOpen(context, trade.id);
-  if (String(now?.margin_used) !== String(trade.margin_used)) {
+  const now = listOf(list).find((each) => String(each.id) === String(trade.id));
+  if (String(now?.[kept]) !== String(trade[kept])) {
     failAt(
-      `trade ${String(trade.id)} shows margin_used ${String(now?.margin_used)} after a refused change`,
+      `trade ${String(trade.id)} shows ${kept} ${String(now?.[kept])} after a refused ${operationId}`,
       list,
-      `margin_used ${String(trade.margin_used)}, as before`,
+      `${kept} ${String(trade[kept])}, as before`,
     );
   }
-  return `a margin change of ${delta} was refused naming delta: ${JSON.stringify(errors?.delta)}`;
-}
-
-/** A close of half the trade and 1e-30 more, finer than any step, is refused and closes nothing. */
-async function checkCloseOffStep(context: ScenarioContext, trade: Row): Promise<string> {
-  const quantity = new Exact(String(trade.open_quantity)).div(2).plus('1e-30').toFixed();
-  const call = await context.caller.call('closeTrade', {
-    path: { trade_id: String(trade.id) },
-    body: { closed_quantity: quantity },
-  });
-  const documented = '422 {"errors": {"closed_quantity": [...]}}';
-  expectStatus(call, 422, documented);
-  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  if (!Array.isArray(errors?.closed_quantity)) {
-    failAt(`a close of ${quantity} is refused without naming closed_quantity`, call, documented);
-  }
-  const { list, now } = await listedOpen(context, trade.id);
-  if (String(now?.open_quantity) !== String(trade.open_quantity)) {
-    failAt(
-      `trade ${String(trade.id)} shows open_quantity ${String(now?.open_quantity)} after a refused close`,
-      list,
-      `open_quantity ${String(trade.open_quantity)}, as before`,
-    );
-  }
-  return `a close of ${quantity} was refused naming closed_quantity: ${JSON.stringify(errors?.closed_quantity)}`;
+  return `${field} ${value} was refused naming ${field}: ${JSON.stringify(errors?.[field])}`;
 }
 
 async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<string> {
@@ -329,7 +308,16 @@ const trades: Scenario = {
       return;
     }
     const open = trade;
-    await context.evidence.check(marginOffStep, () => checkMarginOffStep(context, open));
+    // 1 and 1e-30 more: finer than any currency's precision and any quantity step.
+    const offStep = (value: Decimal.Value) => new Exact(value).plus('1e-30').toFixed();
+    await context.evidence.check(marginOffStep, () =>
+      checkRefusedOffStep(
+        context,
+        open,
+        { operationId: 'adjustTradeMargin', field: 'delta', value: offStep(1) },
+        'margin_used',
+      ),
+    );
     await manage(context, open);
     const currency = String(open.funding_currency);
     const before: BeforeClose = {
@@ -340,7 +328,18 @@ const trades: Scenario = {
         (await ownFillsOfProduct(context, order.productId)).rows.map((fill) => String(fill.id)),
       ),
     };
-    await context.evidence.check(closeOffStep, () => checkCloseOffStep(context, open));
+    await context.evidence.check(closeOffStep, () =>
+      checkRefusedOffStep(
+        context,
+        open,
+        {
+          operationId: 'closeTrade',
+          field: 'closed_quantity',
+          value: offStep(new Exact(String(open.open_quantity)).div(2)),
+        },
+        'open_quantity',
+      ),
+    );
     await context.evidence.check(closePartial, () => checkClosePartial(context, open));
     await context.evidence.check(closeFee, () => checkCloseFee(context, before));
     await context.evidence.check(closePnl, () => checkClosePnl(context, before, order));

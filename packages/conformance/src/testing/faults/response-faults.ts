@@ -1,7 +1,18 @@
 /** Faults mostly of the server's answers: statuses, fills, the ledger, fees and trades. */
 import { Decimal } from 'decimal.js';
-import type { Fault } from '../fault-proxy.js';
+import type { Fault, ProxiedRequest } from '../fault-proxy.js';
 import { is, type Row, status, withBody, withJson } from './proxied.js';
+
+/** A request of `operationId` whose decimal `field` the server reads rounded to 8 places. */
+const roundedToEightPlaces = (operationId: string, field: string) => (request: ProxiedRequest) =>
+  is(request, operationId)
+    ? withBody(request, (body) => {
+        const sent = body[field];
+        return typeof sent === 'string'
+          ? { ...body, [field]: new Decimal(sent).toDecimalPlaces(8).toFixed() }
+          : body;
+      })
+    : request;
 
 /** A decimal one unit of its last place more: "1.05" is "1.06", "0" is "1". */
 function offInLastDigit(value: unknown): string {
@@ -151,31 +162,14 @@ export const responseFaults: Fault[] = [
   {
     name: 'a margin change finer than its currency is rounded to it and taken',
     covers: 'TRADE-MARGIN-OFF-STEP',
-    request: (request) =>
-      is(request, 'adjustTradeMargin')
-        ? withBody(request, (body) =>
-            typeof body.delta === 'string'
-              ? { ...body, delta: new Decimal(body.delta).toDecimalPlaces(8).toFixed() }
-              : body,
-          )
-        : request,
+    request: roundedToEightPlaces('adjustTradeMargin', 'delta'),
   },
   {
     name: 'a close finer than the step is rounded to it and taken',
     covers: 'TRADE-CLOSE-OFF-STEP',
     // The close taken leaves half the trade where the scenario's next closes expect all of it.
     alsoFails: ['TRADE-CLOSE-PARTIAL', 'TRADE-CLOSE-FEE', 'TRADE-CLOSE-ALL'],
-    request: (request) =>
-      is(request, 'closeTrade')
-        ? withBody(request, (body) =>
-            typeof body.closed_quantity === 'string'
-              ? {
-                  ...body,
-                  closed_quantity: new Decimal(body.closed_quantity).toDecimalPlaces(8).toFixed(),
-                }
-              : body,
-          )
-        : request,
+    request: roundedToEightPlaces('closeTrade', 'closed_quantity'),
   },
   {
     name: "an order's trades show a quantity other than what the order filled",
