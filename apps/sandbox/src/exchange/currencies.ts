@@ -1,5 +1,5 @@
 import { Refusal } from '../handling/errors.js';
-import type { Currency } from '../state/exchange-state.js';
+import type { Currency, D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 
 /**
@@ -17,3 +17,11 @@ export function currencyOfType(
   if (currency.currencyType !== type) throw new Refusal('currency', `not_a_${type}_currency`);
   return currency;
 }
+
+/**
+ * Whether `amount` has more decimal places than `currency` keeps (`assets_precision`): an
+ * amount moved into or held from a balance that finely would leave what no call could take
+ * back to zero, so deposits, withdrawals, loan bids and margin are held to it.
+ */
+export const finerThan = (currency: Currency, amount: D): boolean =>
+  amount.decimalPlaces() > currency.assetsPrecision;

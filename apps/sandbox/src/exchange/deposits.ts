@@ -3,6 +3,7 @@ import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operat
 import { D, type Deposit } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
+import { finerThan } from './currencies.js';
 import { houseUserId, postEntry } from './ledger.js';
 import { pageFrom } from './paging.js';
 
@@ -28,8 +29,7 @@ export function creditDeposit(
     throw new Refusal('amount', 'valid_amount');
   }
   const amount = new D(asked.amount);
-  // As withdrawals, bids and loans are held to it: a balance no call could take back to zero.
-  if (amount.decimalPlaces() > currency.assetsPrecision) {
+  if (finerThan(currency, amount)) {
     throw new Refusal('amount', 'too_many_decimals');
   }
   const id = journal.exchange.next.deposit++;

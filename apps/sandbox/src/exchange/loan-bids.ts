@@ -8,7 +8,7 @@ import {
 import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
-import { currencyOfType } from './currencies.js';
+import { currencyOfType, finerThan } from './currencies.js';
 import { maxDecimalLength } from './decimal-input.js';
 import { adjustReserved } from './ledger.js';
 import { pageFrom } from './paging.js';
@@ -54,7 +54,7 @@ const createLoanBid: ExchangeHandlerOf<'createLoanBid'> = ({ journal, caller, bo
   const rate = positive('rate', asked.rate);
   if (rate.gt(maxDailyRate)) throw new Refusal('rate', 'must_be_at_most_0.07');
   const quantity = positive('quantity', asked.quantity);
-  if (quantity.decimalPlaces() > currency.assetsPrecision) {
+  if (finerThan(currency, quantity)) {
     throw new Refusal('quantity', 'too_many_decimals');
   }
   const bid: LoanBid = {

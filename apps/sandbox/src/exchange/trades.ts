@@ -18,6 +18,7 @@ import { idNamed } from '../state/ids.js';
 import type { Journal } from '../state/journal.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
+import { finerThan } from './currencies.js';
 import { maxDecimalLength } from './decimal-input.js';
 import { closesPosition } from './ledger.js';
 import { bestOpposite, exitOrder, matchOrder, reachedBy } from './matching.js';
@@ -289,9 +290,8 @@ const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
   if (sent.length > maxDecimalLength) throw refuseMargin('delta', 'too_long');
   const delta = new D(sent);
   if (delta.isZero()) throw refuseMargin('delta', 'must_not_be_zero');
-  // A margin finer than its currency is a balance no call could take back to zero.
   const funding = journal.exchange.currencies.get(position.fundingCurrency);
-  if (funding && delta.decimalPlaces() > funding.assetsPrecision) {
+  if (funding && finerThan(funding, delta)) {
     throw refuseMargin('delta', 'too_many_decimals');
   }
   const product = loadProduct(journal, position.productId);

@@ -3,7 +3,7 @@ import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operat
 import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { actingUser } from './caller.js';
-import { currencyOfType } from './currencies.js';
+import { currencyOfType, finerThan } from './currencies.js';
 import { withdrawalFee } from './fee-rules.js';
 import { pageFrom } from './paging.js';
 import { heldInMemory, holdFor, moveWithdrawal, refusedAsStored } from './withdrawal-moves.js';
@@ -47,8 +47,7 @@ function withdrawable(journal: Journal, code: string, type: Currency['currencyTy
 /** The amount asked for: above zero, at least the minimum, in whole units of the currency. */
 function amountOf(text: string, currency: Currency): D {
   const amount = new D(text);
-  const tooFine = amount.decimalPlaces() > currency.assetsPrecision;
-  if (amount.lte(0) || amount.lt(currency.minimumWithdrawal) || tooFine) {
+  if (amount.lte(0) || amount.lt(currency.minimumWithdrawal) || finerThan(currency, amount)) {
     throw new Refusal('amount', 'valid_amount');
   }
   return amount;

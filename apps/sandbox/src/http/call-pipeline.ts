@@ -147,6 +147,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
 
   async function decide(call: ParsedCall): Promise<Reply> {
     const { route, body, now } = call;
+    const wallNow = call.wallNow ?? now;
     const operationId = route.operation.operationId;
     const handler = options.handlers[operationId];
     if (!handler) {
@@ -161,7 +162,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
             headers: call.headers,
             nonceOptional: carriesClientOrderId(route, body),
             now,
-            wallNow: call.wallNow ?? now,
+            wallNow,
             state: sequencer.state,
           },
           options.findSessionSecret,
@@ -178,7 +179,7 @@ export function callPipeline(options: CallPipelineOptions): (call: ParsedCall) =
           journal.nonce(nonce.scope, nonce.value);
         }
         if (oneUse && !journal.again) {
-          spendOneUse(journal.state, oneUse, call.wallNow ?? now);
+          spendOneUse(journal.state, oneUse, wallNow);
           journal.nonce(oneUse.scope, oneUse.iat);
         }
         // Validated once the call is let in, so a refusal still spends its nonce.

@@ -71,14 +71,14 @@ function coerceParameters(
     const types = ([] as string[]).concat(schema.type ?? []);
     // An integer past the safe range is read as one, to be refused as too large, unless the
     // parameter may also be text, which keeps every digit (`order_id`).
-    const safe = Number.isSafeInteger(+value);
-    if (types.includes('integer') && integerText.test(value) && !types.includes('string')) {
-      // More digits than a double holds is still a number too large, not no number at all.
-      coerced[parameter.name] = Number.isFinite(+value) ? Number(value) : Number.MAX_VALUE;
-    } else if (types.includes('integer') && integerText.test(value) && safe) {
-      coerced[parameter.name] = Number(value);
-    } else if (types.includes('integer') && !types.includes('string') && numberText.test(value)) {
-      // `limit=1.5` is a number, refused as no integer rather than as no number.
+    const integer = types.includes('integer');
+    if (integer && !types.includes('string') && numberText.test(value)) {
+      // `limit=1.5` is a number, refused as no integer rather than as no number; so are more
+      // digits than a double holds, refused as too large.
+      const number = Number(value);
+      const overlong = integerText.test(value) && !Number.isFinite(number);
+      coerced[parameter.name] = overlong ? Number.MAX_VALUE : number;
+    } else if (integer && integerText.test(value) && Number.isSafeInteger(+value)) {
       coerced[parameter.name] = Number(value);
     } else if (types.includes('number') && numberText.test(value)) {
       coerced[parameter.name] = Number(value);
