@@ -209,6 +209,11 @@ export function bodyOf(call: RecordedCall): Record<string, unknown> {
   return call.json as Record<string, unknown>;
 }
 
+/** What a refusal's `errors` names for `field`: its codes as answered, or undefined. */
+export function fieldCodes(call: RecordedCall, field: string): unknown {
+  return (call.json as { errors?: Record<string, unknown> } | null | undefined)?.errors?.[field];
+}
+
 /** Fails the check on what `call` answered, which is not what `documented` says. */
 export function failAt(message: string, call: RecordedCall, documented: string): never {
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
 
@@ -142,8 +142,7 @@ async function checkBorrowerRefused(
   });
   const documented = '422 {"errors": {"fund_reloaned": ["lender_only"]}}';
   expectStatus(refused, 422, documented);
-  const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  const named = errors?.fund_reloaned;
+  const named = fieldCodes(refused, 'fund_reloaned');
   if (!Array.isArray(named) || named[0] !== 'lender_only') {
     failAt(
       `the borrower's choice for loan ${id} is refused without naming the field`,

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { callerUserId, loansOf } from './borrowing.js';
 import { fundedCurrency, reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -115,8 +115,7 @@ async function checkRepaidRefused(
   });
   const documented = '422 {"errors": {"loan_id": ["not_open"]}}';
   expectStatus(refused, 422, documented);
-  const errors = (refused.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  const named = errors?.loan_id;
+  const named = fieldCodes(refused, 'loan_id');
   if (!Array.isArray(named) || named[0] !== 'not_open') {
     failAt(
       `the lender's choice for repaid loan ${id} is refused without naming loan_id`,

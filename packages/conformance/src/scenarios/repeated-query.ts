@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { failAt } from '../engine/context.js';
+import { failAt, fieldCodes } from '../engine/context.js';
 import type { Scenario } from './scenario.js';
 
 const repeatedQuery = 'INPUT-REPEATED-QUERY';
@@ -18,8 +18,7 @@ const givenTwice: Scenario = {
       const call = await context.caller.call('listExecutions', {
         query: { product_id: market.primary.id, limit: ['1', '2'] },
       });
-      const errors = (call.json as { errors?: Record<string, unknown> } | null)?.errors;
-      const named = errors?.limit;
+      const named = fieldCodes(call, 'limit');
       if (call.status !== 400 || !Array.isArray(named) || !named.includes('given_more_than_once')) {
         failAt(
           `GET /executions with limit=1&limit=2 answered ${call.status}`,
@@ -61,8 +60,7 @@ const keyGivenTwice: Scenario = {
       if (call.status === 200 && placed !== undefined) {
         await context.caller.call('cancelOrder', { path: { order_id: String(placed) } });
       }
-      const errors = (call.json as { errors?: Record<string, unknown> } | null)?.errors;
-      const named = errors?.quantity;
+      const named = fieldCodes(call, 'quantity');
       if (call.status < 400 || call.status >= 500 || !Array.isArray(named)) {
         failAt(
           `POST /orders with quantity given twice answered ${call.status}`,

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
 import { ownFillsOfProduct } from './executions.js';
 import { entriesOf } from './ledger.js';
@@ -103,8 +103,8 @@ async function checkRefusedOffStep(
   });
   const documented = `422 {"errors": {"${field}": [...]}}`;
   expectStatus(call, 422, documented);
-  const errors = (call.json as { errors?: Record<string, unknown> } | undefined)?.errors;
-  if (!Array.isArray(errors?.[field])) {
+  const named = fieldCodes(call, field);
+  if (!Array.isArray(named)) {
     failAt(`${field} ${value} is refused without naming ${field}`, call, documented);
   }
   const list = await context.caller.call('listTrades', {
@@ -118,7 +118,7 @@ async function checkRefusedOffStep(
       `${kept} ${String(trade[kept])}, as before`,
     );
   }
-  return `${field} ${value} was refused naming ${field}: ${JSON.stringify(errors?.[field])}`;
+  return `${field} ${value} was refused naming ${field}: ${JSON.stringify(named)}`;
 }
 
 async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<string> {
