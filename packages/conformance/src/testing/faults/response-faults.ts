@@ -224,6 +224,19 @@ export const responseFaults: Fault[] = [
     },
   },
   {
+    name: 'a body key given twice refused without saying so',
+    covers: 'INPUT-REPEATED-KEY',
+    response: (request, response) =>
+      is(request, 'createOrder') && response.status === 422
+        ? withJson(response, (body) => {
+            const errors = (body as Row).errors as Record<string, unknown> | undefined;
+            const codes = errors?.quantity;
+            if (!Array.isArray(codes) || !codes.includes('given_more_than_once')) return body;
+            return { ...(body as Row), errors: { ...errors, quantity: ['invalid'] } };
+          })
+        : response,
+  },
+  {
     name: "the caller's margin fills' pnl off in its last digit",
     covers: 'TRADE-CLOSE-PNL',
     response: (request, response) =>
