@@ -50,12 +50,7 @@ export async function advanceSandboxClock(
   sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
   seconds: number,
 ): Promise<void> {
-  const response = await fetch(`${sandbox.exchangeUrl}/test/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advance_seconds: seconds }),
-  });
-  if (!response.ok) throw new Error(`the sandbox clock did not move: ${response.status}`);
+  await testControlPost(sandbox, '/test/clock', { advance_seconds: seconds });
 }
 
 /**
@@ -66,15 +61,7 @@ export async function denySandboxOAuthRequest(
   sandbox: Pick<SandboxProcess, 'exchangeUrl'>,
   publicId: string,
 ): Promise<void> {
-  const response = await fetch(
-    `${sandbox.exchangeUrl}/test/oauth_requests/${encodeURIComponent(publicId)}/deny`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
-  );
-  if (!response.ok) {
-    throw new Error(
-      `the OAuth request was not denied: ${response.status} ${await response.text()}`,
-    );
-  }
+  await testControlPost(sandbox, `/test/oauth_requests/${encodeURIComponent(publicId)}/deny`, {});
 }
 
 /**
