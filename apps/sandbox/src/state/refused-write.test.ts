@@ -212,3 +212,69 @@ describe('calls decided on a batch the store then refuses', () => {
     }
   });
 });
+
+describe('a batch stored while the next one, later refused, closes its rows', () => {
+  it('keeps in memory the order the refused call had filled', async () => {
+    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+    const db = await openDatabase(
+      serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true },
+    );
+    try {
+      await migrate(db);
+      const credentials = {
+        ...defaultCredentials,
+        tokenId: 'closing',
+        tokenSecret: 'closing-secret',
+        publicApiKey: 'pk_c',
+      };
+      const sequencer = await seed(db, credentials, Date.now());
+      const [maker, taker] = await sequencer.run((journal) => [
+        addUser(journal, { now: Date.now() }),
+        addUser(journal, { now: Date.now() }),
+      ]);
+      await db.transaction((tx) => tx.query(poisonOrders));
+      // Inside the demo market's spread: only the maker's offer is taken.
+      const price = '9500000';
+      const place = (userId: number, side: 'buy' | 'sell', quantity: string, id?: string) =>
+        sequencer.run((journal) =>
+          placeOrder(
+            journal,
+            userId,
+            {
+              order_type: 'limit',
+              product_id: 1,
+              side,
+              quantity,
+              price,
+              ...(id === undefined ? {} : { client_order_id: id }),
+            },
+            Date.now(),
+          ),
+        );
+      const offer = await place(maker.userId, 'sell', '0.02');
+
+      const { released } = await holdWrites(db, 500);
+      // Takes half the offer; its batch is written (held) before the next call is decided.
+      const half = place(taker.userId, 'buy', '0.01');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Takes the rest, closing the offer in memory, in a batch the store then refuses.
+      const refused = place(taker.userId, 'buy', '0.01', 'poison-rest');
+      await released;
+      await half;
+      await expect(refused).rejects.toThrow('The store refused the changes of this call');
+
+      const { exchange } = sequencer.state;
+      expect(exchange.orders.get(offer.id)).toMatchObject({ status: 'partially_filled' });
+      expect(exchange.book(1).sell.best()?.id).toBe(offer.id);
+      // The rest is taken by the next call, and the offer is stored filled.
+      const rest = await place(taker.userId, 'buy', '0.01');
+      expect(rest.status).toBe('filled');
+      const stored = await sequencer.read((history) =>
+        history.order(maker.userId, { id: String(offer.id) }),
+      );
+      expect(stored).toMatchObject({ status: 'filled' });
+    } finally {
+      await db.close();
+    }
+  });
+});

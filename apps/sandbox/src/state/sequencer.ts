@@ -306,16 +306,23 @@ export class Sequencer {
   /**
    * Lets memory go of the history a batch stored (the orders, positions, loan bids and
    * withdrawals it closed, its fills, ledger entries and deposits), when the store keeps history.
+   * A row a call of the next batch changed is kept: memory's row is that call's, not the one
+   * stored, and were the store to refuse the call, its undo would bring back an open row that
+   * memory no longer held.
    */
   #forgetClosed(changes: Changes): void {
     if (!this.storage.history) return;
     const { exchange } = this.#state;
+    const next = this.#batch?.changes;
     for (const order of changes.orders.values()) {
-      if (!isOpen(order)) exchange.forgetOrder(order);
+      if (!isOpen(order) && !next?.orders.has(order.id)) exchange.forgetOrder(order);
     }
     for (const fill of changes.fills) exchange.forgetFill(fill);
-    for (const position of changes.positions.values()) exchange.forgetPosition(position);
-    for (const { kind, row } of changes.records.values()) {
+    for (const position of changes.positions.values()) {
+      if (!next?.positions.has(position.id)) exchange.forgetPosition(position);
+    }
+    for (const [key, { kind, row }] of changes.records) {
+      if (next?.records.has(key)) continue;
       const forget = recordKinds[kind].forget as
         | ((state: SandboxState, row: object) => void)
         | undefined;
