@@ -286,6 +286,35 @@ describe('trades', () => {
     expect(closed).toMatchObject({ status: 'closed', open_quantity: '0' });
   });
 
+  it('close_all passes over a trade that an earlier close of the call liquidated', async () => {
+    const { product_id, trader, tradeId } = await openLong();
+    // A second long at leverage 10: liquidated once the price falls to 95.
+    const second = await place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 10,
+    });
+    await place((await sandbox.addUser()).call, {
+      product_id,
+      side: 'sell',
+      price: '100',
+      quantity: '1',
+    });
+    const liquidated = (await getOrder(trader.call, second.id)).trade_id;
+    // The first close takes the bid at 100, then sells down to 90, which liquidates the second.
+    await bidAt(product_id, '100', '0.5');
+    await bidAt(product_id, '90', '5');
+    const all = valid(zCloseAllTradesResponse, await trader.call('PUT', '/trades/close_all'));
+    expect(all.map(({ id, status }) => ({ id, status }))).toEqual([
+      { id: tradeId, status: 'closed' },
+    ]);
+    const closed = await trades(trader.call, '?status=closed');
+    expect(closed.find((trade) => trade.id === liquidated)).toMatchObject({ status: 'closed' });
+    expect(await trades(trader.call, '?status=open')).toEqual([]);
+  });
+
   it('adjust_margin adds margin from the free balance and takes back only what was added', async () => {
     const { product_id, trader, tradeId } = await openLong();
     const adjust = (delta: string) =>

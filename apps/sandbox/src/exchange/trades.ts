@@ -198,9 +198,16 @@ const closeAllTrades: ExchangeHandlerOf<'closeAllTrades'> = (context) => {
         (filters.side === undefined || position.side === sideOf[filters.side]),
     )
     .sort((a, b) => a.id - b.id);
-  const closed = chosen.filter((position) =>
-    closeAtMarket(journal, position, openQuantity(position), context.now),
-  );
+  // A close moves the price, which may liquidate a trade chosen after it or fire its exits:
+  // what is open is read as each one's turn comes.
+  const closed = chosen.filter((position) => {
+    const open = openQuantity(position);
+    return (
+      position.status === 'open' &&
+      open.gt(0) &&
+      closeAtMarket(journal, position, open, context.now) !== undefined
+    );
+  });
   return { status: 200, body: closed.map((position) => tradeView(journal.exchange, position)) };
 };
 
