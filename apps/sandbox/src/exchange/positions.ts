@@ -152,11 +152,15 @@ export const maintenanceMargin = (position: Position, product: Product) =>
   requiredMargin(position, product).times(maintenanceShare).toDecimalPlaces(16, D.ROUND_FLOOR);
 
 /**
- * Whether the mark price `mark` liquidates `position`: its margin plus its open P&L at the
- * mark is at or under its maintenance margin.
+ * Whether the mark price `mark` liquidates `position`, holding `margin`: its margin plus its
+ * open P&L at the mark is at or under its maintenance margin.
  */
-export const liquidatedAt = (position: Position, product: Product, mark: D) =>
-  position.margin.plus(openPnl(position, product, mark)).lte(maintenanceMargin(position, product));
+export const liquidatedAt = (
+  position: Position,
+  product: Product,
+  mark: D,
+  margin = position.margin,
+) => margin.plus(openPnl(position, product, mark)).lte(maintenanceMargin(position, product));
 
 /**
  * The mark price from which `liquidatedAt` holds: at it and under for a long, at it and over

@@ -20,6 +20,7 @@ import {
   place,
   tradeAt,
 } from '../testing/trading.js';
+import { moveMarkPrice } from './position-exits.js';
 
 let sandbox: MemorySandbox;
 
@@ -284,6 +285,35 @@ describe('trades', () => {
       await close(trader.call, tradeId, { closed_quantity: '0.00005' }),
     );
     expect(closed).toMatchObject({ status: 'closed', open_quantity: '0' });
+  });
+
+  it('adjust_margin takes back no margin that would leave the trade liquidated at the mark', async () => {
+    const { product_id, trader, tradeId } = await openPosition(sandbox, {
+      side: 'buy',
+      leverage: 2,
+      takeProfit: '120',
+      stopLoss: '10',
+    });
+    const adjust = (delta: string) =>
+      trader.call('PUT', `/trades/${tradeId}/adjust_margin`, { body: { delta } });
+    valid(zAdjustTradeMarginResponse, await adjust('30'));
+    // At 60 the trade loses 40: 80 held leaves 40 over a maintenance of 25.
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product_id, new D('60'), sandbox.now()),
+    );
+    expect(await adjust('-30')).toMatchObject({
+      status: 422,
+      body: { errors: { delta: ['would_be_liquidated'] } },
+    });
+    expect(valid(zAdjustTradeMarginResponse, await adjust('-10'))).toMatchObject({
+      status: 'open',
+      margin_used: '70',
+    });
+    // 65 held less the loss of 40 is exactly the maintenance: liquidated, so refused.
+    expect(await adjust('-5')).toMatchObject({
+      status: 422,
+      body: { errors: { delta: ['would_be_liquidated'] } },
+    });
   });
 
   it('close_all passes over a trade that an earlier close of the call liquidated', async () => {

@@ -26,7 +26,7 @@ import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct, quantityFault } from './orders.js';
 import { pageFrom } from './paging.js';
 import { afterTrading, fitExitOrders } from './position-exits.js';
-import { addedMargin, adjustMargin, openQuantity } from './positions.js';
+import { addedMargin, adjustMargin, liquidatedAt, openQuantity } from './positions.js';
 import { exitOrdersOf, tradeView } from './trade-view.js';
 
 type Codes<Id extends keyof typeof operationTable> = (typeof operationTable)[Id]['errorCodes'];
@@ -304,6 +304,13 @@ const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {
   const product = loadProduct(journal, position.productId);
   if (delta.neg().gt(addedMargin(position, product))) {
     throw refuseMargin('delta', 'more_than_the_added_margin');
+  }
+  // Margin taken back from a losing trade may leave it under maintenance at the mark, where
+  // the next mark would liquidate it at a loss beyond its margin, which the house would pay.
+  const mark = journal.exchange.markPrice(position.productId);
+  const margin = position.margin.plus(delta);
+  if (delta.isNegative() && mark && liquidatedAt(position, product, mark, margin)) {
+    throw refuseMargin('delta', 'would_be_liquidated');
   }
   adjustMargin(journal, position, delta, context.now);
   return { status: 200, body: tradeView(journal.exchange, position) };

@@ -738,7 +738,7 @@ export const operationTable = {
     security: 'ServiceAuth',
     authPayload: 'ServiceAuthPayload',
     permission: 'trade',
-    errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","too_many_decimals","more_than_the_added_margin"]},
+    errorCodes: {"user":["not_enough_free_balance"],"trade_id":["not_open"],"delta":["must_not_be_zero","too_long","too_many_decimals","more_than_the_added_margin","would_be_liquidated"]},
     response: 'zAdjustTradeMarginResponse',
     decimals: plan30,
     requestDecimals: plan33,

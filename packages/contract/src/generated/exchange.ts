@@ -1156,7 +1156,7 @@ export interface paths {
         get?: never;
         /**
          * Add margin to a trade, or take some back
-         * @description Adds `delta` (a positive amount) of the funding currency to the margin an open trade holds, from the free balance, or takes it back (a negative amount), never below the margin its open quantity takes at its leverage. More margin moves the liquidation price away. The added margin is held until the trade is closed in whole. Returns the trade.
+         * @description Adds `delta` (a positive amount) of the funding currency to the margin an open trade holds, from the free balance, or takes it back (a negative amount), never below the margin its open quantity takes at its leverage (`more_than_the_added_margin`), nor so far that the trade's margin plus its open P&L at the mark price would be at or under its maintenance margin, where it would be liquidated (`would_be_liquidated`). More margin moves the liquidation price away. The added margin is held until the trade is closed in whole. Returns the trade.
          */
         put: operations["adjustTradeMargin"];
         post?: never;
