@@ -104,7 +104,7 @@ describe('the mark price of positions', () => {
     }
   });
 
-  it('fires an exit moved within reach of the mark it was last checked at', async () => {
+  it('fires an exit where it was moved to, and refuses one moved where the mark is', async () => {
     const { product_id, trader, tradeId, stopLoss } = await openPosition(sandbox, {
       side: 'buy',
       leverage: 2,
@@ -112,17 +112,22 @@ describe('the mark price of positions', () => {
       stopLoss: '10',
     });
     await moveMark(product_id, '90');
-    // Moved above the mark by a call that trades nothing, the stop loss waits for the mark.
-    const moved = await trader.call('PUT', `/orders/${stopLoss.id}`, { body: { price: '95' } });
+    // Moved to where the mark already is, it would go off at once: refused, as a new stop is.
+    const reached = await trader.call('PUT', `/orders/${stopLoss.id}`, { body: { price: '95' } });
+    expect(reached).toMatchObject({
+      status: 422,
+      body: { errors: { price: ['would_trigger_immediately'] } },
+    });
+    // Moved by a call that trades nothing, the stop loss waits for the mark at its new price.
+    const moved = await trader.call('PUT', `/orders/${stopLoss.id}`, { body: { price: '85' } });
     expect(moved.status).toBe(200);
+    await moveMark(product_id, '86');
     expect((await tradeOf(trader.call, tradeId)).status).toBe('open');
-
-    // The mark stays where every position was last checked: the changed exit is checked again.
-    await moveMark(product_id, '90');
+    await moveMark(product_id, '85');
     expect(await tradeOf(trader.call, tradeId)).toMatchObject({
       status: 'closed',
-      close_price: '90',
-      close_pnl: '-10',
+      close_price: '85',
+      close_pnl: '-15',
     });
   });
 

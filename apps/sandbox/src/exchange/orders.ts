@@ -39,7 +39,7 @@ import {
   orderWithExecutions,
 } from './order-view.js';
 import { pageFrom } from './paging.js';
-import { afterTrading } from './position-exits.js';
+import { afterTrading, reachedNow } from './position-exits.js';
 import { openQuantity, positionClosedBy } from './positions.js';
 import { defaultLeverageLevel } from './trading-accounts.js';
 
@@ -382,6 +382,14 @@ const editOrder: ExchangeHandlerOf<'editOrder'> = (context) => {
   const position = positionClosedBy(journal, order);
   if (position && quantity.minus(order.filledQuantity).gt(openQuantity(position))) {
     throw refuse('quantity', 'more_than_the_open_position');
+  }
+  // A waiting order moved to a price already reached would go off at once, as a new one would.
+  if (
+    order.conditional &&
+    !price.eq(order.price) &&
+    reachedNow(journal.exchange, { ...order, price })
+  ) {
+    throw refuse('price', 'would_trigger_immediately');
   }
   const edited = journal.touchOrder(order);
   if (!price.eq(order.price) || quantity.gt(order.quantity)) {

@@ -3,7 +3,13 @@
  * within what is open, and the mark price, which closes a position when it reaches one of them
  * or takes the position's margin to its maintenance margin (a liquidation).
  */
-import { D, type ExchangeState, type Position, type Product } from '../state/exchange-state.js';
+import {
+  D,
+  type ExchangeState,
+  type Order,
+  type Position,
+  type Product,
+} from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { ReachIndex } from '../state/reach-index.js';
 import { cancel, reachedBy, triggerConditionalOrders, waitsForFall } from './matching.js';
@@ -40,6 +46,23 @@ function outwards(price: D, up: boolean): number {
 /** The take profit and stop loss of `position` that wait for the mark price. */
 export const markExits = (state: ExchangeState, position: Position) =>
   exitOrdersOf(state, position).filter((order) => order.conditional);
+
+/**
+ * Whether a waiting order at its price would go off at once: the last traded price reaches
+ * it, or, for a take profit or stop loss of an open trade, which the mark closes too, the
+ * mark price does.
+ */
+export function reachedNow(
+  state: ExchangeState,
+  order: Pick<Order, 'productId' | 'side' | 'orderType' | 'price' | 'unwoundTradeId'>,
+): boolean {
+  const last = state.lastPrice(order.productId);
+  if (last && reachedBy(order, last)) return true;
+  const trade =
+    order.unwoundTradeId === null ? undefined : state.positions.get(order.unwoundTradeId);
+  const mark = trade?.status === 'open' ? state.markPrice(order.productId) : undefined;
+  return mark !== undefined && reachedBy(order, mark);
+}
 
 /**
  * Sets in `index` the mark prices that reach `position` (see closeAtMark): its liquidation

@@ -272,6 +272,35 @@ describe('trades', () => {
     expect(moved.body).toMatchObject({ take_profit: '101', stop_loss: '99' });
   });
 
+  it('refuses an exit the mark has reached, and an exit order moved where either price has', async () => {
+    // A long opened at 100, the last traded price, with its exits at 120 and 80.
+    const { product_id, trader, tradeId, takeProfit, stopLoss } = await openLong();
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product_id, new D('90'), sandbox.now()),
+    );
+    const refusal = (field: string) => ({
+      status: 422,
+      body: { errors: { [field]: ['would_trigger_immediately'] } },
+    });
+    // The mark at 90 has passed a stop at 95, though the last traded price has not.
+    expect(
+      await trader.call('PUT', `/trades/${tradeId}`, { body: { trade: { stop_loss: '95' } } }),
+    ).toMatchObject(refusal('stop_loss'));
+    const edit = (id: number, price: string) =>
+      trader.call('PUT', `/orders/${id}`, { body: { price } });
+    expect(await edit(stopLoss.id, '95')).toMatchObject(refusal('price'));
+    expect(await edit(stopLoss.id, '100')).toMatchObject(refusal('price'));
+    expect(await edit(takeProfit.id, '100')).toMatchObject(refusal('price'));
+    // Short of both prices, the exits move.
+    expect((await edit(stopLoss.id, '85')).status).toBe(200);
+    expect((await edit(takeProfit.id, '110')).status).toBe(200);
+    expect((await trades(trader.call))[0]).toMatchObject({
+      status: 'open',
+      take_profit: '110',
+      stop_loss: '85',
+    });
+  });
+
   it('closes what is left open in whole, even under the smallest order', async () => {
     const { product_id, trader, tradeId } = await openLong();
     await bidAt(product_id, '100', '1');

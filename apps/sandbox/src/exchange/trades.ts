@@ -25,7 +25,7 @@ import { bestOpposite, exitOrder, matchOrder, reachedBy } from './matching.js';
 import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct, quantityFault } from './orders.js';
 import { pageFrom } from './paging.js';
-import { afterTrading, fitExitOrders } from './position-exits.js';
+import { afterTrading, fitExitOrders, reachedNow } from './position-exits.js';
 import { addedMargin, adjustMargin, liquidatedAt, openQuantity } from './positions.js';
 import { exitOrdersOf, tradeView } from './trade-view.js';
 
@@ -269,8 +269,9 @@ const updateTrade: ExchangeHandlerOf<'updateTrade'> = (context) => {
 };
 
 /**
- * Refuses an exit the last traded price has already reached, as a stop order already reached
- * is refused: it would close the trade at the next fill, which a close says plainly.
+ * Refuses an exit the last traded price or the mark has already reached, as a stop order
+ * already reached is refused: it would close the trade at the next fill or mark, which a
+ * close says plainly.
  */
 function checkNotReached(
   journal: Journal,
@@ -278,14 +279,15 @@ function checkNotReached(
   field: 'take_profit' | 'stop_loss',
   sent: string | undefined,
 ): void {
-  const last = journal.exchange.lastPrice(position.productId);
-  if (sent === undefined || !last) return;
+  if (sent === undefined) return;
   const exit = {
+    productId: position.productId,
     side: position.side === 'buy' ? ('sell' as const) : ('buy' as const),
     orderType: field === 'take_profit' ? ('limit' as const) : ('stop' as const),
     price: new D(sent),
+    unwoundTradeId: position.id,
   };
-  if (reachedBy(exit, last)) throw refuseUpdate(field, 'would_trigger_immediately');
+  if (reachedNow(journal.exchange, exit)) throw refuseUpdate(field, 'would_trigger_immediately');
 }
 
 const adjustTradeMargin: ExchangeHandlerOf<'adjustTradeMargin'> = (context) => {

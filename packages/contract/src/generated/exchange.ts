@@ -198,7 +198,7 @@ export interface paths {
         get: operations["getOrder"];
         /**
          * Edit a live order by system id
-         * @description Edits the price and/or the quantity of a live order identified by its system order id; the order stays live and is returned updated. The body is flat (`{price, quantity}`) or, as older clients send it, wrapped as `{"order": {price, quantity}}` (the wrapped form is by convention). 404 when the order is not live. A new price or quantity follows the precision rules of createOrder.
+         * @description Edits the price and/or the quantity of a live order identified by its system order id; the order stays live and is returned updated. The body is flat (`{price, quantity}`) or, as older clients send it, wrapped as `{"order": {price, quantity}}` (the wrapped form is by convention). 404 when the order is not live. A new price or quantity follows the precision rules of createOrder. A stop, or a take profit or stop loss waiting on a trade, moved to a price the last traded price (or, for a trade's, the mark price) has already reached is refused as a new stop is (`would_trigger_immediately`).
          */
         put: operations["editOrder"];
         post?: never;
@@ -1092,7 +1092,7 @@ export interface paths {
         get?: never;
         /**
          * Set a trade's take profit and stop loss
-         * @description Sets the take profit and/or the stop loss of an open trade: the conditional orders that close it (`source_action` `netout_open`, `unwound_trade_id` the trade), which `cancel_all` leaves alone. One that exists is moved to the new price; one that does not is placed for the trade's open quantity. The prices are held to the product's tick as an order's are, and one the last traded price has already reached is refused (`would_trigger_immediately`), as a stop order's is: it would close the trade at the next fill, which a close says plainly. Returns the trade.
+         * @description Sets the take profit and/or the stop loss of an open trade: the conditional orders that close it (`source_action` `netout_open`, `unwound_trade_id` the trade), which `cancel_all` leaves alone. One that exists is moved to the new price; one that does not is placed for the trade's open quantity. The prices are held to the product's tick as an order's are, and one the last traded price or the mark price has already reached is refused (`would_trigger_immediately`), as a stop order's is: it would close the trade at the next fill or mark, which a close says plainly. Returns the trade.
          */
         put: operations["updateTrade"];
         post?: never;
