@@ -417,6 +417,10 @@ const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   checkTick(product, body.take_profit, 'take_profit');
   checkAmount('stop_loss', body.stop_loss);
   checkTick(product, body.stop_loss, 'stop_loss');
+  // An exit's own exits could never wait on anything: it closes the trade they would close.
+  if (order.unwoundTradeId !== null) {
+    throw refuse(body.take_profit === undefined ? 'stop_loss' : 'take_profit', 'closes_a_trade');
+  }
   const edited = journal.touchOrder(order);
   if (body.take_profit !== undefined) edited.takeProfit = new D(body.take_profit);
   if (body.stop_loss !== undefined) edited.stopLoss = new D(body.stop_loss);

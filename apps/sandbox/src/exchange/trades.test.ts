@@ -291,6 +291,12 @@ describe('trades', () => {
     expect(await edit(stopLoss.id, '95')).toMatchObject(refusal('price'));
     expect(await edit(stopLoss.id, '100')).toMatchObject(refusal('price'));
     expect(await edit(takeProfit.id, '100')).toMatchObject(refusal('price'));
+    // An exit takes no exits of its own.
+    expect(
+      await trader.call('PUT', `/orders/${stopLoss.id}/update_tpsl`, {
+        body: { take_profit: '130' },
+      }),
+    ).toMatchObject({ status: 422, body: { errors: { take_profit: ['closes_a_trade'] } } });
     // Short of both prices, the exits move.
     expect((await edit(stopLoss.id, '85')).status).toBe(200);
     expect((await edit(takeProfit.id, '110')).status).toBe(200);

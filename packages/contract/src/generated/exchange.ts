@@ -266,7 +266,7 @@ export interface paths {
         get?: never;
         /**
          * Update take profit / stop loss by system id
-         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its system order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live.
+         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its system order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live. An order that itself closes a trade (a take profit or stop loss, `unwound_trade_id` set) takes neither: each is refused naming the field (`closes_a_trade`).
          */
         put: operations["updateOrderTpsl"];
         post?: never;
