@@ -20,6 +20,7 @@ import {
   forgetfulFault,
   sameOrderIdFault,
 } from '../testing/faults/index.js';
+import { is } from '../testing/faults/proxied.js';
 import { checkJunit, parseXml } from '../testing/junit-schema.js';
 import { startSandboxTarget } from '../testing/sandbox.js';
 import { describeConformance } from '../vitest.js';
@@ -205,6 +206,36 @@ describe('fixtures through an adapter', () => {
       const report = await runConformance(proxy.target, { only: ['ORDER-CANCEL-LIVE'] });
       expect(report.results[0]?.verdict).toBe('ERROR');
       expect(report.results[0]?.message).toContain('was rate limited (429, Retry-After 300)');
+    } finally {
+      proxy.fault = undefined;
+    }
+  });
+});
+
+describe('a response requirement of an operation never answered with success', () => {
+  it('is an ERROR naming the failure before it, never a PASS of the error bodies', async () => {
+    proxy.fault = {
+      name: 'trading accounts not found',
+      covers: 'RESPONSE-GET-TRADING-ACCOUNT',
+      request: (request) =>
+        is(request, 'getTradingAccount')
+          ? {
+              status: 404,
+              headers: { 'content-type': 'application/json' },
+              body: '{"message":"Not found"}',
+            }
+          : request,
+    };
+    try {
+      const report = await runConformance(proxy.target, {
+        only: ['TRADING-ACCOUNT-FOLLOWS-POSITIONS', 'RESPONSE-GET-TRADING-ACCOUNT'],
+      });
+      const response = report.results.find((r) => r.id === 'RESPONSE-GET-TRADING-ACCOUNT');
+      expect(response?.verdict).toBe('ERROR');
+      expect(response?.message).toContain(
+        'no call of getTradingAccount was answered with success (404)',
+      );
+      expect(response?.message).toContain('TRADING-ACCOUNT-FOLLOWS-POSITIONS (WARN)');
     } finally {
       proxy.fault = undefined;
     }

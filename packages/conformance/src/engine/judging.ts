@@ -115,20 +115,46 @@ export function resultOf(
   now: Date,
   calls: readonly RecordedCall[],
   scenariosMs: number,
+  failedBefore?: RequirementResult,
 ): RequirementResult {
+  const own = calls.filter((call) => requirement.operations.includes(call.operationId));
   const durationMs =
     requirement.kind === 'response' || requirement.kind === 'value'
-      ? calls
-          .filter((call) => requirement.operations.includes(call.operationId))
-          .reduce((sum, call) => sum + call.durationMs, 0)
+      ? own.reduce((sum, call) => sum + call.durationMs, 0)
       : scenariosMs;
-  return judge(
-    requirement,
-    evidence.filter((e) => e.requirementId === requirement.id),
-    expected,
-    now,
-    durationMs,
-  );
+  const found = evidence.filter((e) => e.requirementId === requirement.id);
+  const unproven =
+    requirement.kind === 'response' ? unprovenResponse(requirement, own, found) : undefined;
+  if (unproven) {
+    // A scenario that would have read the success body may have stopped at the failure: the
+    // run cannot pass a server whose body it never saw, nor blame the suite for not looking.
+    const skip: Evidence = failedBefore
+      ? {
+          requirementId: requirement.id,
+          outcome: 'error',
+          message: `${unproven}; a scenario that reads it may have stopped at ${failedBefore.id} (${failedBefore.verdict}): ${failedBefore.message}`,
+        }
+      : { requirementId: requirement.id, outcome: 'skip', message: unproven };
+    return judge(requirement, [skip], expected, now, durationMs);
+  }
+  return judge(requirement, found, expected, now, durationMs);
+}
+
+/**
+ * Why a response requirement is not proven by what the run saw, if it is not: its operation
+ * was never called, or never answered with success, so no success body was checked.
+ */
+function unprovenResponse(
+  requirement: ConformanceRequirement,
+  calls: readonly RecordedCall[],
+  evidence: readonly Evidence[],
+): string | undefined {
+  if (evidence.some((e) => e.outcome === 'fail' || e.outcome === 'error')) return undefined;
+  const [operationId] = requirement.operations;
+  if (calls.length === 0) return `${operationId} was never called`;
+  if (calls.some((call) => call.status >= 200 && call.status < 300)) return undefined;
+  const statuses = [...new Set(calls.map((call) => call.status))].join(', ');
+  return `no call of ${operationId} was answered with success (${statuses}), so no success body was checked`;
 }
 
 function judge(

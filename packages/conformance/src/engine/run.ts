@@ -147,6 +147,13 @@ export async function runConformance(
   });
 
   const results = new Map<string, RequirementResult>();
+  /** The first requirement judged broken that shares a profile with `requirement`. */
+  const failedBefore = (requirement: ConformanceRequirement) =>
+    [...results.values()].find(
+      (result) =>
+        ['FAIL', 'WARN', 'ERROR', 'XFAIL'].includes(result.verdict) &&
+        result.profiles.some((profile) => requirement.profiles.includes(profile)),
+    );
   const judge = (requirement: ConformanceRequirement, scenariosMs = 0) => {
     const expected: ExpectedFailure | undefined = expectedIds.get(requirement.id);
     const result = resultOf(
@@ -156,6 +163,7 @@ export async function runConformance(
       started,
       caller.calls,
       scenariosMs,
+      failedBefore(requirement),
     );
     results.set(requirement.id, result);
     options.onResult?.(result);
