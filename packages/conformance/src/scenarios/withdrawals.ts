@@ -208,6 +208,8 @@ const withdrawals: Scenario = {
     const kinds = await kindsOf(run);
     const held = (kind: Kind) => kind.amount.plus(kind.fee);
     const { evidence } = context;
+    /** The withdrawals the checks below ended, each in the state it ended in. */
+    const ended: { kind: Kind; id: number; state: 'processed' | 'declined' }[] = [];
     try {
       await evidence.check('WITHDRAWAL-RESERVES', async () => {
         for (const kind of kinds) {
@@ -272,6 +274,7 @@ const withdrawals: Scenario = {
           const id = await request(run, kind);
           await move(run, id, 'processing');
           await move(run, id, 'processed');
+          ended.push({ kind, id, state: 'processed' });
           await expectListed(run, kind, id, 'processed');
           expectFunds(
             `the processed ${kind.name} withdrawal ${id} did not take amount plus fee`,
@@ -290,6 +293,7 @@ const withdrawals: Scenario = {
             const id = await request(run, kind);
             if (from === 'processing') await move(run, id, 'processing');
             await move(run, id, 'declined');
+            ended.push({ kind, id, state: 'declined' });
             await expectListed(run, kind, id, 'declined');
             expectFunds(
               `the ${kind.name} withdrawal ${id} declined from ${from} still holds funds`,
@@ -301,6 +305,24 @@ const withdrawals: Scenario = {
         }
         return 'declined from pending and from processing, released';
       });
+
+      // A withdrawal the exchange ended is cancelled no more than one its user cancelled.
+      if (ended.length > 0) {
+        await evidence.check('WITHDRAWAL-CANCEL-ONLY-PENDING', async () => {
+          for (const { kind, id, state } of ended) {
+            const before = await fundsOf(run, kind.currency);
+            await expectCancelRefused(run, kind, id, state);
+            expectFunds(
+              `the refused cancel of the ${state} ${kind.name} withdrawal ${id} moved funds`,
+              await fundsOf(run, kind.currency),
+              before,
+              'as before the cancel',
+            );
+          }
+          const states = [...new Set(ended.map(({ state }) => state))].join(' and ');
+          return `a cancel of a ${states} withdrawal refused naming its state, nothing moved`;
+        });
+      }
     } finally {
       // What a check left pending (one that stopped early, or could not move it) is cancelled.
       for (const { kind, id } of run.made) {

@@ -40,6 +40,17 @@ export const withdrawalFaults: Fault[] = [
     response: status(422, 200, 'cancelCryptoWithdrawal', 'cancelFiatWithdrawal'),
   },
   {
+    name: 'a withdrawal the exchange ended is cancelled all the same',
+    covers: 'WITHDRAWAL-CANCEL-ONLY-PENDING',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'cancelCryptoWithdrawal', 'cancelFiatWithdrawal') &&
+      response.status === 422 &&
+      /"state":\["(processed|declined)"\]/.test(response.body)
+        ? { ...response, status: 200 }
+        : response,
+  },
+  {
     name: 'a withdrawal the exchange took up still reads pending',
     covers: 'WITHDRAWAL-PROCESSING',
     testControl: true,
