@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
@@ -5,6 +6,14 @@ import { filledOrder, filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
+
+function sameDecimal(a: unknown, b: unknown): boolean {
+  try {
+    return new Decimal(String(a)).equals(String(b));
+  } catch {
+    return false;
+  }
+}
 
 const seenOnce = 'FILL-SEEN-BY-EACH-SIDE';
 const wholeSeconds = 'FILL-SINCE-WHOLE-SECONDS';
@@ -35,7 +44,16 @@ export async function ownFillsOfProduct(context: ScenarioContext, productId: str
 export async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
   const { own, rows } = await ownFillsOfProduct(context, order.productId);
   const mine = rows.filter((row) => String(row.order_id) === String(order.id));
-  if (mine.length === 0) failAt(`no fill of order ${order.id} in executions/me`, own, 'its fills');
+  if (mine.length === 0) {
+    const unnamed = rows.filter((row) => row.order_id === undefined || row.order_id === null);
+    failAt(
+      unnamed.length > 0
+        ? `no fill of order ${order.id} in executions/me: ${unnamed.length} of its ${rows.length} rows with_details=1 carry no order_id`
+        : `no fill of order ${order.id} in executions/me`,
+      own,
+      'its fills, each with order_id',
+    );
+  }
   return { own, mine };
 }
 
@@ -67,14 +85,18 @@ async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise
       );
     }
     const [fill] = same as [Row];
-    if (
-      String(fill.price) !== String(row.price) ||
-      String(fill.quantity) !== String(row.quantity)
-    ) {
+    // Decimals are compared as numbers: "9500001.0" and "9500001" are one price.
+    const differing = (['price', 'quantity', 'taker_side', 'created_at'] as const).filter(
+      (field) =>
+        field === 'price' || field === 'quantity'
+          ? !sameDecimal(fill[field], row[field])
+          : String(fill[field]) !== String(row[field]),
+    );
+    if (differing.length > 0) {
       failAt(
-        `fill ${String(row.id)} differs between the public and the own executions`,
+        `fill ${String(row.id)} differs between the public and the own executions in ${differing.join(', ')}`,
         everyone,
-        'the same fill',
+        `the same fill: ${differing.map((field) => `${field} ${String(row[field])}`).join(', ')}, as executions/me lists it`,
       );
     }
   }

@@ -76,6 +76,22 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: 'the public executions name the other side as the taker',
+    covers: 'FILL-SEEN-BY-EACH-SIDE',
+    response: (request, response) =>
+      is(request, 'listExecutions') && response.status === 200
+        ? withJson(response, (page) => {
+            const flip = (fill: Row) => ({
+              ...fill,
+              taker_side: fill.taker_side === 'buy' ? 'sell' : 'buy',
+            });
+            return Array.isArray(page)
+              ? page.map(flip)
+              : { ...(page as Row), models: ((page as Row).models as Row[]).map(flip) };
+          })
+        : response,
+  },
+  {
     name: 'an order read with details lists no fill',
     covers: 'FILL-IN-ORDER-DETAILS',
     response: (request, response) =>
