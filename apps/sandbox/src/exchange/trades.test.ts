@@ -286,7 +286,7 @@ describe('trades', () => {
     expect(
       await trader.call('PUT', `/trades/${tradeId}`, { body: { trade: { stop_loss: '95' } } }),
     ).toMatchObject(refusal('stop_loss'));
-    const edit = (id: number, price: string) =>
+    const edit = (id: number | string, price: string) =>
       trader.call('PUT', `/orders/${id}`, { body: { price } });
     expect(await edit(stopLoss.id, '95')).toMatchObject(refusal('price'));
     expect(await edit(stopLoss.id, '100')).toMatchObject(refusal('price'));
