@@ -191,10 +191,14 @@ const judges: Record<string, Judge> = {
       : `${pointer} is ${show(value)}, which does not match ${check.pattern}`,
   ascending: ordered(1),
   descending: ordered(-1),
-  'null-when': ({ pointer, value }, check, root) => {
+  'null-when': ({ pointer, value, parent }, check, root) => {
     const when = check.when;
-    if (!when || !select(root, when.at).some((found) => isDeepStrictEqual(found.value, when.value)))
-      return undefined;
+    if (!when) return undefined;
+    // A bare field name is the holder's own: each row of a list answers for itself.
+    const conditions = when.at.startsWith('/')
+      ? select(root, when.at).map((found) => found.value)
+      : [(parent as Record<string, unknown> | undefined)?.[when.at]];
+    if (!conditions.some((condition) => isDeepStrictEqual(condition, when.value))) return undefined;
     return value === null
       ? null
       : `${pointer} is ${show(value)} where ${when.at} is ${show(when.value)}: it must be null`;

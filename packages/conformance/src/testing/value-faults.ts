@@ -66,6 +66,27 @@ export const valueFaults: Fault[] = [
     orderWrites,
     (b) => edit(b, '/margin_type', (v, order) => (order.trading_type === 'spot' ? 'cross' : v)),
   ),
+  valueFault(
+    'VALUE-ORDER-TIMES-UNIX-SECONDS',
+    'listed and read order times in milliseconds',
+    ['createOrder', 'getOrder', 'listOrders'],
+    (b) => {
+      for (const at of [
+        '/created_at',
+        '/updated_at',
+        '/models/*/created_at',
+        '/models/*/updated_at',
+      ])
+        edit(b, at, (v) => Number(v) * 1000);
+    },
+  ),
+  valueFault(
+    'VALUE-ORDER-SPOT-MARGIN-TYPE-NULL',
+    'listed spot orders say margin_type cross',
+    ['listOrders'],
+    (b) =>
+      edit(b, '/models/*/margin_type', (v, order) => (order.trading_type === 'spot' ? 'cross' : v)),
+  ),
   valueFault('VALUE-ORDER-MARGIN-DECIMAL', 'margin_used as a JSON number', orderWrites, (b) =>
     edit(b, '/margin_used', toNumber),
   ),

@@ -1096,6 +1096,10 @@ export const requirements = [
     "source": "described",
     "sentence": "Times are Unix timestamps in seconds unless stated. (Order: created_at, updated_at, integer, Unix seconds.)",
     "operations": [
+      "createOrder",
+      "getOrder",
+      "getOrderByClientId",
+      "listOrders",
       "editOrder",
       "editOrderByClientId",
       "updateOrderTpsl",
@@ -1103,8 +1107,8 @@ export const requirements = [
       "cancelOrder",
       "cancelOrderByClientId"
     ],
-    "trigger": "edit, update_tpsl or cancel answered",
-    "condition": "the answer carries an order",
+    "trigger": "an order placed, read, listed, edited, updated or cancelled",
+    "condition": "the answer carries an order, or a page of them",
     "expect": {
       "status": 200,
       "also": "created_at and updated_at are integers of Unix seconds, never milliseconds"
@@ -1114,7 +1118,9 @@ export const requirements = [
         "kind": "unix-seconds",
         "at": [
           "/created_at",
-          "/updated_at"
+          "/updated_at",
+          "/models/*/created_at",
+          "/models/*/updated_at"
         ]
       }
     ]
@@ -1127,6 +1133,10 @@ export const requirements = [
     "source": "described",
     "sentence": "Order: product_code, string, value seen: CASH.",
     "operations": [
+      "createOrder",
+      "getOrder",
+      "getOrderByClientId",
+      "listOrders",
       "editOrder",
       "editOrderByClientId",
       "updateOrderTpsl",
@@ -1134,8 +1144,8 @@ export const requirements = [
       "cancelOrder",
       "cancelOrderByClientId"
     ],
-    "trigger": "edit, update_tpsl or cancel answered",
-    "condition": "the answer carries an order",
+    "trigger": "an order placed, read, listed, edited, updated or cancelled",
+    "condition": "the answer carries an order, or a page of them",
     "expect": {
       "status": 200,
       "also": "product_code is CASH"
@@ -1144,7 +1154,8 @@ export const requirements = [
       {
         "kind": "equals",
         "at": [
-          "/product_code"
+          "/product_code",
+          "/models/*/product_code"
         ],
         "value": "CASH"
       }
@@ -1158,6 +1169,10 @@ export const requirements = [
     "source": "described",
     "sentence": "Order: currency_pair_code, string, concatenated pair code.",
     "operations": [
+      "createOrder",
+      "getOrder",
+      "getOrderByClientId",
+      "listOrders",
       "editOrder",
       "editOrderByClientId",
       "updateOrderTpsl",
@@ -1165,7 +1180,7 @@ export const requirements = [
       "cancelOrder",
       "cancelOrderByClientId"
     ],
-    "trigger": "edit, update_tpsl or cancel answered",
+    "trigger": "an order placed, read, listed, edited, updated or cancelled",
     "condition": "the order's product was listed in the same run",
     "expect": {
       "status": 200,
@@ -1175,7 +1190,8 @@ export const requirements = [
       {
         "kind": "template",
         "at": [
-          "/currency_pair_code"
+          "/currency_pair_code",
+          "/models/*/currency_pair_code"
         ],
         "template": "{product.base_currency}{product.quoted_currency}"
       }
@@ -1189,6 +1205,10 @@ export const requirements = [
     "source": "described",
     "sentence": "Order: margin_type, string or null, value seen: cross; null for spot.",
     "operations": [
+      "createOrder",
+      "getOrder",
+      "getOrderByClientId",
+      "listOrders",
       "editOrder",
       "editOrderByClientId",
       "updateOrderTpsl",
@@ -1196,7 +1216,7 @@ export const requirements = [
       "cancelOrder",
       "cancelOrderByClientId"
     ],
-    "trigger": "edit, update_tpsl or cancel answered",
+    "trigger": "an order placed, read, listed, edited, updated or cancelled",
     "condition": "the order's trading_type is spot",
     "expect": {
       "status": 200,
@@ -1206,10 +1226,11 @@ export const requirements = [
       {
         "kind": "null-when",
         "at": [
-          "/margin_type"
+          "/margin_type",
+          "/models/*/margin_type"
         ],
         "when": {
-          "at": "/trading_type",
+          "at": "trading_type",
           "value": "spot"
         }
       }
