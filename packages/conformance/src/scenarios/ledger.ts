@@ -10,6 +10,7 @@ type Row = Record<string, unknown>;
 
 const explained = 'LEDGER-EXPLAINS-BALANCE';
 const detailed = 'RESERVED-IS-DETAILED';
+const paged = 'LEDGER-PAGES-WALK';
 
 /** The rows of an answer that is a plain list (the balance history), or the check fails. */
 export function arrayOf(call: RecordedCall): Row[] {
@@ -97,6 +98,40 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
   return `${fills.length} fill(s) explained in ${[...currencies].join(', ')}`;
 }
 
+/** The ids of one page of the caller's ledger (`GET /transactions`), held to its limit. */
+async function transactionsPage(context: ScenarioContext, limit: number, page?: number) {
+  const query = { limit: String(limit), ...(page === undefined ? {} : { page: String(page) }) };
+  const call = await context.caller.call('listTransactions', { query });
+  expectStatus(call, 200);
+  const ids = ((bodyOf(call).models as Row[] | undefined) ?? []).map((row) => String(row.id));
+  const asked = `limit=${limit}${page === undefined ? '' : `&page=${page}`}`;
+  if (ids.length > limit) {
+    failAt(`GET /transactions?${asked} answered ${ids.length} entries`, call, `at most ${limit}`);
+  }
+  if (new Set(ids).size !== ids.length) {
+    failAt(`GET /transactions?${asked} holds an entry twice: [${ids}]`, call, 'each entry once');
+  }
+  return { call, ids };
+}
+
+async function checkPages(context: ScenarioContext): Promise<string> {
+  const three = await transactionsPage(context, 3);
+  if (three.ids.length < 3) throw new Skip(`the caller has ${three.ids.length} ledger entries`);
+  const walked: string[] = [];
+  for (const page of [1, 2, 3]) {
+    const one = await transactionsPage(context, 1, page);
+    walked.push(...one.ids);
+    if (one.ids[0] !== three.ids[page - 1]) {
+      failAt(
+        `page ${page} of one entry is [${one.ids}], the page of three [${three.ids}]`,
+        one.call,
+        `[${three.ids[page - 1]}], entry ${page} of the page of three`,
+      );
+    }
+  }
+  return `pages 1-3 of one entry walked the page of three: [${walked}]`;
+}
+
 async function checkDetailed(context: ScenarioContext): Promise<string> {
   const order = await context.liveOrder({});
   const accounts = [
@@ -141,7 +176,7 @@ async function checkDetailed(context: ScenarioContext): Promise<string> {
 const ledger: Scenario = {
   name: 'a fill and a live order read back in the ledger and the reserved details',
   profile: 'orders',
-  covers: [explained, detailed],
+  covers: [explained, detailed, paged],
   // The newest entry's balance and the sum of the reserved details are of the whole account:
   // another scenario's order in between would move them under the check.
   exclusive: true,
@@ -149,13 +184,16 @@ const ledger: Scenario = {
     try {
       const order = await filledOrder(context);
       await context.evidence.check(explained, () => checkExplained(context, order));
+      await context.evidence.check(paged, () => checkPages(context));
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
-      context.evidence.record({
-        requirementId: explained,
-        outcome: 'skip',
-        message: `no filled order: ${error.message}`,
-      });
+      for (const requirementId of [explained, paged]) {
+        context.evidence.record({
+          requirementId,
+          outcome: 'skip',
+          message: `no filled order: ${error.message}`,
+        });
+      }
     }
     await context.evidence.check(detailed, () => checkDetailed(context));
   },

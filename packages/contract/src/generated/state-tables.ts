@@ -926,6 +926,22 @@ export const requirements = [
     }
   },
   {
+    "id": "LEDGER-PAGES-WALK",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 11,
+    "source": "convention",
+    "operations": [
+      "listTransactions"
+    ],
+    "trigger": "GET /transactions with limit 3, then with limit 1 for pages 1, 2 and 3, after an order of the caller's filled",
+    "condition": "the caller has three ledger entries or more, and nothing moves them meanwhile",
+    "expect": {
+      "status": 200,
+      "also": "no page holds more entries than its limit nor one entry twice; pages 1, 2 and 3 of one entry each are the three entries of the page of three, in its order, newest first"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",

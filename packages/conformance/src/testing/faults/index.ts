@@ -11,6 +11,7 @@ import { generatedFaults } from './generated-faults.js';
 import { inputFaults, schemaFaults } from './input-faults.js';
 import { borrowingFaults, loanBidFaults } from './loan-faults.js';
 import { oauthStateFaults } from './oauth-faults.js';
+import { pagingFaults } from './paging-faults.js';
 import { is, withBody } from './proxied.js';
 import { requestFaults } from './request-faults.js';
 import { responseFaults } from './response-faults.js';
@@ -35,6 +36,7 @@ export const faults: Fault[] = [
   ...inputFaults,
   ...schemaFaults,
   ...responseFaults,
+  ...pagingFaults,
   ...fieldFaults.filter((fault) => !fault.testControl),
   ...valueFaults,
   ...generatedFaults,
