@@ -205,8 +205,14 @@ export async function createApp(options: AppOptions) {
     // keeps Node's own timeouts.
     serverFactory: (handler) =>
       createServer((request, response) => {
+        const now = options.now();
+        // Once test control has moved the clock on, every answer is dated by it, as what the
+        // answer holds is: a client measuring an expiry against the answer's Date agrees.
+        if (options.wallClock && now - options.wallClock() > 1000) {
+          response.setHeader('date', new Date(now).toUTCString());
+        }
         if (request.method === 'GET') {
-          const kept = publicReads.get(request.url ?? '/', sequencer.version, options.now());
+          const kept = publicReads.get(request.url ?? '/', sequencer.version, now);
           if (kept) {
             response.writeHead(kept.status, kept.headers);
             response.end(kept.bytes);

@@ -568,6 +568,14 @@ describe('loans', () => {
       ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
     );
   });
+
+  it("judges a quote's expiry by the server's clock, which a run before moved a day on", async () => {
+    await sandboxTestControl.advanceClock?.({ target } as never, 86_400);
+    const report = await runConformance(target, { only: ['VALUE-QE-EXPIRES-FROM-QUOTE'] });
+    expect(report.results.map((r) => `${r.verdict} ${r.message}`)).toEqual([
+      expect.stringMatching(/^PASS/),
+    ]);
+  });
 });
 
 describe('the transaction model', () => {

@@ -192,6 +192,8 @@ export class SpecClient {
       durationMs: Math.round(performance.now() - started),
       receivedAt: Date.now(),
     };
+    const serverDate = Date.parse(response.headers.get('date') ?? '');
+    if (Number.isFinite(serverDate)) call.serverDate = serverDate;
     if (signing) call.signing = signing;
     if (auth.kind === 'session') call.sessionSigning = { ...auth.session, path: requestPath };
     return { call, retryAfter: response.headers.get('retry-after') };

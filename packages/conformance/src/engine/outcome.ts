@@ -19,6 +19,8 @@ export interface RecordedCall {
   durationMs: number;
   /** When the answer arrived, Unix milliseconds. */
   receivedAt?: number;
+  /** The answer's Date header, Unix milliseconds: when the server says it answered. */
+  serverDate?: number;
   /**
    * How the X-Service-Auth JWT was signed, when it was signed with the token secret: a report
    * prints a command that signs it again instead of the JWT, whose nonce has been used up.

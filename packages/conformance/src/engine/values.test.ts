@@ -6,7 +6,7 @@ const context: ValueContext = {
   baseUrl: 'http://127.0.0.1:4000',
   user: { user_id: 1001 },
   products: new Map([['1', { id: '1', base_currency: 'BTC', quoted_currency: 'JPY' }]]),
-  receivedAt: Date.parse('2026-11-24T04:15:37.864Z'),
+  answeredAt: Date.parse('2026-11-24T04:15:37.864Z'),
 };
 
 describe('checks of the statements about values', () => {

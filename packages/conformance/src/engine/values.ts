@@ -27,8 +27,11 @@ export interface ValueContext {
   user?: Record<string, unknown>;
   /** Products read in the same run, by id. */
   products: ReadonlyMap<string, Record<string, unknown>>;
-  /** When the answer arrived, Unix milliseconds. */
-  receivedAt: number;
+  /**
+   * When the answer was made, Unix milliseconds: by the server's clock (its Date header) when
+   * it sent one, so that a server whose clock runs apart from the suite's is judged by its own.
+   */
+  answeredAt: number;
 }
 
 export interface ValueFinding {
@@ -78,7 +81,8 @@ const decimalPattern = new RegExp(
 const secondsRange = (n: number) => n >= 1e9 && n < 1e10;
 const millisRange = (n: number) => n >= 1e12 && n < 1e13;
 const utcMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const takenWithinMs = 60_000;
+// A minute, and the second a Date header rounds away.
+const takenWithinMs = 61_000;
 
 const show = (value: unknown) => JSON.stringify(value) ?? 'undefined';
 
@@ -250,10 +254,10 @@ const judges: Record<string, Judge> = {
     const { unix_ms, ttl_ms } = (value ?? {}) as Record<string, unknown>;
     if (unix_ms === undefined || ttl_ms === undefined) return undefined;
     const taken = Number(unix_ms) - Number(ttl_ms);
-    const off = taken - context.receivedAt;
+    const off = taken - context.answeredAt;
     return Math.abs(off) <= takenWithinMs
       ? null
-      : `${pointer}: unix_ms less ttl_ms is ${new Date(taken).toISOString()}, ${Math.round(off / 1000)} s from the answer at ${new Date(context.receivedAt).toISOString()}`;
+      : `${pointer}: unix_ms less ttl_ms is ${new Date(taken).toISOString()}, ${Math.round(off / 1000)} s from the answer at ${new Date(context.answeredAt).toISOString()}`;
   },
 };
 
@@ -332,6 +336,6 @@ export function valueContextOf(
     baseUrl: baseUrl.replace(/\/+$/, ''),
     user,
     products,
-    receivedAt: call.receivedAt ?? Date.now(),
+    answeredAt: call.serverDate ?? call.receivedAt ?? Date.now(),
   };
 }

@@ -27,8 +27,6 @@ export {
 } from './generated-faults.js';
 export { forgetfulFault, sameOrderIdFault } from './stateless-faults.js';
 
-// Runs with test control may move the sandbox's clock a day on (the loans profile's scenarios
-// do): they come after the value faults, whose quotes are checked against the wall clock.
 /** Every fault the suite must catch, at least one per requirement. */
 export const faults: Fault[] = [
   ...requestFaults,
