@@ -1,4 +1,4 @@
-import { D, type Order, type Position, type Product } from '../state/exchange-state.js';
+import { D, isOpen, type Order, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
 import { borrowForFill, chargeDueInterest, repayForClose } from './borrowing.js';
 import { adjustReserved, closesPosition, houseUserId, marginOf, postEntry } from './ledger.js';
@@ -70,6 +70,7 @@ export function bookMarginFill(
     });
     journal.touchOrder(order).tradeId = id;
   }
+  if (open) growWholeExits(journal, open, quantity, now);
   position.quantity = position.quantity.plus(quantity);
   position.openValue = position.openValue.plus(quantity.times(price));
   position.updatedAt = now;
@@ -77,6 +78,22 @@ export function bookMarginFill(
   const inBase = position.fundingCurrency === product.baseCurrency;
   borrowForFill(journal, position, { quantity, price, inBase, now });
   return new D(0);
+}
+
+/**
+ * A take profit or stop loss that covers the whole of open `position` goes on covering it as
+ * a fill adds `added`, as it shrinks with a partial close: the trade shows it as its own. One
+ * that covers a part (an order's, for what that order filled) stays that part.
+ */
+function growWholeExits(journal: Journal, position: Position, added: D, now: number): void {
+  const open = openQuantity(position);
+  for (const order of journal.exchange.exitsOf(position.id)) {
+    if (!order.conditional || !isOpen(order)) continue;
+    if (!order.quantity.minus(order.filledQuantity).eq(open)) continue;
+    const grown = journal.touchOrder(order);
+    grown.quantity = order.quantity.plus(added);
+    grown.updatedAt = now;
+  }
 }
 
 /**

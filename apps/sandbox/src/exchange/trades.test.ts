@@ -3,6 +3,7 @@ import {
   zCloseAllTradesResponse,
   zCloseTradeResponse,
   zListBalanceHistoryResponse,
+  zListOrdersResponse,
   zListOrderTradesResponse,
   zListTradesResponse,
   zUpdateTradeResponse,
@@ -304,6 +305,46 @@ describe('trades', () => {
       status: 'open',
       take_profit: '110',
       stop_loss: '85',
+    });
+  });
+
+  it('grows a take profit and stop loss that cover the whole trade as the trade grows', async () => {
+    const product_id = await freshProduct(sandbox, { margin: true });
+    const trader = await sandbox.addUser();
+    const opening = await place(trader.call, {
+      product_id,
+      price: '100',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    });
+    const sellHalf = async () =>
+      place((await sandbox.addUser()).call, {
+        product_id,
+        side: 'sell',
+        price: '100',
+        quantity: '0.5',
+      });
+    await sellHalf();
+    const tradeId = Number((await getOrder(trader.call, opening.id)).trade_id);
+    const set = await trader.call('PUT', `/trades/${tradeId}`, {
+      body: { trade: { take_profit: '120', stop_loss: '80' } },
+    });
+    expect(set.status).toBe(200);
+    // The rest of the opening order fills: the trade is 1, and so are its exits.
+    await sellHalf();
+    const live = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));
+    expect(live.models.map(({ price, quantity }) => [price, quantity]).sort()).toEqual([
+      ['120', '1'],
+      ['80', '1'],
+    ]);
+    await sandbox.sequencer.run((journal) =>
+      moveMarkPrice(journal, product_id, new D('80'), sandbox.now()),
+    );
+    expect((await trades(trader.call, '?status=closed'))[0]).toMatchObject({
+      id: tradeId,
+      close_quantity: '1',
+      close_price: '80',
     });
   });
 
