@@ -301,6 +301,34 @@ describe('a server that keeps no state', () => {
   });
 });
 
+describe('a requirement whose scenario cannot run', () => {
+  it('says which profile to add, or which check it waits on, never only that nothing ran', async () => {
+    const report = await runConformance(target, {
+      profiles: ['orders'],
+      only: ['LOAN-MARGIN-BORROWS'],
+    });
+    expect(report.results.map((r) => [r.id, r.verdict, r.message])).toEqual([
+      [
+        'LOAN-MARGIN-BORROWS',
+        'SKIP',
+        expect.stringContaining(
+          'the loans profile, which this run leaves out (add --profile loans)',
+        ),
+      ],
+    ]);
+    const lending = await runConformance(target, {
+      only: ['LOAN-LENDER-CHOOSES', 'LOAN-REPAID-CANNOT-CHOOSE'],
+    });
+    expect(lending.results.map((r) => [r.id, r.verdict])).toEqual([
+      ['LOAN-LENDER-CHOOSES', 'SKIP'],
+      ['LOAN-REPAID-CANNOT-CHOOSE', 'SKIP'],
+    ]);
+    expect(lending.results[1]?.message).toMatch(
+      /^no loan was repaid: LOAN-LENDER-CHOOSES skipped before one was \(.*borrowFromLoanBid/,
+    );
+  });
+});
+
 describe('selection and replay', () => {
   it('selects by operation and by spec tag beside profile and id', () => {
     const byOperation = selectRequirements({ operations: ['cancelAllOrders'] }).selected;

@@ -91,9 +91,23 @@ export function scenariosToRun(
       });
     }
   }
-  return scenarios.filter((scenario) =>
+  const running = scenarios.filter((scenario) =>
     scenarioRuns(scenario, selectedIds, responseProfiles, profiles),
   );
+  // A requirement whose only scenarios are of a profile left out says which one to add.
+  const covered = new Set(running.flatMap((scenario) => scenario.covers));
+  for (const scenario of scenarios) {
+    if (profiles.has(scenario.profile)) continue;
+    for (const id of scenario.covers) {
+      if (!selectedIds.has(id) || covered.has(id)) continue;
+      evidence.record({
+        requirementId: id,
+        outcome: 'skip',
+        message: `its scenario is of the ${scenario.profile} profile, which this run leaves out (add --profile ${scenario.profile})`,
+      });
+    }
+  }
+  return running;
 }
 
 function scenarioRuns(

@@ -20,7 +20,20 @@ const sameAmount = (debit: unknown, fee: unknown) => {
 };
 
 async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise<string> {
-  const [fill] = (await ownFillsOf(context, order)).mine as [Row];
+  const { own, mine } = await ownFillsOf(context, order);
+  const [fill] = mine as [Row];
+  // The estimate is asked for the fill as executions/me shows it: a fill shown without its
+  // side, quantity or price is that list's failure, not the estimate's.
+  const missing = ['my_side', 'taker_side', 'quantity', 'price'].filter(
+    (field) => fill[field] === undefined || fill[field] === null,
+  );
+  if (missing.length > 0) {
+    failAt(
+      `fill ${String(fill.id)} in executions/me has no ${missing.join(', ')} to ask an estimate for`,
+      own,
+      'my_side, taker_side, quantity and price',
+    );
+  }
   // A market order takes and a post-only order rests, whatever the book holds by now.
   const took = fill.taker_side === fill.my_side;
   const estimated = await context.caller.call('estimateFee', {
@@ -102,8 +115,15 @@ async function checkOrderFee(context: ScenarioContext, order: OrderRef): Promise
   const shown = bodyOf(read).order_fee;
   const sums: string[] = [];
   for (const [currency, entries] of byCurrency) {
-    const once = fills.every(
-      (fill) => entries.filter((entry) => String(entry.source_object_id) === fill).length === 1,
+    const twice = fills.filter(
+      (fill) => entries.filter((entry) => String(entry.source_object_id) === fill).length > 1,
+    );
+    if (twice.length > 0) {
+      sums.push(`fill ${twice.join(', ')} more than once in ${currency}`);
+      continue;
+    }
+    const once = fills.every((fill) =>
+      entries.some((entry) => String(entry.source_object_id) === fill),
     );
     if (!once) continue;
     const sum = entries.reduce((total, entry) => total.minus(String(entry.amount)), new Decimal(0));

@@ -151,6 +151,15 @@ const lending: Scenario = {
   exclusive: true,
   async run(context) {
     await context.evidence.check(chooses, () => checkLenderChooses(context));
+    // The repaid loan is the one the lender's check made: without it, say why.
+    const { all } = context.evidence;
+    if (all.some((e) => e.requirementId === repaidRefused)) return;
+    const before = all.findLast((e) => e.requirementId === chooses);
+    context.evidence.record({
+      requirementId: repaidRefused,
+      outcome: before?.outcome === 'skip' ? 'skip' : 'error',
+      message: `no loan was repaid: ${chooses} ${before?.outcome === 'skip' ? 'skipped' : 'stopped'} before one was (${before?.message ?? 'no outcome'})`,
+    });
   },
 };
 
