@@ -115,6 +115,36 @@ describe('a PGlite data folder', () => {
     }
   });
 
+  it('is taken over from a sandbox killed a moment ago, whose parent has not reaped it', async () => {
+    const dir = await dataDir();
+    // A process whose parent never reads its status once it ends: `sleep 30`, exec'd into
+    // by the shell that started it in the background.
+    const { spawn } = await import('node:child_process');
+    const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; exec sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const pid = Number(
+        await new Promise<string>((resolve) =>
+          parent.stdout.once('data', (d) => resolve(String(d))),
+        ),
+      );
+      // Killed while the shell still runs, it would be reaped by the shell.
+      await expect
+        .poll(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim())
+        .toBe('sleep');
+      process.kill(pid, 'SIGKILL');
+      await expect
+        .poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0])
+        .toBe('Z');
+      await writeFile(join(dir, 'sandbox.pid'), String(pid));
+      const sandbox = await startSandbox({ port: 0, dataDir: dir });
+      await sandbox.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
   it('opens a folder migrated by the former runner, with its data', async () => {
     const dir = await dataDir();
     const former = await openDatabase({ dataDir: dir });

@@ -298,10 +298,25 @@ function claimDataDir(dataDir: string): () => void {
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether `pid` ended and waits only for its parent to read its status: a sandbox killed a
+ * moment ago holds its data folder no more, and a supervisor restarting it at once must not
+ * be refused. Linux says so in /proc; elsewhere a process that answers runs.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state follows the command, which is in parentheses and may hold any character.
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 
