@@ -147,6 +147,20 @@ describe('placing, listing and reading orders', () => {
     const none = valid(zListOrdersResponse, await call('GET', '/orders?trading_type=margin'));
     expect(none).toMatchObject({ models: [], total_pages: 0 });
   });
+
+  it('lists a partly filled resting order among the live ones, as clients ask for open orders', async () => {
+    const product_id = await trading.freshProduct(sandbox);
+    const maker = sandbox.addUser();
+    const offer = await place(maker.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    await place(sandbox.addUser().call, { product_id, price: '100', quantity: '0.5' });
+    const listed = async (status: string) =>
+      valid(zListOrdersResponse, await maker.call('GET', `/orders?status=${status}`)).models.map(
+        (order) => [order.id, order.status],
+      );
+    expect(await listed('live')).toEqual([[offer.id, 'partially_filled']]);
+    expect(await listed('partially_filled')).toEqual([[offer.id, 'partially_filled']]);
+    expect(await listed('filled')).toEqual([]);
+  });
 });
 
 describe('matching and balances', () => {

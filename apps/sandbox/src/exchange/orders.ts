@@ -1,4 +1,5 @@
 import type { operationTable } from '@exchange-kit/contract/exchange';
+import { statesWith } from '@exchange-kit/contract/state-tables';
 import type {
   zCancelAllOrdersBody,
   zCreateOrderBody,
@@ -314,7 +315,14 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
   const userId = actingUser(caller);
   const filter = {
     productId: query.product_id === undefined ? undefined : Number(query.product_id),
-    status: query.status,
+    // Asked for the live orders, clients mean those that rest in the book and can be
+    // cancelled: a partly filled one is among them (ccxt's open orders ask for status=live).
+    statuses:
+      query.status === 'live'
+        ? statesWith('order', 'open')
+        : query.status === undefined
+          ? undefined
+          : [query.status],
     tradingType: query.trading_type,
     fundingCurrency: query.funding_currency,
   };

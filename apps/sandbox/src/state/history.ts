@@ -12,7 +12,8 @@ import type {
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {
   productId?: number;
-  status?: Order['status'];
+  /** Any of these statuses. */
+  statuses?: readonly Order['status'][];
   tradingType?: Order['tradingType'];
   fundingCurrency?: string;
 }

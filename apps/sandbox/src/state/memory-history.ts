@@ -89,10 +89,13 @@ function ownFillsOf(state: ExchangeState, userId: number, productId: number): Ow
  */
 export function memoryHistory(current: () => ExchangeState): HistoryReads {
   return {
-    orders: async (userId, filter, offset, limit) => {
+    orders: async (userId, { statuses, ...filter }, offset, limit) => {
       const picked = current()
         .ordersByUser.of(userId)
-        .filter((order) => picks<Order>(filter, order))
+        .filter(
+          (order) =>
+            picks<Order>(filter, order) && (statuses === undefined || statuses.includes(order.status)),
+        )
         .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
       return pageOf(picked, offset, limit);
     },

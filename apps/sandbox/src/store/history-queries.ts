@@ -36,7 +36,9 @@ export function userRowsWhere(userId: number, conditions: [string, unknown][]): 
   for (const [clause, value] of conditions) {
     if (value === undefined) continue;
     params.push(value);
-    clauses.push(`${clause} $${params.length}`);
+    // A clause that places its parameter itself marks the place with `$`.
+    const placed = `$${params.length}`;
+    clauses.push(clause.includes('$') ? clause.replace('$', placed) : `${clause} ${placed}`);
   }
   return { where: clauses.join(' AND '), params };
 }

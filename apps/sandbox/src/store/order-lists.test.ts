@@ -49,7 +49,7 @@ describe('a list of orders read from the store', () => {
       }
       const cancelled = await history.orders(
         demoUserId,
-        { status: 'cancelled' },
+        { statuses: ['cancelled'] },
         deepOffset,
         limit,
       );
@@ -97,10 +97,11 @@ describe('a list of orders read from the store', () => {
       expect(orders.rowsRead()).toBeLessThan(10 * limit);
       const filters = [
         {},
-        { status: 'live' },
-        { status: 'cancelled' },
-        { status: 'filled' },
-        { productId: 1, status: 'cancelled' },
+        { statuses: ['live'] },
+        { statuses: ['live', 'partially_filled'] },
+        { statuses: ['cancelled'] },
+        { statuses: ['filled', 'cancelled'] },
+        { productId: 1, statuses: ['cancelled'] },
         { productId: 2 },
         { tradingType: 'spot', fundingCurrency: 'JPY' },
       ] as const;

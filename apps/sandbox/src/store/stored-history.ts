@@ -29,7 +29,7 @@ import { tradeHistory } from './trade-history.js';
 export const ordersWhere = (userId: number, filter: OrderFilter): Where =>
   userRowsWhere(userId, [
     ['product_id =', filter.productId],
-    ['status =', filter.status],
+    ['status = ANY($::text[])', filter.statuses],
     ['trading_type =', filter.tradingType],
     ['funding_currency =', filter.fundingCurrency],
   ]);

@@ -2427,7 +2427,7 @@ export interface operations {
                  */
                 product_id?: number | string;
                 /**
-                 * @description Only orders in this status.
+                 * @description Only orders in this status. `live` lists every order that rests in the book and can be cancelled, a partly filled one (`partially_filled`) too: what clients ask for as their open orders.
                  * @example live
                  */
                 status?: OrderStatus;
