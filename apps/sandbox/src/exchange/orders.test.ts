@@ -108,6 +108,27 @@ describe('placing, listing and reading orders', () => {
     ).toBe(200);
   });
 
+  it('refuses a leverage on a spot order, which would trade on spot what was meant on margin', async () => {
+    const { call } = sandbox.addUser();
+    const order = {
+      order_type: 'limit',
+      product_id: String(quiet),
+      side: 'buy',
+      quantity: '0.02',
+      price: '9000000',
+    };
+    for (const spot of [{}, { trading_type: 'spot' }]) {
+      expect(
+        await call('POST', '/orders', { body: { ...order, ...spot, leverage_level: 2 } }),
+      ).toMatchObject({
+        status: 422,
+        body: { errors: { leverage_level: ['only_with_margin_trading'] } },
+      });
+    }
+    const spotLeverage = await call('POST', '/orders', { body: { ...order, leverage_level: 1 } });
+    expect(spotLeverage.body).toMatchObject({ trading_type: 'spot', leverage_level: 1 });
+  });
+
   it('reads an order by system id and by a client id that needs percent-encoding', async () => {
     const { call } = sandbox.addUser();
     const clientOrderId = 'a/b?c#d%e f:é';

@@ -209,6 +209,11 @@ export function placeOrder(
     throw refuse('client_order_id', 'longer_than_36_bytes');
   }
   const tradingType = tradingTypeFor(product, input.trading_type);
+  // A leverage asked of a spot order was meant for a margin one: traded on spot, the caller
+  // would hold what it meant to borrow against. Only 1, the spot leverage, goes with spot.
+  if (tradingType === 'spot' && input.leverage_level !== undefined && input.leverage_level > 1) {
+    throw refuse('leverage_level', 'only_with_margin_trading');
+  }
   // Its bounds are the request schema's; unnamed, the trading account's setting.
   const leverage =
     tradingType === 'spot'
