@@ -154,8 +154,8 @@ describe('a trailing slash', () => {
   });
 });
 
-describe('with_details=true', () => {
-  it('reads as with_details=1 on an order and on executions/me, signed as sent', async () => {
+describe('with_details=true and false', () => {
+  it('reads as with_details=1 (0 for false) on an order and on executions/me, signed as sent', async () => {
     const placed = await call({
       method: 'POST',
       url: '/orders',
@@ -174,6 +174,11 @@ describe('with_details=true', () => {
     const fills = await call({ url: fillsUrl, headers: { 'X-Service-Auth': jwtFor(fillsUrl) } });
     expect(fills.status).toBe(200);
     expect((fills.body as { models: unknown[] }).models[0]).toMatchObject({ order_id: orderId });
+
+    const plainUrl = `/orders/${orderId}?with_details=false`;
+    const plain = await call({ url: plainUrl, headers: { 'X-Service-Auth': jwtFor(plainUrl) } });
+    expect(plain.status).toBe(200);
+    expect(plain.body).not.toHaveProperty('executions');
   });
 
   it('still refuses any other value with 400, naming the field, on a list and on one order', async () => {

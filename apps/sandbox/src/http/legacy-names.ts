@@ -17,7 +17,8 @@ export const legacyHeaderNames = {
 
 /** Query values of the earlier clients → the description's, per parameter. */
 const legacyQueryValues: Record<string, Record<string, string>> = {
-  with_details: { true: '1' },
+  // What sends `true` for one sends `false` for the other.
+  with_details: { true: '1', false: '0' },
 };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -44,7 +45,7 @@ function withDescriptionHeaders(headers: Headers): Headers {
   return renamed ?? headers;
 }
 
-/** The query with earlier values replaced by the description's (`with_details=true` is `1`). */
+/** The query with earlier values replaced by the description's (`with_details=true` is `1`, `false` is `0`). */
 function withDescriptionQuery(query: SentQuery): SentQuery {
   let replaced: SentQuery | undefined;
   for (const [name, values] of Object.entries(legacyQueryValues)) {
