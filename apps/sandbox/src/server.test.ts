@@ -454,7 +454,7 @@ describe('authentication', () => {
     const other = { ...limitBuy, client_order_id: 'no-nonce-2' };
     await refusedWithoutChange(
       withJwt(jwt, '/orders', 'POST', other),
-      'Token already used: a token without nonce places one order',
+      'Token already used: a token without nonce places one order (sign each with its own jti, or with a nonce)',
     );
   });
 

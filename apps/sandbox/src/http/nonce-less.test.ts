@@ -75,7 +75,7 @@ describe('an order JWT without nonce', () => {
     for (const replay of answers.slice(1)) {
       expect([replay.status, replay.body]).toEqual([
         401,
-        'Token already used: a token without nonce places one order',
+        'Token already used: a token without nonce places one order (sign each with its own jti, or with a nonce)',
       ]);
     }
     expect(await placed(sandbox, ids)).toBe(1);
