@@ -22,6 +22,11 @@ export interface RecordedCall {
   /** The answer's Date header, Unix milliseconds: when the server says it answered. */
   serverDate?: number;
   /**
+   * Its curl line, as a JSON report writes it in place of the headers: a report read back
+   * from JSON is written again as JUnit or HTML with the line it kept.
+   */
+  curl?: string;
+  /**
    * How the X-Service-Auth JWT was signed, when it was signed with the token secret: a report
    * prints a command that signs it again instead of the JWT, whose nonce has been used up.
    * `'as-sent'`: shown as it was sent, being a forgery (not signed with the token secret) or a

@@ -29,6 +29,7 @@ export function redactSecrets(text: string): string {
  * line; one the suite forged (an attack) stays redacted.
  */
 export function curlOf(call: RecordedCall): string {
+  if (call.curl !== undefined) return call.curl;
   const parts = [`curl -i -X ${call.method} ${quote(call.url)}`];
   for (const [name, value] of Object.entries(call.requestHeaders)) {
     if (/^x-service-auth$/i.test(name) && call.signing && call.signing !== 'as-sent') {

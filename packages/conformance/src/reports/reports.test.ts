@@ -166,6 +166,12 @@ describe('reports', () => {
     );
   });
 
+  it('writes JUnit and HTML again from a report read back from its JSON, with its curl lines', () => {
+    const read = JSON.parse(toJson(report)) as typeof report;
+    expect(toJunit(read)).toContain('curl -i -X PUT');
+    expect(toHtml(read)).toContain('<section id="ORDER-CANCEL-LIVE">');
+  });
+
   it('writes an HTML matrix and the detail of each failure', () => {
     const html = toHtml(report);
     expect(html).toContain('<th>orders</th>');
