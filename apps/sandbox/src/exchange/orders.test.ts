@@ -87,17 +87,18 @@ describe('placing, listing and reading orders', () => {
     expect(wrapped.leverage_level).toBe(2);
   });
 
+  /** A resting buy on the quiet product, sent as a caller writes it, to place with a leverage. */
+  const restingBuy = () => ({
+    order_type: 'limit',
+    product_id: String(quiet),
+    side: 'buy',
+    quantity: '0.02',
+    price: '9000000',
+  });
+
   it('refuses a leverage above the maximum the spec gives, naming the field', async () => {
     const { call } = sandbox.addUser();
-    const order = {
-      order_type: 'limit',
-      product_id: String(quiet),
-      side: 'buy',
-      quantity: '0.02',
-      price: '9000000',
-      trading_type: 'margin',
-      funding_currency: 'JPY',
-    };
+    const order = { ...restingBuy(), trading_type: 'margin', funding_currency: 'JPY' };
     const refused = await call('POST', '/orders', { body: { ...order, leverage_level: 101 } });
     expect(refused).toMatchObject({
       status: 422,
@@ -110,13 +111,7 @@ describe('placing, listing and reading orders', () => {
 
   it('refuses a leverage on a spot order, which would trade on spot what was meant on margin', async () => {
     const { call } = sandbox.addUser();
-    const order = {
-      order_type: 'limit',
-      product_id: String(quiet),
-      side: 'buy',
-      quantity: '0.02',
-      price: '9000000',
-    };
+    const order = restingBuy();
     for (const spot of [{}, { trading_type: 'spot' }]) {
       expect(
         await call('POST', '/orders', { body: { ...order, ...spot, leverage_level: 2 } }),
@@ -172,7 +167,12 @@ describe('placing, listing and reading orders', () => {
   it('lists a partly filled resting order among the live ones, as clients ask for open orders', async () => {
     const product_id = await trading.freshProduct(sandbox);
     const maker = sandbox.addUser();
-    const offer = await place(maker.call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    const offer = await place(maker.call, {
+      product_id,
+      side: 'sell',
+      price: '100',
+      quantity: '1',
+    });
     await place(sandbox.addUser().call, { product_id, price: '100', quantity: '0.5' });
     const listed = async (status: string) =>
       valid(zListOrdersResponse, await maker.call('GET', `/orders?status=${status}`)).models.map(

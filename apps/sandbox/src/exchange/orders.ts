@@ -1,11 +1,11 @@
 import type { operationTable } from '@exchange-kit/contract/exchange';
-import { statesWith } from '@exchange-kit/contract/state-tables';
 import type {
   zCancelAllOrdersBody,
   zCreateOrderBody,
   zEditOrderBody,
   zOrderTpslUpdate,
 } from '@exchange-kit/contract/exchange/schemas';
+import { statesWith } from '@exchange-kit/contract/state-tables';
 import type * as z from 'zod/mini';
 import { NotFound, Refusal } from '../handling/errors.js';
 import {

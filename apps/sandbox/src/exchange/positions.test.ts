@@ -130,13 +130,7 @@ describe('margin positions', () => {
     const product_id = await trading.freshProduct(sandbox, { margin: true });
     const trader = sandbox.addUser();
     const counterpart = sandbox.addUser();
-    const opening = await place(trader.call, {
-      product_id,
-      price: '100',
-      quantity: '1',
-      trading_type: 'margin',
-      leverage_level: 2,
-    });
+    const opening = await trading.placeMarginBuy(trader.call, product_id);
     valid(
       zUpdateOrderTpslResponse,
       await trader.call('PUT', `/orders/${opening.id}/update_tpsl`, {

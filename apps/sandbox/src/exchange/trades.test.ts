@@ -19,6 +19,7 @@ import {
   getOrder,
   openPosition,
   place,
+  placeMarginBuy,
   tradeAt,
 } from '../testing/trading.js';
 import { moveMarkPrice } from './position-exits.js';
@@ -129,13 +130,7 @@ describe('trades', () => {
   it('close_fee is what the fills that closed it charged, and a close at the mark charges none', async () => {
     const product_id = await freshProduct(sandbox, { margin: true, ...demoFees });
     const [trader, other] = [sandbox.addUser(), sandbox.addUser()];
-    const opening = await place(trader.call, {
-      product_id,
-      price: '100',
-      quantity: '1',
-      trading_type: 'margin',
-      leverage_level: 2,
-    });
+    const opening = await placeMarginBuy(trader.call, product_id);
     await place(other.call, { product_id, side: 'sell', price: '100', quantity: '1' });
     const tradeId = Number((await getOrder(trader.call, opening.id)).trade_id);
     // Two closes that take bids, at the taker rate: 0.4 at 110 (0.066), 0.3 at 105 (0.04725).
@@ -311,13 +306,7 @@ describe('trades', () => {
   it('grows a take profit and stop loss that cover the whole trade as the trade grows', async () => {
     const product_id = await freshProduct(sandbox, { margin: true });
     const trader = await sandbox.addUser();
-    const opening = await place(trader.call, {
-      product_id,
-      price: '100',
-      quantity: '1',
-      trading_type: 'margin',
-      leverage_level: 2,
-    });
+    const opening = await placeMarginBuy(trader.call, product_id);
     const sellHalf = async () =>
       place((await sandbox.addUser()).call, {
         product_id,
@@ -395,13 +384,7 @@ describe('trades', () => {
   it('close_all passes over a trade that an earlier close of the call liquidated', async () => {
     const { product_id, trader, tradeId } = await openLong();
     // A second long at leverage 10: liquidated once the price falls to 95.
-    const second = await place(trader.call, {
-      product_id,
-      price: '100',
-      quantity: '1',
-      trading_type: 'margin',
-      leverage_level: 10,
-    });
+    const second = await placeMarginBuy(trader.call, product_id, 10);
     await place((await sandbox.addUser()).call, {
       product_id,
       side: 'sell',

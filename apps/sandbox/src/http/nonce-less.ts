@@ -31,7 +31,9 @@ function seen(state: SandboxState, token: OneUseToken): boolean {
 }
 
 const alreadyUsed = () =>
-  new AuthError('Token already used: a token without nonce places one order (sign each with its own jti, or with a nonce)');
+  new AuthError(
+    'Token already used: a token without nonce places one order (sign each with its own jti, or with a nonce)',
+  );
 
 /**
  * Checks a JWT without nonce of `tokenId`, already verified: its `iat` within the window of

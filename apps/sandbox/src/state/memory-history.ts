@@ -94,7 +94,8 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
         .ordersByUser.of(userId)
         .filter(
           (order) =>
-            picks<Order>(filter, order) && (statuses === undefined || statuses.includes(order.status)),
+            picks<Order>(filter, order) &&
+            (statuses === undefined || statuses.includes(order.status)),
         )
         .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
       return pageOf(picked, offset, limit);

@@ -152,23 +152,37 @@ describe('a transaction the store refuses', () => {
   });
 });
 
+/**
+ * A store of a test's own, seeded and poisoned: memory's, or a database of its own on the
+ * PostgreSQL of the second pass.
+ */
+async function poisonedStore(tokenId: string) {
+  const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
+  const db = await openDatabase(
+    serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true },
+  );
+  try {
+    await migrate(db);
+    const credentials = {
+      ...defaultCredentials,
+      tokenId,
+      tokenSecret: `${tokenId}-secret`,
+      publicApiKey: `pk_${tokenId}`,
+    };
+    const sequencer = await seed(db, credentials, Date.now());
+    await db.transaction((tx) => tx.query(poisonOrders));
+    return { db, sequencer };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
 describe('calls decided on a batch the store then refuses', () => {
   it('are decided again without its refused call, and kept', async () => {
-    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-    const db = await openDatabase(
-      serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true },
-    );
+    const { db, sequencer } = await poisonedStore('again');
     try {
-      await migrate(db);
-      const credentials = {
-        ...defaultCredentials,
-        tokenId: 'again',
-        tokenSecret: 'again-secret',
-        publicApiKey: 'pk_a',
-      };
-      const sequencer = await seed(db, credentials, Date.now());
       const user = await sequencer.run((journal) => addUser(journal, { now: Date.now() }));
-      await db.transaction((tx) => tx.query(poisonOrders));
       const place = (clientOrderId: string, price: string) =>
         sequencer.run((journal) =>
           placeOrder(
@@ -215,24 +229,12 @@ describe('calls decided on a batch the store then refuses', () => {
 
 describe('a batch stored while the next one, later refused, closes its rows', () => {
   it('keeps in memory the order the refused call had filled', async () => {
-    const serverUrl = process.env.SANDBOX_TEST_DATABASE_URL;
-    const db = await openDatabase(
-      serverUrl ? { databaseUrl: await freshDatabase(serverUrl) } : { memory: true },
-    );
+    const { db, sequencer } = await poisonedStore('closing');
     try {
-      await migrate(db);
-      const credentials = {
-        ...defaultCredentials,
-        tokenId: 'closing',
-        tokenSecret: 'closing-secret',
-        publicApiKey: 'pk_c',
-      };
-      const sequencer = await seed(db, credentials, Date.now());
       const [maker, taker] = await sequencer.run((journal) => [
         addUser(journal, { now: Date.now() }),
         addUser(journal, { now: Date.now() }),
       ]);
-      await db.transaction((tx) => tx.query(poisonOrders));
       // Inside the demo market's spread: only the maker's offer is taken.
       const price = '9500000';
       const place = (userId: number, side: 'buy' | 'sell', quantity: string, id?: string) =>

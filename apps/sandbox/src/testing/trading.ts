@@ -42,6 +42,16 @@ export async function place(call: Client, body: Record<string, unknown>): Promis
   );
 }
 
+/** A margin buy of 1 at 100 on `product_id`, at `leverage`: the trade most tests open. */
+export const placeMarginBuy = (call: Client, product_id: number, leverage = 2) =>
+  place(call, {
+    product_id,
+    price: '100',
+    quantity: '1',
+    trading_type: 'margin',
+    leverage_level: leverage,
+  });
+
 export async function getOrder(call: Client, id: number | string): Promise<Order> {
   return valid(zGetOrderResponse, await call('GET', `/orders/${id}`));
 }
