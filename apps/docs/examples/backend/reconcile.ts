@@ -84,7 +84,7 @@ for (const deadline = Date.now() + 10_000; order.status !== 'filled'; ) {
   order = await client.orders.get({ id: placed.id, withDetails: true });
 }
 const fills = order.executions ?? [];
-console.log(`order ${order.id} filled: fills ${fills.map((f) => f.id).join(', ')}`);
+console.log(`order ${order.id} filled: fill ids ${fills.map((f) => f.id).join(', ')}`);
 
 // The same fills among the caller's own, which name the order they filled.
 const mine = new Set<number>();
