@@ -21,7 +21,7 @@ import { actingUser } from './caller.js';
 import { finerThan } from './currencies.js';
 import { maxDecimalLength } from './decimal-input.js';
 import { closesPosition } from './ledger.js';
-import { bestOpposite, exitOrder, matchOrder, reachedBy } from './matching.js';
+import { bestOpposite, exitOrder, matchOrder } from './matching.js';
 import { answerForOrder } from './order-view.js';
 import { checkAmount, checkTick, loadProduct, quantityFault } from './orders.js';
 import { pageFrom } from './paging.js';
