@@ -236,6 +236,17 @@ describe('a response requirement of an operation never answered with success', (
         'no call of getTradingAccount was answered with success (404)',
       );
       expect(response?.message).toContain('TRADING-ACCOUNT-FOLLOWS-POSITIONS (WARN)');
+      // A failure the caller expects is not blamed: the read is unproven, a SKIP saying why.
+      const expected = await runConformance(proxy.target, {
+        only: ['TRADING-ACCOUNT-FOLLOWS-POSITIONS', 'RESPONSE-GET-TRADING-ACCOUNT'],
+        expectedFailures: [
+          { id: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS', reason: 'spot only', expires: '2099-01-01' },
+        ],
+      });
+      expect(expected.results.map((r) => [r.id, r.verdict])).toEqual([
+        ['TRADING-ACCOUNT-FOLLOWS-POSITIONS', 'XFAIL'],
+        ['RESPONSE-GET-TRADING-ACCOUNT', 'SKIP'],
+      ]);
     } finally {
       proxy.fault = undefined;
     }

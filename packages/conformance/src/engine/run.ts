@@ -147,11 +147,17 @@ export async function runConformance(
   });
 
   const results = new Map<string, RequirementResult>();
-  /** The first requirement judged broken that shares a profile with `requirement`. */
+  /**
+   * The first requirement a scenario judged broken that shares a profile with `requirement`:
+   * a failed check may stop the calls after it. Response and value verdicts stop nothing, and
+   * an expected failure (XFAIL) was accepted by the caller, so neither is blamed.
+   */
   const failedBefore = (requirement: ConformanceRequirement) =>
     [...results.values()].find(
       (result) =>
-        ['FAIL', 'WARN', 'ERROR', 'XFAIL'].includes(result.verdict) &&
+        ['FAIL', 'WARN', 'ERROR'].includes(result.verdict) &&
+        result.kind !== 'response' &&
+        result.kind !== 'value' &&
         result.profiles.some((profile) => requirement.profiles.includes(profile)),
     );
   const judge = (requirement: ConformanceRequirement, scenariosMs = 0) => {
