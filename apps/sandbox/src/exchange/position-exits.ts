@@ -54,13 +54,23 @@ export const markExits = (state: ExchangeState, position: Position) =>
  */
 export function reachedNow(
   state: ExchangeState,
-  order: Pick<Order, 'productId' | 'side' | 'orderType' | 'price' | 'unwoundTradeId'>,
+  order: Pick<
+    Order,
+    'productId' | 'side' | 'orderType' | 'price' | 'unwoundTradeId' | 'tradingType'
+  >,
 ): boolean {
   const last = state.lastPrice(order.productId);
   if (last && reachedBy(order, last)) return true;
+  // A spot exit names the fill it closes, whose id a position may share: only a margin exit
+  // names a trade the mark closes.
   const trade =
-    order.unwoundTradeId === null ? undefined : state.positions.get(order.unwoundTradeId);
-  const mark = trade?.status === 'open' ? state.markPrice(order.productId) : undefined;
+    order.unwoundTradeId === null || order.tradingType === 'spot'
+      ? undefined
+      : state.positions.get(order.unwoundTradeId);
+  const mark =
+    trade?.status === 'open' && trade.productId === order.productId
+      ? state.markPrice(order.productId)
+      : undefined;
   return mark !== undefined && reachedBy(order, mark);
 }
 

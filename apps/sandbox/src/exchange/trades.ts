@@ -286,6 +286,7 @@ function checkNotReached(
     orderType: field === 'take_profit' ? ('limit' as const) : ('stop' as const),
     price: new D(sent),
     unwoundTradeId: position.id,
+    tradingType: position.tradingType,
   };
   if (reachedNow(journal.exchange, exit)) throw refuseUpdate(field, 'would_trigger_immediately');
 }

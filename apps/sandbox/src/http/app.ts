@@ -91,10 +91,12 @@ function serializedJson(
   headers: Record<string, OutgoingHttpHeaders[string]>,
 ): Serialized {
   const bytes = Buffer.from(JSON.stringify(answer.body));
+  // Dated when each copy is sent, by Node or by the moved clock: not when it was kept.
+  const { date: _kept, ...undated } = headers;
   return {
     status: answer.status,
     headers: {
-      ...headers,
+      ...undated,
       'content-type': 'application/json; charset=utf-8',
       'content-length': bytes.length,
       ...answer.headers,

@@ -29,7 +29,10 @@ import { tradeHistory } from './trade-history.js';
 export const ordersWhere = (userId: number, filter: OrderFilter): Where =>
   userRowsWhere(userId, [
     ['product_id =', filter.productId],
-    ['status = ANY($::text[])', filter.statuses],
+    // One status is a plain equality, which the index by user and status serves in order.
+    filter.statuses?.length === 1
+      ? ['status =', filter.statuses[0]]
+      : ['status = ANY($::text[])', filter.statuses],
     ['trading_type =', filter.tradingType],
     ['funding_currency =', filter.fundingCurrency],
   ]);

@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. The body is a union keyed by `order_type` (OrderCreate): `price` is required for limit, limit_post_only and stop (where it is the stop price), `price_range` for market_with_range, `trailing_stop_type` and `trailing_stop_value` for trailing_stop; `leverage_level` and `funding_currency` go with margin trading: a `leverage_level` above 1 on a spot order (`trading_type` spot, or absent on a spot product) is refused (`only_with_margin_trading`) rather than traded on spot. Precision (the sandbox's rules; the description does not show bounds of price and quantity): `price` is a whole number of the product's `tick_size` (`not_a_multiple_of_the_tick_size`), `quantity` is at least the base currency's `minimum_order_quantity` (`less_than_order_size`) and a whole number of its quantity step, 10^-`assets_precision` of the base currency (`not_a_multiple_of_the_quantity_step`). Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat. Such a JWT places one order: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock (401 otherwise), and sent again, with any body, it is refused with 401 (project decision: the body is not signed). A `jti` tells apart two signed for this path in the same second.
+         * @description Places an order and returns it with status `live`. The body is either the flat order (OrderCreate) or, as older clients send it, wrapped as `{"order": {...}}`; servers accept both. The body is a union keyed by `order_type` (OrderCreate): `price` is required for limit, limit_post_only and stop (where it is the stop price), `price_range` for market_with_range, `trailing_stop_type` and `trailing_stop_value` for trailing_stop; `leverage_level` and `funding_currency` go with margin trading: a `leverage_level` above 1 on a spot order (`trading_type` spot, or absent on a product that is not perpetual) is refused (`only_with_margin_trading`) rather than traded on spot. Precision (the sandbox's rules; the description does not show bounds of price and quantity): `price` is a whole number of the product's `tick_size` (`not_a_multiple_of_the_tick_size`), `quantity` is at least the base currency's `minimum_order_quantity` (`less_than_order_size`) and a whole number of its quantity step, 10^-`assets_precision` of the base currency (`not_a_multiple_of_the_quantity_step`). Authentication: X-Service-Auth with ServiceAuthPayload; when the body carries a `client_order_id` the JWT may omit `nonce` so that orders can be placed in parallel, and the `client_order_id` is then what must not repeat. Such a JWT places one order: it must carry an `iat` within `x-nonce-less-window-seconds` of the server's clock (401 otherwise), and sent again, with any body, it is refused with 401 (project decision: the body is not signed). A `jti` tells apart two signed for this path in the same second.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -266,7 +266,7 @@ export interface paths {
         get?: never;
         /**
          * Update take profit / stop loss by system id
-         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its system order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live. An order that itself closes a trade (a take profit or stop loss, `unwound_trade_id` set) takes neither: each is refused naming the field (`closes_a_trade`).
+         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its system order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live. An order that itself closes a trade (a take profit or stop loss, `unwound_trade_id` set) takes neither: either is refused, naming the field (`closes_a_trade`).
          */
         put: operations["updateOrderTpsl"];
         post?: never;
@@ -298,7 +298,7 @@ export interface paths {
         get?: never;
         /**
          * Update take profit / stop loss by client order id
-         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its client order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live. An order that itself closes a trade (a take profit or stop loss, `unwound_trade_id` set) takes neither: each is refused naming the field (`closes_a_trade`).
+         * @description Updates the take profit and/or the stop loss of a live (open) order identified by its client order id; the order stays live and is returned updated, with `margin_used`, `margin_interest` and `unwound_trade_leverage_level`. 404 when the order is not live. An order that itself closes a trade (a take profit or stop loss, `unwound_trade_id` set) takes neither: either is refused, naming the field (`closes_a_trade`).
          */
         put: operations["updateOrderTpslByClientId"];
         post?: never;
@@ -2427,7 +2427,7 @@ export interface operations {
                  */
                 product_id?: number | string;
                 /**
-                 * @description Only orders in this status. `live` lists every order that rests in the book and can be cancelled, a partly filled one (`partially_filled`) too: what clients ask for as their open orders.
+                 * @description Only orders in this status. `live` lists every open order, a partly filled one (`partially_filled`) too: what clients ask for as their open orders.
                  * @example live
                  */
                 status?: OrderStatus;
