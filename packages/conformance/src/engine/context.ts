@@ -6,6 +6,7 @@ import {
   signServiceAuth,
   signSessionAuth,
 } from '@exchange-kit/core/auth';
+import { Decimal } from 'decimal.js';
 import { signRequestOf } from '../signing/sign.js';
 import {
   type Evidence,
@@ -221,10 +222,19 @@ export function failAt(message: string, call: RecordedCall, documented: string):
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
 }
 
-/** Fails the check unless the response has the expected status. */
 /** A 4xx: the request was refused as the caller's, not failed by the server. */
 export const isClientError = (status: number): boolean => status >= 400 && status < 500;
 
+/** Decimal strings compared as the numbers they are: "10.50" is "10.5"; a non-decimal is not. */
+export function sameDecimal(a: unknown, b: unknown): boolean {
+  try {
+    return new Decimal(String(a)).eq(String(b));
+  } catch {
+    return false;
+  }
+}
+
+/** Fails the check unless the response has the expected status. */
 export function expectStatus(
   call: RecordedCall,
   expected: number | ((status: number) => boolean),

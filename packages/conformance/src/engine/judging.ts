@@ -128,14 +128,14 @@ export function resultOf(
   if (unproven) {
     // A scenario that would have read the success body may have stopped at the failure: the
     // run cannot pass a server whose body it never saw, nor blame the suite for not looking.
-    const skip: Evidence = failedBefore
+    const unread: Evidence = failedBefore
       ? {
           requirementId: requirement.id,
           outcome: 'error',
           message: `${unproven}; a scenario that reads it may have stopped at ${failedBefore.id} (${failedBefore.verdict}): ${failedBefore.message}`,
         }
       : { requirementId: requirement.id, outcome: 'skip', message: unproven };
-    return judge(requirement, [skip], expected, now, durationMs);
+    return judge(requirement, [unread], expected, now, durationMs);
   }
   return judge(requirement, found, expected, now, durationMs);
 }

@@ -1,19 +1,10 @@
-import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
 import { filledOrder, filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
-
-function sameDecimal(a: unknown, b: unknown): boolean {
-  try {
-    return new Decimal(String(a)).equals(String(b));
-  } catch {
-    return false;
-  }
-}
 
 const seenOnce = 'FILL-SEEN-BY-EACH-SIDE';
 const wholeSeconds = 'FILL-SINCE-WHOLE-SECONDS';

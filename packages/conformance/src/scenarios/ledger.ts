@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
 import { Failure, type RecordedCall, Skip } from '../engine/outcome.js';
 import { ownFillsOf } from './executions.js';
 import { filledOrder } from './orders.js';
@@ -26,15 +26,6 @@ export async function entriesOf(context: ScenarioContext, currency: string, sour
   });
   return arrayOf(call);
 }
-
-/** Decimal strings compared as the numbers they are: "10.50" is "10.5". */
-const same = (a: unknown, b: unknown) => {
-  try {
-    return new Decimal(String(a)).eq(String(b));
-  } catch {
-    return false;
-  }
-};
 
 const sum = (values: unknown[]) =>
   values.reduce<Decimal>((total, value) => total.plus(String(value)), new Decimal(0));
@@ -65,7 +56,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
   for (const currency of currencies) {
     const newest = entries.find((entry) => entry.currency === currency);
     const account = balances.find((row) => row.currency === currency);
-    if (!same(newest?.balance, account?.balance)) {
+    if (!sameDecimal(newest?.balance, account?.balance)) {
       failAt(
         `${currency}: the newest entry says ${String(newest?.balance)}, the account ${String(account?.balance)}`,
         accounts,
@@ -147,8 +138,8 @@ async function checkDetailed(context: ScenarioContext): Promise<string> {
     const details = (body.details as Row[] | undefined) ?? [];
     const total = sum(details.map((detail) => detail.amount)).toFixed();
     if (
-      !same(total, body.reserved_balance) ||
-      !same(body.reserved_balance, account.reserved_balance)
+      !sameDecimal(total, body.reserved_balance) ||
+      !sameDecimal(body.reserved_balance, account.reserved_balance)
     ) {
       failAt(
         `${currency}: details sum to ${total}, reserved_balance ${String(body.reserved_balance)}, the account's ${String(account.reserved_balance)}`,

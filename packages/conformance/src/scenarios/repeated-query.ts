@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { failAt, fieldCodes } from '../engine/context.js';
+import { failAt, fieldCodes, isClientError } from '../engine/context.js';
 import type { Scenario } from './scenario.js';
 
 const repeatedQuery = 'INPUT-REPEATED-QUERY';
@@ -61,8 +61,11 @@ const keyGivenTwice: Scenario = {
         await context.caller.call('cancelOrder', { path: { order_id: String(placed) } });
       }
       const named = fieldCodes(call, 'quantity');
-      const refused = call.status >= 400 && call.status < 500;
-      if (!refused || !Array.isArray(named) || !named.includes('given_more_than_once')) {
+      if (
+        !isClientError(call.status) ||
+        !Array.isArray(named) ||
+        !named.includes('given_more_than_once')
+      ) {
         failAt(
           `POST /orders with quantity given twice answered ${call.status}`,
           call,
