@@ -36,7 +36,7 @@ export function marginOf(quantity: D, price: D, leverage: number, inBase: boolea
 }
 
 /** A take profit or stop loss on a margin position: the position holds the margin, not it. */
-export const closesPosition = (order: Order) =>
+export const closesPosition = (order: Pick<Order, 'unwoundTradeId' | 'tradingType'>) =>
   order.unwoundTradeId !== null && order.tradingType !== 'spot';
 
 /**

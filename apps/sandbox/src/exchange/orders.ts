@@ -431,9 +431,9 @@ const updateOrderTpsl: ExchangeHandlerOf<'updateOrderTpsl'> = (context) => {
   checkAmount('stop_loss', body.stop_loss);
   checkTick(product, body.stop_loss, 'stop_loss');
   // An exit's own exits could never wait on anything: it closes the trade they would close.
-  const given = body.take_profit === undefined ? body.stop_loss : body.take_profit;
-  if (order.unwoundTradeId !== null && given !== undefined) {
-    throw refuse(body.take_profit === undefined ? 'stop_loss' : 'take_profit', 'closes_a_trade');
+  const field = body.take_profit === undefined ? 'stop_loss' : 'take_profit';
+  if (order.unwoundTradeId !== null && body[field] !== undefined) {
+    throw refuse(field, 'closes_a_trade');
   }
   const edited = journal.touchOrder(order);
   if (body.take_profit !== undefined) edited.takeProfit = new D(body.take_profit);

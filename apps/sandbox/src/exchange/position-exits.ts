@@ -12,6 +12,7 @@ import {
 } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { ReachIndex } from '../state/reach-index.js';
+import { closesPosition } from './ledger.js';
 import { cancel, reachedBy, triggerConditionalOrders, waitsForFall } from './matching.js';
 import { closePosition, liquidatedAt, liquidationPrice, openQuantity } from './positions.js';
 import { exitOrdersOf } from './trade-view.js';
@@ -63,10 +64,9 @@ export function reachedNow(
   if (last && reachedBy(order, last)) return true;
   // A spot exit names the fill it closes, whose id a position may share: only a margin exit
   // names a trade the mark closes.
-  const trade =
-    order.unwoundTradeId === null || order.tradingType === 'spot'
-      ? undefined
-      : state.positions.get(order.unwoundTradeId);
+  const trade = closesPosition(order)
+    ? state.positions.get(order.unwoundTradeId as number)
+    : undefined;
   const mark =
     trade?.status === 'open' && trade.productId === order.productId
       ? state.markPrice(order.productId)
