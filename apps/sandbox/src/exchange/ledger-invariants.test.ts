@@ -1,3 +1,4 @@
+import { hasFlag } from '@exchange-kit/contract/state-tables';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D, type ExchangeState } from '../state/exchange-state.js';
@@ -7,6 +8,7 @@ import { freshProduct } from '../testing/trading.js';
 import { chargeDueInterest } from './borrowing.js';
 import { moveMarkPrice } from './position-exits.js';
 import { reservedHolders } from './reserved-details.js';
+import { canMove, moveWithdrawal } from './withdrawal-moves.js';
 
 /** What brings a currency into the exchange or takes it out; every other entry moves it within. */
 const external = new Set(['funding', 'withdrawal']);
@@ -78,6 +80,7 @@ type Command =
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'withdraw'; who: number; lots: number; currency: 'BTC' | 'JPY' }
   | { kind: 'cancelWithdrawal'; who: number; pick: number }
+  | { kind: 'endWithdrawal'; who: number; pick: number; to: 'processed' | 'declined' }
   | { kind: 'mark'; who: number; steps: number }
   | { kind: 'lend'; who: number; lots: number }
   | { kind: 'clock'; who: number; hours: number };
@@ -122,6 +125,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     currency: fc.constantFrom('BTC' as const, 'JPY' as const),
   }),
   fc.record({ kind: fc.constant('cancelWithdrawal' as const), who, pick }),
+  fc.record({
+    kind: fc.constant('endWithdrawal' as const),
+    who,
+    pick,
+    to: fc.constantFrom('processed' as const, 'declined' as const),
+  }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('mark' as const), who, steps }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('lend' as const), who, lots }) },
   fc.record({ kind: fc.constant('clock' as const), who, hours: fc.integer({ min: 1, max: 72 }) }),
@@ -236,7 +245,7 @@ async function perform(
 }
 
 describe('the ledger, whatever is traded', () => {
-  it('explains every balance and every hold (withdrawals waiting and loan bids too), and moves no currency in or out, whatever the mark price closes and whatever positions borrow and pay in interest', async () => {
+  it('explains every balance and every hold (withdrawals waiting and loan bids too), and moves no currency in or out but by deposits and withdrawals (their fees paid to the house), whatever the mark price closes and whatever positions borrow and pay in interest', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 15, maxLength: 40 }), async (commands) => {
         let clock = 1_716_000_000_000;
@@ -255,6 +264,22 @@ describe('the ledger, whatever is traded', () => {
             // As test control moves the clock: the loans' interest of the days passed is owed.
             clock += step.hours * 3_600_000;
             await sandbox.sequencer.run((journal) => chargeDueInterest(journal, clock));
+          } else if (step.kind === 'endWithdrawal') {
+            // As test control moves one: processed pays its amount out and its fee to the house.
+            const userId = users[step.who]?.userId;
+            const waiting = [...sandbox.sequencer.state.exchange.withdrawals.values()].filter(
+              (w) => w.userId === userId && !hasFlag('withdrawal', w.state, 'terminal'),
+            );
+            const chosen = waiting[step.pick % Math.max(waiting.length, 1)];
+            const { now } = sandbox;
+            if (chosen) {
+              await sandbox.sequencer.run((journal) => {
+                if (!canMove(chosen.state, step.to)) {
+                  moveWithdrawal(journal, 'exchange', chosen.id, 'processing', now());
+                }
+                moveWithdrawal(journal, 'exchange', chosen.id, step.to, now());
+              });
+            }
           } else if (step.kind === 'mark') {
             const { now } = sandbox;
             await sandbox.sequencer.run((journal) =>

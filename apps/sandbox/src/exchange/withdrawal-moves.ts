@@ -3,7 +3,7 @@ import { NotFound, Refusal } from '../handling/errors.js';
 import { type LaterReply, refusedFromHistory } from '../handling/operation.js';
 import type { D, Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
-import { adjustReserved, postEntry } from './ledger.js';
+import { adjustReserved, houseUserId, postEntry } from './ledger.js';
 
 type WithdrawalState = Withdrawal['state'];
 
@@ -81,14 +81,18 @@ export function moveWithdrawal(
   return moved;
 }
 
-/** Posts amount and fee of a processed withdrawal to the ledger, out of its owner's balance. */
+/**
+ * Posts amount and fee of a processed withdrawal to the ledger, out of its owner's balance:
+ * the amount leaves the exchange, the fee is paid to the house as a trade's fee is.
+ */
 function debit(journal: Journal, withdrawal: Withdrawal, now: number): void {
-  const { userId, currency } = withdrawal;
+  const { currency } = withdrawal;
   const source = { type: 'Withdrawal' as const, id: withdrawal.id };
-  const post = (amount: D, sourceAction: 'withdrawal' | 'withdrawal_fee') =>
+  const post = (userId: number, amount: D, sourceAction: 'withdrawal' | 'withdrawal_fee') =>
     postEntry(journal, { userId, currency, amount, sourceAction, source, now });
-  post(withdrawal.amount.neg(), 'withdrawal');
-  post(withdrawal.fee.neg(), 'withdrawal_fee');
+  post(withdrawal.userId, withdrawal.amount.neg(), 'withdrawal');
+  post(withdrawal.userId, withdrawal.fee.neg(), 'withdrawal_fee');
+  post(houseUserId, withdrawal.fee, 'withdrawal_fee');
 }
 
 /** A made-up hash that names the withdrawal: the sandbox sends nothing on any chain. */

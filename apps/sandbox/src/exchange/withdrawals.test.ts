@@ -12,7 +12,7 @@ import {
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFound } from '../handling/errors.js';
-import type { Withdrawal } from '../state/exchange-state.js';
+import { D, type Withdrawal } from '../state/exchange-state.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { balances } from '../testing/trading.js';
@@ -37,7 +37,7 @@ const move = (id: number, to: Withdrawal['state']) =>
   sandbox.sequencer.run((journal) => moveWithdrawal(journal, 'exchange', id, to, sandbox.now()));
 
 describe('crypto withdrawals', () => {
-  it('hold amount plus the currency fee until processed, then take both', async () => {
+  it('hold amount plus the currency fee until processed, then take both, the fee to the house', async () => {
     const { call } = sandbox.addUser();
     const withdrawal = valid(zCreateCryptoWithdrawalResponse, await withdrawBtc(call));
     expect(withdrawal).toMatchObject({
@@ -50,8 +50,13 @@ describe('crypto withdrawals', () => {
 
     await move(withdrawal.id, 'processing');
     expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '1.0005' });
+    const house = () =>
+      sandbox.sequencer.state.exchange.account(houseUserId, 'BTC')?.balance.toFixed() ?? '0';
+    const before = house();
     await move(withdrawal.id, 'processed');
     expect(await balances(call, 'BTC')).toEqual({ balance: '8.9995', reserved: '0' });
+    // The amount leaves the exchange; the fee stays in it, paid to the house.
+    expect(new D(house()).minus(before).toFixed()).toBe('0.0005');
 
     const listed = valid(zListCryptoWithdrawalsResponse, await call('GET', '/crypto_withdrawals'));
     expect(listed.models).toEqual([
