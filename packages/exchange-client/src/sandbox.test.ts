@@ -144,6 +144,14 @@ describe('exchange-client against the sandbox', () => {
     await client.orders.cancel({ id: sell.id });
   });
 
+  it('sends nothing for an order id that spells cancel_all, which the server would route', async () => {
+    const buy = await restingBuy(`${run}-kept`);
+    await expect(client.orders.edit({ id: 'cancel_all' }, {})).rejects.toThrow(TypeError);
+    await expect(client.orders.cancel({ id: '..' })).rejects.toThrow(TypeError);
+    expect((await client.orders.get({ id: buy.id })).status).toBe('live');
+    await client.orders.cancel({ id: buy.id });
+  });
+
   it('pages through the orders it placed', async () => {
     const ids = [];
     for (let n = 0; n < 3; n++) ids.push((await restingBuy(`${run}-page-${n}`)).id);

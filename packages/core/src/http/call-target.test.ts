@@ -52,17 +52,43 @@ describe('the target of a call', () => {
           path: { client_order_id: id, order_id: ref, id: ref },
           ...(q === null ? {} : { query: q }),
         };
-        expect(callTargets(base)(path, params)).toEqual(parsedTarget(base, path, params));
+        const names = path.match(/\{(\w+)\}/g)?.map((name) => name.slice(1, -1)) ?? [];
+        const values = names.map((name) => params.path[name as keyof typeof params.path]);
+        if (values.some((given) => given === '.' || given === '..')) {
+          // A URL parser would resolve the segment away: refused, not sent elsewhere.
+          expect(() => callTargets(base)(path, params)).toThrow(TypeError);
+        } else {
+          expect(callTargets(base)(path, params)).toEqual(parsedTarget(base, path, params));
+        }
       }),
       { numRuns: 5_000, seed: 15 },
     );
   });
 
-  it('resolves a dot segment as fetch would, so the path signed is the one sent', () => {
-    const target = callTargets('https://api.example.com/v2')('/orders/{order_id}', {
-      path: { order_id: '..' },
-    });
-    expect(target).toEqual({ url: 'https://api.example.com/v2/', path: '/v2/' });
+  it.each(['.', '..'])('refuses %s as a path parameter, which a URL parser resolves away', (id) => {
+    for (const base of ['https://api.example.com/v2', 'https://user:pw@example.com/']) {
+      expect(() => callTargets(base)('/orders/{order_id}', { path: { order_id: id } })).toThrow(
+        new TypeError(`/orders/{order_id}: path parameter order_id cannot be '${id}'`),
+      );
+    }
+  });
+
+  it("refuses values that spell another operation's own path, which the server routes first", () => {
+    const targets = callTargets('http://127.0.0.1:4000', [
+      '/orders/cancel_all',
+      '/orders/{order_id}',
+      '/trades/{trade_id}/close',
+      '/trades/close_all',
+    ]);
+    expect(() => targets('/orders/{order_id}', { path: { order_id: 'cancel_all' } })).toThrow(
+      new TypeError(
+        "/orders/{order_id}: path parameter values spell /orders/cancel_all, another operation's path",
+      ),
+    );
+    expect(() => targets('/orders/{order_id}', { path: { order_id: 'close_all' } })).not.toThrow();
+    expect(targets('/trades/{trade_id}/close', { path: { trade_id: 7 } }).path).toBe(
+      '/trades/7/close',
+    );
   });
 
   it.each([

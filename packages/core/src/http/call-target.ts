@@ -36,20 +36,32 @@ function templateOf(path: string): Template | null {
 }
 
 /**
- * A parameter with no value would go out as its `{name}`, or as an empty segment: a request
- * to another path than the one meant, answered with a misleading 404. It fails here instead.
+ * A call to another path than the one meant fails here instead of going out: a parameter with
+ * no value would go out as its `{name}`, or as an empty segment; a `.` or `..` segment is
+ * resolved away by every URL parser; and a value that spells another operation's own path
+ * (`/orders/{order_id}` with `cancel_all`) would be that operation, which the server routes
+ * first. Each would be answered by another endpoint, or with a misleading 404.
  */
-function refuseMissing(
+function refuseMisdirected(
   path: string,
   template: Template,
   values: Record<string, unknown> | undefined,
+  concrete: ReadonlySet<string>,
 ): void {
-  for (const name of template.names) {
+  let filled = template.fixed[0] ?? '';
+  for (const [index, name] of template.names.entries()) {
     const value = values?.[name];
     if (value === undefined || value === null || value === '') {
       const got = value === '' ? 'an empty string' : String(value);
       throw new TypeError(`${path}: path parameter ${name} is required, got ${got}`);
     }
+    if (value === '.' || value === '..') {
+      throw new TypeError(`${path}: path parameter ${name} cannot be '${value}'`);
+    }
+    filled += String(value) + (template.fixed[index + 1] ?? '');
+  }
+  if (template.names.length > 0 && concrete.has(filled)) {
+    throw new TypeError(`${path}: path parameter values spell ${filled}, another operation's path`);
   }
 }
 
@@ -92,12 +104,14 @@ function serialised(
 const changedByParsing = /'|\/\.{1,2}(?=[/?]|$)/;
 
 /**
- * The targets of the calls of one base URL. The base is parsed once; a call's path and query,
+ * The targets of the calls of one base URL, among the operations' path templates `paths`. The
+ * base is parsed once; a call's path and query,
  * as openapi-fetch serialises them, are parsed again only when a URL parser would change them,
  * so the path signed is always the one fetch or node:http puts on the wire.
  */
-export function callTargets(baseUrl: string) {
+export function callTargets(baseUrl: string, paths: Iterable<string> = []) {
   const base = removeTrailingSlash(baseUrl);
+  const concrete = new Set([...paths].filter((path) => !path.includes('{')));
   let parsedBase: URL | undefined;
   try {
     parsedBase = new URL(base);
@@ -130,7 +144,14 @@ export function callTargets(baseUrl: string) {
 
   return (template: string, params: Record<string, unknown>): CallTarget => {
     const shape = templateOf(template);
-    if (shape) refuseMissing(template, shape, params.path as Record<string, unknown> | undefined);
+    if (shape) {
+      refuseMisdirected(
+        template,
+        shape,
+        params.path as Record<string, unknown> | undefined,
+        concrete,
+      );
+    }
     if (!plainBase) return parsed(template, params);
     const rest = serialised(template, shape, params);
     if (changedByParsing.test(rest)) return parsed(template, params);

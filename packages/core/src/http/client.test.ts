@@ -149,13 +149,21 @@ describe('call', () => {
       path: { thing_id: "it's/a b" },
       query: { q: "o'clock é", tags: ['a', 'b'] },
     });
-    await call('getThing', { path: { thing_id: '..' }, query: { q: '[x]' } });
-    // As fetch would send them: a quote in a query escaped, a dot segment resolved.
+    await call('getThing', { path: { thing_id: 'x' }, query: { q: '[x]' } });
+    // As fetch would send them: a quote in a query escaped.
     expect(seen.map((request) => request.url)).toEqual([
       "/things/it's%2Fa%20b?q=o%27clock%20%C3%A9&tags=a&tags=b",
-      '/?q=%5Bx%5D',
+      '/things/x?q=%5Bx%5D',
     ]);
     expect([signedPath(0), signedPath(1)]).toEqual(seen.map((request) => request.url));
+  });
+
+  it('sends nothing for an id that a URL parser would resolve to another path', async () => {
+    handle = answer(200, '{"id":"t","price":"1"}');
+    await expect(api().call('getThing', { path: { thing_id: '..' } })).rejects.toThrow(
+      "path parameter thing_id cannot be '..'",
+    );
+    expect(seen).toEqual([]);
   });
 
   it('keeps the path of a base URL, signed with it', async () => {

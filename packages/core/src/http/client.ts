@@ -156,7 +156,10 @@ export function createApi<Paths extends {}, Operations>(
     }));
   const validate = config.validateResponses ?? true;
   const secrets = new Set(config.secretFields);
-  const targetOf = callTargets(config.baseUrl);
+  const targetOf = callTargets(
+    config.baseUrl,
+    Object.values(config.operations).map((operation) => operation.path),
+  );
   const raw = createClient<Paths>({ baseUrl: config.baseUrl, fetch: transportOf(send) });
   const byRoute = new Map(
     Object.values(config.operations).map((operation) => [
