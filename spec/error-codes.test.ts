@@ -1,16 +1,13 @@
 import { type OpenApiDocument, operationsOf, resolveRef } from '@exchange-kit/contract/spec-reader';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleApi } from './scripts/codegen.js';
+import { bundleApis } from './scripts/codegen.js';
 
 type Json = Record<string, unknown>;
 
 let specs: Record<string, OpenApiDocument>;
 
 beforeAll(async () => {
-  specs = {
-    exchange: (await bundleApi('exchange')) as OpenApiDocument,
-    partner: (await bundleApi('partner')) as OpenApiDocument,
-  };
+  specs = (await bundleApis()) as Record<string, OpenApiDocument>;
 });
 
 /**

@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkStateTables, type StateTablesDocument } from './scripts/check-state-tables.js';
-import { bundleApi } from './scripts/codegen.js';
+import { bundleApis } from './scripts/codegen.js';
 
 let document: StateTablesDocument;
 let specs: Record<string, Record<string, unknown>>;
 
 beforeAll(async () => {
   document = parse(await readFile(new URL('./state-tables.yaml', import.meta.url), 'utf8'));
-  specs = { exchange: await bundleApi('exchange'), partner: await bundleApi('partner') };
+  specs = await bundleApis();
 });
 
 const withFirst = (change: (r: StateTablesDocument['requirements'][number]) => void) => {

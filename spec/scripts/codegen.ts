@@ -68,6 +68,12 @@ export async function bundleApi(name: string, dir = specDir): Promise<Record<str
   return result.bundle.parsed as Record<string, unknown>;
 }
 
+/** Both APIs of the spec folder `dir`, bundled: what the spec's own tests read. */
+export const bundleApis = async (dir = specDir) => ({
+  exchange: await bundleApi('exchange', dir),
+  partner: await bundleApi('partner', dir),
+});
+
 async function typesFor(document: Record<string, unknown>): Promise<string> {
   // openapi-typescript writes into the document it is given (the properties a discriminator
   // implies): give it a copy, so the bundle and the zod schemas see the spec as written.
