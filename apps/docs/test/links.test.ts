@@ -32,9 +32,10 @@ describe('internal links of the built site', () => {
     const broken: string[] = [];
     let checked = 0;
     for (const [path, html] of pages) {
-      for (const [, href] of html.matchAll(/href="(\/[^"#]*#[^"]+)"/g)) {
+      // Absolute, relative (`./x.html#y`) and same-page (`#y`) links alike; not another site's.
+      for (const [, href] of html.matchAll(/href="((?![a-z]+:)[^"#]*#[^"]+)"/g)) {
         const [target = '', anchor = ''] = (href as string).split('#');
-        const page = pages.get(target === '' ? path : target);
+        const page = pages.get(new URL(target, `http://site${path}`).pathname);
         const id = decodeURIComponent(anchor);
         checked += 1;
         if (!page?.includes(`id="${id}"`)) broken.push(`${path} -> ${href}`);

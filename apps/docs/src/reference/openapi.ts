@@ -166,7 +166,11 @@ export function fieldsTable(api: ApiName, raw: Json | undefined, request = false
   if (Object.keys(props).length === 0) {
     const type = typeOf(api, raw);
     const rules = constraints(api, raw);
-    return `Type: ${type}${rules ? ` (${cell(rules)})` : ''}.`;
+    const said = `Type: ${type}${rules ? ` (${cell(rules)})` : ''}.`;
+    // A list answer's rows are what a caller reads: their fields, as an object answer's are.
+    const items = schema.type === 'array' ? (schema.items as Json | undefined) : undefined;
+    const rows = items ? fieldsTable(api, items, request) : '';
+    return rows.startsWith('|') ? `${said} Each item:\n\n${rows}` : said;
   }
   // A named schema's own description (DecimalLike's, say) is said once under the table when
   // several fields share it, not again on each of their rows.
@@ -318,6 +322,8 @@ function ownErrorExample(op: Operation, value: Json): unknown {
     // With no refusal of its own, the shared example would name another operation's field.
     return first ? { errors: { [first.field]: [first.codes[0]] } } : null;
   }
+  // The shared example names an order; another resource's message names it instead.
+  if (shared === 'NotFound' && op.tag !== 'orders') return null;
   const permission = op.raw['x-permission'];
   if (shared === 'Forbidden' && typeof permission === 'string') {
     const media = (deref(apis[op.api].spec, value).content as Json)['application/json'] as Json;
