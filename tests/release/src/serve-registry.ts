@@ -37,7 +37,9 @@ try {
   process.exit(1);
 }
 console.log(`\nregistry: ${registry.url}`);
-console.log("put this line in your project's .npmrc, then npm install as the guides say:");
+console.log(
+  "put this line in your project's .npmrc (or your ~/.npmrc), then npm install as the guides say:",
+);
 console.log(`  @exchange-kit:registry=${registry.url}`);
 console.log('Ctrl-C stops the registry');
 // A Ctrl-C under pnpm arrives twice (from the terminal, and forwarded by pnpm): the signals
