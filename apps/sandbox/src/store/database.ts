@@ -129,22 +129,24 @@ class PgliteDatabase implements Database {
     });
   }
 
-  async reclaim(): Promise<void> {
-    const { rows } = await this.#enqueue(async () => {
-      // The counts of dead rows reach the view once flushed, which PGlite leaves for later.
+  /** The tables `select` names from the store's counts of their rows (`tablesToReclaim`, `tablesToAnalyze`). */
+  #tablesNamedBy(select: string): Promise<string[]> {
+    return this.#enqueue(async () => {
+      // The counts reach the views once flushed, which PGlite leaves for later.
       await this.db.query('SELECT pg_stat_force_next_flush()');
-      return this.db.query<{ name: string }>(tablesToReclaim);
+      const { rows } = await this.db.query<{ name: string }>(select);
+      return rows.map(({ name }) => name);
     });
-    if (rows.length === 0) return;
-    await this.#enqueue(() => this.db.exec(`VACUUM ${rows.map(({ name }) => name).join(', ')}`));
+  }
+
+  async reclaim(): Promise<void> {
+    const tables = await this.#tablesNamedBy(tablesToReclaim);
+    if (tables.length === 0) return;
+    await this.#enqueue(() => this.db.exec(`VACUUM ${tables.join(', ')}`));
   }
 
   async analyze(): Promise<void> {
-    const { rows } = await this.#enqueue(async () => {
-      // The counts of changes reach the view once flushed, which PGlite leaves for later.
-      await this.db.query('SELECT pg_stat_force_next_flush()');
-      return this.db.query<{ name: string }>(tablesToAnalyze);
-    });
+    const tables = await this.#tablesNamedBy(tablesToAnalyze);
     // A table at a time: writes get a turn between.
     // A sample a tenth of PostgreSQL's default: enough to tell whose rows a table holds, and
     // a tenth of the pages read.
@@ -152,7 +154,7 @@ class PgliteDatabase implements Database {
       this.db.exec(
         `SET default_statistics_target = 10; ANALYZE ${name}; RESET default_statistics_target`,
       );
-    await Promise.all(rows.map(({ name }) => this.#enqueue(() => analyze(name))));
+    await Promise.all(tables.map((name) => this.#enqueue(() => analyze(name))));
   }
 
   close(): Promise<void> {
