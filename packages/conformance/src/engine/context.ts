@@ -222,6 +222,9 @@ export function failAt(message: string, call: RecordedCall, documented: string):
   throw new Failure(message, { call, documented, received: call.responseText.slice(0, 300) });
 }
 
+/** A 2xx: the server did what was asked. */
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
 /** A 4xx: the request was refused as the caller's, not failed by the server. */
 export const isClientError = (status: number): boolean => status >= 400 && status < 500;
 

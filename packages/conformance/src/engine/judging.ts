@@ -1,5 +1,5 @@
 import { type ConformanceRequirement, type Profile, responseRequirementId } from './catalog.js';
-import type { SpecClient } from './context.js';
+import { isSuccess, type SpecClient } from './context.js';
 import { type ExpectedFailure, isCurrent } from './expected-failures.js';
 import type { Evidence, RecordedCall } from './outcome.js';
 import { operation } from './spec.js';
@@ -152,7 +152,7 @@ function unprovenResponse(
   if (evidence.some((e) => e.outcome === 'fail' || e.outcome === 'error')) return undefined;
   const [operationId] = requirement.operations;
   if (calls.length === 0) return `${operationId} was never called`;
-  if (calls.some((call) => call.status >= 200 && call.status < 300)) return undefined;
+  if (calls.some((call) => isSuccess(call.status))) return undefined;
   const statuses = [...new Set(calls.map((call) => call.status))].join(', ');
   return `no call of ${operationId} was answered with success (${statuses}), so no success body was checked`;
 }

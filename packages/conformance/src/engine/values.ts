@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { bundledDocuments } from '@exchange-kit/contract/documents';
 import { Decimal } from 'decimal.js';
+import { isSuccess } from './context.js';
 import type { RecordedCall } from './outcome.js';
 
 /**
@@ -316,13 +317,11 @@ export function valueContextOf(
   calls: readonly RecordedCall[],
   baseUrl: string,
 ): ValueContext {
-  const ok = (c: RecordedCall) => c.status >= 200 && c.status < 300;
-  const user = calls.findLast((c) => c.operationId === 'getUserContext' && ok(c))?.json as
-    | Record<string, unknown>
-    | undefined;
+  const user = calls.findLast((c) => c.operationId === 'getUserContext' && isSuccess(c.status))
+    ?.json as Record<string, unknown> | undefined;
   const products = new Map<string, Record<string, unknown>>();
   for (const c of calls) {
-    if (!ok(c)) continue;
+    if (!isSuccess(c.status)) continue;
     const listed =
       c.operationId === 'listProducts' && Array.isArray(c.json)
         ? c.json

@@ -3,7 +3,7 @@ import { hasFlag } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
 import fc from 'fast-check';
 import { defaultAdapter } from '../engine/adapter.js';
-import { bodyOf } from '../engine/context.js';
+import { bodyOf, isSuccess } from '../engine/context.js';
 import { Failure, type RecordedCall } from '../engine/outcome.js';
 import { expected } from './expected.js';
 import { checkModel } from './model-check.js';
@@ -95,12 +95,12 @@ class ReadStatus implements fc.AsyncCommand<Model, Real> {
       auth: { kind: 'session', session: real.session },
     });
     const read = String(payloadOf(call).status);
-    if (call.status >= 200 && call.status < 300 && read === transaction.state) return;
+    if (isSuccess(call.status) && read === transaction.state) return;
     // A state the table flags `polled` moves on by itself, to a state that ends it.
     const movedOn =
       hasFlag('transaction', transaction.state, 'polled') &&
       hasFlag('transaction', read, 'terminal');
-    if (call.status >= 200 && call.status < 300 && movedOn) {
+    if (isSuccess(call.status) && movedOn) {
       transaction.state = read;
       return;
     }
