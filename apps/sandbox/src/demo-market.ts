@@ -7,14 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { houseUserId } from './exchange/ledger.js';
 import { placeOrder } from './exchange/orders.js';
-import {
-  type Currency,
-  D,
-  type LedgerEntry,
-  type Product,
-  type User,
-} from './state/exchange-state.js';
 import type { Asset, Price } from './state/partner-state.js';
+import { type Currency, D, type LedgerEntry, type Product, type User } from './state/records.js';
 import type { Sequencer } from './state/sequencer.js';
 
 const currencies = [

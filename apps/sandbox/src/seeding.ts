@@ -14,8 +14,9 @@ import {
   userRecord,
 } from './demo-market.js';
 import { postEntry } from './exchange/ledger.js';
-import { D, type ExchangeState } from './state/exchange-state.js';
+import type { ExchangeState } from './state/exchange-state.js';
 import type { Journal } from './state/journal.js';
+import { D } from './state/records.js';
 
 export interface NewUser {
   userId: number;

@@ -2,7 +2,7 @@ import { channelPayloadSchemas } from '@exchange-kit/contract/events/schemas';
 import { describe, expect, it } from 'vitest';
 import { shownLevels } from '../exchange/market.js';
 import { moveMarkPrice } from '../exchange/position-exits.js';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import type { Publisher } from '../state/sequencer.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';

@@ -17,8 +17,8 @@ import { executionView, orderView } from '../exchange/order-view.js';
 import { tradeView } from '../exchange/trade-view.js';
 import { accountId, hasTradingAccount, tradingAccountView } from '../exchange/trading-accounts.js';
 import { accountsOf } from '../exchange/users.js';
-import type { Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import type { Product } from '../state/records.js';
 import { subscriptionKey } from './hub.js';
 
 export interface Publication {

@@ -1,11 +1,6 @@
-import {
-  D,
-  type ExchangeState,
-  type Loan,
-  type LoanBid,
-  type Position,
-} from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { D, type Loan, type LoanBid, type Position } from '../state/records.js';
 import { adjustReserved, houseUserId, marginOf, postEntry } from './ledger.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
 

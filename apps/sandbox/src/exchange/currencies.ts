@@ -1,6 +1,6 @@
 import { Refusal } from '../handling/errors.js';
-import type { Currency, D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import type { Currency, D } from '../state/records.js';
 
 /**
  * The currency `code` names (codes are case sensitive), which must be of `type`: refused

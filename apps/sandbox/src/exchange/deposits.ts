@@ -1,7 +1,7 @@
 import { NotFound, Refusal } from '../handling/errors.js';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
-import { D, type Deposit } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { D, type Deposit } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { finerThan } from './currencies.js';
 import { houseUserId, postEntry } from './ledger.js';

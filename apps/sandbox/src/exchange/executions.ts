@@ -1,7 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
-import type { Fill } from '../state/exchange-state.js';
 import type { OwnFill } from '../state/history.js';
+import type { Fill } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { executionView } from './order-view.js';
 import { loadProduct } from './orders.js';

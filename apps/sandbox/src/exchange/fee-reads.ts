@@ -1,7 +1,8 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { Refusal } from '../handling/errors.js';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
-import { D, type ExchangeState } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { type FeeRole, feeRate, feeTier, fillFee, withdrawalFee } from './fee-rules.js';
 import {

@@ -1,4 +1,4 @@
-import type { Currency, D, Order, Product } from '../state/exchange-state.js';
+import type { Currency, D, Order, Product } from '../state/records.js';
 
 /**
  * The fee rules, one source for what a fill charges and for what the fee reads answer. Every

@@ -8,7 +8,7 @@ import {
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoFees } from '../demo-market.js';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct, getOrder, place } from '../testing/trading.js';

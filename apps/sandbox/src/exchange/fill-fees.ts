@@ -1,5 +1,5 @@
-import { D, type Order, type Product } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { D, type Order, type Product } from '../state/records.js';
 import { type FeeRole, fillFee } from './fee-rules.js';
 import { houseUserId, postEntry } from './ledger.js';
 import { positionClosedBy } from './positions.js';

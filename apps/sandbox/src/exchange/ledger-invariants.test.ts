@@ -1,7 +1,8 @@
 import { hasFlag } from '@exchange-kit/contract/state-tables';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D, type ExchangeState } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import type { Client } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct } from '../testing/trading.js';

@@ -1,7 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotFound } from '../handling/errors.js';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
-import { D, type LedgerEntry } from '../state/exchange-state.js';
+import { D, type LedgerEntry } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { fractionalSeconds } from './market.js';
 import { pageFrom } from './paging.js';

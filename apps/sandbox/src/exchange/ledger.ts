@@ -1,4 +1,5 @@
 import { Refusal } from '../handling/errors.js';
+import type { Journal } from '../state/journal.js';
 import {
   D,
   isOpen,
@@ -6,8 +7,7 @@ import {
   type Order,
   type Product,
   takesOnly,
-} from '../state/exchange-state.js';
-import type { Journal } from '../state/journal.js';
+} from '../state/records.js';
 import { feeOn, highestFeeRate } from './fee-rules.js';
 
 /**

@@ -5,8 +5,9 @@ import {
   later,
   refusedFromHistory,
 } from '../handling/operation.js';
-import { D, type ExchangeState, type LoanBid } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { D, type LoanBid } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { currencyOfType, finerThan } from './currencies.js';
 import { maxDecimalLength } from './decimal-input.js';

@@ -4,7 +4,7 @@
  */
 import { zListLoansResponse } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it, vi } from 'vitest';
-import type { Loan } from '../state/exchange-state.js';
+import type { Loan } from '../state/records.js';
 import { CallNotStored } from '../state/sequencer.js';
 import { type Client, valid } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';

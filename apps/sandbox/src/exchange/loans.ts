@@ -5,7 +5,8 @@ import {
   later,
   refusedFromHistory,
 } from '../handling/operation.js';
-import type { ExchangeState, Loan } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import type { Loan } from '../state/records.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
 import { pageFrom } from './paging.js';

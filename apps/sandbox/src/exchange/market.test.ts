@@ -1,6 +1,6 @@
 import { zGetProductResponse } from '@exchange-kit/contract/exchange/schemas';
 import { describe, expect, it } from 'vitest';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { valid } from '../test-support.js';
 import { memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct, place, tradeAt } from '../testing/trading.js';

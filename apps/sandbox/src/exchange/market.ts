@@ -2,15 +2,9 @@ import { channelAddress } from '@exchange-kit/contract/events';
 import { NotFound } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
 import type { BookSide } from '../state/book-side.js';
-import {
-  D,
-  type ExchangeState,
-  type LoanBid,
-  type LoanLevel,
-  type Order,
-  type Product,
-} from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
 import { idNamed } from '../state/ids.js';
+import { D, type LoanBid, type LoanLevel, type Order, type Product } from '../state/records.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
 
 /** Unix seconds with a fractional part, as the spec's UnixSecondsFractional writes it. */

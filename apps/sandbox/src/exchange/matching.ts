@@ -1,3 +1,4 @@
+import type { Journal, Writable } from '../state/journal.js';
 import {
   D,
   type Fill,
@@ -5,8 +6,7 @@ import {
   type Order,
   type TrailingStop,
   takesOnly,
-} from '../state/exchange-state.js';
-import type { Journal, Writable } from '../state/journal.js';
+} from '../state/records.js';
 import { chargeFee } from './fill-fees.js';
 import {
   closesPosition,

@@ -3,8 +3,8 @@ import type { components } from '@exchange-kit/contract/exchange';
 import { NotAuthenticated, NotFound } from '../handling/errors.js';
 import { canonicalUuid } from '../handling/ids.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
-import type { OAuthRequest } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import type { OAuthRequest } from '../state/records.js';
 import type { SandboxState } from '../state/sandbox-state.js';
 
 /** How long a user has to approve a request, and then how long the application may act. */

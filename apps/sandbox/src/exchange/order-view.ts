@@ -1,9 +1,10 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { NotFound } from '../handling/errors.js';
 import { isLater, type LaterReply, later, type Reply } from '../handling/operation.js';
-import { D, type ExchangeState, type Fill, type Order } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { HistoryReads, OrderKey } from '../state/history.js';
 import { orderByKey } from '../state/memory-history.js';
+import { D, type Fill, type Order } from '../state/records.js';
 import { totalInterest } from './borrowing.js';
 import { fractionalSeconds } from './market.js';
 

@@ -16,18 +16,18 @@ import {
   type RequestContext,
   type StoredReadsOf,
 } from '../handling/operation.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import type { HistoryReads } from '../state/history.js';
+import { idNamed } from '../state/ids.js';
+import type { Journal, Writable } from '../state/journal.js';
 import {
   D,
-  type ExchangeState,
   isOpen,
   type Order,
   type Product,
   type TrailingStop,
   takesOnly,
-} from '../state/exchange-state.js';
-import type { HistoryReads } from '../state/history.js';
-import { idNamed } from '../state/ids.js';
-import type { Journal, Writable } from '../state/journal.js';
+} from '../state/records.js';
 import { actingUser } from './caller.js';
 import { maxDecimalLength } from './decimal-input.js';
 import { syncReserve } from './ledger.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { freshProduct, getOrder, place } from '../testing/trading.js';
 import { reachedBy } from './matching.js';

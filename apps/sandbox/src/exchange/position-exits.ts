@@ -3,15 +3,11 @@
  * within what is open, and the mark price, which closes a position when it reaches one of them
  * or takes the position's margin to its maintenance margin (a liquidation).
  */
-import {
-  D,
-  type ExchangeState,
-  type Order,
-  type Position,
-  type Product,
-} from '../state/exchange-state.js';
+
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import { ReachIndex } from '../state/reach-index.js';
+import { D, type Order, type Position, type Product } from '../state/records.js';
 import { closesPosition } from './ledger.js';
 import { cancel, reachedBy, triggerConditionalOrders, waitsForFall } from './matching.js';
 import { closePosition, liquidatedAt, liquidationPrice, openQuantity } from './positions.js';

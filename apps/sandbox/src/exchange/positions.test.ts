@@ -9,7 +9,7 @@ import {
 } from '@exchange-kit/contract/exchange/schemas';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { D, type Position, type Product } from '../state/exchange-state.js';
+import { D, type Position, type Product } from '../state/records.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import * as trading from '../testing/trading.js';

@@ -1,5 +1,5 @@
-import { D, isOpen, type Order, type Position, type Product } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
+import { D, isOpen, type Order, type Position, type Product } from '../state/records.js';
 import { borrowForFill, chargeDueInterest, repayForClose } from './borrowing.js';
 import { adjustReserved, closesPosition, houseUserId, marginOf, postEntry } from './ledger.js';
 

@@ -1,6 +1,7 @@
 import type { components } from '@exchange-kit/contract/exchange';
 import { hasFlag } from '@exchange-kit/contract/state-tables';
-import type { D, ExchangeState } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import type { D } from '../state/records.js';
 import { availableOf, liveLoanBids } from './loan-bids.js';
 import { heldBy } from './withdrawal-moves.js';
 

@@ -1,13 +1,6 @@
 import type { components } from '@exchange-kit/contract/exchange';
-import {
-  D,
-  type ExchangeState,
-  isOpen,
-  type Loan,
-  type Order,
-  type Position,
-  type Product,
-} from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
+import { D, isOpen, type Loan, type Order, type Position, type Product } from '../state/records.js';
 import { dailyInterest, totalInterest } from './borrowing.js';
 import {
   liquidationPrice,

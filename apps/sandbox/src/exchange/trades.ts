@@ -13,9 +13,9 @@ import {
   later,
   refusedFromHistory,
 } from '../handling/operation.js';
-import { D, isOpen, type Order, type Position } from '../state/exchange-state.js';
 import { idNamed } from '../state/ids.js';
 import type { Journal } from '../state/journal.js';
+import { D, isOpen, type Order, type Position } from '../state/records.js';
 import { chargeDueInterest } from './borrowing.js';
 import { actingUser } from './caller.js';
 import { finerThan } from './currencies.js';

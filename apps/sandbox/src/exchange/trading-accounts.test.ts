@@ -4,7 +4,7 @@ import {
   zListTradingAccountsResponse,
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { balances, freshProduct, place } from '../testing/trading.js';

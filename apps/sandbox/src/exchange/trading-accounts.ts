@@ -4,8 +4,9 @@ import type { zUpdateTradingAccountBody } from '@exchange-kit/contract/exchange/
 import type * as z from 'zod/mini';
 import { NotFound } from '../handling/errors.js';
 import type { ExchangeHandlerOf, Handlers } from '../handling/operation.js';
-import { D, type ExchangeState, type Product } from '../state/exchange-state.js';
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { D, type Product } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { tradeView } from './trade-view.js';
 

@@ -1,8 +1,8 @@
 import { hasFlag, requirements } from '@exchange-kit/contract/state-tables';
 import { NotFound, Refusal } from '../handling/errors.js';
 import { type LaterReply, refusedFromHistory } from '../handling/operation.js';
-import type { D, Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import type { D, Withdrawal } from '../state/records.js';
 import { adjustReserved, houseUserId, postEntry } from './ledger.js';
 
 type WithdrawalState = Withdrawal['state'];

@@ -12,7 +12,7 @@ import {
 } from '@exchange-kit/contract/exchange/schemas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFound } from '../handling/errors.js';
-import { D, type Withdrawal } from '../state/exchange-state.js';
+import { D, type Withdrawal } from '../state/records.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { balances } from '../testing/trading.js';

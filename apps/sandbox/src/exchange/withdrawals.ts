@@ -1,7 +1,7 @@
 import { Refusal } from '../handling/errors.js';
 import { type ExchangeHandlerOf, type Handlers, later } from '../handling/operation.js';
-import { type Currency, D, type User, type Withdrawal } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
+import { type Currency, D, type User, type Withdrawal } from '../state/records.js';
 import { actingUser } from './caller.js';
 import { currencyOfType, finerThan } from './currencies.js';
 import { withdrawalFee } from './fee-rules.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveMarkPrice } from '../exchange/position-exits.js';
 import { addProduct } from '../seeding.js';
 import type { RunningSandbox } from '../server.js';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 import { type Client, demoClient, startTestSandbox, valid } from '../test-support.js';
 import { ReplyCache } from './reply-cache.js';
 

@@ -10,7 +10,6 @@ import type * as z from 'zod/mini';
 import { NotAuthenticated } from '../handling/errors.js';
 import { canonicalUuid } from '../handling/ids.js';
 import type { DocumentedReply, PartnerHandlerOf } from '../handling/operation.js';
-import { D } from '../state/exchange-state.js';
 import type { Journal } from '../state/journal.js';
 import type {
   Intent as IntentRow,
@@ -18,6 +17,7 @@ import type {
   Session,
   Transaction,
 } from '../state/partner-state.js';
+import { D } from '../state/records.js';
 import { invalid, notFound } from './errors.js';
 import { type InstructionInput, putInstruction, settle } from './instructions.js';
 import { claimIntent } from './intents.js';

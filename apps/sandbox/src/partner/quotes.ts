@@ -1,5 +1,5 @@
-import { D } from '../state/exchange-state.js';
 import type { Asset, PartnerState } from '../state/partner-state.js';
+import { D } from '../state/records.js';
 import { invalid } from './errors.js';
 
 export type { Asset };

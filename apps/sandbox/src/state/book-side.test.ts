@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BookSide } from './book-side.js';
-import { D, type Order } from './exchange-state.js';
 import type { Writable } from './journal.js';
+import { D, type Order } from './records.js';
 
 const order = (side: 'buy' | 'sell', price: number, sequence: number) =>
   ({ id: sequence, side, price: new D(price), sequence }) as Order;

@@ -10,7 +10,7 @@ import { moveMarkPrice } from '../exchange/position-exits.js';
 import { type Client, type ParsedResponse, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import { getOrder, place } from '../testing/trading.js';
-import { D } from './exchange-state.js';
+import { D } from './records.js';
 
 const T0 = 1_716_000_000_000;
 

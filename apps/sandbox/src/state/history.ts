@@ -7,7 +7,7 @@ import type {
   Order,
   Position,
   Withdrawal,
-} from './exchange-state.js';
+} from './records.js';
 
 /** Which of a user's orders a list shows: each filter given must match. */
 export interface OrderFilter {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { D, type OAuthRequest, type Order, type Position } from './exchange-state.js';
 import { Changes, Journal } from './journal.js';
+import { D, type OAuthRequest, type Order, type Position } from './records.js';
 import { SandboxState } from './sandbox-state.js';
 
 const position = (id: number, userId: number): Position => ({

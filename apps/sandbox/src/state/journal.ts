@@ -1,14 +1,6 @@
-import type {
-  Account,
-  D,
-  ExchangeState,
-  Fill,
-  LedgerEntry,
-  Order,
-  OwnFill,
-  Position,
-} from './exchange-state.js';
+import type { ExchangeState } from './exchange-state.js';
 import type { PartnerState } from './partner-state.js';
+import type { Account, D, Fill, LedgerEntry, Order, OwnFill, Position } from './records.js';
 import {
   type HistoryKind,
   type RecordKind,

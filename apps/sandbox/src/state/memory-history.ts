@@ -1,15 +1,7 @@
-import {
-  type ExchangeState,
-  type Fill,
-  type LedgerEntry,
-  type Loan,
-  loanPlaceOf,
-  type Order,
-  type Position,
-  type Withdrawal,
-} from './exchange-state.js';
+import { type ExchangeState, loanPlaceOf } from './exchange-state.js';
 import type { EntryFilter, HeldTrade, HistoryReads, OrderKey, OwnFill, Page } from './history.js';
 import { idNamed } from './ids.js';
+import type { Fill, LedgerEntry, Loan, Order, Position, Withdrawal } from './records.js';
 
 /** Whether `order` is `userId`'s and the id names it: digits only, as the store reads them. */
 export function orderByKey(state: ExchangeState, userId: number, key: OrderKey): Order | undefined {

@@ -3,7 +3,7 @@ import type {
   SettlementDirection as Direction,
   SettlementMethod as Method,
 } from '@exchange-kit/contract/partner';
-import type { D } from './exchange-state.js';
+import type { D } from './records.js';
 
 type Schemas = components['schemas'];
 

@@ -1,20 +1,4 @@
-import {
-  type ApiTokenRecord,
-  type ClockOffset,
-  type Currency,
-  type Deposit,
-  ExchangeState,
-  type LedgerEntry,
-  type LeverageSetting,
-  type Loan,
-  type LoanBid,
-  type LoanBookLevel,
-  type MarkPrice,
-  type OAuthRequest,
-  type Product,
-  type User,
-  type Withdrawal,
-} from './exchange-state.js';
+import { ExchangeState } from './exchange-state.js';
 import { OneUseTokens } from './one-use-tokens.js';
 import {
   type Instruction,
@@ -25,6 +9,22 @@ import {
   type Session,
   type Transaction,
 } from './partner-state.js';
+import type {
+  ApiTokenRecord,
+  ClockOffset,
+  Currency,
+  Deposit,
+  LedgerEntry,
+  LeverageSetting,
+  Loan,
+  LoanBid,
+  LoanBookLevel,
+  MarkPrice,
+  OAuthRequest,
+  Product,
+  User,
+  Withdrawal,
+} from './records.js';
 
 /**
  * The sandbox as it stands: the exchange, Quick Exchange, and the last nonce spent in each

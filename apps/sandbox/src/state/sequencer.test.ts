@@ -31,8 +31,8 @@ import {
   startTestSandbox,
   valid,
 } from '../test-support.js';
-import { D } from './exchange-state.js';
 import type { Intent } from './partner-state.js';
+import { D } from './records.js';
 import type { SandboxState } from './sandbox-state.js';
 import { Sequencer } from './sequencer.js';
 import { snapshot } from './snapshot.test-support.js';

@@ -1,8 +1,9 @@
-import { isOpen, type Sequences } from './exchange-state.js';
+import type { Sequences } from './exchange-state.js';
 import type { HistoryReads } from './history.js';
 import { Changes, Journal } from './journal.js';
 import { getOrCreate } from './lists.js';
 import { memoryHistory } from './memory-history.js';
+import { isOpen } from './records.js';
 import { recordKinds, SandboxState } from './sandbox-state.js';
 import type { SandboxStorage, StoredReads } from './storage.js';
 

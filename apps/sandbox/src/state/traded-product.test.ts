@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D } from './exchange-state.js';
+import { D } from './records.js';
 import { secondsInADay, type TradedFill } from './seconds-of-a-day.js';
 import { TradedProduct } from './traded-product.js';
 

@@ -1,5 +1,5 @@
-import type { LedgerEntry, Loan } from '../state/exchange-state.js';
 import type { Changes } from '../state/journal.js';
+import type { LedgerEntry, Loan } from '../state/records.js';
 import { fillSeconds, secondsFolded } from './seconds-kept.js';
 import type { Table } from './table.js';
 

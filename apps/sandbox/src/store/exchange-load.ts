@@ -1,12 +1,6 @@
 import { hasFlag, statesWith, stateTables } from '@exchange-kit/contract/state-tables';
-import {
-  type D,
-  ExchangeState,
-  loanKey,
-  type Order,
-  ownFillKey,
-  type Withdrawal,
-} from '../state/exchange-state.js';
+import { ExchangeState, loanKey, ownFillKey } from '../state/exchange-state.js';
+import type { D, Order, Withdrawal } from '../state/records.js';
 import { type SecondOfFills, secondsInADay } from '../state/seconds-of-a-day.js';
 import type { Queryable } from './queryable.js';
 import { readRecords, readSelectRecords } from './record-readers.js';

@@ -1,5 +1,5 @@
-import { type Account, D, type Fill, type Order, type Position } from '../state/exchange-state.js';
 import type { Asset, Price } from '../state/partner-state.js';
+import { type Account, D, type Fill, type Order, type Position } from '../state/records.js';
 import type { Records } from '../state/sandbox-state.js';
 import type { Queryable } from './queryable.js';
 import { type StoredTable, selectFrom, tables } from './sandbox-tables.js';

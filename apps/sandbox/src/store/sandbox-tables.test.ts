@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOpen } from '../state/exchange-state.js';
 import { Changes } from '../state/journal.js';
+import { isOpen } from '../state/records.js';
 import { demoClient, startTestSandbox } from '../test-support.js';
 import { pendingTransaction } from '../testing/pending-transaction.js';
 import { changesSql } from './batch-writes.js';

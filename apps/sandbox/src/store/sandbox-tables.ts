@@ -1,13 +1,5 @@
-import type {
-  Account,
-  D,
-  Fill,
-  Order,
-  OwnFill,
-  Position,
-  TrailingStop,
-} from '../state/exchange-state.js';
 import type { Asset, Price } from '../state/partner-state.js';
+import type { Account, D, Fill, Order, OwnFill, Position, TrailingStop } from '../state/records.js';
 import { historyKinds, type RecordKind, type Records } from '../state/sandbox-state.js';
 import type { ColumnType, Table } from './table.js';
 

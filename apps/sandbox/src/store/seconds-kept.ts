@@ -1,4 +1,4 @@
-import type { Fill } from '../state/exchange-state.js';
+import type { Fill } from '../state/records.js';
 import { folded, type SecondOfFills, secondOf } from '../state/seconds-of-a-day.js';
 import type { Table } from './table.js';
 

@@ -1,4 +1,4 @@
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 
 /**
  * Reads decimals so that equal values share one object: a D is never changed in place, and

@@ -1,4 +1,3 @@
-import type { Order } from '../state/exchange-state.js';
 import type {
   EntryFilter,
   HistoryReads,
@@ -7,6 +6,7 @@ import type {
   StoredHistory,
 } from '../state/history.js';
 import { idNamed } from '../state/ids.js';
+import type { Order } from '../state/records.js';
 import type { Database } from './database.js';
 import { fundingHistory } from './funding-history.js';
 import {

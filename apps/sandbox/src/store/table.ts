@@ -1,4 +1,4 @@
-import type { D } from '../state/exchange-state.js';
+import type { D } from '../state/records.js';
 
 /** A column's value as memory holds it. */
 export type Value = string | number | boolean | D | null;

@@ -1,5 +1,5 @@
-import type { Position } from '../state/exchange-state.js';
 import type { HeldTrade, HistoryReads, TradeFilter } from '../state/history.js';
+import type { Position } from '../state/records.js';
 import type { Database } from './database.js';
 import {
   bigint,

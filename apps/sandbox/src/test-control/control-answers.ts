@@ -1,5 +1,5 @@
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import { D } from '../state/exchange-state.js';
+import { D } from '../state/records.js';
 
 /** A 422 naming `field` and why, as the interfaces refuse a field. */
 export const refused = (field: string, code: string): Serialized =>

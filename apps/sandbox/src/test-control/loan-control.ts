@@ -3,7 +3,7 @@ import { houseUserId } from '../exchange/ledger.js';
 import { availableOf } from '../exchange/loan-bids.js';
 import { NotFound, Refusal } from '../handling/errors.js';
 import { type Serialized, uncachedJson } from '../http/reply-cache.js';
-import type { LoanBid } from '../state/exchange-state.js';
+import type { LoanBid } from '../state/records.js';
 import { positiveDecimal, refused } from './control-answers.js';
 import type { ControlCall } from './control-route.js';
 
