@@ -4,7 +4,9 @@ import { clientBench } from './clients.js';
 import { conformanceBench } from './conformance.js';
 import { eventsBench } from './events.js';
 import { nonceBench } from './nonce.js';
-import { deepBookBench, historyBench, matchingBench, sandboxBench } from './sandbox.js';
+import { deepBookBench } from './sandbox/deep-book.js';
+import { historyBench } from './sandbox/history.js';
+import { matchingBench, sandboxBench } from './sandbox.js';
 
 const parts = {
   clients: async () => (await clientBench()).markdown,
