@@ -22,7 +22,8 @@ import { bookMarginFill } from './positions.js';
  * Matches `taker` against the opposite side of its product's book by price-time priority:
  * best price first, oldest order first at one price, always at the resting order's price.
  * A limit order stops at its price and rests with what is left; a market order takes what
- * the book offers (within its range, for market_with_range) and its remainder is cancelled.
+ * the book offers (within its range, for market_with_range) and its remainder is cancelled:
+ * it keeps the quantity asked, so its `filled_quantity` tells a shortfall.
  */
 export function matchOrder(journal: Journal, taker: Order, now: number): void {
   for (;;) {
@@ -37,9 +38,7 @@ export function matchOrder(journal: Journal, taker: Order, now: number): void {
   }
   if (takesOnly(taker.orderType) && isOpen(taker)) {
     const ending = journal.touchOrder(taker);
-    const filled = taker.filledQuantity.gt(0);
-    ending.status = filled ? 'filled' : 'cancelled';
-    if (filled) ending.quantity = taker.filledQuantity;
+    ending.status = 'cancelled';
     ending.updatedAt = now;
     journal.reposition(taker);
     syncReserve(journal, taker);

@@ -226,6 +226,25 @@ describe('matching and balances', () => {
     expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
   });
 
+  it('cancels what the book cannot fill of a market order, keeping the quantity asked', async () => {
+    const product_id = await freshProduct();
+    const seller = sandbox.addUser();
+    const buyer = sandbox.addUser();
+    await place(seller.call, { product_id, side: 'sell', price: '9300000', quantity: '0.01' });
+    const taken = await place(buyer.call, {
+      product_id,
+      order_type: 'market',
+      price: undefined,
+      quantity: '0.03',
+    });
+    // A bot compares filled_quantity with quantity to see the shortfall.
+    expect(taken).toMatchObject({ status: 'cancelled', quantity: '0.03', filled_quantity: '0.01' });
+    const read = await getOrder(buyer.call, taken.id);
+    expect(read).toMatchObject({ status: 'cancelled', quantity: '0.03', filled_quantity: '0.01' });
+    expect((await balances(buyer.call, 'BTC')).balance).toBe('10.01');
+    expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
+  });
+
   it('fills a market_with_range order only within its range of the best price', async () => {
     const product_id = await freshProduct();
     const seller = sandbox.addUser();
@@ -251,10 +270,11 @@ describe('matching and balances', () => {
       quantity: '0.03',
       price_range: '100',
     });
-    // The third ask lies beyond 9300000 + 100: the order takes two and the rest is cancelled.
+    // The third ask lies beyond 9300000 + 100: the order takes two and the rest is cancelled,
+    // its quantity still the one asked, so the shortfall shows.
     expect(filled).toMatchObject({
-      status: 'filled',
-      quantity: '0.02',
+      status: 'cancelled',
+      quantity: '0.03',
       filled_quantity: '0.02',
       price: '9300100',
       average_price: '9300050',

@@ -270,8 +270,8 @@ export function placeOrder(
   if (limited || waits) syncReserve(journal, order);
   if (waits) return order;
   matchOrder(journal, order, now);
-  if (takesOnly(input.order_type) && order.status === 'cancelled') {
-    throw refuse('quantity', order.filledQuantity.isZero() ? 'no_liquidity' : 'not_filled');
+  if (takesOnly(input.order_type) && order.filledQuantity.isZero()) {
+    throw refuse('quantity', 'no_liquidity');
   }
   afterTrading(journal, product.id, now);
   return order;

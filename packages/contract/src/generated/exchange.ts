@@ -1521,7 +1521,7 @@ export interface components {
         LimitOrderCreate: LimitOrderCreate;
         /** @description A limit order that only rests: refused when it would take liquidity at `price` on arrival. */
         LimitPostOnlyOrderCreate: LimitPostOnlyOrderCreate;
-        /** @description A market order, taking the best prices on offer at once. */
+        /** @description A market order, taking the best prices on offer at once. What the book cannot fill is cancelled: the order ends `cancelled` with the `quantity` it was placed with and the `filled_quantity` it took (sandbox rule; the description does not show it). With nothing on offer it is refused (`quantity`: `no_liquidity`) and no order is placed. */
         MarketOrderCreate: MarketOrderCreate;
         /** @description A market order that takes nothing beyond `price_range` from the best price on offer on arrival. */
         MarketWithRangeOrderCreate: MarketWithRangeOrderCreate;
@@ -5862,7 +5862,7 @@ export type LimitPostOnlyOrderCreate = OrderCreateFields & {
      */
     order_type: "limit_post_only";
 };
-/** @description A market order, taking the best prices on offer at once. */
+/** @description A market order, taking the best prices on offer at once. What the book cannot fill is cancelled: the order ends `cancelled` with the `quantity` it was placed with and the `filled_quantity` it took (sandbox rule; the description does not show it). With nothing on offer it is refused (`quantity`: `no_liquidity`) and no order is placed. */
 export type MarketOrderCreate = OrderCreateFields & {
     /** @constant */
     order_type: "market";

@@ -411,7 +411,7 @@ export const zLimitPostOnlyOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOr
 });
 
 /**
- * A market order, taking the best prices on offer at once.
+ * A market order, taking the best prices on offer at once. What the book cannot fill is cancelled: the order ends `cancelled` with the `quantity` it was placed with and the `filled_quantity` it took (sandbox rule; the description does not show it). With nothing on offer it is refused (`quantity`: `no_liquidity`) and no order is placed.
  */
 export const zMarketOrderCreate = /* @__PURE__ */ z.strictObject({ ...zOrderCreateFields.shape,
     order_type: /* @__PURE__ */ z.literal('market')
