@@ -144,11 +144,10 @@ describe('runnable samples against the sandbox', () => {
         .split('\n')
         .map((l) => l.replace(/[\d.]+/g, 'N'));
     expect(shape(out)).toEqual(shape(printed));
-    // And the digits that follow from the demo rates: a maker fee of 0.05%, the BTC fee.
-    expect(out).toMatch(
-      /^ok: order \d+: fee -0\.000005 BTC, estimated 0\.000005, order_fee 0\.000005$/m,
-    );
-    expect(out).toMatch(/^BTC: 0\.01 trade, -0\.000005 trade_fee\nok: BTC [\d.]+ \+ 2 entries = /m);
+    // And the digits that follow from the demo rates: a maker fee of 0.05% of 95000 JPY, in
+    // the quote currency, so the BTC ledger holds the trade alone.
+    expect(out).toMatch(/^ok: order \d+: fee -47\.5 JPY, estimated 47\.5, order_fee 47\.5$/m);
+    expect(out).toMatch(/^BTC: 0\.01 trade\nok: BTC [\d.]+ \+ 1 entries = /m);
     expect(out).toMatch(/^ok: withdrawal \d+ holds 0\.0105 BTC$/m);
   });
 

@@ -168,12 +168,15 @@ check(
   decimal(pnl).eq(closed.close_pnl) && realized.eq(pnl),
 );
 // Its fees in the funding currency: the opening order's order_fee and the trade's close_fee.
+// The spot bid's fee is in yen too: the fees counted are those of the other fills.
 const opened = await client.orders.get({ id: opening.id });
 const margin = position.funding_currency;
+const spotFills = new Set(fills.map((fill) => fill.id));
 const marginFees = sum(
   0,
   ...entries
     .filter((e) => e.transaction_type === 'trade_fee' && e.currency === margin)
+    .filter((e) => !spotFills.has(Number(e.source_object_id)))
     .map((e) => e.gross_amount),
 );
 check(

@@ -135,7 +135,7 @@ const estimateFee: ExchangeHandlerOf<'estimateFee'> = ({ journal, body }) => {
   const fundingCurrency = fundingCurrencyFor(product, body.funding_currency);
   const price = new D(body.price);
   const role = roleOf(journal.exchange, body, product.id, price);
-  const fee = fillFee({ side: body.side, tradingType, fundingCurrency }, role, product, {
+  const fee = fillFee({ tradingType, fundingCurrency }, role, product, {
     quantity: new D(body.quantity),
     price,
   });

@@ -23,21 +23,19 @@ export function highestFeeRate(product: Product): D {
 export const feeOn = (amount: D, rate: D): D => amount.times(rate);
 
 /** What of an order decides the fee of its fill. */
-export type FeePayer = Pick<Order, 'side' | 'tradingType' | 'fundingCurrency'>;
+export type FeePayer = Pick<Order, 'tradingType' | 'fundingCurrency'>;
 
 /**
- * What one side of a fill is charged its fee on, and in: on spot, what it receives (the base
- * amount a buy gets, the quote amount a sell gets); on margin, the notional, in the funding
- * currency its margin is held in.
+ * What one side of a fill is charged its fee on, and in: on spot, the value traded, in the
+ * quote currency, whichever side (as the exchange's clients read `order_fee`); on margin, the
+ * notional, in the funding currency its margin is held in.
  */
 function feeBase(payer: FeePayer, product: Product, quantity: D, price: D) {
   if (payer.tradingType !== 'spot') {
     const inBase = payer.fundingCurrency === product.baseCurrency;
     return { currency: payer.fundingCurrency, amount: inBase ? quantity : quantity.times(price) };
   }
-  return payer.side === 'buy'
-    ? { currency: product.baseCurrency, amount: quantity }
-    : { currency: product.quotedCurrency, amount: quantity.times(price) };
+  return { currency: product.quotedCurrency, amount: quantity.times(price) };
 }
 
 /** The fee one side of a fill of `quantity` at `price` is charged, and its currency. */

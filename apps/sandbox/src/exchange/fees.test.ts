@@ -131,7 +131,7 @@ describe('order_fee', () => {
     const [maker, taker] = [sandbox.addUser(), sandbox.addUser()];
     const at = { product_id, price: '1425' };
     // A sell that two buys take in turn, a spot one and a margin one, and a margin sell that
-    // a spot buy takes whole: fees in what a spot side receives or a margin side's funding.
+    // a spot buy takes whole: fees in the quote currency on spot, in the funding on margin.
     const resting = await place(maker.call, { ...at, side: 'sell', quantity: '1.00000015' });
     const spotBuy = await place(taker.call, { ...at, side: 'buy', quantity: '0.4' });
     const marginBuy = await place(taker.call, {
@@ -151,10 +151,10 @@ describe('order_fee', () => {
     const spotTaker = await place(taker.call, { ...at, side: 'buy', quantity: '0.3' });
     const expected = [
       [maker, resting, '0.712500106875', 2],
-      [taker, spotBuy, '0.0006', 1],
+      [taker, spotBuy, '0.855', 1],
       [taker, marginBuy, '1.282500320625', 1],
       [maker, marginSell, '0.21375', 1],
-      [taker, spotTaker, '0.00045', 1],
+      [taker, spotTaker, '0.64125', 1],
     ] as const;
     for (const [user, order, fee, fills] of expected) {
       const shown = (await getOrder(user.call, order.id)).order_fee;
@@ -168,15 +168,15 @@ describe('order_fee', () => {
     const user = sandbox.addUser();
     const sell = await place(user.call, { product_id, side: 'sell', price: '100', quantity: '2' });
     const buy = await place(user.call, { product_id, side: 'buy', price: '100', quantity: '2' });
-    // The buy took 2 (0.2% of the 2 BTC it received); the sell made 200 JPY (0.1%).
-    expect((await getOrder(user.call, buy.id)).order_fee).toBe('0.004');
+    // The buy took 200 JPY's worth (0.2%); the sell made 200 JPY (0.1%): both in JPY.
+    expect((await getOrder(user.call, buy.id)).order_fee).toBe('0.4');
     expect((await getOrder(user.call, sell.id)).order_fee).toBe('0.2');
     expect(await chargedTo(user.call, product_id, Number(sell.id))).toEqual({
       sum: '0.2',
       fills: 1,
     });
     expect(await chargedTo(user.call, product_id, Number(buy.id))).toEqual({
-      sum: '0.004',
+      sum: '0.4',
       fills: 1,
     });
   });

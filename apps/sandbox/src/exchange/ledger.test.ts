@@ -44,20 +44,24 @@ describe('the ledger', () => {
     const [seller, buyer] = [sandbox.addUser(), sandbox.addUser()];
     await place(seller.call, { product_id, side: 'sell', price: '1425', quantity: '1.00000015' });
     await place(buyer.call, { product_id, side: 'buy', price: '1425', quantity: '1.00000015' });
-    // The buyer took: it pays the taker fee on what it received, every digit kept.
-    const [jpy] = await history(buyer.call, '?currency=JPY');
-    const [fee, btc] = await history(buyer.call, '?currency=BTC&limit=10');
+    // The buyer took: it pays the taker fee on the value, in yen, every digit kept.
+    const [fee, jpy] = await history(buyer.call, '?currency=JPY&limit=10');
+    const [btc] = await history(buyer.call, '?currency=BTC');
     expect(jpy).toMatchObject({ amount: '-1425.00021375', balance: '99998574.99978625' });
-    expect(btc).toMatchObject({ amount: '1.00000015', source_action: 'trade' });
+    expect(btc).toMatchObject({
+      amount: '1.00000015',
+      balance: '11.00000015',
+      source_action: 'trade',
+    });
     expect(fee).toMatchObject({
-      amount: '-0.001500000225',
-      balance: '10.998500149775',
+      amount: '-2.137500320625',
+      balance: '99998572.862285929375',
       source_action: 'trade_fee',
       source_object_type: 'Execution',
       source_object_id: btc?.source_object_id,
     });
     expect(jpy?.source_object_id).toBe(btc?.source_object_id);
-    expect((await balances(buyer.call, 'BTC')).balance).toBe(fee?.balance);
+    expect((await balances(buyer.call, 'JPY')).balance).toBe(fee?.balance);
     // The seller made: the maker fee, in the yen it received.
     const sold = await history(seller.call, '?currency=JPY&limit=10');
     expect(sold.map((entry) => entry.source_action)).toEqual(['trade_fee', 'trade', 'funding']);
@@ -68,7 +72,7 @@ describe('the ledger', () => {
       entry.amount.toFixed(),
     ]);
     expect(paid).toEqual([
-      ['BTC', '0.001500000225'],
+      ['JPY', '2.137500320625'],
       ['JPY', '0.712500106875'],
     ]);
   });
@@ -89,6 +93,25 @@ describe('the ledger', () => {
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999999', reserved: '50' });
     const [fee] = await history(trader.call, '?currency=JPY&source_action=trade_fee');
     expect(fee).toMatchObject({ amount: '-1', balance: '99999999' });
+  });
+
+  it('has a spot buy hold its fee with its value, and refuses one the balance cannot pay for', async () => {
+    const product_id = await freshProduct(sandbox, { takerFee: '0.01', makerFee: '0.005' });
+    const buyer = sandbox.addUser();
+    await place(buyer.call, { product_id, side: 'buy', price: '100', quantity: '1' });
+    // The value, 100, and its fee at the higher of the two rates, 1.
+    expect((await balances(buyer.call, 'JPY')).reserved).toBe('101');
+    await place(sandbox.addUser().call, { product_id, side: 'sell', price: '100', quantity: '1' });
+    // It rested, so it made: the maker fee, 0.5, in yen; the rest of the hold is let go.
+    expect(await balances(buyer.call, 'JPY')).toEqual({ balance: '99999899.5', reserved: '0' });
+    // A fresh user's 100,000,000 yen pay the value of a million at 100, not its fee as well.
+    const refused = await sandbox.addUser().call('POST', '/orders', {
+      body: { order_type: 'limit', product_id, side: 'buy', price: '100', quantity: '1000000' },
+    });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { user: ['not_enough_free_balance'] } },
+    });
   });
 
   it('shows what holds a reserved balance: each live order and each open position', async () => {

@@ -40,10 +40,10 @@ export const closesPosition = (order: Pick<Order, 'unwoundTradeId' | 'tradingTyp
   order.unwoundTradeId !== null && order.tradingType !== 'spot';
 
 /**
- * What `quantity` of `order` at `price` takes of its owner's funds: on spot, the quote amount
- * a buy pays or the base amount a sell gives (its fee is taken from what it receives); on any
- * other trading type, its margin and the fee on its notional, both paid in the funding
- * currency, at the higher of the product's two rates since either may apply.
+ * What `quantity` of `order` at `price` takes of its owner's funds, its fee at the higher of
+ * the product's two rates since either may apply: on spot, the quote amount a buy pays and
+ * its fee, or the base amount a sell gives (its fee is taken from the quote it receives); on
+ * any other trading type, its margin and the fee on its notional, both in the funding currency.
  */
 export function fundsFor(
   order: Order,
@@ -60,9 +60,12 @@ export function fundsFor(
       amount: margin.plus(feeOn(notional, highestFeeRate(product))),
     };
   }
-  return order.side === 'buy'
-    ? { currency: product.quotedCurrency, amount: quantity.times(price) }
-    : { currency: product.baseCurrency, amount: quantity };
+  if (order.side === 'sell') return { currency: product.baseCurrency, amount: quantity };
+  const value = quantity.times(price);
+  return {
+    currency: product.quotedCurrency,
+    amount: value.plus(feeOn(value, highestFeeRate(product))),
+  };
 }
 
 /**

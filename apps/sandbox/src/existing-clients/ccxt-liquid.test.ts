@@ -89,6 +89,9 @@ describe("ccxt's liquid class", () => {
     const filled = await liquid.createOrder(btcJpy, 'limit', 'buy', 0.01, crossingPrice);
     const order = await liquid.fetchOrder(filled.id, btcJpy);
     expect(order).toMatchObject({ status: 'closed', filled: 0.01 });
+    // ccxt reads order_fee in the quote currency: the taker's 0.15% of 95000.01 JPY.
+    expect(order.fee?.currency).toBe('JPY');
+    expect(order.fee?.cost).toBeCloseTo(0.01 * crossingPrice * 0.0015, 6);
     const closed = await liquid.fetchClosedOrders(btcJpy);
     expect(closed.map((each) => each.id)).toContain(filled.id);
 
@@ -103,6 +106,15 @@ describe("ccxt's liquid class", () => {
     const balance = await liquid.fetchBalance();
     expect(balance.BTC?.total).toBeGreaterThan(0);
     expect(balance.JPY?.total).toBeGreaterThan(0);
+  });
+
+  it('sees a market order the book cannot fill whole as short of its amount', async () => {
+    const asked = 1000;
+    const bought = await liquid.createOrder(btcJpy, 'market', 'buy', asked);
+    expect(bought.amount).toBe(asked);
+    expect(bought.filled).toBeGreaterThan(0);
+    expect(bought.filled).toBeLessThan(asked);
+    expect(bought.status).toBe('canceled');
   });
 
   it('withdraws and lists its withdrawals', async () => {

@@ -537,11 +537,11 @@ describe('migrate', () => {
       const written = await charged();
       expect(written.orders.map((row) => row.fee)).toEqual([
         '0.712500106875',
-        '0.0006',
+        '0.855',
         '1.282500320625',
         '0.21375',
-        '0.00045',
-        '0.0001',
+        '0.64125',
+        '0.1425',
         '0.4275',
       ]);
       expect(written.trades).toEqual([{ id: tradeId, fee: '0.4275' }]);

@@ -71,9 +71,9 @@ describe('a ledger entry in the store', () => {
   it('is written with its place by the sandbox, the store placing none of them', async () => {
     await withoutTriggers(['ledger_entries.ledger_entries_placed'], async () => {
       const { buyer, seller } = await trade('1');
-      // Funding, the trade and its fee on the side each receives.
-      expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(2));
-      expect(await places(buyer.userId, 'BTC')).toEqual(oneTo(3));
+      // Funding, the trade and, in the quote currency, its fee.
+      expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(3));
+      expect(await places(buyer.userId, 'BTC')).toEqual(oneTo(2));
       expect(await places(seller.userId, 'JPY')).toEqual(oneTo(3));
     });
   });
@@ -93,7 +93,7 @@ describe('a ledger entry in the store', () => {
     const seller = await trading.addUser();
     await place(seller.call, { product_id, price: '100', quantity: '0.1' });
     await sandbox.sequencer.settled();
-    expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(5));
+    expect(await places(buyer.userId, 'JPY')).toEqual(oneTo(6));
   });
 });
 
@@ -271,13 +271,13 @@ describe('the counts of fills and ledger entries in the store', () => {
         const { product_id, buyer } = await twoTrades();
         const { kept, counted } = await counts(product_id, buyer.userId);
         expect(kept.fills).toBe(2);
-        // The trades and their fees on the side each receives, beside each currency's funding.
+        // The trades and, in the quote currency, their fees, beside each currency's funding.
         expect(kept.entries).toEqual(
           expect.arrayContaining([
             { kind: 'BTC trade', n: '2' },
-            { kind: 'BTC trade_fee', n: '2' },
             { kind: 'JPY funding', n: '1' },
             { kind: 'JPY trade', n: '2' },
+            { kind: 'JPY trade_fee', n: '2' },
           ]),
         );
         expect(kept).toEqual(counted);

@@ -1492,7 +1492,7 @@ export interface components {
         UnixSecondsFractional: UnixSecondsFractional;
         /** @description A DecimalLike value or null. */
         NullableDecimalLike: NullableDecimalLike;
-        /** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency). */
+        /** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (on spot the quote currency, for a buy as for a sell, as the exchange's clients read it; a margin order's funding currency). */
         Order: Order;
         /** @description One page of orders. Some servers send the page numbers as numeric strings. */
         OrderList: OrderList;
@@ -1674,7 +1674,7 @@ export interface components {
          * @enum {string}
          */
         FeeType: FeeType;
-        /** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
+        /** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of the value traded, in the quote currency on spot (a buy's hold covers it), of the notional in the funding currency on margin. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
         FeeRule: FeeRule;
         /** @description Where a fee rule holds; a null condition holds for any value. */
         FeeConditions: FeeConditions;
@@ -5712,7 +5712,7 @@ export type CurrencyType = "crypto" | "fiat";
 export type UnixSecondsFractional = string;
 /** @description A DecimalLike value or null. */
 export type NullableDecimalLike = DecimalLike | null;
-/** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency). */
+/** @description An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (on spot the quote currency, for a buy as for a sell, as the exchange's clients read it; a margin order's funding currency). */
 export type Order = {
     /** @description System order id. */
     id: number | string;
@@ -6419,12 +6419,12 @@ export type TradeMarginAdjustment = {
  * @enum {string}
  */
 export type FeeType = "trade_fee" | "withdrawal_fee";
-/** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
+/** @description One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of the value traded, in the quote currency on spot (a buy's hold covers it), of the notional in the funding currency on margin. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value. */
 export type FeeRule = {
     id: number;
     fee_type: FeeType;
     conditions: FeeConditions;
-    /** @description `rate` (a fraction of what the side receives) or `fixed` (an amount). */
+    /** @description `rate` (a fraction of the value traded) or `fixed` (an amount). */
     charge_type: string;
     charge_value: DecimalLike;
     /** @description The currency a `fixed` charge is in; null for a rate. */

@@ -617,7 +617,7 @@ export const zOrderExecution = /* @__PURE__ */ z.intersection(zExecution, /* @__
 }));
 
 /**
- * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (what a spot side receives: the base currency for a buy, the quote currency for a sell; a margin order's funding currency).
+ * An order, as returned by edit, update_tpsl and cancel (and by convention by create, list and get). margin_used, margin_interest and unwound_trade_leverage_level are present in the update_tpsl and cancel responses. `order_fee` is what the order's fills have charged it so far (by convention), every digit: the sum of its `trade_fee` ledger entries against them, in the one currency they are charged in (on spot the quote currency, for a buy as for a sell, as the exchange's clients read it; a margin order's funding currency).
  */
 export const zOrder = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.union([
@@ -1034,7 +1034,7 @@ export const zTradeList = /* @__PURE__ */ z.object({
 });
 
 /**
- * One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of what the side receives, in that currency. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value.
+ * One fee rule: what it charges (`charge_type`, `charge_value`, `charge_base_currency`) where its `conditions` hold. A `trade_fee` rule is one side of a pair's fills at a fee tier, taker or maker, and charges a `rate`: that fraction of the value traded, in the quote currency on spot (a buy's hold covers it), of the notional in the funding currency on margin. A `withdrawal_fee` rule charges a `fixed` amount of `charge_base_currency` per withdrawal of it. A condition that is null holds for any value.
  */
 export const zFeeRule = /* @__PURE__ */ z.object({
     id: /* @__PURE__ */ z.int(),
