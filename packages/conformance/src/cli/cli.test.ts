@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -199,6 +199,20 @@ describe('exchange-conformance CLI', () => {
     expect(noSecret.stderr).toContain(
       'sign needs --token-id, the environment variable EXCHANGE_CONFORMANCE_TOKEN_SECRET',
     );
+  });
+
+  it('ends as it would when the reader of its output leaves first (`| head`)', async () => {
+    const child = spawn(tsx, ['--conditions=@exchange-kit/source', cli, 'list'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closed before the command writes a line: every write it makes meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it("runs as a command: its exit status and its streams are the process's", async () => {
