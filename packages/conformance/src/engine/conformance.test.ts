@@ -11,6 +11,7 @@ import { consoleSummary } from '../reports/console.js';
 import { curlOf } from '../reports/curl.js';
 import { sandboxTestControl } from '../sandbox-test-control.js';
 import { example } from '../scenarios/partner.js';
+import { signFor } from '../signing/sign.js';
 import { type FaultProxy, startFaultProxy } from '../testing/fault-proxy.js';
 import {
   cancelAfterEditIgnored,
@@ -575,6 +576,17 @@ describe('withdrawals', () => {
       report.results.map((r) => expect.stringMatching(new RegExp(`^${r.id} PASS`))),
     );
     expect(report.results).toHaveLength(5);
+    // Nor does it leave a withdrawal holding funds, run after run: it moved some to processing,
+    // and declines each.
+    for (const path of ['/crypto_withdrawals?currency=BTC', '/withdrawals?currency=JPY']) {
+      const signed = signFor({ tokenId: target.tokenId, path }, target.tokenSecret);
+      const listed = await fetch(`${target.exchangeUrl}${path}`, {
+        headers: { 'x-service-auth': signed },
+      });
+      const { models } = (await listed.json()) as { models: { state: string }[] };
+      expect(models.map((w) => w.state)).toContain('declined');
+      expect(models.filter((w) => w.state === 'processing' || w.state === 'pending')).toEqual([]);
+    }
   });
 });
 
