@@ -30,6 +30,36 @@ export async function entriesOf(context: ScenarioContext, currency: string, sour
 const sum = (values: unknown[]) =>
   values.reduce<Decimal>((total, value) => total.plus(String(value)), new Decimal(0));
 
+/**
+ * Each entry of `currency` in `entries` (newest first) holds the balance of the one before it
+ * plus its own amount: an amount or a balance that is off (a fee counted in a trade's balance,
+ * a trade net of its fee) breaks the chain at that entry. When the answer holds the whole of
+ * the currency's history, its first entry starts from nothing.
+ */
+function checkChained(history: RecordedCall, entries: Row[], currency: string): void {
+  const chain = entries.filter((entry) => entry.currency === currency);
+  const whole = entries.length < 1000;
+  chain.forEach((entry, n) => {
+    const before = chain[n + 1];
+    if (before === undefined && !whole) return;
+    const start = before === undefined ? '0' : String(before.balance);
+    let expected: string;
+    try {
+      expected = new Decimal(start).plus(String(entry.amount)).toFixed();
+    } catch {
+      expected = 'a decimal';
+    }
+    if (!sameDecimal(entry.balance, expected)) {
+      const after = before === undefined ? 'from nothing' : `after entry ${String(before.id)}`;
+      failAt(
+        `${currency}: entry ${String(entry.id)} (${String(entry.source_action)} ${String(entry.amount)}) says balance ${String(entry.balance)}, ${after}`,
+        history,
+        `${expected}: the balance before it plus its amount`,
+      );
+    }
+  });
+}
+
 async function checkExplained(context: ScenarioContext, order: OrderRef): Promise<string> {
   const fills = (await ownFillsOf(context, order)).mine.map((row) => String(row.id));
   const history = await context.caller.call('listBalanceHistory', { query: { limit: '1000' } });
@@ -64,6 +94,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
       );
     }
   }
+  for (const currency of currencies) checkChained(history, entries, currency);
   // The older list pages the same entries.
   const fees = entries.filter(
     (entry) =>

@@ -124,6 +124,30 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: "a trade entry's balance already has its fill's fee taken",
+    covers: 'LEDGER-EXPLAINS-BALANCE',
+    response: (request, response) =>
+      is(request, 'listBalanceHistory') && response.status === 200
+        ? withJson(response, (entries) => {
+            if (!Array.isArray(entries)) return entries;
+            const rows = entries as Row[];
+            const feeOf = (trade: Row) =>
+              rows.find(
+                (entry) =>
+                  entry.source_action === 'trade_fee' &&
+                  entry.currency === trade.currency &&
+                  entry.source_object_id === trade.source_object_id,
+              );
+            return rows.map((entry) => {
+              const fee = entry.source_action === 'trade' ? feeOf(entry) : undefined;
+              if (!fee) return entry;
+              const balance = new Decimal(String(entry.balance)).plus(String(fee.amount));
+              return { ...entry, balance: balance.toFixed() };
+            });
+          })
+        : response,
+  },
+  {
     name: 'the reserved balance details leave out the orders',
     covers: 'RESERVED-IS-DETAILED',
     response: (request, response) =>
