@@ -1,6 +1,6 @@
 import type { OAuthRequestIds } from '@exchange-kit/core/auth';
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus } from '../engine/context.js';
+import { bodyOf, expectStatus, sameDecimal } from '../engine/context.js';
 import { Failure, fixtureFailed } from '../engine/outcome.js';
 import { approvedRequest } from './oauth-grant.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -65,7 +65,11 @@ function expectFunds(what: string, seen: Funds, wanted: Funds, documented: strin
   });
 }
 
-async function request(run: Run, kind: Kind): Promise<number> {
+/**
+ * Requests a withdrawal of `kind`, which must be pending; with `shown`, it must also show the
+ * amount asked and the currency's fee.
+ */
+async function request(run: Run, kind: Kind, shown = false): Promise<number> {
   const created = await run.context.caller.call(kind.create, { body: kind.body });
   expectStatus(created, 200, `200 with the ${kind.name} withdrawal, pending`);
   const body = bodyOf(created);
@@ -78,16 +82,48 @@ async function request(run: Run, kind: Kind): Promise<number> {
   }
   const id = Number(body.id);
   run.made.push({ kind, id });
+  // What it holds is what it says: the amount asked and the currency's fee, every digit.
+  if (!shown) return id;
+  for (const [field, asked] of [
+    ['amount', kind.amount],
+    ['withdrawal_fee', kind.fee],
+  ] as const) {
+    if (!sameDecimal(body[field], asked.toFixed())) {
+      throw new Failure(
+        `the new ${kind.name} withdrawal ${id} shows ${field} ${String(body[field])}`,
+        {
+          received: `${field} ${JSON.stringify(body[field])}`,
+          documented: `${field} ${asked.toFixed()}, as asked and as the currency lists`,
+          call: created,
+        },
+      );
+    }
+  }
   return id;
 }
 
-/** Lists the withdrawals of `kind` in `state`; the one with `id` must be among them, in it. */
+/**
+ * Lists the withdrawals of `kind` (in `state`, where the list filters by it); the one with
+ * `id` must be among them, in it, and a list filtered by state must hold no other state.
+ */
 async function expectListed(run: Run, kind: Kind, id: number, state: string): Promise<void> {
+  const filtered = kind.name === 'crypto';
   const listed = await run.context.caller.call(kind.list, {
-    query: { currency: kind.currency, state, limit: '1000' },
+    query: { currency: kind.currency, ...(filtered ? { state } : {}), limit: '1000' },
   });
   expectStatus(listed, 200);
   const rows = (bodyOf(listed).models ?? []) as Row[];
+  const other = filtered ? rows.find((entry) => entry.state !== state) : undefined;
+  if (other) {
+    throw new Failure(
+      `the ${kind.name} withdrawals listed with state=${state} hold one ${String(other.state)}`,
+      {
+        received: `withdrawal ${String(other.id)}, state ${JSON.stringify(other.state)}`,
+        documented: `only withdrawals in state ${state}`,
+        call: listed,
+      },
+    );
+  }
   const row = rows.find((entry) => Number(entry.id) === id);
   if (row?.state !== state) {
     throw new Failure(`the ${kind.name} withdrawal ${id} is not listed ${state}`, {
@@ -214,7 +250,7 @@ const withdrawals: Scenario = {
       await evidence.check('WITHDRAWAL-RESERVES', async () => {
         for (const kind of kinds) {
           const before = await fundsOf(run, kind.currency);
-          const id = await request(run, kind);
+          const id = await request(run, kind, true);
           const wanted = { balance: before.balance, reserved: before.reserved.plus(held(kind)) };
           expectFunds(
             `the ${kind.name} withdrawal ${id} does not hold amount plus fee`,

@@ -957,7 +957,7 @@ export const requirements = [
     "expect": {
       "status": 200,
       "next": "pending",
-      "also": "the free balance of the currency drops by amount plus withdrawal_fee, which the reserved balance holds and its details show (holder_type withdrawal, the withdrawal's id, amount plus fee), and the withdrawal is listed pending"
+      "also": "the free balance of the currency drops by amount plus withdrawal_fee, which the reserved balance holds and its details show (holder_type withdrawal, the withdrawal's id, amount plus fee); the withdrawal shows the amount asked and the currency's withdrawal_fee, and is listed pending, a list filtered by state holding that state alone"
     }
   },
   {

@@ -22,6 +22,33 @@ export const withdrawalFaults: Fault[] = [
         : request,
   },
   {
+    name: 'a new withdrawal shows no fee, though it holds one',
+    covers: 'WITHDRAWAL-RESERVES',
+    response: (request, response) =>
+      is(request, 'createCryptoWithdrawal', 'createFiatWithdrawal') && response.status === 200
+        ? withJson(response, (body) => ({ ...(body as Row), withdrawal_fee: '0' }))
+        : response,
+  },
+  {
+    name: 'the crypto withdrawals listed by state hold one of another state',
+    covers: 'WITHDRAWAL-RESERVES',
+    alsoFails: ['WITHDRAWAL-PROCESSING', 'WITHDRAWAL-PROCESSED', 'WITHDRAWAL-DECLINED'],
+    testControl: true,
+    response: (request, response) => {
+      const state = new URLSearchParams(request.path.split('?')[1]).get('state');
+      return is(request, 'listCryptoWithdrawals') && state && response.status === 200
+        ? withJson(response, (page) => {
+            const models = ((page as Row).models as Row[]) ?? [];
+            const first = models[0];
+            const other = state === 'cancelled' ? 'pending' : 'cancelled';
+            return first
+              ? { ...(page as Row), models: [...models, { ...first, id: 0, state: other }] }
+              : page;
+          })
+        : response;
+    },
+  },
+  {
     name: 'the reserved balance details leave out the withdrawals',
     covers: 'WITHDRAWAL-RESERVES',
     response: (request, response) =>
