@@ -19,12 +19,26 @@ export function arrayOf(call: RecordedCall): Row[] {
   return call.json as Row[];
 }
 
-/** The caller's ledger entries of `currency` and `sourceAction`, newest first. */
+/**
+ * The caller's ledger entries of `currency` and `sourceAction`, newest first: an entry of
+ * another currency or action fails the check at hand, naming the filter it slipped past.
+ */
 export async function entriesOf(context: ScenarioContext, currency: string, sourceAction: string) {
   const call = await context.caller.call('listBalanceHistory', {
     query: { currency, source_action: sourceAction, limit: '1000' },
   });
-  return arrayOf(call);
+  const entries = arrayOf(call);
+  const stray = entries.find(
+    (entry) => entry.currency !== currency || entry.source_action !== sourceAction,
+  );
+  if (stray) {
+    failAt(
+      `GET /balance_history?currency=${currency}&source_action=${sourceAction} answered entry ${String(stray.id)}, ${String(stray.currency)} ${String(stray.source_action)}`,
+      call,
+      `entries of ${currency} and ${sourceAction} alone`,
+    );
+  }
+  return entries;
 }
 
 const sum = (values: unknown[]) =>
@@ -94,7 +108,21 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
       );
     }
   }
-  for (const currency of currencies) checkChained(history, entries, currency);
+  for (const currency of currencies) {
+    checkChained(history, entries, currency);
+    // The filters answer the same entries, and those alone.
+    const fees = await entriesOf(context, currency, 'trade_fee');
+    const expected = entries.filter(
+      (entry) => entry.currency === currency && entry.source_action === 'trade_fee',
+    );
+    if (fees.length !== expected.length) {
+      failAt(
+        `GET /balance_history?currency=${currency}&source_action=trade_fee answered ${fees.length} entries, the unfiltered history ${expected.length}`,
+        history,
+        'the same entries',
+      );
+    }
+  }
   // The older list pages the same entries.
   const fees = entries.filter(
     (entry) =>
@@ -104,9 +132,16 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
     query: { transaction_type: 'trade_fee', limit: '200' },
   });
   expectStatus(listed, 200);
-  const ids = new Set(
-    ((bodyOf(listed).models as Row[] | undefined) ?? []).map((row) => String(row.id)),
-  );
+  const models = (bodyOf(listed).models as Row[] | undefined) ?? [];
+  const stray = models.find((row) => row.transaction_type !== 'trade_fee');
+  if (stray) {
+    failAt(
+      `GET /transactions?transaction_type=trade_fee answered entry ${String(stray.id)}, a ${String(stray.transaction_type)}`,
+      listed,
+      'trade_fee entries alone',
+    );
+  }
+  const ids = new Set(models.map((row) => String(row.id)));
   const missing = fees.filter((entry) => !ids.has(String(entry.id)));
   if (missing.length > 0) {
     failAt(
@@ -140,9 +175,11 @@ async function checkPages(context: ScenarioContext): Promise<string> {
   const three = await transactionsPage(context, 3);
   if (three.ids.length < 3) throw new Skip(`the caller has ${three.ids.length} ledger entries`);
   const walked: string[] = [];
+  const walkedPages: RecordedCall[] = [];
   for (const page of [1, 2, 3]) {
     const one = await transactionsPage(context, 1, page);
     walked.push(...one.ids);
+    walkedPages.push(one.call);
     if (one.ids[0] !== three.ids[page - 1]) {
       failAt(
         `page ${page} of one entry is [${one.ids}], the page of three [${three.ids}]`,
@@ -151,7 +188,39 @@ async function checkPages(context: ScenarioContext): Promise<string> {
       );
     }
   }
+  await checkPageNumbers(context, three.call, walkedPages);
   return `pages 1-3 of one entry walked the page of three: [${walked}]`;
+}
+
+/**
+ * Each page says which it is and how many there are: the entries over its limit, rounded up.
+ * The entries are counted on a page of the largest limit, while it holds them all.
+ */
+async function checkPageNumbers(
+  context: ScenarioContext,
+  three: RecordedCall,
+  ones: RecordedCall[],
+): Promise<void> {
+  const all = await transactionsPage(context, 1000);
+  const total = all.ids.length < 1000 ? all.ids.length : undefined;
+  const pages: [RecordedCall, number, number][] = [
+    [three, 1, 3],
+    ...ones.map((call, n): [RecordedCall, number, number] => [call, n + 1, 1]),
+  ];
+  for (const [call, page, limit] of pages) {
+    const body = bodyOf(call);
+    const asked = `GET /transactions?limit=${limit}${call === three ? '' : `&page=${page}`}`;
+    if (Number(body.current_page) !== page) {
+      failAt(`${asked} says current_page ${String(body.current_page)}`, call, `${page}`);
+    }
+    if (total !== undefined && Number(body.total_pages) !== Math.ceil(total / limit)) {
+      failAt(
+        `${asked} says total_pages ${String(body.total_pages)}, of ${total} entries`,
+        call,
+        `${Math.ceil(total / limit)}: the entries over the limit, rounded up`,
+      );
+    }
+  }
 }
 
 async function checkDetailed(context: ScenarioContext): Promise<string> {

@@ -760,7 +760,7 @@ export const requirements = [
     "condition": "the fill was made by a match",
     "expect": {
       "status": 200,
-      "also": "each fill of the order has a trade entry in each currency it swapped and a trade_fee entry, naming it (source_object_type Execution, source_object_id the fill's id), and the newest entry of each of those currencies has the account's balance as its balance, each entry's balance being the one before it plus its amount (from nothing, where the entries are the currency's whole history); GET /transactions lists the same trade_fee entries"
+      "also": "each fill of the order has a trade entry in each currency it swapped and a trade_fee entry, naming it (source_object_type Execution, source_object_id the fill's id), and the newest entry of each of those currencies has the account's balance as its balance, each entry's balance being the one before it plus its amount (from nothing, where the entries are the currency's whole history); GET /transactions lists the same trade_fee entries; the balance history filtered by currency and source_action, and the transactions by transaction_type, answer those entries alone"
     }
   },
   {
@@ -938,7 +938,7 @@ export const requirements = [
     "condition": "the caller has three ledger entries or more, and nothing moves them meanwhile",
     "expect": {
       "status": 200,
-      "also": "no page holds more entries than its limit nor one entry twice; pages 1, 2 and 3 of one entry each are the three entries of the page of three, in its order, newest first"
+      "also": "no page holds more entries than its limit nor one entry twice; pages 1, 2 and 3 of one entry each are the three entries of the page of three, in its order, newest first; each page's current_page is the page asked and its total_pages the entries over its limit, rounded up"
     }
   },
   {

@@ -1,4 +1,4 @@
-import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
 import { is, type Row, withJson } from './proxied.js';
 
 const queryOf = (request: ProxiedRequest) => new URLSearchParams(request.path.split('?')[1]);
@@ -22,8 +22,39 @@ function pageIgnored(): Fault {
   };
 }
 
+/** A list that ignores its `param` filter: the request reaches the server without it. */
+function filterIgnored(operationId: string, param: string, covers: string): Fault {
+  return {
+    name: `${operationId} ignores its ${param} filter`,
+    covers,
+    request: async (request: ProxiedRequest, tools: FaultTools) => {
+      const query = queryOf(request);
+      if (!is(request, operationId) || !query.has(param)) return request;
+      query.delete(param);
+      const path = `${request.path.split('?')[0]}${query.size > 0 ? `?${query}` : ''}`;
+      const signed = await tools.sign(path);
+      return { ...request, path, headers: { ...request.headers, 'x-service-auth': signed } };
+    },
+  };
+}
+
+/** Every page of the ledger says `field` is 1. */
+const saysOne = (field: 'current_page' | 'total_pages'): Fault => ({
+  name: `every page of the ledger says ${field} 1`,
+  covers: 'LEDGER-PAGES-WALK',
+  response: (request, response) =>
+    is(request, 'listTransactions') && response.status === 200
+      ? withJson(response, (page) => ({ ...(page as Row), [field]: 1 }))
+      : response,
+});
+
 export const pagingFaults: Fault[] = [
   pageIgnored(),
+  saysOne('current_page'),
+  saysOne('total_pages'),
+  filterIgnored('listBalanceHistory', 'source_action', 'LEDGER-EXPLAINS-BALANCE'),
+  filterIgnored('listBalanceHistory', 'currency', 'LEDGER-EXPLAINS-BALANCE'),
+  filterIgnored('listTransactions', 'transaction_type', 'LEDGER-EXPLAINS-BALANCE'),
   {
     name: 'a page of the ledger gives its first entry again in place of its last',
     covers: 'LEDGER-PAGES-WALK',
