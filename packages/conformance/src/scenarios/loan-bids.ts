@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -34,11 +34,21 @@ export async function reservedOf(context: ScenarioContext, currency: string) {
   };
 }
 
+/** The caller's loan bids of `currency`, and the one with `id` among them. */
+async function listedBid(context: ScenarioContext, currency: string, id: string) {
+  const listed = await context.caller.call('listLoanBids', { query: { currency, limit: '1000' } });
+  expectStatus(listed, 200);
+  const rows = (bodyOf(listed).models as Row[] | undefined) ?? [];
+  return { listed, row: rows.find((bid) => String(bid.id) === id) };
+}
+
+const rate = '0.0001';
+
 async function checkReserves(context: ScenarioContext): Promise<string> {
   const currency = await fundedCurrency(context);
   const before = await reservedOf(context, currency);
   const created = await context.caller.call('createLoanBid', {
-    body: { loan_bid: { currency, rate: '0.0001', quantity: quantity.toFixed() } },
+    body: { loan_bid: { currency, rate, quantity: quantity.toFixed() } },
   });
   expectStatus(created, 200, '200 with the loan bid, live');
   const id = String(bodyOf(created).id);
@@ -58,14 +68,16 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
         new Decimal(String(detail.amount)).eq(quantity),
     );
     if (!shown) failAt(`bid ${id} is not among the holders`, live.read, 'holder_type loan_bid');
-    const listed = await context.caller.call('listLoanBids', {
-      query: { currency, limit: '1000' },
-    });
-    expectStatus(listed, 200);
-    const row = ((bodyOf(listed).models as Row[] | undefined) ?? []).find(
-      (bid) => String(bid.id) === id,
-    );
+    const { listed, row } = await listedBid(context, currency, id);
     if (row?.status !== 'live') failAt(`bid ${id} is not listed live`, listed, 'listed live');
+    for (const [field, asked] of [
+      ['rate', rate],
+      ['quantity', quantity.toFixed()],
+    ] as const) {
+      if (!sameDecimal(row?.[field], asked)) {
+        failAt(`bid ${id} is listed with ${field} ${String(row?.[field])}`, listed, asked);
+      }
+    }
     // Nothing here is lent before the bid closes, so only the response's shape is judged
     // (RESPONSE-LIST-LOANS), on the loans of the currency the bid offers.
     await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
@@ -73,6 +85,10 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
     const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: id } });
     expectStatus(closed, 200, '200 with the loan bid, closed');
     if (bodyOf(closed).status !== 'closed') failAt(`bid ${id} is not closed`, closed, 'closed');
+  }
+  const { listed, row } = await listedBid(context, currency, id);
+  if (row !== undefined && row.status !== 'closed') {
+    failAt(`bid ${id} is listed ${String(row.status)} once closed`, listed, 'closed');
   }
   const after = await reservedOf(context, currency);
   if (!after.reserved.eq(before.reserved)) {

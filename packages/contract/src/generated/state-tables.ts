@@ -816,7 +816,7 @@ export const requirements = [
     "condition": "quantity within the free balance of the crypto currency",
     "expect": {
       "status": 200,
-      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live; once closed it reads closed and the reserved balance is as before"
+      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live with the rate and quantity asked, every digit; once closed it reads closed, and is listed so if it is listed, and the reserved balance is as before"
     }
   },
   {

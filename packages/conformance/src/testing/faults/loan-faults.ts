@@ -15,6 +15,28 @@ export const loanBidFaults: Fault[] = [
           }))
         : response,
   },
+  {
+    name: 'the loan bids are listed with their rate cut to two places',
+    covers: 'LOAN-BID-RESERVES',
+    response: (request, response) =>
+      is(request, 'listLoanBids') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            models: ((body as Row).models as Row[]).map((bid) => ({
+              ...bid,
+              rate: Number(bid.rate).toFixed(2),
+            })),
+          }))
+        : response,
+  },
+  {
+    name: 'a closed loan bid is still listed live',
+    covers: 'LOAN-BID-RESERVES',
+    response: (request, response) =>
+      is(request, 'listLoanBids') && response.status === 200
+        ? { ...response, body: response.body.replaceAll('"status":"closed"', '"status":"live"') }
+        : response,
+  },
 ];
 
 export const borrowingFaults: Fault[] = [
