@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef, ProductInfo } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -80,7 +80,57 @@ async function checkFigures(
       `from its ${trades.length} open trade(s) and balance ${String(account.balance)}: ${wrong.map(([field, value]) => `${field} ${value.toFixed()}`).join(', ')}`,
     );
   }
+  // The list shows the account as a read does.
+  const listed = await context.caller.call('listTradingAccounts', {});
+  expectStatus(listed, 200);
+  const row = (Array.isArray(listed.json) ? (listed.json as Row[]) : []).find(
+    (each) => String(each.id) === accountId,
+  );
+  const differ = ['pnl', 'margin', 'equity', 'free_margin', 'position', 'balance'].filter(
+    (field) => !sameDecimal(row?.[field], account[field]),
+  );
+  if (differ.length > 0) {
+    failAt(
+      `${moment}, trading account ${accountId} is listed with ${differ.map((field) => `${field} ${String(row?.[field])}`).join(', ')}`,
+      listed,
+      `as it reads: ${differ.map((field) => `${field} ${String(account[field])}`).join(', ')}`,
+    );
+  }
   return { margin, trades };
+}
+
+/** Sets the account's leverage level to `level`, which the answer and a read must then show. */
+async function setLeverage(context: ScenarioContext, id: string, level: number): Promise<void> {
+  const set = await context.caller.call('updateTradingAccount', {
+    path: { trading_account_id: id },
+    body: { trading_account: { leverage_level: level } },
+  });
+  expectStatus(set, 200);
+  const read = await context.caller.call('getTradingAccount', {
+    path: { trading_account_id: id },
+  });
+  expectStatus(read, 200);
+  for (const [call, shown] of [
+    [set, bodyOf(set).leverage_level],
+    [read, bodyOf(read).leverage_level],
+  ] as const) {
+    if (Number(shown) !== level) {
+      failAt(
+        `trading account ${id} set to leverage_level ${level} shows ${String(shown)}`,
+        call,
+        `leverage_level ${level}`,
+      );
+    }
+  }
+}
+
+/**
+ * The level is set to another and back: the scenario runs alone, so no other scenario's
+ * order meets the other level, and the account is left as it was found.
+ */
+async function checkLeverageSet(context: ScenarioContext, id: string, level: number) {
+  await setLeverage(context, id, level === 1 ? 2 : 1);
+  await setLeverage(context, id, level);
 }
 
 /** The trade a filled margin order opened. */
@@ -105,12 +155,7 @@ async function closeTrade(context: ScenarioContext, trade: Row, quantity?: Decim
 async function checkFollows(context: ScenarioContext, product: ProductInfo): Promise<string> {
   const account = await accountOf(context, product);
   const id = String(account.id);
-  // Setting the level it has already leaves every other scenario's orders as they were.
-  const kept = await context.caller.call('updateTradingAccount', {
-    path: { trading_account_id: id },
-    body: { trading_account: { leverage_level: account.leverage_level } },
-  });
-  expectStatus(kept, 200);
+  await checkLeverageSet(context, id, Number(account.leverage_level));
   const before = await checkFigures(context, id, product.id, 'before the order');
   // Two of the smallest quantity: half of it is a close the exchange takes.
   const order = await context.adapter.placeFilledOrder(

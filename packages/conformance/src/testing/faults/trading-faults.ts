@@ -27,6 +27,25 @@ export const tradingAccountFaults: Fault[] = [
       free_margin: new Decimal(String(account.balance)).minus(String(account.margin)).toFixed(),
     })),
   },
+  {
+    name: 'the trading accounts are listed without the P&L at the mark price',
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: (request, response) =>
+      is(request, 'listTradingAccounts') && response.status === 200
+        ? withJson(response, (accounts) =>
+            (accounts as Row[]).map((account) => ({
+              ...account,
+              pnl: '0',
+              equity: account.balance,
+            })),
+          )
+        : response,
+  },
+  {
+    name: 'a trading account reads leverage level 2 whatever it was set to',
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccountRead(() => ({ leverage_level: 2 })),
+  },
 ];
 
 const isMarkMove = (request: ProxiedRequest) =>
