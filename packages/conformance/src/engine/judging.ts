@@ -128,13 +128,16 @@ export function resultOf(
   if (unproven) {
     // A scenario that would have read the success body may have stopped at the failure: the
     // run cannot pass a server whose body it never saw, nor blame the suite for not looking.
-    const unread: Evidence = failedBefore
-      ? {
-          requirementId: requirement.id,
-          outcome: 'error',
-          message: `${unproven}; a scenario that reads it may have stopped at ${failedBefore.id} (${failedBefore.verdict}): ${failedBefore.message}`,
-        }
-      : { requirementId: requirement.id, outcome: 'skip', message: unproven };
+    // Stopped at a SHOULD (WARN), it is not judged at all: what a server need not do does not
+    // turn what it must do into an error, nor the run's exit status into a failure.
+    const stoppedAt = failedBefore
+      ? `; a scenario that reads it may have stopped at ${failedBefore.id} (${failedBefore.verdict}): ${failedBefore.message}`
+      : '';
+    const unread: Evidence = {
+      requirementId: requirement.id,
+      outcome: failedBefore && failedBefore.verdict !== 'WARN' ? 'error' : 'skip',
+      message: `${unproven}${stoppedAt}`,
+    };
     return judge(requirement, [unread], expected, now, durationMs);
   }
   return judge(requirement, found, expected, now, durationMs);

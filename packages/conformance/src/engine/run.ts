@@ -148,18 +148,25 @@ export async function runConformance(
 
   const results = new Map<string, RequirementResult>();
   /**
-   * The first requirement a scenario judged broken that shares a profile with `requirement`:
-   * a failed check may stop the calls after it. Response and value verdicts stop nothing, and
-   * an expected failure (XFAIL) was accepted by the caller, so neither is blamed.
+   * A requirement a scenario judged broken that shares a profile with `requirement`: a failed
+   * check may stop the calls after it. One whose checks call `requirement`'s operation is
+   * named first, else the first. Response and value verdicts stop nothing, and an expected
+   * failure (XFAIL) was accepted by the caller, so neither is blamed.
    */
-  const failedBefore = (requirement: ConformanceRequirement) =>
-    [...results.values()].find(
+  const failedBefore = (requirement: ConformanceRequirement) => {
+    const broken = [...results.values()].filter(
       (result) =>
         ['FAIL', 'WARN', 'ERROR'].includes(result.verdict) &&
         result.kind !== 'response' &&
         result.kind !== 'value' &&
         result.profiles.some((profile) => requirement.profiles.includes(profile)),
     );
+    const [operationId] = requirement.operations;
+    const calling = broken.find((result) =>
+      selected.some((r) => r.id === result.id && r.operations.includes(operationId as string)),
+    );
+    return calling ?? broken[0];
+  };
   const judge = (requirement: ConformanceRequirement, scenariosMs = 0) => {
     const expected: ExpectedFailure | undefined = expectedIds.get(requirement.id);
     const result = resultOf(
