@@ -195,9 +195,11 @@ const borrowing: Scenario = {
     if (!order) return;
     const { trade } = await tradeOpenedBy(context, order);
     let loans: Row[] = [];
+    let told = false;
     try {
       await context.evidence.check(borrows, async () => {
         loans = await checkBorrowed(context, trade, before, market.primary.baseCurrency);
+        told = true;
         return `trade ${String(trade.id)} borrowed in ${loans.length} loan(s)`;
       });
       const [first] = loans;
@@ -207,7 +209,10 @@ const borrowing: Scenario = {
         );
         await context.evidence.check(accrues, () => checkAccrues(context, order, trade, loans));
       } else {
-        const message = 'the trade borrowed nothing to charge interest on or choose for';
+        // Its loans are known only once LOAN-MARGIN-BORROWS held: broken, it tells none.
+        const message = told
+          ? 'the trade borrowed nothing to charge interest on or choose for'
+          : `the trade's loans are not known: ${borrows} did not hold`;
         for (const requirementId of [accrues, borrowerRefused]) {
           context.evidence.record({ requirementId, outcome: 'skip', message });
         }
