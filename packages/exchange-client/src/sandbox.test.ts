@@ -501,7 +501,7 @@ describe('withdrawals and deposits against the sandbox', () => {
     const processed = await client.withdrawals.crypto.list({ state: 'processed' });
     expect(processed.models.map((row) => row.id)).toContain(ids[0]);
     expect(await client.withdrawals.crypto.networks('XRP')).toEqual([
-      expect.objectContaining({ network: 'xrp', withdrawal_fee: '0.15' }),
+      expect.objectContaining({ network: 'XRP', withdrawal_fee: '0.15' }),
     ]);
   });
 

@@ -44,7 +44,7 @@ describe('crypto withdrawals', () => {
       state: 'pending',
       amount: '1',
       withdrawal_fee: '0.0005',
-      network: 'bitcoin',
+      network: 'BTC',
     });
     expect(await balances(call, 'BTC')).toEqual({ balance: '10', reserved: '1.0005' });
 
@@ -144,7 +144,7 @@ describe('crypto withdrawals', () => {
     [{ address: 'bc1q ar0srrr7xfkvy5l643lydnw9re59gtz' }, 'address', 'valid_address'],
     [{ currency: 'JPY' }, 'currency', 'not_a_crypto_currency'],
     [{ currency: 'DOGE' }, 'currency', 'not_found'],
-    [{ network: 'ethereum' }, 'network', 'not_a_network_of_the_currency'],
+    [{ network: 'ERC20' }, 'network', 'not_a_network_of_the_currency'],
     [{ amount: '10' }, 'user', 'not_enough_free_balance'],
   ])('refuse %j naming %s: %s, holding nothing', async (fields, field, code) => {
     const { call } = sandbox.addUser();
@@ -193,8 +193,24 @@ describe('crypto withdrawals', () => {
       await call('GET', '/crypto_withdrawals/crypto_networks?currency=XRP'),
     );
     expect(networks).toEqual([
-      expect.objectContaining({ network: 'xrp', withdrawal_fee: '0.15', minimum_withdrawal: '20' }),
+      expect.objectContaining({ network: 'XRP', withdrawal_fee: '0.15', minimum_withdrawal: '20' }),
     ]);
+  });
+
+  it('name the network Ether goes on ERC20, and take it in either case', async () => {
+    const { call } = sandbox.addUser();
+    const networks = valid(
+      zListCryptoNetworksResponse,
+      await call('GET', '/crypto_withdrawals/crypto_networks?currency=ETH'),
+    );
+    expect(networks.map((each) => each.network)).toEqual(['ERC20']);
+    const address = '0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c';
+    for (const network of ['ERC20', 'erc20']) {
+      const asked = await call('POST', '/crypto_withdrawals', {
+        body: { crypto_withdrawal: { currency: 'ETH', address, amount: '0.1', network } },
+      });
+      expect(asked).toMatchObject({ status: 200, body: { network: 'ERC20', state: 'pending' } });
+    }
   });
 
   it('carry a memo only to a network that takes one: XRP its destination tag', async () => {

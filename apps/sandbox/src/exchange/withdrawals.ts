@@ -24,10 +24,17 @@ export function bankAccountOf(user: User) {
 /** The currencies whose network takes a memo: XRP's, as its destination tag. */
 const memoNetworks: ReadonlySet<string> = new Set(['XRP']);
 
-/** The one network each crypto currency is withdrawn on here, named after it. */
+/**
+ * The networks named otherwise than their currency, as exchanges name them: Ether goes on
+ * ERC20, as the exchange's clients (ccxt's `liquid` among them) name it. Every other currency
+ * goes on its own network, named by its code.
+ */
+const carriedOn: Readonly<Record<string, string>> = { ETH: 'ERC20' };
+
+/** The one network each crypto currency is withdrawn on here. */
 export function networkOf(currency: Currency) {
   return {
-    network: currency.name.toLowerCase(),
+    network: carriedOn[currency.code] ?? currency.code,
     currency: currency.code,
     withdrawal_fee: currency.withdrawalFee.toFixed(),
     minimum_withdrawal: currency.minimumWithdrawal.toFixed(),
@@ -119,7 +126,8 @@ const createCryptoWithdrawal: ExchangeHandlerOf<'createCryptoWithdrawal'> = ({
   const amount = amountOf(asked.amount, currency);
   if (!address.test(asked.address)) throw new Refusal('address', 'valid_address');
   const { network, memo_supported } = networkOf(currency);
-  if (asked.network !== undefined && asked.network !== network) {
+  // Clients send network names in either case (ccxt upper-cases what it is given).
+  if (asked.network !== undefined && asked.network.toUpperCase() !== network.toUpperCase()) {
     throw new Refusal('network', 'not_a_network_of_the_currency');
   }
   for (const field of ['payment_id', 'memo_type', 'memo_value'] as const) {

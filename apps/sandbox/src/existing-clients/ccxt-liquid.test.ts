@@ -119,11 +119,23 @@ describe("ccxt's liquid class", () => {
 
   it('withdraws and lists its withdrawals', async () => {
     const address = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const ethAddress = '0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c';
     // Given as the decimal string the interface takes (see above).
     const withdrawn = await liquid.withdraw('BTC', '0.01' as unknown as number, address);
     // ccxt gives the amount that arrives: what was asked less the currency's fee.
     const asWithdrawn = { amount: 0.0095, fee: { currency: 'BTC', cost: 0.0005 }, address };
     expect(withdrawn).toMatchObject({ ...asWithdrawn, currency: 'BTC', status: 'pending' });
+    // ccxt upper-cases the network it is given, and names Ether's ERC20.
+    const onNetwork = await liquid.withdraw(
+      'ETH',
+      '0.1' as unknown as number,
+      ethAddress,
+      undefined,
+      {
+        network: 'ETH',
+      },
+    );
+    expect(onNetwork).toMatchObject({ currency: 'ETH', status: 'pending' });
     const listed = await liquid.fetchWithdrawals('BTC');
     expect(listed.find((each) => each.id === withdrawn.id)).toMatchObject({
       ...asWithdrawn,

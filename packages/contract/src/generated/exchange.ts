@@ -3926,7 +3926,7 @@ export interface operations {
                      *           "state": "pending",
                      *           "withdrawal_fee": "0.0005",
                      *           "transaction_hash": null,
-                     *           "network": "bitcoin",
+                     *           "network": "BTC",
                      *           "payment_id": null,
                      *           "memo_type": null,
                      *           "memo_value": null,
@@ -3991,7 +3991,7 @@ export interface operations {
                      *       "state": "pending",
                      *       "withdrawal_fee": "0.0005",
                      *       "transaction_hash": null,
-                     *       "network": "bitcoin",
+                     *       "network": "BTC",
                      *       "payment_id": null,
                      *       "memo_type": null,
                      *       "memo_value": null,
@@ -4046,7 +4046,7 @@ export interface operations {
                      *       "state": "cancelled",
                      *       "withdrawal_fee": "0.0005",
                      *       "transaction_hash": null,
-                     *       "network": "bitcoin",
+                     *       "network": "BTC",
                      *       "payment_id": null,
                      *       "memo_type": null,
                      *       "memo_value": null,
@@ -4096,7 +4096,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "network": "bitcoin",
+                     *         "network": "BTC",
                      *         "currency": "BTC",
                      *         "withdrawal_fee": "0.0005",
                      *         "minimum_withdrawal": "0.002",
