@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogById } from './catalog.js';
 import { type RequirementResult, resultOf } from './judging.js';
+import type { RecordedCall } from './outcome.js';
 
 const listFees = catalogById.get('RESPONSE-LIST-FEES');
 if (!listFees) throw new Error('RESPONSE-LIST-FEES is not in the catalog');
@@ -31,6 +32,21 @@ describe('a response requirement whose operation was never called', () => {
     expect(unread(broken('FAIL'))).toMatchObject({
       verdict: 'ERROR',
       message: expect.stringContaining('may have stopped at FEE-ESTIMATE-MATCHES-FILL (FAIL)'),
+    });
+  });
+
+  it('is an error when it was called and never answered with success, even behind a SHOULD', () => {
+    const refused = {
+      operationId: 'listFees',
+      method: 'GET',
+      url: 'http://127.0.0.1/fees',
+      status: 404,
+      durationMs: 1,
+    } as unknown as RecordedCall;
+    const result = resultOf(listFees, [], undefined, new Date(), [refused], 0, broken('WARN'));
+    expect(result).toMatchObject({
+      verdict: 'ERROR',
+      message: expect.stringContaining('no call of listFees was answered with success (404)'),
     });
   });
 

@@ -128,14 +128,16 @@ export function resultOf(
   if (unproven) {
     // A scenario that would have read the success body may have stopped at the failure: the
     // run cannot pass a server whose body it never saw, nor blame the suite for not looking.
-    // Stopped at a SHOULD (WARN), it is not judged at all: what a server need not do does not
-    // turn what it must do into an error, nor the run's exit status into a failure.
+    // An operation never called because a SHOULD (WARN) stopped the scenario is not judged:
+    // what a server need not do does not make the run fail. One the server was asked and never
+    // answered with success is an error, whatever stopped the rest.
     const stoppedAt = failedBefore
       ? `; a scenario that reads it may have stopped at ${failedBefore.id} (${failedBefore.verdict}): ${failedBefore.message}`
       : '';
+    const behindShould = own.length === 0 && failedBefore?.verdict === 'WARN';
     const unread: Evidence = {
       requirementId: requirement.id,
-      outcome: failedBefore && failedBefore.verdict !== 'WARN' ? 'error' : 'skip',
+      outcome: failedBefore && !behindShould ? 'error' : 'skip',
       message: `${unproven}${stoppedAt}`,
     };
     return judge(requirement, [unread], expected, now, durationMs);
