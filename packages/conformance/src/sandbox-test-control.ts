@@ -15,8 +15,9 @@ async function control(base: string, path: string, body: unknown): Promise<void>
 /**
  * Adapter steps through the reference sandbox's test control (`--test-control`), for what the
  * interfaces leave to the exchange itself: ending a transaction in FILLED or CANCELLED, denying
- * an OAuth request as its user would, processing or declining a withdrawal, moving a product's
- * mark price, moving the clock, and another trader borrowing from a loan bid and repaying it.
+ * an OAuth request as its user would, processing or declining a withdrawal, crediting a
+ * received deposit, moving a product's mark price, moving the clock, and another trader
+ * borrowing from a loan bid and repaying it.
  * Each step posts to the run's own base URLs. From the command line:
  * `--adapter @exchange-kit/conformance/sandbox-test-control`.
  */
@@ -31,6 +32,13 @@ export const sandboxTestControl: ConformanceAdapter = {
   },
   async moveWithdrawal({ target }, withdrawalId, state) {
     await control(target.exchangeUrl, `/test/withdrawals/${withdrawalId}/state`, { state });
+  },
+  async creditDeposit({ target }, { userId, currency, amount }) {
+    await control(target.exchangeUrl, '/test/deposits', {
+      user_id: Number(userId),
+      currency,
+      amount,
+    });
   },
   async moveMarkPrice({ target }, productId, price) {
     const id = encodeURIComponent(productId);

@@ -108,6 +108,17 @@ export interface ConformanceAdapter {
       ) => Promise<void>)
     | null;
   /**
+   * Credits a deposit of `amount` of `currency` received for `userId` (the token's user), as
+   * the exchange does once funds arrive; the interfaces have no call for it. Without it the
+   * requirement on a credited deposit is SKIPped.
+   */
+  creditDeposit?:
+    | ((
+        context: AdapterContext,
+        deposit: { userId: string; currency: string; amount: string },
+      ) => Promise<void>)
+    | null;
+  /**
    * Moves a product's mark price, the price open trades are valued at, as the exchange's price
    * feed would; the interfaces have no call for it. Without it the requirements on what the
    * mark closes (a stop loss, a liquidation) are SKIPped.
@@ -359,6 +370,10 @@ const moveWithdrawal = withoutDefault(
   'the interfaces have no call that processes or declines a withdrawal: give the adapter a moveWithdrawal step (the sandbox has one in its test control)',
 );
 
+const creditDeposit = withoutDefault(
+  'the interfaces have no call that credits a received deposit: give the adapter a creditDeposit step (the sandbox has one in its test control)',
+);
+
 const moveMarkPrice = withoutDefault(
   'the interfaces have no call that moves a mark price: give the adapter a moveMarkPrice step (the sandbox has one in its test control)',
 );
@@ -386,6 +401,7 @@ export const defaultAdapter: Required<{
   denyOAuthRequest,
   endTransaction,
   moveWithdrawal,
+  creditDeposit,
   moveMarkPrice,
   advanceClock,
   borrowFromLoanBid,

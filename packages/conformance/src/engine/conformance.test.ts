@@ -590,6 +590,20 @@ describe('withdrawals', () => {
   });
 });
 
+describe('deposits', () => {
+  it('credits one through the sandbox test control: listed, credited, in the ledger', async () => {
+    const report = await runConformance(target, {
+      only: ['DEPOSIT-CREDITS'],
+      adapter: sandboxTestControl,
+    });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual([
+      expect.stringMatching(/^DEPOSIT-CREDITS PASS/),
+    ]);
+    const skipped = await runConformance(target, { only: ['DEPOSIT-CREDITS'] });
+    expect(skipped.results.map((r) => `${r.id} ${r.verdict}`)).toEqual(['DEPOSIT-CREDITS SKIP']);
+  });
+});
+
 describe('trades at the mark price', () => {
   it('moves the mark through the sandbox test control: a stop loss fires, a long is liquidated, a resting order opens a second trade', async () => {
     const ids = ['TRADE-STOP-LOSS-AT-MARK', 'TRADE-LIQUIDATED-AT-MARK', 'TRADE-ORDER-EVERY-TRADE'];

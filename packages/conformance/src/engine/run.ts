@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authScenarios } from '../scenarios/auth.js';
 import { borrowingScenarios } from '../scenarios/borrowing.js';
+import { depositScenarios } from '../scenarios/deposits.js';
 import { eventScenarios } from '../scenarios/events.js';
 import { executionScenarios } from '../scenarios/executions.js';
 import { feeScenarios } from '../scenarios/fees.js';
@@ -75,6 +76,7 @@ export const scenarios: Scenario[] = [
   ...modelScenarios,
   ...transactionModelScenarios,
   ...withdrawalScenarios,
+  ...depositScenarios,
   ...eventScenarios,
   ...feeScenarios,
   ...tradesAtMarkScenarios,

@@ -942,6 +942,24 @@ export const requirements = [
     }
   },
   {
+    "id": "DEPOSIT-CREDITS",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 12,
+    "source": "convention",
+    "operations": [
+      "listFundInfos",
+      "listBalanceHistory",
+      "listAccountBalances"
+    ],
+    "trigger": "a deposit of a crypto currency received for the caller, as the exchange credits it",
+    "condition": "the currency is depositable and the amount a whole number of its precision",
+    "expect": {
+      "status": 200,
+      "also": "GET /fund_infos of the currency lists the deposit received, its amount every digit; the balance is up by the amount, and the newest entry of the currency is a funding entry of that amount naming it (source_object_type FundInfo, source_object_id its id) with the balance as its balance"
+    }
+  },
+  {
     "id": "WITHDRAWAL-RESERVES",
     "level": "SHOULD",
     "table": "withdrawal",

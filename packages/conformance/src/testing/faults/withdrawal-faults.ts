@@ -49,6 +49,21 @@ export const withdrawalFaults: Fault[] = [
     },
   },
   {
+    name: 'a deposit is listed with its amount cut to two places',
+    covers: 'DEPOSIT-CREDITS',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listFundInfos') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((deposit) => ({
+              ...deposit,
+              amount: Number(deposit.amount).toFixed(2),
+            })),
+          }))
+        : response,
+  },
+  {
     name: 'the reserved balance details leave out the withdrawals',
     covers: 'WITHDRAWAL-RESERVES',
     response: (request, response) =>
