@@ -139,15 +139,21 @@ export async function loadExchangeState(db: Queryable): Promise<ExchangeState> {
  * The loans of the open positions, open or repaid, each position's read by its own index: the
  * subquery's OFFSET keeps the planner from joining the two tables whole, which it chose when
  * statistics taken before a bulk write of closed positions called every position open, and
- * then read every loan there is.
+ * then read every loan there is. And the open loans of no position (borrowed through test
+ * control), which its lender may still set and the house repay.
  */
 async function loansOfOpenPositions(db: Queryable, decimal: (stored: unknown) => D) {
   return readSelectRecords(
     db,
     'loan',
-    `SELECT ${columnsOf('loan', 'l')} FROM positions p
-     CROSS JOIN LATERAL (SELECT * FROM loans WHERE position_id = p.id OFFSET 0) AS l
-     WHERE p.status = 'open' ORDER BY l.id`,
+    `SELECT * FROM (
+       SELECT ${columnsOf('loan', 'l')} FROM positions p
+       CROSS JOIN LATERAL (SELECT * FROM loans WHERE position_id = p.id OFFSET 0) AS l
+       WHERE p.status = 'open'
+       UNION ALL
+       SELECT ${columnsOf('loan', 'l')} FROM loans l
+       WHERE l.position_id IS NULL AND l.status = 'open') AS held
+     ORDER BY id`,
     decimal,
   );
 }

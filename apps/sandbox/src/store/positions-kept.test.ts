@@ -285,6 +285,32 @@ describe('a closed loan bid', () => {
   });
 });
 
+describe('a loan of no position, lent to the house through test control', () => {
+  it('is read back open: its lender still sets it, and the house repays it', async () => {
+    const lender = await trading.addUser();
+    const bid = await lender.call('POST', '/loan_bids', {
+      body: { loan_bid: { currency: 'BTC', rate: '0.00007', quantity: '0.05' } },
+    });
+    const control = (path: string, body: Record<string, unknown>) =>
+      fetch(`${sandbox.exchangeUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const bidId = (bid.body as { id: number }).id;
+    const borrowed = await control(`/test/loan_bids/${bidId}/borrow`, { quantity: '0.01' });
+    const { loan_id: loanId } = (await borrowed.json()) as { loan_id: number };
+    await sandbox.sequencer.reload();
+    const set = await lender.call('PUT', `/loans/${loanId}`, {
+      body: { loan: { fund_reloaned: false } },
+    });
+    expect(set.status).toBe(200);
+    expect((await control(`/test/loans/${loanId}/repay`, {})).status).toBe(200);
+    const loans = valid(zListLoansResponse, await lender.call('GET', '/loans?currency=BTC'));
+    expect(loans.models.find((loan) => loan.id === loanId)).toMatchObject({ status: 'closed' });
+  });
+});
+
 describe("the store's counts of trades and loans", () => {
   it('are what counting the rows gives, after every call above', async () => {
     const rows = (sql: string) =>
