@@ -38,12 +38,14 @@ const listExecutions: ExchangeHandlerOf<'listExecutions'> = ({ journal, query })
       return { status: 200, body: fills.map(executionView) };
     });
   }
-  return later(async (history, state) => {
-    // Counted as they are made, not in the store: a count there reads every fill.
-    const total = state.traded.get(id)?.count ?? 0;
-    const fills = await history.productFills(id, (page - 1) * limit, limit);
-    return { status: 200, body: pageFrom(total, fills.map(executionView), limit, page) };
-  });
+  return later((history) =>
+    // The page and its total of one moment: memory's count runs ahead of the stored rows.
+    history.together(async (now) => {
+      const fills = await now.productFills(id, (page - 1) * limit, limit);
+      const total = await now.countProductFills(id);
+      return { status: 200, body: pageFrom(total, fills.map(executionView), limit, page) };
+    }),
+  );
 };
 
 const listOwnExecutions: ExchangeHandlerOf<'listOwnExecutions'> = ({ journal, caller, query }) => {

@@ -56,11 +56,14 @@ const listTransactions: ExchangeHandlerOf<'listTransactions'> = ({ caller, query
   const userId = actingUser(caller);
   const { limit, page } = query;
   const filter = { currency: query.currency, sourceAction: query.transaction_type };
-  return later(async (history) => {
-    const entries = await history.entries(userId, filter, (page - 1) * limit, limit);
-    const total = await history.countEntries(userId, filter);
-    return { status: 200, body: pageFrom(total, entries.map(transactionView), limit, page) };
-  });
+  return later((history) =>
+    // The page and its total of one moment: a page at or under total_pages is never empty.
+    history.together(async (now) => {
+      const entries = await now.entries(userId, filter, (page - 1) * limit, limit);
+      const total = await now.countEntries(userId, filter);
+      return { status: 200, body: pageFrom(total, entries.map(transactionView), limit, page) };
+    }),
+  );
 };
 
 const ownAccounts = (state: Parameters<typeof accountsOf>[0], userId: number) =>

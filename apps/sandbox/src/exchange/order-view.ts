@@ -111,22 +111,33 @@ export const executionView = (fill: Fill): components['schemas']['Execution'] =>
   created_at: seconds(fill.createdAt),
 });
 
-/** The Order of the spec with its fills, as `with_details=1` asks for it. */
-export async function orderWithExecutions(
+/**
+ * The Order of the spec with its fills, as `with_details=1` asks for it: the order as it
+ * stands now, and, read from `history` once it holds them, the fills it has had by now. The
+ * store read later may hold fills made since; they are left out, so that the fills listed
+ * are the ones its `filled_quantity` counts.
+ */
+export function orderWithExecutions(
   state: ExchangeState,
-  history: HistoryReads,
   order: Order,
-): Promise<OrderBody> {
-  const fills = await history.fillsOfOrder(order);
-  return {
-    ...orderView(state, order),
-    executions: fills.map((fill) => ({
-      ...executionView(fill),
-      my_side: order.side,
-      timestamp: fractionalSeconds(fill.createdAt),
-    })),
-    trailing_stop_type: order.trailingStop?.type ?? null,
-    trailing_stop_value: order.trailingStop ? decimal(order.trailingStop.value) : null,
-    settings: null,
+): (history: HistoryReads) => Promise<OrderBody> {
+  const view = orderView(state, order);
+  const { side, trailingStop } = order;
+  const lastFill = state.next.fill - 1;
+  return async (history) => {
+    const fills = await history.fillsOfOrder(order);
+    return {
+      ...view,
+      executions: fills
+        .filter((fill) => fill.id <= lastFill)
+        .map((fill) => ({
+          ...executionView(fill),
+          my_side: side,
+          timestamp: fractionalSeconds(fill.createdAt),
+        })),
+      trailing_stop_type: trailingStop?.type ?? null,
+      trailing_stop_value: trailingStop ? decimal(trailingStop.value) : null,
+      settings: null,
+    };
   };
 }

@@ -226,6 +226,25 @@ describe('matching and balances', () => {
     expect((await balances(buyer.call, 'JPY')).reserved).toBe('0');
   });
 
+  it('lists with an order’s details the fills its filled_quantity counts, and no later one', async () => {
+    const product_id = await freshProduct();
+    const [buyer, seller] = [sandbox.addUser(), sandbox.addUser()];
+    const bid = await place(buyer.call, { product_id, price: '100', quantity: '2' });
+    await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '0.5' });
+    // The read is decided first, the sale after it, and both are stored together before the
+    // read's fills are: the sale's fill is not the read's to list.
+    const sell = { product_id, order_type: 'limit', side: 'sell', price: '100', quantity: '0.5' };
+    const [read] = await Promise.all([
+      buyer.call('GET', `/orders/${bid.id}?with_details=1`),
+      seller.call('POST', '/orders', { body: sell }),
+    ]);
+    const body = read.body as Order & { executions: { quantity: string }[] };
+    expect(body.filled_quantity).toBe('0.5');
+    expect(body.executions.map((fill) => fill.quantity)).toEqual(['0.5']);
+    const after = (await buyer.call('GET', `/orders/${bid.id}?with_details=1`)).body as typeof body;
+    expect(after.executions.map((fill) => fill.quantity)).toEqual(['0.5', '0.5']);
+  });
+
   it('cancels what the book cannot fill of a market order, keeping the quantity asked', async () => {
     const product_id = await freshProduct();
     const seller = sandbox.addUser();

@@ -309,7 +309,7 @@ const viewOf = (
   query: { with_details?: 0 | 1 },
 ) =>
   query.with_details === 1
-    ? orderWithExecutions(state, history, order)
+    ? orderWithExecutions(state, order)(history)
     : Promise.resolve(orderView(state, order));
 
 /** Every order is history once closed: the list is read from it, paged there. */
@@ -331,13 +331,14 @@ const listOrders: ExchangeHandlerOf<'listOrders'> = ({ journal, caller, query })
     tradingType: query.trading_type,
     fundingCurrency: query.funding_currency,
   };
-  return later(async (history, state) => {
-    const found = await history.orders(userId, filter, (page - 1) * limit, limit);
-    const models = await Promise.all(
-      found.rows.map((order) => viewOf(state, history, order, query)),
-    );
-    return { status: 200, body: pageFrom(found.total, models, limit, page) };
-  });
+  return later((history, state) =>
+    // The orders and their fills of one moment: each lists the fills its filled_quantity counts.
+    history.together(async (now) => {
+      const found = await now.orders(userId, filter, (page - 1) * limit, limit);
+      const models = await Promise.all(found.rows.map((order) => viewOf(state, now, order, query)));
+      return { status: 200, body: pageFrom(found.total, models, limit, page) };
+    }),
+  );
 };
 
 const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
@@ -346,13 +347,11 @@ const getOrder: ExchangeHandlerOf<'getOrder'> = (context) => {
     context.journal.exchange,
     actingUser(context.caller),
     orderKey(context),
-    (order, state) =>
-      query.with_details === 1
-        ? later(async (history, now) => ({
-            status: 200,
-            body: await orderWithExecutions(now, history, order),
-          }))
-        : { status: 200, body: orderView(state, order) },
+    (order, state) => {
+      if (query.with_details !== 1) return { status: 200, body: orderView(state, order) };
+      const withFills = orderWithExecutions(state, order);
+      return later(async (history) => ({ status: 200, body: await withFills(history) }));
+    },
   );
 };
 

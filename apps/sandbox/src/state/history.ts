@@ -72,6 +72,14 @@ export interface Page<Row> {
  * (`memoryHistory`). Each sees every call decided before it was asked.
  */
 export interface HistoryReads {
+  /**
+   * The reads `work` makes, all of one moment: none sees a row stored after another has read.
+   * A page and its total, or orders and their fills, read apart may each see a different
+   * moment while calls are stored.
+   */
+  together<T>(work: (history: HistoryReads) => Promise<T>): Promise<T>;
+  /** How many fills a product has had. */
+  countProductFills(productId: number): Promise<number>;
   /** `userId`'s orders that `filter` picks, newest first: `limit` of them after `offset`. */
   orders(userId: number, filter: OrderFilter, offset: number, limit: number): Promise<Page<Order>>;
   /** One of `userId`'s orders, in any state. */

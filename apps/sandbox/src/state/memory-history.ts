@@ -80,7 +80,10 @@ function ownFillsOf(state: ExchangeState, userId: number, productId: number): Ow
  * and fill. `current` is the state as it stands when a read is made.
  */
 export function memoryHistory(current: () => ExchangeState): HistoryReads {
-  return {
+  const history: HistoryReads = {
+    // Its reads await nothing but memory, so no call is decided between two of them.
+    together: (work) => work(history),
+    countProductFills: async (productId) => current().traded.get(productId)?.count ?? 0,
     orders: async (userId, { statuses, ...filter }, offset, limit) => {
       const picked = current()
         .ordersByUser.of(userId)
@@ -173,4 +176,5 @@ export function memoryHistory(current: () => ExchangeState): HistoryReads {
       return pageOf(picked, offset, limit);
     },
   };
+  return history;
 }

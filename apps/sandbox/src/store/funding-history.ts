@@ -13,7 +13,7 @@ const depositOf = recordReader('deposit');
  * (`loadExchangeState`). Both lists are read on their user's index by id (migration 0009).
  */
 export function fundingHistory(
-  db: Database,
+  db: Pick<Database, 'read'>,
   deepOffset?: number,
 ): Pick<HistoryReads, 'withdrawals' | 'withdrawal' | 'deposits'> {
   return {

@@ -114,9 +114,23 @@ async function fillsFrom(tx: Queryable, productId: number, first: number, limit:
   return [...page, ...rest];
 }
 
-/** History read from the store, each read in one transaction of its own. */
-export function storedHistory(db: Database, options = { deepOffset }): StoredHistory {
+/**
+ * History read from the store, each read in one transaction of its own, or those of
+ * `together` in one.
+ */
+export function storedHistory(db: Pick<Database, 'read'>, options = { deepOffset }): StoredHistory {
   const reads: HistoryReads = {
+    together: (work) =>
+      db.read((tx) => work(storedHistory({ read: (one) => one(tx) }, options).reads)),
+    countProductFills: (productId) =>
+      db.read((tx) =>
+        // The store's count (migration 0015): not by reading every fill of the product.
+        countOf(
+          tx,
+          'SELECT coalesce(sum(fills), 0) AS count FROM product_fill_counts WHERE product_id = $1',
+          [productId],
+        ),
+      ),
     orders: async (userId, filter, offset, limit) => {
       if (Object.values(filter).some(unstorable)) return { rows: [], total: 0 };
       return db.read(async (tx) => {

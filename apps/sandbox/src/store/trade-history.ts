@@ -55,7 +55,7 @@ const pageTop = `${loansCounted} - $4::bigint`;
  * the limit and the offset, `countSql` the user and the currency.
  */
 function currencyPage<T>(
-  db: Database,
+  db: Pick<Database, 'read'>,
   read: (row: Record<string, unknown>) => T,
   pageSql: string,
   countSql: string,
@@ -76,7 +76,7 @@ function currencyPage<T>(
  * (`loadExchangeState`).
  */
 export function tradeHistory(
-  db: Database,
+  db: Pick<Database, 'read'>,
   deepOffset?: number,
 ): Pick<
   HistoryReads,
