@@ -1,5 +1,5 @@
 import type { Fault } from '../fault-proxy.js';
-import { is, type Row, status, withJson } from './proxied.js';
+import { is, listedToTwoPlaces, type Row, status, withJson } from './proxied.js';
 
 export const loanBidFaults: Fault[] = [
   {
@@ -18,16 +18,7 @@ export const loanBidFaults: Fault[] = [
   {
     name: 'the loan bids are listed with their rate cut to two places',
     covers: 'LOAN-BID-RESERVES',
-    response: (request, response) =>
-      is(request, 'listLoanBids') && response.status === 200
-        ? withJson(response, (body) => ({
-            ...(body as Row),
-            models: ((body as Row).models as Row[]).map((bid) => ({
-              ...bid,
-              rate: Number(bid.rate).toFixed(2),
-            })),
-          }))
-        : response,
+    response: listedToTwoPlaces('listLoanBids', 'rate'),
   },
   {
     name: 'a closed loan bid is still listed live',

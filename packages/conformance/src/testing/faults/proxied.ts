@@ -51,3 +51,16 @@ export const serverError = (): ProxiedResponse => ({
   headers: { 'content-type': 'application/json' },
   body: '{"message":"Internal error"}',
 });
+
+/** A page of `operationId` whose items show `field` cut to two places: digits lost. */
+export const listedToTwoPlaces =
+  (operationId: string, field: string) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, operationId) && response.status === 200
+      ? withJson(response, (page) => ({
+          ...(page as Row),
+          models: ((page as Row).models as Row[]).map((item) => ({
+            ...item,
+            [field]: Number(item[field]).toFixed(2),
+          })),
+        }))
+      : response;

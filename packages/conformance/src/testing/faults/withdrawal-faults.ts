@@ -1,5 +1,5 @@
 import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, type Row, status, withBody, withJson } from './proxied.js';
+import { is, listedToTwoPlaces, type Row, status, withBody, withJson } from './proxied.js';
 
 /** A state of the withdrawal lists read as another: the move it stands for never happened. */
 const withdrawalListed =
@@ -52,16 +52,7 @@ export const withdrawalFaults: Fault[] = [
     name: 'a deposit is listed with its amount cut to two places',
     covers: 'DEPOSIT-CREDITS',
     testControl: true,
-    response: (request, response) =>
-      is(request, 'listFundInfos') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((deposit) => ({
-              ...deposit,
-              amount: Number(deposit.amount).toFixed(2),
-            })),
-          }))
-        : response,
+    response: listedToTwoPlaces('listFundInfos', 'amount'),
   },
   {
     name: 'the reserved balance details leave out the withdrawals',
