@@ -250,6 +250,9 @@ export const badInputOperations = [
   'createOrder',
   'editOrder',
   'cancelAllOrders',
+  'createLoanBid',
+  'createCryptoWithdrawal',
+  'estimateFee',
   'createIntent',
   'intentToTrade',
 ];

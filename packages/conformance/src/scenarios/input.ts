@@ -3,6 +3,7 @@ import { badInputOperations, profilesOf } from '../engine/catalog.js';
 import { bodyOf, type CallOptions, isClientError } from '../engine/context.js';
 import { Failure, type RecordedCall, SetupError } from '../engine/outcome.js';
 import { operation, requestSchema } from '../engine/spec.js';
+import { fundedCurrency } from './loan-bids.js';
 import { example, partnerSession } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -22,6 +23,12 @@ const inputRequirements = [
 /** One operation under bad input: a valid call to derive from, and how to see that nothing changed. */
 export interface InputTarget {
   operationId: string;
+  /**
+   * A body it accepts holds funds the run cannot reach to give back (a loan bid or a
+   * withdrawal of a currency a generated body names): bodies valid by the schema are not
+   * generated for it, only the bad input derived from one the run knows.
+   */
+  holdsWhenAccepted?: boolean;
   /** The call without its body, and a valid body; a fresh one per case when it must be unique. */
   prepare(context: ScenarioContext): Promise<{
     call: Omit<CallOptions, 'body'>;
@@ -38,6 +45,24 @@ async function orderIds(context: ScenarioContext): Promise<Set<string>> {
     ((bodyOf(listed).models as Row[] | undefined) ?? []).map((order) => String(order.id)),
   );
 }
+
+/** The ids a paged list of `currency` holds: what a refused create must not add to. */
+async function listedIds(
+  context: ScenarioContext,
+  operationId: string,
+  currency: string,
+): Promise<Set<string>> {
+  const listed = await context.caller.call(operationId, { query: { currency, limit: '1000' } });
+  if (listed.status !== 200)
+    throw new SetupError(`${operationId} answered ${listed.status}`, listed);
+  const rows = (bodyOf(listed).models as Row[] | undefined) ?? [];
+  return new Set(rows.map((row) => String(row.id)));
+}
+
+const madeSince = (before: Set<string>, after: Set<string>, what: string) => {
+  const made = [...after].filter((id) => !before.has(id));
+  return made.length > 0 ? `${what} were created: ${made.join(', ')}` : undefined;
+};
 
 async function readOrder(context: ScenarioContext, id: string | number): Promise<Row> {
   const read = await context.caller.call('getOrder', { path: { order_id: String(id) } });
@@ -116,6 +141,64 @@ export const inputTargets: InputTarget[] = [
           partner_order_id: `${context.runId}-in-${index}`,
         }),
         // Intents cannot be listed: what the server did with a refused one cannot be read back.
+        unchanged: async () => undefined,
+      };
+    },
+  },
+  {
+    operationId: 'createLoanBid',
+    holdsWhenAccepted: true,
+    async prepare(context) {
+      const currency = await fundedCurrency(context);
+      const ids = () => listedIds(context, 'listLoanBids', currency);
+      const before = await ids();
+      return {
+        call: {},
+        base: () => ({ loan_bid: { currency, rate: '0.0001', quantity: '0.01' } }),
+        unchanged: async () => madeSince(before, await ids(), 'loan bids'),
+      };
+    },
+  },
+  {
+    operationId: 'createCryptoWithdrawal',
+    holdsWhenAccepted: true,
+    async prepare(context) {
+      const listed = await context.caller.call('listCurrencies');
+      const currencies = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
+      const crypto = currencies.find(
+        (each) => each.currency_type === 'crypto' && each.withdrawable === true,
+      );
+      if (!crypto) throw new SetupError('no crypto currency can be withdrawn', listed);
+      const currency = String(crypto.currency);
+      const ids = () => listedIds(context, 'listCryptoWithdrawals', currency);
+      const before = await ids();
+      return {
+        call: {},
+        base: () => ({
+          crypto_withdrawal: {
+            currency,
+            address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+            amount: String(crypto.minimum_withdrawal),
+          },
+        }),
+        unchanged: async () => madeSince(before, await ids(), 'withdrawals'),
+      };
+    },
+  },
+  {
+    operationId: 'estimateFee',
+    async prepare(context) {
+      const { primary } = await context.market();
+      return {
+        call: {},
+        base: () => ({
+          product_id: primary.id,
+          side: 'buy',
+          quantity: primary.quantity,
+          price: primary.restingBuyPrice,
+          order_type: 'limit',
+        }),
+        // An estimate changes nothing, refused or not.
         unchanged: async () => undefined,
       };
     },
