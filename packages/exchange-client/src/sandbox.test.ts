@@ -231,16 +231,17 @@ describe('exchange-client against the sandbox', () => {
       price: best?.[0] ?? '0',
       client_order_id: `${run}-ledger`,
     });
-    const [fee, trade] = await client.ledger.history({ currency: 'BTC', limit: 10 });
+    const [fee, trade] = await client.ledger.history({ currency: 'JPY', limit: 10 });
     expect(fee).toMatchObject({ source_action: 'trade_fee', source_object_type: 'Execution' });
     expect(trade).toMatchObject({
       source_action: 'trade',
       source_object_id: fee?.source_object_id,
     });
     const balances = await client.accounts.balances();
-    expect(balances.find((account) => account.currency === 'BTC')?.balance).toBe(fee?.balance);
+    // A spot fee is charged in the quote currency, after the trade it is on.
+    expect(balances.find((account) => account.currency === 'JPY')?.balance).toBe(fee?.balance);
     const transactions = [];
-    for await (const row of client.ledger.iterateTransactions({ currency: 'BTC', limit: 1 })) {
+    for await (const row of client.ledger.iterateTransactions({ currency: 'JPY', limit: 1 })) {
       transactions.push(row);
       if (transactions.length === 2) break;
     }
@@ -248,21 +249,22 @@ describe('exchange-client against the sandbox', () => {
     // Entries posted while a walk runs push the ones it read onto the next page: none twice.
     const walk = async (posting: () => Promise<void>) => {
       const ids: number[] = [];
-      const rows = client.ledger.iterateTransactions({ currency: 'BTC', limit: 2 });
+      const rows = client.ledger.iterateTransactions({ currency: 'JPY', limit: 2 });
       for await (const row of rows) if (ids.push(row.id) === 1) await posting();
       return ids;
     };
     const before = await walk(async () => undefined);
     expect(before.length).toBeGreaterThan(2);
     const walked = await walk(async () => {
-      for (const amount of ['0.001', '0.002']) {
-        await creditSandboxDeposit(sandbox, { userId: 1001, currency: 'BTC', amount });
+      for (const amount of ['1000', '2000']) {
+        await creditSandboxDeposit(sandbox, { userId: 1001, currency: 'JPY', amount });
       }
     });
     expect(walked).toEqual(before);
     const resting = await restingBuy(`${run}-held`);
     const held = await client.accounts.reservedDetails('JPY');
-    expect(held.details).toContainEqual({ holder_type: 'order', id: resting.id, amount: '9000' });
+    // Its value, 9000, and its fee at the higher rate, 0.15%.
+    expect(held.details).toContainEqual({ holder_type: 'order', id: resting.id, amount: '9013.5' });
     expect((await client.accounts.mainAsset()).currency).toBe('JPY');
     expect((await client.accounts.fiat()).map((account) => account.currency)).toContain('JPY');
     // An account the caller has is answered as it stands; BTC is no fiat currency.
@@ -619,14 +621,17 @@ describe('fees against the sandbox', () => {
       { fee_type: 'trade_fee', amount: charged, currency: fee?.currency },
     ]);
     const rules = await client.fees.mine({ fee_type: 'trade_fee' });
-    // Product 1 is the demo's BTC/JPY pair; a taker buy is charged its taker rate.
+    // Product 1 is the demo's BTC/JPY pair; a taker buy is charged its taker rate on the
+    // value, in yen: one fill at the best offer's price.
     const rate = rules.find(
       ({ conditions }) =>
         conditions.currency_pair_code === 'BTCJPY' &&
         conditions.product_type === 'CurrencyPair' &&
         conditions.maker_taker === 'taker',
     )?.charge_value;
-    expect(new Decimal(order.quantity).times(String(rate)).toFixed()).toBe(charged);
+    const value = new Decimal(order.quantity).times(order.price);
+    expect(value.times(String(rate)).toFixed()).toBe(charged);
+    expect(fee?.currency).toBe('JPY');
     expect(await client.fees.schedule({ fee_type: 'trade_fee' })).toEqual(rules);
     expect(await client.fees.tier()).toMatchObject({ fee_tier: 0, in_currency: 'JPY' });
   });
