@@ -4,6 +4,7 @@ import { Skip } from '../engine/outcome.js';
 import { callerUserId } from './borrowing.js';
 import { arrayOf } from './ledger.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
+import { firstCrypto } from './withdrawals.js';
 
 type Row = Record<string, unknown>;
 
@@ -14,11 +15,7 @@ const credits = 'DEPOSIT-CREDITS';
  * takes (up to eight): a listed amount cut short shows.
  */
 async function depositOf(context: ScenarioContext): Promise<{ currency: string; amount: string }> {
-  const listed = await context.caller.call('listCurrencies');
-  const currencies = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
-  const currency = currencies.find(
-    (each) => each.currency_type === 'crypto' && each.depositable === true,
-  );
+  const { currency } = await firstCrypto(context, 'depositable');
   if (!currency) throw new Skip('no crypto currency takes deposits');
   const digits = Math.min(Number(currency.assets_precision) || 0, 8);
   const amount = digits === 0 ? '1' : `0.${'12345678'.slice(0, digits)}`;

@@ -6,6 +6,7 @@ import { operation, requestSchema } from '../engine/spec.js';
 import { fundedCurrency } from './loan-bids.js';
 import { example, partnerSession } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
+import { firstCrypto } from './withdrawals.js';
 
 type Row = Record<string, unknown>;
 
@@ -37,22 +38,14 @@ export interface InputTarget {
   }>;
 }
 
-async function orderIds(context: ScenarioContext): Promise<Set<string>> {
-  const listed = await context.caller.call('listOrders', { query: { limit: '1000' } });
-  if (listed.status !== 200)
-    throw new SetupError(`listing orders answered ${listed.status}`, listed);
-  return new Set(
-    ((bodyOf(listed).models as Row[] | undefined) ?? []).map((order) => String(order.id)),
-  );
-}
-
-/** The ids a paged list of `currency` holds: what a refused create must not add to. */
+/** The ids a paged list holds (of `currency`, when given): what a refused create must not add to. */
 async function listedIds(
   context: ScenarioContext,
   operationId: string,
-  currency: string,
+  currency?: string,
 ): Promise<Set<string>> {
-  const listed = await context.caller.call(operationId, { query: { currency, limit: '1000' } });
+  const query = { ...(currency === undefined ? {} : { currency }), limit: '1000' };
+  const listed = await context.caller.call(operationId, { query });
   if (listed.status !== 200)
     throw new SetupError(`${operationId} answered ${listed.status}`, listed);
   const rows = (bodyOf(listed).models as Row[] | undefined) ?? [];
@@ -85,7 +78,7 @@ export const inputTargets: InputTarget[] = [
     operationId: 'createOrder',
     async prepare(context) {
       const market = await context.market();
-      const before = await orderIds(context);
+      const before = await listedIds(context, 'listOrders');
       return {
         call: {},
         base: () => ({
@@ -96,10 +89,7 @@ export const inputTargets: InputTarget[] = [
           price: market.primary.restingBuyPrice,
           client_order_id: context.clientOrderId(),
         }),
-        unchanged: async () => {
-          const created = [...(await orderIds(context))].filter((id) => !before.has(id));
-          return created.length > 0 ? `orders were created: ${created.join(', ')}` : undefined;
-        },
+        unchanged: async () => madeSince(before, await listedIds(context, 'listOrders'), 'orders'),
       };
     },
   },
@@ -163,11 +153,7 @@ export const inputTargets: InputTarget[] = [
     operationId: 'createCryptoWithdrawal',
     holdsWhenAccepted: true,
     async prepare(context) {
-      const listed = await context.caller.call('listCurrencies');
-      const currencies = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
-      const crypto = currencies.find(
-        (each) => each.currency_type === 'crypto' && each.withdrawable === true,
-      );
+      const { currency: crypto, listed } = await firstCrypto(context, 'withdrawable');
       if (!crypto) throw new SetupError('no crypto currency can be withdrawn', listed);
       const currency = String(crypto.currency);
       const ids = () => listedIds(context, 'listCryptoWithdrawals', currency);
@@ -222,12 +208,7 @@ export const inputTargets: InputTarget[] = [
       return {
         call: { auth: { kind: 'session', session } },
         base: () => ({ ...example('intentToTrade', 'minimal'), session_id: session.sessionId }),
-        unchanged: async () => {
-          const created = [...(await list())].filter((id) => !before.has(id));
-          return created.length > 0
-            ? `transactions were created: ${created.join(', ')}`
-            : undefined;
-        },
+        unchanged: async () => madeSince(before, await list(), 'transactions'),
       };
     },
   },

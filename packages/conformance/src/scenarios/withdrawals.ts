@@ -1,7 +1,7 @@
 import type { OAuthRequestIds } from '@exchange-kit/core/auth';
 import { Decimal } from 'decimal.js';
 import { bodyOf, expectStatus, sameDecimal } from '../engine/context.js';
-import { Failure, fixtureFailed } from '../engine/outcome.js';
+import { Failure, fixtureFailed, type RecordedCall } from '../engine/outcome.js';
 import { approvedRequest } from './oauth-grant.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -173,6 +173,22 @@ async function move(run: Run, id: number, state: Move): Promise<void> {
 }
 
 /** A withdrawable currency of `type` the user has enough of for four withdrawals. */
+/**
+ * The first crypto currency the server lists as `flag` (withdrawable, depositable), and the
+ * listing call, for the caller to refuse with when there is none.
+ */
+export async function firstCrypto(
+  context: ScenarioContext,
+  flag: 'withdrawable' | 'depositable',
+): Promise<{ currency: Row | undefined; listed: RecordedCall }> {
+  const listed = await context.caller.call('listCurrencies');
+  const currencies = Array.isArray(listed.json) ? (listed.json as Row[]) : [];
+  const currency = currencies.find(
+    (each) => each.currency_type === 'crypto' && each[flag] === true,
+  );
+  return { currency, listed };
+}
+
 async function kindsOf(run: Run): Promise<Kind[]> {
   const { caller } = run.context;
   const currencies = await caller.call('listCurrencies');
