@@ -5,6 +5,7 @@ import { serviceAuthJwt } from '@exchange-kit/core/auth';
 import {
   addDemoToken,
   addSecondDemoToken,
+  marginFillFloor,
   storeCeiling as measureStoreCeiling,
   type RunningSandbox,
   startSandbox,
@@ -15,6 +16,7 @@ import {
   type Load,
   load,
   placeSigned,
+  rounds,
   seconds,
   sign,
   signedNow,
@@ -250,6 +252,25 @@ export async function storeCeiling(sandbox: RunningSandbox): Promise<Load> {
     p99Ms: Number.NaN,
     failed: 0,
   };
+}
+
+/**
+ * The margin row's floor: the same fills, as many at a time as autocannon's connections,
+ * decided and stored by a sandbox in this process on a store of their own (`store`, fresh),
+ * with no HTTP. What the margin row could reach if a call cost only its decision and its rows.
+ */
+export async function marginFloor(store: Store): Promise<Load> {
+  const sandbox = await startSandbox({ port: 0, ...store });
+  try {
+    return await rounds(async () => ({
+      name: 'floor of the margin row: the fill decided and stored, no HTTP',
+      perSecond: await marginFillFloor(sandbox, seconds, connections),
+      p99Ms: Number.NaN,
+      failed: 0,
+    }));
+  } finally {
+    await sandbox.close();
+  }
 }
 
 /**
