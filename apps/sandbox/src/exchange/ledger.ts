@@ -31,9 +31,12 @@ export function depositAddress(userId: number, currency: string): string {
  * Cut to 16 places, as the store's numeric division would, so a third stays finite.
  */
 export function marginOf(quantity: D, price: D, leverage: number, inBase: boolean): D {
-  const notional = inBase ? quantity : quantity.times(price);
-  return notional.div(leverage).toDecimalPlaces(16, D.ROUND_DOWN);
+  return marginOn(inBase ? quantity : quantity.times(price), leverage);
 }
+
+/** The margin of `notional`, in the funding currency, at `leverage`, cut as `marginOf` cuts it. */
+export const marginOn = (notional: D, leverage: number): D =>
+  notional.div(leverage).toDecimalPlaces(16, D.ROUND_DOWN);
 
 /** A take profit or stop loss on a margin position: the position holds the margin, not it. */
 export const closesPosition = (order: Pick<Order, 'unwoundTradeId' | 'tradingType'>) =>

@@ -1,3 +1,4 @@
+import type { ExchangeState } from '../state/exchange-state.js';
 import type { Journal, Writable } from '../state/journal.js';
 import {
   D,
@@ -16,7 +17,7 @@ import {
   settleSpotFill,
   syncReserve,
 } from './ledger.js';
-import { bookMarginFill } from './positions.js';
+import { bookMarginFill, openQuantity } from './positions.js';
 
 /**
  * Matches `taker` against the opposite side of its product's book by price-time priority:
@@ -148,15 +149,18 @@ function settle(
 
 /**
  * An order that carries a take profit or a stop loss and is done, filled or cancelled after
- * part of it filled: each becomes a conditional order (opposite side, the size filled) that
- * waits for its trigger to close the trade, which is the order's margin position or, on
- * spot, its last fill.
+ * part of it filled: each becomes a conditional order (opposite side) that waits for its
+ * trigger to close the trade, which is the order's margin position or, on spot, its last
+ * fill. Its size is what the order filled, or on margin what of it the trade still holds
+ * open: a partial close or a liquidation between two fills left less.
  */
 function openConditionalOrders(journal: Journal, order: Order, fillId: number, now: number): void {
   if (isOpen(order) || order.filledQuantity.isZero() || order.unwoundTradeId !== null) return;
   const { exchange: state } = journal;
   const product = state.products.get(order.productId);
   if (!product) return;
+  const quantity = exitQuantity(state, order);
+  if (quantity.isZero()) return;
   const triggers = [
     { price: order.takeProfit, type: 'limit' as const },
     { price: order.stopLoss, type: 'stop' as const },
@@ -167,13 +171,21 @@ function openConditionalOrders(journal: Journal, order: Order, fillId: number, n
       exitOrder(journal, order, {
         orderType: trigger.type,
         price: trigger.price,
-        quantity: order.filledQuantity,
+        quantity,
         conditional: true,
         unwoundTradeId: order.tradingType === 'spot' ? fillId : (order.tradeId as number),
         now,
       }),
     );
   }
+}
+
+/** What the exits of done `order` close: what it filled, within what its trade holds open. */
+function exitQuantity(state: ExchangeState, order: Order): D {
+  if (order.tradingType === 'spot') return order.filledQuantity;
+  const position = order.tradeId === null ? undefined : state.positions.get(order.tradeId);
+  if (position?.status !== 'open') return new D(0);
+  return D.min(order.filledQuantity, openQuantity(position));
 }
 
 /**

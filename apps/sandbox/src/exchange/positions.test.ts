@@ -228,11 +228,14 @@ const openPositions = fc
     marginShare: fc.integer({ min: -300, max: 400 }),
   })
   .map(({ quantity, price, closedShare, marginShare, ...rest }) => {
+    const closedQuantity = quantity.times(closedShare).div(100).toDecimalPlaces(8, D.ROUND_DOWN);
     const position = {
       ...rest,
       quantity,
       openValue: quantity.times(price),
-      closedQuantity: quantity.times(closedShare).div(100).toDecimalPlaces(8, D.ROUND_DOWN),
+      closedQuantity,
+      // Every fill at one price: the closed part cost that price.
+      closedCost: closedQuantity.times(price),
       margin: new D(0),
     } as Position;
     const margin = requiredMargin(position, btcJpy).times(marginShare).div(100);

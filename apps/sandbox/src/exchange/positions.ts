@@ -1,7 +1,7 @@
 import type { Journal, Writable } from '../state/journal.js';
 import { D, isOpen, type Order, type Position, type Product } from '../state/records.js';
 import { borrowForFill, chargeDueInterest, repayForClose } from './borrowing.js';
-import { adjustReserved, closesPosition, houseUserId, marginOf, postEntry } from './ledger.js';
+import { adjustReserved, closesPosition, houseUserId, marginOn, postEntry } from './ledger.js';
 
 /**
  * The margin position that `order` closes, when it is a take profit or stop loss on one.
@@ -59,6 +59,7 @@ export function bookMarginFill(
       openValue: new D(0),
       closedQuantity: new D(0),
       closedValue: new D(0),
+      closedCost: new D(0),
       margin: new D(0),
       realizedPnl: new D(0),
       closeFee: new D(0),
@@ -98,11 +99,12 @@ function growWholeExits(journal: Journal, position: Position, added: D, now: num
 
 /**
  * Closes `quantity` of `position` at `price`: its margin is released in proportion, and the
- * profit or loss against the average open price is paid into the funding account. A loss
- * is taken from the released margin and never beyond it, so no balance falls under what its
- * owner's other orders and positions hold. A closing fill calls it, and so does the mark
- * price when it closes a position without a fill (the house on the other side). Returns
- * what was paid: the profit, or the loss as a negative amount.
+ * profit or loss against the average open price of its open part is paid into the funding
+ * account. A loss is taken from the released margin, then from what adjust_margin added to
+ * the position, and never beyond both, so no balance falls under what its owner's other
+ * orders and positions hold. A closing fill calls it, and so does the mark price when it
+ * closes a position without a fill (the house on the other side). Returns what was paid: the
+ * profit, or the loss as a negative amount.
  */
 export function closePosition(
   journal: Journal,
@@ -117,17 +119,21 @@ export function closePosition(
   const openBefore = openQuantity(position);
   const closed = D.min(quantity, openBefore);
   const added = addedMargin(position, product);
-  const cost = position.openValue.times(closed).div(position.quantity);
+  const cost = closed.eq(openBefore) ? openCost(position) : shareOfCost(position, closed);
   const value = closed.times(price);
   const gain = position.side === 'buy' ? value.minus(cost) : cost.minus(value);
   const inBase = position.fundingCurrency === product.baseCurrency;
   const pnl = (inBase ? gain.div(price) : gain).toDecimalPlaces(16, D.ROUND_FLOOR);
   closing.closedQuantity = position.closedQuantity.plus(closed);
   closing.closedValue = position.closedValue.plus(value);
+  closing.closedCost = position.closedCost.plus(cost);
   if (openQuantity(position).isZero()) closing.status = 'closed';
   closing.updatedAt = now;
   const before = position.margin;
   holdMargin(journal, closing, product, added);
+  // A loss beyond the margin released takes from what was added, which then holds less.
+  const beyond = D.max(pnl.neg().minus(before.minus(position.margin)), 0);
+  if (beyond.gt(0)) holdMargin(journal, closing, product, added.minus(D.min(beyond, added)));
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
   // The house is the other side of every margin profit and loss.
@@ -141,13 +147,28 @@ export function closePosition(
   return realized;
 }
 
-/** The average price of the opening fills of `position`. */
-export const openPrice = (position: Position) => position.openValue.div(position.quantity);
+/** What the open part of `position` cost to open. */
+const openCost = (position: Position) => position.openValue.minus(position.closedCost);
+
+/** What `closed` of the open part of `position` cost to open, at its average open price. */
+const shareOfCost = (position: Position, closed: D) =>
+  openCost(position).times(closed).div(openQuantity(position));
+
+/**
+ * The average open price of the open part of `position`, which a close does not move and a
+ * fill that adds to it does; once nothing is open, that of all its opening fills.
+ */
+export function openPrice(position: Position): D {
+  const open = openQuantity(position);
+  return open.isZero() ? position.openValue.div(position.quantity) : openCost(position).div(open);
+}
 
 /** The margin the open part of `position` takes at its leverage, at its average open price. */
 export function requiredMargin(position: Position, product: Product): D {
   const inBase = position.fundingCurrency === product.baseCurrency;
-  return marginOf(openQuantity(position), openPrice(position), position.leverageLevel, inBase);
+  const open = openQuantity(position);
+  // On the open part's cost, not its quantity times its average: a third stays exact.
+  return marginOn(inBase ? open : openCost(position), position.leverageLevel);
 }
 
 /** The profit or loss of the open part of `position` at `mark`, in its funding currency. */

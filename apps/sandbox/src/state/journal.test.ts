@@ -15,6 +15,7 @@ const position = (id: number, userId: number): Position => ({
   openValue: new D(100),
   closedQuantity: new D(0),
   closedValue: new D(0),
+  closedCost: new D(0),
   margin: new D(50),
   realizedPnl: new D(0),
   closeFee: new D(0),

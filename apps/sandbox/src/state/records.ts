@@ -155,8 +155,14 @@ export interface Position {
   /** Opened in total, and sum of price * quantity over the opening fills. */
   readonly quantity: D;
   readonly openValue: D;
+  /** Closed in total, and sum of price * quantity over the closing fills. */
   readonly closedQuantity: D;
   readonly closedValue: D;
+  /**
+   * What the closed part cost to open: each close takes its share of what the open part cost,
+   * so the open part keeps its own average price when a fill adds to it after a close.
+   */
+  readonly closedCost: D;
   /** What the position holds of its owner's funding currency right now. */
   readonly margin: D;
   readonly realizedPnl: D;

@@ -52,6 +52,7 @@ const allMigrations = [
   '0035.do.fill-pnl.sql',
   '0036.do.trades-of-an-order.sql',
   '0037.do.mark-prices.sql',
+  '0038.do.trades-closed-cost.sql',
 ];
 
 /** The migrations after `name`, in order: what a store migrated up to it has still to apply. */
@@ -133,8 +134,8 @@ async function asOfItsVersion(db: Database): Promise<Database> {
 
 /**
  * Columns newer than some stores these tests migrate, which the sandbox writes: the places of
- * positions (0027) and loans (0028), and the fees of an order (0031) and of a trade's closes
- * (0032).
+ * positions (0027) and loans (0028), the fees of an order (0031) and of a trade's closes
+ * (0032), and what a trade's closed part cost (0038).
  */
 const newerColumns: [string, string][] = [
   ['positions', 'user_place'],
@@ -143,6 +144,7 @@ const newerColumns: [string, string][] = [
   ['orders', 'fee_charged'],
   ['positions', 'close_fee'],
   ['positions', 'order_id'],
+  ['positions', 'closed_cost'],
 ];
 
 /**
@@ -555,6 +557,42 @@ describe('migrate', () => {
         );
       }
       expect(await charged()).toEqual(written);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('gives the trades of a store made before it kept closed costs the share of their opening cost', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const trading = storedTrading(sandbox);
+      const product_id = await freshProduct(trading, { margin: true });
+      const [trader, other] = [await trading.addUser(), await trading.addUser()];
+      const at = { product_id, price: '100', trading_type: 'margin', leverage_level: 2 };
+      await place(other.call, { product_id, price: '90', side: 'sell', quantity: '0.3' });
+      const long = await place(trader.call, { ...at, quantity: '0.3' });
+      const tradeId = (await getOrder(trader.call, long.id)).trade_id;
+      await place(other.call, { product_id, price: '95', quantity: '1' });
+      const closing = { body: { closed_quantity: '0.1' } };
+      expect((await trader.call('PUT', `/trades/${tradeId}/close`, closing)).status).toBe(200);
+      await sandbox.sequencer.settled();
+      const kept = () =>
+        sandbox.database.read(async (tx) => {
+          const { rows } = await tx.query<{ cost: string }>(
+            'SELECT trim_scale(closed_cost)::text AS cost FROM positions WHERE id = $1',
+            [tradeId],
+          );
+          return rows.map((row) => row.cost);
+        });
+      const written = await kept();
+      // A third of 0.3 bought at 90.
+      expect(written).toEqual(['9']);
+      await sandbox.database.apply('ALTER TABLE positions DROP COLUMN closed_cost');
+      const migration = '0038.do.trades-closed-cost.sql';
+      await sandbox.database.apply(
+        await readFile(new URL(`./migrations/${migration}`, import.meta.url), 'utf8'),
+      );
+      expect(await kept()).toEqual(written);
     } finally {
       await sandbox.close();
     }

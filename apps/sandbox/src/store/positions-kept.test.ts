@@ -73,6 +73,30 @@ describe('a margin position in the store', () => {
       reserved: '0',
     });
   });
+
+  it('is read back closed in part and added to, at the average price of its open part', async () => {
+    const product_id = await freshProduct(trading, { margin: true });
+    const [trader, seller, buyer] = [
+      await trading.addUser(),
+      await trading.addUser(),
+      await trading.addUser(),
+    ];
+    await place(seller.call, { product_id, side: 'sell', price: '80', quantity: '0.5' });
+    const long = { product_id, price: '90', quantity: '1', trading_type: 'margin' };
+    const order = await place(trader.call, { ...long, leverage_level: 2 });
+    const tradeId = Number((await getOrder(trader.call, order.id)).trade_id);
+    await place(buyer.call, { product_id, price: '91', quantity: '0.25' });
+    const closing = { body: { closed_quantity: '0.25' } };
+    valid(zCloseTradeResponse, await trader.call('PUT', `/trades/${tradeId}/close`, closing));
+    await place(seller.call, { product_id, side: 'sell', price: '90', quantity: '0.5' });
+    await sandbox.sequencer.reload();
+    const [trade] = valid(zListTradesResponse, await trader.call('GET', '/trades')).models;
+    // 0.25 bought at 80 and 0.5 at 90 are open; the 0.25 closed cost 20.
+    expect(trade).toMatchObject({ open_price: '86.66666666', margin_used: '32.5' });
+    await place(buyer.call, { product_id, price: '91', quantity: '0.75' });
+    const closed = await trader.call('PUT', `/trades/${tradeId}/close`, {});
+    expect(valid(zCloseTradeResponse, closed).close_pnl).toBe('6');
+  });
 });
 
 describe('a mark price test control set', () => {

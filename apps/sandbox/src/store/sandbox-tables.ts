@@ -129,6 +129,7 @@ export const positions: Table<Position> = {
     ['open_value', 'numeric', 'openValue'],
     ['closed_quantity', 'numeric', 'closedQuantity'],
     ['closed_value', 'numeric', 'closedValue'],
+    ['closed_cost', 'numeric', 'closedCost'],
     ['margin', 'numeric', 'margin'],
     ['realized_pnl', 'numeric', 'realizedPnl'],
     ['close_fee', 'numeric', 'closeFee'],

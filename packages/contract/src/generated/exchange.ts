@@ -1124,7 +1124,7 @@ export interface paths {
         get?: never;
         /**
          * Close a trade, in whole or in part
-         * @description Closes `closed_quantity` of an open trade (all of its open quantity without it) at the market: an order on the other side takes the book, as a triggered stop loss does, and its fills close the trade. What the book cannot fill stays open. Profit or loss against the average open price is paid into the funding account, a loss never beyond the margin released. Once the whole trade is closed its take profit and stop loss are cancelled. Returns the trade as it stands after.
+         * @description Closes `closed_quantity` of an open trade (all of its open quantity without it) at the market: an order on the other side takes the book, as a triggered stop loss does, and its fills close the trade. What the book cannot fill stays open. Profit or loss against the average open price is paid into the funding account, a loss never beyond the margin released and what adjust_margin added, which a loss beyond the release takes from first. Once the whole trade is closed its take profit and stop loss are cancelled. Returns the trade as it stands after.
          */
         put: operations["closeTrade"];
         post?: never;
@@ -6359,7 +6359,7 @@ export type Trade = {
     open_quantity: DecimalLike;
     /** @description Closed so far. */
     close_quantity: DecimalLike;
-    /** @description Average price of the opening fills. */
+    /** @description Average open price of what is open: a close leaves it where it was, a fill that adds to the trade averages in with what is open, not with what was closed. Once nothing is open, the average price of every opening fill. */
     open_price: DecimalLike;
     /** @description Average price of the closes (closing fills, or the mark price of a close the mark made); null while nothing is closed. */
     close_price: NullableDecimalLike;
