@@ -50,8 +50,8 @@ export interface ParsedResponse {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Sent as is, instead of `body` as JSON. */
-  rawBody?: string;
+  /** Sent as is, instead of `body` as JSON: text, or bytes that may be no UTF-8 at all. */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   /** Sign this path instead of the request's own. */
   signPath?: string;
@@ -66,9 +66,13 @@ export async function send(
   method: string,
   path: string,
   headers: Record<string, string>,
-  body?: string,
+  body?: string | Uint8Array,
 ): Promise<ParsedResponse> {
-  const response = await fetch(baseUrl + path, { method, headers, body });
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: typeof body === 'string' || body === undefined ? body : Buffer.from(body),
+  });
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
   return {
@@ -92,7 +96,7 @@ export function clientFor(sandbox: Pick<RunningSandbox, 'exchangeUrl'>, token: A
         ? await signServiceAuth(token, { path: signPath, oauth: options.oauth })
         : await signServiceAuth(token, { path: signPath });
     }
-    let body = options.rawBody;
+    let body: string | Uint8Array | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     return send(sandbox.exchangeUrl, method, path, headers, body);

@@ -257,11 +257,11 @@ export async function createApp(options: AppOptions) {
   // Bodies are read as text up to the route's limit, then refused unless sent as JSON and
   // nested no deeper than the spec allows; nothing after this point walks an unbounded depth.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, bytes, done) => {
     const route = routeOf(request);
     if (!route) return done(null, undefined);
     try {
-      done(null, parseBody(route, text as string, request.headers));
+      done(null, parseBody(route, bytes as Buffer, request.headers));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -238,12 +238,79 @@ describe('content types', () => {
     }
   });
 
+  it('reads a body of whitespace alone as malformed or refused, never as no body', async () => {
+    const placed = await call('POST', '/orders', { body: limitBuy });
+    expect(placed.status).toBe(200);
+    const id = (placed.body as { id: number }).id;
+    // A cancel_all read as having no body would cancel every live order.
+    const sent: [string, Record<string, string>, number][] = [
+      ['\t', { 'content-type': 'text/plain' }, 415],
+      ['\n', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
+      [' ', { 'content-encoding': 'gzip' }, 415],
+      [' ', {}, 400],
+      ['\r\n', {}, 400],
+      ['\u00a0', {}, 400],
+      ['\ufeff', {}, 400],
+    ];
+    for (const [rawBody, headers, status] of sent) {
+      const answer = await call('PUT', '/orders/cancel_all', { rawBody, headers });
+      expect([JSON.stringify(rawBody), answer.status]).toEqual([JSON.stringify(rawBody), status]);
+    }
+    const order = await call('GET', `/orders/${id}`);
+    expect((order.body as { status: string }).status).toBe('live');
+    expect((await call('PUT', `/orders/${id}/cancel`)).status).toBe(200);
+  });
+
+  it('refuses a body that is no UTF-8, and stores nothing', async () => {
+    const orders = await count('orders');
+    const json = JSON.stringify({ ...limitBuy, client_order_id: 'c-XX' });
+    const at = Buffer.from(json).indexOf('XX');
+    // A byte no UTF-8 has, a surrogate written as bytes, a NUL written long, a cut sequence.
+    for (const bytes of [[0xff], [0xed, 0xa0, 0x80], [0xc0, 0x80], [0xe2, 0x82]]) {
+      const sent = Buffer.concat([
+        Buffer.from(json).subarray(0, at),
+        Buffer.from(bytes),
+        Buffer.from(json).subarray(at + 2),
+      ]);
+      const answer = await call('POST', '/orders', { rawBody: sent });
+      expect([bytes, answer.status, answer.body]).toEqual([
+        bytes,
+        422,
+        { errors: { body: ['must_be_utf-8'] } },
+      ]);
+    }
+    expect(await count('orders')).toBe(orders);
+  });
+
   it('takes JSON with a charset', async () => {
     const answer = await call('POST', '/orders', {
       body: limitBuy,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
     expect(answer.status).toBe(200);
+  });
+});
+
+describe('query values', () => {
+  it('refuses a parameter whose escapes spell no UTF-8, naming it, and reads valid ones', async () => {
+    const sent: [string, string][] = [
+      ['/balance_history?currency=%FF', 'currency'],
+      ['/loans?currency=%ED%A0%80', 'currency'],
+      ['/trades?funding_currency=%C0%80', 'funding_currency'],
+    ];
+    for (const [path, name] of sent) {
+      const answer = await call('GET', path);
+      expect([path, answer.status, answer.body]).toEqual([
+        path,
+        400,
+        { errors: { [name]: ['must_be_utf-8'] } },
+      ]);
+    }
+    // A parameter the operation does not take is left alone, as any such name is.
+    expect((await call('GET', '/balance_history?ignored=%FF&currency=BTC')).status).toBe(200);
+    const spelled = await call('GET', '/balance_history?currency=%42%54%43');
+    const plain = await call('GET', '/balance_history?currency=BTC');
+    expect(spelled).toEqual(plain);
   });
 });
 

@@ -22,7 +22,7 @@ import { spendOneUse } from './nonce-less.js';
 import type { AnonymousRateLimits, RateLimit } from './rate-limit.js';
 import { asHttpError, errorReply } from './refusals.js';
 import type { Route } from './router.js';
-import { type SentQuery, validateRequest } from './validate.js';
+import { notUtf8, type SentQuery, validateRequest } from './validate.js';
 
 /** A call of an operation, as the edge reads it off the wire: routed, its body parsed. */
 export interface ParsedCall {
@@ -69,7 +69,31 @@ export function parseQuery(search: string): SentQuery {
     else if (typeof earlier === 'string') query[name] = [earlier, value];
     else earlier.push(value);
   }
+  // Named for validation to refuse: a parser that throws here would take the server down.
+  const undecodable = search.includes('%') ? namesNotUtf8(search) : [];
+  if (undecodable.length > 0) query[notUtf8] = undecodable;
   return query;
+}
+
+/** The names of the pairs of `search` whose percent-escapes spell no UTF-8. */
+function namesNotUtf8(search: string): string[] {
+  const names: string[] = [];
+  for (const pair of search.split('&')) {
+    if (!pair.includes('%') || spellsUtf8(pair)) continue;
+    const [name] = new URLSearchParams(pair).keys();
+    if (name !== undefined) names.push(name);
+  }
+  return names;
+}
+
+/** Whether the escapes of `raw` spell UTF-8; a `%` that starts no escape is itself. */
+function spellsUtf8(raw: string): boolean {
+  try {
+    decodeURIComponent(raw.replace(/%(?![0-9a-f]{2})/gi, '%25'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { ApiName } from '@exchange-kit/contract/documents';
 import { bundledDocuments } from '@exchange-kit/contract/documents';
 import * as exchangeSchemas from '@exchange-kit/contract/exchange/schemas';
@@ -39,7 +40,13 @@ const operationSchemas = perRoute((route): OperationSchemas => {
 });
 
 /** Query parameters as sent: a name given more than once holds each of its values. */
-export type SentQuery = Record<string, string | string[]>;
+/**
+ * The names of the query parameters whose percent-escapes spell no UTF-8: read, their bytes
+ * turned into U+FFFD, which is not what was sent (see `parseQuery`).
+ */
+export const notUtf8 = Symbol('query parameters that are no UTF-8');
+
+export type SentQuery = Record<string, string | string[]> & { [notUtf8]?: string[] };
 
 export interface RawRequest {
   path: Record<string, string>;
@@ -216,17 +223,20 @@ export function notJson(): HttpError {
 }
 
 /**
- * The body of a request as JSON, refused before it is parsed when it is not sent as JSON or
- * nests deeper than the spec allows: nothing after this point walks an unbounded depth. A key
- * an object gives twice is refused naming it, as a repeated query parameter is: JSON.parse
- * would keep the last, and which value was meant cannot be told.
+ * The body of a request as JSON, refused before it is parsed when it is not sent as JSON, is
+ * no UTF-8 (decoded, its bytes would turn into U+FFFD: stored, not what was sent) or nests
+ * deeper than the spec allows: nothing after this point walks an unbounded depth. A key an
+ * object gives twice is refused naming it, as a repeated query parameter is: JSON.parse would
+ * keep the last, and which value was meant cannot be told. Only a body of no bytes at all is
+ * none: one of whitespace alone is malformed JSON, never read as absent, where an absent body
+ * closes every trade or cancels every order.
  */
 export function parseBody(
   route: Route,
-  text: string,
+  bytes: Buffer,
   headers: { 'content-type'?: string; 'content-encoding'?: string },
 ): unknown {
-  if (!route.operation.requestBody || text.trim() === '') return undefined;
+  if (!route.operation.requestBody || bytes.length === 0) return undefined;
   if (!jsonMediaType.test(headers['content-type'] ?? '')) throw notJson();
   // Read as sent: a body said to be compressed would be read as something it is not. An
   // empty header, or `identity`, says nothing was applied.
@@ -236,6 +246,12 @@ export function parseBody(
       'content-encoding': ['not_supported'],
     });
   }
+  if (!isUtf8(bytes)) {
+    throw new HttpError(refusalStatus(route, 'body'), 'A body is sent as UTF-8', {
+      body: ['must_be_utf-8'],
+    });
+  }
+  const text = bytes.toString('utf8');
   const limit = bundledDocuments[route.api].info['x-request-limits']['max-nesting-depth'];
   const { tooDeep, members } = scanJson(text, limit);
   if (tooDeep) {
@@ -294,6 +310,16 @@ function singleValued(route: Route, query: SentQuery): Record<string, string> {
   return single;
 }
 
+/** Refuses the parameters of the operation that `query` holds as no UTF-8, naming each. */
+function refuseUndecodedQuery(route: Route, query: SentQuery): void {
+  const taken = (query[notUtf8] ?? []).filter((name) =>
+    route.parameters.some((parameter) => parameter.in === 'query' && parameter.name === name),
+  );
+  if (taken.length === 0) return;
+  const errors = Object.fromEntries(taken.map((name) => [name, ['must_be_utf-8']]));
+  throw new HttpError(refusalStatus(route, 'query'), 'A query parameter is sent as UTF-8', errors);
+}
+
 /**
  * Validates path, query and body against the operation's generated schemas. Throws an
  * HttpError naming each refused field and why, `{errors: {quantity: ["must_be_decimal"]}}`.
@@ -301,6 +327,7 @@ function singleValued(route: Route, query: SentQuery): Record<string, string> {
  */
 export function validateRequest(route: Route, sent: RawRequest): ValidRequest {
   const schemas = operationSchemas(route);
+  refuseUndecodedQuery(route, sent.query);
   const request = { ...sent, query: singleValued(route, sent.query) };
   for (const part of ['path', 'query', 'body'] as const) {
     const fault = textFaultIn(request[part]);

@@ -163,9 +163,10 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     const found = findRoute(routes, method, pathname);
     if (found.kind !== 'matched') throw new Error(`No operation for ${method} ${pathname}`);
     const { route, path } = found.match;
-    const text =
+    const sentBody =
       requestOptions.rawBody ??
       (requestOptions.body === undefined ? '' : JSON.stringify(requestOptions.body));
+    const bytes = Buffer.from(sentBody);
     const headers = Object.fromEntries(
       Object.entries(requestOptions.headers ?? {}).map(([name, value]) => [
         name.toLowerCase(),
@@ -175,7 +176,7 @@ export async function memorySandbox(options: MemorySandboxOptions = {}): Promise
     const sent = {
       path,
       query: parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1)),
-      body: parseBody(route, text, { 'content-type': 'application/json', ...headers }),
+      body: parseBody(route, bytes, { 'content-type': 'application/json', ...headers }),
     };
     const reply = await answer({
       route,
