@@ -16,6 +16,7 @@ import {
   parseQuery,
 } from './call-pipeline.js';
 import { answerClientError } from './client-error.js';
+import { ConnectionTurns } from './connection-turns.js';
 import { legacyHeaderNames, routedUrl, withDescriptionNames } from './legacy-names.js';
 import { asHttpError, errorReply, HttpError } from './refusals.js';
 import { ReplyCache, type Serialized } from './reply-cache.js';
@@ -235,6 +236,12 @@ export async function createApp(options: AppOptions) {
     },
   });
 
+  const turns = new ConnectionTurns();
+  app.addHook('onRequest', (request, reply, done) => {
+    turns.take(request.raw, reply.raw);
+    done();
+  });
+
   // Pages are served before CORS applies: a page is for the browser that opened it.
   app.addHook('onRequest', (request, reply, done) => {
     if (!options.pages || !request.is404 || request.method === 'OPTIONS') return done();
@@ -318,7 +325,10 @@ export async function createApp(options: AppOptions) {
         if (Object.values(request.params as Record<string, string>).includes('')) {
           return reply.callNotFound();
         }
-        const answered = answer(route, request, reply);
+        const before = turns.before(request.raw);
+        const answered = before
+          ? before.then(() => answer(route, request, reply))
+          : answer(route, request, reply);
         inFlight.add(answered);
         try {
           const result = await answered;
