@@ -303,6 +303,16 @@ const inputRequirements: ConformanceRequirement[] = [
     operations: ['createOrder'],
   },
   {
+    id: 'INPUT-WHITESPACE-BODY',
+    level: 'MUST',
+    kind: 'input',
+    profiles: ['input'],
+    origin: 'info of exchange.openapi.yaml, Bounds; CancelAllFilters (project decision)',
+    summary:
+      'A body of whitespace alone is never read as no body (PUT /orders/cancel_all with one space as JSON): a 4xx, and every live order stays live, where no body cancels them all',
+    operations: ['cancelAllOrders'],
+  },
+  {
     id: 'INPUT-GENERATED-VALID',
     level: 'MUST',
     kind: 'input',

@@ -7,6 +7,7 @@ import { executionScenarios } from '../scenarios/executions.js';
 import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
+import { inputReadingScenarios } from '../scenarios/input-reading.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
 import { lendingScenarios } from '../scenarios/lending.js';
 import { loanBidScenarios } from '../scenarios/loan-bids.js';
@@ -16,7 +17,6 @@ import { orderTradeScenarios } from '../scenarios/order-trades.js';
 import { orderScenarios } from '../scenarios/orders.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
-import { repeatedQueryScenarios } from '../scenarios/repeated-query.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
 import { tradesAtMarkScenarios } from '../scenarios/trades-at-mark.js';
@@ -71,7 +71,7 @@ export const scenarios: Scenario[] = [
   ...partnerScenarios,
   ...authScenarios,
   ...inputScenarios,
-  ...repeatedQueryScenarios,
+  ...inputReadingScenarios,
   ...generatedScenarios,
   ...modelScenarios,
   ...transactionModelScenarios,

@@ -12,6 +12,12 @@ export const inputFaults: Fault[] = [
       request.body !== '' && parse(request.body) === undefined ? serverError() : request,
   },
   {
+    name: 'a body of whitespace alone is read as no body',
+    covers: 'INPUT-WHITESPACE-BODY',
+    request: (request) =>
+      request.body !== '' && request.body.trim() === '' ? { ...request, body: '' } : request,
+  },
+  {
     name: 'a negative quantity crashes the server',
     covers: 'INPUT-NEGATIVE-QUANTITY',
     request: (request) => (/"quantity":"-/.test(request.body) ? serverError() : request),

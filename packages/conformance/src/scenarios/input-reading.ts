@@ -77,4 +77,52 @@ const keyGivenTwice: Scenario = {
   },
 };
 
-export const repeatedQueryScenarios: Scenario[] = [givenTwice, keyGivenTwice];
+const whitespaceBody = 'INPUT-WHITESPACE-BODY';
+
+/**
+ * A cancel_all whose body is one space: read as no body, it would cancel every live order
+ * of the caller, where a body that is no JSON is refused. A resting buy placed first must
+ * still be live after it; it is cancelled then.
+ */
+const whitespaceAlone: Scenario = {
+  name: 'a body of whitespace alone',
+  profile: 'input',
+  covers: [whitespaceBody],
+  async run(context) {
+    await context.evidence.check(whitespaceBody, async () => {
+      const { primary } = await context.market();
+      const placed = await context.caller.call('createOrder', {
+        body: {
+          order_type: 'limit',
+          product_id: primary.id,
+          side: 'buy',
+          quantity: primary.quantity,
+          price: primary.restingBuyPrice,
+          client_order_id: context.clientOrderId(),
+        },
+      });
+      const id = (placed.json as { id?: unknown } | null)?.id;
+      if (placed.status !== 200 || id === undefined) {
+        failAt('the resting buy was not placed', placed, '200 with the order');
+      }
+      const order_id = String(id);
+      try {
+        const call = await context.caller.call('cancelAllOrders', { rawBody: ' ' });
+        const read = await context.caller.call('getOrder', { path: { order_id } });
+        const status = (read.json as { status?: unknown } | null)?.status;
+        if (!isClientError(call.status) || status !== 'live') {
+          failAt(
+            `PUT /orders/cancel_all with a body of one space answered ${call.status}, and the order placed before it is ${String(status)}`,
+            call,
+            'a 4xx (a body that is no JSON), the order still live',
+          );
+        }
+        return `one space refused with ${call.status}; the order placed before stayed live`;
+      } finally {
+        await context.caller.call('cancelOrder', { path: { order_id } });
+      }
+    });
+  },
+};
+
+export const inputReadingScenarios: Scenario[] = [givenTwice, keyGivenTwice, whitespaceAlone];
