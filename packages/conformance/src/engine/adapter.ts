@@ -18,6 +18,16 @@ export interface ProductInfo {
   crossingBuyPrice: string;
 }
 
+/** The body of a limit buy of `product`'s smallest quantity that rests in its book. */
+export const restingBuy = (product: ProductInfo, clientOrderId?: string) => ({
+  order_type: 'limit',
+  product_id: product.id,
+  side: 'buy',
+  quantity: product.quantity,
+  price: product.restingBuyPrice,
+  ...(clientOrderId === undefined ? {} : { client_order_id: clientOrderId }),
+});
+
 /** Two products, so that cancel_all's product filter has orders to leave alone. */
 export interface Market {
   primary: ProductInfo;

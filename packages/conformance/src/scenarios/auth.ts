@@ -1,6 +1,6 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
 import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
-import type { OrderRef } from '../engine/adapter.js';
+import { type OrderRef, restingBuy } from '../engine/adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../engine/context.js';
 import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
 import { forgeJwt } from '../signing/forge.js';
@@ -183,14 +183,7 @@ const nonceLessReplay: Scenario = {
   covers: ['AUTH-NONCE-LESS-REPLAYED'],
   async run(context) {
     const { primary } = await context.market();
-    const order = (clientOrderId: string) => ({
-      order_type: 'limit',
-      product_id: primary.id,
-      side: 'buy',
-      quantity: primary.quantity,
-      price: primary.restingBuyPrice,
-      client_order_id: clientOrderId,
-    });
+    const order = (clientOrderId: string) => restingBuy(primary, clientOrderId);
     let captured = '';
     const accepted = await context.caller.call('createOrder', {
       body: order(context.clientOrderId()),

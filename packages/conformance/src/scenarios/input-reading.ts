@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { restingBuy } from '../engine/adapter.js';
 import { failAt, fieldCodes, isClientError } from '../engine/context.js';
 import type { Scenario } from './scenario.js';
 
@@ -44,14 +45,7 @@ const keyGivenTwice: Scenario = {
   async run(context) {
     await context.evidence.check(repeatedKey, async () => {
       const { primary } = await context.market();
-      const order = JSON.stringify({
-        order_type: 'limit',
-        product_id: primary.id,
-        side: 'buy',
-        quantity: primary.quantity,
-        price: primary.restingBuyPrice,
-        client_order_id: context.clientOrderId(),
-      });
+      const order = JSON.stringify(restingBuy(primary, context.clientOrderId()));
       const twice = new Decimal(primary.quantity).times(2).toFixed();
       const call = await context.caller.call('createOrder', {
         rawBody: `${order.slice(0, -1)},"quantity":"${twice}"}`,
@@ -92,14 +86,7 @@ const whitespaceAlone: Scenario = {
     await context.evidence.check(whitespaceBody, async () => {
       const { primary } = await context.market();
       const placed = await context.caller.call('createOrder', {
-        body: {
-          order_type: 'limit',
-          product_id: primary.id,
-          side: 'buy',
-          quantity: primary.quantity,
-          price: primary.restingBuyPrice,
-          client_order_id: context.clientOrderId(),
-        },
+        body: restingBuy(primary, context.clientOrderId()),
       });
       const id = (placed.json as { id?: unknown } | null)?.id;
       if (placed.status !== 200 || id === undefined) {

@@ -1,3 +1,4 @@
+import { restingBuy } from '../engine/adapter.js';
 import { type BadInputCase, deriveBadInput, malformedJson } from '../engine/bad-input.js';
 import { badInputOperations, profilesOf } from '../engine/catalog.js';
 import { bodyOf, type CallOptions, isClientError } from '../engine/context.js';
@@ -177,13 +178,7 @@ export const inputTargets: InputTarget[] = [
       const { primary } = await context.market();
       return {
         call: {},
-        base: () => ({
-          product_id: primary.id,
-          side: 'buy',
-          quantity: primary.quantity,
-          price: primary.restingBuyPrice,
-          order_type: 'limit',
-        }),
+        base: () => restingBuy(primary),
         // An estimate changes nothing, refused or not.
         unchanged: async () => undefined,
       };
