@@ -155,7 +155,7 @@ describe('a trailing slash', () => {
 });
 
 describe('with_details=true and false', () => {
-  it('reads as with_details=1 (0 for false) on an order and on executions/me, signed as sent', async () => {
+  it('reads as with_details=1 (0 for false) on an order, the order list and executions/me, signed as sent', async () => {
     const placed = await call({
       method: 'POST',
       url: '/orders',
@@ -175,6 +175,12 @@ describe('with_details=true and false', () => {
     expect(fills.status).toBe(200);
     expect((fills.body as { models: unknown[] }).models[0]).toMatchObject({ order_id: orderId });
 
+    const listUrl = '/orders?product_id=1&status=filled&with_details=true';
+    const list = await call({ url: listUrl, headers: { 'X-Service-Auth': jwtFor(listUrl) } });
+    expect(list.status).toBe(200);
+    const listed = (list.body as { models: { id: number; executions?: unknown[] }[] }).models;
+    expect(listed.find((model) => model.id === orderId)?.executions).toHaveLength(1);
+
     const plainUrl = `/orders/${orderId}?with_details=false`;
     const plain = await call({ url: plainUrl, headers: { 'X-Service-Auth': jwtFor(plainUrl) } });
     expect(plain.status).toBe(200);
@@ -183,7 +189,12 @@ describe('with_details=true and false', () => {
 
   it('still refuses any other value with 400, naming the field, on a list and on one order', async () => {
     for (const value of ['yes', 'TRUE', 'constructor', 'toString', '2']) {
-      for (const path of ['/executions/me?product_id=1&', '/orders/1?', '/orders/client:abc?']) {
+      for (const path of [
+        '/executions/me?product_id=1&',
+        '/orders?',
+        '/orders/1?',
+        '/orders/client:abc?',
+      ]) {
         const url = `${path}with_details=${value}`;
         const answer = await call({ url, headers: { 'X-Service-Auth': jwtFor(url) } });
         expect(answer.status, url).toBe(400);
