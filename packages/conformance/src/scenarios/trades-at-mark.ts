@@ -169,13 +169,22 @@ const liquidatedAtMark: Scenario = {
       if (trade.liquidation_price === null) {
         failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
       }
+      // The price shown is the one from which a mark liquidates: a mark at it does.
       const price = decimal(trade.liquidation_price);
       const short = price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP);
-      const beyond = price.times('0.98').toDecimalPlaces(places, Decimal.ROUND_DOWN);
       await moveMark(context, order.productId, short);
       await expectOpen(context, order, short);
-      await moveMark(context, order.productId, beyond);
-      return expectClosedAt(context, order, beyond);
+      await moveMark(context, order.productId, price);
+      const closed = await expectClosedAt(context, order, price);
+      const after = await tradeOpenedBy(context, order);
+      if (!decimal(after.trade.daily_interest).isZero()) {
+        failAt(
+          `liquidated trade ${String(after.trade.id)} still pays daily_interest ${String(after.trade.daily_interest)}`,
+          after.call,
+          'daily_interest 0: the loans it borrowed repaid',
+        );
+      }
+      return `${closed}, its loans repaid`;
     }),
 };
 

@@ -4,6 +4,7 @@ import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
 import { ownFillsOfProduct } from './executions.js';
 import { entriesOf } from './ledger.js';
+import { reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 export type Row = Record<string, unknown>;
@@ -15,7 +16,17 @@ const closeFee = 'TRADE-CLOSE-FEE';
 const closePnl = 'TRADE-CLOSE-PNL';
 const closeOffStep = 'TRADE-CLOSE-OFF-STEP';
 const marginOffStep = 'TRADE-MARGIN-OFF-STEP';
-const covered = [opened, marginOffStep, closeOffStep, closePartial, closeFee, closePnl, closeAll];
+const marginAdjusted = 'TRADE-MARGIN-ADJUSTED';
+const covered = [
+  opened,
+  marginOffStep,
+  marginAdjusted,
+  closeOffStep,
+  closePartial,
+  closeFee,
+  closePnl,
+  closeAll,
+];
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
@@ -78,9 +89,79 @@ async function manage(context: ScenarioContext, trade: Row): Promise<void> {
     trade.side === 'long' ? market.primary.restingBuyPrice : market.primary.restingSellPrice;
   const path = { trade_id: String(trade.id) };
   tradeOf(await context.caller.call('updateTrade', { path, body: { trade: { stop_loss: far } } }));
-  for (const delta of ['1', '-1']) {
-    tradeOf(await context.caller.call('adjustTradeMargin', { path, body: { delta } }));
+}
+
+/** The caller's open trade `id`, as GET /trades lists it now. */
+async function listedTrade(context: ScenarioContext, id: string) {
+  const call = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  const trade = listOf(call).find((each) => String(each.id) === id);
+  if (!trade) failAt(`open trade ${id} is not listed`, call, 'the trade');
+  return trade;
+}
+
+/**
+ * adjust_margin of 1 onto `trade` and back. Added, the trade's margin and the caller's
+ * reserved balance of its funding currency hold 1 more, the reserved balance details still
+ * sum to it, and the liquidation price moves away from the market; taking back 2 is refused
+ * naming delta; taking back 1 leaves the margin as it was.
+ */
+async function checkMarginAdjusted(context: ScenarioContext, trade: Row): Promise<string> {
+  const id = String(trade.id);
+  const path = { trade_id: id };
+  const currency = String(trade.funding_currency);
+  const before = {
+    trade: await listedTrade(context, id),
+    held: await reservedOf(context, currency),
+  };
+  const margin = new Decimal(String(before.trade.margin_used));
+  const added = await context.caller.call('adjustTradeMargin', { path, body: { delta: '1' } });
+  const grown = tradeOf(added);
+  const held = await reservedOf(context, currency);
+  const detailed = held.details.reduce(
+    (total, detail) => total.plus(String(detail.amount)),
+    new Decimal(0),
+  );
+  if (
+    !new Decimal(String(grown.margin_used)).eq(margin.plus(1)) ||
+    !held.reserved.eq(before.held.reserved.plus(1)) ||
+    !detailed.eq(held.reserved)
+  ) {
+    failAt(
+      `after adjust_margin 1, trade ${id} holds margin_used ${String(grown.margin_used)} (${margin.toFixed()} before), ${currency} reserved ${held.reserved.toFixed()} (${before.held.reserved.toFixed()} before), its details summing to ${detailed.toFixed()}`,
+      held.read,
+      'each 1 more, the details summing to the reserved balance',
+    );
   }
+  const liquidation = (row: Row) => new Decimal(String(row.liquidation_price ?? 'NaN'));
+  const moved = liquidation(grown).minus(liquidation(before.trade));
+  if (!(trade.side === 'long' ? moved.lt(0) : moved.gt(0))) {
+    failAt(
+      `adjust_margin 1 moved the liquidation_price of ${String(trade.side)} trade ${id} from ${String(before.trade.liquidation_price)} to ${String(grown.liquidation_price)}`,
+      added,
+      'a price further from the market',
+    );
+  }
+  const tooMuch = await context.caller.call('adjustTradeMargin', { path, body: { delta: '-2' } });
+  if (tooMuch.status !== 422 || !Array.isArray(fieldCodes(tooMuch, 'delta'))) {
+    failAt(
+      `taking back 2 of the 1 added answered ${tooMuch.status}`,
+      tooMuch,
+      '422 {"errors": {"delta": [...]}}',
+    );
+  }
+  const back = tradeOf(
+    await context.caller.call('adjustTradeMargin', { path, body: { delta: '-1' } }),
+  );
+  if (!new Decimal(String(back.margin_used)).eq(margin)) {
+    failAt(
+      `taking back the 1 added leaves margin_used ${String(back.margin_used)}`,
+      added,
+      margin.toFixed(),
+    );
+  }
+  return `trade ${id}: 1 added held in its margin and the ${currency} reserved balance, 2 refused, 1 taken back`;
 }
 
 // Every digit of a quantity 30 places long: the default precision keeps 20 significant ones.
@@ -232,6 +313,16 @@ async function checkClosePnl(
 }
 
 async function checkCloseAll(context: ScenarioContext, trade: Row, productId: string) {
+  const other = trade.side === 'long' ? 'short' : 'long';
+  const others = await context.caller.call('closeAllTrades', { body: { side: other } });
+  const closedOther = listOf(others).some((each) => String(each.id) === String(trade.id));
+  if (closedOther || !(await openTradeIds(context, productId)).includes(String(trade.id))) {
+    failAt(
+      `close_all of the ${other} trades closed ${String(trade.side)} trade ${String(trade.id)}`,
+      others,
+      `the ${String(trade.side)} trade left open`,
+    );
+  }
   const call = await context.caller.call('closeAllTrades', { body: { side: trade.side } });
   const answered = listOf(call).find((each) => String(each.id) === String(trade.id));
   if (answered?.status !== 'closed' || !new Decimal(String(answered.open_quantity)).isZero()) {
@@ -302,7 +393,7 @@ const trades: Scenario = {
       trade = mine;
     }
     if (!trade) {
-      for (const requirementId of [marginOffStep, closeOffStep, closePartial, closeFee, closeAll]) {
+      for (const requirementId of covered.filter((id) => id !== opened)) {
         context.evidence.record({ requirementId, outcome: 'skip', message: 'no trade to close' });
       }
       return;
@@ -319,6 +410,7 @@ const trades: Scenario = {
       ),
     );
     await manage(context, open);
+    await context.evidence.check(marginAdjusted, () => checkMarginAdjusted(context, open));
     const currency = String(open.funding_currency);
     const before: BeforeClose = {
       trade: open,

@@ -596,11 +596,11 @@ export const requirements = [
       "closeAllTrades",
       "listTrades"
     ],
-    "trigger": "PUT /trades/close_all with the side of an open trade of the caller's",
+    "trigger": "PUT /trades/close_all with the other side than an open trade of the caller's, then with its side",
     "condition": "the book can fill the close",
     "expect": {
       "status": 200,
-      "also": "the trade is among the trades answered, closed, with open_quantity 0; GET /trades?status=open no longer lists it"
+      "also": "the other side's close_all leaves the trade open; with its side the trade is among the trades answered, closed, with open_quantity 0, and GET /trades?status=open no longer lists it"
     }
   },
   {
@@ -631,11 +631,11 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then beyond it",
+    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then to it",
     "condition": "the trade is open, with no take profit or stop loss",
     "expect": {
       "status": 200,
-      "also": "the trade stays open while the mark is short of its liquidation_price; beyond it the trade is closed, open_quantity 0, at the mark (close_price), and the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl"
+      "also": "the trade stays open while the mark is short of its liquidation_price; at it the trade is closed, open_quantity 0, at the mark (close_price), the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl, and its loans are repaid (daily_interest 0)"
     }
   },
   {
@@ -725,6 +725,24 @@ export const requirements = [
     "expect": {
       "status": 422,
       "also": "the refusal names delta: a margin finer than its currency is a balance no call could take back to zero; GET /trades lists the trade with the margin_used it had"
+    }
+  },
+  {
+    "id": "TRADE-MARGIN-ADJUSTED",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 12,
+    "source": "convention",
+    "operations": [
+      "adjustTradeMargin",
+      "listTrades",
+      "getReservedBalanceDetails"
+    ],
+    "trigger": "PUT /trades/{trade_id}/adjust_margin with a delta of 1, then of -2, then of -1",
+    "condition": "the trade is open",
+    "expect": {
+      "status": 200,
+      "also": "1 added is held: the trade's margin_used, and the caller's reserved_balance of its funding currency, each 1 more, the reserved balance details still summing to it, and its liquidation_price further from the market; taking back 2 is refused naming delta (more than was added); taking back 1 leaves margin_used as it was"
     }
   },
   {

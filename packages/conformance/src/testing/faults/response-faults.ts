@@ -1,7 +1,7 @@
 /** Faults mostly of the server's answers: statuses, fills, the ledger, fees and trades. */
 import { Decimal } from 'decimal.js';
-import type { Fault, ProxiedRequest } from '../fault-proxy.js';
-import { is, type Row, status, withBody, withJson } from './proxied.js';
+import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { is, parse, type Row, status, withBody, withJson } from './proxied.js';
 
 /** A request of `operationId` whose decimal `field` the server reads rounded to 8 places. */
 const roundedToEightPlaces = (operationId: string, field: string) => (request: ProxiedRequest) =>
@@ -202,7 +202,52 @@ export const responseFaults: Fault[] = [
   {
     name: 'a margin change finer than its currency is rounded to it and taken',
     covers: 'TRADE-MARGIN-OFF-STEP',
+    // The 1 taken stays added: taking back 2 of the next 1 added is then taken too.
+    alsoFails: ['TRADE-MARGIN-ADJUSTED'],
     request: roundedToEightPlaces('adjustTradeMargin', 'delta'),
+  },
+  {
+    name: 'adjust_margin takes back more than was added, up to what was',
+    covers: 'TRADE-MARGIN-ADJUSTED',
+    request: (request) =>
+      is(request, 'adjustTradeMargin')
+        ? withBody(request, (body) => (body.delta === '-2' ? { delta: '-1' } : undefined))
+        : request,
+  },
+  {
+    name: "the reserved balance details leave out an open trade's margin",
+    covers: 'TRADE-MARGIN-ADJUSTED',
+    response: (request, response) =>
+      is(request, 'getReservedBalanceDetails') && response.status === 200
+        ? withJson(response, (body) => ({
+            ...(body as Row),
+            details: (((body as Row).details as Row[] | undefined) ?? []).filter(
+              (detail) => detail.holder_type !== 'position',
+            ),
+          }))
+        : response,
+  },
+  {
+    name: 'adjust_margin answers the liquidation price the trade had before',
+    covers: 'TRADE-MARGIN-ADJUSTED',
+    response: (() => {
+      const listed = new Map<string, unknown>();
+      return (request: ProxiedRequest, response: ProxiedResponse) => {
+        if (is(request, 'listTrades') && response.status === 200) {
+          const models = (parse(response.body) as Row | undefined)?.models;
+          for (const trade of (Array.isArray(models) ? models : []) as Row[]) {
+            listed.set(String(trade.id), trade.liquidation_price);
+          }
+          return response;
+        }
+        return is(request, 'adjustTradeMargin') && response.status === 200
+          ? withJson(response, (trade) => ({
+              ...(trade as Row),
+              liquidation_price: listed.get(String((trade as Row).id)) ?? null,
+            }))
+          : response;
+      };
+    })(),
   },
   {
     name: 'a close finer than the step is rounded to it and taken',
@@ -296,6 +341,11 @@ export const responseFaults: Fault[] = [
       is(request, 'closeTrade') && response.status === 200
         ? withJson(response, (trade) => ({ ...(trade as Row), close_quantity: '0' }))
         : response,
+  },
+  {
+    name: 'close_all closes both sides whatever side is asked for',
+    covers: 'TRADE-CLOSE-ALL',
+    request: (request) => (is(request, 'closeAllTrades') ? withBody(request, () => ({})) : request),
   },
   {
     name: 'close_all closes the other side than the one asked for',

@@ -48,6 +48,15 @@ export const tradingAccountFaults: Fault[] = [
   },
 ];
 
+/** An order's trades read with each rewritten from what the server would answer. */
+const tradesRead =
+  (rewrite: (trade: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'listOrderTrades') && response.status === 200
+      ? withJson(response, (trades) =>
+          (trades as Row[]).map((trade) => ({ ...trade, ...rewrite(trade) })),
+        )
+      : response;
+
 const isMarkMove = (request: ProxiedRequest) =>
   request.method === 'POST' && /^\/test\/products\/[^/]+\/mark_price$/.test(pathname(request));
 
@@ -81,5 +90,21 @@ export const markFaults: Fault[] = [
             price: new Decimal(String(body.price)).times('0.97').toDecimalPlaces(8).toFixed(),
           }))
         : request,
+  },
+  {
+    name: "a long's liquidation price shown a tick above where a mark liquidates it",
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    response: tradesRead((trade) =>
+      trade.status === 'open' && trade.side === 'long' && trade.liquidation_price !== null
+        ? { liquidation_price: new Decimal(String(trade.liquidation_price)).plus(1).toFixed() }
+        : {},
+    ),
+  },
+  {
+    name: 'a liquidated trade keeps its loans open',
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    response: tradesRead((trade) => (trade.status === 'closed' ? { daily_interest: '0.01' } : {})),
   },
 ];
