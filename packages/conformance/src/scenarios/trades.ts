@@ -117,49 +117,56 @@ async function checkMarginAdjusted(context: ScenarioContext, trade: Row): Promis
   };
   const margin = new Decimal(String(before.trade.margin_used));
   const added = await context.caller.call('adjustTradeMargin', { path, body: { delta: '1' } });
-  const grown = tradeOf(added);
-  const held = await reservedOf(context, currency);
-  const detailed = held.details.reduce(
-    (total, detail) => total.plus(String(detail.amount)),
-    new Decimal(0),
-  );
-  if (
-    !new Decimal(String(grown.margin_used)).eq(margin.plus(1)) ||
-    !held.reserved.eq(before.held.reserved.plus(1)) ||
-    !detailed.eq(held.reserved)
-  ) {
-    failAt(
-      `after adjust_margin 1, trade ${id} holds margin_used ${String(grown.margin_used)} (${margin.toFixed()} before), ${currency} reserved ${held.reserved.toFixed()} (${before.held.reserved.toFixed()} before), its details summing to ${detailed.toFixed()}`,
-      held.read,
-      'each 1 more, the details summing to the reserved balance',
+  // Taken back whatever the checks find, so the closes that follow find the trade as it was.
+  let restored = false;
+  try {
+    const grown = tradeOf(added);
+    const held = await reservedOf(context, currency);
+    const detailed = held.details.reduce(
+      (total, detail) => total.plus(String(detail.amount)),
+      new Decimal(0),
     );
-  }
-  const liquidation = (row: Row) => new Decimal(String(row.liquidation_price ?? 'NaN'));
-  const moved = liquidation(grown).minus(liquidation(before.trade));
-  if (!(trade.side === 'long' ? moved.lt(0) : moved.gt(0))) {
-    failAt(
-      `adjust_margin 1 moved the liquidation_price of ${String(trade.side)} trade ${id} from ${String(before.trade.liquidation_price)} to ${String(grown.liquidation_price)}`,
-      added,
-      'a price further from the market',
+    if (
+      !new Decimal(String(grown.margin_used)).eq(margin.plus(1)) ||
+      !held.reserved.eq(before.held.reserved.plus(1)) ||
+      !detailed.eq(held.reserved)
+    ) {
+      failAt(
+        `after adjust_margin 1, trade ${id} holds margin_used ${String(grown.margin_used)} (${margin.toFixed()} before), ${currency} reserved ${held.reserved.toFixed()} (${before.held.reserved.toFixed()} before), its details summing to ${detailed.toFixed()}`,
+        held.read,
+        'each 1 more, the details summing to the reserved balance',
+      );
+    }
+    const liquidation = (row: Row) => new Decimal(String(row.liquidation_price ?? 'NaN'));
+    const moved = liquidation(grown).minus(liquidation(before.trade));
+    if (!(trade.side === 'long' ? moved.lt(0) : moved.gt(0))) {
+      failAt(
+        `adjust_margin 1 moved the liquidation_price of ${String(trade.side)} trade ${id} from ${String(before.trade.liquidation_price)} to ${String(grown.liquidation_price)}`,
+        added,
+        'a price further from the market',
+      );
+    }
+    const tooMuch = await context.caller.call('adjustTradeMargin', { path, body: { delta: '-2' } });
+    if (tooMuch.status !== 422 || !Array.isArray(fieldCodes(tooMuch, 'delta'))) {
+      failAt(
+        `taking back 2 of the 1 added answered ${tooMuch.status}`,
+        tooMuch,
+        '422 {"errors": {"delta": [...]}}',
+      );
+    }
+    const back = tradeOf(
+      await context.caller.call('adjustTradeMargin', { path, body: { delta: '-1' } }),
     );
-  }
-  const tooMuch = await context.caller.call('adjustTradeMargin', { path, body: { delta: '-2' } });
-  if (tooMuch.status !== 422 || !Array.isArray(fieldCodes(tooMuch, 'delta'))) {
-    failAt(
-      `taking back 2 of the 1 added answered ${tooMuch.status}`,
-      tooMuch,
-      '422 {"errors": {"delta": [...]}}',
-    );
-  }
-  const back = tradeOf(
-    await context.caller.call('adjustTradeMargin', { path, body: { delta: '-1' } }),
-  );
-  if (!new Decimal(String(back.margin_used)).eq(margin)) {
-    failAt(
-      `taking back the 1 added leaves margin_used ${String(back.margin_used)}`,
-      added,
-      margin.toFixed(),
-    );
+    restored = true;
+    if (!new Decimal(String(back.margin_used)).eq(margin)) {
+      failAt(
+        `taking back the 1 added leaves margin_used ${String(back.margin_used)}`,
+        added,
+        margin.toFixed(),
+      );
+    }
+  } finally {
+    if (!restored) await context.caller.call('adjustTradeMargin', { path, body: { delta: '-1' } });
   }
   return `trade ${id}: 1 added held in its margin and the ${currency} reserved balance, 2 refused, 1 taken back`;
 }
@@ -219,7 +226,20 @@ async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<
       `open, open_quantity ${before.minus(part).toFixed()}, close_quantity up by ${part.toFixed()}`,
     );
   }
-  return `open_quantity ${before.toFixed()} -> ${open.toFixed()}`;
+  // What the open part holds and owes falls with it: its margin, and its loans, in part repaid.
+  const share = open.div(before);
+  for (const field of ['margin_used', 'daily_interest']) {
+    const expected = new Decimal(String(trade[field])).times(share);
+    const shown = new Decimal(String(after[field]));
+    if (shown.minus(expected).abs().gt(expected.abs().times('1e-9'))) {
+      failAt(
+        `closing ${part.toFixed()} of ${before.toFixed()} left trade ${String(trade.id)} with ${field} ${shown.toFixed()} (${String(trade[field])} before)`,
+        call,
+        `${field} ${expected.toFixed()}, in proportion to what is open`,
+      );
+    }
+  }
+  return `open_quantity ${before.toFixed()} -> ${open.toFixed()}, margin_used and daily_interest in proportion`;
 }
 
 /**

@@ -583,7 +583,7 @@ export const requirements = [
     "condition": "the book can fill the close",
     "expect": {
       "status": 200,
-      "also": "the trade stays open, its open_quantity falls by closed_quantity and its close_quantity rises by it"
+      "also": "the trade stays open, its open_quantity falls by closed_quantity and its close_quantity rises by it; its margin_used and daily_interest fall in proportion to what is open (the margin released, the loans repaid in part)"
     }
   },
   {

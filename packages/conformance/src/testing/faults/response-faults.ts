@@ -22,6 +22,15 @@ function offInLastDigit(value: unknown): string {
   return new Decimal(amount).plus(unit).toFixed();
 }
 
+/** A close's answer with `field` twice what the server says: what half the trade held before. */
+const doubledOnClose = (field: string) => (request: ProxiedRequest, response: ProxiedResponse) =>
+  is(request, 'closeTrade') && response.status === 200
+    ? withJson(response, (trade) => ({
+        ...(trade as Row),
+        [field]: new Decimal(String((trade as Row)[field])).times(2).toFixed(),
+      }))
+    : response;
+
 export const responseFaults: Fault[] = [
   {
     name: 'a 404 of edit turned into 200',
@@ -205,6 +214,16 @@ export const responseFaults: Fault[] = [
     // The 1 taken stays added: taking back 2 of the next 1 added is then taken too.
     alsoFails: ['TRADE-MARGIN-ADJUSTED'],
     request: roundedToEightPlaces('adjustTradeMargin', 'delta'),
+  },
+  {
+    name: 'a partial close releases none of the margin',
+    covers: 'TRADE-CLOSE-PARTIAL',
+    response: doubledOnClose('margin_used'),
+  },
+  {
+    name: 'a partial close repays none of the loans',
+    covers: 'TRADE-CLOSE-PARTIAL',
+    response: doubledOnClose('daily_interest'),
   },
   {
     name: 'adjust_margin takes back more than was added, up to what was',
