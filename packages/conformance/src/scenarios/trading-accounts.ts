@@ -47,6 +47,14 @@ async function figures(context: ScenarioContext, accountId: string, productId: s
   return { read, account, trades };
 }
 
+/** The caller's balance of `currency`, as GET /accounts/balance answers it. */
+async function fundingBalance(context: ScenarioContext, currency: string): Promise<Decimal> {
+  const read = await context.caller.call('listAccountBalances', {});
+  expectStatus(read, 200);
+  const rows = (Array.isArray(read.json) ? read.json : []) as Row[];
+  return new Decimal(String(rows.find((row) => row.currency === currency)?.balance ?? 'NaN'));
+}
+
 /** Checks the account's figures against its open trades; returns its margin and those trades. */
 async function checkFigures(
   context: ScenarioContext,
@@ -68,7 +76,11 @@ async function checkFigures(
     margin,
     equity,
     free_margin: equity.minus(margin),
+    margin_percent: equity.gt(0)
+      ? margin.div(equity).toDecimalPlaces(16, Decimal.ROUND_DOWN)
+      : new Decimal(0),
     position: openOf('long').minus(openOf('short')),
+    balance: await fundingBalance(context, String(account.funding_currency)),
   };
   const wrong = Object.entries(expected).filter(
     ([field, value]) => !new Decimal(String(account[field])).eq(value),
@@ -86,9 +98,15 @@ async function checkFigures(
   const row = (Array.isArray(listed.json) ? (listed.json as Row[]) : []).find(
     (each) => String(each.id) === accountId,
   );
-  const differ = ['pnl', 'margin', 'equity', 'free_margin', 'position', 'balance'].filter(
-    (field) => !sameDecimal(row?.[field], account[field]),
-  );
+  const differ = [
+    'pnl',
+    'margin',
+    'equity',
+    'free_margin',
+    'margin_percent',
+    'position',
+    'balance',
+  ].filter((field) => !sameDecimal(row?.[field], account[field]));
   if (differ.length > 0) {
     failAt(
       `${moment}, trading account ${accountId} is listed with ${differ.map((field) => `${field} ${String(row?.[field])}`).join(', ')}`,

@@ -654,7 +654,7 @@ export const requirements = [
     "condition": "the order opened a position",
     "expect": {
       "status": 200,
-      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its equity its balance plus pnl, its free_margin equity less margin and its position the long less the short open quantity, and GET /trading_accounts lists it with the same figures; with the trade open its margin is up by the trade's margin_used; before the order, a PUT of another leverage_level and back is what the answer and a read then show"
+      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its balance the caller's balance of the funding currency, its equity its balance plus pnl, its free_margin equity less margin, its margin_percent margin over equity (cut to 16 places, 0 when equity is not positive) and its position the long less the short open quantity, and GET /trading_accounts lists it with the same figures; with the trade open its margin is up by the trade's margin_used; before the order, a PUT of another leverage_level and back is what the answer and a read then show"
     }
   },
   {

@@ -13,7 +13,37 @@ const tradingAccountRead =
       ? withJson(response, (account) => ({ ...(account as Row), ...rewrite(account as Row) }))
       : response;
 
+/** Trading accounts, read and listed, rewritten alike: the list shows what a read does. */
+const tradingAccounts =
+  (rewrite: (account: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) => {
+    if (response.status !== 200) return response;
+    const change = (account: Row) => ({ ...account, ...rewrite(account) });
+    if (is(request, 'getTradingAccount')) return withJson(response, (a) => change(a as Row));
+    if (is(request, 'listTradingAccounts')) {
+      return withJson(response, (accounts) => (accounts as Row[]).map(change));
+    }
+    return response;
+  };
+
+const less = (value: unknown, by: Decimal.Value) => new Decimal(String(value)).minus(by).toFixed();
+
 export const tradingAccountFaults: Fault[] = [
+  {
+    name: "a trading account's margin_percent is a percentage, not a ratio",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccounts((account) => ({
+      margin_percent: new Decimal(String(account.margin_percent)).times(100).toFixed(),
+    })),
+  },
+  {
+    name: "a trading account's balance is the free balance, its margin taken twice",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: tradingAccounts((account) => ({
+      balance: less(account.balance, String(account.margin)),
+      equity: less(account.equity, String(account.margin)),
+      free_margin: less(account.free_margin, String(account.margin)),
+    })),
+  },
   {
     name: "a trading account's margin leaves out its open trades",
     covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
