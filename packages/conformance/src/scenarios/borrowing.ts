@@ -86,47 +86,55 @@ async function checkBorrowed(
   return taken;
 }
 
-/** A day on, each loan's interest in the ledger and the trade's total_interest up by a day's. */
+/**
+ * A day on, then another, each loan's interest in the ledger and the trade's total_interest up
+ * by a day's each time: a day is charged once, whenever the next charge comes.
+ */
 async function checkAccrues(
   context: ScenarioContext,
   order: OrderRef,
   trade: Row,
   loans: Row[],
 ): Promise<string> {
-  await context.adapter.advanceClock(context.adapterContext, daySeconds);
   const currency = String(trade.funding_currency);
-  const ledger = await context.caller.call('listBalanceHistory', {
-    query: { currency, source_action: 'interest', limit: '1000' },
-  });
-  expectStatus(ledger, 200);
-  const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
-  for (const loan of loans) {
-    const charged = sum(
-      entries.filter(
-        (entry) =>
-          entry.source_object_type === 'Loan' && String(entry.source_object_id) === String(loan.id),
-      ),
-      (entry) => decimal(entry.amount),
-    );
-    const due = decimal(loan.quantity).times(String(loan.rate));
-    if (!charged.eq(due.neg())) {
+  let gained = decimal(0);
+  for (const days of [1, 2]) {
+    await context.adapter.advanceClock(context.adapterContext, daySeconds);
+    const ledger = await context.caller.call('listBalanceHistory', {
+      query: { currency, source_action: 'interest', limit: '1000' },
+    });
+    expectStatus(ledger, 200);
+    const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
+    for (const loan of loans) {
+      const charged = sum(
+        entries.filter(
+          (entry) =>
+            entry.source_object_type === 'Loan' &&
+            String(entry.source_object_id) === String(loan.id),
+        ),
+        (entry) => decimal(entry.amount),
+      );
+      const due = decimal(loan.quantity).times(String(loan.rate)).times(days);
+      if (!charged.eq(due.neg())) {
+        failAt(
+          `${days} day(s) on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
+          ledger,
+          `${days} day(s) of its quantity times its rate, ${due.neg().toFixed()}`,
+        );
+      }
+    }
+    const { trade: later, call } = await tradeOpenedBy(context, order);
+    gained = decimal(later.total_interest).minus(String(trade.total_interest));
+    const owed = decimal(trade.daily_interest).times(days);
+    if (!gained.eq(owed)) {
       failAt(
-        `a day on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
-        ledger,
-        `a day of its quantity times its rate, ${due.neg().toFixed()}`,
+        `${days} day(s) on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
+        call,
+        `up by its daily_interest ${String(trade.daily_interest)} a day, ${owed.toFixed()}`,
       );
     }
   }
-  const { trade: later, call } = await tradeOpenedBy(context, order);
-  const gained = decimal(later.total_interest).minus(String(trade.total_interest));
-  if (!gained.eq(String(trade.daily_interest))) {
-    failAt(
-      `a day on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
-      call,
-      `up by its daily_interest ${String(trade.daily_interest)}`,
-    );
-  }
-  return `a day on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s)`;
+  return `two days on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s), a day's each day`;
 }
 
 /** The borrower's choice for `loan` is refused naming `fund_reloaned`, the loan unchanged. */

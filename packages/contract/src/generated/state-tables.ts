@@ -867,11 +867,11 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing",
-    "condition": "the trade's loans are open for that whole day",
+    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing, then another",
+    "condition": "the trade's loans are open for those whole days",
     "expect": {
       "status": 200,
-      "also": "the ledger has interest entries naming each loan (source_object_type Loan), each its quantity times its rate taken from the caller, and the trade's total_interest is up by its daily_interest"
+      "also": "each day, the ledger has interest entries naming each loan (source_object_type Loan), its quantity times its rate taken from the caller for each day so far, and the trade's total_interest is up by its daily_interest for each day: a day is charged once"
     }
   },
   {

@@ -1,5 +1,6 @@
-import type { Fault } from '../fault-proxy.js';
-import { is, listedToTwoPlaces, type Row, status, withJson } from './proxied.js';
+import { Decimal } from 'decimal.js';
+import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { is, listedToTwoPlaces, pathname, type Row, status, withJson } from './proxied.js';
 
 export const loanBidFaults: Fault[] = [
   {
@@ -61,6 +62,28 @@ export const borrowingFaults: Fault[] = [
       is(request, 'updateLoan') && response.status === 422 && response.body.includes('loan_id')
         ? { ...response, status: 200 }
         : response,
+  },
+  {
+    name: "each charge counts a trade's interest from its loans' opening, the first day again",
+    covers: 'LOAN-INTEREST-ACCRUES',
+    testControl: true,
+    response: (() => {
+      // The clock's moves since the run began: from the second day on, one day too many.
+      let days = 0;
+      return (request: ProxiedRequest, response: ProxiedResponse) => {
+        if (request.method === 'POST' && pathname(request) === '/test/clock') days++;
+        return is(request, 'listOrderTrades') && response.status === 200 && days >= 2
+          ? withJson(response, (body) =>
+              (body as Row[]).map((trade) => ({
+                ...trade,
+                total_interest: new Decimal(String(trade.total_interest))
+                  .plus(String(trade.daily_interest))
+                  .toFixed(),
+              })),
+            )
+          : response;
+      };
+    })(),
   },
   {
     name: "a loan's interest never reaches its trade's total_interest",
