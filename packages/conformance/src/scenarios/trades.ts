@@ -267,7 +267,60 @@ async function checkCloseFee(context: ScenarioContext, before: BeforeClose): Pro
       `close_fee up by ${charged.toFixed()}`,
     );
   }
-  return `trade ${String(after.id)}: close_fee up by ${charged.toFixed()} ${currency}`;
+  // What the rules say the close costs: its fills' notional at the caller's taker rate.
+  const product = await context.caller.call('getProduct', {
+    path: { product_id: String(after.product_id) },
+  });
+  expectStatus(product, 200);
+  const inBase = bodyOf(product).base_currency === currency;
+  const rate = await takerRate(context, String(after.currency_pair_code));
+  const { own, rows } = await ownFillsOfProduct(context, String(after.product_id));
+  const notional = rows
+    .filter((fill) => !before.fillIds.has(String(fill.id)))
+    .reduce((sum, fill) => {
+      const quantity = new Decimal(String(fill.quantity));
+      return sum.plus(inBase ? quantity : quantity.times(String(fill.price)));
+    }, new Decimal(0));
+  if (!charged.eq(notional.times(rate))) {
+    failAt(
+      `the close of trade ${String(after.id)} was charged ${charged.toFixed()} ${currency} on a notional of ${notional.toFixed()}`,
+      own,
+      `the notional times the taker rate ${rate.toFixed()}: ${notional.times(rate).toFixed()}`,
+    );
+  }
+  return `trade ${String(after.id)}: close_fee up by ${charged.toFixed()} ${currency}, the notional at the taker rate`;
+}
+
+/**
+ * The caller's taker rate of a margin fill of `pair`: the trade_fee rate rule whose conditions
+ * hold for it, the one that names the most of them where several do.
+ */
+async function takerRate(context: ScenarioContext, pair: string): Promise<Decimal> {
+  const call = await context.caller.call('listUserFees', { query: { fee_type: 'trade_fee' } });
+  expectStatus(call, 200);
+  const wanted: Record<string, string> = {
+    currency_pair_code: pair,
+    maker_taker: 'taker',
+    trading_type: 'margin',
+  };
+  const holding = ((Array.isArray(call.json) ? call.json : []) as Row[])
+    .filter((rule) => rule.fee_type === 'trade_fee' && rule.charge_type === 'rate')
+    .map((rule) => {
+      const conditions = (rule.conditions ?? {}) as Row;
+      const named = Object.entries(wanted).map(([key, value]) =>
+        conditions[key] === null || conditions[key] === undefined
+          ? 0
+          : conditions[key] === value
+            ? 1
+            : Number.NaN,
+      );
+      return { rule, named: named.reduce((sum, n) => sum + n, 0) };
+    })
+    .filter((each) => !Number.isNaN(each.named))
+    .sort((a, b) => b.named - a.named);
+  const [best] = holding;
+  if (!best) failAt(`no taker trade_fee rate rule holds for a margin fill of ${pair}`, call, 'one');
+  return new Decimal(String(best.rule.charge_value));
 }
 
 /** What the trade's partial close is read against: what was there before it. */

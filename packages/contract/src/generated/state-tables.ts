@@ -672,7 +672,7 @@ export const requirements = [
     "condition": "the book can fill the close",
     "expect": {
       "status": 200,
-      "also": "the trade's close_fee rises by what the close's fills charged the caller: the trade_fee entries in the trade's funding_currency that the close added, every digit"
+      "also": "the trade's close_fee rises by what the close's fills charged the caller: the trade_fee entries in the trade's funding_currency that the close added, every digit, which are the fills' notional (in the funding currency) times the caller's taker rate, the trade_fee rule of GET /user/fees that holds for a margin fill of the pair"
     }
   },
   {

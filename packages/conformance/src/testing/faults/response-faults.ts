@@ -216,6 +216,23 @@ export const responseFaults: Fault[] = [
     request: roundedToEightPlaces('adjustTradeMargin', 'delta'),
   },
   {
+    name: 'the fee rules list a taker rate other than the one a fill is charged',
+    covers: 'TRADE-CLOSE-FEE',
+    response: (request, response) =>
+      is(request, 'listUserFees') && response.status === 200
+        ? withJson(response, (rules) =>
+            (rules as Row[]).map((rule) =>
+              (rule.conditions as Row | undefined)?.maker_taker === 'taker'
+                ? {
+                    ...rule,
+                    charge_value: new Decimal(String(rule.charge_value)).times(2).toFixed(),
+                  }
+                : rule,
+            ),
+          )
+        : response,
+  },
+  {
     name: 'a partial close releases none of the margin',
     covers: 'TRADE-CLOSE-PARTIAL',
     response: doubledOnClose('margin_used'),
