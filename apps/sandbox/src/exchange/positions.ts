@@ -130,10 +130,10 @@ export function closePosition(
   if (openQuantity(position).isZero()) closing.status = 'closed';
   closing.updatedAt = now;
   const before = position.margin;
-  holdMargin(journal, closing, product, added);
   // A loss beyond the margin released takes from what was added, which then holds less.
-  const beyond = D.max(pnl.neg().minus(before.minus(position.margin)), 0);
-  if (beyond.gt(0)) holdMargin(journal, closing, product, added.minus(D.min(beyond, added)));
+  const beyond = pnl.neg().minus(before.minus(heldMargin(closing, product, added)));
+  const taken = beyond.gt(0) ? D.min(beyond, added) : new D(0);
+  holdMargin(journal, closing, product, added.minus(taken));
   const realized = D.max(pnl, before.minus(position.margin).neg());
   closing.realizedPnl = position.realizedPnl.plus(realized);
   // The house is the other side of every margin profit and loss.
@@ -227,17 +227,20 @@ export const addedMargin = (position: Position, product: Product) =>
   position.margin.minus(requiredMargin(position, product));
 
 /**
- * Sets the margin `position` holds to what its open part takes at its average open price,
- * plus `added` by adjust_margin, which stays until nothing is open.
+ * What `position` holds as margin: what its open part takes at its average open price, plus
+ * `added` by adjust_margin, which stays until nothing is open.
  */
+const heldMargin = (position: Position, product: Product, added: D): D =>
+  openQuantity(position).isZero() ? new D(0) : requiredMargin(position, product).plus(added);
+
+/** Sets the margin `position` holds to `heldMargin`, moving the difference on its reserve. */
 function holdMargin(
   journal: Journal,
   position: Writable<Position>,
   product: Product,
   added: D,
 ): void {
-  const open = openQuantity(position);
-  const margin = open.isZero() ? new D(0) : requiredMargin(position, product).plus(added);
+  const margin = heldMargin(position, product, added);
   adjustReserved(journal, position.userId, position.fundingCurrency, margin.minus(position.margin));
   position.margin = margin;
 }
