@@ -91,14 +91,14 @@ async function manage(context: ScenarioContext, trade: Row): Promise<void> {
   tradeOf(await context.caller.call('updateTrade', { path, body: { trade: { stop_loss: far } } }));
 }
 
-/** The caller's open trade `id`, as GET /trades lists it now. */
+/** The caller's open trade `id`, as GET /trades lists it now, and the call that listed it. */
 async function listedTrade(context: ScenarioContext, id: string) {
   const call = await context.caller.call('listTrades', {
     query: { status: 'open', limit: '1000' },
   });
   const trade = listOf(call).find((each) => String(each.id) === id);
   if (!trade) failAt(`open trade ${id} is not listed`, call, 'the trade');
-  return trade;
+  return { trade, call };
 }
 
 /**
@@ -112,7 +112,7 @@ async function checkMarginAdjusted(context: ScenarioContext, trade: Row): Promis
   const path = { trade_id: id };
   const currency = String(trade.funding_currency);
   const before = {
-    trade: await listedTrade(context, id),
+    trade: (await listedTrade(context, id)).trade,
     held: await reservedOf(context, currency),
   };
   const margin = new Decimal(String(before.trade.margin_used));
@@ -195,13 +195,10 @@ async function checkRefusedOffStep(
   if (!Array.isArray(named)) {
     failAt(`${field} ${value} is refused without naming ${field}`, call, documented);
   }
-  const list = await context.caller.call('listTrades', {
-    query: { status: 'open', limit: '1000' },
-  });
-  const now = listOf(list).find((each) => String(each.id) === String(trade.id));
-  if (String(now?.[kept]) !== String(trade[kept])) {
+  const { trade: now, call: list } = await listedTrade(context, String(trade.id));
+  if (String(now[kept]) !== String(trade[kept])) {
     failAt(
-      `trade ${String(trade.id)} shows ${kept} ${String(now?.[kept])} after a refused ${operationId}`,
+      `trade ${String(trade.id)} shows ${kept} ${String(now[kept])} after a refused ${operationId}`,
       list,
       `${kept} ${String(trade[kept])}, as before`,
     );
@@ -254,11 +251,7 @@ async function checkCloseFee(context: ScenarioContext, before: BeforeClose): Pro
     (entry) => !known.has(String(entry.id)),
   );
   const charged = added.reduce((sum, entry) => sum.minus(String(entry.amount)), new Decimal(0));
-  const call = await context.caller.call('listTrades', {
-    query: { status: 'open', limit: '1000' },
-  });
-  const after = listOf(call).find((trade) => String(trade.id) === String(before.trade.id));
-  if (!after) failAt(`trade ${String(before.trade.id)} is not listed open`, call, 'listed');
+  const { trade: after, call } = await listedTrade(context, String(before.trade.id));
   const rise = new Decimal(String(after.close_fee)).minus(String(before.trade.close_fee));
   if (!rise.eq(charged)) {
     failAt(
