@@ -259,34 +259,34 @@ function offeredBelow(sandbox: RunningSandbox, price: number): string {
   return String(units / 1e4);
 }
 
+/** A limit order's body as `POST /orders` takes it. */
+type TakerBuy = Parameters<NonNullable<typeof orderHandlers.createOrder>>[0]['body'] & {
+  price: string;
+};
+
 /**
- * Margin buys of the demo user, `inFlight` at a time for `seconds`, each taking 0.0001 BTC of
+ * `takerBuy` placed by the demo user, `inFlight` at a time for `seconds`, each taking part of
  * the second demo user's offers at once, decided and stored as a call of `POST /orders` is
  * (its nonce too) but with no HTTP: the most the margin row of the bench could reach, given
- * what a fill decides and stores. The offers are placed first, ten of 1 BTC at 9,500,000 that
- * the second demo user is credited with, so the store must be one no other measure has used.
- * Fills per second.
+ * what a fill decides and stores. The offers are placed first, ten of 1 BTC at the buy's
+ * price that the second demo user is credited with, so the store must be one no other measure
+ * has used. Fills per second.
  */
 export async function marginFillFloor(
   sandbox: RunningSandbox,
-  seconds: number,
-  inFlight: number,
+  run: {
+    seconds: number;
+    inFlight: number;
+    takerBuy: TakerBuy;
+  },
 ): Promise<number> {
+  const { seconds, inFlight, takerBuy: body } = run;
   const handler = orderHandlers.createOrder;
   if (!handler) throw new Error('no createOrder handler');
   await sandbox.sequencer.run((journal) => {
     creditDeposit(journal, { userId: secondDemoUserId, currency: 'BTC', amount: '10' }, Date.now());
-    for (let n = 0; n < 10; n++) quote(journal, 9_500_000, '1');
+    for (let n = 0; n < 10; n++) quote(journal, Number(body.price), '1');
   });
-  const body = {
-    order_type: 'limit',
-    product_id: 1,
-    side: 'buy',
-    quantity: '0.0001',
-    price: '9500000',
-    trading_type: 'margin',
-    leverage_level: 2,
-  } as const;
   const until = performance.now() + seconds * 1000;
   let filled = 0;
   const lane = async (lane: number) => {

@@ -191,6 +191,17 @@ const makerPrice = '9500000';
 /** What each taker buys: the maker's offers hold 100,000 of these. */
 const takenQuantity = '0.0001';
 
+/** The margin row's buy, which takes part of an offer at once; its floor places the same. */
+const takerBuy = {
+  order_type: 'limit',
+  product_id: 1,
+  side: 'buy',
+  quantity: takenQuantity,
+  price: makerPrice,
+  trading_type: 'margin',
+  leverage_level: 2,
+} as const;
+
 /**
  * The maker's side of the matching rows: the second demo user offers its 10 BTC, in ten
  * orders, where no bid of the write mix reaches.
@@ -216,15 +227,7 @@ async function offerToTakers(sandbox: RunningSandbox): Promise<void> {
  */
 export async function matchingWrites(exchangeUrl: string, tokens: Token[]): Promise<Load> {
   const path = '/orders';
-  const body = JSON.stringify({
-    order_type: 'limit',
-    product_id: 1,
-    side: 'buy',
-    quantity: takenQuantity,
-    price: makerPrice,
-    trading_type: 'margin',
-    leverage_level: 2,
-  });
+  const body = JSON.stringify(takerBuy);
   return load('margin order that fills at once: execution, ledger, fees, position (writes)', {
     url: exchangeUrl,
     requests: [
@@ -264,7 +267,7 @@ export async function marginFloor(store: Store): Promise<Load> {
   try {
     return await rounds(async () => ({
       name: 'floor of the margin row: the fill decided and stored, no HTTP',
-      perSecond: await marginFillFloor(sandbox, seconds, connections),
+      perSecond: await marginFillFloor(sandbox, { seconds, inFlight: connections, takerBuy }),
       p99Ms: Number.NaN,
       failed: 0,
     }));
