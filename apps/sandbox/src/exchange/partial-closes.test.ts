@@ -7,7 +7,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
+import { balances, closeTrade, freshProduct, getOrder, place } from '../testing/trading.js';
 
 // What a trade closed in part still holds: the price of its open part, its margin, and the
 // take profit and stop loss its order leaves once done.
@@ -17,9 +17,6 @@ let sandbox: MemorySandbox;
 beforeAll(async () => {
   sandbox = await memorySandbox();
 });
-
-const close = (call: Client, id: number, body?: object) =>
-  call('PUT', `/trades/${id}/close`, body === undefined ? {} : { body });
 
 const tradeOf = async (call: Client, id: number) =>
   valid(zListTradesResponse, await call('GET', '/trades')).models.find((trade) => trade.id === id);
@@ -56,7 +53,7 @@ describe('a trade closed in part', () => {
     const { product_id, trader, seller, buyer, opening } = await marginBuy('1', '90', 2, offered);
     const tradeId = await tradeIdOf(trader.call, opening.id);
     await place(buyer.call, { product_id, price: '91', quantity: '0.25' });
-    await close(trader.call, tradeId, { closed_quantity: '0.25' });
+    await closeTrade(trader.call, tradeId, { closed_quantity: '0.25' });
     // The rest of the order fills at 90: open are 0.25 bought at 80 and 0.5 at 90.
     await place(seller.call, { product_id, side: 'sell', price: '90', quantity: '0.5' });
     expect(await tradeOf(trader.call, tradeId)).toMatchObject({
@@ -66,7 +63,7 @@ describe('a trade closed in part', () => {
       close_pnl: '2.75',
     });
     await place(buyer.call, { product_id, price: '91', quantity: '0.75' });
-    const closed = valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    const closed = valid(zCloseTradeResponse, await closeTrade(trader.call, tradeId));
     // Bought 1 for 85 in all and sold it for 91: 6, however the closes split it.
     expect(closed).toMatchObject({ status: 'closed', close_pnl: '6', margin_used: '0' });
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '100000006', reserved: '0' });
@@ -84,14 +81,14 @@ describe('a trade closed in part', () => {
     // Half closed 15 under its price: a loss of 1.5, of which the release covers 1.
     const half = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.1' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.1' }),
     );
     expect(half).toMatchObject({ close_pnl: '-1.5', margin_used: '10.5' });
     expect(await balances(trader.call, 'JPY')).toEqual({
       balance: '99999998.5',
       reserved: '10.5',
     });
-    valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    valid(zCloseTradeResponse, await closeTrade(trader.call, tradeId));
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999997', reserved: '0' });
   });
 
@@ -103,7 +100,7 @@ describe('a trade closed in part', () => {
     await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '0.5' });
     const tradeId = await tradeIdOf(trader.call, opening.id);
     await place(buyer.call, { product_id, price: '101', quantity: '0.3' });
-    await close(trader.call, tradeId, { closed_quantity: '0.3' });
+    await closeTrade(trader.call, tradeId, { closed_quantity: '0.3' });
     await place(seller.call, { product_id, side: 'sell', price: '100', quantity: '0.5' });
     expect((await getOrder(trader.call, opening.id)).status).toBe('filled');
     const live = valid(zListOrdersResponse, await trader.call('GET', '/orders?status=live'));

@@ -15,6 +15,7 @@ import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
 import {
   balances,
+  closeTrade,
   freshProduct,
   getOrder,
   openPosition,
@@ -38,9 +39,6 @@ const openLong = () =>
 
 const trades = async (call: Client, query = '') =>
   valid(zListTradesResponse, await call('GET', `/trades${query}`)).models;
-
-const close = (call: Client, id: number, body?: object) =>
-  call('PUT', `/trades/${id}/close`, body === undefined ? {} : { body });
 
 /** A resting buy of `quantity` at `price` by a new user: what a long closes against. */
 const bidAt = async (product_id: number, price: string, quantity: string) =>
@@ -94,7 +92,7 @@ describe('trades', () => {
     await bidAt(product_id, '110', '0.4');
     const closed = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.4' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.4' }),
     );
     expect(closed).toMatchObject({
       status: 'open',
@@ -116,14 +114,14 @@ describe('trades', () => {
   it('a whole close ends the trade and cancels its take profit and stop loss', async () => {
     const { product_id, trader, tradeId, takeProfit, stopLoss } = await openLong();
     await bidAt(product_id, '90', '1');
-    const closed = valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    const closed = valid(zCloseTradeResponse, await closeTrade(trader.call, tradeId));
     expect(closed).toMatchObject({ status: 'closed', open_quantity: '0', close_pnl: '-10' });
     expect(closed.liquidation_price).toBeNull();
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: '99999990', reserved: '0' });
     for (const exit of [takeProfit, stopLoss]) {
       expect((await getOrder(trader.call, exit.id)).status).toBe('cancelled');
     }
-    const refused = await close(trader.call, tradeId);
+    const refused = await closeTrade(trader.call, tradeId);
     expect(refused).toMatchObject({ status: 422, body: { errors: { trade_id: ['not_open'] } } });
   });
 
@@ -135,11 +133,11 @@ describe('trades', () => {
     const tradeId = Number((await getOrder(trader.call, opening.id)).trade_id);
     // Two closes that take bids, at the taker rate: 0.4 at 110 (0.066), 0.3 at 105 (0.04725).
     await place(other.call, { product_id, price: '110', quantity: '0.4' });
-    await close(trader.call, tradeId, { closed_quantity: '0.4' });
+    await closeTrade(trader.call, tradeId, { closed_quantity: '0.4' });
     await place(other.call, { product_id, price: '105', quantity: '0.3' });
     const closed = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.3' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.3' }),
     );
     expect(closed.close_fee).toBe('0.11325');
     // The trader's fees are the opening order's and the closes'.
@@ -157,27 +155,29 @@ describe('trades', () => {
 
   it('refuses a close beyond the open quantity, into an empty book, or of another user', async () => {
     const { product_id, trader, tradeId } = await openLong();
-    const tooMuch = await close(trader.call, tradeId, { closed_quantity: '1.5' });
+    const tooMuch = await closeTrade(trader.call, tradeId, { closed_quantity: '1.5' });
     expect(tooMuch).toMatchObject({
       status: 422,
       body: { errors: { closed_quantity: ['more_than_the_open_quantity'] } },
     });
-    const nothingToTake = await close(trader.call, tradeId);
+    const nothingToTake = await closeTrade(trader.call, tradeId);
     expect(nothingToTake).toMatchObject({
       status: 422,
       body: { errors: { closed_quantity: ['no_liquidity'] } },
     });
     // Held to what an order's quantity is: BTC's smallest order (0.0001) and its step (8 places).
-    expect(await close(trader.call, tradeId, { closed_quantity: '0.00001' })).toMatchObject({
+    expect(await closeTrade(trader.call, tradeId, { closed_quantity: '0.00001' })).toMatchObject({
       status: 422,
       body: { errors: { closed_quantity: ['less_than_order_size'] } },
     });
-    expect(await close(trader.call, tradeId, { closed_quantity: '0.100000001' })).toMatchObject({
+    expect(
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.100000001' }),
+    ).toMatchObject({
       status: 422,
       body: { errors: { closed_quantity: ['not_a_multiple_of_the_quantity_step'] } },
     });
     const stranger = await sandbox.addUser();
-    expect((await close(stranger.call, tradeId)).status).toBe(404);
+    expect((await closeTrade(stranger.call, tradeId)).status).toBe(404);
     // An id is written without leading zeros: "0" before it names no trade.
     expect((await trader.call('PUT', `/trades/0${tradeId}/close`, {})).status).toBe(404);
     expect((await stranger.call('GET', `/orders/${tradeId}/trades`)).status).toBe(404);
@@ -342,12 +342,12 @@ describe('trades', () => {
     await bidAt(product_id, '100', '1');
     const rest = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.99995' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.99995' }),
     );
     expect(rest).toMatchObject({ status: 'open', open_quantity: '0.00005' });
     const closed = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.00005' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.00005' }),
     );
     expect(closed).toMatchObject({ status: 'closed', open_quantity: '0' });
   });
@@ -432,11 +432,11 @@ describe('trades', () => {
     await bidAt(product_id, '100', '0.5');
     const half = valid(
       zCloseTradeResponse,
-      await close(trader.call, tradeId, { closed_quantity: '0.5' }),
+      await closeTrade(trader.call, tradeId, { closed_quantity: '0.5' }),
     );
     expect(half.margin_used).toBe('35');
     await bidAt(product_id, '100', '0.5');
-    valid(zCloseTradeResponse, await close(trader.call, tradeId));
+    valid(zCloseTradeResponse, await closeTrade(trader.call, tradeId));
     expect(await balances(trader.call, 'JPY')).toEqual({ balance: startingJpy, reserved: '0' });
   });
 });

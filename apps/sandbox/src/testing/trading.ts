@@ -64,6 +64,10 @@ export async function freshProduct(
   return sandbox.addProduct({ base: 'BTC', quote: 'JPY', ...options });
 }
 
+/** `PUT /trades/{id}/close`, with `body` (`closed_quantity`) or none: all that is open. */
+export const closeTrade = (call: Client, id: number, body?: object) =>
+  call('PUT', `/trades/${id}/close`, body === undefined ? {} : { body });
+
 /** The caller's balance and reserved balance in `currency`, as decimal strings. */
 export async function balances(call: Client, currency: string) {
   const accounts = valid(zGetAccountsResponse, await call('GET', '/accounts'));
