@@ -11,7 +11,7 @@ import { demoFees } from '../demo-market.js';
 import { D } from '../state/records.js';
 import { type Client, valid } from '../test-support.js';
 import { type MemorySandbox, memorySandbox } from '../testing/memory-sandbox.js';
-import { freshProduct, getOrder, place } from '../testing/trading.js';
+import { balances, freshProduct, getOrder, place } from '../testing/trading.js';
 
 let sandbox: MemorySandbox;
 
@@ -161,6 +161,48 @@ describe('order_fee', () => {
       expect(shown, `order ${order.id}`).toBe(fee);
       expect(await chargedTo(user.call, product_id, Number(order.id))).toEqual({ sum: fee, fills });
     }
+  });
+
+  it('is charged whole on a fill that opens a trade, or the order is refused', async () => {
+    const product_id = await freshProduct(sandbox, { margin: true, ...demoFees });
+    const parking = await freshProduct(sandbox);
+    const bidder = sandbox.addUser();
+    const bid = await place(bidder.call, { product_id, price: '1000', quantity: '1' });
+    // A margin sell at 500 holds 250 and its fee at the limit; the bid it takes sells at
+    // 1000, which holds 500 and charges 1.5. With 501 free the margin fits and the fee not.
+    const trader = sandbox.addUser();
+    const parked = await place(trader.call, {
+      product_id: parking,
+      price: '1000000',
+      quantity: '99.999499',
+    });
+    const sell = {
+      order_type: 'limit',
+      product_id,
+      side: 'sell',
+      price: '500',
+      quantity: '1',
+      trading_type: 'margin',
+      leverage_level: 2,
+    };
+    const before = await balances(trader.call, 'JPY');
+    const refused = await trader.call('POST', '/orders', { body: sell });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { user: ['not_enough_free_balance'] } },
+    });
+    expect(await balances(trader.call, 'JPY')).toEqual(before);
+    expect((await getOrder(bidder.call, bid.id)).status).toBe('live');
+    // Half a yen more free covers the fee: the fill charges it whole, at the price it sold at.
+    await trader.call('PUT', `/orders/${parked.id}/cancel`);
+    await place(trader.call, { product_id: parking, price: '1000000', quantity: '99.9994985' });
+    const sold = await place(trader.call, sell);
+    expect(sold.status).toBe('filled');
+    expect((await getOrder(trader.call, sold.id)).order_fee).toBe('1.5');
+    expect(await chargedTo(trader.call, product_id, Number(sold.id))).toEqual({
+      sum: '1.5',
+      fills: 1,
+    });
   });
 
   it('counts only its own side where one user is both sides of a fill', async () => {

@@ -6,9 +6,11 @@ import { positionClosedBy } from './positions.js';
 
 /**
  * Charges one side of fill `fillId` its fee, as a `trade_fee` entry against the execution,
- * paid to the house. A spot side pays from what it just received and a margin order's hold
- * covers its fee, so the fee never reaches what the account holds reserved; a fill that
- * closes a position at a loss that took its whole margin pays what is left free, no more.
+ * paid to the house. A spot side pays from what it just received. A margin fill that opens or
+ * adds to a trade pays it whole, or the call is refused with not_enough_free_balance: a sell
+ * that takes a bid above its price holds more margin than it reserved, and a market order
+ * reserves nothing. A fill that closes a position at a loss that took its whole margin pays
+ * what is left free, no more.
  * The fee counts in the order's `order_fee`, and in the `close_fee` of the trade it closes.
  */
 export function chargeFee(
@@ -19,9 +21,10 @@ export function chargeFee(
   fill: { id: number; quantity: D; price: D; now: number },
 ): void {
   const { currency, amount } = fillFee(order, role, product, fill);
+  const closing = positionClosedBy(journal, order);
   const account = journal.exchange.account(order.userId, currency);
   const free = account ? D.max(account.balance.minus(account.reserved), 0) : new D(0);
-  const fee = D.min(amount, free);
+  const fee = closing ? D.min(amount, free) : amount;
   const source = { type: 'Execution' as const, id: fill.id };
   const charge = (userId: number, amount: D) =>
     postEntry(journal, {
@@ -35,6 +38,5 @@ export function chargeFee(
   charge(order.userId, fee.neg());
   charge(houseUserId, fee);
   journal.touchOrder(order).feeCharged = order.feeCharged.plus(fee);
-  const closing = positionClosedBy(journal, order);
   if (closing) journal.touchPosition(closing).closeFee = closing.closeFee.plus(fee);
 }
