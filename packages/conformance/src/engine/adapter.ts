@@ -16,6 +16,11 @@ export interface ProductInfo {
   restingSellPrice: string;
   /** A buy price above the best ask: the order fills at once. */
   crossingBuyPrice: string;
+  /**
+   * A sell price below the best bid: the order fills at once. Without it no filled sell is
+   * placed, and what needs one (a short) is SKIPped.
+   */
+  crossingSellPrice?: string;
 }
 
 /** The body of a limit buy of `product`'s smallest quantity that rests in its book. */
@@ -208,6 +213,7 @@ async function discoverMarket(context: AdapterContext): Promise<Market> {
       restingBuyPrice: scaled(String(product.market_bid), 0.5, tick, Decimal.ROUND_DOWN),
       restingSellPrice: scaled(String(product.market_ask), 2, tick, Decimal.ROUND_UP),
       crossingBuyPrice: scaled(String(product.market_ask), 1.01, tick, Decimal.ROUND_UP),
+      crossingSellPrice: scaled(String(product.market_bid), 0.99, tick, Decimal.ROUND_DOWN),
     };
   };
   const primary = tradable.find((product) => product.margin_enabled === true) ?? tradable[0];
@@ -268,14 +274,18 @@ async function placeLiveOrder(context: AdapterContext, fixture: OrderFixture): P
 }
 
 async function placeFilledOrder(context: AdapterContext, fixture: OrderFixture): Promise<OrderRef> {
-  const order = await place(context, { ...fixture, side: 'buy' }, fixture.product.crossingBuyPrice);
+  const { side, product } = fixture;
+  const price = side === 'buy' ? product.crossingBuyPrice : product.crossingSellPrice;
+  if (price === undefined) throw new Skip('the market gives no price a sell fills at');
+  const order = await place(context, fixture, price);
   if (order.status !== 'filled') {
     await context.call('cancelOrder', { path: { order_id: String(order.id) } });
+    const across = side === 'buy' ? 'a buy above the best ask' : 'a sell below the best bid';
     throw new Skip(
-      `a buy above the best ask did not fill at once (status ${String(order.status)}); give an adapter whose placeFilledOrder makes a filled order`,
+      `${across} did not fill at once (status ${String(order.status)}); give an adapter whose placeFilledOrder makes a filled order`,
     );
   }
-  return refOf(order, { ...fixture, side: 'buy' });
+  return refOf(order, fixture);
 }
 
 async function liveOrderIds(context: AdapterContext, productId: string): Promise<Map<string, Row>> {

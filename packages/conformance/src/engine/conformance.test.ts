@@ -746,7 +746,12 @@ describe('the CLI against the sandbox', () => {
   });
 
   it("passes what the sandbox's test control moves, with the adapter the package ships", async () => {
-    const ids = ['TRADE-LIQUIDATED-AT-MARK', 'TRADE-ORDER-EVERY-TRADE', 'WITHDRAWAL-PROCESSED'];
+    const ids = [
+      'TRADE-LIQUIDATED-AT-MARK',
+      'TRADE-OPEN-PNL-AT-MARK',
+      'TRADE-ORDER-EVERY-TRADE',
+      'WITHDRAWAL-PROCESSED',
+    ];
     const { code, stdout } = await exchangeConformanceRun(
       target,
       '--adapter',

@@ -20,6 +20,7 @@ import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { tradeScenarios } from '../scenarios/trades.js';
 import { tradesAtMarkScenarios } from '../scenarios/trades-at-mark.js';
+import { tradesBothSidesScenarios } from '../scenarios/trades-both-sides.js';
 import { tradingAccountScenarios } from '../scenarios/trading-accounts.js';
 import { transactionModelScenarios } from '../scenarios/transaction-model.js';
 import { withdrawalScenarios } from '../scenarios/withdrawals.js';
@@ -80,6 +81,7 @@ export const scenarios: Scenario[] = [
   ...eventScenarios,
   ...feeScenarios,
   ...tradesAtMarkScenarios,
+  ...tradesBothSidesScenarios,
   ...orderTradeScenarios,
   ...loanBidScenarios,
   ...borrowingScenarios,

@@ -105,14 +105,15 @@ export async function whileMarkMoves(
   }
 }
 
-/** Runs `check` on an open long of its own, while the mark can move (`whileMarkMoves`). */
-const onOpenLong = (
+/** Runs `check` on an open trade of its own of `side`, while the mark can move (`whileMarkMoves`). */
+const onOpenTrade = (
   context: ScenarioContext,
   requirementId: string,
+  side: OrderRef['side'],
   check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
 ): Promise<void> =>
   whileMarkMoves(context, requirementId, async (product) => {
-    const order = await filledMarginOrderOrSkip(context, [requirementId]);
+    const order = await filledMarginOrderOrSkip(context, [requirementId], 1, side);
     if (!order) return;
     await context.evidence.check(requirementId, async () => {
       const { trade } = await tradeOpenedBy(context, order);
@@ -128,7 +129,7 @@ const stopLossAtMark: Scenario = {
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
   run: (context) =>
-    onOpenLong(context, stopLoss, async (order, trade, product) => {
+    onOpenTrade(context, stopLoss, 'buy', async (order, trade, product) => {
       // Between the open price and the liquidation price: a stop loss on the product's tick,
       // a mark short of it, and one beyond it.
       const open = decimal(trade.open_price);
@@ -157,35 +158,49 @@ const stopLossAtMark: Scenario = {
     }),
 };
 
+/**
+ * The trade `order` opened is open with the mark just short of its liquidation_price, and
+ * closed at the mark, its loans repaid, with the mark at it.
+ */
+async function checkLiquidatedAt(context: ScenarioContext, order: OrderRef, trade: Row) {
+  const call = (await tradeOpenedBy(context, order)).call;
+  if (trade.liquidation_price === null) {
+    failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
+  }
+  // The price shown is the one from which a mark liquidates: a mark at it does.
+  const price = decimal(trade.liquidation_price);
+  const short =
+    order.side === 'buy'
+      ? price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP)
+      : price.times('0.98').toDecimalPlaces(places, Decimal.ROUND_DOWN);
+  await moveMark(context, order.productId, short);
+  await expectOpen(context, order, short);
+  await moveMark(context, order.productId, price);
+  const closed = await expectClosedAt(context, order, price);
+  const after = await tradeOpenedBy(context, order);
+  if (!decimal(after.trade.daily_interest).isZero()) {
+    failAt(
+      `liquidated trade ${String(after.trade.id)} still pays daily_interest ${String(after.trade.daily_interest)}`,
+      after.call,
+      'daily_interest 0: the loans it borrowed repaid',
+    );
+  }
+  return `${String(trade.side)} ${closed}, its loans repaid`;
+}
+
 const liquidatedAtMark: Scenario = {
-  name: 'a trade the mark price takes past its liquidation price is closed at the mark',
+  name: 'a long, then a short, the mark price takes to its liquidation price is closed at the mark',
   profile: 'orders',
   covers: [liquidated],
   needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
-  run: (context) =>
-    onOpenLong(context, liquidated, async (order, trade) => {
-      const call = (await tradeOpenedBy(context, order)).call;
-      if (trade.liquidation_price === null) {
-        failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
-      }
-      // The price shown is the one from which a mark liquidates: a mark at it does.
-      const price = decimal(trade.liquidation_price);
-      const short = price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP);
-      await moveMark(context, order.productId, short);
-      await expectOpen(context, order, short);
-      await moveMark(context, order.productId, price);
-      const closed = await expectClosedAt(context, order, price);
-      const after = await tradeOpenedBy(context, order);
-      if (!decimal(after.trade.daily_interest).isZero()) {
-        failAt(
-          `liquidated trade ${String(after.trade.id)} still pays daily_interest ${String(after.trade.daily_interest)}`,
-          after.call,
-          'daily_interest 0: the loans it borrowed repaid',
-        );
-      }
-      return `${closed}, its loans repaid`;
-    }),
+  async run(context) {
+    for (const side of ['buy', 'sell'] as const) {
+      await onOpenTrade(context, liquidated, side, (order, trade) =>
+        checkLiquidatedAt(context, order, trade),
+      );
+    }
+  },
 };
 
 export const tradesAtMarkScenarios: Scenario[] = [stopLossAtMark, liquidatedAtMark];

@@ -401,14 +401,15 @@ async function checkCloseAll(context: ScenarioContext, trade: Row, productId: st
 }
 
 /**
- * A margin buy of the primary product filled through the adapter, `lots` times its smallest
- * quantity, or undefined with each of `covers` recorded as skipped when the server gives none
- * (a Skip).
+ * A margin order of the primary product (a buy unless `side` says otherwise) filled through
+ * the adapter, `lots` times its smallest quantity, or undefined with each of `covers` recorded
+ * as skipped when the server gives none (a Skip).
  */
 export async function filledMarginOrderOrSkip(
   context: ScenarioContext,
   covers: readonly string[],
   lots = 1,
+  side: OrderRef['side'] = 'buy',
 ): Promise<OrderRef | undefined> {
   try {
     const market = await context.market();
@@ -417,7 +418,7 @@ export async function filledMarginOrderOrSkip(
       context.adapterContext,
       {
         product: market.primary,
-        side: 'buy',
+        side,
         tradingType: 'margin',
         clientOrderId: context.clientOrderId(),
         quantity: new Decimal(market.primary.quantity).times(lots).toFixed(),

@@ -631,7 +631,7 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then to it",
+    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then to it: below its open price for a long, then above it for a short",
     "condition": "the trade is open, with no take profit or stop loss",
     "expect": {
       "status": 200,
@@ -743,6 +743,39 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "1 added is held: the trade's margin_used, and the caller's reserved_balance of its funding currency, each 1 more, the reserved balance details still summing to it, and its liquidation_price further from the market; taking back 2 is refused naming delta (more than was added); taking back 1 leaves margin_used as it was"
+    }
+  },
+  {
+    "id": "TRADE-OPEN-PNL-AT-MARK",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 13,
+    "source": "convention",
+    "operations": [
+      "listTrades"
+    ],
+    "trigger": "the exchange moves the product's mark price (test control) above the open prices of a long and a short of the caller's, then below them",
+    "condition": "both trades are open on the product, neither reaching its liquidation price",
+    "expect": {
+      "status": 200,
+      "also": "GET /trades?status=open shows each trade's open_pnl at the mark: the mark less its open_price for a long, its open_price less the mark for a short, times its open_quantity, divided by the mark when funded in the base currency; its pnl is its open_pnl plus its close_pnl"
+    }
+  },
+  {
+    "id": "TRADE-CLOSE-ALL-NO-SIDE",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 14,
+    "source": "convention",
+    "operations": [
+      "closeAllTrades",
+      "listTrades"
+    ],
+    "trigger": "PUT /trades/close_all with no side, the caller holding a long and a short open",
+    "condition": "the book can fill both closes",
+    "expect": {
+      "status": 200,
+      "also": "both trades are among the trades answered, closed, with open_quantity 0, and GET /trades?status=open lists neither"
     }
   },
   {

@@ -391,4 +391,32 @@ export const responseFaults: Fault[] = [
         ? withBody(request, (body) => ({ side: body.side === 'long' ? 'short' : 'long' }))
         : request,
   },
+  {
+    name: 'close_all with no side closes only the longs',
+    covers: 'TRADE-CLOSE-ALL-NO-SIDE',
+    request: (request) => {
+      if (!is(request, 'closeAllTrades')) return request;
+      const sent = parse(request.body) as Row | undefined;
+      if (typeof sent?.side === 'string') return request;
+      const headers = { ...request.headers, 'content-type': 'application/json' };
+      return { ...request, headers, body: JSON.stringify({ side: 'long' }) };
+    },
+  },
+  {
+    name: "a short's open_pnl signed as a long's",
+    covers: 'TRADE-OPEN-PNL-AT-MARK',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listTrades') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((trade) => {
+              if (trade.side !== 'short') return trade;
+              const open = new Decimal(String(trade.open_pnl)).neg();
+              const pnl = open.plus(String(trade.close_pnl));
+              return { ...trade, open_pnl: open.toFixed(), pnl: pnl.toFixed() };
+            }),
+          }))
+        : response,
+  },
 ];

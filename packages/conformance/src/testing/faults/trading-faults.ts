@@ -132,6 +132,16 @@ export const markFaults: Fault[] = [
     ),
   },
   {
+    name: "a short's liquidation price shown a tick below where a mark liquidates it",
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    response: tradesRead((trade) =>
+      trade.status === 'open' && trade.side === 'short' && trade.liquidation_price !== null
+        ? { liquidation_price: new Decimal(String(trade.liquidation_price)).minus(1).toFixed() }
+        : {},
+    ),
+  },
+  {
     name: 'a liquidated trade keeps its loans open',
     covers: 'TRADE-LIQUIDATED-AT-MARK',
     testControl: true,

@@ -1,0 +1,156 @@
+import { Decimal } from 'decimal.js';
+import type { OrderRef } from '../engine/adapter.js';
+import { expectStatus, failAt } from '../engine/context.js';
+import type { Scenario, ScenarioContext } from './scenario.js';
+import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
+import { moveMark, whileMarkMoves } from './trades-at-mark.js';
+
+const openPnl = 'TRADE-OPEN-PNL-AT-MARK';
+const closeAllSides = 'TRADE-CLOSE-ALL-NO-SIDE';
+const covered = [openPnl, closeAllSides];
+
+const decimal = (value: unknown) => new Decimal(String(value));
+// Marks are sent with at most 8 places, the precision a trade's prices are shown with.
+const places = 8;
+
+/**
+ * What an open trade gains at `mark`, in its funding currency: the move of the mark from its
+ * open price, up for a long and down for a short, times its open quantity; divided by the mark
+ * when it is funded in the base currency.
+ */
+function expectedOpenPnl(trade: Row, mark: Decimal, baseCurrency: string): Decimal {
+  const move = mark.minus(decimal(trade.open_price));
+  const gain = (trade.side === 'short' ? move.neg() : move).times(decimal(trade.open_quantity));
+  return trade.funding_currency === baseCurrency ? gain.div(mark) : gain;
+}
+
+/** Each of `ids`' open_pnl and pnl at `mark`, as GET /trades?status=open lists them. */
+async function checkValuedAt(
+  context: ScenarioContext,
+  ids: string[],
+  mark: Decimal,
+  baseCurrency: string,
+): Promise<string[]> {
+  const call = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  const listed = new Map(listOf(call).map((trade) => [String(trade.id), trade]));
+  return ids.map((id) => {
+    const trade = listed.get(id);
+    if (!trade) failAt(`open trade ${id} is not listed at the mark ${mark.toFixed()}`, call, id);
+    const expected = expectedOpenPnl(trade, mark, baseCurrency);
+    const shown = decimal(trade.open_pnl);
+    // The server may cut what a division leaves; a sign or a factor off is far beyond this.
+    const room = expected.abs().times('1e-9').plus('1e-12');
+    if (shown.minus(expected).abs().gt(room)) {
+      failAt(
+        `at the mark ${mark.toFixed()} ${String(trade.side)} trade ${id} (open_price ${String(trade.open_price)}, open_quantity ${String(trade.open_quantity)}) shows open_pnl ${shown.toFixed()}`,
+        call,
+        `open_pnl ${expected.toFixed()}`,
+      );
+    }
+    if (!decimal(trade.pnl).eq(shown.plus(decimal(trade.close_pnl)))) {
+      failAt(
+        `trade ${id} shows pnl ${String(trade.pnl)}, open_pnl ${shown.toFixed()} and close_pnl ${String(trade.close_pnl)}`,
+        call,
+        'pnl = open_pnl + close_pnl',
+      );
+    }
+    return `${String(trade.side)} ${shown.toFixed()}`;
+  });
+}
+
+/** The open trades valued with the mark above both open prices, then below both. */
+async function checkOpenPnl(
+  context: ScenarioContext,
+  productId: string,
+  trades: Row[],
+): Promise<string> {
+  const { primary } = await context.market();
+  const opens = trades.map((trade) => decimal(trade.open_price));
+  const marks = [
+    Decimal.max(...opens)
+      .times('1.01')
+      .toDecimalPlaces(places, Decimal.ROUND_UP),
+    Decimal.min(...opens)
+      .times('0.99')
+      .toDecimalPlaces(places, Decimal.ROUND_DOWN),
+  ];
+  const ids = trades.map((trade) => String(trade.id));
+  const seen: string[] = [];
+  for (const mark of marks) {
+    await moveMark(context, productId, mark);
+    const valued = await checkValuedAt(context, ids, mark, primary.baseCurrency);
+    seen.push(`at ${mark.toFixed()}: ${valued.join(', ')}`);
+  }
+  return seen.join('; ');
+}
+
+/** close_all with no side: both trades answered closed, and neither listed open after. */
+async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Promise<string> {
+  const call = await context.caller.call('closeAllTrades');
+  const answered = new Map(listOf(call).map((trade) => [String(trade.id), trade]));
+  for (const trade of trades) {
+    const closed = answered.get(String(trade.id));
+    if (closed?.status !== 'closed' || !decimal(closed.open_quantity).isZero()) {
+      failAt(
+        `close_all with no side answers ${String(trade.side)} trade ${String(trade.id)} as ${closed ? String(closed.status) : 'not closed'}`,
+        call,
+        'the long and the short, closed',
+      );
+    }
+  }
+  const after = await context.caller.call('listTrades', {
+    query: { status: 'open', limit: '1000' },
+  });
+  const open = new Set(listOf(after).map((trade) => String(trade.id)));
+  const left = trades.filter((trade) => open.has(String(trade.id)));
+  if (left.length > 0) {
+    failAt(
+      `after close_all with no side, ${left.map((trade) => `${String(trade.side)} trade ${String(trade.id)}`).join(' and ')} still listed open`,
+      after,
+      'neither listed open',
+    );
+  }
+  return `close_all with no side closed long ${String(trades[0]?.id)} and short ${String(trades[1]?.id)}`;
+}
+
+/** Closes what the scenario left open when a check failed before close_all. */
+async function closeLeftOpen(context: ScenarioContext, orders: OrderRef[]): Promise<void> {
+  for (const order of orders) {
+    const { trade } = await tradeOpenedBy(context, order);
+    if (trade.status !== 'open') continue;
+    const path = { trade_id: String(trade.id) };
+    expectStatus(await context.caller.call('closeTrade', { path }), 200);
+  }
+}
+
+const longAndShort: Scenario = {
+  name: 'a long and a short open together, valued at the mark, then closed by close_all',
+  profile: 'orders',
+  covers: covered,
+  // close_all and the mark reach every open trade of the caller: it runs alone.
+  exclusive: true,
+  async run(context) {
+    const long = await filledMarginOrderOrSkip(context, covered, 1, 'buy');
+    if (!long) return;
+    const short = await filledMarginOrderOrSkip(context, covered, 1, 'sell');
+    if (!short) {
+      await closeLeftOpen(context, [long]);
+      return;
+    }
+    const orders = [long, short];
+    try {
+      const trades: Row[] = [];
+      for (const order of orders) trades.push((await tradeOpenedBy(context, order)).trade);
+      await whileMarkMoves(context, openPnl, async () => {
+        await context.evidence.check(openPnl, () => checkOpenPnl(context, long.productId, trades));
+      });
+      await context.evidence.check(closeAllSides, () => checkCloseAllSides(context, trades));
+    } finally {
+      await closeLeftOpen(context, orders);
+    }
+  },
+};
+
+export const tradesBothSidesScenarios: Scenario[] = [longAndShort];
