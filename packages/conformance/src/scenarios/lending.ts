@@ -7,6 +7,8 @@ import { listOf } from './trades.js';
 
 const chooses = 'LOAN-LENDER-CHOOSES';
 const repaidRefused = 'LOAN-REPAID-CANNOT-CHOOSE';
+const lenderPaid = 'LOAN-INTEREST-PAID-TO-LENDER';
+const daySeconds = 86_400;
 // Small enough for any funded account, in whole units of every crypto currency's precision.
 const offered = new Decimal('0.01');
 const borrowed = new Decimal('0.004');
@@ -163,4 +165,58 @@ const lending: Scenario = {
   },
 };
 
-export const lendingScenarios: Scenario[] = [lending];
+/**
+ * Another trader borrows from the caller's bid and the clock moves a day on: the caller's
+ * interest entries naming the loan sum to its quantity times its rate, paid to it.
+ */
+async function checkLenderPaid(context: ScenarioContext): Promise<string> {
+  const currency = await fundedCurrency(context);
+  const rate = '0.0001';
+  const before = new Set((await loansOf(context, currency)).loans.map((loan) => String(loan.id)));
+  const created = await context.caller.call('createLoanBid', {
+    body: { loan_bid: { currency, rate, quantity: offered.toFixed() } },
+  });
+  expectStatus(created, 200, '200 with the loan bid, live');
+  const bidId = String(bodyOf(created).id);
+  let loanId: string | undefined;
+  try {
+    await context.adapter.borrowFromLoanBid(context.adapterContext, bidId, borrowed.toFixed());
+    loanId = String((await loanTaken(context, currency, before)).id);
+    await context.adapter.advanceClock(context.adapterContext, daySeconds);
+    const ledger = await context.caller.call('listBalanceHistory', {
+      query: { currency, source_action: 'interest', limit: '1000' },
+    });
+    expectStatus(ledger, 200);
+    const paid = ((Array.isArray(ledger.json) ? ledger.json : []) as Record<string, unknown>[])
+      .filter(
+        (entry) => entry.source_object_type === 'Loan' && String(entry.source_object_id) === loanId,
+      )
+      .reduce((total, entry) => total.plus(String(entry.amount)), new Decimal(0));
+    const due = borrowed.times(rate);
+    if (!paid.eq(due)) {
+      failAt(
+        `a day after loan ${loanId} was taken from the caller's bid, the caller's interest entries naming it sum to ${paid.toFixed()} ${currency}`,
+        ledger,
+        `a day of its quantity times its rate paid to its lender: ${due.toFixed()}`,
+      );
+    }
+    return `loan ${loanId} paid its lender a day's interest, ${due.toFixed()} ${currency}`;
+  } finally {
+    if (loanId !== undefined) await context.adapter.repayLoan(context.adapterContext, loanId);
+    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
+    expectStatus(closed, 200, '200 with the loan bid, closed');
+  }
+}
+
+const lenderInterest: Scenario = {
+  name: "a loan from the caller's bid paying its lender a day's interest",
+  profile: 'loans',
+  requires: ['orders'],
+  covers: [lenderPaid],
+  needs: [{ step: 'borrowFromLoanBid' }, { step: 'advanceClock' }, { step: 'repayLoan' }],
+  // It tells its loan by those that were not there before, and moves the clock.
+  exclusive: true,
+  run: (context) => context.evidence.check(lenderPaid, () => checkLenderPaid(context)).then(),
+};
+
+export const lendingScenarios: Scenario[] = [lending, lenderInterest];

@@ -908,6 +908,23 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-INTEREST-PAID-TO-LENDER",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 13,
+    "source": "convention",
+    "operations": [
+      "createLoanBid",
+      "listBalanceHistory"
+    ],
+    "trigger": "another trader borrows from the caller's live loan bid (the adapter's borrowFromLoanBid step), then the exchange's clock moves one day on (its advanceClock step)",
+    "condition": "the loan is open for that whole day",
+    "expect": {
+      "status": 200,
+      "also": "the caller's ledger has interest entries naming the loan (source_object_type Loan) that sum to its quantity times its rate: the lender is paid the day's interest"
+    }
+  },
+  {
     "id": "LOAN-BORROWER-CANNOT-CHOOSE",
     "level": "SHOULD",
     "table": "ledger",

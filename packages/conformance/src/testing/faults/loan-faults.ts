@@ -86,6 +86,20 @@ export const borrowingFaults: Fault[] = [
     })(),
   },
   {
+    name: 'interest is taken from the borrower and never paid to a bid lender',
+    covers: 'LOAN-INTEREST-PAID-TO-LENDER',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listBalanceHistory') && response.status === 200
+        ? withJson(response, (entries) =>
+            (entries as Row[]).filter(
+              (entry) =>
+                entry.source_action !== 'interest' || new Decimal(String(entry.amount)).isNeg(),
+            ),
+          )
+        : response,
+  },
+  {
     name: "a loan's interest never reaches its trade's total_interest",
     covers: 'LOAN-INTEREST-ACCRUES',
     testControl: true,
