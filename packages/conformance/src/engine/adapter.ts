@@ -49,6 +49,8 @@ export interface OrderFixture {
   clientOrderId: string;
   /** The quantity to place: the product's smallest (`product.quantity`) when absent. */
   quantity?: string;
+  /** The currency a margin order is funded in: the product's quote currency when absent. */
+  fundingCurrency?: string;
 }
 
 export interface OrderRef {
@@ -233,6 +235,7 @@ function orderBody(fixture: OrderFixture, price: string): Row {
     client_order_id: fixture.clientOrderId,
     trading_type: fixture.tradingType,
     ...(fixture.tradingType === 'margin' ? { leverage_level: 2 } : {}),
+    ...(fixture.fundingCurrency === undefined ? {} : { funding_currency: fixture.fundingCurrency }),
   };
 }
 

@@ -113,7 +113,7 @@ const onOpenTrade = (
   check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
 ): Promise<void> =>
   whileMarkMoves(context, requirementId, async (product) => {
-    const order = await filledMarginOrderOrSkip(context, [requirementId], 1, side);
+    const order = await filledMarginOrderOrSkip(context, [requirementId], { side });
     if (!order) return;
     await context.evidence.check(requirementId, async () => {
       const { trade } = await tradeOpenedBy(context, order);

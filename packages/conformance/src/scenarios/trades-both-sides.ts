@@ -86,7 +86,7 @@ async function checkOpenPnl(
   return seen.join('; ');
 }
 
-/** close_all with no side: both trades answered closed, and neither listed open after. */
+/** close_all with no side: every trade answered closed, and none listed open after. */
 async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Promise<string> {
   const call = await context.caller.call('closeAllTrades');
   const answered = new Map(listOf(call).map((trade) => [String(trade.id), trade]));
@@ -96,7 +96,7 @@ async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Prom
       failAt(
         `close_all with no side answers ${String(trade.side)} trade ${String(trade.id)} as ${closed ? String(closed.status) : 'not closed'}`,
         call,
-        'the long and the short, closed',
+        'every trade of either side, closed',
       );
     }
   }
@@ -109,10 +109,11 @@ async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Prom
     failAt(
       `after close_all with no side, ${left.map((trade) => `${String(trade.side)} trade ${String(trade.id)}`).join(' and ')} still listed open`,
       after,
-      'neither listed open',
+      'none listed open',
     );
   }
-  return `close_all with no side closed long ${String(trades[0]?.id)} and short ${String(trades[1]?.id)}`;
+  const named = trades.map((trade) => `${String(trade.side)} ${String(trade.id)}`);
+  return `close_all with no side closed ${named.join(', ')}`;
 }
 
 /** Closes what the scenario left open when a check failed before close_all. */
@@ -126,25 +127,29 @@ async function closeLeftOpen(context: ScenarioContext, orders: OrderRef[]): Prom
 }
 
 const longAndShort: Scenario = {
-  name: 'a long and a short open together, valued at the mark, then closed by close_all',
+  name: 'a long and two shorts, one funded in the base currency, valued at the mark, then closed by close_all',
   profile: 'orders',
   covers: covered,
   // close_all and the mark reach every open trade of the caller: it runs alone.
   exclusive: true,
   async run(context) {
-    const long = await filledMarginOrderOrSkip(context, covered, 1, 'buy');
-    if (!long) return;
-    const short = await filledMarginOrderOrSkip(context, covered, 1, 'sell');
-    if (!short) {
-      await closeLeftOpen(context, [long]);
-      return;
-    }
-    const orders = [long, short];
+    const { primary } = await context.market();
+    const placing = [
+      { side: 'buy' },
+      { side: 'sell' },
+      { side: 'sell', fundingCurrency: primary.baseCurrency },
+    ] as const;
+    const orders: OrderRef[] = [];
     try {
+      for (const order of placing) {
+        const filled = await filledMarginOrderOrSkip(context, covered, order);
+        if (!filled) return;
+        orders.push(filled);
+      }
       const trades: Row[] = [];
       for (const order of orders) trades.push((await tradeOpenedBy(context, order)).trade);
       await whileMarkMoves(context, openPnl, async () => {
-        await context.evidence.check(openPnl, () => checkOpenPnl(context, long.productId, trades));
+        await context.evidence.check(openPnl, () => checkOpenPnl(context, primary.id, trades));
       });
       await context.evidence.check(closeAllSides, () => checkCloseAllSides(context, trades));
     } finally {

@@ -400,17 +400,25 @@ async function checkCloseAll(context: ScenarioContext, trade: Row, productId: st
   return `trade ${String(trade.id)} closed by close_all`;
 }
 
+/** How a fixture's margin order is placed: a buy of the smallest quantity, quote-funded. */
+export interface MarginOrder {
+  /** Times the product's smallest quantity. */
+  lots?: number;
+  side?: OrderRef['side'];
+  /** The base currency to fund it in; the quote currency when absent. */
+  fundingCurrency?: string;
+}
+
 /**
- * A margin order of the primary product (a buy unless `side` says otherwise) filled through
- * the adapter, `lots` times its smallest quantity, or undefined with each of `covers` recorded
- * as skipped when the server gives none (a Skip).
+ * A margin order of the primary product, placed as `order` says, filled through the adapter,
+ * or undefined with each of `covers` recorded as skipped when the server gives none (a Skip).
  */
 export async function filledMarginOrderOrSkip(
   context: ScenarioContext,
   covers: readonly string[],
-  lots = 1,
-  side: OrderRef['side'] = 'buy',
+  order: MarginOrder = {},
 ): Promise<OrderRef | undefined> {
+  const { lots = 1, side = 'buy', fundingCurrency } = order;
   try {
     const market = await context.market();
     if (!market.primary.marginEnabled) throw new Skip('no product with margin trading');
@@ -422,6 +430,7 @@ export async function filledMarginOrderOrSkip(
         tradingType: 'margin',
         clientOrderId: context.clientOrderId(),
         quantity: new Decimal(market.primary.quantity).times(lots).toFixed(),
+        ...(fundingCurrency === undefined ? {} : { fundingCurrency }),
       },
       market,
     );
@@ -446,7 +455,7 @@ const trades: Scenario = {
   exclusive: true,
   async run(context) {
     // Two of the smallest quantity: half of it is a close the exchange takes.
-    const order = await filledMarginOrderOrSkip(context, covered, 2);
+    const order = await filledMarginOrderOrSkip(context, covered, { lots: 2 });
     if (!order) return;
     let trade: Row | undefined;
     await context.evidence.check(opened, async () => {

@@ -754,8 +754,8 @@ export const requirements = [
     "operations": [
       "listTrades"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) above the open prices of a long and a short of the caller's, then below them",
-    "condition": "both trades are open on the product, neither reaching its liquidation price",
+    "trigger": "the exchange moves the product's mark price (test control) above the open prices of a long and two shorts of the caller's, one of them funded in the base currency, then below them",
+    "condition": "the trades are open on the product, none reaching its liquidation price",
     "expect": {
       "status": 200,
       "also": "GET /trades?status=open shows each trade's open_pnl at the mark: the mark less its open_price for a long, its open_price less the mark for a short, times its open_quantity, divided by the mark when funded in the base currency; its pnl is its open_pnl plus its close_pnl"
@@ -771,11 +771,11 @@ export const requirements = [
       "closeAllTrades",
       "listTrades"
     ],
-    "trigger": "PUT /trades/close_all with no side, the caller holding a long and a short open",
-    "condition": "the book can fill both closes",
+    "trigger": "PUT /trades/close_all with no side, the caller holding a long and shorts open",
+    "condition": "the book can fill the closes",
     "expect": {
       "status": 200,
-      "also": "both trades are among the trades answered, closed, with open_quantity 0, and GET /trades?status=open lists neither"
+      "also": "every one of the trades is among the trades answered, closed, with open_quantity 0, and GET /trades?status=open lists none of them"
     }
   },
   {

@@ -403,6 +403,25 @@ export const responseFaults: Fault[] = [
     },
   },
   {
+    name: "a base-funded trade's open_pnl left in the quote currency",
+    covers: 'TRADE-OPEN-PNL-AT-MARK',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listTrades') && response.status === 200
+        ? withJson(response, (page) => ({
+            ...(page as Row),
+            models: ((page as Row).models as Row[]).map((trade) => {
+              const pair = String(trade.currency_pair_code);
+              if (!pair.startsWith(String(trade.funding_currency))) return trade;
+              // Not divided by the mark: about the open price times what it should be.
+              const open = new Decimal(String(trade.open_pnl)).times(String(trade.open_price));
+              const pnl = open.plus(String(trade.close_pnl));
+              return { ...trade, open_pnl: open.toFixed(), pnl: pnl.toFixed() };
+            }),
+          }))
+        : response,
+  },
+  {
     name: "a short's open_pnl signed as a long's",
     covers: 'TRADE-OPEN-PNL-AT-MARK',
     testControl: true,
