@@ -64,3 +64,22 @@ export const listedToTwoPlaces =
           })),
         }))
       : response;
+
+/**
+ * Trades read with each rewritten from what the server would answer: an order's trades
+ * (`GET /orders/{id}/trades`, a list) and the trades listed (`GET /trades`, a page of models).
+ */
+export const tradesRead =
+  (rewrite: (trade: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) => {
+    const rewritten = (trades: Row[]) => trades.map((trade) => ({ ...trade, ...rewrite(trade) }));
+    if (response.status !== 200) return response;
+    if (is(request, 'listOrderTrades')) {
+      return withJson(response, (trades) => rewritten(trades as Row[]));
+    }
+    return is(request, 'listTrades')
+      ? withJson(response, (page) => ({
+          ...(page as Row),
+          models: rewritten((page as Row).models as Row[]),
+        }))
+      : response;
+  };

@@ -1,7 +1,7 @@
 /** Faults mostly of the server's answers: statuses, fills, the ledger, fees and trades. */
 import { Decimal } from 'decimal.js';
 import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, parse, type Row, status, withBody, withJson } from './proxied.js';
+import { is, parse, type Row, status, tradesRead, withBody, withJson } from './proxied.js';
 
 /** A request of `operationId` whose decimal `field` the server reads rounded to 8 places. */
 const roundedToEightPlaces = (operationId: string, field: string) => (request: ProxiedRequest) =>
@@ -30,6 +30,12 @@ const doubledOnClose = (field: string) => (request: ProxiedRequest, response: Pr
         [field]: new Decimal(String((trade as Row)[field])).times(2).toFixed(),
       }))
     : response;
+
+/** `trade`'s open_pnl shown as `open`, its pnl following it. */
+const withOpenPnl = (trade: Row, open: Decimal): Row => ({
+  open_pnl: open.toFixed(),
+  pnl: open.plus(String(trade.close_pnl)).toFixed(),
+});
 
 export const responseFaults: Fault[] = [
   {
@@ -308,16 +314,7 @@ export const responseFaults: Fault[] = [
   {
     name: "the trades' close_fee off in its last digit",
     covers: 'TRADE-CLOSE-FEE',
-    response: (request, response) =>
-      is(request, 'listTrades') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((trade) => ({
-              ...trade,
-              close_fee: offInLastDigit(trade.close_fee),
-            })),
-          }))
-        : response,
+    response: tradesRead((trade) => ({ close_fee: offInLastDigit(trade.close_fee) })),
   },
   {
     name: 'a query parameter given twice is read as its first value',
@@ -406,36 +403,19 @@ export const responseFaults: Fault[] = [
     name: "a base-funded trade's open_pnl left in the quote currency",
     covers: 'TRADE-OPEN-PNL-AT-MARK',
     testControl: true,
-    response: (request, response) =>
-      is(request, 'listTrades') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((trade) => {
-              const pair = String(trade.currency_pair_code);
-              if (!pair.startsWith(String(trade.funding_currency))) return trade;
-              // Not divided by the mark: about the open price times what it should be.
-              const open = new Decimal(String(trade.open_pnl)).times(String(trade.open_price));
-              const pnl = open.plus(String(trade.close_pnl));
-              return { ...trade, open_pnl: open.toFixed(), pnl: pnl.toFixed() };
-            }),
-          }))
-        : response,
+    // Not divided by the mark: about the open price times what it should be.
+    response: tradesRead((trade) =>
+      String(trade.currency_pair_code).startsWith(String(trade.funding_currency))
+        ? withOpenPnl(trade, new Decimal(String(trade.open_pnl)).times(String(trade.open_price)))
+        : {},
+    ),
   },
   {
     name: "a short's open_pnl signed as a long's",
     covers: 'TRADE-OPEN-PNL-AT-MARK',
     testControl: true,
-    response: (request, response) =>
-      is(request, 'listTrades') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((trade) => {
-              if (trade.side !== 'short') return trade;
-              const open = new Decimal(String(trade.open_pnl)).neg();
-              const pnl = open.plus(String(trade.close_pnl));
-              return { ...trade, open_pnl: open.toFixed(), pnl: pnl.toFixed() };
-            }),
-          }))
-        : response,
+    response: tradesRead((trade) =>
+      trade.side === 'short' ? withOpenPnl(trade, new Decimal(String(trade.open_pnl)).neg()) : {},
+    ),
   },
 ];

@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, pathname, type Row, withBody, withJson } from './proxied.js';
+import { is, pathname, type Row, tradesRead, withBody, withJson } from './proxied.js';
 
 /** A trading account read with its figures rewritten from what the server would answer. */
 const tradingAccountRead =
@@ -77,15 +77,6 @@ export const tradingAccountFaults: Fault[] = [
     response: tradingAccountRead(() => ({ leverage_level: 2 })),
   },
 ];
-
-/** An order's trades read with each rewritten from what the server would answer. */
-const tradesRead =
-  (rewrite: (trade: Row) => Row) => (request: ProxiedRequest, response: ProxiedResponse) =>
-    is(request, 'listOrderTrades') && response.status === 200
-      ? withJson(response, (trades) =>
-          (trades as Row[]).map((trade) => ({ ...trade, ...rewrite(trade) })),
-        )
-      : response;
 
 const isMarkMove = (request: ProxiedRequest) =>
   request.method === 'POST' && /^\/test\/products\/[^/]+\/mark_price$/.test(pathname(request));
