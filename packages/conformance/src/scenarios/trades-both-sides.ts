@@ -2,27 +2,45 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { expectStatus, failAt } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
+import {
+  checkMarginAdjusted,
+  filledMarginOrderOrSkip,
+  listOf,
+  marginAdjusted,
+  type Row,
+  tradeOpenedBy,
+} from './trades.js';
 import { moveMark, whileMarkMoves } from './trades-at-mark.js';
+import { checkAccountFigures, follows } from './trading-accounts.js';
 
 const openPnl = 'TRADE-OPEN-PNL-AT-MARK';
 const closeAllSides = 'TRADE-CLOSE-ALL-NO-SIDE';
-const covered = [openPnl, closeAllSides];
+const closedPnl = 'TRADE-CLOSE-PNL-AT-PRICE';
+const covered = [openPnl, closeAllSides, closedPnl, follows, marginAdjusted];
 
 const decimal = (value: unknown) => new Decimal(String(value));
 // Marks are sent with at most 8 places, the precision a trade's prices are shown with.
 const places = 8;
 
 /**
- * What an open trade gains at `mark`, in its funding currency: the move of the mark from its
- * open price, up for a long and down for a short, times its open quantity; divided by the mark
- * when it is funded in the base currency.
+ * What `quantity` of `trade` gains at `price`, in its funding currency: the move of the price
+ * from its open price, up for a long and down for a short, times the quantity; divided by the
+ * price when it is funded in the base currency.
  */
-function expectedOpenPnl(trade: Row, mark: Decimal, baseCurrency: string): Decimal {
-  const move = mark.minus(decimal(trade.open_price));
-  const gain = (trade.side === 'short' ? move.neg() : move).times(decimal(trade.open_quantity));
-  return trade.funding_currency === baseCurrency ? gain.div(mark) : gain;
+function gainAt(trade: Row, price: Decimal, quantity: unknown, baseCurrency: string): Decimal {
+  const move = price.minus(decimal(trade.open_price));
+  const gain = (trade.side === 'short' ? move.neg() : move).times(decimal(quantity));
+  return trade.funding_currency === baseCurrency ? gain.div(price) : gain;
 }
+
+/**
+ * Whether `shown` is `expected` to its last place shown, or to 9 significant digits: what a
+ * division leaves may be cut; a sign or a factor off is not.
+ */
+const near = (shown: Decimal, expected: Decimal) => {
+  const lastPlace = new Decimal(10).pow(-shown.decimalPlaces());
+  return shown.minus(expected).abs().lte(Decimal.max(lastPlace, expected.abs().times('1e-9')));
+};
 
 /** Each of `ids`' open_pnl and pnl at `mark`, as GET /trades?status=open lists them. */
 async function checkValuedAt(
@@ -38,11 +56,9 @@ async function checkValuedAt(
   return ids.map((id) => {
     const trade = listed.get(id);
     if (!trade) failAt(`open trade ${id} is not listed at the mark ${mark.toFixed()}`, call, id);
-    const expected = expectedOpenPnl(trade, mark, baseCurrency);
+    const expected = gainAt(trade, mark, trade.open_quantity, baseCurrency);
     const shown = decimal(trade.open_pnl);
-    // The server may cut what a division leaves; a sign or a factor off is far beyond this.
-    const room = expected.abs().times('1e-9').plus('1e-12');
-    if (shown.minus(expected).abs().gt(room)) {
+    if (!near(shown, expected)) {
       failAt(
         `at the mark ${mark.toFixed()} ${String(trade.side)} trade ${id} (open_price ${String(trade.open_price)}, open_quantity ${String(trade.open_quantity)}) shows open_pnl ${shown.toFixed()}`,
         call,
@@ -86,15 +102,23 @@ async function checkOpenPnl(
   return seen.join('; ');
 }
 
-/** close_all with no side: every trade answered closed, and none listed open after. */
-async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Promise<string> {
+/**
+ * close_all with no side: every trade answered closed, and none listed open after. The trades
+ * as it answered them go to `closed`.
+ */
+async function checkCloseAllSides(
+  context: ScenarioContext,
+  trades: Row[],
+  closed: Row[],
+): Promise<string> {
   const call = await context.caller.call('closeAllTrades');
   const answered = new Map(listOf(call).map((trade) => [String(trade.id), trade]));
   for (const trade of trades) {
-    const closed = answered.get(String(trade.id));
-    if (closed?.status !== 'closed' || !decimal(closed.open_quantity).isZero()) {
+    const shown = answered.get(String(trade.id));
+    if (shown) closed.push(shown);
+    if (shown?.status !== 'closed' || !decimal(shown.open_quantity).isZero()) {
       failAt(
-        `close_all with no side answers ${String(trade.side)} trade ${String(trade.id)} as ${closed ? String(closed.status) : 'not closed'}`,
+        `close_all with no side answers ${String(trade.side)} trade ${String(trade.id)} as ${shown ? String(shown.status) : 'not closed'}`,
         call,
         'every trade of either side, closed',
       );
@@ -114,6 +138,34 @@ async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Prom
   }
   const named = trades.map((trade) => `${String(trade.side)} ${String(trade.id)}`);
   return `close_all with no side closed ${named.join(', ')}`;
+}
+
+/** Each trade close_all closed was paid what it gained from its open price to its close price. */
+async function checkClosedPnl(
+  context: ScenarioContext,
+  closed: Row[],
+  baseCurrency: string,
+): Promise<string> {
+  const listed = await context.caller.call('listTrades', {
+    query: { status: 'closed', limit: '1000' },
+  });
+  const now = new Map(listOf(listed).map((trade) => [String(trade.id), trade]));
+  return closed
+    .map((answered) => {
+      const id = String(answered.id);
+      const trade = now.get(id);
+      if (!trade) failAt(`closed trade ${id} is not listed closed`, listed, id);
+      const expected = gainAt(trade, decimal(trade.close_price), trade.quantity, baseCurrency);
+      if (!near(decimal(trade.close_pnl), expected)) {
+        failAt(
+          `${String(trade.side)} trade ${id}${trade.funding_currency === baseCurrency ? ` funded in ${baseCurrency}` : ''} (open_price ${String(trade.open_price)}, close_price ${String(trade.close_price)}, quantity ${String(trade.quantity)}) shows close_pnl ${String(trade.close_pnl)}`,
+          listed,
+          `close_pnl ${expected.toFixed()}`,
+        );
+      }
+      return `${String(trade.side)} ${String(trade.close_pnl)}`;
+    })
+    .join(', ');
 }
 
 /** Closes what the scenario left open when a check failed before close_all. */
@@ -148,10 +200,29 @@ const longAndShort: Scenario = {
       }
       const trades: Row[] = [];
       for (const order of orders) trades.push((await tradeOpenedBy(context, order)).trade);
+      await context.evidence.check(follows, () =>
+        checkAccountFigures(context, primary, 'with a long and two shorts open'),
+      );
+      const short = trades[1] as Row;
+      await context.evidence.check(marginAdjusted, () => checkMarginAdjusted(context, short));
       await whileMarkMoves(context, openPnl, async () => {
         await context.evidence.check(openPnl, () => checkOpenPnl(context, primary.id, trades));
       });
-      await context.evidence.check(closeAllSides, () => checkCloseAllSides(context, trades));
+      const closed: Row[] = [];
+      const closedAll = await context.evidence.check(closeAllSides, () =>
+        checkCloseAllSides(context, trades, closed),
+      );
+      if (closedAll) {
+        await context.evidence.check(closedPnl, () =>
+          checkClosedPnl(context, closed, primary.baseCurrency),
+        );
+      } else {
+        context.evidence.record({
+          requirementId: closedPnl,
+          outcome: 'skip',
+          message: `the trades are not known closed: ${closeAllSides} did not hold`,
+        });
+      }
     } finally {
       await closeLeftOpen(context, orders);
     }

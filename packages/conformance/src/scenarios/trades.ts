@@ -16,7 +16,7 @@ const closeFee = 'TRADE-CLOSE-FEE';
 const closePnl = 'TRADE-CLOSE-PNL';
 const closeOffStep = 'TRADE-CLOSE-OFF-STEP';
 const marginOffStep = 'TRADE-MARGIN-OFF-STEP';
-const marginAdjusted = 'TRADE-MARGIN-ADJUSTED';
+export const marginAdjusted = 'TRADE-MARGIN-ADJUSTED';
 const covered = [
   opened,
   marginOffStep,
@@ -107,7 +107,7 @@ async function listedTrade(context: ScenarioContext, id: string) {
  * sum to it, and the liquidation price moves away from the market; taking back 2 is refused
  * naming delta; taking back 1 leaves the margin as it was.
  */
-async function checkMarginAdjusted(context: ScenarioContext, trade: Row): Promise<string> {
+export async function checkMarginAdjusted(context: ScenarioContext, trade: Row): Promise<string> {
   const id = String(trade.id);
   const path = { trade_id: id };
   const currency = String(trade.funding_currency);
@@ -235,6 +235,14 @@ async function checkClosePartial(context: ScenarioContext, trade: Row): Promise<
         `${field} ${expected.toFixed()}, in proportion to what is open`,
       );
     }
+  }
+  const pnl = new Decimal(String(after.open_pnl)).plus(String(after.close_pnl));
+  if (!new Decimal(String(after.pnl)).eq(pnl)) {
+    failAt(
+      `closed in part, trade ${String(trade.id)} shows pnl ${String(after.pnl)}, open_pnl ${String(after.open_pnl)} and close_pnl ${String(after.close_pnl)}`,
+      call,
+      `pnl ${pnl.toFixed()}: open_pnl + close_pnl`,
+    );
   }
   return `open_quantity ${before.toFixed()} -> ${open.toFixed()}, margin_used and daily_interest in proportion`;
 }

@@ -6,7 +6,7 @@ import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
 
-const follows = 'TRADING-ACCOUNT-FOLLOWS-POSITIONS';
+export const follows = 'TRADING-ACCOUNT-FOLLOWS-POSITIONS';
 
 const sum = (rows: Row[], field: string) =>
   rows.reduce((total, row) => total.plus(String(row[field])), new Decimal(0));
@@ -115,6 +115,17 @@ async function checkFigures(
     );
   }
   return { margin, trades };
+}
+
+/** The caller's trading account of `product` against its open trades there, at `moment`. */
+export async function checkAccountFigures(
+  context: ScenarioContext,
+  product: ProductInfo,
+  moment: string,
+): Promise<string> {
+  const id = String((await accountOf(context, product)).id);
+  const { trades } = await checkFigures(context, id, product.id, moment);
+  return `${moment}, trading account ${id} follows its ${trades.length} open trade(s)`;
 }
 
 /** Sets the account's leverage level to `level`, which the answer and a read must then show. */

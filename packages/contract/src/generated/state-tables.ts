@@ -583,7 +583,7 @@ export const requirements = [
     "condition": "the book can fill the close",
     "expect": {
       "status": 200,
-      "also": "the trade stays open, its open_quantity falls by closed_quantity and its close_quantity rises by it; its margin_used and daily_interest fall in proportion to what is open (the margin released, the loans repaid in part)"
+      "also": "the trade stays open, its open_quantity falls by closed_quantity and its close_quantity rises by it; its margin_used and daily_interest fall in proportion to what is open (the margin released, the loans repaid in part); its pnl is its open_pnl plus its close_pnl"
     }
   },
   {
@@ -650,7 +650,7 @@ export const requirements = [
       "updateTradingAccount",
       "listTrades"
     ],
-    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product before a margin order of the caller's on it filled, then with the trade it opened open, half closed (the close moves the mark price) and closed",
+    "trigger": "GET /trading_accounts/{trading_account_id} of a margin product before a margin order of the caller's on it filled, then with the trade it opened open, half closed (the close moves the mark price) and closed; and with a long and two shorts of the caller's open on it, one funded in the base currency",
     "condition": "the order opened a position",
     "expect": {
       "status": 200,
@@ -738,7 +738,7 @@ export const requirements = [
       "listTrades",
       "getReservedBalanceDetails"
     ],
-    "trigger": "PUT /trades/{trade_id}/adjust_margin with a delta of 1, then of -2, then of -1",
+    "trigger": "PUT /trades/{trade_id}/adjust_margin with a delta of 1, then of -2, then of -1, on a long and on a short",
     "condition": "the trade is open",
     "expect": {
       "status": 200,
@@ -759,6 +759,23 @@ export const requirements = [
     "expect": {
       "status": 200,
       "also": "GET /trades?status=open shows each trade's open_pnl at the mark: the mark less its open_price for a long, its open_price less the mark for a short, times its open_quantity, divided by the mark when funded in the base currency; its pnl is its open_pnl plus its close_pnl"
+    }
+  },
+  {
+    "id": "TRADE-CLOSE-PNL-AT-PRICE",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 15,
+    "source": "convention",
+    "operations": [
+      "closeAllTrades",
+      "listTrades"
+    ],
+    "trigger": "PUT /trades/close_all closes a long and two shorts of the caller's, one funded in the base currency, then GET /trades?status=closed",
+    "condition": "each close fills at one price",
+    "expect": {
+      "status": 200,
+      "also": "each trade's close_pnl is what it gained from its open_price to its close_price: the move up for a long, down for a short, times its quantity, divided by the close_price when funded in the base currency"
     }
   },
   {

@@ -31,6 +31,12 @@ const doubledOnClose = (field: string) => (request: ProxiedRequest, response: Pr
       }))
     : response;
 
+/** `trade`'s close_pnl shown as `closed`, its pnl following it. */
+const withClosePnl = (trade: Row, closed: Decimal): Row => ({
+  close_pnl: closed.toFixed(),
+  pnl: closed.plus(String(trade.open_pnl)).toFixed(),
+});
+
 /** `trade`'s open_pnl shown as `open`, its pnl following it. */
 const withOpenPnl = (trade: Row, open: Decimal): Row => ({
   open_pnl: open.toFixed(),
@@ -368,6 +374,18 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: 'a trade closed in part shows its open_pnl alone as its pnl',
+    covers: 'TRADE-CLOSE-PARTIAL',
+    response: (request, response) =>
+      is(request, 'closeTrade') && response.status === 200
+        ? withJson(response, (trade) =>
+            (trade as Row).status === 'open'
+              ? { ...(trade as Row), pnl: String((trade as Row).open_pnl) }
+              : trade,
+          )
+        : response,
+  },
+  {
     name: 'a partial close leaves close_quantity as it was',
     covers: 'TRADE-CLOSE-PARTIAL',
     response: (request, response) =>
@@ -398,6 +416,44 @@ export const responseFaults: Fault[] = [
       const headers = { ...request.headers, 'content-type': 'application/json' };
       return { ...request, headers, body: JSON.stringify({ side: 'long' }) };
     },
+  },
+  {
+    name: "a short's close pays what a long's would",
+    covers: 'TRADE-CLOSE-PNL-AT-PRICE',
+    response: tradesRead((trade) =>
+      trade.status === 'closed' && trade.side === 'short'
+        ? withClosePnl(trade, new Decimal(String(trade.close_pnl)).neg())
+        : {},
+    ),
+  },
+  {
+    name: "a base-funded trade's close P&L divided by its open price, not its close price",
+    covers: 'TRADE-CLOSE-PNL-AT-PRICE',
+    response: tradesRead((trade) =>
+      trade.status === 'closed' &&
+      String(trade.currency_pair_code).startsWith(String(trade.funding_currency))
+        ? withClosePnl(
+            trade,
+            new Decimal(String(trade.close_pnl))
+              .times(String(trade.close_price))
+              .div(String(trade.open_price)),
+          )
+        : {},
+    ),
+  },
+  {
+    name: "adjust_margin moves a short's liquidation price towards the market",
+    covers: 'TRADE-MARGIN-ADJUSTED',
+    response: (request, response) =>
+      is(request, 'adjustTradeMargin') && response.status === 200
+        ? withJson(response, (trade) => {
+            const shown = trade as Row;
+            if (shown.side !== 'short' || shown.liquidation_price === null) return shown;
+            const open = new Decimal(String(shown.open_price));
+            const mirrored = open.times(2).minus(String(shown.liquidation_price));
+            return { ...shown, liquidation_price: mirrored.toFixed() };
+          })
+        : response,
   },
   {
     name: "a base-funded trade's open_pnl left in the quote currency",

@@ -29,6 +29,31 @@ const less = (value: unknown, by: Decimal.Value) => new Decimal(String(value)).m
 
 export const tradingAccountFaults: Fault[] = [
   {
+    name: "a trading account's position counts its shorts as longs",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    response: (() => {
+      // The open shorts the caller's trades were last read with, by trade id.
+      const shorts = new Map<string, { productId: string; open: Decimal }>();
+      const accounts = tradingAccounts((account) => {
+        const of = [...shorts.values()].filter((s) => s.productId === String(account.product_id));
+        const short = of.reduce((total, each) => total.plus(each.open), new Decimal(0));
+        return { position: short.times(2).plus(String(account.position)).toFixed() };
+      });
+      const noteShorts = tradesRead((trade) => {
+        const id = String(trade.id);
+        if (trade.side === 'short' && trade.status === 'open') {
+          const open = new Decimal(String(trade.open_quantity));
+          shorts.set(id, { productId: String(trade.product_id), open });
+        } else {
+          shorts.delete(id);
+        }
+        return {};
+      });
+      return (request: ProxiedRequest, response: ProxiedResponse) =>
+        accounts(request, noteShorts(request, response));
+    })(),
+  },
+  {
     name: "a trading account's margin_percent is a percentage, not a ratio",
     covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
     response: tradingAccounts((account) => ({
