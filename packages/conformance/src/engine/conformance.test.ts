@@ -751,6 +751,7 @@ describe('the CLI against the sandbox', () => {
       'TRADE-LIQUIDATED-AT-MARK',
       'TRADE-OPEN-PNL-AT-MARK',
       'TRADE-ORDER-EVERY-TRADE',
+      'TRADE-STOP-LOSS-AT-MARK',
       'WITHDRAWAL-PROCESSED',
     ];
     const { code, stdout } = await exchangeConformanceRun(

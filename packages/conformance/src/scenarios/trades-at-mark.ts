@@ -121,41 +121,72 @@ const onOpenTrade = (
     });
   });
 
+/**
+ * A stop loss set between the open price and the liquidation price of the trade `order`
+ * opened, on the product's tick: the trade is open with the mark short of it, and closed at
+ * the mark beyond it. Below the open price for a long, above it for a short.
+ */
+async function checkStopLossAt(
+  context: ScenarioContext,
+  order: OrderRef,
+  trade: Row,
+  product: Row,
+): Promise<string> {
+  const long = order.side === 'buy';
+  const open = decimal(trade.open_price);
+  const liquidation =
+    trade.liquidation_price === null
+      ? long
+        ? new Decimal(0)
+        : open.times(2)
+      : decimal(trade.liquidation_price);
+  const gap = liquidation.minus(open);
+  const tick = decimal(product.tick_size ?? '0.00000001');
+  // Each rounded away from the side it must not reach.
+  const stop = open
+    .plus(gap.div(3))
+    .div(tick)
+    .toDecimalPlaces(0, long ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL)
+    .times(tick);
+  const short = open
+    .plus(gap.div(6))
+    .toDecimalPlaces(places, long ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
+  const beyond = open
+    .plus(gap.div(2))
+    .toDecimalPlaces(places, long ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+  const inOrder = [liquidation, beyond, stop, short, open];
+  const ascending = long ? inOrder : inOrder.reverse();
+  if (!ascending.every((price, n) => n === 0 || (ascending[n - 1] as Decimal).lt(price))) {
+    throw new Skip(
+      `the product's tick ${tick.toFixed()} leaves no stop loss between open price ${open.toFixed()} and liquidation price ${liquidation.toFixed()}`,
+    );
+  }
+  const path = { trade_id: String(trade.id) };
+  const set = await context.caller.call('updateTrade', {
+    path,
+    body: { trade: { stop_loss: stop.toFixed() } },
+  });
+  expectStatus(set, 200);
+  await moveMark(context, order.productId, short);
+  await expectOpen(context, order, short);
+  await moveMark(context, order.productId, beyond);
+  return `${String(trade.side)} ${await expectClosedAt(context, order, beyond)}`;
+}
+
 const stopLossAtMark: Scenario = {
-  name: 'a stop loss the mark price reaches closes its trade at the mark',
+  name: 'a stop loss the mark price reaches closes its trade at the mark, on a long and a short',
   profile: 'orders',
   covers: [stopLoss],
   needs: [{ step: 'moveMarkPrice' }],
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
-  run: (context) =>
-    onOpenTrade(context, stopLoss, 'buy', async (order, trade, product) => {
-      // Between the open price and the liquidation price: a stop loss on the product's tick,
-      // a mark short of it, and one beyond it.
-      const open = decimal(trade.open_price);
-      const floor =
-        trade.liquidation_price === null ? new Decimal(0) : decimal(trade.liquidation_price);
-      const gap = open.minus(floor);
-      const tick = decimal(product.tick_size ?? '0.00000001');
-      const stop = open.minus(gap.div(3)).div(tick).floor().times(tick);
-      const short = open.minus(gap.div(6)).toDecimalPlaces(places, Decimal.ROUND_UP);
-      const beyond = open.minus(gap.div(2)).toDecimalPlaces(places, Decimal.ROUND_DOWN);
-      if (!(floor.lt(beyond) && beyond.lt(stop) && stop.lt(short) && short.lt(open))) {
-        throw new Skip(
-          `the product's tick ${tick.toFixed()} leaves no stop loss between open price ${open.toFixed()} and liquidation price ${floor.toFixed()}`,
-        );
-      }
-      const path = { trade_id: String(trade.id) };
-      const set = await context.caller.call('updateTrade', {
-        path,
-        body: { trade: { stop_loss: stop.toFixed() } },
-      });
-      expectStatus(set, 200);
-      await moveMark(context, order.productId, short);
-      await expectOpen(context, order, short);
-      await moveMark(context, order.productId, beyond);
-      return expectClosedAt(context, order, beyond);
-    }),
+  async run(context) {
+    for (const side of ['buy', 'sell'] as const) {
+      await onOpenTrade(context, stopLoss, side, (order, trade, product) =>
+        checkStopLossAt(context, order, trade, product),
+      );
+    }
+  },
 };
 
 /**

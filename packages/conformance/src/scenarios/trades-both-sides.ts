@@ -39,7 +39,10 @@ function gainAt(trade: Row, price: Decimal, quantity: unknown, baseCurrency: str
  */
 const near = (shown: Decimal, expected: Decimal) => {
   const lastPlace = new Decimal(10).pow(-shown.decimalPlaces());
-  return shown.minus(expected).abs().lte(Decimal.max(lastPlace, expected.abs().times('1e-9')));
+  return shown
+    .minus(expected)
+    .abs()
+    .lte(Decimal.max(lastPlace, expected.abs().times('1e-9')));
 };
 
 /** Each of `ids`' open_pnl and pnl at `mark`, as GET /trades?status=open lists them. */

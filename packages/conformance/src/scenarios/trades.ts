@@ -76,6 +76,22 @@ async function checkOpened(context: ScenarioContext, order: OrderRef): Promise<R
       `one open ${side} trade ${String(tradeId)} of quantity ${String(filled)}`,
     );
   }
+  // Fresh, the trade holds the margin its leverage asks, and half of it keeps it open.
+  const inBase = String(trade.currency_pair_code).startsWith(String(trade.funding_currency));
+  const quantity = new Decimal(String(trade.quantity));
+  const notional = inBase ? quantity : quantity.times(String(trade.open_price));
+  const required = notional.div(Number(trade.leverage_level));
+  const margins = [trade.margin_used, trade.maintenance_margin].map((v) => new Decimal(String(v)));
+  const [used, maintenance] = margins as [Decimal, Decimal];
+  const cut = (value: Decimal, shown: Decimal) =>
+    shown.minus(value).abs().lte(new Decimal(10).pow(-shown.decimalPlaces()));
+  if (!cut(required, used) || !cut(required.div(2), maintenance)) {
+    failAt(
+      `trade ${String(trade.id)} (open_price ${String(trade.open_price)}, quantity ${String(trade.quantity)}, leverage_level ${String(trade.leverage_level)}) shows margin_used ${used.toFixed()}, maintenance_margin ${maintenance.toFixed()}`,
+      byOrder,
+      `margin_used ${required.toFixed()}, maintenance_margin ${required.div(2).toFixed()}`,
+    );
+  }
   if (!(await openTradeIds(context, order.productId)).includes(String(trade.id))) {
     failAt(`GET /trades?status=open does not list trade ${String(trade.id)}`, byOrder, 'listed');
   }

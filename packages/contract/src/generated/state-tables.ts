@@ -567,7 +567,7 @@ export const requirements = [
     "condition": "the order opened a position",
     "expect": {
       "status": 200,
-      "also": "the order's trades list one open trade, the one its trade_id names, long for a buy and short for a sell, whose quantity is the order's filled quantity; GET /trades lists it among the open trades of its product"
+      "also": "the order's trades list one open trade, the one its trade_id names, long for a buy and short for a sell, whose quantity is the order's filled quantity, whose margin_used is its notional over its leverage_level (its open_price times its quantity, or its quantity when funded in the base currency) and whose maintenance_margin is half of that; GET /trades lists it among the open trades of its product"
     }
   },
   {
@@ -614,8 +614,8 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) to a stop loss set by PUT /trades/{trade_id}, then beyond it",
-    "condition": "the trade is open and the mark stays above its liquidation price",
+    "trigger": "the exchange moves the product's mark price (test control) near a stop loss set by PUT /trades/{trade_id}, then beyond it: below the open price for a long, then above it for a short",
+    "condition": "the trade is open and the mark stays short of its liquidation price",
     "expect": {
       "status": 200,
       "also": "the trade stays open while the mark has not reached its stop loss; once it has, the trade is closed, open_quantity 0, at the mark (close_price), and the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl"

@@ -148,6 +148,36 @@ export const markFaults: Fault[] = [
     ),
   },
   {
+    name: 'a stop loss set on a short is dropped',
+    covers: 'TRADE-STOP-LOSS-AT-MARK',
+    testControl: true,
+    ...(() => {
+      const shorts = new Set<string>();
+      const noteShorts = tradesRead((trade) => {
+        if (trade.side === 'short') shorts.add(String(trade.id));
+        return {};
+      });
+      return {
+        response: noteShorts,
+        request: (request: ProxiedRequest) => {
+          const id = /^\/trades\/([^/]+)$/.exec(pathname(request))?.[1];
+          return is(request, 'updateTrade') && id !== undefined && shorts.has(id)
+            ? withBody(request, () => ({ trade: {} }))
+            : request;
+        },
+      };
+    })(),
+  },
+  {
+    name: 'the maintenance margin shown is nine tenths of the margin, not half',
+    covers: 'TRADE-OPENED-BY-MARGIN-FILL',
+    response: tradesRead((trade) =>
+      trade.status === 'open'
+        ? { maintenance_margin: new Decimal(String(trade.margin_used)).times('0.9').toFixed() }
+        : {},
+    ),
+  },
+  {
     name: "a short's liquidation price shown a tick below where a mark liquidates it",
     covers: 'TRADE-LIQUIDATED-AT-MARK',
     testControl: true,
