@@ -167,6 +167,62 @@ async function expectCancelRefused(run: Run, kind: Kind, id: number, state: stri
   }
 }
 
+/**
+ * The caller's ledger names processed withdrawal `id`: a `withdrawal` entry of its amount and
+ * a `withdrawal_fee` entry of its fee, each taken from the balance.
+ */
+async function expectDebited(run: Run, kind: Kind, id: number): Promise<void> {
+  const ledger = await run.context.caller.call('listBalanceHistory', {
+    query: { currency: kind.currency, limit: '1000' },
+  });
+  expectStatus(ledger, 200);
+  const naming = ((Array.isArray(ledger.json) ? ledger.json : []) as Row[]).filter(
+    (entry) => entry.source_object_type === 'Withdrawal' && Number(entry.source_object_id) === id,
+  );
+  const of = (action: string) =>
+    naming
+      .filter((entry) => entry.source_action === action)
+      .reduce((total, entry) => total.plus(String(entry.amount)), new Decimal(0));
+  const [amount, fee] = [of('withdrawal'), of('withdrawal_fee')];
+  if (!amount.eq(kind.amount.neg()) || !fee.eq(kind.fee.neg())) {
+    throw new Failure(`the ledger entries naming processed withdrawal ${id} do not debit it`, {
+      received: `withdrawal ${amount.toFixed()}, withdrawal_fee ${fee.toFixed()} (${naming.length} entries)`,
+      documented: `withdrawal ${kind.amount.neg().toFixed()}, withdrawal_fee ${kind.fee.neg().toFixed()}`,
+      call: ledger,
+    });
+  }
+}
+
+/** A withdrawal of half the currency's minimum is refused naming amount, and holds nothing. */
+async function expectBelowMinimumRefused(run: Run, kind: Kind): Promise<void> {
+  const before = await fundsOf(run, kind.currency);
+  const half = kind.amount.div(2).toFixed();
+  const [wrapper, fields] = Object.entries(kind.body)[0] as [string, Row];
+  const refused = await run.context.caller.call(kind.create, {
+    body: { [wrapper]: { ...fields, amount: half } },
+  });
+  const documented = '422 {"errors": {"amount": [...]}}';
+  if (refused.status === 200) run.made.push({ kind, id: Number(bodyOf(refused).id) });
+  expectStatus(refused, 422, documented);
+  const named = (refused.json as { errors?: Row } | undefined)?.errors?.amount;
+  if (!Array.isArray(named)) {
+    throw new Failure(
+      `a ${kind.name} withdrawal under the minimum is refused without naming amount`,
+      {
+        received: `422 ${refused.responseText.slice(0, 300)}`,
+        documented,
+        call: refused,
+      },
+    );
+  }
+  expectFunds(
+    `the refused ${kind.name} withdrawal of ${half} moved funds`,
+    await fundsOf(run, kind.currency),
+    before,
+    'as before the request',
+  );
+}
+
 async function move(run: Run, id: number, state: Move): Promise<void> {
   await run.context.adapter.moveWithdrawal(run.context.adapterContext, id, state);
   run.settled.add(id);
@@ -250,6 +306,7 @@ const withdrawals: Scenario = {
     'WITHDRAWAL-PROCESSING',
     'WITHDRAWAL-PROCESSED',
     'WITHDRAWAL-DECLINED',
+    'WITHDRAWAL-BELOW-MINIMUM',
   ],
   needs: [{ step: 'moveWithdrawal' }],
   // Its checks read the whole balance of a currency, which orders beside it would move.
@@ -278,6 +335,11 @@ const withdrawals: Scenario = {
           await expectDetailed(run, kind, id, held(kind));
         }
         return 'each kind held amount plus fee, shown in the reserved details, and was listed pending';
+      });
+
+      await evidence.check('WITHDRAWAL-BELOW-MINIMUM', async () => {
+        for (const kind of kinds) await expectBelowMinimumRefused(run, kind);
+        return 'half the minimum refused naming amount, nothing held';
       });
 
       await evidence.check('WITHDRAWAL-CANCEL-ONLY-PENDING', async () => {
@@ -339,8 +401,9 @@ const withdrawals: Scenario = {
             { balance: before.balance.minus(held(kind)), reserved: before.reserved },
             'amount plus fee gone from the balance, nothing held',
           );
+          await expectDebited(run, kind, id);
         }
-        return 'processed: amount plus fee left the balance';
+        return 'processed: amount plus fee left the balance, in a withdrawal and a withdrawal_fee entry';
       });
 
       await evidence.check('WITHDRAWAL-DECLINED', async () => {

@@ -1106,6 +1106,24 @@ export const requirements = [
     }
   },
   {
+    "id": "WITHDRAWAL-BELOW-MINIMUM",
+    "level": "SHOULD",
+    "table": "withdrawal",
+    "row": 6,
+    "source": "convention",
+    "operations": [
+      "createCryptoWithdrawal",
+      "createFiatWithdrawal"
+    ],
+    "given": [],
+    "trigger": "POST /crypto_withdrawals or POST /withdrawals of half the currency's minimum_withdrawal",
+    "condition": "the amount plus fee are within the free balance",
+    "expect": {
+      "status": 422,
+      "also": "the refusal names amount; the balance and the reserved balance are as before"
+    }
+  },
+  {
     "id": "WITHDRAWAL-PROCESSED",
     "level": "SHOULD",
     "table": "withdrawal",
@@ -1123,7 +1141,7 @@ export const requirements = [
     "expect": {
       "status": 200,
       "next": "processed",
-      "also": "amount plus fee leave the balance and the reserved balance"
+      "also": "amount plus fee leave the balance and the reserved balance, in two ledger entries naming the withdrawal (source_object_type Withdrawal): a withdrawal entry of the amount and a withdrawal_fee entry of the fee"
     }
   },
   {

@@ -12,6 +12,8 @@ export const withdrawalFaults: Fault[] = [
   {
     name: 'a withdrawal holds twice the amount asked',
     covers: 'WITHDRAWAL-RESERVES',
+    // Twice half the minimum is the minimum: taken, not refused.
+    alsoFails: ['WITHDRAWAL-BELOW-MINIMUM'],
     request: (request) =>
       is(request, 'createCryptoWithdrawal', 'createFiatWithdrawal')
         ? withBody(request, (body) => {
@@ -94,6 +96,50 @@ export const withdrawalFaults: Fault[] = [
     covers: 'WITHDRAWAL-PROCESSED',
     testControl: true,
     response: withdrawalListed('processed', 'processing'),
+  },
+  {
+    name: "a processed withdrawal's fee is posted as part of the withdrawal",
+    covers: 'WITHDRAWAL-PROCESSED',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'listBalanceHistory') && response.status === 200
+        ? {
+            ...response,
+            body: response.body.replaceAll(
+              '"source_action":"withdrawal_fee"',
+              '"source_action":"withdrawal"',
+            ),
+          }
+        : response,
+  },
+  {
+    name: "a withdrawal under the currency's minimum is raised to it and taken",
+    covers: 'WITHDRAWAL-BELOW-MINIMUM',
+    ...(() => {
+      // The minimums the currencies were last listed with.
+      const minimums = new Map<string, number>();
+      return {
+        response: (request: ProxiedRequest, response: ProxiedResponse) => {
+          if (is(request, 'listCurrencies') && response.status === 200) {
+            for (const currency of (JSON.parse(response.body) as Row[]) ?? []) {
+              minimums.set(String(currency.currency), Number(currency.minimum_withdrawal));
+            }
+          }
+          return response;
+        },
+        request: (request: ProxiedRequest) =>
+          is(request, 'createCryptoWithdrawal', 'createFiatWithdrawal')
+            ? withBody(request, (body) => {
+                const fields = (body.crypto_withdrawal ?? body.withdrawal) as Row | undefined;
+                const minimum = minimums.get(String(fields?.currency));
+                if (fields && minimum !== undefined && Number(fields.amount) < minimum) {
+                  fields.amount = String(minimum);
+                }
+                return body;
+              })
+            : request,
+      };
+    })(),
   },
   {
     name: 'a declined withdrawal still reads pending',
