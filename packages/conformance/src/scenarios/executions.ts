@@ -6,7 +6,7 @@ import type { Scenario, ScenarioContext } from './scenario.js';
 
 type Row = Record<string, unknown>;
 
-const seenOnce = 'FILL-SEEN-BY-EACH-SIDE';
+export const seenOnce = 'FILL-SEEN-BY-EACH-SIDE';
 const wholeSeconds = 'FILL-SINCE-WHOLE-SECONDS';
 const inDetails = 'FILL-IN-ORDER-DETAILS';
 
@@ -48,7 +48,7 @@ export async function ownFillsOf(context: ScenarioContext, order: OrderRef) {
   return { own, mine };
 }
 
-async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise<string> {
+export async function checkSeenOnce(context: ScenarioContext, order: OrderRef): Promise<string> {
   const { own, mine } = await ownFillsOf(context, order);
   const ids = new Set(mine.map((row) => String(row.id)));
   if (ids.size !== mine.length)

@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { type OrderRef, type ProductInfo, refOf } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
+import { checkSeenOnce, seenOnce } from './executions.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { listOf, type Row } from './trades.js';
 import { moveMark, productOf, whileMarkMoves } from './trades-at-mark.js';
@@ -48,14 +49,14 @@ async function placed(
   return { order, ref };
 }
 
-/** A spot sell of `quantity` at `price`, which only the run's resting margin buy can fill. */
+/** A spot sell of `quantity` at `price`, which only the run's resting buy can fill. */
 async function sellInto(
   context: ScenarioContext,
   product: ProductInfo,
   quantity: string,
   price: Decimal,
-): Promise<void> {
-  const { order } = await placed(context, product, {
+): Promise<OrderRef> {
+  const { order, ref } = await placed(context, product, {
     side: 'sell',
     quantity,
     price: price.toFixed(),
@@ -65,6 +66,7 @@ async function sellInto(
     throw new Skip(
       `a sell against the caller's own resting buy is ${String(order.status)}: the server does not fill one order of a user against another (self-trade prevention)`,
     );
+  return ref;
 }
 
 const orderTrades = (context: ScenarioContext, order: OrderRef) =>
@@ -146,4 +148,31 @@ const everyTradeOfOrder: Scenario = {
     }),
 };
 
-export const orderTradeScenarios: Scenario[] = [everyTradeOfOrder];
+/**
+ * A spot buy of the caller's rests inside the spread and its own sell fills it: the fill is
+ * seen on the maker's side (the buy) as on the taker's.
+ */
+async function checkSeenByMaker(context: ScenarioContext): Promise<string> {
+  const { primary: product } = await context.market();
+  const price = await insideSpread(context, product.id);
+  const { ref: buy } = await placed(context, product, {
+    side: 'buy',
+    quantity: product.quantity,
+    price: price.toFixed(),
+    trading_type: 'spot',
+  });
+  const sell = await sellInto(context, product, product.quantity, price);
+  const seen = [await checkSeenOnce(context, buy), await checkSeenOnce(context, sell)];
+  return `the maker's side and the taker's: ${seen.join('; ')}`;
+}
+
+const makerFills: Scenario = {
+  name: "a fill between two orders of the caller's, seen by its maker and its taker",
+  profile: 'orders',
+  covers: [seenOnce],
+  // Its buy rests at the best bid: another scenario's sell would take it.
+  exclusive: true,
+  run: (context) => context.evidence.check(seenOnce, () => checkSeenByMaker(context)).then(),
+};
+
+export const orderTradeScenarios: Scenario[] = [everyTradeOfOrder, makerFills];

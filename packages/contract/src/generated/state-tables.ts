@@ -514,11 +514,11 @@ export const requirements = [
       "listExecutions",
       "listOwnExecutions"
     ],
-    "trigger": "GET /executions and GET /executions/me?with_details=1 after an order of the caller's filled",
+    "trigger": "GET /executions and GET /executions/me?with_details=1 after an order of the caller's filled: one that took the book, and one resting that the caller's own order took",
     "condition": "the fill was made by a match",
     "expect": {
       "status": 200,
-      "also": "each fill of the order is once in the product's public executions, with the taker's side, and once in the caller's executions/me, with my_side, order_id and client_order_id of that order and the same price and quantity"
+      "also": "each fill of the order is once in the product's public executions, with the taker's side, and once in the caller's executions/me, with my_side, order_id and client_order_id of that order and the same price and quantity: the maker's side as the taker's"
     }
   },
   {

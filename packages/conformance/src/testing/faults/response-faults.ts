@@ -31,6 +31,16 @@ const doubledOnClose = (field: string) => (request: ProxiedRequest, response: Pr
       }))
     : response;
 
+/** The caller's executions (`GET /executions/me`) read as `change` makes them. */
+const ownExecutions =
+  (change: (fills: Row[]) => Row[]) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'listOwnExecutions') && response.status === 200
+      ? withJson(response, (page) => ({
+          ...(page as Row),
+          models: change((page as Row).models as Row[]),
+        }))
+      : response;
+
 /** `trade`'s close_pnl shown as `closed`, its pnl following it. */
 const withClosePnl = (trade: Row, closed: Decimal): Row => ({
   close_pnl: closed.toFixed(),
@@ -85,16 +95,14 @@ export const responseFaults: Fault[] = [
   {
     name: "executions/me names the other side as the caller's",
     covers: 'FILL-SEEN-BY-EACH-SIDE',
-    response: (request, response) =>
-      is(request, 'listOwnExecutions') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((fill) => ({
-              ...fill,
-              my_side: fill.my_side === 'buy' ? 'sell' : 'buy',
-            })),
-          }))
-        : response,
+    response: ownExecutions((fills) =>
+      fills.map((fill) => ({ ...fill, my_side: fill.my_side === 'buy' ? 'sell' : 'buy' })),
+    ),
+  },
+  {
+    name: 'executions/me leaves out the fills where the caller was the maker',
+    covers: 'FILL-SEEN-BY-EACH-SIDE',
+    response: ownExecutions((fills) => fills.filter((fill) => fill.my_side === fill.taker_side)),
   },
   {
     name: 'the public executions name the other side as the taker',
@@ -363,15 +371,11 @@ export const responseFaults: Fault[] = [
   {
     name: "the caller's margin fills' pnl off in its last digit",
     covers: 'TRADE-CLOSE-PNL',
-    response: (request, response) =>
-      is(request, 'listOwnExecutions') && response.status === 200
-        ? withJson(response, (page) => ({
-            ...(page as Row),
-            models: ((page as Row).models as Row[]).map((fill) =>
-              fill.pnl === undefined ? fill : { ...fill, pnl: offInLastDigit(fill.pnl) },
-            ),
-          }))
-        : response,
+    response: ownExecutions((fills) =>
+      fills.map((fill) =>
+        fill.pnl === undefined ? fill : { ...fill, pnl: offInLastDigit(fill.pnl) },
+      ),
+    ),
   },
   {
     name: 'a trade closed in part shows its open_pnl alone as its pnl',
