@@ -575,7 +575,7 @@ describe('withdrawals', () => {
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
       report.results.map((r) => expect.stringMatching(new RegExp(`^${r.id} PASS`))),
     );
-    expect(report.results).toHaveLength(5);
+    expect(report.results).toHaveLength(6);
     // Nor does it leave a withdrawal holding funds, run after run: it moved some to processing,
     // and declines each.
     for (const path of ['/crypto_withdrawals?currency=BTC', '/withdrawals?currency=JPY']) {
@@ -972,5 +972,30 @@ describe('the websocket events', () => {
     for (const result of report.results)
       expect(result.message).toContain(`no events endpoint at ${elsewhere.href} (answered 404`);
     expect(report.target.eventsUrl).toBe(elsewhere.href);
+  });
+});
+
+describe('a caller whose ledger outgrows one page', () => {
+  it('still has its balances explained: a full page is compared within its own span', async () => {
+    const path = '/user/context';
+    const context = await fetch(`${target.exchangeUrl}${path}`, {
+      headers: { 'x-service-auth': signFor({ tokenId: target.tokenId, path }, target.tokenSecret) },
+    });
+    const { user_id } = (await context.json()) as { user_id: number };
+    // A fill and its fee, then deposits newer than it: the page of the 1,000 newest entries
+    // leaves that fee out, which the trade_fee entries still list.
+    await runConformance(target, { only: ['LEDGER-EXPLAINS-BALANCE'] });
+    for (let n = 0; n < 1001; n++) {
+      const credited = await fetch(`${target.exchangeUrl}/test/deposits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user_id, currency: 'JPY', amount: '1' }),
+      });
+      expect(credited.status).toBe(200);
+    }
+    const report = await runConformance(target, { only: ['LEDGER-EXPLAINS-BALANCE'] });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual([
+      expect.stringMatching(/^LEDGER-EXPLAINS-BALANCE PASS/),
+    ]);
   });
 });

@@ -19,13 +19,16 @@ export function arrayOf(call: RecordedCall): Row[] {
   return call.json as Row[];
 }
 
+/** The most entries one page of the ledger holds: a full page may leave older ones out. */
+const pageLimit = 1000;
+
 /**
  * The caller's ledger entries of `currency` and `sourceAction`, newest first: an entry of
  * another currency or action fails the check at hand, naming the filter it slipped past.
  */
 export async function entriesOf(context: ScenarioContext, currency: string, sourceAction: string) {
   const call = await context.caller.call('listBalanceHistory', {
-    query: { currency, source_action: sourceAction, limit: '1000' },
+    query: { currency, source_action: sourceAction, limit: String(pageLimit) },
   });
   const entries = arrayOf(call);
   const stray = entries.find(
@@ -52,7 +55,7 @@ const sum = (values: unknown[]) =>
  */
 function checkChained(history: RecordedCall, entries: Row[], currency: string): void {
   const chain = entries.filter((entry) => entry.currency === currency);
-  const whole = entries.length < 1000;
+  const whole = entries.length < pageLimit;
   chain.forEach((entry, n) => {
     const before = chain[n + 1];
     if (before === undefined && !whole) return;
@@ -76,7 +79,9 @@ function checkChained(history: RecordedCall, entries: Row[], currency: string): 
 
 async function checkExplained(context: ScenarioContext, order: OrderRef): Promise<string> {
   const fills = (await ownFillsOf(context, order)).mine.map((row) => String(row.id));
-  const history = await context.caller.call('listBalanceHistory', { query: { limit: '1000' } });
+  const history = await context.caller.call('listBalanceHistory', {
+    query: { limit: String(pageLimit) },
+  });
   const entries = arrayOf(history);
   const currencies = new Set<string>();
   for (const fill of fills) {
@@ -108,10 +113,15 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
       );
     }
   }
+  // A full page holds only the newest entries: the filtered ones older than it are not in it.
+  const full = entries.length >= pageLimit;
+  const oldest = Math.min(...entries.map((entry) => Number(entry.id)));
   for (const currency of currencies) {
     checkChained(history, entries, currency);
     // The filters answer the same entries, and those alone.
-    const fees = await entriesOf(context, currency, 'trade_fee');
+    const fees = (await entriesOf(context, currency, 'trade_fee')).filter(
+      (entry) => !full || Number(entry.id) >= oldest,
+    );
     const expected = entries.filter(
       (entry) => entry.currency === currency && entry.source_action === 'trade_fee',
     );
@@ -201,8 +211,8 @@ async function checkPageNumbers(
   three: RecordedCall,
   ones: RecordedCall[],
 ): Promise<void> {
-  const all = await transactionsPage(context, 1000);
-  const total = all.ids.length < 1000 ? all.ids.length : undefined;
+  const all = await transactionsPage(context, pageLimit);
+  const total = all.ids.length < pageLimit ? all.ids.length : undefined;
   const pages: [RecordedCall, number, number][] = [
     [three, 1, 3],
     ...ones.map((call, n): [RecordedCall, number, number] => [call, n + 1, 1]),
