@@ -16,7 +16,8 @@ import { checkAccountFigures, follows } from './trading-accounts.js';
 const openPnl = 'TRADE-OPEN-PNL-AT-MARK';
 const closeAllSides = 'TRADE-CLOSE-ALL-NO-SIDE';
 const closedPnl = 'TRADE-CLOSE-PNL-AT-PRICE';
-const covered = [openPnl, closeAllSides, closedPnl, follows, marginAdjusted];
+const filtered = 'TRADE-LIST-FILTERS';
+const covered = [openPnl, closeAllSides, closedPnl, filtered, follows, marginAdjusted];
 
 const decimal = (value: unknown) => new Decimal(String(value));
 // Marks are sent with at most 8 places, the precision a trade's prices are shown with.
@@ -77,6 +78,40 @@ async function checkValuedAt(
     }
     return `${String(trade.side)} ${shown.toFixed()}`;
   });
+}
+
+/**
+ * GET /trades?status=open filtered by side, by funding currency and by product: among
+ * `trades`, those that match and no other, and no listed trade that does not match.
+ */
+async function checkFilters(context: ScenarioContext, trades: Row[]): Promise<string> {
+  const filters: Record<string, string>[] = [
+    { side: 'long' },
+    { side: 'short' },
+    ...[...new Set(trades.map((trade) => String(trade.funding_currency)))].map((currency) => ({
+      funding_currency: currency,
+    })),
+    { product_id: String(trades[0]?.product_id) },
+  ];
+  for (const filter of filters) {
+    const call = await context.caller.call('listTrades', {
+      query: { status: 'open', ...filter, limit: '1000' },
+    });
+    const listed = listOf(call);
+    const [[field, value]] = Object.entries(filter) as [[string, string]];
+    const matches = (trade: Row) => String(trade[field]) === value;
+    const ids = new Set(listed.map((trade) => String(trade.id)));
+    const missing = trades.filter((trade) => matches(trade) && !ids.has(String(trade.id)));
+    const stray = listed.find((trade) => !matches(trade) || trade.status !== 'open');
+    if (missing.length > 0 || stray) {
+      failAt(
+        `GET /trades?status=open&${field}=${value} ${stray ? `lists trade ${String(stray.id)}, ${field} ${String(stray[field])}` : `leaves out trade ${String(missing[0]?.id)}`}`,
+        call,
+        `the open trades of ${field} ${value} alone`,
+      );
+    }
+  }
+  return `GET /trades filtered by ${filters.map((filter) => Object.entries(filter)[0]?.join('=')).join(', ')}`;
 }
 
 /** The open trades valued with the mark above both open prices, then below both. */
@@ -203,6 +238,7 @@ const longAndShort: Scenario = {
       }
       const trades: Row[] = [];
       for (const order of orders) trades.push((await tradeOpenedBy(context, order)).trade);
+      await context.evidence.check(filtered, () => checkFilters(context, trades));
       await context.evidence.check(follows, () =>
         checkAccountFigures(context, primary, 'with a long and two shorts open'),
       );

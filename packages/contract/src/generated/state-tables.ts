@@ -779,6 +779,22 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-LIST-FILTERS",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 16,
+    "source": "convention",
+    "operations": [
+      "listTrades"
+    ],
+    "trigger": "GET /trades?status=open with side=long, with side=short, with each funding_currency and with product_id, the caller holding a long and two shorts open, one funded in the base currency",
+    "condition": "the trades are open",
+    "expect": {
+      "status": 200,
+      "also": "each filter lists the caller's open trades that match it, every one of them, and no trade that does not"
+    }
+  },
+  {
     "id": "TRADE-CLOSE-ALL-NO-SIDE",
     "level": "SHOULD",
     "table": "trades",

@@ -422,6 +422,17 @@ export const responseFaults: Fault[] = [
     },
   },
   {
+    name: 'GET /trades ignores its side filter',
+    covers: 'TRADE-LIST-FILTERS',
+    request: (request) => {
+      if (!is(request, 'listTrades')) return request;
+      const [path, query = ''] = request.path.split('?');
+      const kept = new URLSearchParams(query);
+      kept.delete('side');
+      return { ...request, path: `${path}?${kept}` };
+    },
+  },
+  {
     name: "a short's close pays what a long's would",
     covers: 'TRADE-CLOSE-PNL-AT-PRICE',
     response: tradesRead((trade) =>
