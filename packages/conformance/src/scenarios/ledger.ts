@@ -77,6 +77,42 @@ function checkChained(history: RecordedCall, entries: Row[], currency: string): 
   });
 }
 
+/**
+ * The balance history split at the time of its newest entry (`entries`, newest first, each
+ * with its `timestamp` in Unix seconds): from that time on it holds the entries made then,
+ * up to a millisecond before it none of them, and each holds only entries on its side.
+ */
+async function checkTimeWindow(context: ScenarioContext, entries: Row[]): Promise<void> {
+  const newest = entries[0];
+  if (!newest) return;
+  const at = (entry: Row) => new Decimal(String(entry.timestamp));
+  const split = at(newest);
+  const before = split.minus('0.001');
+  const madeThen = entries.filter((entry) => at(entry).eq(split));
+  const windows: { filter: string; value: Decimal; holds: (time: Decimal) => boolean }[] = [
+    { filter: 'timestamp_gte', value: split, holds: (time) => time.gte(split) },
+    { filter: 'timestamp_lte', value: before, holds: (time) => time.lte(before) },
+  ];
+  for (const { filter, value, holds } of windows) {
+    const call = await context.caller.call('listBalanceHistory', {
+      query: { [filter]: value.toFixed(), limit: String(pageLimit) },
+    });
+    const answered = arrayOf(call);
+    const stray = answered.find((entry) => !holds(at(entry)));
+    const ids = new Set(answered.map((entry) => String(entry.id)));
+    const missing = holds(split) ? madeThen.filter((entry) => !ids.has(String(entry.id))) : [];
+    if (stray || missing.length > 0) {
+      failAt(
+        stray
+          ? `GET /balance_history?${filter}=${value.toFixed()} answered entry ${String(stray.id)} of ${String(stray.timestamp)}`
+          : `GET /balance_history?${filter}=${value.toFixed()} leaves out entry ${String(missing[0]?.id)} of ${split.toFixed()}`,
+        call,
+        `the entries made ${filter === 'timestamp_gte' ? 'at or after' : 'at or before'} ${value.toFixed()} alone, all of them`,
+      );
+    }
+  }
+}
+
 async function checkExplained(context: ScenarioContext, order: OrderRef): Promise<string> {
   const fills = (await ownFillsOf(context, order)).mine.map((row) => String(row.id));
   const history = await context.caller.call('listBalanceHistory', {
@@ -160,6 +196,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
       'the same entries',
     );
   }
+  await checkTimeWindow(context, entries);
   // Every balance valued in one currency: read for its shape, which the response check holds.
   expectStatus(await context.caller.call('getMainAsset', {}), 200);
   return `${fills.length} fill(s) explained in ${[...currencies].join(', ')}`;

@@ -844,7 +844,7 @@ export const requirements = [
     "condition": "the fill was made by a match",
     "expect": {
       "status": 200,
-      "also": "each fill of the order has a trade entry in each currency it swapped and a trade_fee entry, naming it (source_object_type Execution, source_object_id the fill's id), and the newest entry of each of those currencies has the account's balance as its balance, each entry's balance being the one before it plus its amount (from nothing, where the entries are the currency's whole history); GET /transactions lists the same trade_fee entries; the balance history filtered by currency and source_action, and the transactions by transaction_type, answer those entries alone"
+      "also": "each fill of the order has a trade entry in each currency it swapped and a trade_fee entry, naming it (source_object_type Execution, source_object_id the fill's id), and the newest entry of each of those currencies has the account's balance as its balance, each entry's balance being the one before it plus its amount (from nothing, where the entries are the currency's whole history); GET /transactions lists the same trade_fee entries; the balance history filtered by currency and source_action, and the transactions by transaction_type, answer those entries alone; split at the timestamp of its newest entry, timestamp_gte of it answers every entry made then and none older, timestamp_lte of a millisecond before answers none of them and none newer"
     }
   },
   {

@@ -83,3 +83,14 @@ export const tradesRead =
         }))
       : response;
   };
+
+/** A request of `operationId` sent without its query parameters `names`: a filter ignored. */
+export const withoutQuery =
+  (operationId: string, ...names: string[]) =>
+  (request: ProxiedRequest): ProxiedRequest => {
+    if (!is(request, operationId)) return request;
+    const [path, query = ''] = request.path.split('?');
+    const kept = new URLSearchParams(query);
+    for (const name of names) kept.delete(name);
+    return { ...request, path: `${path}?${kept}` };
+  };

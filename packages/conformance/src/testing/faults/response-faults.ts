@@ -1,7 +1,16 @@
 /** Faults mostly of the server's answers: statuses, fills, the ledger, fees and trades. */
 import { Decimal } from 'decimal.js';
 import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, parse, type Row, status, tradesRead, withBody, withJson } from './proxied.js';
+import {
+  is,
+  parse,
+  type Row,
+  status,
+  tradesRead,
+  withBody,
+  withJson,
+  withoutQuery,
+} from './proxied.js';
 
 /** A request of `operationId` whose decimal `field` the server reads rounded to 8 places. */
 const roundedToEightPlaces = (operationId: string, field: string) => (request: ProxiedRequest) =>
@@ -422,15 +431,14 @@ export const responseFaults: Fault[] = [
     },
   },
   {
+    name: 'the balance history ignores its time filters',
+    covers: 'LEDGER-EXPLAINS-BALANCE',
+    request: withoutQuery('listBalanceHistory', 'timestamp_gte', 'timestamp_lte'),
+  },
+  {
     name: 'GET /trades ignores its side filter',
     covers: 'TRADE-LIST-FILTERS',
-    request: (request) => {
-      if (!is(request, 'listTrades')) return request;
-      const [path, query = ''] = request.path.split('?');
-      const kept = new URLSearchParams(query);
-      kept.delete('side');
-      return { ...request, path: `${path}?${kept}` };
-    },
+    request: withoutQuery('listTrades', 'side'),
   },
   {
     name: "a short's close pays what a long's would",
