@@ -749,6 +749,7 @@ describe('the CLI against the sandbox', () => {
     const ids = [
       'LOAN-INTEREST-PAID-TO-LENDER',
       'TRADE-LIQUIDATED-AT-MARK',
+      'TRADE-MARGIN-KEPT-AT-MARK',
       'TRADE-OPEN-PNL-AT-MARK',
       'TRADE-ORDER-EVERY-TRADE',
       'TRADE-STOP-LOSS-AT-MARK',

@@ -1,12 +1,13 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef, ProductInfo } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
 
 const stopLoss = 'TRADE-STOP-LOSS-AT-MARK';
 const liquidated = 'TRADE-LIQUIDATED-AT-MARK';
+const marginKept = 'TRADE-MARGIN-KEPT-AT-MARK';
 
 const decimal = (value: unknown) => new Decimal(String(value));
 // Marks are sent with at most 8 places, the precision a trade's prices are shown with.
@@ -234,4 +235,69 @@ const liquidatedAtMark: Scenario = {
   },
 };
 
-export const tradesAtMarkScenarios: Scenario[] = [stopLossAtMark, liquidatedAtMark];
+/**
+ * A long given its margin again, the mark moved halfway from its old liquidation price to its
+ * new one: the trade stays open, and taking the added margin back, which would liquidate it
+ * there, is refused naming delta, its margin_used as it was.
+ */
+async function checkMarginKept(context: ScenarioContext, order: OrderRef, trade: Row) {
+  const path = { trade_id: String(trade.id) };
+  const delta = decimal(trade.margin_used).toDecimalPlaces(0, Decimal.ROUND_DOWN);
+  if (delta.lt(1) || trade.liquidation_price === null) {
+    throw new Skip(`trade ${String(trade.id)} holds margin_used ${String(trade.margin_used)}`);
+  }
+  try {
+    const added = await context.caller.call('adjustTradeMargin', {
+      path,
+      body: { delta: delta.toFixed() },
+    });
+    expectStatus(added, 200);
+    const grown = bodyOf(added);
+    const [before, after] = [trade, grown].map((row) => decimal(row.liquidation_price));
+    const mark = (before as Decimal)
+      .plus(after as Decimal)
+      .div(2)
+      .toDecimalPlaces(places, Decimal.ROUND_DOWN);
+    await moveMark(context, order.productId, mark);
+    await expectOpen(context, order, mark);
+    const refused = await context.caller.call('adjustTradeMargin', {
+      path,
+      body: { delta: delta.neg().toFixed() },
+    });
+    const documented = '422 {"errors": {"delta": [...]}}';
+    expectStatus(refused, 422, documented);
+    if (!Array.isArray(fieldCodes(refused, 'delta'))) {
+      failAt(`taking back ${delta.toFixed()} is refused without naming delta`, refused, documented);
+    }
+    const { trade: now, call } = await tradeOpenedBy(context, order);
+    if (now.status !== 'open' || !decimal(now.margin_used).eq(decimal(grown.margin_used))) {
+      failAt(
+        `after the refusal trade ${String(trade.id)} is ${String(now.status)}, margin_used ${String(now.margin_used)}`,
+        call,
+        `open, margin_used ${String(grown.margin_used)} as before`,
+      );
+    }
+    return `trade ${String(trade.id)}: ${delta.toFixed()} added, kept at the mark ${mark.toFixed()}`;
+  } finally {
+    // Closed whatever the checks found; one the mark liquidated answers that it is not open.
+    await context.caller.call('closeTrade', { path, body: {} });
+  }
+}
+
+const marginKeptAtMark: Scenario = {
+  name: 'margin added to a long is not taken back where it keeps the trade open',
+  profile: 'orders',
+  covers: [marginKept],
+  needs: [{ step: 'moveMarkPrice' }],
+  exclusive: true,
+  run: (context) =>
+    onOpenTrade(context, marginKept, 'buy', (order, trade) =>
+      checkMarginKept(context, order, trade),
+    ),
+};
+
+export const tradesAtMarkScenarios: Scenario[] = [
+  stopLossAtMark,
+  liquidatedAtMark,
+  marginKeptAtMark,
+];

@@ -795,6 +795,22 @@ export const requirements = [
     }
   },
   {
+    "id": "TRADE-MARGIN-KEPT-AT-MARK",
+    "level": "SHOULD",
+    "table": "trades",
+    "row": 17,
+    "source": "convention",
+    "operations": [
+      "adjustTradeMargin"
+    ],
+    "trigger": "PUT /trades/{trade_id}/adjust_margin of the margin a long holds, the mark moved (test control) halfway from its liquidation_price before to the one after, then of the same amount taken back",
+    "condition": "the trade is open",
+    "expect": {
+      "status": 422,
+      "also": "the trade stays open at that mark; taking the margin back, which would leave its margin plus its open P&L at the mark at or under its maintenance margin, is refused naming delta, and the trade keeps its margin_used"
+    }
+  },
+  {
     "id": "TRADE-CLOSE-ALL-NO-SIDE",
     "level": "SHOULD",
     "table": "trades",

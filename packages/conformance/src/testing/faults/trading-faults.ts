@@ -188,6 +188,17 @@ export const markFaults: Fault[] = [
     ),
   },
   {
+    name: 'margin is taken back from a trade the mark would then liquidate',
+    covers: 'TRADE-MARGIN-KEPT-AT-MARK',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'adjustTradeMargin') &&
+      response.status === 422 &&
+      response.body.includes('would_be_liquidated')
+        ? { ...response, status: 200, body: '{}' }
+        : response,
+  },
+  {
     name: 'a liquidated trade keeps its loans open',
     covers: 'TRADE-LIQUIDATED-AT-MARK',
     testControl: true,
