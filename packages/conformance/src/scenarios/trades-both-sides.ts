@@ -227,7 +227,8 @@ const longAndShort: Scenario = {
     const placing = [
       { side: 'buy' },
       { side: 'sell' },
-      { side: 'sell', fundingCurrency: primary.baseCurrency },
+      // A hundred lots: its P&L, divided by a price, still shows whether by the right one.
+      { side: 'sell', fundingCurrency: primary.baseCurrency, lots: 100 },
     ] as const;
     const orders: OrderRef[] = [];
     try {
