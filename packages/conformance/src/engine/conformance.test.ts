@@ -747,6 +747,7 @@ describe('the CLI against the sandbox', () => {
 
   it("passes what the sandbox's test control moves, with the adapter the package ships", async () => {
     const ids = [
+      'LOAN-INTEREST-ACCRUES',
       'LOAN-INTEREST-PAID-TO-LENDER',
       'TRADE-LIQUIDATED-AT-MARK',
       'TRADE-MARGIN-KEPT-AT-MARK',

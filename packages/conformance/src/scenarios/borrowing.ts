@@ -86,9 +86,30 @@ async function checkBorrowed(
   return taken;
 }
 
+/** The caller's interest entries naming each of `loans`, summed, by loan id. */
+async function interestPaid(context: ScenarioContext, currency: string, loans: Row[]) {
+  const ledger = await context.caller.call('listBalanceHistory', {
+    query: { currency, source_action: 'interest', limit: '1000' },
+  });
+  expectStatus(ledger, 200);
+  const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
+  const paid = new Map(
+    loans.map((loan) => {
+      const naming = entries.filter(
+        (entry) =>
+          entry.source_object_type === 'Loan' && String(entry.source_object_id) === String(loan.id),
+      );
+      return [String(loan.id), sum(naming, (entry) => decimal(entry.amount))];
+    }),
+  );
+  return { ledger, paid };
+}
+
 /**
- * A day on, then another, each loan's interest in the ledger and the trade's total_interest up
- * by a day's each time: a day is charged once, whenever the next charge comes.
+ * A day on: each loan's interest in the ledger is its quantity times its rate, and the
+ * trade's total_interest is up by its daily_interest. Half the trade closed (its loans repaid
+ * in part), another day on: the day's interest is the daily_interest the trade shows now,
+ * what is not yet repaid, and total_interest is up by it. A day is charged once.
  */
 async function checkAccrues(
   context: ScenarioContext,
@@ -97,44 +118,52 @@ async function checkAccrues(
   loans: Row[],
 ): Promise<string> {
   const currency = String(trade.funding_currency);
-  let gained = decimal(0);
-  for (const days of [1, 2]) {
-    await context.adapter.advanceClock(context.adapterContext, daySeconds);
-    const ledger = await context.caller.call('listBalanceHistory', {
-      query: { currency, source_action: 'interest', limit: '1000' },
-    });
-    expectStatus(ledger, 200);
-    const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
-    for (const loan of loans) {
-      const charged = sum(
-        entries.filter(
-          (entry) =>
-            entry.source_object_type === 'Loan' &&
-            String(entry.source_object_id) === String(loan.id),
-        ),
-        (entry) => decimal(entry.amount),
-      );
-      const due = decimal(loan.quantity).times(String(loan.rate)).times(days);
-      if (!charged.eq(due.neg())) {
-        failAt(
-          `${days} day(s) on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
-          ledger,
-          `${days} day(s) of its quantity times its rate, ${due.neg().toFixed()}`,
-        );
-      }
-    }
-    const { trade: later, call } = await tradeOpenedBy(context, order);
-    gained = decimal(later.total_interest).minus(String(trade.total_interest));
-    const owed = decimal(trade.daily_interest).times(days);
-    if (!gained.eq(owed)) {
+  await context.adapter.advanceClock(context.adapterContext, daySeconds);
+  const first = await interestPaid(context, currency, loans);
+  for (const loan of loans) {
+    const charged = first.paid.get(String(loan.id)) ?? decimal(0);
+    const due = decimal(loan.quantity).times(String(loan.rate));
+    if (!charged.eq(due.neg())) {
       failAt(
-        `${days} day(s) on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
-        call,
-        `up by its daily_interest ${String(trade.daily_interest)} a day, ${owed.toFixed()}`,
+        `a day on, the caller's interest entries naming loan ${String(loan.id)} sum to ${charged.toFixed()}`,
+        first.ledger,
+        `a day of its quantity times its rate, ${due.neg().toFixed()}`,
       );
     }
   }
-  return `two days on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s), a day's each day`;
+  const dayOne = decimal(trade.daily_interest);
+  const { trade: afterDay } = await tradeOpenedBy(context, order);
+  const half = decimal(afterDay.open_quantity).div(2);
+  const closed = await context.caller.call('closeTrade', {
+    path: { trade_id: String(trade.id) },
+    body: { closed_quantity: half.toFixed() },
+  });
+  expectStatus(closed, 200);
+  const dayTwo = decimal(bodyOf(closed).daily_interest);
+  await context.adapter.advanceClock(context.adapterContext, daySeconds);
+  const second = await interestPaid(context, currency, loans);
+  const taken = sum(loans, (loan) =>
+    (second.paid.get(String(loan.id)) ?? decimal(0)).minus(
+      first.paid.get(String(loan.id)) ?? decimal(0),
+    ),
+  );
+  if (!taken.eq(dayTwo.neg())) {
+    failAt(
+      `the day after half of trade ${String(trade.id)} was closed, its loans' interest entries sum to ${taken.toFixed()}`,
+      second.ledger,
+      `its daily_interest once closed in part, on what is not yet repaid: ${dayTwo.neg().toFixed()}`,
+    );
+  }
+  const { trade: later, call } = await tradeOpenedBy(context, order);
+  const gained = decimal(later.total_interest).minus(String(trade.total_interest));
+  if (!gained.eq(dayOne.plus(dayTwo))) {
+    failAt(
+      `two days on, trade ${String(trade.id)} shows total_interest ${String(later.total_interest)}, ${String(trade.total_interest)} before`,
+      call,
+      `up by a day at ${dayOne.toFixed()} and a day at ${dayTwo.toFixed()}: ${dayOne.plus(dayTwo).toFixed()}`,
+    );
+  }
+  return `two days on, trade ${String(trade.id)} paid ${gained.toFixed()} ${currency} on ${loans.length} loan(s): a day whole, a day half closed`;
 }
 
 /** The borrower's choice for `loan` is refused naming `fund_reloaned`, the loan unchanged. */
@@ -199,7 +228,8 @@ const borrowing: Scenario = {
     const before = market.primary.marginEnabled
       ? await loanIdsBefore(context, market.primary.id)
       : new Set<string>();
-    const order = await filledMarginOrderOrSkip(context, covered);
+    // Two of the smallest quantity: half of it is a close the exchange takes.
+    const order = await filledMarginOrderOrSkip(context, covered, { lots: 2 });
     if (!order) return;
     const { trade } = await tradeOpenedBy(context, order);
     let loans: Row[] = [];

@@ -949,11 +949,11 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing, then another",
+    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing, then, half the trade closed, another",
     "condition": "the trade's loans are open for those whole days",
     "expect": {
       "status": 200,
-      "also": "each day, the ledger has interest entries naming each loan (source_object_type Loan), its quantity times its rate taken from the caller for each day so far, and the trade's total_interest is up by its daily_interest for each day: a day is charged once"
+      "also": "after the first day the ledger has interest entries naming each loan (source_object_type Loan), its quantity times its rate taken from the caller; after the second, the loans' new entries take the daily_interest the trade shows once half closed, on what is not yet repaid; the trade's total_interest is up by each day's daily_interest: a day is charged once"
     }
   },
   {
