@@ -227,8 +227,7 @@ const longAndShort: Scenario = {
     const placing = [
       { side: 'buy' },
       { side: 'sell' },
-      // A hundred lots: its P&L, divided by a price, still shows whether by the right one.
-      { side: 'sell', fundingCurrency: primary.baseCurrency, lots: 100 },
+      { side: 'sell', fundingCurrency: primary.baseCurrency },
     ] as const;
     const orders: OrderRef[] = [];
     try {
