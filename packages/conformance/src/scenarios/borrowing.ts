@@ -8,7 +8,7 @@ const borrows = 'LOAN-MARGIN-BORROWS';
 const accrues = 'LOAN-INTEREST-ACCRUES';
 const borrowerRefused = 'LOAN-BORROWER-CANNOT-CHOOSE';
 const covered = [borrows, accrues, borrowerRefused];
-const daySeconds = 86_400;
+export const daySeconds = 86_400;
 
 const decimal = (value: unknown) => new Decimal(String(value));
 const sum = (rows: Row[], of: (row: Row) => Decimal) =>
@@ -87,7 +87,7 @@ async function checkBorrowed(
 }
 
 /** The caller's interest entries naming each of `loans`, summed, by loan id. */
-async function interestPaid(context: ScenarioContext, currency: string, loans: Row[]) {
+export async function interestPaid(context: ScenarioContext, currency: string, loans: Row[]) {
   const ledger = await context.caller.call('listBalanceHistory', {
     query: { currency, source_action: 'interest', limit: '1000' },
   });

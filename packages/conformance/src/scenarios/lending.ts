@@ -1,17 +1,17 @@
 import { Decimal } from 'decimal.js';
 import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
-import { callerUserId, loansOf } from './borrowing.js';
+import { callerUserId, daySeconds, interestPaid, loansOf } from './borrowing.js';
 import { fundedCurrency, reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { listOf } from './trades.js';
+import { listOf, type Row } from './trades.js';
 
 const chooses = 'LOAN-LENDER-CHOOSES';
 const repaidRefused = 'LOAN-REPAID-CANNOT-CHOOSE';
 const lenderPaid = 'LOAN-INTEREST-PAID-TO-LENDER';
-const daySeconds = 86_400;
 // Small enough for any funded account, in whole units of every crypto currency's precision.
 const offered = new Decimal('0.01');
 const borrowed = new Decimal('0.004');
+const rate = '0.0001';
 
 /** The loan another trader took from the caller's bid: new since `before`, lent by the caller. */
 async function loanTaken(context: ScenarioContext, currency: string, before: Set<string>) {
@@ -35,20 +35,35 @@ async function loanTaken(context: ScenarioContext, currency: string, before: Set
 }
 
 /**
- * The lender says a loan is not to be lent again; once it is repaid, the bid's quantity is down
- * by it and the caller's reserved balance is not up by it.
+ * A loan bid of the caller's, which another trader borrows from (the adapter's step): `use`
+ * is handed the loan, and the bid is closed after, whatever `use` found.
  */
-async function checkLenderChooses(context: ScenarioContext): Promise<string> {
+async function lentFromBid(
+  context: ScenarioContext,
+  use: (lent: { currency: string; bidId: string; loan: Row }) => Promise<string>,
+): Promise<string> {
   const currency = await fundedCurrency(context);
   const before = new Set((await loansOf(context, currency)).loans.map((loan) => String(loan.id)));
   const created = await context.caller.call('createLoanBid', {
-    body: { loan_bid: { currency, rate: '0.0001', quantity: offered.toFixed() } },
+    body: { loan_bid: { currency, rate, quantity: offered.toFixed() } },
   });
   expectStatus(created, 200, '200 with the loan bid, live');
   const bidId = String(bodyOf(created).id);
   try {
     await context.adapter.borrowFromLoanBid(context.adapterContext, bidId, borrowed.toFixed());
-    const loan = await loanTaken(context, currency, before);
+    return await use({ currency, bidId, loan: await loanTaken(context, currency, before) });
+  } finally {
+    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
+    expectStatus(closed, 200, '200 with the loan bid, closed');
+  }
+}
+
+/**
+ * The lender says a loan is not to be lent again; once it is repaid, the bid's quantity is down
+ * by it and the caller's reserved balance is not up by it.
+ */
+const checkLenderChooses = (context: ScenarioContext): Promise<string> =>
+  lentFromBid(context, async ({ currency, bidId, loan }) => {
     const id = String(loan.id);
     const chosen = await context.caller.call('updateLoan', {
       path: { loan_id: id },
@@ -98,11 +113,7 @@ async function checkLenderChooses(context: ScenarioContext): Promise<string> {
     }
     await context.evidence.check(repaidRefused, () => checkRepaidRefused(context, currency, id));
     return `loan ${id} not lent again: repaid, it left bid ${bidId} and came back free`;
-  } finally {
-    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
-    expectStatus(closed, 200, '200 with the loan bid, closed');
-  }
-}
+  });
 
 /** The lender's choice for a repaid loan is refused naming `loan_id`, the loan unchanged. */
 async function checkRepaidRefused(
@@ -169,44 +180,26 @@ const lending: Scenario = {
  * Another trader borrows from the caller's bid and the clock moves a day on: the caller's
  * interest entries naming the loan sum to its quantity times its rate, paid to it.
  */
-async function checkLenderPaid(context: ScenarioContext): Promise<string> {
-  const currency = await fundedCurrency(context);
-  const rate = '0.0001';
-  const before = new Set((await loansOf(context, currency)).loans.map((loan) => String(loan.id)));
-  const created = await context.caller.call('createLoanBid', {
-    body: { loan_bid: { currency, rate, quantity: offered.toFixed() } },
-  });
-  expectStatus(created, 200, '200 with the loan bid, live');
-  const bidId = String(bodyOf(created).id);
-  let loanId: string | undefined;
-  try {
-    await context.adapter.borrowFromLoanBid(context.adapterContext, bidId, borrowed.toFixed());
-    loanId = String((await loanTaken(context, currency, before)).id);
-    await context.adapter.advanceClock(context.adapterContext, daySeconds);
-    const ledger = await context.caller.call('listBalanceHistory', {
-      query: { currency, source_action: 'interest', limit: '1000' },
-    });
-    expectStatus(ledger, 200);
-    const paid = ((Array.isArray(ledger.json) ? ledger.json : []) as Record<string, unknown>[])
-      .filter(
-        (entry) => entry.source_object_type === 'Loan' && String(entry.source_object_id) === loanId,
-      )
-      .reduce((total, entry) => total.plus(String(entry.amount)), new Decimal(0));
-    const due = borrowed.times(rate);
-    if (!paid.eq(due)) {
-      failAt(
-        `a day after loan ${loanId} was taken from the caller's bid, the caller's interest entries naming it sum to ${paid.toFixed()} ${currency}`,
-        ledger,
-        `a day of its quantity times its rate paid to its lender: ${due.toFixed()}`,
-      );
+const checkLenderPaid = (context: ScenarioContext): Promise<string> =>
+  lentFromBid(context, async ({ currency, loan }) => {
+    const loanId = String(loan.id);
+    try {
+      await context.adapter.advanceClock(context.adapterContext, daySeconds);
+      const { ledger, paid } = await interestPaid(context, currency, [loan]);
+      const due = borrowed.times(rate);
+      const received = paid.get(loanId) ?? new Decimal(0);
+      if (!received.eq(due)) {
+        failAt(
+          `a day after loan ${loanId} was taken from the caller's bid, the caller's interest entries naming it sum to ${received.toFixed()} ${currency}`,
+          ledger,
+          `a day of its quantity times its rate paid to its lender: ${due.toFixed()}`,
+        );
+      }
+      return `loan ${loanId} paid its lender a day's interest, ${due.toFixed()} ${currency}`;
+    } finally {
+      await context.adapter.repayLoan(context.adapterContext, loanId);
     }
-    return `loan ${loanId} paid its lender a day's interest, ${due.toFixed()} ${currency}`;
-  } finally {
-    if (loanId !== undefined) await context.adapter.repayLoan(context.adapterContext, loanId);
-    const closed = await context.caller.call('closeLoanBid', { path: { loan_bid_id: bidId } });
-    expectStatus(closed, 200, '200 with the loan bid, closed');
-  }
-}
+  });
 
 const lenderInterest: Scenario = {
   name: "a loan from the caller's bid paying its lender a day's interest",

@@ -106,21 +106,27 @@ export async function whileMarkMoves(
   }
 }
 
-/** Runs `check` on an open trade of its own of `side`, while the mark can move (`whileMarkMoves`). */
-const onOpenTrade = (
+/**
+ * Runs `check` on an open trade of its own of each of `sides` in turn, each while the mark can
+ * move (`whileMarkMoves`).
+ */
+async function onOpenTrades(
   context: ScenarioContext,
   requirementId: string,
-  side: OrderRef['side'],
+  sides: readonly OrderRef['side'][],
   check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
-): Promise<void> =>
-  whileMarkMoves(context, requirementId, async (product) => {
-    const order = await filledMarginOrderOrSkip(context, [requirementId], { side });
-    if (!order) return;
-    await context.evidence.check(requirementId, async () => {
-      const { trade } = await tradeOpenedBy(context, order);
-      return check(order, trade, await productOf(context, product.id));
+): Promise<void> {
+  for (const side of sides) {
+    await whileMarkMoves(context, requirementId, async (product) => {
+      const order = await filledMarginOrderOrSkip(context, [requirementId], { side });
+      if (!order) return;
+      await context.evidence.check(requirementId, async () => {
+        const { trade } = await tradeOpenedBy(context, order);
+        return check(order, trade, await productOf(context, product.id));
+      });
     });
-  });
+  }
+}
 
 /**
  * A stop loss set between the open price and the liquidation price of the trade `order`
@@ -181,13 +187,10 @@ const stopLossAtMark: Scenario = {
   needs: [{ step: 'moveMarkPrice' }],
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
-  async run(context) {
-    for (const side of ['buy', 'sell'] as const) {
-      await onOpenTrade(context, stopLoss, side, (order, trade, product) =>
-        checkStopLossAt(context, order, trade, product),
-      );
-    }
-  },
+  run: (context) =>
+    onOpenTrades(context, stopLoss, ['buy', 'sell'], (order, trade, product) =>
+      checkStopLossAt(context, order, trade, product),
+    ),
 };
 
 /**
@@ -195,8 +198,8 @@ const stopLossAtMark: Scenario = {
  * closed at the mark, its loans repaid, with the mark at it.
  */
 async function checkLiquidatedAt(context: ScenarioContext, order: OrderRef, trade: Row) {
-  const call = (await tradeOpenedBy(context, order)).call;
   if (trade.liquidation_price === null) {
+    const { call } = await tradeOpenedBy(context, order);
     failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
   }
   // The price shown is the one from which a mark liquidates: a mark at it does.
@@ -226,13 +229,10 @@ const liquidatedAtMark: Scenario = {
   covers: [liquidated],
   needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
-  async run(context) {
-    for (const side of ['buy', 'sell'] as const) {
-      await onOpenTrade(context, liquidated, side, (order, trade) =>
-        checkLiquidatedAt(context, order, trade),
-      );
-    }
-  },
+  run: (context) =>
+    onOpenTrades(context, liquidated, ['buy', 'sell'], (order, trade) =>
+      checkLiquidatedAt(context, order, trade),
+    ),
 };
 
 /**
@@ -253,9 +253,8 @@ async function checkMarginKept(context: ScenarioContext, order: OrderRef, trade:
     });
     expectStatus(added, 200);
     const grown = bodyOf(added);
-    const [before, after] = [trade, grown].map((row) => decimal(row.liquidation_price));
-    const mark = (before as Decimal)
-      .plus(after as Decimal)
+    const mark = decimal(trade.liquidation_price)
+      .plus(decimal(grown.liquidation_price))
       .div(2)
       .toDecimalPlaces(places, Decimal.ROUND_DOWN);
     await moveMark(context, order.productId, mark);
@@ -291,7 +290,7 @@ const marginKeptAtMark: Scenario = {
   needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
   run: (context) =>
-    onOpenTrade(context, marginKept, 'buy', (order, trade) =>
+    onOpenTrades(context, marginKept, ['buy'], (order, trade) =>
       checkMarginKept(context, order, trade),
     ),
 };

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { OrderRef } from '../engine/adapter.js';
+import type { OrderRef, ProductInfo } from '../engine/adapter.js';
 import { expectStatus, failAt } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import {
@@ -8,6 +8,7 @@ import {
   listOf,
   marginAdjusted,
   type Row,
+  toLastPlace,
   tradeOpenedBy,
 } from './trades.js';
 import { moveMark, whileMarkMoves } from './trades-at-mark.js';
@@ -38,13 +39,8 @@ function gainAt(trade: Row, price: Decimal, quantity: unknown, baseCurrency: str
  * Whether `shown` is `expected` to its last place shown, or to 9 significant digits: what a
  * division leaves may be cut; a sign or a factor off is not.
  */
-const near = (shown: Decimal, expected: Decimal) => {
-  const lastPlace = new Decimal(10).pow(-shown.decimalPlaces());
-  return shown
-    .minus(expected)
-    .abs()
-    .lte(Decimal.max(lastPlace, expected.abs().times('1e-9')));
-};
+const near = (shown: Decimal, expected: Decimal) =>
+  toLastPlace(shown, expected) || shown.minus(expected).abs().lte(expected.abs().times('1e-9'));
 
 /** Each of `ids`' open_pnl and pnl at `mark`, as GET /trades?status=open lists them. */
 async function checkValuedAt(
@@ -117,10 +113,9 @@ async function checkFilters(context: ScenarioContext, trades: Row[]): Promise<st
 /** The open trades valued with the mark above both open prices, then below both. */
 async function checkOpenPnl(
   context: ScenarioContext,
-  productId: string,
+  product: ProductInfo,
   trades: Row[],
 ): Promise<string> {
-  const { primary } = await context.market();
   const opens = trades.map((trade) => decimal(trade.open_price));
   const marks = [
     Decimal.max(...opens)
@@ -133,27 +128,19 @@ async function checkOpenPnl(
   const ids = trades.map((trade) => String(trade.id));
   const seen: string[] = [];
   for (const mark of marks) {
-    await moveMark(context, productId, mark);
-    const valued = await checkValuedAt(context, ids, mark, primary.baseCurrency);
+    await moveMark(context, product.id, mark);
+    const valued = await checkValuedAt(context, ids, mark, product.baseCurrency);
     seen.push(`at ${mark.toFixed()}: ${valued.join(', ')}`);
   }
   return seen.join('; ');
 }
 
-/**
- * close_all with no side: every trade answered closed, and none listed open after. The trades
- * as it answered them go to `closed`.
- */
-async function checkCloseAllSides(
-  context: ScenarioContext,
-  trades: Row[],
-  closed: Row[],
-): Promise<string> {
+/** close_all with no side: every trade answered closed, and none listed open after. */
+async function checkCloseAllSides(context: ScenarioContext, trades: Row[]): Promise<string> {
   const call = await context.caller.call('closeAllTrades');
   const answered = new Map(listOf(call).map((trade) => [String(trade.id), trade]));
   for (const trade of trades) {
     const shown = answered.get(String(trade.id));
-    if (shown) closed.push(shown);
     if (shown?.status !== 'closed' || !decimal(shown.open_quantity).isZero()) {
       failAt(
         `close_all with no side answers ${String(trade.side)} trade ${String(trade.id)} as ${shown ? String(shown.status) : 'not closed'}`,
@@ -178,19 +165,19 @@ async function checkCloseAllSides(
   return `close_all with no side closed ${named.join(', ')}`;
 }
 
-/** Each trade close_all closed was paid what it gained from its open price to its close price. */
+/** Each of `trades`, closed, was paid what it gained from its open price to its close price. */
 async function checkClosedPnl(
   context: ScenarioContext,
-  closed: Row[],
+  trades: Row[],
   baseCurrency: string,
 ): Promise<string> {
   const listed = await context.caller.call('listTrades', {
     query: { status: 'closed', limit: '1000' },
   });
   const now = new Map(listOf(listed).map((trade) => [String(trade.id), trade]));
-  return closed
-    .map((answered) => {
-      const id = String(answered.id);
+  return trades
+    .map((opened) => {
+      const id = String(opened.id);
       const trade = now.get(id);
       if (!trade) failAt(`closed trade ${id} is not listed closed`, listed, id);
       const expected = gainAt(trade, decimal(trade.close_price), trade.quantity, baseCurrency);
@@ -245,15 +232,14 @@ const longAndShort: Scenario = {
       const short = trades[1] as Row;
       await context.evidence.check(marginAdjusted, () => checkMarginAdjusted(context, short));
       await whileMarkMoves(context, openPnl, async () => {
-        await context.evidence.check(openPnl, () => checkOpenPnl(context, primary.id, trades));
+        await context.evidence.check(openPnl, () => checkOpenPnl(context, primary, trades));
       });
-      const closed: Row[] = [];
       const closedAll = await context.evidence.check(closeAllSides, () =>
-        checkCloseAllSides(context, trades, closed),
+        checkCloseAllSides(context, trades),
       );
       if (closedAll) {
         await context.evidence.check(closedPnl, () =>
-          checkClosedPnl(context, closed, primary.baseCurrency),
+          checkClosedPnl(context, trades, primary.baseCurrency),
         );
       } else {
         context.evidence.record({

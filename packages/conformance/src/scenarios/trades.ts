@@ -30,6 +30,10 @@ const covered = [
 
 const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 
+/** Whether `shown` is `expected` to the last place it shows: what a division leaves may be cut. */
+export const toLastPlace = (shown: Decimal, expected: Decimal) =>
+  shown.minus(expected).abs().lte(new Decimal(10).pow(-shown.decimalPlaces()));
+
 function tradeOf(call: RecordedCall): Row {
   expectStatus(call, 200);
   return bodyOf(call);
@@ -77,15 +81,14 @@ async function checkOpened(context: ScenarioContext, order: OrderRef): Promise<R
     );
   }
   // Fresh, the trade holds the margin its leverage asks, and half of it keeps it open.
-  const inBase = String(trade.currency_pair_code).startsWith(String(trade.funding_currency));
+  const { primary } = await context.market();
   const quantity = new Decimal(String(trade.quantity));
+  const inBase = trade.funding_currency === primary.baseCurrency;
   const notional = inBase ? quantity : quantity.times(String(trade.open_price));
   const required = notional.div(Number(trade.leverage_level));
-  const margins = [trade.margin_used, trade.maintenance_margin].map((v) => new Decimal(String(v)));
-  const [used, maintenance] = margins as [Decimal, Decimal];
-  const cut = (value: Decimal, shown: Decimal) =>
-    shown.minus(value).abs().lte(new Decimal(10).pow(-shown.decimalPlaces()));
-  if (!cut(required, used) || !cut(required.div(2), maintenance)) {
+  const used = new Decimal(String(trade.margin_used));
+  const maintenance = new Decimal(String(trade.maintenance_margin));
+  if (!toLastPlace(used, required) || !toLastPlace(maintenance, required.div(2))) {
     failAt(
       `trade ${String(trade.id)} (open_price ${String(trade.open_price)}, quantity ${String(trade.quantity)}, leverage_level ${String(trade.leverage_level)}) shows margin_used ${used.toFixed()}, maintenance_margin ${maintenance.toFixed()}`,
       byOrder,
