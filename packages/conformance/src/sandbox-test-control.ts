@@ -1,23 +1,27 @@
 import type { ConformanceAdapter } from './engine/adapter.js';
 
-/** Posts `body` to a test-control path of `base`, throwing with the answer when refused. */
-async function control(base: string, path: string, body: unknown): Promise<void> {
+/**
+ * Posts `body` to a test-control path of `base` and reads its answer, throwing with the answer
+ * when refused.
+ */
+async function control(base: string, path: string, body: unknown): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (!response.ok)
-    throw new Error(`test control ${url} answered ${response.status} ${await response.text()}`);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`test control ${url} answered ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
 }
 
 /**
  * Adapter steps through the reference sandbox's test control (`--test-control`), for what the
  * interfaces leave to the exchange itself: ending a transaction in FILLED or CANCELLED, denying
  * an OAuth request as its user would, processing or declining a withdrawal, crediting a
- * received deposit, moving a product's mark price, moving the clock, and another trader
- * borrowing from a loan bid and repaying it.
+ * received deposit, moving a product's mark price, moving the clock, another trader
+ * borrowing from a loan bid and repaying it, and a new trader with funds of its own.
  * Each step posts to the run's own base URLs. From the command line:
  * `--adapter @exchange-kit/conformance/sandbox-test-control`.
  */
@@ -54,6 +58,13 @@ export const sandboxTestControl: ConformanceAdapter = {
   async repayLoan({ target }, loanId) {
     const id = encodeURIComponent(loanId);
     await control(target.exchangeUrl, `/test/loans/${id}/repay`, {});
+  },
+  async anotherTrader({ target }) {
+    const made = (await control(target.exchangeUrl, '/test/users', {})) as {
+      token_id: string;
+      token_secret: string;
+    };
+    return { tokenId: made.token_id, tokenSecret: made.token_secret };
   },
 };
 

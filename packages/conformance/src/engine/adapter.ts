@@ -161,6 +161,19 @@ export interface ConformanceAdapter {
    * requirement on a lender's choice is SKIPped.
    */
   repayLoan?: ((context: AdapterContext, loanId: string) => Promise<void>) | null;
+  /**
+   * The credentials of another trader of the exchange, one the caller has never dealt with,
+   * funded in the market's currencies: what rules between two users need (a trade of the
+   * caller's borrowing from another's loan bid). Each call may give a new trader. Without it
+   * those requirements are SKIPped.
+   */
+  anotherTrader?: ((context: AdapterContext) => Promise<TraderCredentials>) | null;
+}
+
+/** An API token of a trader: what the suite signs that trader's calls with. */
+export interface TraderCredentials {
+  tokenId: string;
+  tokenSecret: string;
 }
 
 const missing = [404, 405, 501];
@@ -413,6 +426,10 @@ const repayLoan = withoutDefault(
   "one user's credentials cannot make another user repay a loan: give the adapter a repayLoan step (the sandbox has one in its test control)",
 );
 
+const anotherTrader = withoutDefault(
+  "one user's credentials cannot act as another user: give the adapter an anotherTrader step (the sandbox has one in its test control)",
+);
+
 export const defaultAdapter: Required<{
   [K in keyof ConformanceAdapter]: NonNullable<ConformanceAdapter[K]>;
 }> = {
@@ -429,6 +446,7 @@ export const defaultAdapter: Required<{
   advanceClock,
   borrowFromLoanBid,
   repayLoan,
+  anotherTrader,
 };
 
 /** An adapter step, by its name in `ConformanceAdapter`. */

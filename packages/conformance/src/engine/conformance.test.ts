@@ -634,6 +634,24 @@ describe('loans', () => {
     );
   });
 
+  it("borrows from another trader's bids through the sandbox test control, and SKIPs without a second trader", async () => {
+    const ids = [
+      'LOAN-LOWEST-RATE-FIRST',
+      'LOAN-CLOSED-BID-LENDS-NOTHING',
+      'LOAN-OWN-BID-NOT-LENT',
+      'LOAN-BID-CLOSED-WHILE-LENT',
+      'LOAN-BORROWER-PAYS-LENDER',
+    ];
+    const report = await runConformance(target, { only: ids, adapter: sandboxTestControl });
+    expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
+      ids.map((id) => expect.stringMatching(new RegExp(`^${id} PASS`))),
+    );
+    const skipped = await runConformance(target, { only: ids });
+    expect(skipped.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(
+      ids.map((id) => expect.stringMatching(new RegExp(`^${id} SKIP .*anotherTrader step`))),
+    );
+  });
+
   it("judges a quote's expiry by the server's clock, which a run before moved a day on", async () => {
     await sandboxTestControl.advanceClock?.({ target } as never, 86_400);
     const report = await runConformance(target, { only: ['VALUE-QE-EXPIRES-FROM-QUOTE'] });

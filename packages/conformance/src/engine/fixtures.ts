@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ScenarioContext } from '../scenarios/scenario.js';
 import type { AdapterContext, Market, OrderRef } from './adapter.js';
+import { SpecClient } from './context.js';
 import { PreconditionError } from './outcome.js';
 
 /** The scenario running now: its place in the list, its client order ids, what it checked. */
@@ -85,6 +86,12 @@ export function runFixtures(
         return;
       }
       throw noState(`${name} was given id ${String(id)}, the id of ${earlier} made before it`);
+    },
+    async anotherTrader() {
+      const credentials = await adapter.anotherTrader(adapterContext);
+      const trader = new SpecClient({ ...target, ...credentials });
+      trader.onCall.push(...caller.onCall);
+      return trader;
     },
     async liveOrder(fixture) {
       const current = await context.market();

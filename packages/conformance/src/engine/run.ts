@@ -9,6 +9,7 @@ import { generatedScenarios } from '../scenarios/generated.js';
 import { inputScenarios } from '../scenarios/input.js';
 import { inputReadingScenarios } from '../scenarios/input-reading.js';
 import { ledgerScenarios } from '../scenarios/ledger.js';
+import { lenderScenarios } from '../scenarios/lenders.js';
 import { lendingScenarios } from '../scenarios/lending.js';
 import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
@@ -86,6 +87,7 @@ export const scenarios: Scenario[] = [
   ...loanBidScenarios,
   ...borrowingScenarios,
   ...lendingScenarios,
+  ...lenderScenarios,
   ...tradingAccountScenarios,
 ];
 

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, fieldCodes, type SpecClient } from '../engine/context.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
 
@@ -14,15 +14,25 @@ const decimal = (value: unknown) => new Decimal(String(value));
 const sum = (rows: Row[], of: (row: Row) => Decimal) =>
   rows.reduce((total, row) => total.plus(of(row)), new Decimal(0));
 
-/** The caller's loans of `currency`, lent or borrowed, and the call that listed them. */
-export async function loansOf(context: ScenarioContext, currency: string) {
-  const call = await context.caller.call('listLoans', { query: { currency, limit: '1000' } });
+/** The caller's loans of `currency` (or `trader`'s), lent or borrowed, and the call listing them. */
+export async function loansOf(
+  context: ScenarioContext,
+  currency: string,
+  trader: SpecClient = context.caller,
+) {
+  const call = await trader.call('listLoans', { query: { currency, limit: '1000' } });
   return { call, loans: listOf(call) };
 }
 
-/** The id of the user the caller's token acts for, as the loans name their lender and borrower. */
-export async function callerUserId(context: ScenarioContext): Promise<string> {
-  const user = await context.caller.call('getUserContext', {});
+/**
+ * The id of the user the caller's token (or `trader`'s) acts for, as the loans name their
+ * lender and borrower.
+ */
+export async function callerUserId(
+  context: ScenarioContext,
+  trader: SpecClient = context.caller,
+): Promise<string> {
+  const user = await trader.call('getUserContext', {});
   expectStatus(user, 200);
   return String(bodyOf(user).user_id);
 }
@@ -86,9 +96,14 @@ async function checkBorrowed(
   return taken;
 }
 
-/** The caller's interest entries naming each of `loans`, summed, by loan id. */
-export async function interestPaid(context: ScenarioContext, currency: string, loans: Row[]) {
-  const ledger = await context.caller.call('listBalanceHistory', {
+/** The caller's interest entries (or `trader`'s) naming each of `loans`, summed, by loan id. */
+export async function interestPaid(
+  context: ScenarioContext,
+  currency: string,
+  loans: Row[],
+  trader: SpecClient = context.caller,
+) {
+  const ledger = await trader.call('listBalanceHistory', {
     query: { currency, source_action: 'interest', limit: '1000' },
   });
   expectStatus(ledger, 200);

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
+import { bodyOf, expectStatus, failAt, type SpecClient, sameDecimal } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -23,8 +23,13 @@ export async function fundedCurrency(context: ScenarioContext): Promise<string> 
   return String(funded.currency);
 }
 
-export async function reservedOf(context: ScenarioContext, currency: string) {
-  const read = await context.caller.call('getReservedBalanceDetails', { path: { currency } });
+/** The caller's reserved balance of `currency` (or `trader`'s), and what holds it. */
+export async function reservedOf(
+  context: ScenarioContext,
+  currency: string,
+  trader: SpecClient = context.caller,
+) {
+  const read = await trader.call('getReservedBalanceDetails', { path: { currency } });
   expectStatus(read, 200);
   const body = bodyOf(read);
   return {
@@ -34,9 +39,14 @@ export async function reservedOf(context: ScenarioContext, currency: string) {
   };
 }
 
-/** The caller's loan bids of `currency`, and the one with `id` among them. */
-async function listedBid(context: ScenarioContext, currency: string, id: string) {
-  const listed = await context.caller.call('listLoanBids', { query: { currency, limit: '1000' } });
+/** The caller's loan bids of `currency` (or `trader`'s), and the one with `id` among them. */
+export async function listedBid(
+  context: ScenarioContext,
+  currency: string,
+  id: string,
+  trader: SpecClient = context.caller,
+) {
+  const listed = await trader.call('listLoanBids', { query: { currency, limit: '1000' } });
   expectStatus(listed, 200);
   const rows = (bodyOf(listed).models as Row[] | undefined) ?? [];
   return { listed, row: rows.find((bid) => String(bid.id) === id) };

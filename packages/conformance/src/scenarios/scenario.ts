@@ -42,6 +42,11 @@ export interface ScenarioContext {
     id: unknown,
     name: string,
   ): void;
+  /**
+   * Signed calls as another trader (the adapter's anotherTrader step), their answers checked
+   * against the specs as the caller's are; a Skip when the adapter gives no such step.
+   */
+  anotherTrader(): Promise<SpecClient>;
   /** A live order made through the adapter, remembered for the cleanup. */
   liveOrder(fixture: Partial<Omit<OrderFixture, 'clientOrderId'>>): Promise<OrderRef>;
   /** Orders the run made that may still be live; the run cancels them at the end. */

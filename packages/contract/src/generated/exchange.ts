@@ -1322,7 +1322,7 @@ export interface paths {
         get?: never;
         /**
          * Close a loan bid
-         * @description Closes a live loan bid of the caller's, releasing what it held; a closed one is refused with 422 naming its status.
+         * @description Closes a live loan bid of the caller's, releasing what it held: what it offers, not what it has lent, which stays out on its open loans until they are repaid and then comes back free. A closed one is refused with 422 naming its status.
          */
         put: operations["closeLoanBid"];
         post?: never;
@@ -1347,7 +1347,7 @@ export interface paths {
         };
         /**
          * List loans
-         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is. A margin trade borrows its notional beyond its margin in its funding currency from the live loan bids of that currency, lowest rate first, and from the exchange for what they do not cover; closing the trade repays its loans in proportion.
+         * @description The caller's loans in one currency, lent or borrowed, newest first, paged as `GET /orders` is. A margin trade borrows its notional beyond its margin in its funding currency from other users' live loan bids of that currency, lowest rate first, each at its own rate, and from the exchange for what they do not cover; a closed bid lends nothing, and a user's own bid never lends to its trades. Closing the trade repays its loans in proportion.
          */
         get: operations["listLoans"];
         put?: never;

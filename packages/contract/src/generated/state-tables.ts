@@ -974,6 +974,95 @@ export const requirements = [
     }
   },
   {
+    "id": "LOAN-LOWEST-RATE-FIRST",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 14,
+    "source": "convention",
+    "operations": [
+      "createLoanBid",
+      "listLoans",
+      "listOrderTrades"
+    ],
+    "trigger": "a margin buy of the caller's funded in the base currency, with another trader's live loan bids of it (the adapter's anotherTrader step) under every rate the loan book shows: a dear one placed first, then a cheap one of one lot",
+    "condition": "the dear bid covers what the cheap one does not",
+    "expect": {
+      "status": 200,
+      "also": "the trade's new loans are the cheap bid's whole quantity at its rate and the rest at the dear bid's rate, lent by the other trader, nothing else; the trade's daily_interest is their quantity times their rate"
+    }
+  },
+  {
+    "id": "LOAN-CLOSED-BID-LENDS-NOTHING",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 15,
+    "source": "convention",
+    "operations": [
+      "closeLoanBid",
+      "listLoans",
+      "listLoanBids"
+    ],
+    "trigger": "a margin buy of the caller's funded in the base currency, after another trader (the adapter's anotherTrader step) placed and closed the cheapest loan bid of that currency; then another, once a bid that lends to the first is closed (LOAN-BID-CLOSED-WHILE-LENT)",
+    "condition": "the bids were closed before the orders",
+    "expect": {
+      "status": 200,
+      "also": "none of the first trade's loans is at the rate of the bid closed before it, which, if listed, reads closed with filled_quantity 0; none of the second's is at the rate of the bid closed while it lent, though that bid still offers the most of the cheapest"
+    }
+  },
+  {
+    "id": "LOAN-OWN-BID-NOT-LENT",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 16,
+    "source": "convention",
+    "operations": [
+      "createLoanBid",
+      "listLoans",
+      "listLoanBids"
+    ],
+    "trigger": "a margin buy of the caller's funded in the base currency, with a live loan bid of the caller's own at the lowest rate of all",
+    "condition": "other users' bids cover what the trade borrows",
+    "expect": {
+      "status": 200,
+      "also": "none of the trade's loans is lent by the caller, and the caller's bid lists filled_quantity 0: a user's own bid never lends to its trades"
+    }
+  },
+  {
+    "id": "LOAN-BID-CLOSED-WHILE-LENT",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 17,
+    "source": "convention",
+    "operations": [
+      "closeLoanBid",
+      "getReservedBalanceDetails",
+      "listLoans"
+    ],
+    "trigger": "PUT /loan_bids/{loan_bid_id}/close by another trader (the adapter's anotherTrader step) whose bid lends part of its quantity to a trade of the caller's",
+    "condition": "the trader holds more of the currency reserved than the bid offers",
+    "expect": {
+      "status": 200,
+      "also": "the bid reads closed; the trader's reserved balance is down by what the bid did not lend alone, and the loans it made stay open"
+    }
+  },
+  {
+    "id": "LOAN-BORROWER-PAYS-LENDER",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 18,
+    "source": "convention",
+    "operations": [
+      "listBalanceHistory",
+      "listLoans"
+    ],
+    "trigger": "the exchange's clock moves one day on (the adapter's advanceClock step) with a trade of the caller's borrowing from another trader's loan bids (its anotherTrader step)",
+    "condition": "the loans are open for that whole day",
+    "expect": {
+      "status": 200,
+      "also": "for each loan the caller's interest entries naming it (source_object_type Loan) sum to minus its quantity times its rate and the lender's to plus it: the day's interest goes from the borrower to the lender, every digit"
+    }
+  },
+  {
     "id": "LOAN-BORROWER-CANNOT-CHOOSE",
     "level": "SHOULD",
     "table": "ledger",

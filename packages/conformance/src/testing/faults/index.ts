@@ -9,7 +9,7 @@ import { authFaults, clientRefShared } from './auth-faults.js';
 import { fieldFaults } from './field-faults.js';
 import { generatedFaults } from './generated-faults.js';
 import { inputFaults, schemaFaults } from './input-faults.js';
-import { borrowingFaults, loanBidFaults } from './loan-faults.js';
+import { borrowingFaults, lenderFaults, loanBidFaults } from './loan-faults.js';
 import { oauthStateFaults } from './oauth-faults.js';
 import { pagingFaults } from './paging-faults.js';
 import { is, withBody } from './proxied.js';
@@ -42,6 +42,7 @@ export const faults: Fault[] = [
   ...loanBidFaults,
   ...fieldFaults.filter((fault) => fault.testControl),
   ...borrowingFaults,
+  ...lenderFaults,
   ...tradingAccountFaults,
   clientRefShared(),
   {
