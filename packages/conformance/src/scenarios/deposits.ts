@@ -78,7 +78,37 @@ async function checkCredited(context: ScenarioContext): Promise<string> {
       `funding ${amount} of FundInfo ${String(deposit.id)}, balance ${after.toFixed()}`,
     );
   }
-  return `deposit ${String(deposit.id)} of ${amount} ${currency}: listed, credited and in the ledger`;
+  const filtered = await checkFiltered(context, userId, currency);
+  return `deposit ${String(deposit.id)} of ${amount} ${currency}: listed, credited and in the ledger${filtered}`;
+}
+
+/**
+ * A deposit of another crypto currency, when one takes deposits: the first currency's list
+ * leaves it out. Says what it checked, or nothing when no other currency takes deposits.
+ */
+async function checkFiltered(
+  context: ScenarioContext,
+  userId: string,
+  currency: string,
+): Promise<string> {
+  const listed = await context.caller.call('listCurrencies');
+  const other = (Array.isArray(listed.json) ? (listed.json as Row[]) : []).find(
+    (each) =>
+      each.currency_type === 'crypto' && each.depositable === true && each.currency !== currency,
+  )?.currency;
+  if (typeof other !== 'string') return '';
+  const amount = '1';
+  await context.adapter.creditDeposit(context.adapterContext, { userId, currency: other, amount });
+  const listedOne = await fundInfosOf(context, currency);
+  const stray = listedOne.rows.find((row) => row.currency !== currency);
+  if (stray) {
+    failAt(
+      `GET /fund_infos?currency=${currency} lists deposit ${String(stray.id)} of ${String(stray.amount)} ${String(stray.currency)}`,
+      listedOne.call,
+      `the ${currency} deposits alone`,
+    );
+  }
+  return `; a deposit of ${amount} ${other} stays out of its list`;
 }
 
 const deposits: Scenario = {

@@ -1,5 +1,13 @@
 import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, listedToTwoPlaces, type Row, status, withBody, withJson } from './proxied.js';
+import {
+  is,
+  listedToTwoPlaces,
+  type Row,
+  status,
+  withBody,
+  withJson,
+  withoutQuery,
+} from './proxied.js';
 
 /** A state of the withdrawal lists read as another: the move it stands for never happened. */
 const withdrawalListed =
@@ -55,6 +63,12 @@ export const withdrawalFaults: Fault[] = [
     covers: 'DEPOSIT-CREDITS',
     testControl: true,
     response: listedToTwoPlaces('listFundInfos', 'amount'),
+  },
+  {
+    name: 'the deposits are listed whatever currency is asked',
+    covers: 'DEPOSIT-CREDITS',
+    testControl: true,
+    request: withoutQuery('listFundInfos', 'currency'),
   },
   {
     name: 'the reserved balance details leave out the withdrawals',
