@@ -3,7 +3,14 @@ import type { OrderRef, ProductInfo } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
-import { filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
+import {
+  filledMarginOrderOrSkip,
+  gainAt,
+  type MarginOrder,
+  near,
+  type Row,
+  tradeOpenedBy,
+} from './trades.js';
 
 const stopLoss = 'TRADE-STOP-LOSS-AT-MARK';
 const liquidated = 'TRADE-LIQUIDATED-AT-MARK';
@@ -33,11 +40,15 @@ async function expectOpen(context: ScenarioContext, order: OrderRef, mark: Decim
   }
 }
 
-/** The trade closed in whole at `mark`, and the ledger entries naming it summing to its close_pnl. */
+/**
+ * The trade closed in whole at `mark`, its close_pnl what it gained from its open price to the
+ * mark (in its funding currency), and the ledger entries naming it summing to that.
+ */
 async function expectClosedAt(
   context: ScenarioContext,
   order: OrderRef,
   mark: Decimal,
+  baseCurrency: string,
 ): Promise<string> {
   const { trade, call } = await tradeOpenedBy(context, order);
   const id = String(trade.id);
@@ -51,6 +62,14 @@ async function expectClosedAt(
       `at the mark ${mark.toFixed()} trade ${id} is ${String(trade.status)}, open_quantity ${String(trade.open_quantity)}, close_price ${String(trade.close_price)}`,
       call,
       `closed, open_quantity 0, close_price ${mark.toFixed()}`,
+    );
+  }
+  const gained = gainAt(trade, mark, trade.quantity, baseCurrency);
+  if (!near(decimal(trade.close_pnl), gained)) {
+    failAt(
+      `${String(trade.side)} trade ${id} funded in ${String(trade.funding_currency)} (open_price ${String(trade.open_price)}, quantity ${String(trade.quantity)}) closed at the mark ${mark.toFixed()} with close_pnl ${String(trade.close_pnl)}`,
+      call,
+      `close_pnl ${gained.toFixed()}: the move from its open price to the mark times its quantity${trade.funding_currency === baseCurrency ? ', divided by the mark' : ''}`,
     );
   }
   const ledger = await context.caller.call('listBalanceHistory', {
@@ -70,7 +89,8 @@ async function expectClosedAt(
       `entries naming the trade that sum to its close_pnl ${String(trade.close_pnl)}`,
     );
   }
-  return `trade ${id} closed at the mark ${mark.toFixed()}, close_pnl ${String(trade.close_pnl)} in the ledger`;
+  const funded = trade.funding_currency === baseCurrency ? ` funded in ${baseCurrency}` : '';
+  return `trade ${id}${funded} closed at the mark ${mark.toFixed()}, close_pnl ${String(trade.close_pnl)} in the ledger`;
 }
 
 /** The product's last traded price, or the price an order crossing the book pays when none. */
@@ -107,26 +127,38 @@ export async function whileMarkMoves(
 }
 
 /**
- * Runs `check` on an open trade of its own of each of `sides` in turn, each while the mark can
- * move (`whileMarkMoves`).
+ * Runs `check` on an open trade of its own of each of `kinds` in turn, each while the mark can
+ * move (`whileMarkMoves`). `inBase` kinds are funded in the product's base currency.
  */
 async function onOpenTrades(
   context: ScenarioContext,
   requirementId: string,
-  sides: readonly OrderRef['side'][],
-  check: (order: OrderRef, trade: Row, product: Row) => Promise<string>,
+  kinds: readonly (Pick<MarginOrder, 'side'> & { inBase?: boolean })[],
+  check: (order: OrderRef, trade: Row, product: Row, baseCurrency: string) => Promise<string>,
 ): Promise<void> {
-  for (const side of sides) {
+  for (const { side, inBase } of kinds) {
     await whileMarkMoves(context, requirementId, async (product) => {
-      const order = await filledMarginOrderOrSkip(context, [requirementId], { side });
+      const fundingCurrency = inBase ? product.baseCurrency : undefined;
+      const order = await filledMarginOrderOrSkip(context, [requirementId], {
+        side,
+        fundingCurrency,
+      });
       if (!order) return;
       await context.evidence.check(requirementId, async () => {
         const { trade } = await tradeOpenedBy(context, order);
-        return check(order, trade, await productOf(context, product.id));
+        return check(order, trade, await productOf(context, product.id), product.baseCurrency);
       });
     });
   }
 }
+
+/** A long and a short funded in the quote currency, then a long and a short in the base. */
+const everyKind = [
+  { side: 'buy' },
+  { side: 'sell' },
+  { side: 'buy', inBase: true },
+  { side: 'sell', inBase: true },
+] as const;
 
 /**
  * A stop loss set between the open price and the liquidation price of the trade `order`
@@ -138,6 +170,7 @@ async function checkStopLossAt(
   order: OrderRef,
   trade: Row,
   product: Row,
+  baseCurrency: string,
 ): Promise<string> {
   const long = order.side === 'buy';
   const open = decimal(trade.open_price);
@@ -177,7 +210,7 @@ async function checkStopLossAt(
   await moveMark(context, order.productId, short);
   await expectOpen(context, order, short);
   await moveMark(context, order.productId, beyond);
-  return `${String(trade.side)} ${await expectClosedAt(context, order, beyond)}`;
+  return `${String(trade.side)} ${await expectClosedAt(context, order, beyond, baseCurrency)}`;
 }
 
 const stopLossAtMark: Scenario = {
@@ -188,22 +221,55 @@ const stopLossAtMark: Scenario = {
   // The mark values every open trade of the product: no other scenario's may be open meanwhile.
   exclusive: true,
   run: (context) =>
-    onOpenTrades(context, stopLoss, ['buy', 'sell'], (order, trade, product) =>
-      checkStopLossAt(context, order, trade, product),
+    onOpenTrades(context, stopLoss, everyKind, (order, trade, product, baseCurrency) =>
+      checkStopLossAt(context, order, trade, product, baseCurrency),
     ),
 };
+
+/**
+ * `price`, the trade's liquidation_price, is the mark at which its margin_used plus its
+ * open_pnl there falls to its maintenance_margin, cut to 8 places towards where it fires: at
+ * `price` it has, a last place short of it (towards the open price) it has not.
+ */
+async function expectLiquidationPrice(
+  context: ScenarioContext,
+  order: OrderRef,
+  trade: Row,
+  price: Decimal,
+  baseCurrency: string,
+): Promise<void> {
+  const margin = decimal(trade.margin_used);
+  const maintenance = decimal(trade.maintenance_margin);
+  const heldAt = (mark: Decimal) =>
+    margin.plus(gainAt(trade, mark, trade.open_quantity, baseCurrency));
+  const short = price.plus(new Decimal(10).pow(-places).times(order.side === 'buy' ? 1 : -1));
+  if (heldAt(price).gt(maintenance) || heldAt(short).lte(maintenance)) {
+    const { call } = await tradeOpenedBy(context, order);
+    failAt(
+      `${String(trade.side)} trade ${String(trade.id)} funded in ${String(trade.funding_currency)} shows liquidation_price ${price.toFixed()}: margin_used ${margin.toFixed()} plus open_pnl is ${heldAt(price).toFixed()} at it and ${heldAt(short).toFixed()} at ${short.toFixed()}`,
+      call,
+      `the mark at which margin_used plus open_pnl falls to maintenance_margin ${maintenance.toFixed()}, cut to ${places} places towards where it fires`,
+    );
+  }
+}
 
 /**
  * The trade `order` opened is open with the mark just short of its liquidation_price, and
  * closed at the mark, its loans repaid, with the mark at it.
  */
-async function checkLiquidatedAt(context: ScenarioContext, order: OrderRef, trade: Row) {
+async function checkLiquidatedAt(
+  context: ScenarioContext,
+  order: OrderRef,
+  trade: Row,
+  baseCurrency: string,
+) {
   if (trade.liquidation_price === null) {
     const { call } = await tradeOpenedBy(context, order);
     failAt(`open trade ${String(trade.id)} has no liquidation_price`, call, 'a price');
   }
   // The price shown is the one from which a mark liquidates: a mark at it does.
   const price = decimal(trade.liquidation_price);
+  await expectLiquidationPrice(context, order, trade, price, baseCurrency);
   const short =
     order.side === 'buy'
       ? price.times('1.02').toDecimalPlaces(places, Decimal.ROUND_UP)
@@ -211,7 +277,7 @@ async function checkLiquidatedAt(context: ScenarioContext, order: OrderRef, trad
   await moveMark(context, order.productId, short);
   await expectOpen(context, order, short);
   await moveMark(context, order.productId, price);
-  const closed = await expectClosedAt(context, order, price);
+  const closed = await expectClosedAt(context, order, price, baseCurrency);
   const after = await tradeOpenedBy(context, order);
   if (!decimal(after.trade.daily_interest).isZero()) {
     failAt(
@@ -230,8 +296,8 @@ const liquidatedAtMark: Scenario = {
   needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
   run: (context) =>
-    onOpenTrades(context, liquidated, ['buy', 'sell'], (order, trade) =>
-      checkLiquidatedAt(context, order, trade),
+    onOpenTrades(context, liquidated, everyKind, (order, trade, _product, baseCurrency) =>
+      checkLiquidatedAt(context, order, trade, baseCurrency),
     ),
 };
 
@@ -290,7 +356,7 @@ const marginKeptAtMark: Scenario = {
   needs: [{ step: 'moveMarkPrice' }],
   exclusive: true,
   run: (context) =>
-    onOpenTrades(context, marginKept, ['buy'], (order, trade) =>
+    onOpenTrades(context, marginKept, [{ side: 'buy' }], (order, trade) =>
       checkMarginKept(context, order, trade),
     ),
 };

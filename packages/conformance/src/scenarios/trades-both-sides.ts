@@ -5,10 +5,11 @@ import type { Scenario, ScenarioContext } from './scenario.js';
 import {
   checkMarginAdjusted,
   filledMarginOrderOrSkip,
+  gainAt,
   listOf,
   marginAdjusted,
+  near,
   type Row,
-  toLastPlace,
   tradeOpenedBy,
 } from './trades.js';
 import { moveMark, whileMarkMoves } from './trades-at-mark.js';
@@ -23,24 +24,6 @@ const covered = [openPnl, closeAllSides, closedPnl, filtered, follows, marginAdj
 const decimal = (value: unknown) => new Decimal(String(value));
 // Marks are sent with at most 8 places, the precision a trade's prices are shown with.
 const places = 8;
-
-/**
- * What `quantity` of `trade` gains at `price`, in its funding currency: the move of the price
- * from its open price, up for a long and down for a short, times the quantity; divided by the
- * price when it is funded in the base currency.
- */
-function gainAt(trade: Row, price: Decimal, quantity: unknown, baseCurrency: string): Decimal {
-  const move = price.minus(decimal(trade.open_price));
-  const gain = (trade.side === 'short' ? move.neg() : move).times(decimal(quantity));
-  return trade.funding_currency === baseCurrency ? gain.div(price) : gain;
-}
-
-/**
- * Whether `shown` is `expected` to its last place shown, or to 9 significant digits: what a
- * division leaves may be cut; a sign or a factor off is not.
- */
-const near = (shown: Decimal, expected: Decimal) =>
-  toLastPlace(shown, expected) || shown.minus(expected).abs().lte(expected.abs().times('1e-9'));
 
 /** Each of `ids`' open_pnl and pnl at `mark`, as GET /trades?status=open lists them. */
 async function checkValuedAt(

@@ -34,6 +34,29 @@ const sideOfTrade = { buy: 'long', sell: 'short' } as const;
 export const toLastPlace = (shown: Decimal, expected: Decimal) =>
   shown.minus(expected).abs().lte(new Decimal(10).pow(-shown.decimalPlaces()));
 
+/**
+ * What `quantity` of `trade` gains at `price`, in its funding currency: the move of the price
+ * from its open price, up for a long and down for a short, times the quantity; divided by the
+ * price when it is funded in the base currency.
+ */
+export function gainAt(
+  trade: Row,
+  price: Decimal,
+  quantity: unknown,
+  baseCurrency: string,
+): Decimal {
+  const move = price.minus(new Decimal(String(trade.open_price)));
+  const gain = (trade.side === 'short' ? move.neg() : move).times(new Decimal(String(quantity)));
+  return trade.funding_currency === baseCurrency ? gain.div(price) : gain;
+}
+
+/**
+ * Whether `shown` is `expected` to its last place shown, or to 9 significant digits: what a
+ * division leaves may be cut; a sign or a factor off is not.
+ */
+export const near = (shown: Decimal, expected: Decimal) =>
+  toLastPlace(shown, expected) || shown.minus(expected).abs().lte(expected.abs().times('1e-9'));
+
 function tradeOf(call: RecordedCall): Row {
   expectStatus(call, 200);
   return bodyOf(call);

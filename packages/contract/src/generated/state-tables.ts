@@ -614,11 +614,11 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) near a stop loss set by PUT /trades/{trade_id}, then beyond it: below the open price for a long, then above it for a short",
+    "trigger": "the exchange moves the product's mark price (test control) near a stop loss set by PUT /trades/{trade_id}, then beyond it: below the open price for a long, then above it for a short, each funded in the quote currency, then in the base currency",
     "condition": "the trade is open and the mark stays short of its liquidation price",
     "expect": {
       "status": 200,
-      "also": "the trade stays open while the mark has not reached its stop loss; once it has, the trade is closed, open_quantity 0, at the mark (close_price), and the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl"
+      "also": "the trade stays open while the mark has not reached its stop loss; once it has, the trade is closed, open_quantity 0, at the mark (close_price), its close_pnl is the move from its open price to the mark times its quantity (divided by the mark when funded in the base currency), and the ledger entries naming the trade (source_object_type Trade) sum to it"
     }
   },
   {
@@ -631,11 +631,11 @@ export const requirements = [
       "listOrderTrades",
       "listBalanceHistory"
     ],
-    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then to it: below its open price for a long, then above it for a short",
+    "trigger": "the exchange moves the product's mark price (test control) near the trade's liquidation_price, then to it: below its open price for a long, then above it for a short, each funded in the quote currency, then in the base currency",
     "condition": "the trade is open, with no take profit or stop loss",
     "expect": {
       "status": 200,
-      "also": "the trade stays open while the mark is short of its liquidation_price; at it the trade is closed, open_quantity 0, at the mark (close_price), the ledger entries naming the trade (source_object_type Trade) sum to its close_pnl, and its loans are repaid (daily_interest 0)"
+      "also": "the liquidation_price is the mark at which margin_used plus open_pnl there falls to maintenance_margin, cut to 8 places towards where it fires; the trade stays open while the mark is short of it; at it the trade is closed, open_quantity 0, at the mark (close_price), with the close_pnl the move to the mark makes, the ledger entries naming the trade (source_object_type Trade) sum to it, and its loans are repaid (daily_interest 0)"
     }
   },
   {

@@ -199,6 +199,40 @@ export const markFaults: Fault[] = [
         : response,
   },
   {
+    name: 'a liquidation price shown a hundredth beyond where the mark liquidates the trade',
+    covers: 'TRADE-LIQUIDATED-AT-MARK',
+    testControl: true,
+    // A mark moved to it still liquidates: only what it stands for tells it wrong.
+    response: tradesRead((trade) =>
+      trade.status === 'open' && trade.liquidation_price !== null
+        ? {
+            liquidation_price: new Decimal(String(trade.liquidation_price))
+              .times(trade.side === 'long' ? '0.99' : '1.01')
+              .toDecimalPlaces(8)
+              .toFixed(),
+          }
+        : {},
+    ),
+  },
+  {
+    name: 'a trade funded in the base currency closed at the mark with its P&L divided by its open price',
+    covers: 'TRADE-STOP-LOSS-AT-MARK',
+    testControl: true,
+    response: tradesRead((trade) =>
+      trade.status === 'closed' &&
+      trade.close_price !== null &&
+      String(trade.funding_currency) === String(trade.currency_pair_code).slice(0, 3)
+        ? {
+            close_pnl: new Decimal(String(trade.close_pnl))
+              .times(String(trade.close_price))
+              .div(String(trade.open_price))
+              .toDecimalPlaces(16)
+              .toFixed(),
+          }
+        : {},
+    ),
+  },
+  {
     name: 'a liquidated trade keeps its loans open',
     covers: 'TRADE-LIQUIDATED-AT-MARK',
     testControl: true,
