@@ -1,14 +1,17 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
+import { Skip } from '../engine/outcome.js';
 import { ownFillsOf } from './executions.js';
 import { filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
+import { near } from './trades.js';
 
 type Row = Record<string, unknown>;
 
 const matchesFill = 'FEE-ESTIMATE-MATCHES-FILL';
 const orderFeeSums = 'ORDER-FEE-SUMS-CHARGES';
+const volumeFollows = 'FEE-TIER-VOLUME-FOLLOWS-FILLS';
 
 /** Decimal strings compared as the numbers they are; the fee entry's amount is a debit. */
 const sameAmount = (debit: unknown, fee: unknown) => {
@@ -89,7 +92,42 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
   // The schedule and the tier are read for their shape, which the response check holds.
   expectStatus(await context.caller.call('listFees', {}), 200);
   expectStatus(await context.caller.call('getFeeTier', {}), 200);
-  return `fill ${String(fill.id)}: estimated and charged ${String(estimate.amount)} ${String(estimate.currency)} as ${took ? 'taker' : 'maker'}`;
+  const roles = await checkLimitRoles(context);
+  return `fill ${String(fill.id)}: estimated and charged ${String(estimate.amount)} ${String(estimate.currency)} as ${took ? 'taker' : 'maker'}; ${roles}`;
+}
+
+/**
+ * A plain limit buy is estimated as the taker it would be at a price that crosses the book, and
+ * as the maker it would be at one that rests: as a market buy, then as a post-only buy, of the
+ * same price and quantity.
+ */
+async function checkLimitRoles(context: ScenarioContext): Promise<string> {
+  const { primary: product } = await context.market();
+  const estimated = async (order_type: string, price: string) => {
+    const call = await context.caller.call('estimateFee', {
+      body: { product_id: product.id, side: 'buy', quantity: product.quantity, price, order_type },
+    });
+    expectStatus(call, 200);
+    const options = ((bodyOf(call).fee_options as Row | undefined)?.default as Row[]) ?? [];
+    const fee = options.find((option) => option.fee_type === 'trade_fee');
+    return { call, fee: `${String(fee?.amount)} ${String(fee?.currency)}` };
+  };
+  const roles = [
+    [product.crossingBuyPrice, 'market', 'taker'],
+    [product.restingBuyPrice, 'limit_post_only', 'maker'],
+  ] as const;
+  for (const [price, known, role] of roles) {
+    const limit = await estimated('limit', price);
+    const as = await estimated(known, price);
+    if (limit.fee !== as.fee) {
+      failAt(
+        `a limit buy at ${price} is estimated ${limit.fee}, a ${known} buy there ${as.fee}`,
+        limit.call,
+        `the ${role}'s fee: at ${price} the order would ${role === 'taker' ? 'take the book' : 'rest'}`,
+      );
+    }
+  }
+  return 'a limit buy estimated as the taker where it crosses the book, as the maker where it rests';
 }
 
 /** Every sum of one amount per fill, each fill's amounts its choices: at most two each. */
@@ -149,15 +187,87 @@ async function checkOrderFee(context: ScenarioContext, order: OrderRef): Promise
   );
 }
 
+/** The caller's fee tier: its volume on spot and margin products, and the currency of it. */
+async function tierVolume(context: ScenarioContext) {
+  const call = await context.caller.call('getFeeTier', {});
+  expectStatus(call, 200);
+  const tier = bodyOf(call);
+  return {
+    call,
+    volume: new Decimal(String(tier.currency_pair_volume)),
+    inCurrency: String(tier.in_currency),
+  };
+}
+
+/**
+ * Each of `codes`' rate in JPY as the caller's fiat accounts show it (`exchange_rate`), the
+ * same for one code as another when they are one currency; a Skip when one is not shown.
+ */
+async function fiatRates(context: ScenarioContext, codes: string[]) {
+  const [first, ...rest] = codes;
+  if (rest.every((code) => code === first)) return { of: () => new Decimal(1), shown: '' };
+  const call = await context.caller.call('getAccounts', {});
+  expectStatus(call, 200);
+  const fiat = ((bodyOf(call).fiat_accounts as Row[] | undefined) ?? []).filter(
+    (account) => account.exchange_rate !== undefined && account.exchange_rate !== null,
+  );
+  const rates = new Map(fiat.map((account) => [String(account.currency), account.exchange_rate]));
+  const missing = codes.find((code) => !rates.has(code));
+  if (missing) throw new Skip(`no fiat account of ${missing} shows its exchange_rate`);
+  return {
+    of: (code: string) => new Decimal(String(rates.get(code))),
+    shown: ` (exchange rates ${codes.map((code) => `${code} ${String(rates.get(code))}`).join(', ')})`,
+  };
+}
+
+/**
+ * The tier's currency_pair_volume, read before the order filled, is up by the value of its
+ * fills in in_currency, at the exchange rates of the quote currency and in_currency.
+ */
+async function checkTierVolume(
+  context: ScenarioContext,
+  order: OrderRef,
+  before: Decimal,
+): Promise<string> {
+  const { mine } = await ownFillsOf(context, order);
+  const product = await context.caller.call('getProduct', {
+    path: { product_id: String(order.productId) },
+  });
+  expectStatus(product, 200);
+  const quote = String(bodyOf(product).quoted_currency);
+  const after = await tierVolume(context);
+  const rates = await fiatRates(context, [quote, after.inCurrency]);
+  const traded = (mine as Row[]).reduce(
+    (sum, fill) => sum.plus(new Decimal(String(fill.quantity)).times(String(fill.price))),
+    new Decimal(0),
+  );
+  const value = traded.times(rates.of(quote)).div(rates.of(after.inCurrency));
+  const rose = after.volume.minus(before);
+  if (!near(rose, value)) {
+    failAt(
+      `currency_pair_volume rose by ${rose.toFixed()} ${after.inCurrency} over order ${String(order.id)}'s fills of ${traded.toFixed()} ${quote}`,
+      after.call,
+      `up by their quantity times price, ${value.toFixed()} ${after.inCurrency}${rates.shown}`,
+    );
+  }
+  return `currency_pair_volume up by ${rose.toFixed()} ${after.inCurrency}, the value of order ${String(order.id)}'s fills`;
+}
+
 const feeEstimate: Scenario = {
   name: "a fill's fee estimated and read back as its trade_fee entry and its order's order_fee",
   profile: 'orders',
-  covers: [matchesFill, orderFeeSums],
+  covers: [matchesFill, orderFeeSums, volumeFollows],
+  // The tier's volume counts every fill of the caller's: none but its own may be made meanwhile.
+  exclusive: true,
   async run(context) {
-    const order = await filledOrderOrSkip(context, [matchesFill, orderFeeSums]);
+    const before = await tierVolume(context);
+    const order = await filledOrderOrSkip(context, [matchesFill, orderFeeSums, volumeFollows]);
     if (!order) return;
     await context.evidence.check(matchesFill, () => checkEstimate(context, order));
     await context.evidence.check(orderFeeSums, () => checkOrderFee(context, order));
+    await context.evidence.check(volumeFollows, () =>
+      checkTierVolume(context, order, before.volume),
+    );
   },
 };
 

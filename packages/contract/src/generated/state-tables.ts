@@ -1132,6 +1132,23 @@ export const requirements = [
     }
   },
   {
+    "id": "FEE-TIER-VOLUME-FOLLOWS-FILLS",
+    "level": "SHOULD",
+    "table": "ledger",
+    "row": 19,
+    "source": "convention",
+    "operations": [
+      "getFeeTier",
+      "getAccounts"
+    ],
+    "trigger": "GET /fee_tier before and after an order of the caller's fills",
+    "condition": "the fill was made by a match on a product that is not perpetual",
+    "expect": {
+      "status": 200,
+      "also": "currency_pair_volume is up by the value of the order's fills: their quantity times their price, in in_currency (at the exchange_rate the caller's fiat accounts show for the product's quote currency and for in_currency, when they differ)"
+    }
+  },
+  {
     "id": "LEDGER-PAGES-WALK",
     "level": "SHOULD",
     "table": "ledger",

@@ -226,6 +226,29 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: 'a limit order that crosses the book is estimated as a maker',
+    covers: 'FEE-ESTIMATE-MATCHES-FILL',
+    request: (request) =>
+      is(request, 'estimateFee')
+        ? withBody(request, (body) =>
+            body.order_type === 'limit' ? { ...body, order_type: 'limit_post_only' } : undefined,
+          )
+        : request,
+  },
+  {
+    name: "the fee tier's volume counts half of each fill's value",
+    covers: 'FEE-TIER-VOLUME-FOLLOWS-FILLS',
+    response: (request, response) =>
+      is(request, 'getFeeTier') && response.status === 200
+        ? withJson(response, (tier) => ({
+            ...(tier as Row),
+            currency_pair_volume: new Decimal(String((tier as Row).currency_pair_volume))
+              .div(2)
+              .toFixed(),
+          }))
+        : response,
+  },
+  {
     name: "an order's fee off in its last digit",
     covers: 'ORDER-FEE-SUMS-CHARGES',
     response: (request, response) =>
