@@ -1138,8 +1138,7 @@ export const requirements = [
     "row": 19,
     "source": "convention",
     "operations": [
-      "getFeeTier",
-      "getAccounts"
+      "getFeeTier"
     ],
     "trigger": "GET /fee_tier before and after an order of the caller's fills",
     "condition": "the fill was made by a match on a product that is not perpetual",
