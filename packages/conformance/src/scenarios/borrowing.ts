@@ -11,7 +11,7 @@ const covered = [borrows, accrues, borrowerRefused];
 export const daySeconds = 86_400;
 
 const decimal = (value: unknown) => new Decimal(String(value));
-const sum = (rows: Row[], of: (row: Row) => Decimal) =>
+export const sum = (rows: Row[], of: (row: Row) => Decimal) =>
   rows.reduce((total, row) => total.plus(of(row)), new Decimal(0));
 
 /** The caller's loans of `currency` (or `trader`'s), lent or borrowed, and the call listing them. */
@@ -84,16 +84,25 @@ async function checkBorrowed(
       `its notional ${notional.toFixed()} less margin_used ${String(trade.margin_used)}`,
     );
   }
-  const daily = sum(taken, (loan) => decimal(loan.quantity).times(String(loan.rate)));
+  await expectDailyInterest(context, trade, taken);
+  return taken;
+}
+
+/** The trade's daily_interest is what `loans`, its loans, charge a day: quantity times rate. */
+export async function expectDailyInterest(
+  context: ScenarioContext,
+  trade: Row,
+  loans: Row[],
+): Promise<void> {
+  const daily = sum(loans, (loan) => decimal(loan.quantity).times(String(loan.rate)));
   if (!decimal(trade.daily_interest).eq(daily)) {
     const read = await context.caller.call('listTrades', { query: { status: 'open' } });
     failAt(
-      `trade ${id} shows daily_interest ${String(trade.daily_interest)}`,
+      `trade ${String(trade.id)} shows daily_interest ${String(trade.daily_interest)}`,
       read,
       `the sum of its loans' quantity times rate, ${daily.toFixed()}`,
     );
   }
-  return taken;
 }
 
 /** The caller's interest entries (or `trader`'s) naming each of `loans`, summed, by loan id. */

@@ -9,7 +9,14 @@ import {
   sameDecimal,
 } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
-import { callerUserId, daySeconds, interestPaid, loansOf } from './borrowing.js';
+import {
+  callerUserId,
+  daySeconds,
+  expectDailyInterest,
+  interestPaid,
+  loansOf,
+  sum,
+} from './borrowing.js';
 import { listedBid, reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { filledMarginOrderOrSkip, type Row, tradeOpenedBy } from './trades.js';
@@ -25,8 +32,6 @@ const covered = [lowestFirst, closedLendsNothing, ownNotLent, closedWhileLent, b
 const lots = 4;
 
 const decimal = (value: unknown) => new Decimal(String(value));
-const sum = (rows: Row[], of: (row: Row) => Decimal) =>
-  rows.reduce((total, row) => total.plus(of(row)), new Decimal(0));
 
 /** The rate of each bid the scenario places, lowest first. */
 interface Rates {
@@ -260,15 +265,7 @@ async function checkLowestFirst(context: ScenarioContext, lent: Lent): Promise<s
       `the bid at ${rates.cheap} lent whole (${lot.toFixed()}) before the one at ${rates.dear} lent the rest (${owed.minus(lot).toFixed()}), from user ${otherId}, nothing else`,
     );
   }
-  const daily = sum(taken, (loan) => decimal(loan.quantity).times(String(loan.rate)));
-  if (!decimal(trade.daily_interest).eq(daily)) {
-    const read = await context.caller.call('listTrades', { query: { status: 'open' } });
-    failAt(
-      `trade ${id} shows daily_interest ${String(trade.daily_interest)}`,
-      read,
-      `its loans at their bids' rates, ${daily.toFixed()}`,
-    );
-  }
+  await expectDailyInterest(context, trade, taken);
   return `trade ${id} borrowed ${lot.toFixed()} at ${rates.cheap} first, then ${dear.toFixed()} at ${rates.dear}`;
 }
 

@@ -40,6 +40,18 @@ export const loanBidFaults: Fault[] = [
   },
 ];
 
+/** The ledger read with only the interest entries whose amount `kept` keeps. */
+const interestListed =
+  (kept: (amount: Decimal) => boolean) => (request: ProxiedRequest, response: ProxiedResponse) =>
+    is(request, 'listBalanceHistory') && response.status === 200
+      ? withJson(response, (entries) =>
+          (entries as Row[]).filter(
+            (entry) =>
+              entry.source_action !== 'interest' || kept(new Decimal(String(entry.amount))),
+          ),
+        )
+      : response;
+
 export const borrowingFaults: Fault[] = [
   {
     name: 'a margin trade borrows nothing: the loans list stays empty',
@@ -98,15 +110,8 @@ export const borrowingFaults: Fault[] = [
     name: 'interest is taken from the borrower and never paid to a bid lender',
     covers: 'LOAN-INTEREST-PAID-TO-LENDER',
     testControl: true,
-    response: (request, response) =>
-      is(request, 'listBalanceHistory') && response.status === 200
-        ? withJson(response, (entries) =>
-            (entries as Row[]).filter(
-              (entry) =>
-                entry.source_action !== 'interest' || new Decimal(String(entry.amount)).isNeg(),
-            ),
-          )
-        : response,
+    // What lenders receive is left out.
+    response: interestListed((amount) => amount.isNeg()),
   },
   {
     name: "a loan's interest never reaches its trade's total_interest",
@@ -248,14 +253,7 @@ export const lenderFaults: Fault[] = [
     name: 'the borrower pays no interest: only what lenders receive is posted',
     covers: 'LOAN-BORROWER-PAYS-LENDER',
     testControl: true,
-    response: (request, response) =>
-      is(request, 'listBalanceHistory') && response.status === 200
-        ? withJson(response, (entries) =>
-            (entries as Row[]).filter(
-              (entry) =>
-                entry.source_action !== 'interest' || !new Decimal(String(entry.amount)).isNeg(),
-            ),
-          )
-        : response,
+    // What borrowers pay is left out.
+    response: interestListed((amount) => !amount.isNeg()),
   },
 ];
