@@ -1,3 +1,5 @@
+import { whenAborted } from './abort-listeners.js';
+
 /**
  * A client-side limit of `calls` per `windowMs`, shared by every client in the process that
  * uses the same key (the API token id), so several clients of one token stay under the
@@ -22,15 +24,14 @@ const windows = new Map<string, Window>();
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const timer = setTimeout(() => {
+      stopWaiting();
+      resolve();
+    }, ms);
+    const stopWaiting = whenAborted(signal, () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
@@ -138,6 +138,54 @@ describe('the Node sender', () => {
     ).rejects.toMatchObject({ name: 'TransportError', reason: 'aborted' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(seen).toHaveLength(0);
+  });
+
+  it('adds one listener to a signal fifty calls share, and leaves none once they and their retries end', async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      // Each path's first attempt is answered 503, its retry after a backoff 200.
+      const tried = new Set<string>();
+      handle = (request, body, response) => {
+        const again = tried.has(String(request.url));
+        tried.add(String(request.url));
+        (again ? json(200, { ok: true }) : json(503, { message: 'busy' }))(request, body, response);
+      };
+      const shared = new AbortController();
+      const calls = Array.from({ length: 50 }, (_, n) =>
+        createSender({ retry: { baseDelayMs: 1 } })(
+          call(`/orders/${n}`, { signal: shared.signal }),
+        ),
+      );
+      await arrived(50);
+      expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+      const answers = await Promise.all(calls);
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+      // A warning is emitted on the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual(
+        [],
+      );
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+
+  it('stops every call sharing a signal when it aborts', async () => {
+    handle = () => undefined;
+    const shared = new AbortController();
+    const calls = Array.from({ length: 20 }, (_, n) =>
+      sender()(call(`/accounts/${n}`, { signal: shared.signal })),
+    );
+    await arrived(20);
+    shared.abort();
+    const outcomes = await Promise.allSettled(calls);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(calls.map(() => 'rejected'));
+    expect(outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason.reason)).toEqual(
+      calls.map(() => 'aborted'),
+    );
   });
 
   it('reports a connection reset, before or during the answer, as a network TransportError', async () => {

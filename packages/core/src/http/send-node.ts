@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
+import { whenAborted } from './abort-listeners.js';
 import { closeIdleSockets } from './idle-sockets.js';
 import { type Answer, fetchSend, type Outgoing, type Send, timeoutError } from './send.js';
 
@@ -105,11 +106,10 @@ function sendHttp(request: Outgoing, signal: AbortSignal | undefined, timeoutMs:
       response.on('error', fail);
     });
     const timer = setTimeout(() => fail(timeoutError()), timeoutMs);
-    const abort = () => fail(signal?.reason);
-    signal?.addEventListener('abort', abort, { once: true });
+    const stopWaiting = whenAborted(signal, () => fail(signal?.reason));
     function settle() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      stopWaiting();
     }
     function fail(error: unknown) {
       settle();

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { AttemptHeaders } from './attempt-headers.js';
@@ -72,6 +73,24 @@ describe('fetchSend', () => {
       '{"name":"€"}',
       'ok \uFFFD\uFFFD end',
     ]);
+  });
+
+  it('holds one listener on a signal twenty reads share, stops them all on it, and leaves none', async () => {
+    const send = fetchSend(fetch);
+    const shared = new AbortController();
+    const read = await Promise.all(
+      Array.from({ length: 20 }, () => send(outgoing('/bom'), shared.signal, 5_000)),
+    );
+    expect(read.map((answer) => answer.text)).toEqual(read.map(() => '{"a":1}'));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    const stalled = Array.from({ length: 20 }, () =>
+      send(outgoing('/stalls'), shared.signal, 5_000),
+    );
+    await sleep(50);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    shared.abort(new Error('enough'));
+    const outcomes = await Promise.allSettled(stalled);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(stalled.map(() => 'rejected'));
   });
 
   it('times out while the body is still coming', async () => {

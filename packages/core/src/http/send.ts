@@ -1,3 +1,4 @@
+import { whenAborted } from './abort-listeners.js';
 import type { AttemptHeaders } from './attempt-headers.js';
 
 /** One attempt, as a sender puts it on the wire. */
@@ -42,9 +43,7 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
     // derived with AbortSignal.any can be collected while a fetch still waits, and never fire.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timeoutError()), timeoutMs);
-    const forwardAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) forwardAbort();
-    else signal?.addEventListener('abort', forwardAbort, { once: true });
+    const stopWaiting = whenAborted(signal, () => controller.abort(signal?.reason));
     try {
       // A synchronous signer is not awaited: the request then goes out in the same turn.
       const signing = request.sign?.();
@@ -63,7 +62,7 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
       };
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', forwardAbort);
+      stopWaiting();
     }
   };
 }
