@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, fieldCodes, type SpecClient } from '../engine/context.js';
+import { amountOf, naming } from './ledger.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { filledMarginOrderOrSkip, listOf, type Row, tradeOpenedBy } from './trades.js';
 
@@ -118,13 +119,7 @@ export async function interestPaid(
   expectStatus(ledger, 200);
   const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
   const paid = new Map(
-    loans.map((loan) => {
-      const naming = entries.filter(
-        (entry) =>
-          entry.source_object_type === 'Loan' && String(entry.source_object_id) === String(loan.id),
-      );
-      return [String(loan.id), sum(naming, (entry) => decimal(entry.amount))];
-    }),
+    loans.map((loan) => [String(loan.id), amountOf(naming(entries, 'Loan', loan.id))]),
   );
   return { ledger, paid };
 }

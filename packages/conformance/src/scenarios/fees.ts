@@ -3,6 +3,7 @@ import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import { ownFillsOf } from './executions.js';
+import { naming } from './ledger.js';
 import { filledOrderOrSkip } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { near } from './trades.js';
@@ -56,10 +57,10 @@ async function checkEstimate(context: ScenarioContext, order: OrderRef): Promise
     query: { source_action: 'trade_fee', limit: '1000' },
   });
   expectStatus(history, 200);
-  const charged = ((Array.isArray(history.json) ? history.json : []) as Row[]).filter(
-    (entry) =>
-      entry.source_object_type === 'Execution' &&
-      String(entry.source_object_id) === String(fill.id),
+  const charged = naming(
+    (Array.isArray(history.json) ? history.json : []) as Row[],
+    'Execution',
+    fill.id,
   );
   const same = charged.find(
     (entry) => entry.currency === estimate.currency && sameAmount(entry.amount, estimate.amount),

@@ -19,6 +19,16 @@ export function arrayOf(call: RecordedCall): Row[] {
   return call.json as Row[];
 }
 
+/** The entries of `entries` that name the object of `type` with `id` as their source. */
+export const naming = (entries: Row[], type: string, id: unknown): Row[] =>
+  entries.filter(
+    (entry) => entry.source_object_type === type && String(entry.source_object_id) === String(id),
+  );
+
+/** What `entries` move the balance by, summed. */
+export const amountOf = (entries: Row[]): Decimal =>
+  entries.reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
+
 /** The most entries one page of the ledger holds: a full page may leave older ones out. */
 const pageLimit = 1000;
 
@@ -121,10 +131,7 @@ async function checkExplained(context: ScenarioContext, order: OrderRef): Promis
   const entries = arrayOf(history);
   const currencies = new Set<string>();
   for (const fill of fills) {
-    const of = entries.filter(
-      (entry) =>
-        entry.source_object_type === 'Execution' && String(entry.source_object_id) === fill,
-    );
+    const of = naming(entries, 'Execution', fill);
     const trades = of.filter((entry) => entry.source_action === 'trade');
     const fees = of.filter((entry) => entry.source_action === 'trade_fee');
     if (trades.length < 2 || fees.length < 1) {

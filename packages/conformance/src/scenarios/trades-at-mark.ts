@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { OrderRef, ProductInfo } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
+import { amountOf, naming } from './ledger.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import {
   filledMarginOrderOrSkip,
@@ -77,11 +78,7 @@ async function expectClosedAt(
   });
   expectStatus(ledger, 200);
   const entries = (Array.isArray(ledger.json) ? ledger.json : []) as Row[];
-  const settled = entries
-    .filter(
-      (entry) => entry.source_object_type === 'Trade' && String(entry.source_object_id) === id,
-    )
-    .reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
+  const settled = amountOf(naming(entries, 'Trade', id));
   if (!settled.eq(String(trade.close_pnl))) {
     failAt(
       `the ledger entries naming trade ${id} sum to ${settled.toFixed()}`,

@@ -3,7 +3,7 @@ import type { OrderRef } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
 import { ownFillsOfProduct } from './executions.js';
-import { entriesOf } from './ledger.js';
+import { amountOf, entriesOf, naming } from './ledger.js';
 import { reservedOf } from './loan-bids.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -388,13 +388,10 @@ async function checkClosePnl(
   const tradeId = String(before.trade.id);
   const currency = String(before.trade.funding_currency);
   const known = new Set(before.paid.map((entry) => String(entry.id)));
-  const paid = (await entriesOf(context, currency, 'cfd_pnl')).filter(
-    (entry) =>
-      !known.has(String(entry.id)) &&
-      entry.source_object_type === 'Trade' &&
-      String(entry.source_object_id) === tradeId,
+  const paid = naming(await entriesOf(context, currency, 'cfd_pnl'), 'Trade', tradeId).filter(
+    (entry) => !known.has(String(entry.id)),
   );
-  const owed = paid.reduce((sum, entry) => sum.plus(String(entry.amount)), new Decimal(0));
+  const owed = amountOf(paid);
   const { own: call, rows: fills } = await ownFillsOfProduct(context, order.productId);
   const closing = fills.filter((fill) => !before.fillIds.has(String(fill.id)));
   if (closing.length === 0) failAt(`the close of trade ${tradeId} made no fill`, call, 'its fills');

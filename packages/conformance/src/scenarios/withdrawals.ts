@@ -2,6 +2,7 @@ import type { OAuthRequestIds } from '@exchange-kit/core/auth';
 import { Decimal } from 'decimal.js';
 import { bodyOf, expectStatus, sameDecimal } from '../engine/context.js';
 import { Failure, fixtureFailed, type RecordedCall } from '../engine/outcome.js';
+import { amountOf, naming } from './ledger.js';
 import { approvedRequest } from './oauth-grant.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
@@ -176,17 +177,12 @@ async function expectDebited(run: Run, kind: Kind, id: number): Promise<void> {
     query: { currency: kind.currency, limit: '1000' },
   });
   expectStatus(ledger, 200);
-  const naming = ((Array.isArray(ledger.json) ? ledger.json : []) as Row[]).filter(
-    (entry) => entry.source_object_type === 'Withdrawal' && Number(entry.source_object_id) === id,
-  );
-  const of = (action: string) =>
-    naming
-      .filter((entry) => entry.source_action === action)
-      .reduce((total, entry) => total.plus(String(entry.amount)), new Decimal(0));
+  const named = naming((Array.isArray(ledger.json) ? ledger.json : []) as Row[], 'Withdrawal', id);
+  const of = (action: string) => amountOf(named.filter((entry) => entry.source_action === action));
   const [amount, fee] = [of('withdrawal'), of('withdrawal_fee')];
   if (!amount.eq(kind.amount.neg()) || !fee.eq(kind.fee.neg())) {
     throw new Failure(`the ledger entries naming processed withdrawal ${id} do not debit it`, {
-      received: `withdrawal ${amount.toFixed()}, withdrawal_fee ${fee.toFixed()} (${naming.length} entries)`,
+      received: `withdrawal ${amount.toFixed()}, withdrawal_fee ${fee.toFixed()} (${named.length} entries)`,
       documented: `withdrawal ${kind.amount.neg().toFixed()}, withdrawal_fee ${kind.fee.neg().toFixed()}`,
       call: ledger,
     });
