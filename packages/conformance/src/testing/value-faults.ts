@@ -291,4 +291,16 @@ export const valueFaults: Fault[] = [
   valueFault('VALUE-PRODUCT-ID-STRING', 'product ids as JSON numbers', ['listProducts'], (b) =>
     edit(b, '/*/id', toNumber),
   ),
+  valueFault(
+    'VALUE-FILL-TIMES-UNIX-SECONDS',
+    "the caller's fills timed in milliseconds",
+    ['listOwnExecutions'],
+    (b) => edit(b, '/models/*/created_at', (v) => Number(v) * 1000),
+  ),
+  valueFault(
+    'VALUE-HISTORY-TIMES-UNIX-SECONDS',
+    'ledger transactions timed in milliseconds',
+    ['listTransactions'],
+    (b) => edit(b, '/models/*/created_at', (v) => Number(v) * 1000),
+  ),
 ];

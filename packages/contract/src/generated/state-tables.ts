@@ -2431,5 +2431,69 @@ export const requirements = [
         "pattern": "^.+$"
       }
     ]
+  },
+  {
+    "id": "VALUE-FILL-TIMES-UNIX-SECONDS",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 36,
+    "source": "convention",
+    "sentence": "Unless said otherwise, times are Unix seconds. GET /executions: created_at (seconds). (conventions)",
+    "operations": [
+      "listExecutions",
+      "listOwnExecutions"
+    ],
+    "trigger": "the public or the caller's fills listed",
+    "condition": "the answer lists fills",
+    "expect": {
+      "status": 200,
+      "also": "each fill's created_at is an integer of Unix seconds, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds",
+        "at": [
+          "/*/created_at",
+          "/models/*/created_at"
+        ]
+      }
+    ]
+  },
+  {
+    "id": "VALUE-HISTORY-TIMES-UNIX-SECONDS",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 37,
+    "source": "convention",
+    "sentence": "Unless said otherwise, times are Unix seconds: a trade's, a loan's, a deposit's, a withdrawal's and a ledger transaction's created_at (and updated_at). (conventions)",
+    "operations": [
+      "listTrades",
+      "listOrderTrades",
+      "closeTrade",
+      "listLoans",
+      "listFundInfos",
+      "listCryptoWithdrawals",
+      "listFiatWithdrawals",
+      "listTransactions"
+    ],
+    "trigger": "trades, loans, deposits, withdrawals or ledger transactions listed, or a trade closed",
+    "condition": "the answer carries one of them, or a page of them",
+    "expect": {
+      "status": 200,
+      "also": "created_at and updated_at are integers of Unix seconds, never milliseconds"
+    },
+    "check": [
+      {
+        "kind": "unix-seconds",
+        "at": [
+          "/created_at",
+          "/updated_at",
+          "/*/created_at",
+          "/*/updated_at",
+          "/models/*/created_at",
+          "/models/*/updated_at"
+        ]
+      }
+    ]
   }
 ] as const;
