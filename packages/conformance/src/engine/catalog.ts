@@ -227,6 +227,25 @@ const authRequirements: ConformanceRequirement[] = [
       'A call through an approved OAuth request whose grant lacks the permission the operation states: 403 naming the permission, and the state is unchanged',
     operations: ['cancelOrder'],
   },
+  {
+    id: 'AUTH-OTHER-USERS-OBJECTS',
+    level: 'MUST',
+    kind: 'auth',
+    profiles: ['auth'],
+    origin:
+      "Each operation's 404 (exchange.openapi.yaml: no order, loan bid, trading account or OAuth request of the caller's has this id)",
+    summary:
+      "Another trader's order, loan bid, trading account and OAuth request named by the caller (read, edited, cancelled, closed, set): 404, as an unknown id is, and each unchanged",
+    operations: [
+      'getOrder',
+      'editOrder',
+      'cancelOrder',
+      'closeLoanBid',
+      'getTradingAccount',
+      'updateTradingAccount',
+      'getOAuthRequest',
+    ],
+  },
   attack(
     'AUTH-PARTNER-DELEGATE-PATH',
     'A partner JWT whose delegate_path names another partner path',

@@ -634,13 +634,14 @@ describe('loans', () => {
     );
   });
 
-  it("borrows from another trader's bids through the sandbox test control, and SKIPs without a second trader", async () => {
+  it("borrows from another trader's bids and names its objects through the sandbox test control, and SKIPs without a second trader", async () => {
     const ids = [
       'LOAN-LOWEST-RATE-FIRST',
       'LOAN-CLOSED-BID-LENDS-NOTHING',
       'LOAN-OWN-BID-NOT-LENT',
       'LOAN-BID-CLOSED-WHILE-LENT',
       'LOAN-BORROWER-PAYS-LENDER',
+      'AUTH-OTHER-USERS-OBJECTS',
     ];
     const report = await runConformance(target, { only: ids, adapter: sandboxTestControl });
     expect(report.results.map((r) => `${r.id} ${r.verdict} ${r.message}`)).toEqual(

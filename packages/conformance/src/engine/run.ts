@@ -16,6 +16,7 @@ import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
 import { orderTradeScenarios } from '../scenarios/order-trades.js';
 import { orderScenarios } from '../scenarios/orders.js';
+import { othersObjectsScenarios } from '../scenarios/others-objects.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -88,6 +89,7 @@ export const scenarios: Scenario[] = [
   ...borrowingScenarios,
   ...lendingScenarios,
   ...lenderScenarios,
+  ...othersObjectsScenarios,
   ...tradingAccountScenarios,
 ];
 

@@ -27,6 +27,25 @@ function signatureValid(jwt: string, secret: string): boolean {
 
 export const authFaults: Fault[] = [
   {
+    name: "another trader's order shown to the caller who names its id",
+    covers: 'AUTH-OTHER-USERS-OBJECTS',
+    testControl: true,
+    response: (() => {
+      // Every order placed, as its answer showed it: what a server reading by id alone finds.
+      const placed = new Map<string, string>();
+      return (request: ProxiedRequest, response: ProxiedResponse): ProxiedResponse => {
+        if (is(request, 'createOrder') && response.status === 200) {
+          placed.set(String((parse(response.body) as Row).id), response.body);
+        }
+        const id = pathname(request).split('/')[2] ?? '';
+        const found = placed.get(id);
+        return is(request, 'getOrder') && response.status === 404 && found !== undefined
+          ? { ...response, status: 200, body: found }
+          : response;
+      };
+    })(),
+  },
+  {
     name: 'a private order call without X-Service-Auth is signed for it',
     covers: 'AUTH-MISSING-HEADER',
     request: async (request, tools) =>
