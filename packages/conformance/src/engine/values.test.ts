@@ -104,6 +104,22 @@ describe('checks of the statements about values', () => {
     ).toEqual(['/payload/client_ref is "b", not "a" as the request gave at /client_ref']);
   });
 
+  it('judges a page newest first by created_at, then by id within one second', () => {
+    const newest = [{ kind: 'newest-first', at: ['/models'] }];
+    const page = (...rows: [number, number][]) => ({
+      models: rows.map(([id, created_at]) => ({ id, created_at })),
+    });
+    const judged = (body: unknown) => judgeValues(newest, body, undefined, context).problems;
+    expect(judged(page([9, 1700000002], [8, 1700000001], [7, 1700000001]))).toEqual([]);
+    expect(judged(page([7, 1700000001], [8, 1700000001]))).toEqual([
+      '/models/1 (id 8 at 1700000001) is newer than /models/0 (id 7 at 1700000001): not newest first',
+    ]);
+    expect(judged(page([9, 1700000001], [3, 1700000002]))).toEqual([
+      '/models/1 (id 3 at 1700000002) is newer than /models/0 (id 9 at 1700000001): not newest first',
+    ]);
+    expect(judged(page([9, 1700000001]))).toEqual([]);
+  });
+
   it('judges the order of a ladder by the first element of each pair, as decimals', () => {
     const ascending = [{ kind: 'ascending', at: ['/bids'] }];
     expect(

@@ -196,6 +196,26 @@ const judges: Record<string, Judge> = {
       : `${pointer} is ${show(value)}, which does not match ${check.pattern}`,
   ascending: ordered(1),
   descending: ordered(-1),
+  'newest-first': ({ pointer, value }) => {
+    if (!Array.isArray(value) || value.length < 2) return undefined;
+    // By time, then by id within one time.
+    const keyOf = (item: unknown): [Decimal, Decimal] => {
+      const row = (item ?? {}) as Record<string, unknown>;
+      return [new Decimal(String(row.created_at)), new Decimal(String(row.id))];
+    };
+    for (let index = 1; index < value.length; index++) {
+      try {
+        const [time, id] = keyOf(value[index]);
+        const [timeBefore, idBefore] = keyOf(value[index - 1]);
+        if ((time.comparedTo(timeBefore) || id.comparedTo(idBefore)) > 0) {
+          return `${pointer}/${index} (id ${id.toFixed()} at ${time.toFixed()}) is newer than ${pointer}/${index - 1} (id ${idBefore.toFixed()} at ${timeBefore.toFixed()}): not newest first`;
+        }
+      } catch {
+        return `${pointer}/${index} has no time and id to order by`;
+      }
+    }
+    return null;
+  },
   'null-when': ({ pointer, value, parent }, check, root) => {
     const when = check.when;
     if (!when) return undefined;

@@ -297,6 +297,10 @@ export const valueFaults: Fault[] = [
     ['listOwnExecutions'],
     (b) => edit(b, '/models/*/created_at', (v) => Number(v) * 1000),
   ),
+  valueFault('VALUE-LISTS-NEWEST-FIRST', 'orders listed oldest first', ['listOrders'], (b) => {
+    const page = b as Row;
+    if (Array.isArray(page.models)) page.models.reverse();
+  }),
   valueFault(
     'VALUE-HISTORY-TIMES-UNIX-SECONDS',
     'ledger transactions timed in milliseconds',

@@ -2495,5 +2495,38 @@ export const requirements = [
         ]
       }
     ]
+  },
+  {
+    "id": "VALUE-LISTS-NEWEST-FIRST",
+    "level": "SHOULD",
+    "table": "values",
+    "row": 38,
+    "source": "convention",
+    "sentence": "Lists the caller's orders, newest first, one page at a time; the caller's fills, transactions, withdrawals, deposits, trades, loan bids and loans likewise, newest first. (conventions)",
+    "operations": [
+      "listOrders",
+      "listOwnExecutions",
+      "listTransactions",
+      "listCryptoWithdrawals",
+      "listFiatWithdrawals",
+      "listFundInfos",
+      "listTrades",
+      "listLoanBids",
+      "listLoans"
+    ],
+    "trigger": "one of the caller's lists read",
+    "condition": "the list holds two rows or more",
+    "expect": {
+      "status": 200,
+      "also": "each row of the page is no newer than the one before it: by created_at, then by id"
+    },
+    "check": [
+      {
+        "kind": "newest-first",
+        "at": [
+          "/models"
+        ]
+      }
+    ]
   }
 ] as const;
