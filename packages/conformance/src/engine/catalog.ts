@@ -1,3 +1,4 @@
+import { bundledDocuments } from '@exchange-kit/contract/documents';
 import {
   describeOrigin,
   type Level,
@@ -57,6 +58,7 @@ export type RequirementKind =
   | 'value'
   | 'response'
   | 'cancel-all-filter'
+  | 'list-filter'
   | 'auth'
   | 'input'
   | 'model'
@@ -178,6 +180,42 @@ function cancelAllFilterRequirements(): ConformanceRequirement[] {
   }));
 }
 
+/**
+ * The filters of GET /orders: its query parameters that keep only the orders they name, as
+ * their descriptions say ("Only orders ...").
+ */
+export function orderListFilterNames(): string[] {
+  const op = operation('listOrders');
+  const item = (bundledDocuments.exchange.paths as Record<string, Record<string, unknown>>)[
+    op.path
+  ];
+  const parameters = ((item?.[op.method.toLowerCase()] as { parameters?: unknown[] } | undefined)
+    ?.parameters ?? []) as unknown[];
+  return parameters
+    .map(
+      (parameter) =>
+        deref('exchange', parameter) as { name?: string; in?: string; description?: string },
+    )
+    .filter((parameter) => parameter.in === 'query' && /^Only /.test(parameter.description ?? ''))
+    .map((parameter) => String(parameter.name));
+}
+
+export function orderListFilterRequirementId(filter: string): string {
+  return `ORDER-LIST-FILTER-${kebabUpper(filter)}`;
+}
+
+function orderListFilterRequirements(): ConformanceRequirement[] {
+  return orderListFilterNames().map((filter) => ({
+    id: orderListFilterRequirementId(filter),
+    level: 'SHOULD',
+    kind: 'list-filter',
+    profiles: ['orders'],
+    origin: `GET /orders ${filter} (exchange.openapi.yaml listOrders, convention)`,
+    summary: `GET /orders with ${filter} lists the caller's orders it names, and none it does not`,
+    operations: ['listOrders'],
+  }));
+}
+
 const attack = (
   id: string,
   summary: string,
@@ -285,6 +323,44 @@ const input = (id: string, summary: string): ConformanceRequirement => ({
   summary: `${summary}: a 4xx answer, never 5xx, and nothing changes`,
   operations: badInputOperations,
 });
+
+/** An order refused for what the rules of createOrder and editOrder name. */
+const refusal = (id: string, summary: string): ConformanceRequirement => ({
+  id,
+  level: 'SHOULD',
+  kind: 'input',
+  profiles: ['orders'],
+  origin: 'createOrder and editOrder (exchange.openapi.yaml: their descriptions and x-error-codes)',
+  summary: `${summary}: 422 naming the field, and nothing is placed or filled`,
+  operations: ['createOrder', 'editOrder'],
+});
+
+const orderRefusalRequirements: ConformanceRequirement[] = [
+  refusal(
+    'ORDER-REFUSED-OFF-TICK',
+    'A price half a tick off, on a new order and on an edit (price)',
+  ),
+  refusal(
+    'ORDER-REFUSED-OFF-QUANTITY-STEP',
+    "A quantity one decimal finer than its base currency's assets_precision (quantity)",
+  ),
+  refusal(
+    'ORDER-REFUSED-POST-ONLY-CROSSING',
+    'A limit_post_only buy at a price that crosses the book (price)',
+  ),
+  refusal(
+    'ORDER-REFUSED-CLIENT-ID-BYTES',
+    'A client_order_id of 36 characters and 72 bytes (client_order_id)',
+  ),
+  refusal(
+    'ORDER-REFUSED-CLIENT-ID-REUSED',
+    'A client_order_id of an order placed and cancelled, used again (client_order_id)',
+  ),
+  refusal(
+    'ORDER-EDIT-PARTIALLY-FILLED-REFUSED',
+    'An edit of a partly filled order, which stays as it was (order)',
+  ),
+];
 
 const inputRequirements: ConformanceRequirement[] = [
   input('INPUT-MALFORMED-JSON', 'A body that is not JSON'),
@@ -493,6 +569,8 @@ export const catalog: readonly ConformanceRequirement[] = [
   ...requirements.filter((row) => !row.check).map(stateTableRequirement),
   ...requirements.filter((row) => row.check).map(stateTableRequirement),
   ...cancelAllFilterRequirements(),
+  ...orderListFilterRequirements(),
+  ...orderRefusalRequirements,
   ...authRequirements,
   ...inputRequirements,
   ...quoteRequirements,

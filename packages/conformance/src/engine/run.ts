@@ -14,8 +14,10 @@ import { lendingScenarios } from '../scenarios/lending.js';
 import { loanBidScenarios } from '../scenarios/loan-bids.js';
 import { modelScenarios } from '../scenarios/model.js';
 import { oauthStateScenarios } from '../scenarios/oauth-states.js';
+import { orderRefusalScenarios } from '../scenarios/order-refusals.js';
 import { orderTradeScenarios } from '../scenarios/order-trades.js';
 import { orderScenarios } from '../scenarios/orders.js';
+import { ordersListedScenarios } from '../scenarios/orders-listed.js';
 import { othersObjectsScenarios } from '../scenarios/others-objects.js';
 import { partnerScenarios } from '../scenarios/partner.js';
 import { readScenarios } from '../scenarios/reads.js';
@@ -90,6 +92,8 @@ export const scenarios: Scenario[] = [
   ...lendingScenarios,
   ...lenderScenarios,
   ...othersObjectsScenarios,
+  ...ordersListedScenarios,
+  ...orderRefusalScenarios,
   ...tradingAccountScenarios,
 ];
 

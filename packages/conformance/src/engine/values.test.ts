@@ -118,6 +118,11 @@ describe('checks of the statements about values', () => {
       '/models/1 (id 3 at 1700000002) is newer than /models/0 (id 9 at 1700000001): not newest first',
     ]);
     expect(judged(page([9, 1700000001]))).toEqual([]);
+    // A record without a time (a loan bid) is ordered by its id.
+    expect(judged({ models: [{ id: 4 }, { id: 5 }] })).toEqual([
+      '/models/1 (id 5) is newer than /models/0 (id 4): not newest first',
+    ]);
+    expect(judged({ models: [{ id: 5 }, { id: 4 }] })).toEqual([]);
   });
 
   it('judges the order of a ladder by the first element of each pair, as decimals', () => {

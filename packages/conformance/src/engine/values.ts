@@ -198,20 +198,24 @@ const judges: Record<string, Judge> = {
   descending: ordered(-1),
   'newest-first': ({ pointer, value }) => {
     if (!Array.isArray(value) || value.length < 2) return undefined;
-    // By time, then by id within one time.
-    const keyOf = (item: unknown): [Decimal, Decimal] => {
+    // By time, then by id within one time; by id alone for records without a time (loan bids).
+    const keyOf = (item: unknown) => {
       const row = (item ?? {}) as Record<string, unknown>;
-      return [new Decimal(String(row.created_at)), new Decimal(String(row.id))];
+      const time = row.created_at === undefined ? undefined : new Decimal(String(row.created_at));
+      return { time, id: new Decimal(String(row.id)) };
     };
     for (let index = 1; index < value.length; index++) {
       try {
-        const [time, id] = keyOf(value[index]);
-        const [timeBefore, idBefore] = keyOf(value[index - 1]);
-        if ((time.comparedTo(timeBefore) || id.comparedTo(idBefore)) > 0) {
-          return `${pointer}/${index} (id ${id.toFixed()} at ${time.toFixed()}) is newer than ${pointer}/${index - 1} (id ${idBefore.toFixed()} at ${timeBefore.toFixed()}): not newest first`;
+        const now = keyOf(value[index]);
+        const before = keyOf(value[index - 1]);
+        const byTime = now.time && before.time ? now.time.comparedTo(before.time) : 0;
+        if ((byTime || now.id.comparedTo(before.id)) > 0) {
+          const at = (key: typeof now) =>
+            `id ${key.id.toFixed()}${key.time ? ` at ${key.time.toFixed()}` : ''}`;
+          return `${pointer}/${index} (${at(now)}) is newer than ${pointer}/${index - 1} (${at(before)}): not newest first`;
         }
       } catch {
-        return `${pointer}/${index} has no time and id to order by`;
+        return `${pointer}/${index} has no id to order by`;
       }
     }
     return null;

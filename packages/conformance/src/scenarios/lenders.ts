@@ -281,8 +281,15 @@ async function checkClosedWhileLent(context: ScenarioContext, lent: Lent): Promi
   const closed = await closeBid(other, bids.dear);
   expectStatus(closed, 200, '200 with the loan bid, closed');
   lent.dearClosed = true;
-  if (bodyOf(closed).status !== 'closed') {
-    failAt(`bid ${bids.dear} is not closed`, closed, 'closed');
+  if (
+    bodyOf(closed).status !== 'closed' ||
+    !decimal(bodyOf(closed).filled_quantity).eq(lentFromDear)
+  ) {
+    failAt(
+      `bid ${bids.dear}, closed, reads ${String(bodyOf(closed).status)} with filled_quantity ${String(bodyOf(closed).filled_quantity)}`,
+      closed,
+      `closed, with filled_quantity what it lent and is not yet repaid, ${lentFromDear.toFixed()}`,
+    );
   }
   const after = await reservedOf(context, currency, other);
   const released = before.reserved.minus(after.reserved);

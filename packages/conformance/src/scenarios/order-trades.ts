@@ -13,7 +13,7 @@ const everyTrade = 'TRADE-ORDER-EVERY-TRADE';
  * A price inside the product's spread, where no order of the book rests: an order placed there
  * is filled only by the run's own order on the other side.
  */
-async function insideSpread(context: ScenarioContext, productId: string): Promise<Decimal> {
+export async function insideSpread(context: ScenarioContext, productId: string): Promise<Decimal> {
   const product = await productOf(context, productId);
   const tick = new Decimal(String(product.tick_size ?? '0.00000001'));
   if (product.market_bid === null || product.market_ask === null)
@@ -24,7 +24,7 @@ async function insideSpread(context: ScenarioContext, productId: string): Promis
   return price;
 }
 
-async function placed(
+export async function placed(
   context: ScenarioContext,
   product: ProductInfo,
   body: Row,
@@ -50,7 +50,7 @@ async function placed(
 }
 
 /** A spot sell of `quantity` at `price`, which only the run's resting buy can fill. */
-async function sellInto(
+export async function sellInto(
   context: ScenarioContext,
   product: ProductInfo,
   quantity: string,

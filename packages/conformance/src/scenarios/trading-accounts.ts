@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { OrderRef, ProductInfo } from '../engine/adapter.js';
+import { type OrderRef, type ProductInfo, restingBuy } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, sameDecimal } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -155,10 +155,33 @@ async function setLeverage(context: ScenarioContext, id: string, level: number):
 
 /**
  * The level is set to another and back: the scenario runs alone, so no other scenario's
- * order meets the other level, and the account is left as it was found.
+ * order meets the other level, and the account is left as it was found. Meanwhile a resting
+ * margin buy that names no leverage_level takes the other level.
  */
-async function checkLeverageSet(context: ScenarioContext, id: string, level: number) {
-  await setLeverage(context, id, level === 1 ? 2 : 1);
+async function checkLeverageSet(
+  context: ScenarioContext,
+  id: string,
+  level: number,
+  product: ProductInfo,
+) {
+  const other = level === 2 ? 3 : 2;
+  await setLeverage(context, id, other);
+  const placed = await context.caller.call('createOrder', {
+    body: { ...restingBuy(product, context.clientOrderId()), trading_type: 'margin' },
+  });
+  expectStatus(placed, 200);
+  const order = bodyOf(placed);
+  try {
+    if (Number(order.leverage_level) !== other) {
+      failAt(
+        `a margin buy naming no leverage_level, placed with trading account ${id} at ${other}, has leverage_level ${String(order.leverage_level)}`,
+        placed,
+        `the account's leverage_level, ${other}`,
+      );
+    }
+  } finally {
+    await context.caller.call('cancelOrder', { path: { order_id: String(order.id) } });
+  }
   await setLeverage(context, id, level);
 }
 
@@ -184,7 +207,7 @@ async function closeTrade(context: ScenarioContext, trade: Row, quantity?: Decim
 async function checkFollows(context: ScenarioContext, product: ProductInfo): Promise<string> {
   const account = await accountOf(context, product);
   const id = String(account.id);
-  await checkLeverageSet(context, id, Number(account.leverage_level));
+  await checkLeverageSet(context, id, Number(account.leverage_level), product);
   const before = await checkFigures(context, id, product.id, 'before the order');
   // Two of the smallest quantity: half of it is a close the exchange takes.
   const order = await context.adapter.placeFilledOrder(

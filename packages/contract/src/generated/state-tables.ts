@@ -654,7 +654,7 @@ export const requirements = [
     "condition": "the order opened a position",
     "expect": {
       "status": 200,
-      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its balance the caller's balance of the funding currency, its equity its balance plus pnl, its free_margin equity less margin, its margin_percent margin over equity (cut to 16 places, 0 when equity is not positive) and its position the long less the short open quantity, and GET /trading_accounts lists it with the same figures; with the trade open its margin is up by the trade's margin_used; before the order, a PUT of another leverage_level and back is what the answer and a read then show"
+      "also": "each time, the account's pnl is the open_pnl (at the mark price) of the caller's open trades of the product in its funding currency, its margin their margin_used, its balance the caller's balance of the funding currency, its equity its balance plus pnl, its free_margin equity less margin, its margin_percent margin over equity (cut to 16 places, 0 when equity is not positive) and its position the long less the short open quantity, and GET /trading_accounts lists it with the same figures; with the trade open its margin is up by the trade's margin_used; before the order, a PUT of another leverage_level and back is what the answer and a read then show, and a margin order naming no leverage_level placed meanwhile takes the other level"
     }
   },
   {
@@ -1042,7 +1042,7 @@ export const requirements = [
     "condition": "the trader holds more of the currency reserved than the bid offers",
     "expect": {
       "status": 200,
-      "also": "the bid reads closed; the trader's reserved balance is down by what the bid did not lend alone, and the loans it made stay open"
+      "also": "the bid reads closed with filled_quantity what it lent; the trader's reserved balance is down by what the bid did not lend alone, and the loans it made stay open"
     }
   },
   {
@@ -2518,7 +2518,7 @@ export const requirements = [
     "condition": "the list holds two rows or more",
     "expect": {
       "status": 200,
-      "also": "each row of the page is no newer than the one before it: by created_at, then by id"
+      "also": "each row of the page is no newer than the one before it: by created_at, then by id (by id alone for a loan bid, which shows no time)"
     },
     "check": [
       {

@@ -1,5 +1,5 @@
-import type { Fault, FaultTools, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
-import { is, type Row, withJson } from './proxied.js';
+import type { Fault, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { is, type Row, withJson, withoutQuery } from './proxied.js';
 
 const queryOf = (request: ProxiedRequest) => new URLSearchParams(request.path.split('?')[1]);
 
@@ -27,14 +27,7 @@ function filterIgnored(operationId: string, param: string, covers: string): Faul
   return {
     name: `${operationId} ignores its ${param} filter`,
     covers,
-    request: async (request: ProxiedRequest, tools: FaultTools) => {
-      const query = queryOf(request);
-      if (!is(request, operationId) || !query.has(param)) return request;
-      query.delete(param);
-      const path = `${request.path.split('?')[0]}${query.size > 0 ? `?${query}` : ''}`;
-      const signed = await tools.sign(path);
-      return { ...request, path, headers: { ...request.headers, 'x-service-auth': signed } };
-    },
+    request: withoutQuery(operationId, param),
   };
 }
 

@@ -3,7 +3,8 @@
  * body or of the response's status and JSON.
  */
 import { findOperation } from '../../engine/spec.js';
-import type { ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
+import { jwtPayload } from '../../signing/forge.js';
+import type { FaultTools, ProxiedRequest, ProxiedResponse } from '../fault-proxy.js';
 
 export type Row = Record<string, unknown>;
 
@@ -84,13 +85,22 @@ export const tradesRead =
       : response;
   };
 
-/** A request of `operationId` sent without its query parameters `names`: a filter ignored. */
+/**
+ * A request of `operationId` sent without its query parameters `names`, signed again for the
+ * path it then has: a filter the server ignores, not a JWT it refuses.
+ */
 export const withoutQuery =
   (operationId: string, ...names: string[]) =>
-  (request: ProxiedRequest): ProxiedRequest => {
+  async (request: ProxiedRequest, tools: FaultTools): Promise<ProxiedRequest> => {
     if (!is(request, operationId)) return request;
-    const [path, query = ''] = request.path.split('?');
+    // Only the suite's own token is signed here: another trader's calls go as they are.
+    const jwt = request.headers['x-service-auth'];
+    if (jwt && jwtPayload(jwt)?.token_id !== tools.target.tokenId) return request;
+    const [path = request.path, query = ''] = request.path.split('?');
     const kept = new URLSearchParams(query);
+    if (!names.some((name) => kept.has(name))) return request;
     for (const name of names) kept.delete(name);
-    return { ...request, path: `${path}?${kept}` };
+    const sent = kept.toString() === '' ? path : `${path}?${kept}`;
+    const signed = await tools.sign(sent);
+    return { ...request, path: sent, headers: { ...request.headers, 'x-service-auth': signed } };
   };

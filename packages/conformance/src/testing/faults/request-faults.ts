@@ -2,10 +2,15 @@
  * Faults of what is asked of orders, Quick Exchange trades and intents: the call is rewritten,
  * or answered, before the server sees it.
  */
-import { cancelAllFilterNames, cancelAllFilterRequirementId } from '../../engine/catalog.js';
+import {
+  cancelAllFilterNames,
+  cancelAllFilterRequirementId,
+  orderListFilterNames,
+  orderListFilterRequirementId,
+} from '../../engine/catalog.js';
 import { requestExamples } from '../../engine/spec.js';
-import type { Fault } from '../fault-proxy.js';
-import { is, parse, pathname, type Row, withBody, withJson } from './proxied.js';
+import type { Fault, ProxiedRequest } from '../fault-proxy.js';
+import { is, parse, pathname, type Row, withBody, withJson, withoutQuery } from './proxied.js';
 
 const example = (operationId: string, name: string) =>
   structuredClone(requestExamples(operationId)[name]) as Row;
@@ -50,6 +55,99 @@ export const requestFaults: Fault[] = [
           : request,
     }),
   ),
+  ...orderListFilterNames().map(
+    (filter): Fault => ({
+      name: `GET /orders ignores its ${filter} filter`,
+      covers: orderListFilterRequirementId(filter),
+      request: withoutQuery('listOrders', filter),
+    }),
+  ),
+  {
+    name: 'a price between ticks is taken to the tick below',
+    covers: 'ORDER-REFUSED-OFF-TICK',
+    request: (request) =>
+      is(request, 'createOrder', 'editOrder')
+        ? withBody(request, (body) =>
+            typeof body.price === 'string' && body.price.includes('.')
+              ? { ...body, price: body.price.split('.')[0] }
+              : undefined,
+          )
+        : request,
+  },
+  {
+    name: "a quantity finer than its currency's step is cut to the step",
+    covers: 'ORDER-REFUSED-OFF-QUANTITY-STEP',
+    request: (request) =>
+      is(request, 'createOrder')
+        ? withBody(request, (body) =>
+            typeof body.quantity === 'string' && (body.quantity.split('.')[1]?.length ?? 0) > 8
+              ? { ...body, quantity: body.quantity.slice(0, body.quantity.indexOf('.') + 9) }
+              : undefined,
+          )
+        : request,
+  },
+  {
+    name: 'a post-only order that would take is placed as a plain limit order',
+    covers: 'ORDER-REFUSED-POST-ONLY-CROSSING',
+    request: (request) =>
+      is(request, 'createOrder')
+        ? withBody(request, (body) =>
+            body.order_type === 'limit_post_only' ? { ...body, order_type: 'limit' } : undefined,
+          )
+        : request,
+  },
+  {
+    name: 'a client_order_id is held to 36 characters, not 36 bytes',
+    covers: 'ORDER-REFUSED-CLIENT-ID-BYTES',
+    request: (request) =>
+      is(request, 'createOrder')
+        ? withBody(request, (body) =>
+            typeof body.client_order_id === 'string' && /[^\x20-\x7e]/.test(body.client_order_id)
+              ? { ...body, client_order_id: body.client_order_id.replace(/[^\x20-\x7e]/g, 'e') }
+              : undefined,
+          )
+        : request,
+  },
+  {
+    name: 'a client_order_id used before is taken again',
+    covers: 'ORDER-REFUSED-CLIENT-ID-REUSED',
+    request: (() => {
+      const used = new Set<string>();
+      return (request: ProxiedRequest) =>
+        is(request, 'createOrder')
+          ? withBody(request, (body) => {
+              const id = body.client_order_id;
+              if (typeof id !== 'string') return undefined;
+              if (!used.has(id)) {
+                used.add(id);
+                return undefined;
+              }
+              // The server sees a fresh id: it places the order it should have refused.
+              return { ...body, client_order_id: `${id.slice(0, 30)}-again` };
+            })
+          : request;
+    })(),
+  },
+  {
+    name: 'an edit of a partly filled order is answered as done',
+    covers: 'ORDER-EDIT-PARTIALLY-FILLED-REFUSED',
+    response: (request, response) =>
+      is(request, 'editOrder') && response.status === 422 && response.body.includes('"order"')
+        ? { ...response, status: 200 }
+        : response,
+  },
+  {
+    name: "a margin order naming no leverage level is placed at 1, not the account's level",
+    covers: 'TRADING-ACCOUNT-FOLLOWS-POSITIONS',
+    request: (request) =>
+      is(request, 'createOrder')
+        ? withBody(request, (body) =>
+            body.trading_type === 'margin' && body.leverage_level === undefined
+              ? { ...body, leverage_level: 1 }
+              : undefined,
+          )
+        : request,
+  },
   {
     name: 'cancel_all ignores combined filters',
     covers: 'ORDER-CANCEL-ALL-MATCHING',
