@@ -562,6 +562,16 @@ const eventRequirements: ConformanceRequirement[] = [
     "After a valid authentication, another user's account channel is refused with pusher:error while the user's own push_channel is granted",
     ['getAccounts'],
   ),
+  event(
+    'EVENTS-MAKER-FILL',
+    'channel userExecutions',
+    "A fill of the caller's resting order, taken by another trader (the adapter's anotherTrader step), reaches the caller's user_executions_cash channel as GET /executions/me lists it",
+  ),
+  event(
+    'EVENTS-MARK-MOVES-PRODUCT',
+    'channel productCash',
+    "A mark price moved (the adapter's moveMarkPrice step) reaches the product's product_cash channel, the product carrying the new mark_price",
+  ),
 ];
 
 /** Every requirement the suite gives a verdict on, state-table rows first, then values. */

@@ -3,6 +3,7 @@ import { authScenarios } from '../scenarios/auth.js';
 import { borrowingScenarios } from '../scenarios/borrowing.js';
 import { depositScenarios } from '../scenarios/deposits.js';
 import { eventScenarios } from '../scenarios/events.js';
+import { eventFillScenarios } from '../scenarios/events-fills.js';
 import { executionScenarios } from '../scenarios/executions.js';
 import { feeScenarios } from '../scenarios/fees.js';
 import { generatedScenarios } from '../scenarios/generated.js';
@@ -94,6 +95,7 @@ export const scenarios: Scenario[] = [
   ...othersObjectsScenarios,
   ...ordersListedScenarios,
   ...orderRefusalScenarios,
+  ...eventFillScenarios,
   ...tradingAccountScenarios,
 ];
 

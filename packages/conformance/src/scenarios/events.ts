@@ -34,7 +34,7 @@ const otherUser = 'EVENTS-OTHER-USER';
 const shown = (frame: ReceivedFrame) => frame.raw.slice(0, 300);
 
 /** Connects, or records the reason there is nothing to check on every requirement given. */
-async function connect(
+export async function connect(
   context: ScenarioContext,
   covers: readonly string[],
 ): Promise<EventsConnection | undefined> {
@@ -47,7 +47,7 @@ async function connect(
 }
 
 /** A /realtime JWT; a nonce overtaken by a call signed beside it is signed again. */
-async function authenticate(context: ScenarioContext, events: EventsConnection) {
+export async function authenticate(context: ScenarioContext, events: EventsConnection) {
   const token = { tokenId: context.target.tokenId, tokenSecret: context.target.tokenSecret };
   for (let attempt = 0; ; attempt++) {
     const from = events.authenticate(await signServiceAuth(token, { path: '/realtime' }));
@@ -63,7 +63,7 @@ async function authenticate(context: ScenarioContext, events: EventsConnection) 
   }
 }
 
-function expectEvent(frame: ReceivedFrame, event: string, why: string): void {
+export function expectEvent(frame: ReceivedFrame, event: string, why: string): void {
   if (frame.event !== event)
     throw new Failure(`${why}: the server sent ${frame.event}`, {
       received: shown(frame),
@@ -71,7 +71,7 @@ function expectEvent(frame: ReceivedFrame, event: string, why: string): void {
     });
 }
 
-async function subscribed(events: EventsConnection, channel: string, why: string) {
+export async function subscribed(events: EventsConnection, channel: string, why: string) {
   const answer = await events.answer(events.subscribe(channel), channel);
   expectEvent(answer, protocolEvents.subscriptionSucceeded, why);
 }

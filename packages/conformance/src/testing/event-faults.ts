@@ -74,6 +74,28 @@ const isPrivate = (channel: string) => {
 
 export const eventFaults: Fault[] = [
   {
+    name: "a fill reaches its taker's own executions channel, never its maker's",
+    covers: 'EVENTS-MAKER-FILL',
+    testControl: true,
+    serverFrame: serverFrames((frame) => {
+      if (channelOf(frame.channel ?? '')?.name !== 'userExecutions') return undefined;
+      const data = dataOf(frame);
+      return data.my_side !== undefined && data.my_side !== data.taker_side ? [] : undefined;
+    }),
+  },
+  {
+    name: "a perpetual's product channel never publishes, its mark moved or not",
+    covers: 'EVENTS-MARK-MOVES-PRODUCT',
+    testControl: true,
+    serverFrame: serverFrames((frame) =>
+      channelOf(frame.channel ?? '')?.name === 'productCash' &&
+      !frame.event.startsWith('pusher') &&
+      dataOf(frame).mark_price !== undefined
+        ? []
+        : undefined,
+    ),
+  },
+  {
     name: 'the greeting carries no socket_id',
     covers: 'EVENTS-GREETING',
     serverFrame: serverFrames((frame) => {
