@@ -10,7 +10,7 @@ const kinds: Record<ConformanceRequirement['kind'], string> = {
   'state-table': 'State-table rows',
   value: 'Values of fields',
   'cancel-all-filter': 'cancel_all filters',
-  'list-filter': 'GET /orders filters',
+  'list-filter': 'List filters',
   response: 'Responses against the spec',
   auth: 'Authentication attacks',
   input: 'Bad input',

@@ -204,6 +204,18 @@ export function orderListFilterRequirementId(filter: string): string {
   return `ORDER-LIST-FILTER-${kebabUpper(filter)}`;
 }
 
+/** The filters of the partner's transaction list, and the count its selection gives. */
+const partnerListFilters: ConformanceRequirement = {
+  id: 'PARTNER-LIST-FILTERS',
+  level: 'SHOULD',
+  kind: 'list-filter',
+  profiles: ['partner-transactions'],
+  origin: 'GET /api/v1/partner/{public_api_key}/transactions (partner.openapi.yaml, convention)',
+  summary:
+    "The partner's transactions listed by status, and between min_ts and max_ts (inclusive), are those the filters name and no other, and selection.count is how many are listed",
+  operations: ['listPartnerTransactions'],
+};
+
 function orderListFilterRequirements(): ConformanceRequirement[] {
   return orderListFilterNames().map((filter) => ({
     id: orderListFilterRequirementId(filter),
@@ -262,8 +274,8 @@ const authRequirements: ConformanceRequirement[] = [
     profiles: ['auth'],
     origin: 'Authentication (x-permission of each operation in the spec; the sandbox)',
     summary:
-      'A call through an approved OAuth request whose grant lacks the permission the operation states: 403 naming the permission, and the state is unchanged',
-    operations: ['cancelOrder'],
+      'A call through an approved OAuth request whose grant lacks the permission the operation states: 403 naming the permission, and the state is unchanged; one to an operation that takes no delegated call (no permission): 403',
+    operations: ['cancelOrder', 'getOAuthRequest'],
   },
   {
     id: 'AUTH-OTHER-USERS-OBJECTS',
@@ -580,6 +592,7 @@ export const catalog: readonly ConformanceRequirement[] = [
   ...requirements.filter((row) => row.check).map(stateTableRequirement),
   ...cancelAllFilterRequirements(),
   ...orderListFilterRequirements(),
+  partnerListFilters,
   ...orderRefusalRequirements,
   ...authRequirements,
   ...inputRequirements,

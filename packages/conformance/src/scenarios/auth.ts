@@ -1,5 +1,5 @@
 import { operationTable } from '@exchange-kit/contract/exchange';
-import { serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
+import { type OAuthRequestIds, serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
 import { type OrderRef, restingBuy } from '../engine/adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../engine/context.js';
 import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
@@ -252,6 +252,20 @@ async function approvedGrant(context: ScenarioContext) {
   return { ids, permissions: Array.isArray(permissions) ? permissions.map(String) : [] };
 }
 
+/**
+ * An operation that takes no delegated call at all (no permission in the spec), the grant's
+ * own OAuth request read through the grant: 403, as a grant lacking a permission is.
+ */
+async function noDelegatedCall(context: ScenarioContext, ids: OAuthRequestIds): Promise<string> {
+  if (operationTable.getOAuthRequest.permission !== null) return '';
+  const answered = await context.caller.call('getOAuthRequest', {
+    path: { oauth_request_public_id: ids.publicId },
+    auth: { kind: 'oauth', ids },
+  });
+  expectStatus(answered, 403, '403: getOAuthRequest takes no delegated call');
+  return '; getOAuthRequest, which takes no delegated call, refused with 403 through the grant';
+}
+
 const beyondGrant: Scenario = {
   name: 'a call through an OAuth grant that lacks the permission the operation states',
   profile: 'auth',
@@ -285,7 +299,8 @@ const beyondGrant: Scenario = {
         });
       }
       await expectUnchanged(context, order, before, answered);
-      return `refused with 403 naming ${needed}; the order unchanged`;
+      const none = await noDelegatedCall(context, ids);
+      return `refused with 403 naming ${needed}; the order unchanged${none}`;
     });
   },
 };

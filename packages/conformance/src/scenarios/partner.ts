@@ -1,8 +1,8 @@
 import { operationTable } from '@exchange-kit/contract/partner';
-import type { RequirementId } from '@exchange-kit/contract/state-tables';
+import { type RequirementId, statesWith } from '@exchange-kit/contract/state-tables';
 import type { SessionCredentials } from '@exchange-kit/core/auth';
 import { bodyOf, expectStatus, isClientError } from '../engine/context.js';
-import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { Failure, fixtureFailed, type RecordedCall, SetupError, Skip } from '../engine/outcome.js';
 import { requestExamples } from '../engine/spec.js';
 import { expected } from './expected.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
@@ -266,7 +266,7 @@ const intentStrategies: Scenario = {
   name: 'fulfil ONE_TO_ONE_ATTEMPTED and ONE_TO_MANY intents',
   profile: 'partner-transactions',
   requires: ['partner-sessions'],
-  covers: ['INTENT-ONE-TO-ONE-CONSUMED', 'INTENT-ONE-TO-MANY-REUSABLE'],
+  covers: ['INTENT-ONE-TO-ONE-CONSUMED', 'INTENT-ONE-TO-MANY-REUSABLE', 'PARTNER-LIST-FILTERS'],
   async run(context) {
     const session = await partnerSession(context);
     const once = await createIntent(context, 'reusable', {
@@ -340,8 +340,80 @@ const intentStrategies: Scenario = {
       }
       return `${found.length} transactions, each with the intent's partner fields`;
     });
+    await context.evidence.check(listFilters, () => checkListFilters(context, attempts));
   },
 };
+
+const listFilters = 'PARTNER-LIST-FILTERS';
+
+/**
+ * The partner's transactions listed by the status of one made here and by its own creation
+ * time as both bounds (inclusive): each lists it, and only transactions of that status or
+ * time; `selection.count` is the number listed.
+ */
+async function checkListFilters(context: ScenarioContext, attempts: RecordedCall[]) {
+  const made = attempts.map(payloadOf).find((payload) => payload.transaction_id !== undefined);
+  if (!made) throw new Skip('no transaction was made to list');
+  const id = String(made.transaction_id);
+  // As the run's own transactions list it: its created_at and its status now.
+  const run = await context.caller.call('listPartnerTransactions', {
+    path: { public_api_key: context.target.publicApiKey },
+    query: { min_ts: String(context.startedAt) },
+  });
+  expectStatus(run, operationTable.listPartnerTransactions.status);
+  const shown = ((payloadOf(run).transactions as Row[] | undefined) ?? []).find(
+    (row) => String(row.transaction_id) === id,
+  );
+  if (!shown) {
+    throw new Failure(`transaction ${id}, made in this run, is not listed from its start on`, {
+      received: run.responseText.slice(0, 300),
+      documented: `transaction ${id} among those created at or after min_ts ${context.startedAt}`,
+      call: run,
+    });
+  }
+  const at = String(shown.created_at);
+  // A status it is not in, for a list that must leave it out.
+  const other = statesWith('transaction', 'terminal').find((state) => state !== shown.status);
+  const since = String(context.startedAt);
+  const filters: [string, Record<string, string>, (row: Row) => boolean][] = [
+    ['status', { status: String(shown.status) }, (row) => row.status === shown.status],
+    ['min_ts and max_ts', { min_ts: at, max_ts: at }, (row) => String(row.created_at) === at],
+    ...(other === undefined
+      ? []
+      : [
+          [
+            'another status',
+            { status: other, min_ts: since },
+            (row: Row) => row.status === other,
+          ] satisfies [string, Record<string, string>, (row: Row) => boolean],
+        ]),
+  ];
+  for (const [name, query, picks] of filters) {
+    const listed = await context.caller.call('listPartnerTransactions', {
+      path: { public_api_key: context.target.publicApiKey },
+      query,
+    });
+    expectStatus(listed, operationTable.listPartnerTransactions.status);
+    const payload = payloadOf(listed);
+    const rows = (payload.transactions as Row[] | undefined) ?? [];
+    const stray = rows.find((row) => !picks(row));
+    // Listed where it belongs, and only there.
+    const listedIt = rows.some((row) => String(row.transaction_id) === id) === picks(shown);
+    const count = (payload.selection as Row | undefined)?.count;
+    if (stray || !listedIt || Number(count) !== rows.length) {
+      throw new Failure(`the transactions listed by ${name} (${new URLSearchParams(query)})`, {
+        received: stray
+          ? `transaction ${String(stray.transaction_id)}, ${String(stray.status)} at ${String(stray.created_at)}`
+          : !listedIt
+            ? `transaction ${id} ${picks(shown) ? 'left out' : 'listed'}`
+            : `selection.count ${String(count)} for ${rows.length} transactions`,
+        documented: `transaction ${id} among those the filter names alone (bounds inclusive), selection.count the number listed`,
+        call: listed,
+      });
+    }
+  }
+  return `transaction ${id} listed by its status and by its created_at as both bounds, count as listed`;
+}
 
 const clientRefOtherSessionId = 'AUTH-CLIENT-REF-OTHER-SESSION';
 

@@ -27,6 +27,11 @@ function signatureValid(jwt: string, secret: string): boolean {
 
 export const authFaults: Fault[] = [
   {
+    name: 'an operation no OAuth grant covers is refused as unauthenticated, 401 for 403',
+    covers: 'AUTH-OAUTH-BEYOND-GRANT',
+    response: status(403, 401, 'getOAuthRequest'),
+  },
+  {
     name: "another trader's order shown to the caller who names its id",
     covers: 'AUTH-OTHER-USERS-OBJECTS',
     testControl: true,

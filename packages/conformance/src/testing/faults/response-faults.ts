@@ -249,6 +249,24 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: "the partner's transaction list counts one more than it lists",
+    covers: 'PARTNER-LIST-FILTERS',
+    response: (request, response) =>
+      is(request, 'listPartnerTransactions') && response.status === 200
+        ? withJson(response, (body) => {
+            const payload = (body as Row).payload as Row;
+            const selection = payload.selection as Row;
+            return {
+              ...(body as Row),
+              payload: {
+                ...payload,
+                selection: { ...selection, count: Number(selection.count) + 1 },
+              },
+            };
+          })
+        : response,
+  },
+  {
     name: "an order's fee off in its last digit",
     covers: 'ORDER-FEE-SUMS-CHARGES',
     response: (request, response) =>
