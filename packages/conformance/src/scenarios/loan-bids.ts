@@ -54,6 +54,46 @@ export async function listedBid(
 
 const rate = '0.0001';
 
+/**
+ * A bid of another funded crypto currency, when there is one, stays out of the list of
+ * `currency`'s bids, which lists that currency's alone; it is closed after.
+ */
+async function checkListedByCurrency(context: ScenarioContext, currency: string): Promise<void> {
+  const read = await context.caller.call('listCryptoAccounts', {});
+  expectStatus(read, 200);
+  const other = ((Array.isArray(read.json) ? read.json : []) as Row[]).find(
+    (account) =>
+      account.currency !== currency &&
+      new Decimal(String(account.balance))
+        .minus(String(account.reserved_balance))
+        .gte(quantity.times(2)),
+  )?.currency;
+  if (typeof other !== 'string') return;
+  const created = await context.caller.call('createLoanBid', {
+    body: { loan_bid: { currency: other, rate, quantity: quantity.toFixed() } },
+  });
+  expectStatus(created, 200, `200 with a bid of ${other}, live`);
+  const id = String(bodyOf(created).id);
+  try {
+    const listed = await context.caller.call('listLoanBids', {
+      query: { currency, limit: '1000' },
+    });
+    expectStatus(listed, 200);
+    const stray = ((bodyOf(listed).models as Row[] | undefined) ?? []).find(
+      (bid) => bid.currency !== currency,
+    );
+    if (stray) {
+      failAt(
+        `GET /loan_bids?currency=${currency} lists bid ${String(stray.id)} of ${String(stray.currency)}`,
+        listed,
+        `the caller's ${currency} bids alone`,
+      );
+    }
+  } finally {
+    await context.caller.call('closeLoanBid', { path: { loan_bid_id: id } });
+  }
+}
+
 async function checkReserves(context: ScenarioContext): Promise<string> {
   const currency = await fundedCurrency(context);
   const before = await reservedOf(context, currency);
@@ -88,6 +128,7 @@ async function checkReserves(context: ScenarioContext): Promise<string> {
         failAt(`bid ${id} is listed with ${field} ${String(row?.[field])}`, listed, asked);
       }
     }
+    await checkListedByCurrency(context, currency);
     // Nothing here is lent before the bid closes, so only the response's shape is judged
     // (RESPONSE-LIST-LOANS), on the loans of the currency the bid offers.
     await context.caller.call('listLoans', { query: { currency, limit: '1000' } });

@@ -96,4 +96,33 @@ const oauthStates: Scenario = {
   },
 };
 
-export const oauthStateScenarios: Scenario[] = [oauthStates];
+const expired = 'OAUTH-EXPIRED';
+
+/**
+ * A pending request, the clock a day on past its expires: it reads expired, and its user's
+ * approval is refused with 404, the request still expired.
+ */
+async function checkExpired(context: ScenarioContext): Promise<string> {
+  const request = await pendingRequest(context, 'expired');
+  await context.adapter.advanceClock(context.adapterContext, 86_400);
+  await expectState(context, request, 'expired');
+  const privateId = request.apiChallengeHref.match(/\/oauth\/([^/]+)\/approve$/)?.[1];
+  const approved = await context.caller.call('approveOAuthRequest', {
+    path: { oauth_request_private_id: decodeURIComponent(privateId ?? request.privateId) },
+  });
+  expectStatus(approved, 404, '404: no open OAuth request has this private id (expired)');
+  await expectState(context, request, 'expired');
+  return 'a day on, the pending request reads expired and its approval is refused with 404';
+}
+
+const oauthExpiry: Scenario = {
+  name: 'an OAuth request left pending past its expires',
+  profile: 'oauth',
+  covers: [expired],
+  needs: [{ step: 'advanceClock' }],
+  // It moves the exchange's clock a day on.
+  exclusive: true,
+  run: (context) => context.evidence.check(expired, () => checkExpired(context)).then(),
+};
+
+export const oauthStateScenarios: Scenario[] = [oauthStates, oauthExpiry];

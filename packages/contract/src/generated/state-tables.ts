@@ -505,6 +505,27 @@ export const requirements = [
     }
   },
   {
+    "id": "OAUTH-EXPIRED",
+    "level": "SHOULD",
+    "table": "oauth-request",
+    "row": 4,
+    "source": "convention",
+    "operations": [
+      "getOAuthRequest",
+      "approveOAuthRequest"
+    ],
+    "given": [
+      "pending"
+    ],
+    "trigger": "the exchange's clock moves a day on (the adapter's advanceClock step), past a pending request's expires, then its user approves it at its api_challenge_href",
+    "condition": "the request was not approved before it expired",
+    "expect": {
+      "status": 200,
+      "next": "expired",
+      "also": "GET /system/oauth_requests/{oauth_request_public_id} reads expired, and the approval is refused with 404 (no open request has the private id), the request still expired"
+    }
+  },
+  {
     "id": "FILL-SEEN-BY-EACH-SIDE",
     "level": "SHOULD",
     "table": "fills",
@@ -916,7 +937,7 @@ export const requirements = [
     "condition": "quantity within the free balance of the crypto currency",
     "expect": {
       "status": 200,
-      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live with the rate and quantity asked, every digit; once closed it reads closed, and is listed so if it is listed, and the reserved balance is as before"
+      "also": "while the bid is live the reserved balance of the currency is up by its quantity, the reserved details show it (holder_type loan_bid, the bid's id, its quantity) and it is listed live with the rate and quantity asked, every digit, where a bid of another currency is not; once closed it reads closed, and is listed so if it is listed, and the reserved balance is as before"
     }
   },
   {

@@ -9,9 +9,15 @@ import {
   status,
   tradesRead,
   withJson,
+  withoutQuery,
 } from './proxied.js';
 
 export const loanBidFaults: Fault[] = [
+  {
+    name: 'the loan bids are listed whatever currency is asked',
+    covers: 'LOAN-BID-RESERVES',
+    request: withoutQuery('listLoanBids', 'currency'),
+  },
   {
     name: 'the reserved balance details leave out the loan bids',
     covers: 'LOAN-BID-RESERVES',

@@ -4,6 +4,15 @@ import { is, type Row, withJson } from './proxied.js';
 /** Denied, pending and state reads of OAuth requests, as the conventions name them. */
 export const oauthStateFaults: Fault[] = [
   {
+    name: 'an OAuth request past its expires still reads pending',
+    covers: 'OAUTH-EXPIRED',
+    testControl: true,
+    response: (request, response) =>
+      is(request, 'getOAuthRequest') && response.status === 200
+        ? { ...response, body: response.body.replace('"status":"expired"', '"status":"pending"') }
+        : response,
+  },
+  {
     name: 'a pending OAuth request is refused as any bad credential is, naming nothing',
     covers: 'OAUTH-PENDING-REFUSED',
     response: (request, response) =>
