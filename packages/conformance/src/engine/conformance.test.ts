@@ -705,8 +705,12 @@ describe('the transaction model', () => {
 
 describeConformance('the vitest helper', () => target, {
   profiles: ['loan-book', 'oauth'],
-  // Denying an OAuth request goes through the sandbox's test control, so nothing is skipped.
-  adapter: { denyOAuthRequest: sandboxTestControl.denyOAuthRequest },
+  // Denying an OAuth request, and letting one expire, go through the sandbox's test control,
+  // so nothing is skipped.
+  adapter: {
+    denyOAuthRequest: sandboxTestControl.denyOAuthRequest,
+    advanceClock: sandboxTestControl.advanceClock,
+  },
 });
 
 describe('the CLI against the sandbox', () => {

@@ -277,13 +277,44 @@ async function checkPageNumbers(
   }
 }
 
+/** The order's quantity doubled by an edit: its hold among the reserved details doubles. */
+async function checkHoldFollowsEdit(
+  context: ScenarioContext,
+  order: OrderRef,
+  held: { currency: string; amount: Decimal },
+): Promise<void> {
+  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
+  expectStatus(read, 200);
+  const quantity = new Decimal(String(bodyOf(read).quantity)).times(2).toFixed();
+  const edited = await context.caller.call('editOrder', {
+    path: { order_id: String(order.id) },
+    body: { quantity },
+  });
+  expectStatus(edited, 200);
+  const details = await context.caller.call('getReservedBalanceDetails', {
+    path: { currency: held.currency },
+  });
+  expectStatus(details, 200);
+  const now = ((bodyOf(details).details as Row[] | undefined) ?? []).find(
+    (detail) => detail.holder_type === 'order' && String(detail.id) === String(order.id),
+  );
+  const doubled = held.amount.times(2);
+  if (!now || !new Decimal(String(now.amount)).eq(doubled)) {
+    failAt(
+      `order ${order.id}, its quantity doubled to ${quantity} by an edit, holds ${String(now?.amount)} ${held.currency}, ${held.amount.toFixed()} before`,
+      details,
+      `its hold doubled, ${doubled.toFixed()}`,
+    );
+  }
+}
+
 async function checkDetailed(context: ScenarioContext): Promise<string> {
   const order = await context.liveOrder({});
   const accounts = [
     ...arrayOf(await context.caller.call('listFiatAccounts', {})),
     ...arrayOf(await context.caller.call('listCryptoAccounts', {})),
   ];
-  let holding = false;
+  let holding: { currency: string; amount: Decimal } | undefined;
   for (const account of accounts) {
     const currency = String(account.currency);
     const read = await context.caller.call('getReservedBalanceDetails', { path: { currency } });
@@ -301,11 +332,13 @@ async function checkDetailed(context: ScenarioContext): Promise<string> {
         'the three equal',
       );
     }
-    holding ||= details.some(
+    const held = details.find(
       (detail) => detail.holder_type === 'order' && String(detail.id) === String(order.id),
     );
+    if (held) holding = { currency, amount: new Decimal(String(held.amount)) };
   }
   if (!holding) throw new Failure(`live order ${order.id} holds no reserved balance`, {});
+  await checkHoldFollowsEdit(context, order, holding);
   // Opening a fiat account the caller has answers it: read for its shape, which the response
   // check holds, without opening one the run would leave behind.
   const fiat = accounts.find((account) => account.currency_type === 'fiat');

@@ -899,7 +899,7 @@ export const requirements = [
     "condition": "the caller has a live order",
     "expect": {
       "status": 200,
-      "also": "the details' amounts sum to reserved_balance, which is the account's reserved_balance, and the live order is among the holders (holder_type order, its id)"
+      "also": "the details' amounts sum to reserved_balance, which is the account's reserved_balance, and the live order is among the holders (holder_type order, its id); once an edit doubles its quantity, its hold is doubled"
     }
   },
   {

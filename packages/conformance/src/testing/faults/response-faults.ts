@@ -186,6 +186,25 @@ export const responseFaults: Fault[] = [
         : response,
   },
   {
+    name: "an order's hold stays what it was when placed, whatever an edit changes",
+    covers: 'RESERVED-IS-DETAILED',
+    response: (() => {
+      const placed = new Map<string, unknown>();
+      return (request: ProxiedRequest, response: ProxiedResponse) =>
+        is(request, 'getReservedBalanceDetails') && response.status === 200
+          ? withJson(response, (body) => ({
+              ...(body as Row),
+              details: (((body as Row).details as Row[] | undefined) ?? []).map((detail) => {
+                if (detail.holder_type !== 'order') return detail;
+                const id = String(detail.id);
+                if (!placed.has(id)) placed.set(id, detail.amount);
+                return { ...detail, amount: placed.get(id) };
+              }),
+            }))
+          : response;
+    })(),
+  },
+  {
     name: 'the reserved balance details leave out the orders',
     covers: 'RESERVED-IS-DETAILED',
     response: (request, response) =>
