@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { restingBuy } from '../engine/adapter.js';
 import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
-import { insideSpread, placed, sellInto } from './order-trades.js';
+import { halfFilledBuy } from './order-trades.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { listOf, type Row } from './trades.js';
 import { productOf } from './trades-at-mark.js';
@@ -150,16 +150,9 @@ async function checkIdReused(context: ScenarioContext): Promise<string> {
 /** An edit of a partly filled order is refused naming the order, the order unchanged. */
 async function checkPartlyFilled(context: ScenarioContext): Promise<string> {
   const { primary } = await context.market();
-  const price = await insideSpread(context, primary.id);
-  const { ref } = await placed(context, primary, {
-    side: 'buy',
-    quantity: new Decimal(primary.quantity).times(2).toFixed(),
-    price: price.toFixed(),
-    trading_type: 'spot',
-  });
+  const { ref, price } = await halfFilledBuy(context, primary);
   const order_id = String(ref.id);
   try {
-    await sellInto(context, primary, primary.quantity, price);
     return await refusedWhilePartlyFilled(context, order_id, price);
   } finally {
     // Cancelled now: it rests inside the spread, where later scenarios place their own.

@@ -69,6 +69,31 @@ export async function sellInto(
   return ref;
 }
 
+/**
+ * A spot buy of two lots of the caller's inside the spread, half filled by its own sell: a
+ * partly filled order, and the price it rests at, which the caller cancels when done with it.
+ * When the sell cannot fill it (a Skip), the buy is cancelled before the Skip goes on.
+ */
+export async function halfFilledBuy(
+  context: ScenarioContext,
+  product: ProductInfo,
+): Promise<{ ref: OrderRef; price: Decimal }> {
+  const price = await insideSpread(context, product.id);
+  const { ref } = await placed(context, product, {
+    side: 'buy',
+    quantity: new Decimal(product.quantity).times(2).toFixed(),
+    price: price.toFixed(),
+    trading_type: 'spot',
+  });
+  try {
+    await sellInto(context, product, product.quantity, price);
+  } catch (error) {
+    await context.caller.call('cancelOrder', { path: { order_id: String(ref.id) } });
+    throw error;
+  }
+  return { ref, price };
+}
+
 const orderTrades = (context: ScenarioContext, order: OrderRef) =>
   context.caller.call('listOrderTrades', { path: { order_id: String(order.id) } });
 

@@ -1,10 +1,9 @@
 import { hasFlag } from '@exchange-kit/contract/state-tables';
-import { Decimal } from 'decimal.js';
 import type { OrderFixture, OrderRef } from '../engine/adapter.js';
 import { orderListFilterNames, orderListFilterRequirementId } from '../engine/catalog.js';
 import { bodyOf, expectStatus, failAt } from '../engine/context.js';
 import { Skip } from '../engine/outcome.js';
-import { insideSpread, placed, sellInto } from './order-trades.js';
+import { halfFilledBuy } from './order-trades.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { listOf, type Row } from './trades.js';
 
@@ -33,15 +32,7 @@ async function ordersOfEachKind(context: ScenarioContext): Promise<Row[]> {
   const refs: OrderRef[] = [];
   for (const fixture of fixtures) refs.push(await context.liveOrder(fixture));
   try {
-    const price = await insideSpread(context, primary.id);
-    const { ref } = await placed(context, primary, {
-      side: 'buy',
-      quantity: new Decimal(primary.quantity).times(2).toFixed(),
-      price: price.toFixed(),
-      trading_type: 'spot',
-    });
-    refs.push(ref);
-    await sellInto(context, primary, primary.quantity, price);
+    refs.push((await halfFilledBuy(context, primary)).ref);
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
   }

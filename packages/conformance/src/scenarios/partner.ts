@@ -54,13 +54,13 @@ export async function createIntent(
   name: string,
   changes: Row,
 ): Promise<RecordedCall> {
+  // The examples' expiry lies in the past; a fixture must be fulfillable unless it says when.
+  const { expires_at: _, ...fromExample } = example('createIntent', name) as Row;
   const body: Row = {
-    ...example('createIntent', name),
+    ...fromExample,
     public_api_key: context.target.publicApiKey,
     ...changes,
   };
-  // The examples' expiry lies in the past; a fixture must be fulfillable.
-  delete body.expires_at;
   for (const [key, value] of Object.entries(body)) if (value === undefined) delete body[key];
   const created = await context.caller.call('createIntent', {
     path: { public_api_key: context.target.publicApiKey },
@@ -415,6 +415,84 @@ async function checkListFilters(context: ScenarioContext, attempts: RecordedCall
   return `transaction ${id} listed by its status and by its created_at as both bounds, count as listed`;
 }
 
+const intentExpired = 'INTENT-EXPIRED-REFUSED';
+
+/** The refusal names `field` as expired. */
+function expectExpired(call: RecordedCall, field: string, what: string): void {
+  const errors = (bodyOf(call).errors ?? {}) as Row;
+  const named = errors[field] ?? (errors.config as Row | undefined)?.[field.replace('config.', '')];
+  if (call.status !== 422 || !Array.isArray(named) || !named.includes('expired')) {
+    throw new Failure(`${what} answered ${call.status}`, {
+      received: call.responseText.slice(0, 300),
+      documented: `422 naming ${field} expired`,
+      call,
+    });
+  }
+}
+
+/**
+ * An intent that expires a minute after it is made, by the server's clock: a session naming
+ * it is created; the clock a day on, a session naming it and intent_to_trade with it are each
+ * refused naming it expired, and no transaction of it is made.
+ */
+async function checkIntentExpired(context: ScenarioContext): Promise<string> {
+  const session = await partnerSession(context);
+  const probe = await createIntent(context, 'reusable', {
+    strategy: 'ONE_TO_MANY',
+    partner_order_id: `${context.runId}-clock`,
+  });
+  expectStatus(probe, operationTable.createIntent.status);
+  const expiresAt = Number(payloadOf(probe).created_at) + 60_000;
+  const made = await createIntent(context, 'reusable', {
+    strategy: 'ONE_TO_MANY',
+    partner_order_id: `${context.runId}-expiring`,
+    expires_at: expiresAt,
+  });
+  expectStatus(made, operationTable.createIntent.status);
+  const intentId = String(payloadOf(made).id);
+  const named = () =>
+    context.caller.call('createSession', {
+      body: {
+        ...example('createSession', 'minimal'),
+        public_api_key: context.target.publicApiKey,
+        config: {
+          public_api_key: context.target.publicApiKey,
+          config_version: '1.2',
+          intent_id: intentId,
+        },
+      },
+    });
+  expectStatus(await named(), operationTable.createSession.status, 'a session naming the intent');
+  await context.adapter.advanceClock(context.adapterContext, 86_400);
+  expectExpired(await named(), 'config.intent_id', 'a session naming the expired intent');
+  expectExpired(await trade(context, session, intentId), 'intent_id', 'intent_to_trade with it');
+  const listed = await context.caller.call('listPartnerTransactions', {
+    path: { public_api_key: context.target.publicApiKey },
+    query: { intent_id: intentId },
+  });
+  expectStatus(listed, operationTable.listPartnerTransactions.status);
+  const transactions = (payloadOf(listed).transactions as Row[] | undefined) ?? [];
+  if (transactions.length > 0) {
+    throw new Failure(`the expired intent ${intentId} has ${transactions.length} transaction(s)`, {
+      received: listed.responseText.slice(0, 300),
+      documented: 'none: an expired intent is fulfilled by no transaction',
+      call: listed,
+    });
+  }
+  return `intent ${intentId}, expired a day ago, refused for a session and for intent_to_trade`;
+}
+
+const intentExpiry: Scenario = {
+  name: 'an intent past its expires_at',
+  profile: 'partner-transactions',
+  requires: ['partner-sessions'],
+  covers: [intentExpired],
+  needs: [{ step: 'advanceClock' }],
+  // It moves the exchange's clock a day on.
+  exclusive: true,
+  run: (context) => context.evidence.check(intentExpired, () => checkIntentExpired(context)).then(),
+};
+
 const clientRefOtherSessionId = 'AUTH-CLIENT-REF-OTHER-SESSION';
 
 /**
@@ -498,6 +576,7 @@ const quantity2FromQuote: Scenario = {
 };
 
 export const partnerScenarios: Scenario[] = [
+  intentExpiry,
   intentDefault,
   tradeStates,
   intentStrategies,

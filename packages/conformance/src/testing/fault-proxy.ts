@@ -100,9 +100,15 @@ export async function startFaultProxy(upstream: Target): Promise<FaultProxy> {
         body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
         signal: AbortSignal.timeout(10_000),
       });
+      // The server's Date goes on: what the suite judges by the server's clock (a quote's
+      // expiry once test control moved it) must not read the proxy's.
+      const date = response.headers.get('date');
       return {
         status: response.status,
-        headers: { 'content-type': response.headers.get('content-type') ?? 'text/plain' },
+        headers: {
+          'content-type': response.headers.get('content-type') ?? 'text/plain',
+          ...(date ? { date } : {}),
+        },
         body: await response.text(),
       };
     },

@@ -58,6 +58,10 @@ export const tables = {
       }
     }
   },
+  "intent": {
+    "title": "Intent",
+    "section": "partner.openapi.yaml / Intent (conventions)"
+  },
   "oauth-request": {
     "title": "OAuth request",
     "section": "exchange.openapi.yaml / OAuthRequestStatus (conventions)",
@@ -441,6 +445,23 @@ export const requirements = [
       "status": 202,
       "next": "ONE_TO_MANY",
       "also": "every attempt creates a transaction carrying the intent's partner_order_id, partner_ref and partner_tags"
+    }
+  },
+  {
+    "id": "INTENT-EXPIRED-REFUSED",
+    "level": "SHOULD",
+    "table": "intent",
+    "row": 1,
+    "source": "convention",
+    "operations": [
+      "createSession",
+      "intentToTrade"
+    ],
+    "trigger": "the exchange's clock moves a day on (the adapter's advanceClock step) past an intent's expires_at, a minute after it was created; then POST /api/v1/session with config.intent_id of it, and intent_to_trade with it",
+    "condition": "the intent is one a transaction could fulfil before it expired",
+    "expect": {
+      "status": 422,
+      "also": "before the clock moved, a session naming the intent was created; after, each refusal names the intent (config.intent_id, intent_id) as expired, and no transaction of it is made"
     }
   },
   {

@@ -264,6 +264,19 @@ export const requestFaults: Fault[] = [
         : request,
   },
   {
+    name: 'an intent is made without the expiry it asks for',
+    covers: 'INTENT-EXPIRED-REFUSED',
+    testControl: true,
+    request: (request) =>
+      is(request, 'createIntent')
+        ? withBody(request, (body) => {
+            if (body.expires_at === undefined) return undefined;
+            delete body.expires_at;
+            return body;
+          })
+        : request,
+  },
+  {
     name: 'a ONE_TO_MANY intent forgets its partner_ref',
     covers: 'INTENT-ONE-TO-MANY-REUSABLE',
     request: (request) =>
