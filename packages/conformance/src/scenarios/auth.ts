@@ -2,45 +2,14 @@ import { operationTable } from '@exchange-kit/contract/exchange';
 import { type OAuthRequestIds, serviceAuthPayload, signServiceAuth } from '@exchange-kit/core/auth';
 import { type OrderRef, restingBuy } from '../engine/adapter.js';
 import { type Auth, bodyOf, expectStatus } from '../engine/context.js';
-import { Failure, fixtureFailed, type RecordedCall, SetupError } from '../engine/outcome.js';
+import { Failure, fixtureFailed, SetupError } from '../engine/outcome.js';
 import { forgeJwt } from '../signing/forge.js';
 import { approvedRequest } from './oauth-grant.js';
+import { expectUnchanged, orderState } from './orders.js';
 import { example } from './partner.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 
 const refused = '401: the forged call is refused';
-
-async function orderState(
-  context: ScenarioContext,
-  order: OrderRef,
-): Promise<Record<string, unknown>> {
-  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
-  if (read.status !== 200)
-    throw new SetupError(`reading order ${order.id} back answered ${read.status}`, read);
-  return bodyOf(read);
-}
-
-/** The order must read back live with the same price: the refused call changed nothing. */
-async function expectUnchanged(
-  context: ScenarioContext,
-  order: OrderRef,
-  before: Record<string, unknown>,
-  attack: RecordedCall,
-): Promise<void> {
-  const after = await orderState(context, order);
-  for (const field of ['status', 'price', 'quantity']) {
-    if (JSON.stringify(after[field]) !== JSON.stringify(before[field])) {
-      throw new Failure(
-        `order ${order.id} changed after a refused call: ${field} ${JSON.stringify(before[field])} → ${JSON.stringify(after[field])}`,
-        {
-          received: `${field}: ${JSON.stringify(after[field])}`,
-          documented: 'the state is unchanged',
-          call: attack,
-        },
-      );
-    }
-  }
-}
 
 const custom = (
   headers: (requestPath: string) => Promise<Record<string, string>> | Record<string, string>,

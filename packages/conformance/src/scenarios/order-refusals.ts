@@ -1,8 +1,9 @@
 import { Decimal } from 'decimal.js';
-import { restingBuy } from '../engine/adapter.js';
-import { bodyOf, expectStatus, failAt, fieldCodes } from '../engine/context.js';
+import { type OrderRef, restingBuy } from '../engine/adapter.js';
+import { expectStatus, failAt, fieldCodes } from '../engine/context.js';
 import { type RecordedCall, Skip } from '../engine/outcome.js';
 import { halfFilledBuy } from './order-trades.js';
+import { expectUnchanged, orderState } from './orders.js';
 import type { Scenario, ScenarioContext } from './scenario.js';
 import { listOf, type Row } from './trades.js';
 import { productOf } from './trades-at-mark.js';
@@ -13,7 +14,7 @@ const postOnly = 'ORDER-REFUSED-POST-ONLY-CROSSING';
 const idBytes = 'ORDER-REFUSED-CLIENT-ID-BYTES';
 const idReused = 'ORDER-REFUSED-CLIENT-ID-REUSED';
 const partlyFilled = 'ORDER-EDIT-PARTIALLY-FILLED-REFUSED';
-export const orderRefusals = [offTick, offStep, postOnly, idBytes, idReused, partlyFilled];
+const orderRefusals = [offTick, offStep, postOnly, idBytes, idReused, partlyFilled];
 
 /** The caller's newest order and newest fill: what a refused call must leave as it was. */
 async function newest(context: ScenarioContext): Promise<string> {
@@ -65,19 +66,11 @@ async function checkOffTick(context: ScenarioContext): Promise<string> {
   );
   const live = await context.liveOrder({});
   const order_id = String(live.id);
-  const read = () => context.caller.call('getOrder', { path: { order_id } });
-  const was = bodyOf(await read()).price;
-  await expectRefused(context, 'price', `an edit of order ${order_id} to ${off}`, () =>
+  const was = await orderState(context, live);
+  const edit = await expectRefused(context, 'price', `an edit of order ${order_id} to ${off}`, () =>
     context.caller.call('editOrder', { path: { order_id }, body: { price: off } }),
   );
-  const now = await read();
-  if (bodyOf(now).price !== was) {
-    failAt(
-      `order ${order_id} reads price ${String(bodyOf(now).price)} after a refused edit`,
-      now,
-      `${String(was)}, as before`,
-    );
-  }
+  await expectUnchanged(context, live, was, edit);
   return `a price half a tick (${tick.div(2).toFixed()}) off refused on a new order and on an edit`;
 }
 
@@ -153,7 +146,7 @@ async function checkPartlyFilled(context: ScenarioContext): Promise<string> {
   const { ref, price } = await halfFilledBuy(context, primary);
   const order_id = String(ref.id);
   try {
-    return await refusedWhilePartlyFilled(context, order_id, price);
+    return await refusedWhilePartlyFilled(context, ref, price);
   } finally {
     // Cancelled now: it rests inside the spread, where later scenarios place their own.
     await context.caller.call('cancelOrder', { path: { order_id } });
@@ -162,31 +155,27 @@ async function checkPartlyFilled(context: ScenarioContext): Promise<string> {
 
 async function refusedWhilePartlyFilled(
   context: ScenarioContext,
-  order_id: string,
+  order: OrderRef,
   price: Decimal,
 ): Promise<string> {
   const { primary } = await context.market();
-  const read = () => context.caller.call('getOrder', { path: { order_id } });
-  const was = bodyOf(await read());
+  const order_id = String(order.id);
+  const was = await orderState(context, order);
   if (was.status !== 'partially_filled') {
     throw new Skip(`order ${order_id}, half filled, is ${String(was.status)}`);
   }
   const tick = String((await productOf(context, primary.id)).tick_size ?? 1);
-  await expectRefused(context, 'order', `an edit of partly filled order ${order_id}`, () =>
-    context.caller.call('editOrder', {
-      path: { order_id },
-      body: { price: price.minus(tick).toFixed() },
-    }),
+  const edit = await expectRefused(
+    context,
+    'order',
+    `an edit of partly filled order ${order_id}`,
+    () =>
+      context.caller.call('editOrder', {
+        path: { order_id },
+        body: { price: price.minus(tick).toFixed() },
+      }),
   );
-  const after = await read();
-  const now = bodyOf(after);
-  if (now.price !== was.price || now.quantity !== was.quantity) {
-    failAt(
-      `order ${order_id} reads ${String(now.price)} x ${String(now.quantity)} after a refused edit`,
-      after,
-      `${String(was.price)} x ${String(was.quantity)}, as before`,
-    );
-  }
+  await expectUnchanged(context, order, was, edit);
   return `an edit of partly filled order ${order_id} refused naming order`;
 }
 

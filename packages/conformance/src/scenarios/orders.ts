@@ -607,6 +607,42 @@ export async function filledOrder(context: ScenarioContext): Promise<OrderRef> {
   );
 }
 
+/** The order as GET /orders/{order_id} reads it now. */
+export async function orderState(
+  context: ScenarioContext,
+  order: OrderRef,
+): Promise<Record<string, unknown>> {
+  const read = await context.caller.call('getOrder', { path: { order_id: String(order.id) } });
+  if (read.status !== 200)
+    throw new SetupError(`reading order ${order.id} back answered ${read.status}`, read);
+  return bodyOf(read);
+}
+
+/**
+ * The order reads back with the status, price and quantity it had before: the refused call
+ * `attack` changed nothing.
+ */
+export async function expectUnchanged(
+  context: ScenarioContext,
+  order: OrderRef,
+  before: Record<string, unknown>,
+  attack: RecordedCall,
+): Promise<void> {
+  const after = await orderState(context, order);
+  for (const field of ['status', 'price', 'quantity']) {
+    if (JSON.stringify(after[field]) !== JSON.stringify(before[field])) {
+      throw new Failure(
+        `order ${order.id} changed after a refused call: ${field} ${JSON.stringify(before[field])} → ${JSON.stringify(after[field])}`,
+        {
+          received: `${field}: ${JSON.stringify(after[field])}`,
+          documented: 'the state is unchanged',
+          call: attack,
+        },
+      );
+    }
+  }
+}
+
 /**
  * `filledOrder`, or undefined with each of `covers` recorded as skipped when the server gives
  * no filled order (a Skip); any other failure goes on to the scenario.
